@@ -1,0 +1,3 @@
+from tracer.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,150 @@
+"""What every tool is: a name, a schema, a call, and its own mapping to a ``tool_result`` block.
+
+Mirrors Claude Code's ``Tool`` interface (``Tool.ts``): ``isConcurrencySafe``,
+``maxResultSizeChars``, ``validateInput``, ``call`` and ``mapToolResultToToolResultBlockParam``.
+The mapping is the chapter's "first station": each tool decides how its raw output looks to the
+model, and that raw output is still kept whole as ``tool_use_result``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+
+class ToolFailure(Exception):
+    """A failure the tool reports to the model as an ``is_error`` result (not a crash)."""
+
+    def __init__(self, content: str, output: Any = None) -> None:
+        super().__init__(content)
+        self.content = content
+        self.output = output if output is not None else f"Error: {content}"
+
+
+@dataclass
+class ToolContext:
+    """What a tool may touch: the session's workspace and what it has read so far."""
+
+    workspace: Path
+    bash_timeout_s: float = 120.0
+    env: dict[str, str] = field(default_factory=dict)
+    read_file_state: dict[str, float] = field(default_factory=dict)
+    """Path → mtime when Read last saw it; Edit refuses files not read first (or changed since)."""
+    running: set[int] = field(default_factory=set)
+    """Process groups of commands still running, so Ctrl-C can stop them all."""
+
+    def kill_running(self) -> None:
+        for pgid in list(self.running):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGKILL)
+
+    def resolve(self, path: str) -> Path:
+        """An absolute path inside the workspace, or a :class:`ToolFailure`.
+
+        Relative paths count from the workspace; anything that resolves outside it is refused, so a
+        scripted or real model can never read or edit the reader's own files.
+        """
+        p = Path(path)
+        if not p.is_absolute():
+            p = self.workspace / p
+        resolved = Path(os.path.realpath(p))
+        root = Path(os.path.realpath(self.workspace))
+        if resolved != root and root not in resolved.parents:
+            raise ToolFailure(
+                f"Path {path} is outside the session's workspace ({self.workspace}); "
+                "tracer only lets tools touch files inside it."
+            )
+        return resolved
+
+
+class Tool:
+    """Base class; subclasses set the class attributes and implement :meth:`call` and
+    :meth:`map_result`."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    input_schema: ClassVar[dict[str, Any]]
+    max_result_size_chars: ClassVar[float] = 50_000
+    read_only: ClassVar[bool] = False
+
+    def is_concurrency_safe(self, tool_input: dict[str, Any]) -> bool:
+        """May this call run at the same time as other safe calls? (Claude Code's default: no.)"""
+        return self.read_only
+
+    def validate_input(self, tool_input: dict[str, Any], ctx: ToolContext) -> str | None:
+        """A reason the call cannot run, checked before it runs; ``None`` when it can."""
+        return None
+
+    def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> Any:
+        raise NotImplementedError
+
+    def map_result(self, output: Any, tool_use_id: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def to_api(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description,
+                "input_schema": self.input_schema}
+
+    @property
+    def persistence_threshold(self) -> float:
+        """Above this many characters a result is saved to a file; Read never is (``inf``)."""
+        if math.isinf(self.max_result_size_chars):
+            return math.inf
+        return min(self.max_result_size_chars, DEFAULT_MAX_RESULT_SIZE_CHARS)
+
+
+DEFAULT_MAX_RESULT_SIZE_CHARS = 50_000
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "number": (int, float),
+    "integer": (int,),
+    "boolean": (bool,),
+    "object": (dict,),
+    "array": (list,),
+}
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if value is None:
+        return "null"
+    for name, types in _JSON_TYPES.items():
+        if isinstance(value, types):
+            return name
+    return type(value).__name__
+
+
+def schema_issues(schema: dict[str, Any], tool_input: Any) -> list[str]:
+    """Each way ``tool_input`` breaks the tool's schema, worded like Claude Code's messages."""
+    if not isinstance(tool_input, dict):
+        return [f"The input is expected as `object` but provided as `{_type_name(tool_input)}`"]
+    props: dict[str, Any] = schema.get("properties", {})
+    issues = [
+        f"The required parameter `{name}` is missing"
+        for name in schema.get("required", [])
+        if name not in tool_input
+    ]
+    for name, value in tool_input.items():
+        if name not in props:
+            issues.append(f"An unexpected parameter `{name}` was provided")
+            continue
+        expected = props[name].get("type")
+        ok = expected is None or (
+            isinstance(value, _JSON_TYPES[expected])
+            and not (expected in ("number", "integer") and isinstance(value, bool))
+        )
+        if not ok:
+            issues.append(
+                f"The parameter `{name}` type is expected as `{expected}` "
+                f"but provided as `{_type_name(value)}`"
+            )
+    return issues

@@ -1,0 +1,120 @@
+"""Bash: run a command in the session's workspace.
+
+Mirrors Claude Code's ``tools/BashTool``. The chapter says the tool "joins stdout and stderr";
+we capture the two apart (the raw output keeps both) and join them for the model. Claude Code
+2.1.88 instead merges them at the file-descriptor level; the guide explains the difference.
+A non-zero exit is an error whose content starts ``Exit code N``, except where exit 1 only means
+"nothing found" (grep, rg, find, diff, test).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import time
+from typing import Any, ClassVar
+
+from tracer.agent.tools.base import Tool, ToolContext
+
+_READ_ONLY_COMMANDS = frozenset(
+    {"ls", "cat", "head", "tail", "wc", "pwd", "echo", "grep", "rg", "find", "stat", "file",
+     "which", "date", "tree", "du", "df"}
+)
+_READ_ONLY_GIT = frozenset({"status", "diff", "log", "show", "branch", "rev-parse", "ls-files"})
+_EXIT_ONE_IS_NOT_ERROR = frozenset({"grep", "rg", "find", "diff", "test", "["})
+_SHELL_OPERATORS = (";", "&&", "||", "|", ">", "<", "`", "$(")
+
+
+def _first_words(command: str) -> list[str]:
+    try:
+        return shlex.split(command)[:2]
+    except ValueError:
+        return []
+
+
+class BashTool(Tool):
+    name: ClassVar[str] = "Bash"
+    description: ClassVar[str] = (
+        "Run a bash command in the session's workspace and return its output. "
+        "Non-zero exit codes are reported as errors."
+    )
+    input_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "command": {"type": "string", "description": "The command to run"},
+            "timeout": {"type": "number", "description": "Timeout in milliseconds (max 600000)"},
+            "description": {"type": "string", "description": "What the command does, in 5-10 words"},
+        },
+        "required": ["command"],
+        "additionalProperties": False,
+    }
+    max_result_size_chars: ClassVar[float] = 30_000
+
+    def is_concurrency_safe(self, tool_input: dict[str, Any]) -> bool:
+        """Only plainly read-only commands may run beside others (Claude Code: ``isReadOnly``)."""
+        command = str(tool_input.get("command", ""))
+        if any(op in command for op in _SHELL_OPERATORS):
+            return False
+        words = _first_words(command)
+        if not words:
+            return False
+        if words[0] == "git":
+            return len(words) > 1 and words[1] in _READ_ONLY_GIT
+        return words[0] in _READ_ONLY_COMMANDS
+
+    def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
+        command = tool_input["command"]
+        timeout_s = min(float(tool_input.get("timeout") or ctx.bash_timeout_s * 1000), 600_000) / 1000
+        started = time.monotonic()
+        # A new session makes the command the leader of its own process group, so a timeout can
+        # kill everything it started, not just the shell.
+        proc = subprocess.Popen(
+            ["bash", "-c", command],
+            cwd=ctx.workspace,
+            env={**os.environ, **ctx.env},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        interrupted = False
+        ctx.running.add(proc.pid)
+        try:
+            out, err = proc.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            interrupted = True
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+        except KeyboardInterrupt:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise
+        finally:
+            ctx.running.discard(proc.pid)
+        code = None if interrupted else proc.returncode
+        output: dict[str, Any] = {
+            "stdout": out.decode("utf-8", "replace"),
+            "stderr": err.decode("utf-8", "replace"),
+            "exit_code": code,
+            "interrupted": interrupted,
+            "duration_ms": int((time.monotonic() - started) * 1000),
+        }
+        words = _first_words(command)
+        if code == 1 and words and words[0] in _EXIT_ONE_IS_NOT_ERROR:
+            # For these commands exit 1 is an answer ("nothing matched"), not a failure.
+            output["return_code_interpretation"] = "No matches found"
+        return output
+
+    def map_result(self, output: dict[str, Any], tool_use_id: str) -> dict[str, Any]:
+        stdout = output.get("stdout", "").lstrip("\n").rstrip()
+        parts = [stdout, output.get("stderr", "").strip()]
+        if output.get("interrupted"):
+            parts.append("<error>Command was aborted before completion</error>")
+        text = "\n".join(p for p in parts if p)
+        is_error = bool(output.get("interrupted"))
+        if output.get("exit_code") and not output.get("return_code_interpretation"):
+            text = f"Exit code {output['exit_code']}\n{text}".rstrip("\n")
+            is_error = True
+        return {"type": "tool_result", "content": text, "is_error": is_error,
+                "tool_use_id": tool_use_id}

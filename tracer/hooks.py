@@ -1,0 +1,53 @@
+"""The chapter's three ``console.log`` debug hooks, as lines of text.
+
+Chapter 12 ("试试看") has the reader add three hooks to Claude Code's source:
+
+* in ``toolExecution.ts`` ``addToolResult``: ``[DEBUG] Tool result: <name> is_error: <bool>
+  content length: <n>``;
+* at the top of ``query.ts``'s ``while (true)``: ``[DEBUG] Loop turn: <turn> messages: <count>``;
+* where ``needsFollowUp`` is decided: ``[DEBUG] needsFollowUp: <bool> tool_use blocks: <n>``.
+
+``console.log`` joins its arguments with spaces and prints booleans as ``true``/``false``;
+``undefined`` (a block without ``is_error``) prints as ``undefined``. The loop records each line as
+a ``debug_hook`` event; ``--debug`` prints them live and ``tracer hooks`` prints them from a trace.
+This module imports nothing heavy, so ``tracer hooks`` starts fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from tracer.agent.messages import content_length
+
+
+def _js(value: Any) -> str:
+    if value is None:
+        return "undefined"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def tool_result_line(tool: str, block: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    is_error = block.get("is_error")
+    length = content_length(block.get("content"))
+    line = f"[DEBUG] Tool result: {tool} is_error: {_js(is_error)} content length: {length}"
+    return line, {"tool": tool, "is_error": is_error, "content_length": length}
+
+
+def loop_turn_line(turn: int, message_count: int) -> tuple[str, dict[str, Any]]:
+    return (f"[DEBUG] Loop turn: {turn} messages: {message_count}",
+            {"turn": turn, "messages": message_count})
+
+
+def needs_follow_up_line(needs_follow_up: bool, tool_use_blocks: int) -> tuple[str, dict[str, Any]]:
+    return (f"[DEBUG] needsFollowUp: {_js(needs_follow_up)} tool_use blocks: {tool_use_blocks}",
+            {"needs_follow_up": needs_follow_up, "tool_use_blocks": tool_use_blocks})
+
+
+def hook_lines(events: Iterable[Any]) -> Iterable[str]:
+    """The ``[DEBUG]`` lines recorded in a stream of events, in order."""
+    for event in events:
+        if getattr(event, "kind", None) == "debug_hook":
+            yield event.line

@@ -1,0 +1,282 @@
+"""Scenarios: a YAML file that scripts one session, from the workspace to the model's answers.
+
+A scenario names its prompt, the attachment messages that come with it, a real workspace (files
+and set-up commands such as ``git init``), permission rules and scripted decisions, ``max_turns``,
+API faults, loop faults (for the doctor) and the model's responses. Loading checks every key; a
+mistake is one line naming ``file:line`` and what is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tracer.agent.faults import Faults
+from tracer.agent.permissions import ScriptedDecision
+from tracer.agent.scripted import ScriptedResponse
+from tracer.agent.tools import DEFAULT_TOOLS
+from tracer.errors import UserError
+
+TOOL_NAMES = [cls.name for cls in DEFAULT_TOOLS]
+
+
+class _Mapping(dict[str, Any]):
+    """A YAML mapping that remembers the line of each key."""
+
+    line: int = 0
+    key_lines: dict[str, int]
+
+
+class _Sequence(list[Any]):
+    line: int = 0
+
+
+class _LineLoader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Mapping:
+    out = _Mapping()
+    out.line = node.start_mark.line + 1
+    out.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        out[key] = loader.construct_object(value_node, deep=True)
+        out.key_lines[key] = key_node.start_mark.line + 1
+    return out
+
+
+def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> _Sequence:
+    out = _Sequence(loader.construct_object(child, deep=True) for child in node.value)
+    out.line = node.start_mark.line + 1
+    return out
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+def load_yaml(path: Path) -> Any:
+    """Parse YAML keeping line numbers; syntax errors become :class:`UserError` with the line."""
+    if not path.exists():
+        raise UserError("no such file", path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read: {exc}", path) from None
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise UserError(f"not valid YAML: {exc.problem or exc}", path, line) from None
+
+
+@dataclass
+class Workspace:
+    files: dict[str, str] = field(default_factory=dict)
+    setup: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Scenario:
+    path: Path
+    name: str
+    title: dict[str, str]
+    prompt: str
+    responses: list[ScriptedResponse]
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    workspace: Workspace = field(default_factory=Workspace)
+    allow: list[str] = field(default_factory=list)
+    deny: list[str] = field(default_factory=list)
+    decisions: list[ScriptedDecision] = field(default_factory=list)
+    max_turns: int | None = None
+    faults: Faults = field(default_factory=Faults)
+    tools: list[str] = field(default_factory=lambda: list(TOOL_NAMES))
+    model: str = "claude-sonnet-4-5"
+    system: str | None = None
+    section: str | None = None
+    notes: dict[str, str] = field(default_factory=dict)
+
+
+class _Checker:
+    """Reads typed values out of a parsed mapping, failing with ``file:line``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, message: str, node: Any, key: str | None = None) -> UserError:
+        line = None
+        if key is not None and isinstance(node, _Mapping):
+            line = node.key_lines.get(key, node.line)
+        elif isinstance(node, _Mapping | _Sequence):
+            line = node.line
+        return UserError(message, self.path, line)
+
+    def mapping(self, node: Any, where: str, allowed: set[str], parent: Any = None,
+                key: str | None = None) -> _Mapping:
+        if not isinstance(node, _Mapping):
+            raise self.fail(f"{where} must be a mapping", parent if parent is not None else node,
+                            key)
+        for name in node:
+            if name not in allowed:
+                raise self.fail(f"unknown key '{name}' in {where} (allowed: "
+                                f"{', '.join(sorted(allowed))})", node, name)
+        return node
+
+    def get(self, node: _Mapping, key: str, types: type | tuple[type, ...], where: str,
+            required: bool = False, default: Any = None) -> Any:
+        if key not in node:
+            if required:
+                raise self.fail(f"{where} needs '{key}'", node)
+            return default
+        value = node[key]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in (
+                types if isinstance(types, tuple) else (types,))):
+            names = "/".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
+            raise self.fail(f"{where}.{key} must be {names}, not {type(value).__name__}", node, key)
+        return value
+
+    def strings(self, node: _Mapping, key: str, where: str) -> list[str]:
+        values = self.get(node, key, list, where, default=[])
+        for value in values:
+            if not isinstance(value, str):
+                raise self.fail(f"{where}.{key} must list strings", node, key)
+        return list(values)
+
+
+_TOP = {"name", "title", "section", "notes", "prompt", "attachments", "workspace", "permissions",
+        "max_turns", "faults", "responses", "tools", "model", "system"}
+_RESPONSE = {"thinking", "text", "tool_use", "blocks", "stop_reason", "faults", "after_text"}
+
+
+def _stable_tool_id(scenario: str, response: int, block: int) -> str:
+    digest = hashlib.sha256(f"{scenario}:{response}:{block}".encode()).hexdigest()
+    return f"toolu_01{digest[:22]}"
+
+
+def _response(c: _Checker, node: Any, index: int, scenario: str, parent: _Sequence
+              ) -> ScriptedResponse:
+    where = f"responses[{index}]"
+    m = c.mapping(node, where, _RESPONSE, parent)
+    blocks: list[dict[str, Any]] = []
+    if "blocks" in m:
+        for i, block in enumerate(c.get(m, "blocks", list, where)):
+            b = c.mapping(block, f"{where}.blocks[{i}]", {"type", "thinking", "text", "name",
+                                                          "input", "id", "signature"}, m, "blocks")
+            blocks.append(dict(b))
+    else:
+        if "thinking" in m:
+            thinking = c.get(m, "thinking", str, where)
+            signature = hashlib.sha256(thinking.encode()).hexdigest()[:32]
+            blocks.append({"type": "thinking", "thinking": thinking, "signature": signature})
+        if "text" in m:
+            blocks.append({"type": "text", "text": c.get(m, "text", str, where)})
+        for i, use in enumerate(c.get(m, "tool_use", list, where, default=[])):
+            u = c.mapping(use, f"{where}.tool_use[{i}]", {"name", "input", "id"}, m, "tool_use")
+            name = c.get(u, "name", str, f"{where}.tool_use[{i}]", required=True)
+            blocks.append({"type": "tool_use", "id": u.get("id") or "", "name": name,
+                           "input": _plain(u.get("input", {}))})
+        if "after_text" in m:
+            blocks.append({"type": "text", "text": c.get(m, "after_text", str, where)})
+    for i, block in enumerate(blocks):
+        kind = block.get("type")
+        if kind not in ("thinking", "text", "tool_use"):
+            raise c.fail(f"{where}: block type must be thinking, text or tool_use, not {kind!r}", m)
+        if kind == "tool_use" and not block.get("id"):
+            block["id"] = _stable_tool_id(scenario, index, i)
+    if not blocks:
+        raise c.fail(f"{where} has no blocks (give text, thinking, tool_use or blocks)", m)
+    faults = []
+    for fault in c.get(m, "faults", list, where, default=[]):
+        f = c.mapping(fault, f"{where}.faults", {"status", "cut_after"}, m, "faults")
+        if not f or ("status" in f) == ("cut_after" in f):
+            raise c.fail(f"{where}.faults: each fault is {{status: N}} or {{cut_after: N}}", m,
+                         "faults")
+        faults.append(dict(f))
+    return ScriptedResponse(blocks=blocks, stop_reason=c.get(m, "stop_reason", str, where),
+                            faults=faults)
+
+
+def _plain(value: Any) -> Any:
+    """Strip the line-number wrappers, leaving plain dicts and lists."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    path = Path(path)
+    doc = load_yaml(path)
+    c = _Checker(path)
+    top = c.mapping(doc, "the scenario", _TOP)
+    name = c.get(top, "name", str, "scenario", required=True)
+    title = c.get(top, "title", dict, "scenario", default={"en": name})
+    prompt = c.get(top, "prompt", str, "scenario", required=True)
+    responses_node = c.get(top, "responses", list, "scenario", required=True)
+    responses = [_response(c, r, i, name, responses_node) for i, r in enumerate(responses_node)]
+
+    attachments = []
+    for i, att in enumerate(c.get(top, "attachments", list, "scenario", default=[])):
+        a = c.mapping(att, f"attachments[{i}]", {"type", "content"}, top, "attachments")
+        c.get(a, "type", str, f"attachments[{i}]", required=True)
+        attachments.append(_plain(a))
+
+    ws = Workspace()
+    if "workspace" in top:
+        w = c.mapping(top["workspace"], "workspace", {"files", "setup"}, top, "workspace")
+        files = c.get(w, "files", dict, "workspace", default={})
+        for fname, content in files.items():
+            if not isinstance(content, str):
+                raise c.fail(f"workspace.files.{fname} must be a string", files, fname)
+        ws = Workspace(files=dict(files), setup=c.strings(w, "setup", "workspace"))
+
+    allow: list[str] = []
+    deny: list[str] = []
+    decisions: list[ScriptedDecision] = []
+    if "permissions" in top:
+        p = c.mapping(top["permissions"], "permissions", {"allow", "deny", "decisions"}, top,
+                      "permissions")
+        allow, deny = c.strings(p, "allow", "permissions"), c.strings(p, "deny", "permissions")
+        for i, d in enumerate(c.get(p, "decisions", list, "permissions", default=[])):
+            where = f"permissions.decisions[{i}]"
+            dm = c.mapping(d, where, {"rule", "decision", "feedback"}, p, "decisions")
+            decision = c.get(dm, "decision", str, where, required=True)
+            if decision not in ("approve", "reject"):
+                raise c.fail(f"{where}.decision must be approve or reject", dm, "decision")
+            decisions.append(ScriptedDecision(decision, c.get(dm, "rule", str, where),
+                                              c.get(dm, "feedback", str, where)))
+
+    faults = Faults()
+    if "faults" in top:
+        f = c.mapping(top["faults"], "faults", {"drop_tool_result", "rewrite_tool_use_id",
+                                                "malform_block", "force_follow_up"}, top, "faults")
+        faults = Faults(
+            drop_tool_result=c.strings(f, "drop_tool_result", "faults"),
+            rewrite_tool_use_id=_plain(c.get(f, "rewrite_tool_use_id", dict, "faults", default={})),
+            malform_block=_plain(c.get(f, "malform_block", dict, "faults", default={})),
+            force_follow_up=c.get(f, "force_follow_up", bool, "faults", default=False),
+        )
+
+    max_turns = c.get(top, "max_turns", int, "scenario")
+    if max_turns is not None and max_turns < 1:
+        raise c.fail("max_turns must be at least 1", top, "max_turns")
+    tools = c.strings(top, "tools", "scenario") or list(TOOL_NAMES)
+    for tool in tools:
+        if tool not in TOOL_NAMES:
+            raise c.fail(f"unknown tool '{tool}' (known: {', '.join(TOOL_NAMES)})", top, "tools")
+    return Scenario(
+        path=path, name=name, title=_plain(title), prompt=prompt, responses=responses,
+        attachments=attachments, workspace=ws, allow=allow, deny=deny, decisions=decisions,
+        max_turns=max_turns, faults=faults, tools=tools,
+        model=c.get(top, "model", str, "scenario", default="claude-sonnet-4-5"),
+        system=c.get(top, "system", str, "scenario"),
+        section=c.get(top, "section", str, "scenario"),
+        notes=_plain(c.get(top, "notes", dict, "scenario", default={})),
+    )

@@ -1,0 +1,81 @@
+"""Append-only trace writer: the header, then one JSON line per event, flushed as written.
+
+The loop never sees this module: it hands every event to a callback, and a :class:`TraceWriter`
+is one such callback. Each line is flushed at once, so a session killed part-way leaves every
+event it finished on disk and at most one torn last line, which the reader tolerates.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from tracer.trace.events import Event, Header
+
+
+def dumps(obj: Any) -> str:
+    """One compact JSON line; non-ASCII kept as is, so Chinese text stays readable."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class TraceWriter:
+    """Writes a trace file. Call it with an event; it assigns ``seq`` and ``t``.
+
+    ``t`` is measured from the moment the writer was opened, on a monotonic clock.
+    """
+
+    def __init__(self, path: str | Path, header: Header) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] = self.path.open("w", encoding="utf-8", newline="\n")
+        self._lock = threading.Lock()
+        self._start = time.monotonic()
+        self._seq = 0
+        self._write_line(header.to_dict())
+
+    def __call__(self, event: Event) -> Event:
+        return self.write(event)
+
+    def write(self, event: Event) -> Event:
+        """Stamp ``seq`` and ``t`` on the event, write it as one line and return the stamped copy."""
+        with self._lock:
+            self._seq += 1
+            stamped = replace(event, seq=self._seq, t=round(time.monotonic() - self._start, 3))
+            self._write_line(stamped.to_dict())
+            return stamped
+
+    def _write_line(self, obj: dict[str, Any]) -> None:
+        self._file.write(dumps(obj) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+    def __enter__(self) -> TraceWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class EventList:
+    """An in-memory callback that stamps events like the writer does; handy for tests and benches."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def __call__(self, event: Event) -> Event:
+        stamped = replace(event, seq=len(self.events) + 1)
+        self.events.append(stamped)
+        return stamped
