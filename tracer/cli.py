@@ -33,33 +33,57 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tracer",
         description="Record an agent loop built like Claude Code's query.ts and watch each tool "
-                    "result travel back to the model: mapping, wrapping, appending, resending.",
+        "result travel back to the model: mapping, wrapping, appending, resending.",
     )
     parser.add_argument("--version", action="version", version=f"tracer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    rec = sub.add_parser("record", help="run a session and write its trace",
-                         description="Run a scripted scenario (offline) or a prompt against the "
-                                     "real API, writing every stage to a JSON-lines trace.")
+    rec = sub.add_parser(
+        "record",
+        help="run a session and write its trace",
+        description="Run a scripted scenario (offline) or a prompt against the "
+        "real API, writing every stage to a JSON-lines trace.",
+    )
     what = rec.add_mutually_exclusive_group(required=True)
     what.add_argument("--scenario", type=Path, metavar="FILE", help="a scenario YAML file")
-    what.add_argument("--prompt", metavar="TEXT", help="a prompt for the real model "
-                      "(needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional)")
-    what.add_argument("--all", action="store_true",
-                      help=f"re-record every scenario into {RECORDINGS_DIR.name}/")
-    rec.add_argument("-o", "--output", type=Path, metavar="TRACE",
-                     help="where to write the trace (default: the scenario's name in the "
-                          "current directory)")
-    rec.add_argument("--debug", action="store_true",
-                     help="print the chapter's [DEBUG] lines to stderr as they happen")
+    what.add_argument(
+        "--prompt",
+        metavar="TEXT",
+        help="a prompt for the real model (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional)",
+    )
+    what.add_argument(
+        "--all", action="store_true", help=f"re-record every scenario into {RECORDINGS_DIR.name}/"
+    )
+    rec.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="TRACE",
+        help="where to write the trace (default: the scenario's name in the current directory)",
+    )
+    rec.add_argument(
+        "--debug",
+        action="store_true",
+        help="print the chapter's [DEBUG] lines to stderr as they happen",
+    )
     rec.add_argument("--max-turns", type=_positive, metavar="N", help="override max_turns")
     rec.add_argument("--model", default=None, help="model for --prompt")
-    rec.add_argument("--allow", action="append", default=[], metavar="RULE",
-                     help="permission rule to allow, e.g. Read or 'Bash(git status:*)'")
-    rec.add_argument("--deny", action="append", default=[], metavar="RULE",
-                     help="permission rule to deny")
-    rec.add_argument("--workspace", type=Path, metavar="DIR",
-                     help="with --prompt: copy DIR into the throwaway workspace")
+    rec.add_argument(
+        "--allow",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="permission rule to allow, e.g. Read or 'Bash(git status:*)'",
+    )
+    rec.add_argument(
+        "--deny", action="append", default=[], metavar="RULE", help="permission rule to deny"
+    )
+    rec.add_argument(
+        "--workspace",
+        type=Path,
+        metavar="DIR",
+        help="with --prompt: copy DIR into the throwaway workspace",
+    )
     rec.set_defaults(func=_record)
 
     hooks = sub.add_parser("hooks", help="print the chapter's [DEBUG] lines from a trace")
@@ -105,9 +129,16 @@ def _record(args: argparse.Namespace) -> int:
         from tracer.agent.model import DEFAULT_MODEL
 
         output = args.output or Path("session.trace.jsonl")
-        record_prompt(args.prompt, output, model=args.model or DEFAULT_MODEL, debug=args.debug,
-                      max_turns=args.max_turns, allow=args.allow, deny=args.deny,
-                      workspace_from=args.workspace)
+        record_prompt(
+            args.prompt,
+            output,
+            model=args.model or DEFAULT_MODEL,
+            debug=args.debug,
+            max_turns=args.max_turns,
+            allow=args.allow,
+            deny=args.deny,
+            workspace_from=args.workspace,
+        )
     else:
         scenario = load_scenario(args.scenario)
         output = args.output or Path(f"{scenario.name}.trace.jsonl")
@@ -122,15 +153,14 @@ def record_all(debug: bool = False) -> int:
     from tracer.scenario import load_scenario
 
     count = 0
-    for folder, target in ((SCENARIOS_DIR, RECORDINGS_DIR),
-                           (SCENARIOS_DIR.parent / "faults", RECORDINGS_DIR / "faults")):
+    for folder, target in (
+        (SCENARIOS_DIR, RECORDINGS_DIR),
+        (SCENARIOS_DIR.parent / "faults", RECORDINGS_DIR / "faults"),
+    ):
         for path in sorted(folder.glob("*.yaml")):
             scenario = load_scenario(path)
             output = target / f"{path.stem}.trace.jsonl"
-            validator = None
-            if folder.name == "faults":
-                from tracer.agent.api_rules import validate_request as validator
-            record_scenario(scenario, output, debug=debug, validator=validator)
+            record_scenario(scenario, output, debug=debug)
             print(f"wrote {output}", file=sys.stderr)
             count += 1
     return 0 if count else 2

@@ -37,13 +37,17 @@ def tool_result_line(tool: str, block: dict[str, Any]) -> tuple[str, dict[str, A
 
 
 def loop_turn_line(turn: int, message_count: int) -> tuple[str, dict[str, Any]]:
-    return (f"[DEBUG] Loop turn: {turn} messages: {message_count}",
-            {"turn": turn, "messages": message_count})
+    return (
+        f"[DEBUG] Loop turn: {turn} messages: {message_count}",
+        {"turn": turn, "messages": message_count},
+    )
 
 
 def needs_follow_up_line(needs_follow_up: bool, tool_use_blocks: int) -> tuple[str, dict[str, Any]]:
-    return (f"[DEBUG] needsFollowUp: {_js(needs_follow_up)} tool_use blocks: {tool_use_blocks}",
-            {"needs_follow_up": needs_follow_up, "tool_use_blocks": tool_use_blocks})
+    return (
+        f"[DEBUG] needsFollowUp: {_js(needs_follow_up)} tool_use blocks: {tool_use_blocks}",
+        {"needs_follow_up": needs_follow_up, "tool_use_blocks": tool_use_blocks},
+    )
 
 
 def hook_lines(events: Iterable[Any]) -> Iterable[str]:

@@ -84,14 +84,21 @@ def prepare_workspace(scenario: Scenario, dirs: SessionDirs) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
     for command in scenario.workspace.setup:
-        proc = subprocess.run(["bash", "-c", command], cwd=dirs.workspace,
-                              env={**os.environ, **dirs.env}, capture_output=True, text=True,
-                              check=False)
+        proc = subprocess.run(
+            ["bash", "-c", command],
+            cwd=dirs.workspace,
+            env={**os.environ, **dirs.env},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if proc.returncode != 0:
             detail = (proc.stderr or proc.stdout).strip().splitlines()
-            raise UserError(f"workspace set-up command failed ({command!r}): "
-                            f"{detail[-1] if detail else f'exit {proc.returncode}'}",
-                            scenario.path)
+            raise UserError(
+                f"workspace set-up command failed ({command!r}): "
+                f"{detail[-1] if detail else f'exit {proc.returncode}'}",
+                scenario.path,
+            )
 
 
 @dataclass
@@ -132,47 +139,81 @@ def _header(source: dict[str, Any], dirs: SessionDirs) -> Header:
     )
 
 
-def record_scenario(scenario: Scenario, output: Path, *, debug: bool = False,
-                    max_turns: int | None = None, validator: Any = None,
-                    also: list[Callable[[Event], Any]] | None = None) -> Path:
-    """Play a scenario against the scripted model and write its trace to ``output``."""
+def record_scenario(
+    scenario: Scenario,
+    output: Path,
+    *,
+    debug: bool = False,
+    max_turns: int | None = None,
+    validator: Any = None,
+    also: list[Callable[[Event], Any]] | None = None,
+) -> Path:
+    """Play a scenario against the scripted model and write its trace to ``output``.
+
+    The scripted API checks each request as the real one does (``tracer.agent.api_rules``), so
+    a loop broken on purpose fails the way it would against the real service.
+    """
+    from tracer.agent.api_rules import validate_request
     from tracer.agent.scripted import ScriptedTransport
     from tracer.agent.session import Session
+
+    validator = validator or validate_request
 
     dirs = SessionDirs.create()
     try:
         prepare_workspace(scenario, dirs)
-        source = {"kind": "scenario", "name": scenario.name, "path": _display(scenario.path),
-                  "model": "scripted"}
+        source = {
+            "kind": "scenario",
+            "name": scenario.name,
+            "path": _display(scenario.path),
+            "model": "scripted",
+        }
         transport = ScriptedTransport(scenario.responses, seed=scenario.name, validator=validator)
-        session = Session.for_scenario(scenario, dirs, transport=transport,
-                                       max_turns=max_turns or scenario.max_turns)
+        session = Session.for_scenario(
+            scenario, dirs, transport=transport, max_turns=max_turns or scenario.max_turns
+        )
         _run(session, output, _header(source, dirs), debug, also or [])
     finally:
         dirs.cleanup()
     return output
 
 
-def record_prompt(prompt: str, output: Path, *, model: str, debug: bool = False,
-                  max_turns: int | None = None, allow: list[str] | None = None,
-                  deny: list[str] | None = None, workspace_from: Path | None = None) -> Path:
+def record_prompt(
+    prompt: str,
+    output: Path,
+    *,
+    model: str,
+    debug: bool = False,
+    max_turns: int | None = None,
+    allow: list[str] | None = None,
+    deny: list[str] | None = None,
+    workspace_from: Path | None = None,
+) -> Path:
     """Run a real model on ``prompt`` (``ANTHROPIC_API_KEY``, optional ``ANTHROPIC_BASE_URL``)."""
     from tracer.agent.session import Session
 
     api_key = os.environ.get("ANTHROPIC_API_KEY")
     if not api_key:
-        raise UserError("tracer record --prompt needs ANTHROPIC_API_KEY (or record a --scenario "
-                        "offline)")
+        raise UserError(
+            "tracer record --prompt needs ANTHROPIC_API_KEY (or record a --scenario offline)"
+        )
     dirs = SessionDirs.create()
     try:
         if workspace_from is not None:
             if not workspace_from.is_dir():
                 raise UserError("not a directory", workspace_from)
             shutil.copytree(workspace_from, dirs.workspace, dirs_exist_ok=True, symlinks=True)
-        session = Session.online(prompt, dirs, model=model, api_key=api_key,
-                                 base_url=os.environ.get("ANTHROPIC_BASE_URL"),
-                                 max_turns=max_turns, allow=allow or [], deny=deny or [],
-                                 interactive=sys.stdin.isatty())
+        session = Session.online(
+            prompt,
+            dirs,
+            model=model,
+            api_key=api_key,
+            base_url=os.environ.get("ANTHROPIC_BASE_URL"),
+            max_turns=max_turns,
+            allow=allow or [],
+            deny=deny or [],
+            interactive=sys.stdin.isatty(),
+        )
         source = {"kind": "model", "model": model}
         _run(session, output, _header(source, dirs), debug, [])
     finally:
@@ -180,8 +221,9 @@ def record_prompt(prompt: str, output: Path, *, model: str, debug: bool = False,
     return output
 
 
-def _run(session: Any, output: Path, header: Header, debug: bool,
-         also: list[Callable[[Event], Any]]) -> None:
+def _run(
+    session: Any, output: Path, header: Header, debug: bool, also: list[Callable[[Event], Any]]
+) -> None:
     with TraceWriter(output, header) as writer:
         recorder = Recorder(writer, sys.stderr if debug else None, also)
         try:
@@ -189,15 +231,25 @@ def _run(session: Any, output: Path, header: Header, debug: bool,
             session.run(recorder)
         except KeyboardInterrupt:
             if not recorder.ended:
-                recorder(SessionEnded(reason="aborted_streaming", turn_count=session.turn,
-                                      message_count=session.message_count,
-                                      error="interrupted by the user (Ctrl-C)"))
+                recorder(
+                    SessionEnded(
+                        reason="aborted_streaming",
+                        turn_count=session.turn,
+                        message_count=session.message_count,
+                        error="interrupted by the user (Ctrl-C)",
+                    )
+                )
         except Exception as exc:
             # A bug of ours must still leave a trace that ends validly; then let it surface.
             if not recorder.ended:
-                recorder(SessionEnded(reason="model_error", turn_count=session.turn,
-                                      message_count=session.message_count,
-                                      error=f"tracer failed: {type(exc).__name__}: {exc}"))
+                recorder(
+                    SessionEnded(
+                        reason="model_error",
+                        turn_count=session.turn,
+                        message_count=session.message_count,
+                        error=f"tracer failed: {type(exc).__name__}: {exc}",
+                    )
+                )
             raise
 
 

@@ -69,7 +69,7 @@ def load_yaml(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"cannot read: {exc}", path) from None
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_LineLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -117,26 +117,40 @@ class _Checker:
             line = node.line
         return UserError(message, self.path, line)
 
-    def mapping(self, node: Any, where: str, allowed: set[str], parent: Any = None,
-                key: str | None = None) -> _Mapping:
+    def mapping(
+        self, node: Any, where: str, allowed: set[str], parent: Any = None, key: str | None = None
+    ) -> _Mapping:
         if not isinstance(node, _Mapping):
-            raise self.fail(f"{where} must be a mapping", parent if parent is not None else node,
-                            key)
+            raise self.fail(
+                f"{where} must be a mapping", parent if parent is not None else node, key
+            )
         for name in node:
             if name not in allowed:
-                raise self.fail(f"unknown key '{name}' in {where} (allowed: "
-                                f"{', '.join(sorted(allowed))})", node, name)
+                raise self.fail(
+                    f"unknown key '{name}' in {where} (allowed: {', '.join(sorted(allowed))})",
+                    node,
+                    name,
+                )
         return node
 
-    def get(self, node: _Mapping, key: str, types: type | tuple[type, ...], where: str,
-            required: bool = False, default: Any = None) -> Any:
+    def get(
+        self,
+        node: _Mapping,
+        key: str,
+        types: type | tuple[type, ...],
+        where: str,
+        required: bool = False,
+        default: Any = None,
+    ) -> Any:
         if key not in node:
             if required:
                 raise self.fail(f"{where} needs '{key}'", node)
             return default
         value = node[key]
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in (
-                types if isinstance(types, tuple) else (types,))):
+        if not isinstance(value, types) or (
+            isinstance(value, bool)
+            and bool not in (types if isinstance(types, tuple) else (types,))
+        ):
             names = "/".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
             raise self.fail(f"{where}.{key} must be {names}, not {type(value).__name__}", node, key)
         return value
@@ -149,8 +163,22 @@ class _Checker:
         return list(values)
 
 
-_TOP = {"name", "title", "section", "notes", "prompt", "attachments", "workspace", "permissions",
-        "max_turns", "faults", "responses", "tools", "model", "system"}
+_TOP = {
+    "name",
+    "title",
+    "section",
+    "notes",
+    "prompt",
+    "attachments",
+    "workspace",
+    "permissions",
+    "max_turns",
+    "faults",
+    "responses",
+    "tools",
+    "model",
+    "system",
+}
 _RESPONSE = {"thinking", "text", "tool_use", "blocks", "stop_reason", "faults", "after_text"}
 
 
@@ -159,15 +187,21 @@ def _stable_tool_id(scenario: str, response: int, block: int) -> str:
     return f"toolu_01{digest[:22]}"
 
 
-def _response(c: _Checker, node: Any, index: int, scenario: str, parent: _Sequence
-              ) -> ScriptedResponse:
+def _response(
+    c: _Checker, node: Any, index: int, scenario: str, parent: _Sequence
+) -> ScriptedResponse:
     where = f"responses[{index}]"
     m = c.mapping(node, where, _RESPONSE, parent)
     blocks: list[dict[str, Any]] = []
     if "blocks" in m:
         for i, block in enumerate(c.get(m, "blocks", list, where)):
-            b = c.mapping(block, f"{where}.blocks[{i}]", {"type", "thinking", "text", "name",
-                                                          "input", "id", "signature"}, m, "blocks")
+            b = c.mapping(
+                block,
+                f"{where}.blocks[{i}]",
+                {"type", "thinking", "text", "name", "input", "id", "signature"},
+                m,
+                "blocks",
+            )
             blocks.append(dict(b))
     else:
         if "thinking" in m:
@@ -179,8 +213,14 @@ def _response(c: _Checker, node: Any, index: int, scenario: str, parent: _Sequen
         for i, use in enumerate(c.get(m, "tool_use", list, where, default=[])):
             u = c.mapping(use, f"{where}.tool_use[{i}]", {"name", "input", "id"}, m, "tool_use")
             name = c.get(u, "name", str, f"{where}.tool_use[{i}]", required=True)
-            blocks.append({"type": "tool_use", "id": u.get("id") or "", "name": name,
-                           "input": _plain(u.get("input", {}))})
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": u.get("id") or "",
+                    "name": name,
+                    "input": _plain(u.get("input", {})),
+                }
+            )
         if "after_text" in m:
             blocks.append({"type": "text", "text": c.get(m, "after_text", str, where)})
     for i, block in enumerate(blocks):
@@ -195,11 +235,13 @@ def _response(c: _Checker, node: Any, index: int, scenario: str, parent: _Sequen
     for fault in c.get(m, "faults", list, where, default=[]):
         f = c.mapping(fault, f"{where}.faults", {"status", "cut_after"}, m, "faults")
         if not f or ("status" in f) == ("cut_after" in f):
-            raise c.fail(f"{where}.faults: each fault is {{status: N}} or {{cut_after: N}}", m,
-                         "faults")
+            raise c.fail(
+                f"{where}.faults: each fault is {{status: N}} or {{cut_after: N}}", m, "faults"
+            )
         faults.append(dict(f))
-    return ScriptedResponse(blocks=blocks, stop_reason=c.get(m, "stop_reason", str, where),
-                            faults=faults)
+    return ScriptedResponse(
+        blocks=blocks, stop_reason=c.get(m, "stop_reason", str, where), faults=faults
+    )
 
 
 def _plain(value: Any) -> Any:
@@ -241,8 +283,9 @@ def load_scenario(path: str | Path) -> Scenario:
     deny: list[str] = []
     decisions: list[ScriptedDecision] = []
     if "permissions" in top:
-        p = c.mapping(top["permissions"], "permissions", {"allow", "deny", "decisions"}, top,
-                      "permissions")
+        p = c.mapping(
+            top["permissions"], "permissions", {"allow", "deny", "decisions"}, top, "permissions"
+        )
         allow, deny = c.strings(p, "allow", "permissions"), c.strings(p, "deny", "permissions")
         for i, d in enumerate(c.get(p, "decisions", list, "permissions", default=[])):
             where = f"permissions.decisions[{i}]"
@@ -250,13 +293,21 @@ def load_scenario(path: str | Path) -> Scenario:
             decision = c.get(dm, "decision", str, where, required=True)
             if decision not in ("approve", "reject"):
                 raise c.fail(f"{where}.decision must be approve or reject", dm, "decision")
-            decisions.append(ScriptedDecision(decision, c.get(dm, "rule", str, where),
-                                              c.get(dm, "feedback", str, where)))
+            decisions.append(
+                ScriptedDecision(
+                    decision, c.get(dm, "rule", str, where), c.get(dm, "feedback", str, where)
+                )
+            )
 
     faults = Faults()
     if "faults" in top:
-        f = c.mapping(top["faults"], "faults", {"drop_tool_result", "rewrite_tool_use_id",
-                                                "malform_block", "force_follow_up"}, top, "faults")
+        f = c.mapping(
+            top["faults"],
+            "faults",
+            {"drop_tool_result", "rewrite_tool_use_id", "malform_block", "force_follow_up"},
+            top,
+            "faults",
+        )
         faults = Faults(
             drop_tool_result=c.strings(f, "drop_tool_result", "faults"),
             rewrite_tool_use_id=_plain(c.get(f, "rewrite_tool_use_id", dict, "faults", default={})),
@@ -272,9 +323,19 @@ def load_scenario(path: str | Path) -> Scenario:
         if tool not in TOOL_NAMES:
             raise c.fail(f"unknown tool '{tool}' (known: {', '.join(TOOL_NAMES)})", top, "tools")
     return Scenario(
-        path=path, name=name, title=_plain(title), prompt=prompt, responses=responses,
-        attachments=attachments, workspace=ws, allow=allow, deny=deny, decisions=decisions,
-        max_turns=max_turns, faults=faults, tools=tools,
+        path=path,
+        name=name,
+        title=_plain(title),
+        prompt=prompt,
+        responses=responses,
+        attachments=attachments,
+        workspace=ws,
+        allow=allow,
+        deny=deny,
+        decisions=decisions,
+        max_turns=max_turns,
+        faults=faults,
+        tools=tools,
         model=c.get(top, "model", str, "scenario", default="claude-sonnet-4-5"),
         system=c.get(top, "system", str, "scenario"),
         section=c.get(top, "section", str, "scenario"),

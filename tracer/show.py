@@ -27,17 +27,26 @@ def describe(event: Any) -> str:
     if kind == "turn_start":
         return f"state.messages: {event.message_count}"
     if kind == "request":
-        same = (f"same {event.prefix_len} as request {event.prefix_request} + "
-                f"{len(event.tail)} new" if event.prefix_request else f"{len(event.tail)} new")
-        return (f"request {event.request_index}: {event.message_count} API messages ({same}), "
-                f"{event.bytes} bytes")
+        same = (
+            f"same {event.prefix_len} as request {event.prefix_request} + {len(event.tail)} new"
+            if event.prefix_request
+            else f"{len(event.tail)} new"
+        )
+        return (
+            f"request {event.request_index}: {event.message_count} API messages ({same}), "
+            f"{event.bytes} bytes"
+        )
     if kind == "response":
         tokens = event.usage.get("input_tokens")
-        return (f"{len(event.assistant_uuids)} block(s), stop_reason {event.stop_reason}, "
-                f"input_tokens {tokens}")
+        return (
+            f"{len(event.assistant_uuids)} block(s), stop_reason {event.stop_reason}, "
+            f"input_tokens {tokens}"
+        )
     if kind == "follow_up":
-        return (f"needsFollowUp {str(event.needs_follow_up).lower()}, "
-                f"{len(event.tool_use_ids)} tool_use")
+        return (
+            f"needsFollowUp {str(event.needs_follow_up).lower()}, "
+            f"{len(event.tool_use_ids)} tool_use"
+        )
     if kind == "permission":
         extra = f" feedback {_short(event.feedback, 30)!r}" if event.feedback else ""
         return f"{event.tool} {event.tool_use_id}: {event.decision} ({event.source}){extra}"
@@ -47,17 +56,23 @@ def describe(event: Any) -> str:
     if kind == "mapping":
         block = event.block
         note = " persisted" if event.persisted else ""
-        return (f"tool_result is_error {str(block.get('is_error', False)).lower()}, content "
-                f"length {event.content_length}{note}")
+        return (
+            f"tool_result is_error {str(block.get('is_error', False)).lower()}, content "
+            f"length {event.content_length}{note}"
+        )
     if kind == "wrapping":
         fb = " + feedback" if event.feedback else ""
         return f"user message {event.message_uuid[:8]}{fb} for {event.tool_use_id}"
     if kind == "appending":
-        return (f"messages: {event.before_count} → {event.after_count} (API "
-                f"{event.api_before_count} → {event.api_after_count})")
+        return (
+            f"messages: {event.before_count} → {event.after_count} (API "
+            f"{event.api_before_count} → {event.api_after_count})"
+        )
     if kind == "max_turns_check":
-        return (f"next turn {event.next_turn_count} > max_turns {event.max_turns}? "
-                f"{'yes: stop' if event.exceeded else 'no'}")
+        return (
+            f"next turn {event.next_turn_count} > max_turns {event.max_turns}? "
+            f"{'yes: stop' if event.exceeded else 'no'}"
+        )
     if kind == "terminal":
         error = f": {_short(event.error)}" if event.error else ""
         return f"reason {event.reason}, turn {event.turn_count}{error}"

@@ -83,7 +83,7 @@ class ToolRunner:
     faults: Faults = field(default_factory=Faults)
     turn: int = 0
     aborted: bool = False
-    """Set by a rejection without feedback, or Ctrl-C: the rest of the turn's calls are cancelled."""
+    """Set by a rejection without feedback or by Ctrl-C: the turn's other calls are cancelled."""
 
     def _emit(self, cls: type[Event], **fields: Any) -> Any:
         return self.emit(cls(turn=self.turn, **fields))
@@ -95,10 +95,17 @@ class ToolRunner:
         results: list[Message] = []
         for batch_no, batch in enumerate(self._batches(calls), start=1):
             outcomes = [self._prepare(call) for call in batch]
-            runnable = [(c, o) for c, o in zip(batch, outcomes, strict=True) if o.error_block is None]
+            runnable = [
+                (c, o) for c, o in zip(batch, outcomes, strict=True) if o.error_block is None
+            ]
             for call, _ in runnable:
-                self._emit(ToolStarted, tool_use_id=call.tool_use_id, tool=call.name,
-                           batch=batch_no, concurrent=len(runnable) > 1)
+                self._emit(
+                    ToolStarted,
+                    tool_use_id=call.tool_use_id,
+                    tool=call.name,
+                    batch=batch_no,
+                    concurrent=len(runnable) > 1,
+                )
             self._call_all(runnable)
             for call, outcome in zip(batch, outcomes, strict=True):
                 message = self._finish(call, outcome)
@@ -120,8 +127,11 @@ class ToolRunner:
     def _is_concurrency_safe(self, call: ToolCall) -> bool:
         # As in Claude Code, a call whose input does not even parse is treated as unsafe.
         tool = self.tools.get(call.name)
-        return (tool is not None and not schema_issues(tool.input_schema, call.input)
-                and tool.is_concurrency_safe(call.input))
+        return (
+            tool is not None
+            and not schema_issues(tool.input_schema, call.input)
+            and tool.is_concurrency_safe(call.input)
+        )
 
     # -- before the call ---------------------------------------------------------------------
 
@@ -136,19 +146,33 @@ class ToolRunner:
         if issues:
             formatted = f"{tool.name} failed due to the following issue(s):\n" + "\n".join(issues)
             raw = json.dumps(issues, ensure_ascii=False)
-            return _refused(f"InputValidationError: {formatted}", f"InputValidationError: {raw}",
-                            "input_validation")
+            return _refused(
+                f"InputValidationError: {formatted}",
+                f"InputValidationError: {raw}",
+                "input_validation",
+            )
         if reason := tool.validate_input(call.input, self.ctx):
             return _refused(reason, f"Error: {reason}", "validate_input")
         decision = self.permissions.check(tool.name, call.input)
-        self._emit(PermissionDecided, tool_use_id=call.tool_use_id, tool=tool.name,
-                   decision=decision.decision, source=decision.source, rule=decision.rule,
-                   feedback=decision.feedback, message=decision.message)
+        self._emit(
+            PermissionDecided,
+            tool_use_id=call.tool_use_id,
+            tool=tool.name,
+            decision=decision.decision,
+            source=decision.source,
+            rule=decision.rule,
+            feedback=decision.feedback,
+            message=decision.message,
+        )
         if not decision.allowed:
             self.aborted = self.aborted or decision.abort
             # Permission refusals carry no <tool_use_error> tag: the message is for the model.
-            outcome = _refused(decision.message or "denied", f"Error: {decision.message}",
-                               "permission", tagged=False)
+            outcome = _refused(
+                decision.message or "denied",
+                f"Error: {decision.message}",
+                "permission",
+                tagged=False,
+            )
             outcome.decision = decision
             return outcome
         return Outcome(decision=decision)
@@ -172,8 +196,12 @@ class ToolRunner:
             outcome.output = tool.call(call.input, self.ctx)
         except ToolFailure as failure:
             outcome.output = failure.output
-            outcome.error_block = {"type": "tool_result", "content": failure.content,
-                                   "is_error": True, "tool_use_id": call.tool_use_id}
+            outcome.error_block = {
+                "type": "tool_result",
+                "content": failure.content,
+                "is_error": True,
+                "tool_use_id": call.tool_use_id,
+            }
             outcome.error_kind = "exception"
         except Exception as exc:  # the loop never dies because of a tool
             text = f"Error calling tool ({tool.name}): {exc}"
@@ -203,37 +231,66 @@ class ToolRunner:
             assert tool is not None
             block = tool.map_result(outcome.output, call.tool_use_id)
         is_error = bool(block.get("is_error"))
-        self._emit(ToolFinished, tool_use_id=call.tool_use_id, tool=call.name, input=call.input,
-                   output=outcome.output, is_error=is_error,
-                   error_kind=outcome.error_kind or ("exit_code" if is_error else None),
-                   duration_ms=outcome.duration_ms)
-        processed = (process_pre_mapped_tool_result_block(block, tool, self.results_dir)
-                     if tool is not None and outcome.error_block is None
-                     else ProcessedBlock(block, len(str(block.get("content", "")))))
+        self._emit(
+            ToolFinished,
+            tool_use_id=call.tool_use_id,
+            tool=call.name,
+            input=call.input,
+            output=outcome.output,
+            is_error=is_error,
+            error_kind=outcome.error_kind or ("exit_code" if is_error else None),
+            duration_ms=outcome.duration_ms,
+        )
+        processed = (
+            process_pre_mapped_tool_result_block(block, tool, self.results_dir)
+            if tool is not None and outcome.error_block is None
+            else ProcessedBlock(block, len(str(block.get("content", ""))))
+        )
         final = self.faults.break_block(processed.block)
-        self._emit(ResultMapped, tool_use_id=call.tool_use_id, tool=call.name, block=final,
-                   content_length=content_length(final.get("content")),
-                   mapped_length=processed.mapped_length, persisted=processed.persisted,
-                   empty_replaced=processed.empty_replaced or None)
-        feedback = outcome.decision.feedback if outcome.decision and outcome.decision.allowed else None
+        self._emit(
+            ResultMapped,
+            tool_use_id=call.tool_use_id,
+            tool=call.name,
+            block=final,
+            content_length=content_length(final.get("content")),
+            mapped_length=processed.mapped_length,
+            persisted=processed.persisted,
+            empty_replaced=processed.empty_replaced or None,
+        )
+        feedback = (
+            outcome.decision.feedback if outcome.decision and outcome.decision.allowed else None
+        )
         return self.add_tool_result(call, outcome.output, final, feedback)
 
-    def add_tool_result(self, call: ToolCall, tool_use_result: Any, block: dict[str, Any],
-                        accept_feedback: str | None) -> Message | None:
+    def add_tool_result(
+        self,
+        call: ToolCall,
+        tool_use_result: Any,
+        block: dict[str, Any],
+        accept_feedback: str | None,
+    ) -> Message | None:
         """Wrap the block in a user message and push it (the chapter's ``addToolResult``)."""
         content: list[dict[str, Any]] = [block]
         if accept_feedback:
             content.append({"type": "text", "text": accept_feedback})
-        message = create_user_message(content, new_uuid=self.new_uuid,
-                                      tool_use_result=tool_use_result,
-                                      source_tool_assistant_uuid=call.assistant_uuid,
-                                      origin="tool_result")
+        message = create_user_message(
+            content,
+            new_uuid=self.new_uuid,
+            tool_use_result=tool_use_result,
+            source_tool_assistant_uuid=call.assistant_uuid,
+            origin="tool_result",
+        )
         if self.faults.drops(call.tool_use_id):
             return None  # the fault: resultingMessages.push() never runs
         self.emit(message_event(message, self.turn))
-        self._emit(ResultWrapped, tool_use_id=call.tool_use_id, tool=call.name,
-                   message_uuid=message.uuid, source_tool_assistant_uuid=call.assistant_uuid,
-                   feedback=accept_feedback)
+        self._emit(
+            ResultWrapped,
+            tool_use_id=call.tool_use_id,
+            tool=call.name,
+            message_uuid=message.uuid,
+            source_tool_assistant_uuid=call.assistant_uuid,
+            feedback=accept_feedback,
+        )
         line, values = tool_result_line(call.name, block)
         self._emit(DebugHook, hook="tool_result", line=line, values=values)
         return message
@@ -244,8 +301,11 @@ def _error_block(content: str) -> dict[str, Any]:
 
 
 def _refused(content: str, raw: str, kind: str, *, tagged: bool = True) -> Outcome:
-    return Outcome(output=raw, error_block=_error_block(tool_use_error(content) if tagged
-                                                        else content), error_kind=kind)
+    return Outcome(
+        output=raw,
+        error_block=_error_block(tool_use_error(content) if tagged else content),
+        error_kind=kind,
+    )
 
 
 def message_event(message: Message, turn: int) -> MessageRecorded:

@@ -43,5 +43,9 @@ class Faults:
 
     @property
     def active(self) -> bool:
-        return bool(self.drop_tool_result or self.rewrite_tool_use_id or self.malform_block
-                    or self.force_follow_up)
+        return bool(
+            self.drop_tool_result
+            or self.rewrite_tool_use_id
+            or self.malform_block
+            or self.force_follow_up
+        )

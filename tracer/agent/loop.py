@@ -24,7 +24,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracer.agent.execution import INTERRUPT_MESSAGE_FOR_TOOL_USE, ToolCall, ToolRunner, message_event
+from tracer.agent.execution import (
+    INTERRUPT_MESSAGE_FOR_TOOL_USE,
+    ToolCall,
+    ToolRunner,
+    message_event,
+)
 from tracer.agent.messages import (
     ApiMessage,
     Message,
@@ -90,9 +95,16 @@ class _RequestLog:
 class QueryLoop:
     """One session's loop. :meth:`run` is ``query_loop``; the rest are its steps."""
 
-    def __init__(self, *, seam: ModelSeam, runner: ToolRunner, emit: Callable[[Event], Any],
-                 new_uuid: Callable[[], str], max_turns: int | None = None,
-                 force_follow_up: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        seam: ModelSeam,
+        runner: ToolRunner,
+        emit: Callable[[Event], Any],
+        new_uuid: Callable[[], str],
+        max_turns: int | None = None,
+        force_follow_up: bool = False,
+    ) -> None:
         self.seam = seam
         self.runner = runner
         self.emit = emit
@@ -126,22 +138,35 @@ class QueryLoop:
             except ModelError as exc:
                 return self._end_with_model_error(messages_for_query, str(exc))
 
-            assistant_messages = create_assistant_messages(response.message_id, response.blocks,
-                                                           new_uuid=self.new_uuid)
+            assistant_messages = create_assistant_messages(
+                response.message_id, response.blocks, new_uuid=self.new_uuid
+            )
             self._record(*assistant_messages)
-            self._emit(ResponseReceived, request_index=self._requests.index,
-                       message_id=response.message_id, model=response.model,
-                       stop_reason=response.stop_reason, usage=response.usage,
-                       assistant_uuids=[m.uuid for m in assistant_messages],
-                       latency_ms=response.latency_ms, attempts=response.attempts)
+            self._emit(
+                ResponseReceived,
+                request_index=self._requests.index,
+                message_id=response.message_id,
+                model=response.model,
+                stop_reason=response.stop_reason,
+                usage=response.usage,
+                assistant_uuids=[m.uuid for m in assistant_messages],
+                latency_ms=response.latency_ms,
+                attempts=response.attempts,
+            )
 
-            calls = [ToolCall(b["id"], b["name"], b.get("input"), m.uuid)
-                     for m in assistant_messages for b in m.tool_uses()]
+            calls = [
+                ToolCall(b["id"], b["name"], b.get("input"), m.uuid)
+                for m in assistant_messages
+                for b in m.tool_uses()
+            ]
             follow_up = needs_follow_up(response.blocks) or self.force_follow_up
-            self._emit(FollowUpDecided, needs_follow_up=follow_up,
-                       tool_use_ids=[c.tool_use_id for c in calls],
-                       stop_reason=response.stop_reason,
-                       forced=True if self.force_follow_up and not calls else None)
+            self._emit(
+                FollowUpDecided,
+                needs_follow_up=follow_up,
+                tool_use_ids=[c.tool_use_id for c in calls],
+                stop_reason=response.stop_reason,
+                forced=True if self.force_follow_up and not calls else None,
+            )
             line, values = needs_follow_up_line(follow_up, len(calls))
             self._emit(DebugHook, hook="needs_follow_up", line=line, values=values)
             if not follow_up:
@@ -150,29 +175,42 @@ class QueryLoop:
             tool_results = self.runner.run_tools(calls)
             self.by_uuid.update((m.uuid, m) for m in tool_results)  # the runner recorded them
             if self.runner.aborted:
-                interruption = create_user_message(INTERRUPT_MESSAGE_FOR_TOOL_USE,
-                                                   new_uuid=self.new_uuid, origin="synthetic")
+                interruption = create_user_message(
+                    INTERRUPT_MESSAGE_FOR_TOOL_USE, new_uuid=self.new_uuid, origin="synthetic"
+                )
                 self._record(interruption)
                 history = [*messages_for_query, *assistant_messages, *tool_results, interruption]
                 return self._end("aborted_tools", turn, history)
 
             next_messages = [*messages_for_query, *assistant_messages, *tool_results]
-            self._emit(HistoryAppended, before_count=len(messages_for_query),
-                       after_count=len(next_messages),
-                       new_uuids=[m.uuid for m in (*assistant_messages, *tool_results)],
-                       assistant_count=len(assistant_messages),
-                       tool_result_count=len(tool_results),
-                       api_before_count=len(normalize_messages_for_api(messages_for_query)),
-                       api_after_count=len(normalize_messages_for_api(next_messages)))
+            self._emit(
+                HistoryAppended,
+                before_count=len(messages_for_query),
+                after_count=len(next_messages),
+                new_uuids=[m.uuid for m in (*assistant_messages, *tool_results)],
+                assistant_count=len(assistant_messages),
+                tool_result_count=len(tool_results),
+                api_before_count=len(normalize_messages_for_api(messages_for_query)),
+                api_after_count=len(normalize_messages_for_api(next_messages)),
+            )
 
             next_turn_count = turn + 1
             exceeded = self.max_turns is not None and next_turn_count > self.max_turns
-            self._emit(MaxTurnsChecked, next_turn_count=next_turn_count,
-                       max_turns=self.max_turns, exceeded=exceeded)
+            self._emit(
+                MaxTurnsChecked,
+                next_turn_count=next_turn_count,
+                max_turns=self.max_turns,
+                exceeded=exceeded,
+            )
             if exceeded:
                 reached = create_attachment_message(
-                    {"type": "max_turns_reached", "maxTurns": self.max_turns,
-                     "turnCount": next_turn_count}, new_uuid=self.new_uuid)
+                    {
+                        "type": "max_turns_reached",
+                        "maxTurns": self.max_turns,
+                        "turnCount": next_turn_count,
+                    },
+                    new_uuid=self.new_uuid,
+                )
                 self._record(reached)
                 return self._end("max_turns", next_turn_count, [*next_messages, reached])
             state = State(messages=next_messages, turn_count=next_turn_count)
@@ -191,8 +229,13 @@ class QueryLoop:
         self._log_request(api_messages, len(messages), response.body, attempts)
         return response
 
-    def _log_request(self, api_messages: list[ApiMessage], internal_count: int,
-                     body: bytes | None, attempts: list[tuple[int, Attempt]]) -> None:
+    def _log_request(
+        self,
+        api_messages: list[ApiMessage],
+        internal_count: int,
+        body: bytes | None,
+        attempts: list[tuple[int, Attempt]],
+    ) -> None:
         log = self._requests
         refs = [m.to_ref() for m in api_messages]
         prefix = 0
@@ -201,37 +244,71 @@ class QueryLoop:
         params, keys = _split_body(body)
         changed = params != log.params or keys != log.body_keys
         log.index += 1
-        self._emit(RequestSent, request_index=log.index, message_count=len(refs),
-                   internal_count=internal_count,
-                   prefix_request=log.index - 1 if prefix else None, prefix_len=prefix,
-                   tail=refs[prefix:], bytes=len(body or b""), sha256=sha256(body or b""),
-                   params=params if changed else None, body_keys=keys if changed else None)
+        self._emit(
+            RequestSent,
+            request_index=log.index,
+            message_count=len(refs),
+            internal_count=internal_count,
+            prefix_request=log.index - 1 if prefix else None,
+            prefix_len=prefix,
+            tail=refs[prefix:],
+            bytes=len(body or b""),
+            sha256=sha256(body or b""),
+            params=params if changed else None,
+            body_keys=keys if changed else None,
+        )
         for number, attempt in attempts:
-            self._emit(HttpAttempt, request_index=log.index, attempt=number,
-                       status=attempt.status, error=attempt.error)
+            self._emit(
+                HttpAttempt,
+                request_index=log.index,
+                attempt=number,
+                status=attempt.status,
+                error=attempt.error,
+            )
         log.refs, log.params, log.body_keys = refs, params, keys
 
     # -- endings -------------------------------------------------------------------------------
 
-    def _end(self, reason: EndReason, turn_count: int, history: list[Message],
-             error: str | None = None) -> Terminal:
-        self._emit(SessionEnded, reason=reason, turn_count=turn_count,
-                   message_count=len(history), error=error)
+    def _end(
+        self, reason: EndReason, turn_count: int, history: list[Message], error: str | None = None
+    ) -> Terminal:
+        self._emit(
+            SessionEnded,
+            reason=reason,
+            turn_count=turn_count,
+            message_count=len(history),
+            error=error,
+        )
         return Terminal(reason, turn_count, history, error)
 
     def _end_with_model_error(self, messages: list[Message], error: str) -> Terminal:
         """Leave a valid history: every unanswered ``tool_use`` gets an error result."""
-        answered = {b.get("tool_use_id") for m in messages if m.type == "user" for b in m.blocks
-                    if b.get("type") == "tool_result"}
+        answered = {
+            b.get("tool_use_id")
+            for m in messages
+            if m.type == "user"
+            for b in m.blocks
+            if b.get("type") == "tool_result"
+        }
         extra: list[Message] = []
         for message in messages:
             for block in message.tool_uses():
                 if block["id"] not in answered:
-                    extra.append(create_user_message(
-                        [{"type": "tool_result", "content": MISSING_RESULT_MESSAGE,
-                          "is_error": True, "tool_use_id": block["id"]}],
-                        new_uuid=self.new_uuid, source_tool_assistant_uuid=message.uuid,
-                        origin="synthetic"))
+                    extra.append(
+                        create_user_message(
+                            [
+                                {
+                                    "type": "tool_result",
+                                    "content": MISSING_RESULT_MESSAGE,
+                                    "is_error": True,
+                                    "tool_use_id": block["id"],
+                                }
+                            ],
+                            new_uuid=self.new_uuid,
+                            source_tool_assistant_uuid=message.uuid,
+                            origin="synthetic",
+                        )
+                    )
         notice = create_api_error_message(f"API Error: {error}", new_uuid=self.new_uuid)
         self._record(*extra, notice)
         return self._end("model_error", self._turn, [*messages, *extra, notice], error)
@@ -245,10 +322,23 @@ def _split_body(body: bytes | None) -> tuple[dict[str, Any] | None, list[str] | 
     return {k: v for k, v in data.items() if k != "messages"}, list(data)
 
 
-def query_loop(messages: list[Message], *, seam: ModelSeam, runner: ToolRunner,
-               emit: Callable[[Event], Any], new_uuid: Callable[[], str],
-               max_turns: int | None = None, force_follow_up: bool = False) -> Terminal:
-    """Run the loop from ``messages`` (prompt and attachments) until it returns a :class:`Terminal`."""
-    loop = QueryLoop(seam=seam, runner=runner, emit=emit, new_uuid=new_uuid, max_turns=max_turns,
-                     force_follow_up=force_follow_up)
+def query_loop(
+    messages: list[Message],
+    *,
+    seam: ModelSeam,
+    runner: ToolRunner,
+    emit: Callable[[Event], Any],
+    new_uuid: Callable[[], str],
+    max_turns: int | None = None,
+    force_follow_up: bool = False,
+) -> Terminal:
+    """Run the loop from ``messages`` (prompt and attachments) until it returns."""
+    loop = QueryLoop(
+        seam=seam,
+        runner=runner,
+        emit=emit,
+        new_uuid=new_uuid,
+        max_turns=max_turns,
+        force_follow_up=force_follow_up,
+    )
     return loop.run(messages)

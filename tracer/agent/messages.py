@@ -104,7 +104,9 @@ def create_user_message(
     )
 
 
-def create_attachment_message(attachment: dict[str, Any], *, new_uuid: Callable[[], str]) -> Message:
+def create_attachment_message(
+    attachment: dict[str, Any], *, new_uuid: Callable[[], str]
+) -> Message:
     return Message(type="attachment", uuid=new_uuid(), attachment=attachment, origin="attachment")
 
 
@@ -113,16 +115,26 @@ def create_assistant_messages(
 ) -> list[Message]:
     """One internal assistant message per content block, as Claude Code's stream handler yields."""
     return [
-        Message(type="assistant", uuid=new_uuid(), content=[block], message_id=message_id,
-                origin="response")
+        Message(
+            type="assistant",
+            uuid=new_uuid(),
+            content=[block],
+            message_id=message_id,
+            origin="response",
+        )
         for block in blocks
     ]
 
 
 def create_api_error_message(text: str, *, new_uuid: Callable[[], str]) -> Message:
     """A synthetic assistant message telling the user the API failed (never sent back)."""
-    return Message(type="assistant", uuid=new_uuid(), content=[{"type": "text", "text": text}],
-                   message_id=None, origin="synthetic")
+    return Message(
+        type="assistant",
+        uuid=new_uuid(),
+        content=[{"type": "text", "text": text}],
+        message_id=None,
+        origin="synthetic",
+    )
 
 
 def tool_use_error(text: str) -> str:
@@ -186,7 +198,9 @@ def _parts_of(message: Message) -> list[Part]:
 def _is_tool_result_part(part: Part, by_uuid: dict[str, Message]) -> bool:
     uuid, index = part
     msg = by_uuid[uuid]
-    return index is not None and msg.type == "user" and msg.blocks[index].get("type") == "tool_result"
+    return (
+        index is not None and msg.type == "user" and msg.blocks[index].get("type") == "tool_result"
+    )
 
 
 def _reorder_attachments(messages: Iterable[Message]) -> list[Message]:
@@ -257,7 +271,9 @@ def resolve_part(part: Part, by_uuid: dict[str, Any]) -> Any:
     return content[index]
 
 
-def materialize(api_messages: Sequence[ApiMessage], by_uuid: dict[str, Any]) -> list[dict[str, Any]]:
+def materialize(
+    api_messages: Sequence[ApiMessage], by_uuid: dict[str, Any]
+) -> list[dict[str, Any]]:
     """The ``messages`` array of a request body, built from parts."""
     out: list[dict[str, Any]] = []
     for api in api_messages:

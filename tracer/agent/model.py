@@ -125,8 +125,9 @@ class ModelSeam:
             )
         raise AssertionError("unreachable")
 
-    def _report(self, on_attempt: Callable[[int, Attempt], None], done: int,
-                error: str | None = None) -> int:
+    def _report(
+        self, on_attempt: Callable[[int, Attempt], None], done: int, error: str | None = None
+    ) -> int:
         """Report the HTTP attempts of one ``messages.stream`` call; return how many there were."""
         statuses: list[int | None] = list(self._wire.statuses) or [None]
         for i, status in enumerate(statuses):

@@ -78,13 +78,16 @@ def rule_matches(rule: str, tool: str, tool_input: dict[str, Any]) -> bool:
 Asker = Callable[[str, dict[str, Any]], tuple[Literal["approve", "reject"], str | None]]
 
 
-def terminal_asker(tool: str, tool_input: dict[str, Any]) -> tuple[Literal["approve", "reject"],
-                                                                   str | None]:
+def terminal_asker(
+    tool: str, tool_input: dict[str, Any]
+) -> tuple[Literal["approve", "reject"], str | None]:
     """Ask on the terminal: approve or reject, each with optional feedback."""
     shown = tool_input.get("command") or tool_input.get("file_path") or tool_input
     print(f"\n{tool} wants to run: {shown}", file=sys.stderr)
-    print("  [y] approve   [Y] approve with feedback   [n] reject   [N] reject with feedback",
-          file=sys.stderr)
+    print(
+        "  [y] approve   [Y] approve with feedback   [n] reject   [N] reject with feedback",
+        file=sys.stderr,
+    )
     while True:
         answer = input("> ").strip()
         if answer in ("y", "Y", "n", "N"):
@@ -106,9 +109,12 @@ class Permissions:
     def check(self, tool: str, tool_input: dict[str, Any]) -> Decision:
         for rule in self.deny:
             if rule_matches(rule, tool, tool_input):
-                return Decision("deny", "rule", rule=rule,
-                                message=f"Permission to use {tool} has been denied by the rule "
-                                        f"{rule}.")
+                return Decision(
+                    "deny",
+                    "rule",
+                    rule=rule,
+                    message=f"Permission to use {tool} has been denied by the rule {rule}.",
+                )
         for rule in self.allow:
             if rule_matches(rule, tool, tool_input):
                 return Decision("allow", "rule", rule=rule)
@@ -119,15 +125,22 @@ class Permissions:
         if self.asker is not None:
             answer, feedback = self.asker(tool, tool_input)
             return _answer(answer, feedback, "prompt")
-        return Decision("deny", "no_terminal",
-                        message=f"Permission to use {tool} has been denied: no rule allows it and "
-                                "there is no terminal to ask the user.")
+        return Decision(
+            "deny",
+            "no_terminal",
+            message=f"Permission to use {tool} has been denied: no rule allows it and "
+            "there is no terminal to ask the user.",
+        )
 
 
 def _answer(answer: Literal["approve", "reject"], feedback: str | None, source: Source) -> Decision:
     if answer == "approve":
         return Decision("approve", source, feedback=feedback)
     if feedback:
-        return Decision("reject", source, feedback=feedback,
-                        message=REJECT_MESSAGE_WITH_REASON_PREFIX + feedback)
+        return Decision(
+            "reject",
+            source,
+            feedback=feedback,
+            message=REJECT_MESSAGE_WITH_REASON_PREFIX + feedback,
+        )
     return Decision("reject", source, message=REJECT_MESSAGE, abort=True)

@@ -96,9 +96,7 @@ def maybe_persist_large_tool_result(
         "<persisted-output>\n"
         f"Output too large ({format_file_size(len(text.encode('utf-8')))}). "
         f"Full output saved to: {path}\n\n"
-        f"Preview (first 2KB):\n{preview}\n"
-        + ("...\n" if more else "")
-        + "</persisted-output>"
+        f"Preview (first 2KB):\n{preview}\n" + ("...\n" if more else "") + "</persisted-output>"
     )
     persisted = {"path": str(path), "size": size, "threshold": int(threshold)}
     return ProcessedBlock({**block, "content": message}, size, persisted=persisted)
@@ -108,7 +106,9 @@ def process_pre_mapped_tool_result_block(
     block: dict[str, Any], tool: Tool, results_dir: Path | None
 ) -> ProcessedBlock:
     """The size and emptiness check for a block the tool already mapped."""
-    return maybe_persist_large_tool_result(block, tool.name, tool.persistence_threshold, results_dir)
+    return maybe_persist_large_tool_result(
+        block, tool.name, tool.persistence_threshold, results_dir
+    )
 
 
 def process_tool_result_block(

@@ -73,11 +73,27 @@ def sse_events(
     )
     out_tokens = estimate_tokens(len(json.dumps(blocks, ensure_ascii=False).encode()))
     events = [
-        _sse("message_start", {"type": "message_start", "message": {
-            "id": message_id, "type": "message", "role": "assistant", "model": model,
-            "content": [], "stop_reason": None, "stop_sequence": None,
-            "usage": {"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
-                      "cache_read_input_tokens": 0, "output_tokens": 1}}}),
+        _sse(
+            "message_start",
+            {
+                "type": "message_start",
+                "message": {
+                    "id": message_id,
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {
+                        "input_tokens": input_tokens,
+                        "cache_creation_input_tokens": 0,
+                        "cache_read_input_tokens": 0,
+                        "output_tokens": 1,
+                    },
+                },
+            },
+        ),
         _sse("ping", {"type": "ping"}),
     ]
     for index, block in enumerate(blocks):
@@ -96,14 +112,27 @@ def sse_events(
             deltas += [{"type": "input_json_delta", "partial_json": c} for c in _chunks(raw, 16)]
         else:
             raise ValueError(f"cannot stream a {kind!r} block")
-        events.append(_sse("content_block_start", {"type": "content_block_start", "index": index,
-                                                   "content_block": start}))
-        events += [_sse("content_block_delta", {"type": "content_block_delta", "index": index,
-                                                "delta": d}) for d in deltas]
+        events.append(
+            _sse(
+                "content_block_start",
+                {"type": "content_block_start", "index": index, "content_block": start},
+            )
+        )
+        events += [
+            _sse("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
+            for d in deltas
+        ]
         events.append(_sse("content_block_stop", {"type": "content_block_stop", "index": index}))
-    events.append(_sse("message_delta", {"type": "message_delta",
-                                         "delta": {"stop_reason": stop, "stop_sequence": None},
-                                         "usage": {"output_tokens": out_tokens}}))
+    events.append(
+        _sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": out_tokens},
+            },
+        )
+    )
     events.append(_sse("message_stop", {"type": "message_stop"}))
     return events
 
@@ -130,8 +159,13 @@ class ScriptedTransport(httpx2.BaseTransport):
     faults never shift the script.
     """
 
-    def __init__(self, responses: list[ScriptedResponse], *, seed: str = "tracer",
-                 validator: Validator | None = None) -> None:
+    def __init__(
+        self,
+        responses: list[ScriptedResponse],
+        *,
+        seed: str = "tracer",
+        validator: Validator | None = None,
+    ) -> None:
         self.responses = responses
         self.seed = seed
         self.validator = validator
@@ -155,16 +189,23 @@ class ScriptedTransport(httpx2.BaseTransport):
         model = payload.get("model", "scripted")
         message_id = _stable_id("msg", self.seed, index)
         events = sse_events(response, message_id, model, estimate_tokens(len(body)))
-        headers = {"content-type": "text/event-stream", "request-id": _stable_id("req", self.seed,
-                                                                                 index)}
+        headers = {
+            "content-type": "text/event-stream",
+            "request-id": _stable_id("req", self.seed, index),
+        }
         if self._faults_left:
             fault = self._faults_left.pop(0)
             if "status" in fault:
                 status = int(fault["status"])
-                return self._error(status, ERROR_TYPES.get(status, "api_error"),
-                                   ERROR_TEXT.get(status, "error"), retry_now=True)
-            return httpx2.Response(200, headers=headers,
-                                   stream=_CutStream(events, int(fault["cut_after"])))
+                return self._error(
+                    status,
+                    ERROR_TYPES.get(status, "api_error"),
+                    ERROR_TEXT.get(status, "error"),
+                    retry_now=True,
+                )
+            return httpx2.Response(
+                200, headers=headers, stream=_CutStream(events, int(fault["cut_after"]))
+            )
         self._served += 1
         self._faults_left = None
         return httpx2.Response(200, headers=headers, content=b"".join(events))

@@ -49,46 +49,79 @@ class Session:
     message_count: int = 0
 
     @classmethod
-    def for_scenario(cls, scenario: Any, dirs: Any, *, transport: httpx2.BaseTransport,
-                     max_turns: int | None) -> Session:
+    def for_scenario(
+        cls, scenario: Any, dirs: Any, *, transport: httpx2.BaseTransport, max_turns: int | None
+    ) -> Session:
         tools = tool_registry(scenario.tools)
         params = _params(scenario.model, scenario.system, tools)
         return cls(
-            prompt=scenario.prompt, attachments=scenario.attachments, tools=tools,
+            prompt=scenario.prompt,
+            attachments=scenario.attachments,
+            tools=tools,
             seam=ModelSeam(params=params, transport=transport),
             ctx=ToolContext(workspace=dirs.workspace, env=dirs.env),
-            permissions=Permissions(allow=list(scenario.allow), deny=list(scenario.deny),
-                                    script=list(scenario.decisions)),
-            results_dir=dirs.tool_results, new_uuid=UuidSource(scenario.name),
-            model=scenario.model, max_turns=max_turns, faults=scenario.faults,
-            title=scenario.title, scenario=scenario.name,
+            permissions=Permissions(
+                allow=list(scenario.allow),
+                deny=list(scenario.deny),
+                script=list(scenario.decisions),
+            ),
+            results_dir=dirs.tool_results,
+            new_uuid=UuidSource(scenario.name),
+            model=scenario.model,
+            max_turns=max_turns,
+            faults=scenario.faults,
+            title=scenario.title,
+            scenario=scenario.name,
         )
 
     @classmethod
-    def online(cls, prompt: str, dirs: Any, *, model: str, api_key: str, base_url: str | None,
-               max_turns: int | None, allow: list[str], deny: list[str],
-               interactive: bool) -> Session:
+    def online(
+        cls,
+        prompt: str,
+        dirs: Any,
+        *,
+        model: str,
+        api_key: str,
+        base_url: str | None,
+        max_turns: int | None,
+        allow: list[str],
+        deny: list[str],
+        interactive: bool,
+    ) -> Session:
         tools = tool_registry()
         params = _params(model, None, tools)
         return cls(
-            prompt=prompt, attachments=[], tools=tools,
+            prompt=prompt,
+            attachments=[],
+            tools=tools,
             seam=ModelSeam(params=params, api_key=api_key, base_url=base_url),
             ctx=ToolContext(workspace=dirs.workspace, env=dirs.env),
-            permissions=Permissions(allow=allow, deny=deny,
-                                    asker=terminal_asker if interactive else None),
-            results_dir=dirs.tool_results, new_uuid=UuidSource(), model=model,
+            permissions=Permissions(
+                allow=allow, deny=deny, asker=terminal_asker if interactive else None
+            ),
+            results_dir=dirs.tool_results,
+            new_uuid=UuidSource(),
+            model=model,
             max_turns=max_turns,
         )
 
     def start_event(self) -> SessionStarted:
-        return SessionStarted(model=self.model, prompt=self.prompt, max_turns=self.max_turns,
-                              tools=list(self.tools), request_params=self.seam.params,
-                              title=self.title, scenario=self.scenario)
+        return SessionStarted(
+            model=self.model,
+            prompt=self.prompt,
+            max_turns=self.max_turns,
+            tools=list(self.tools),
+            request_params=self.seam.params,
+            title=self.title,
+            scenario=self.scenario,
+        )
 
     def first_messages(self) -> list[Message]:
         prompt = create_user_message(self.prompt, new_uuid=self.new_uuid, origin="prompt")
-        return [prompt, *(create_attachment_message(a, new_uuid=self.new_uuid)
-                          for a in self.attachments)]
+        return [
+            prompt,
+            *(create_attachment_message(a, new_uuid=self.new_uuid) for a in self.attachments),
+        ]
 
     def run(self, emit: Callable[[Event], Any]) -> Terminal:
         def tracking_emit(event: Event) -> Any:
@@ -97,16 +130,32 @@ class Session:
                 self.message_count = event.message_count  # type: ignore[attr-defined]
             return emit(event)
 
-        runner = ToolRunner(tools=self.tools, ctx=self.ctx, permissions=self.permissions,
-                            emit=tracking_emit, new_uuid=self.new_uuid,
-                            results_dir=self.results_dir, faults=self.faults)
-        return query_loop(self.first_messages(), seam=self.seam, runner=runner,
-                          emit=tracking_emit, new_uuid=self.new_uuid, max_turns=self.max_turns,
-                          force_follow_up=self.faults.force_follow_up)
+        runner = ToolRunner(
+            tools=self.tools,
+            ctx=self.ctx,
+            permissions=self.permissions,
+            emit=tracking_emit,
+            new_uuid=self.new_uuid,
+            results_dir=self.results_dir,
+            faults=self.faults,
+        )
+        return query_loop(
+            self.first_messages(),
+            seam=self.seam,
+            runner=runner,
+            emit=tracking_emit,
+            new_uuid=self.new_uuid,
+            max_turns=self.max_turns,
+            force_follow_up=self.faults.force_follow_up,
+        )
 
 
 def _params(model: str, system: str | None, tools: dict[str, Tool]) -> dict[str, Any]:
     from tracer.record import DEFAULT_SYSTEM
 
-    return {"model": model, "max_tokens": MAX_TOKENS, "system": system or DEFAULT_SYSTEM,
-            "tools": [t.to_api() for t in tools.values()]}
+    return {
+        "model": model,
+        "max_tokens": MAX_TOKENS,
+        "system": system or DEFAULT_SYSTEM,
+        "tools": [t.to_api() for t in tools.values()],
+    }

@@ -61,9 +61,7 @@ Stage = Literal[
     "max_turns_check",
     "terminal",
 ]
-EndReason = Literal[
-    "completed", "max_turns", "model_error", "aborted_tools", "aborted_streaming"
-]
+EndReason = Literal["completed", "max_turns", "model_error", "aborted_tools", "aborted_streaming"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +108,7 @@ class Event:
     """Seconds since the session started (volatile)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object for this event: ``kind`` and ``stage`` first, ``None`` fields left out."""
+        """This event as JSON data: ``kind`` and ``stage`` first, ``None`` fields left out."""
         out: dict[str, Any] = {"kind": self.kind}
         if self.stage:
             out["stage"] = self.stage

@@ -12,6 +12,7 @@ Anything else wrong raises :class:`~tracer.errors.UserError` naming the file and
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator
@@ -62,10 +63,10 @@ class TraceReader:
         except ValueError:
             raise UserError("not a tracer trace (line 1 is not JSON)", self.path, 1) from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise UserError("not a tracer trace (line 1 has no \"format\": \"tracer\")", self.path, 1)
+            raise UserError('not a tracer trace (line 1 has no "format": "tracer")', self.path, 1)
         version = header.get("version")
         if not isinstance(version, int):
-            raise UserError("trace header has no integer \"version\"", self.path, 1)
+            raise UserError('trace header has no integer "version"', self.path, 1)
         if version > VERSION:
             raise UserError(
                 f"written by a newer tracer (format version {version}; this one reads up to "
@@ -185,10 +186,8 @@ class TraceReader:
         self.close()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.close()
-        except OSError:
-            pass
 
 
 def open_trace(path: str | Path) -> TraceReader:

@@ -40,8 +40,11 @@ def rebuild_requests(events: Iterable[Any]) -> Iterator[RebuiltRequest]:
     keys: list[str] = ["messages"]
     for event in events:
         if isinstance(event, MessageRecorded):
-            messages[event.uuid] = {"type": event.type, "content": event.content,
-                                    "attachment": event.attachment}
+            messages[event.uuid] = {
+                "type": event.type,
+                "content": event.content,
+                "attachment": event.attachment,
+            }
         elif isinstance(event, RequestSent):
             if event.params is not None:
                 params, keys = event.params, list(event.body_keys or [*event.params, "messages"])

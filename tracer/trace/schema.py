@@ -19,8 +19,16 @@ from tracer.trace.events import FORMAT, KNOWN, VERSION, Event
 from tracer.trace.reader import TraceReader
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
-_SIMPLE = {int: "integer", float: "number", str: "string", bool: "boolean", dict: "object",
-           list: "array", tuple: "array", type(None): "null"}
+_SIMPLE = {
+    int: "integer",
+    float: "number",
+    str: "string",
+    bool: "boolean",
+    dict: "object",
+    list: "array",
+    tuple: "array",
+    type(None): "null",
+}
 
 
 def _type_schema(tp: Any) -> dict[str, Any]:
@@ -55,8 +63,12 @@ def _event_schema(cls: type[Event]) -> dict[str, Any]:
             required.append(f.name)
     if cls.stage:
         required.insert(1, "stage")
-    return {"type": "object", "description": (cls.__doc__ or "").strip().split("\n")[0],
-            "properties": props, "required": required}
+    return {
+        "type": "object",
+        "description": (cls.__doc__ or "").strip().split("\n")[0],
+        "properties": props,
+        "required": required,
+    }
 
 
 def build_schema() -> dict[str, Any]:
@@ -64,17 +76,21 @@ def build_schema() -> dict[str, Any]:
     defs = {cls.kind: _event_schema(cls) for cls in KNOWN}
     defs["header"] = {
         "type": "object",
-        "properties": {"format": {"const": FORMAT}, "version": {"type": "integer"},
-                       "tracer_version": {"type": "string"}, "created": {"type": "string"},
-                       "source": {"type": "object"}, "volatile": {"type": "array",
-                                                                  "items": {"type": "string"}}},
+        "properties": {
+            "format": {"const": FORMAT},
+            "version": {"type": "integer"},
+            "tracer_version": {"type": "string"},
+            "created": {"type": "string"},
+            "source": {"type": "object"},
+            "volatile": {"type": "array", "items": {"type": "string"}},
+        },
         "required": ["format", "version", "tracer_version", "created", "source"],
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"tracer trace line (format {FORMAT}, version {VERSION})",
         "description": "Line 1 is the header; every later line is one event, picked by 'kind'. "
-                       "Readers skip kinds they do not know.",
+        "Readers skip kinds they do not know.",
         "$defs": defs,
         "anyOf": [{"$ref": f"#/$defs/{name}"} for name in defs],
     }
@@ -84,8 +100,15 @@ def load_schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
-_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
-          "object": dict, "array": list, "null": type(None)}
+_TYPES = {
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
+    "object": dict,
+    "array": list,
+    "null": type(None),
+}
 
 
 def check(value: Any, schema: dict[str, Any], where: str = "") -> list[str]:

@@ -42,7 +42,7 @@ class TraceWriter:
         return self.write(event)
 
     def write(self, event: Event) -> Event:
-        """Stamp ``seq`` and ``t`` on the event, write it as one line and return the stamped copy."""
+        """Stamp ``seq`` and ``t``, write the event as one line, return the stamped copy."""
         with self._lock:
             self._seq += 1
             stamped = replace(event, seq=self._seq, t=round(time.monotonic() - self._start, 3))
@@ -70,7 +70,7 @@ class TraceWriter:
 
 
 class EventList:
-    """An in-memory callback that stamps events like the writer does; handy for tests and benches."""
+    """An in-memory callback that stamps events as the writer does (for tests and benches)."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []

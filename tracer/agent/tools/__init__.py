@@ -8,7 +8,14 @@ from tracer.agent.tools.edit import EditTool, WriteTool
 from tracer.agent.tools.read import ReadTool
 from tracer.agent.tools.search import GlobTool, GrepTool
 
-DEFAULT_TOOLS: tuple[type[Tool], ...] = (BashTool, ReadTool, EditTool, WriteTool, GlobTool, GrepTool)
+DEFAULT_TOOLS: tuple[type[Tool], ...] = (
+    BashTool,
+    ReadTool,
+    EditTool,
+    WriteTool,
+    GlobTool,
+    GrepTool,
+)
 
 
 def tool_registry(names: list[str] | None = None) -> dict[str, Tool]:

@@ -87,8 +87,11 @@ class Tool:
         raise NotImplementedError
 
     def to_api(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description,
-                "input_schema": self.input_schema}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "input_schema": self.input_schema,
+        }
 
     @property
     def persistence_threshold(self) -> float:

@@ -19,8 +19,25 @@ from typing import Any, ClassVar
 from tracer.agent.tools.base import Tool, ToolContext
 
 _READ_ONLY_COMMANDS = frozenset(
-    {"ls", "cat", "head", "tail", "wc", "pwd", "echo", "grep", "rg", "find", "stat", "file",
-     "which", "date", "tree", "du", "df"}
+    {
+        "ls",
+        "cat",
+        "head",
+        "tail",
+        "wc",
+        "pwd",
+        "echo",
+        "grep",
+        "rg",
+        "find",
+        "stat",
+        "file",
+        "which",
+        "date",
+        "tree",
+        "du",
+        "df",
+    }
 )
 _READ_ONLY_GIT = frozenset({"status", "diff", "log", "show", "branch", "rev-parse", "ls-files"})
 _EXIT_ONE_IS_NOT_ERROR = frozenset({"grep", "rg", "find", "diff", "test", "["})
@@ -45,7 +62,10 @@ class BashTool(Tool):
         "properties": {
             "command": {"type": "string", "description": "The command to run"},
             "timeout": {"type": "number", "description": "Timeout in milliseconds (max 600000)"},
-            "description": {"type": "string", "description": "What the command does, in 5-10 words"},
+            "description": {
+                "type": "string",
+                "description": "What the command does, in 5-10 words",
+            },
         },
         "required": ["command"],
         "additionalProperties": False,
@@ -66,7 +86,9 @@ class BashTool(Tool):
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
         command = tool_input["command"]
-        timeout_s = min(float(tool_input.get("timeout") or ctx.bash_timeout_s * 1000), 600_000) / 1000
+        timeout_s = (
+            min(float(tool_input.get("timeout") or ctx.bash_timeout_s * 1000), 600_000) / 1000
+        )
         started = time.monotonic()
         # A new session makes the command the leader of its own process group, so a timeout can
         # kill everything it started, not just the shell.
@@ -116,5 +138,9 @@ class BashTool(Tool):
         if output.get("exit_code") and not output.get("return_code_interpretation"):
             text = f"Exit code {output['exit_code']}\n{text}".rstrip("\n")
             is_error = True
-        return {"type": "tool_result", "content": text, "is_error": is_error,
-                "tool_use_id": tool_use_id}
+        return {
+            "type": "tool_result",
+            "content": text,
+            "is_error": is_error,
+            "tool_use_id": tool_use_id,
+        }

@@ -28,8 +28,15 @@ def structured_patch(old: str, new: str) -> list[dict[str, Any]]:
         match = _HUNK.match(line)
         if match:
             a, b, c, d = match.groups()
-            hunks.append({"oldStart": int(a), "oldLines": int(b or 1), "newStart": int(c),
-                          "newLines": int(d or 1), "lines": []})
+            hunks.append(
+                {
+                    "oldStart": int(a),
+                    "oldLines": int(b or 1),
+                    "newStart": int(c),
+                    "newLines": int(d or 1),
+                    "lines": [],
+                }
+            )
         elif hunks:
             hunks[-1]["lines"].append(line)
     return hunks
@@ -40,8 +47,10 @@ def _must_have_read(path: Path, ctx: ToolContext) -> str | None:
     if seen is None:
         return "File has not been read yet. Read it first before writing to it."
     if path.stat().st_mtime > seen:
-        return ("File has been modified since read, either by the user or by a linter. "
-                "Read it again before attempting to write it.")
+        return (
+            "File has been modified since read, either by the user or by a linter. "
+            "Read it again before attempting to write it."
+        )
     return None
 
 
@@ -81,10 +90,12 @@ class EditTool(Tool):
         if count == 0:
             return f"String to replace not found in file.\nString: {old}"
         if count > 1 and not tool_input.get("replace_all"):
-            return (f"Found {count} matches of the string to replace, but replace_all is false. "
-                    "To replace all occurrences, set replace_all to true. To replace only one "
-                    "occurrence, please provide more context to uniquely identify the instance.\n"
-                    f"String: {old}")
+            return (
+                f"Found {count} matches of the string to replace, but replace_all is false. "
+                "To replace all occurrences, set replace_all to true. To replace only one "
+                "occurrence, please provide more context to uniquely identify the instance.\n"
+                f"String: {old}"
+            )
         return None
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
@@ -107,9 +118,11 @@ class EditTool(Tool):
 
     def map_result(self, output: dict[str, Any], tool_use_id: str) -> dict[str, Any]:
         path = output["filePath"]
-        text = (f"The file {path} has been updated. All occurrences were successfully replaced."
-                if output.get("replaceAll")
-                else f"The file {path} has been updated successfully.")
+        text = (
+            f"The file {path} has been updated. All occurrences were successfully replaced."
+            if output.get("replaceAll")
+            else f"The file {path} has been updated successfully."
+        )
         return {"type": "tool_result", "content": text, "tool_use_id": tool_use_id}
 
 
@@ -155,6 +168,9 @@ class WriteTool(Tool):
 
     def map_result(self, output: dict[str, Any], tool_use_id: str) -> dict[str, Any]:
         path = output["filePath"]
-        text = (f"File created successfully at: {path}" if output["type"] == "create"
-                else f"The file {path} has been updated successfully.")
+        text = (
+            f"File created successfully at: {path}"
+            if output["type"] == "create"
+            else f"The file {path} has been updated successfully."
+        )
         return {"type": "tool_result", "content": text, "tool_use_id": tool_use_id}

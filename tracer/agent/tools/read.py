@@ -43,14 +43,20 @@ class ReadTool(Tool):
         if not path.exists():
             return f"File does not exist: {tool_input['file_path']}"
         if path.is_dir():
-            return f"{tool_input['file_path']} is a directory, not a file. Use Bash `ls` to list it."
+            return (
+                f"{tool_input['file_path']} is a directory, not a file. Use Bash `ls` to list it."
+            )
         if path.stat().st_size > MAX_FILE_BYTES:
-            return (f"File content ({path.stat().st_size} bytes) exceeds the maximum allowed size "
-                    f"({MAX_FILE_BYTES} bytes). Use offset and limit to read part of it.")
+            return (
+                f"File content ({path.stat().st_size} bytes) exceeds the maximum allowed size "
+                f"({MAX_FILE_BYTES} bytes). Use offset and limit to read part of it."
+            )
         with path.open("rb") as fh:
             if b"\0" in fh.read(8192):
-                return ("This tool cannot read binary files. The file appears to be binary; "
-                        "use a tool meant for binary data.")
+                return (
+                    "This tool cannot read binary files. The file appears to be binary; "
+                    "use a tool meant for binary data."
+                )
         return None
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
@@ -74,12 +80,16 @@ class ReadTool(Tool):
     def map_result(self, output: dict[str, Any], tool_use_id: str) -> dict[str, Any]:
         file = output["file"]
         if file["totalLines"] == 0:
-            text = ("<system-reminder>Warning: the file exists but the contents are empty."
-                    "</system-reminder>")
+            text = (
+                "<system-reminder>Warning: the file exists but the contents are empty."
+                "</system-reminder>"
+            )
         elif file["numLines"] == 0:
-            text = (f"<system-reminder>Warning: the file exists but is shorter than the provided "
-                    f"offset ({file['startLine']}). The file has {file['totalLines']} lines."
-                    "</system-reminder>")
+            text = (
+                f"<system-reminder>Warning: the file exists but is shorter than the provided "
+                f"offset ({file['startLine']}). The file has {file['totalLines']} lines."
+                "</system-reminder>"
+            )
         else:
             first = file["startLine"]
             text = "\n".join(

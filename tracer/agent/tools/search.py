@@ -36,11 +36,15 @@ class GlobTool(Tool):
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
         root = ctx.resolve(tool_input.get("path") or ".")
         found = sorted(
-            str(p.relative_to(ctx.workspace)) for p in root.glob(tool_input["pattern"])
+            str(p.relative_to(ctx.workspace))
+            for p in root.glob(tool_input["pattern"])
             if p.is_file() and _visible(p, root)
         )
-        return {"filenames": found[:_MAX_FILES], "numFiles": len(found),
-                "truncated": len(found) > _MAX_FILES}
+        return {
+            "filenames": found[:_MAX_FILES],
+            "numFiles": len(found),
+            "truncated": len(found) > _MAX_FILES,
+        }
 
     def map_result(self, output: dict[str, Any], tool_use_id: str) -> dict[str, Any]:
         text = "\n".join(output["filenames"]) if output["filenames"] else "No files found"

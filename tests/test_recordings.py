@@ -1,0 +1,42 @@
+"""The bundled recordings are exactly what the code records today.
+
+Every scenario (and fault scenario) is recorded again and compared with its committed trace,
+ignoring only what the header declares volatile (times, durations, body hashes) and the
+session's temporary paths. A change to the loop that changes what it records fails here until
+``tracer record --all`` is run and the new recordings are committed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tracer.paths import CHAPTERS_DIR, RECORDINGS_DIR
+from tracer.record import record_scenario
+from tracer.scenario import load_scenario
+from tracer.trace.compare import first_difference
+
+SCENARIOS = sorted((CHAPTERS_DIR / "ch12" / "scenarios").glob("*.yaml"))
+FAULTS = sorted((CHAPTERS_DIR / "ch12" / "faults").glob("*.yaml"))
+
+
+def _committed(scenario: Path) -> Path:
+    folder = RECORDINGS_DIR / "faults" if scenario.parent.name == "faults" else RECORDINGS_DIR
+    return folder / f"{scenario.stem}.trace.jsonl"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS + FAULTS, ids=lambda p: p.stem)
+def test_recording_matches_code(scenario: Path, tmp_path: Path) -> None:
+    committed = _committed(scenario)
+    assert committed.exists(), f"{committed} is missing: run `tracer record --all`"
+    fresh = record_scenario(load_scenario(scenario), tmp_path / committed.name)
+    assert first_difference(fresh, committed) is None
+
+
+def test_every_recording_has_a_scenario() -> None:
+    expected = {_committed(p) for p in SCENARIOS + FAULTS}
+    found = set(RECORDINGS_DIR.glob("*.trace.jsonl")) | set(
+        (RECORDINGS_DIR / "faults").glob("*.trace.jsonl")
+    )
+    assert found == expected
