@@ -143,8 +143,20 @@ def _record(args: argparse.Namespace) -> int:
         scenario = load_scenario(args.scenario)
         output = args.output or Path(f"{scenario.name}.trace.jsonl")
         record_scenario(scenario, output, debug=args.debug, max_turns=args.max_turns)
-    print(f"wrote {output}", file=sys.stderr)
+    print(f"wrote {output} ({_ending(output)})", file=sys.stderr)
     return 0
+
+
+def _ending(trace: Path) -> str:
+    """How the recorded session ended, for the one line ``record`` prints."""
+    from tracer.trace.reader import TraceReader
+
+    reader = TraceReader(trace)
+    last = reader[len(reader) - 1] if len(reader) else None
+    if getattr(last, "kind", None) != "terminal":
+        return "no ending recorded"
+    error = f": {last.error}" if last.error else ""  # type: ignore[union-attr]
+    return f"ended {last.reason} at turn {last.turn_count}{error}"  # type: ignore[union-attr]
 
 
 def record_all(debug: bool = False) -> int:

@@ -69,10 +69,10 @@ def describe(event: Any) -> str:
             f"{event.api_before_count} → {event.api_after_count})"
         )
     if kind == "max_turns_check":
-        return (
-            f"next turn {event.next_turn_count} > max_turns {event.max_turns}? "
-            f"{'yes: stop' if event.exceeded else 'no'}"
-        )
+        if event.max_turns is None:
+            return f"next turn {event.next_turn_count}; no max_turns set, go on"
+        verdict = "yes: stop" if event.exceeded else "no: go on"
+        return f"next turn {event.next_turn_count} > max_turns {event.max_turns}? {verdict}"
     if kind == "terminal":
         error = f": {_short(event.error)}" if event.error else ""
         return f"reason {event.reason}, turn {event.turn_count}{error}"

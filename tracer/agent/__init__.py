@@ -1,0 +1,1 @@
+"""The agent loop, built like Claude Code's query.ts: tools, permissions, the SDK seam."""

@@ -231,7 +231,7 @@ class ToolRunner:
             assert tool is not None
             block = tool.map_result(outcome.output, call.tool_use_id)
         is_error = bool(block.get("is_error"))
-        self._emit(
+        run = self._emit(
             ToolFinished,
             tool_use_id=call.tool_use_id,
             tool=call.name,
@@ -260,7 +260,9 @@ class ToolRunner:
         feedback = (
             outcome.decision.feedback if outcome.decision and outcome.decision.allowed else None
         )
-        return self.add_tool_result(call, outcome.output, final, feedback)
+        # The raw output is already in the trace, in the tool_run step: point at it, not copy it.
+        raw_seq = getattr(run, "seq", None) or None
+        return self.add_tool_result(call, outcome.output, final, feedback, raw_seq)
 
     def add_tool_result(
         self,
@@ -268,6 +270,7 @@ class ToolRunner:
         tool_use_result: Any,
         block: dict[str, Any],
         accept_feedback: str | None,
+        raw_seq: int | None = None,
     ) -> Message | None:
         """Wrap the block in a user message and push it (the chapter's ``addToolResult``)."""
         content: list[dict[str, Any]] = [block]
@@ -282,7 +285,7 @@ class ToolRunner:
         )
         if self.faults.drops(call.tool_use_id):
             return None  # the fault: resultingMessages.push() never runs
-        self.emit(message_event(message, self.turn))
+        self.emit(message_event(message, self.turn, tool_use_result_seq=raw_seq))
         self._emit(
             ResultWrapped,
             tool_use_id=call.tool_use_id,
@@ -291,8 +294,7 @@ class ToolRunner:
             source_tool_assistant_uuid=call.assistant_uuid,
             feedback=accept_feedback,
         )
-        line, values = tool_result_line(call.name, block)
-        self._emit(DebugHook, hook="tool_result", line=line, values=values)
+        self._emit(DebugHook, hook="tool_result", line=tool_result_line(call.name, block))
         return message
 
 
@@ -308,8 +310,14 @@ def _refused(content: str, raw: str, kind: str, *, tagged: bool = True) -> Outco
     )
 
 
-def message_event(message: Message, turn: int) -> MessageRecorded:
-    """The trace record of an internal message (written once; later events use its uuid)."""
+def message_event(
+    message: Message, turn: int, tool_use_result_seq: int | None = None
+) -> MessageRecorded:
+    """The trace record of an internal message (written once; later events use its uuid).
+
+    With ``tool_use_result_seq`` the raw output is not repeated: it is the ``output`` of that
+    ``tool_run`` event.
+    """
     return MessageRecorded(
         turn=turn,
         uuid=message.uuid,
@@ -319,7 +327,8 @@ def message_event(message: Message, turn: int) -> MessageRecorded:
         message_id=message.message_id,
         is_meta=message.is_meta or None,
         origin=message.origin,
-        tool_use_result=message.tool_use_result,
+        tool_use_result=None if tool_use_result_seq else message.tool_use_result,
+        tool_use_result_seq=tool_use_result_seq,
         source_tool_assistant_uuid=message.source_tool_assistant_uuid,
         timestamp=message.timestamp,
     )

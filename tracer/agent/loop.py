@@ -129,8 +129,7 @@ class QueryLoop:
         while True:
             self._turn = self.runner.turn = turn = state.turn_count
             self._emit(TurnStarted, message_count=len(state.messages))
-            line, values = loop_turn_line(turn, len(state.messages))
-            self._emit(DebugHook, hook="loop_turn", line=line, values=values)
+            self._emit(DebugHook, hook="loop_turn", line=loop_turn_line(turn, len(state.messages)))
 
             messages_for_query = state.messages
             try:
@@ -167,8 +166,8 @@ class QueryLoop:
                 stop_reason=response.stop_reason,
                 forced=True if self.force_follow_up and not calls else None,
             )
-            line, values = needs_follow_up_line(follow_up, len(calls))
-            self._emit(DebugHook, hook="needs_follow_up", line=line, values=values)
+            line = needs_follow_up_line(follow_up, len(calls))
+            self._emit(DebugHook, hook="needs_follow_up", line=line)
             if not follow_up:
                 return self._end("completed", turn, [*messages_for_query, *assistant_messages])
 
@@ -257,7 +256,9 @@ class QueryLoop:
             params=params if changed else None,
             body_keys=keys if changed else None,
         )
-        for number, attempt in attempts:
+        # A clean first attempt says nothing the response step does not; only retries are logged.
+        retried = len(attempts) > 1 or any(a.error for _, a in attempts)
+        for number, attempt in attempts if retried else []:
             self._emit(
                 HttpAttempt,
                 request_index=log.index,

@@ -1,0 +1,1 @@
+"""The trace: typed event records, the append-only writer, the lazy reader, the schema."""

@@ -19,7 +19,7 @@ parser.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 FORMAT = "tracer"
@@ -146,6 +146,9 @@ class MessageRecorded(Event):
     ``synthetic`` (an error result or API error the loop made up)."""
     tool_use_result: Any = None
     """The tool's raw output, kept beside the message and never sent to the model."""
+    tool_use_result_seq: int | None = None
+    """When set, ``tool_use_result`` is the ``output`` of the ``tool_run`` event with this ``seq``
+    (written once, there); see :meth:`TraceReader.tool_use_result`."""
     source_tool_assistant_uuid: str | None = None
     timestamp: str | None = None
 
@@ -157,7 +160,6 @@ class DebugHook(Event):
     kind: ClassVar[str] = "debug_hook"
     hook: Literal["tool_result", "loop_turn", "needs_follow_up"]
     line: str
-    values: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -174,7 +176,8 @@ class ToolStarted(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HttpAttempt(Event):
-    """One HTTP attempt behind a request: the SDK retries 429/5xx on its own."""
+    """One HTTP attempt behind a request, written only when a request needed more than one (the
+    SDK retries 429 and 5xx answers on its own) or failed."""
 
     kind: ClassVar[str] = "http_attempt"
     request_index: int

@@ -151,6 +151,17 @@ class TraceReader:
         except (ValueError, TypeError) as exc:
             raise UserError(str(exc), self.path, line) from None
 
+    def by_seq(self, seq: int) -> AnyEvent:
+        """The event with sequence number ``seq`` (the writer numbers events from 1, in order)."""
+        return self[seq - 1]
+
+    def tool_use_result(self, message: Any) -> Any:
+        """A message event's raw tool output, following ``tool_use_result_seq`` when it is set."""
+        seq = getattr(message, "tool_use_result_seq", None)
+        if seq:
+            return getattr(self.by_seq(seq), "output", None)
+        return getattr(message, "tool_use_result", None)
+
     def dict_at(self, index: int) -> dict[str, Any]:
         """Event ``index`` as plain JSON data (what the file holds)."""
         try:
