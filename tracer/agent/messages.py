@@ -192,7 +192,15 @@ def _parts_of(message: Message) -> list[Part]:
         return [(message.uuid, 0)] if attachment_blocks(message.attachment or {}) else []
     if isinstance(message.content, str):
         return [(message.uuid, None)]
-    return [(message.uuid, i) for i in range(len(message.content or []))]
+    blocks = message.content or []
+    if message.type == "assistant":
+        # The API refuses whitespace-only text in an assistant turn; Claude Code drops it too.
+        return [
+            (message.uuid, i)
+            for i, b in enumerate(blocks)
+            if not (b.get("type") == "text" and not str(b.get("text", "")).strip())
+        ]
+    return [(message.uuid, i) for i in range(len(blocks))]
 
 
 def _is_tool_result_part(part: Part, by_uuid: dict[str, Message]) -> bool:
@@ -226,7 +234,7 @@ def normalize_messages_for_api(messages: Sequence[Message]) -> list[ApiMessage]:
     * attachments become ``<system-reminder>`` text in a user message (or vanish);
     * assistant fragments with the same ``message_id`` merge back into one message;
     * consecutive user messages merge, with ``tool_result`` blocks hoisted to the front;
-    * assistant messages with no blocks left are dropped.
+    * whitespace-only assistant text is dropped, and so are assistant messages left empty.
     """
     by_uuid = {m.uuid: m for m in messages}
     out: list[ApiMessage] = []

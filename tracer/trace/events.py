@@ -186,6 +186,18 @@ class HttpAttempt(Event):
     error: str | None = None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImportNote(Event):
+    """Something an import knows that no step kind carries: a compaction, a subagent run, a side
+    call to another model. Not a step; the views that know it show it beside the steps."""
+
+    kind: ClassVar[str] = "import_note"
+    topic: str
+    text: str
+    tool_use_id: str | None = None
+    data: dict[str, Any] | None = None
+
+
 # -- steps ---------------------------------------------------------------------------------------
 
 
@@ -392,6 +404,7 @@ KNOWN: tuple[type[Event], ...] = (
     DebugHook,
     ToolStarted,
     HttpAttempt,
+    ImportNote,
     SessionStarted,
     TurnStarted,
     RequestSent,

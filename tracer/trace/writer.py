@@ -26,10 +26,13 @@ def dumps(obj: Any) -> str:
 class TraceWriter:
     """Writes a trace file. Call it with an event; it assigns ``seq`` and ``t``.
 
-    ``t`` is measured from the moment the writer was opened, on a monotonic clock.
+    ``t`` is measured from the moment the writer was opened, on a monotonic clock, unless
+    ``keep_time`` is set: an import writes sessions that happened long ago, and keeps the times
+    their events already carry.
     """
 
-    def __init__(self, path: str | Path, header: Header) -> None:
+    def __init__(self, path: str | Path, header: Header, *, keep_time: bool = False) -> None:
+        self.keep_time = keep_time
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file: IO[str] = self.path.open("w", encoding="utf-8", newline="\n")
@@ -45,7 +48,8 @@ class TraceWriter:
         """Stamp ``seq`` and ``t``, write the event as one line, return the stamped copy."""
         with self._lock:
             self._seq += 1
-            stamped = replace(event, seq=self._seq, t=round(time.monotonic() - self._start, 3))
+            t = event.t if self.keep_time else round(time.monotonic() - self._start, 3)
+            stamped = replace(event, seq=self._seq, t=t)
             self._write_line(stamped.to_dict())
             return stamped
 

@@ -1,0 +1,156 @@
+"""Exports: each format parses with its own format's rules and says what the trace says.
+
+Markdown gets one section per turn with the stations named; Mermaid is checked line by line
+against the sequence-diagram grammar we emit; OTLP/JSON is parsed with ``opentelemetry-proto``
+(the collector's own ``ExportTraceServiceRequest``).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tracer.cli import main
+from tracer.export.command import export_text
+from tracer.paths import MAIN_RECORDING, ROOT
+from tracer.trace.reader import TraceReader
+
+API_LOG = (Path(ROOT).parent / "shared" / "fixtures" / "api-logs"
+           / "claude-trace-2025-05-29-weather-app-first19.jsonl")
+TRANSCRIPT = (Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
+              / "spotter-v2.1.38-task-subagent-parent.jsonl")
+
+
+@pytest.fixture(params=["recording", "api-log", "claude-code"])
+def trace(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """The committed main recording, and imports of real sessions when the fixtures exist."""
+    if request.param == "recording":
+        return Path(MAIN_RECORDING)
+    source = API_LOG if request.param == "api-log" else TRANSCRIPT
+    if not source.is_file():
+        pytest.skip(f"fixture not found: {source}")
+    out = tmp_path / "imported.jsonl"
+    assert main(["import", request.param, str(source), "-o", str(out)]) == 0
+    return out
+
+
+def _events(path: Path) -> list[Any]:
+    return list(TraceReader(path))
+
+
+def test_markdown_has_a_section_per_turn_with_stations(trace: Path) -> None:
+    text = export_text(trace, "md")
+    events = _events(trace)
+    turns = [e.turn for e in events if e.kind == "turn_start"]
+    assert text.startswith("# Session walk-through: ")
+    assert re.findall(r"^## Turn (\d+)$", text, re.M) == [str(t) for t in turns]
+    assert text.count("**④ resending**") == sum(e.kind == "request" for e in events)
+    assert text.count("**① mapping**") == sum(e.kind == "mapping" for e in events)
+    assert text.count("**② wrapping**") == sum(e.kind == "wrapping" for e in events)
+    assert text.count("**③ appending**") == sum(e.kind == "appending" for e in events)
+    hooks = [e.line for e in events if e.kind == "debug_hook"]
+    assert [line for line in hooks if f"`{line}`" not in text] == []
+    assert text.count("```") % 2 == 0
+
+
+_MERMAID_LINE = re.compile(
+    r"^    (participant [A-Z] as \w+"
+    r"|[MLT]-{1,2}>>[MLT]: [^;#\n]+"
+    r"|Note over [MLT](,[MLT])?: [^;#\n]+)$")
+
+
+def test_mermaid_is_a_well_formed_sequence_diagram(trace: Path) -> None:
+    lines = export_text(trace, "mermaid").splitlines()
+    assert lines[0] == "sequenceDiagram"
+    bad = [line for line in lines[1:] if not _MERMAID_LINE.match(line)]
+    assert bad == []
+    events = _events(trace)
+    assert sum(line.startswith("    L->>M: resending") for line in lines) == sum(
+        e.kind == "request" for e in events)
+    assert sum(line.startswith("    L->>T: ") for line in lines) == sum(
+        e.kind == "tool_run" for e in events)
+    participants = {m.group(1) for line in lines if (m := re.match(r"    participant (\w)", line))}
+    used = {c for line in lines if (m := re.match(r"    ([MLT])-{1,2}>>([MLT])", line))
+            for c in m.groups()}
+    assert used <= participants == {"M", "L", "T"}
+
+
+def _to_proto_json(payload: dict[str, Any]) -> str:
+    """OTLP/JSON writes ids as hex; protobuf's generic JSON mapping expects base64 bytes."""
+    def convert(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: base64.b64encode(bytes.fromhex(v)).decode()
+                    if k in ("traceId", "spanId", "parentSpanId") else convert(v)
+                    for k, v in value.items()}
+        if isinstance(value, list):
+            return [convert(v) for v in value]
+        return value
+    return json.dumps(convert(payload))
+
+
+def _attr(span: Any, key: str) -> Any:
+    for kv in span.attributes:
+        if kv.key == key:
+            which = kv.value.WhichOneof("value")
+            value = getattr(kv.value, which)
+            return [v.string_value for v in value.values] if which == "array_value" else value
+    return None
+
+
+def test_otlp_json_parses_with_opentelemetry_proto(trace: Path) -> None:
+    pytest.importorskip("opentelemetry.proto")
+    from google.protobuf.json_format import Parse
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+    )
+
+    text = export_text(trace, "otlp-json")
+    payload = json.loads(text)
+    ids = [(s["traceId"], s["spanId"]) for rs in payload["resourceSpans"]
+           for ss in rs["scopeSpans"] for s in ss["spans"]]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", t) and re.fullmatch(r"[0-9a-f]{16}", s)
+               for t, s in ids)
+    request = Parse(_to_proto_json(payload), ExportTraceServiceRequest())
+    spans = list(request.resource_spans[0].scope_spans[0].spans)
+    assert all(len(s.trace_id) == 16 and len(s.span_id) == 8 for s in spans)
+    assert len({s.span_id for s in spans}) == len(spans)
+
+    events = _events(trace)
+    (agent,) = [s for s in spans if _attr(s, "gen_ai.operation.name") == "invoke_agent"]
+    chats = [s for s in spans if _attr(s, "gen_ai.operation.name") == "chat"]
+    tools = [s for s in spans if _attr(s, "gen_ai.operation.name") == "execute_tool"]
+    assert all(s.parent_span_id == agent.span_id for s in chats + tools)
+    assert all(_attr(s, "gen_ai.provider.name") == "anthropic" for s in spans)
+
+    responses = [e for e in events if e.kind == "response"]
+    assert len(chats) == len(responses) > 0
+    for span, response in zip(chats, responses, strict=True):
+        assert span.name == f"chat {response.model}"
+        assert _attr(span, "gen_ai.request.model") == response.model
+        assert _attr(span, "gen_ai.usage.output_tokens") == response.usage.get("output_tokens", 0)
+        assert _attr(span, "gen_ai.response.finish_reasons")[0] in ("tool_use", "end_turn",
+                                                                    "max_tokens", "stop_sequence")
+        assert span.end_time_unix_nano >= span.start_time_unix_nano
+    runs = [e for e in events if e.kind == "tool_run"]
+    assert [(_attr(s, "gen_ai.tool.name"), _attr(s, "gen_ai.tool.call.id")) for s in tools] == [
+        (e.tool, e.tool_use_id) for e in runs]
+    assert {ev.name for s in tools for ev in s.events} <= {"tracer.mapping", "tracer.wrapping"}
+    assert export_text(trace, "otlp-json") == text  # ids and times come from the trace alone
+
+
+def test_export_cli_writes_a_file_and_rejects_bad_input(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "walk.md"
+    assert main(["export", str(MAIN_RECORDING), "--format", "md", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").startswith("# Session walk-through")
+    capsys.readouterr()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not a trace\n", encoding="utf-8")
+    assert main(["export", str(bad), "--format", "mermaid"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{bad}:1:" in err

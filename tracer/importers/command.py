@@ -1,0 +1,89 @@
+"""``tracer import``: the command-line face of the importers.
+
+Kept light on purpose (``tracer --help`` imports every ``command`` module): the importers
+themselves are imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from tracer.errors import UserError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "import", help="turn a Claude Code transcript or an API log into a trace",
+        description="Import someone else's log of an agent loop as a tracer trace, so that "
+                    "show, hooks, validate, the doctor and the replay can read it.")
+    formats = parser.add_subparsers(dest="format", metavar="FORMAT", required=True)
+
+    cc = formats.add_parser(
+        "claude-code", help="a Claude Code session (~/.claude/projects/<project>/<id>.jsonl)",
+        description="Rebuild each request of a Claude Code session from its transcript.")
+    cc.add_argument("session", type=Path, nargs="?", metavar="SESSION.jsonl")
+    cc.add_argument("-o", "--output", type=Path, metavar="TRACE",
+                    help="where to write the trace (default: <session>.trace.jsonl here)")
+    cc.add_argument("--list", action="store_true",
+                    help="list the sessions under ~/.claude/projects (or $CLAUDE_CONFIG_DIR), "
+                         "newest first")
+    cc.set_defaults(func=_claude_code)
+
+    api = formats.add_parser(
+        "api-log", help="a wire log of /v1/messages pairs (claude-trace's .jsonl)",
+        description="Import every main-loop request of a request/response log; side calls to "
+                    "other models and quota probes are counted and kept apart.")
+    api.add_argument("log", type=Path, metavar="LOG.jsonl")
+    api.add_argument("-o", "--output", type=Path, metavar="TRACE",
+                     help="where to write the trace (default: <log>.trace.jsonl here)")
+    api.set_defaults(func=_api_log)
+
+
+def _default_output(source: Path) -> Path:
+    return Path(f"{source.stem}.trace.jsonl")
+
+
+def _report(lines: list[str], output: Path) -> None:
+    for line in lines:
+        print(line, file=sys.stderr)
+    print(f"wrote {output}", file=sys.stderr)
+
+
+def _claude_code(args: argparse.Namespace) -> int:
+    if args.list:
+        return _list()
+    if args.session is None:
+        raise UserError("give a SESSION.jsonl to import, or --list to see the sessions found")
+    from tracer.importers.claude_code import import_claude_code
+
+    output = args.output or _default_output(args.session)
+    report = import_claude_code(args.session, output)
+    _report(report.summary(), output)
+    return 0
+
+
+def _api_log(args: argparse.Namespace) -> int:
+    from tracer.importers.api_log import import_api_log
+
+    output = args.output or _default_output(args.log)
+    report = import_api_log(args.log, output)
+    _report(report.summary(), output)
+    return 0
+
+
+def _list() -> int:
+    from tracer.importers.sessions import find_sessions, first_prompt, project_roots
+
+    roots = project_roots()
+    sessions = find_sessions(roots)
+    if not sessions:
+        where = " or ".join(str(r) for r in roots)
+        print(f"no Claude Code sessions under {where}", file=sys.stderr)
+        return 0
+    for session in sessions:
+        root = next((r for r in roots if session.path.is_relative_to(r)), session.path.parent)
+        print(session.line(root, first_prompt(session.path)))
+    return 0

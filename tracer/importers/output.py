@@ -1,0 +1,57 @@
+"""What an import writes besides the steps: its report, and the session's own times.
+
+* :class:`ImportReport` counts what was imported and what was skipped, for the stderr summary and
+  the trace header (an import never drops data silently);
+* :func:`epoch_of` and :func:`created_at` date an import by the session it describes, not by the
+  moment the import ran (the trace writer keeps those times with ``keep_time=True``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+
+def epoch_of(stamp: Any) -> float | None:
+    """Seconds since 1970 from an ISO-8601 string or a number; ``None`` when unreadable."""
+    if isinstance(stamp, int | float) and not isinstance(stamp, bool):
+        return float(stamp)
+    if isinstance(stamp, str) and stamp:
+        try:
+            return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            return None
+    return None
+
+
+def created_at(epoch: float | None) -> str:
+    """The header's ``created``: when the imported session began (now, if the source is undated)."""
+    when = datetime.fromtimestamp(epoch, UTC) if epoch is not None else datetime.now(UTC)
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass
+class ImportReport:
+    """What an import did and what it left out, for the stderr summary and the header."""
+
+    source: str
+    counts: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def skip(self, what: str, n: int = 1) -> None:
+        self.skipped[what] = self.skipped.get(what, 0) + n
+
+    def count(self, what: str, n: int = 1) -> None:
+        self.counts[what] = self.counts.get(what, 0) + n
+
+    def summary(self) -> list[str]:
+        done = ", ".join(f"{v} {k}" for k, v in self.counts.items())
+        lines = [f"imported {self.source}: {done}"]
+        if self.skipped:
+            left = ", ".join(f"{v} {k}" for k, v in sorted(self.skipped.items()))
+            lines.append(f"skipped: {left}")
+        lines += [f"note: {n}" for n in self.notes]
+        return lines
+
