@@ -29,25 +29,21 @@ def _js(value: Any) -> str:
     return str(value)
 
 
-def tool_result_line(tool: str, block: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    is_error = block.get("is_error")
+def tool_result_line(tool: str, block: dict[str, Any]) -> str:
+    """Hook 1, in ``addToolResult``: the block as the model will get it."""
     length = content_length(block.get("content"))
-    line = f"[DEBUG] Tool result: {tool} is_error: {_js(is_error)} content length: {length}"
-    return line, {"tool": tool, "is_error": is_error, "content_length": length}
+    is_error = _js(block.get("is_error"))
+    return f"[DEBUG] Tool result: {tool} is_error: {is_error} content length: {length}"
 
 
-def loop_turn_line(turn: int, message_count: int) -> tuple[str, dict[str, Any]]:
-    return (
-        f"[DEBUG] Loop turn: {turn} messages: {message_count}",
-        {"turn": turn, "messages": message_count},
-    )
+def loop_turn_line(turn: int, message_count: int) -> str:
+    """Hook 2, at the top of ``while (true)``: ``state.turnCount`` and ``state.messages.length``."""
+    return f"[DEBUG] Loop turn: {turn} messages: {message_count}"
 
 
-def needs_follow_up_line(needs_follow_up: bool, tool_use_blocks: int) -> tuple[str, dict[str, Any]]:
-    return (
-        f"[DEBUG] needsFollowUp: {_js(needs_follow_up)} tool_use blocks: {tool_use_blocks}",
-        {"needs_follow_up": needs_follow_up, "tool_use_blocks": tool_use_blocks},
-    )
+def needs_follow_up_line(needs_follow_up: bool, tool_use_blocks: int) -> str:
+    """Hook 3, where the response has been read: the decision and the blocks behind it."""
+    return f"[DEBUG] needsFollowUp: {_js(needs_follow_up)} tool_use blocks: {tool_use_blocks}"
 
 
 def hook_lines(events: Iterable[Any]) -> Iterable[str]:

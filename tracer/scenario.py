@@ -97,7 +97,7 @@ class Scenario:
     max_turns: int | None = None
     faults: Faults = field(default_factory=Faults)
     tools: list[str] = field(default_factory=lambda: list(TOOL_NAMES))
-    model: str = "claude-sonnet-4-5"
+    model: str = "claude-sonnet-5-5"
     system: str | None = None
     section: str | None = None
     notes: dict[str, str] = field(default_factory=dict)
@@ -336,7 +336,7 @@ def load_scenario(path: str | Path) -> Scenario:
         max_turns=max_turns,
         faults=faults,
         tools=tools,
-        model=c.get(top, "model", str, "scenario", default="claude-sonnet-4-5"),
+        model=c.get(top, "model", str, "scenario", default="claude-sonnet-5-5"),
         system=c.get(top, "system", str, "scenario"),
         section=c.get(top, "section", str, "scenario"),
         notes=_plain(c.get(top, "notes", dict, "scenario", default={})),

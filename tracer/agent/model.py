@@ -19,7 +19,7 @@ from typing import Any
 import anthropic
 import httpx2
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-5-5"
 STREAM_RETRIES = 2
 
 

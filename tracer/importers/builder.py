@@ -140,9 +140,7 @@ class TraceBuilder:
                        source_tool_assistant_uuid=m.source_tool_assistant_uuid,
                        timestamp=m.timestamp or None)
 
-    def _hook(self, hook: str, made: Any) -> None:
-        # tracer.hooks has returned either the line or (line, values); the line is what counts.
-        line = made[0] if isinstance(made, tuple) else made
+    def _hook(self, hook: str, line: str) -> None:
         self._emit(DebugHook, hook=hook, line=line)
 
     def extend(self, messages: Sequence[Message]) -> None:

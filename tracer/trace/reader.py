@@ -186,7 +186,8 @@ class TraceReader:
         )
 
     def close(self) -> None:
-        if self._fd >= 0:
+        # getattr: __init__ may have failed before the file was opened (a missing file).
+        if getattr(self, "_fd", -1) >= 0:
             os.close(self._fd)
             self._fd = -1
 

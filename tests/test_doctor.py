@@ -1,0 +1,414 @@
+"""The doctor: each fault gives exactly its rule, clean sessions give no error, the CLI's contract.
+
+Fault scenarios are recorded fresh (through the real SDK and the scripted transport, with the
+API's request rules as validator), so these tests fail if a rule, a fault or the validator drifts.
+The expected rule of ``chapters/ch12/faults/NN-<rule>[-variant].yaml`` is in its file name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from tracer.agent.api_rules import validate_request
+from tracer.doctor import FINDINGS_JSON_SCHEMA, RULES, run_doctor
+from tracer.doctor.facts import TraceFacts
+from tracer.doctor.malformed import block_problems
+from tracer.paths import CHAPTERS_DIR, MAIN_RECORDING, RECORDINGS_DIR, ROOT, SCENARIOS_DIR
+from tracer.show import show_lines
+from tracer.trace.reader import TraceReader
+from tracer.trace.requests import rebuild_requests
+
+FAULTS_DIR = CHAPTERS_DIR / "ch12" / "faults"
+FAULTS = sorted(FAULTS_DIR.glob("*.yaml"))
+#: The step kind each rule points at, so a marker lands where the reader should look.
+STAGE_OF = {
+    "result-not-returned": "resending",
+    "tool-use-id-mismatch": "mapping",
+    "malformed-result": "mapping",
+    "loop-not-ending": "follow_up",
+    "max-turns": "max_turns_check",
+    "api-invariants": "resending",
+}
+
+
+def expected_rule(path: Path) -> str:
+    stem = path.stem.split("-", 1)[1]
+    matches = [rule for rule in RULES if stem == rule or stem.startswith(rule + "-")]
+    assert len(matches) == 1, f"{path.name}: its name must start NN-<rule id>"
+    return matches[0]
+
+
+def record_fault(path: Path, out_dir: Path, **kwargs: Any) -> Path:
+    from tracer.record import record_scenario
+    from tracer.scenario import load_scenario
+
+    output = out_dir / f"{path.stem}.trace.jsonl"
+    record_scenario(load_scenario(path), output, validator=validate_request, **kwargs)
+    return output
+
+
+@pytest.fixture(scope="module")
+def fault_traces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("faults")
+    return {path.stem: record_fault(path, out) for path in FAULTS}
+
+
+def stage_at(trace: Path, step: int) -> str:
+    line = list(show_lines(TraceReader(trace)))[step - 1]
+    number, _turn_word, _turn, stage = line.split()[:4]
+    assert int(number) == step
+    return stage
+
+
+def test_there_is_a_fault_scenario_for_every_rule() -> None:
+    assert {expected_rule(p) for p in FAULTS} == set(RULES)
+
+
+@pytest.mark.parametrize("path", FAULTS, ids=lambda p: p.stem)
+def test_each_fault_yields_exactly_its_rule(path: Path, fault_traces: dict[str, Path]) -> None:
+    trace = fault_traces[path.stem]
+    findings = run_doctor(TraceReader(trace))
+    rule = expected_rule(path)
+    assert [f.rule for f in findings] == [rule], [f.message for f in findings]
+    finding = findings[0]
+    assert finding.severity == RULES[rule]
+    assert stage_at(trace, finding.step) == STAGE_OF[rule]
+    assert "\n" not in finding.message and finding.message
+    assert finding.hint["zh"] and finding.hint["en"]
+
+
+@pytest.mark.parametrize("path", FAULTS, ids=lambda p: p.stem)
+def test_fault_scenarios_say_what_broke(path: Path) -> None:
+    from tracer.scenario import load_scenario
+
+    scenario = load_scenario(path)
+    assert scenario.title.get("zh") and scenario.title.get("en")
+    assert scenario.notes.get("zh") and scenario.notes.get("en")
+    ids = [b["id"] for r in scenario.responses for b in r.blocks if b["type"] == "tool_use"]
+    assert all(i.startswith("toolu_01fault_") for i in ids), "fault scenarios name their ids"
+
+
+@pytest.mark.parametrize(
+    "stem",
+    [
+        "01-result-not-returned",
+        "02-tool-use-id-mismatch",
+        "03-malformed-result",
+        "08-api-invariants",
+    ],
+)
+def test_faults_the_api_refuses_end_validly_with_its_400(
+    stem: str, fault_traces: dict[str, Path]
+) -> None:
+    events = list(TraceReader(fault_traces[stem]))
+    end = events[-1]
+    assert end.kind == "terminal" and end.reason == "model_error"
+    last_body = list(rebuild_requests(events))[-1].body
+    assert end.error == f"400 invalid_request_error: {validate_request(last_body)}"
+    finding = run_doctor(events)[0]
+    assert validate_request(last_body) in finding.message
+
+
+def test_the_quiet_faults_are_accepted_by_the_api(fault_traces: dict[str, Path]) -> None:
+    for stem in ("04-malformed-result-error-flag", "06-loop-not-ending-repeat"):
+        assert list(TraceReader(fault_traces[stem]))[-1].reason == "completed"
+
+
+@pytest.mark.parametrize(
+    "path", sorted((RECORDINGS_DIR / "faults").glob("*.trace.jsonl")), ids=lambda p: p.stem
+)
+def test_committed_fault_recordings_yield_their_rule(
+    path: Path, fault_traces: dict[str, Path]
+) -> None:
+    source = FAULTS_DIR / (path.name.removesuffix(".trace.jsonl") + ".yaml")
+    assert source.exists(), f"{path.name} has no scenario"
+    assert [f.rule for f in run_doctor(TraceReader(path))] == [expected_rule(source)]
+    # Recorded with the API's rules as validator: it ends as a fresh recording ends.
+    committed_end = list(TraceReader(path))[-1]
+    fresh_end = list(TraceReader(fault_traces[source.stem]))[-1]
+    assert (committed_end.reason, committed_end.error) == (fresh_end.reason, fresh_end.error)
+
+
+@pytest.mark.parametrize("path", sorted(RECORDINGS_DIR.glob("*.trace.jsonl")), ids=lambda p: p.stem)
+def test_clean_recordings_yield_no_error(path: Path) -> None:
+    findings = run_doctor(TraceReader(path))
+    assert [f for f in findings if f.severity == "error"] == [], [f.message for f in findings]
+    if "max-turns" in path.stem:
+        assert [f.rule for f in findings] == ["max-turns"]
+
+
+def test_a_max_turns_ending_is_only_a_warning(record: Callable[..., Any]) -> None:
+    # Turn 2's result is appended but never sent: that is the warning's story, not an error.
+    rec = record(SCENARIOS_DIR / "01-main-walk.yaml", max_turns=2)
+    findings = run_doctor(rec.reader)
+    assert [(f.rule, f.severity) for f in findings] == [("max-turns", "warning")]
+    assert "turn 3 would exceed the limit of 2" in findings[0].message
+    assert "1 tool call(s) were never sent" in findings[0].message
+
+
+def test_events_and_reader_give_the_same_findings(fault_traces: dict[str, Path]) -> None:
+    trace = fault_traces["01-result-not-returned"]
+    assert run_doctor(list(TraceReader(trace))) == run_doctor(TraceReader(trace))
+
+
+def test_the_repeat_limit_is_configurable(fault_traces: dict[str, Path]) -> None:
+    trace = TraceReader(fault_traces["06-loop-not-ending-repeat"])
+    assert run_doctor(trace, repeat_limit=4) == []
+    assert [f.rule for f in run_doctor(trace, repeat_limit=2)] == ["loop-not-ending"]
+    with pytest.raises(ValueError):
+        run_doctor(trace, repeat_limit=1)
+
+
+def test_a_result_answering_one_call_twice_is_a_mismatch(record: Callable[..., Any]) -> None:
+    rec = record(
+        {
+            "faults": {"rewrite_tool_use_id": {"toolu_01two": "toolu_01one"}},
+            "workspace": {"files": {"a.txt": "alpha\n"}},
+            "permissions": {"allow": ["Read"]},
+            "responses": [
+                {
+                    "tool_use": [
+                        {"id": "toolu_01one", "name": "Read", "input": {"file_path": "a.txt"}},
+                        {
+                            "id": "toolu_01two",
+                            "name": "Read",
+                            "input": {"file_path": "a.txt", "limit": 1},
+                        },
+                    ]
+                },
+                {"text": "done"},
+            ],
+        },
+        validator=validate_request,
+    )
+    findings = run_doctor(rec.reader)
+    assert [f.rule for f in findings] == ["tool-use-id-mismatch"]
+    assert "a second tool_result answers toolu_01one" in findings[0].message
+
+
+def _rewrite(trace: Path, out: Path, change: Callable[[dict[str, Any]], None]) -> Path:
+    lines = trace.read_text(encoding="utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    for event in events[1:]:
+        change(event)
+    out.write_text(
+        "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events), encoding="utf-8"
+    )
+    return out
+
+
+def test_text_before_the_results_is_malformed(tmp_path: Path) -> None:
+    def text_first(event: dict[str, Any]) -> None:
+        if event["kind"] == "message" and event.get("origin") == "tool_result":
+            event["content"] = [{"type": "text", "text": "Here:"}, *event["content"]]
+        if event["kind"] == "request":  # the parts shift by one inside the edited messages
+            for ref in event["tail"]:
+                if ref["role"] == "user" and len(ref["parts"]) == 1 and ref["parts"][0][1] == 0:
+                    ref["parts"] = [[ref["parts"][0][0], 0], [ref["parts"][0][0], 1]]
+
+    trace = _rewrite(MAIN_RECORDING, tmp_path / "edited.trace.jsonl", text_first)
+    findings = run_doctor(TraceReader(trace))
+    assert {f.rule for f in findings} == {"malformed-result"}
+    assert any("comes before the tool_result blocks" in f.message for f in findings)
+
+
+@pytest.mark.parametrize(
+    ("block", "problem"),
+    [
+        (
+            {"type": "tool_result", "tool_use_id": "t", "content": "", "is_error": True},
+            "is_error is set but the content carries no error text",
+        ),
+        (
+            {
+                "type": "tool_result",
+                "tool_use_id": "t",
+                "content": "<tool_use_error>no</tool_use_error>",
+            },
+            "the content is an error (<tool_use_error>) but is_error is not set",
+        ),
+        (
+            {"type": "tool_result", "tool_use_id": "t", "content": {"x": 1}},
+            "its content is a dict, not a string or a list of blocks",
+        ),
+        ({"type": "tool_result", "tool_use_id": "t"}, "it has no content"),
+        ({"type": "tool_result", "tool_use_id": 7, "content": "x"}, "its tool_use_id is 7"),
+        (
+            {"type": "tool_result", "tool_use_id": "t", "content": "x", "is_error": "no"},
+            "is_error is 'no', not true or false",
+        ),
+        ({"type": "text", "text": "x"}, "its type is 'text', not 'tool_result'"),
+    ],
+)
+def test_block_problems(block: dict[str, Any], problem: str) -> None:
+    assert any(p.startswith(problem) for p in block_problems(block)), block_problems(block)
+
+
+def test_a_good_result_has_no_problems() -> None:
+    assert (
+        block_problems(
+            {
+                "type": "tool_result",
+                "tool_use_id": "t",
+                "is_error": True,
+                "content": "Exit code 2\nboom",
+            }
+        )
+        == []
+    )
+    assert (
+        block_problems(
+            {"type": "tool_result", "tool_use_id": "t", "content": "Exit code is printed below"}
+        )
+        == []
+    )
+
+
+def test_requests_are_rebuilt_as_sent() -> None:
+    events = list(TraceReader(MAIN_RECORDING))
+    facts = TraceFacts.build(events)
+    assert [r.wire for r in facts.requests] == [
+        r.body["messages"] for r in rebuild_requests(events)
+    ]
+
+
+def test_steps_are_numbered_as_show_numbers_them() -> None:
+    facts = TraceFacts.build(TraceReader(MAIN_RECORDING))
+    shown = list(show_lines(TraceReader(MAIN_RECORDING)))
+    assert max(facts.steps) == len(shown)
+
+
+def test_hints_come_from_the_guide() -> None:
+    from tracer.chapters import load_guide
+    from tracer.doctor.hints import FALLBACK, hint_for
+
+    guide = load_guide()
+    for rule in RULES:
+        entry = guide.rule(rule)
+        expected = (
+            dict(FALLBACK[rule])
+            if entry is None
+            else {"zh": entry.check["zh"], "en": entry.check["en"]}
+        )
+        assert hint_for(rule) == expected
+        assert expected["zh"] and expected["en"]
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tracer", "doctor", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+        env={**os.environ, "TRACER_LANG": "en"},
+    )
+
+
+def test_json_output_has_the_published_shape(fault_traces: dict[str, Path]) -> None:
+    proc = run_cli(str(fault_traces["02-tool-use-id-mismatch"]), "--json")
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(proc.stdout)
+    jsonschema.validate(data, FINDINGS_JSON_SCHEMA)
+    assert [d["rule"] for d in data] == ["tool-use-id-mismatch"]
+    assert set(data[0]) == {"rule", "severity", "step", "turn", "message", "hint"}
+
+
+def test_text_output_and_exit_codes(fault_traces: dict[str, Path]) -> None:
+    clean = run_cli(str(MAIN_RECORDING))
+    assert clean.returncode == 0 and clean.stdout.strip().endswith("no findings")
+    warned = run_cli(str(fault_traces["07-max-turns"]), "--lang", "zh")
+    assert warned.returncode == 0
+    assert "max-turns" in warned.stdout and "检查:" in warned.stdout
+    assert run_cli(str(fault_traces["07-max-turns"]), "--strict").returncode == 1
+    broken = run_cli(str(fault_traces["05-loop-not-ending"]))
+    assert broken.returncode == 1
+    assert "1 error, 0 warnings" in broken.stdout
+    repeat = fault_traces["06-loop-not-ending-repeat"]
+    assert run_cli(str(repeat), "--repeat", "4").returncode == 0
+    assert run_cli(str(repeat), "--repeat", "1").returncode == 2
+
+
+def _bad_inputs(tmp_path: Path) -> list[Path]:
+    not_json = tmp_path / "notes.txt"
+    not_json.write_text("hello\n", encoding="utf-8")
+    lines = MAIN_RECORDING.read_text(encoding="utf-8").splitlines()
+    torn_middle = tmp_path / "broken.trace.jsonl"
+    torn_middle.write_text(
+        "\n".join([*lines[:5], "{not json", *lines[5:]]) + "\n", encoding="utf-8"
+    )
+    dangling = _rewrite(
+        MAIN_RECORDING,
+        tmp_path / "dangling.trace.jsonl",
+        lambda e: e.get("kind") == "message" and e.update(uuid="x" + e["uuid"]),
+    )
+    return [tmp_path / "missing.trace.jsonl", tmp_path, not_json, torn_middle, dangling]
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for path in _bad_inputs(tmp_path):
+        proc = run_cli(str(path))
+        assert proc.returncode == 2, (path, proc.stdout, proc.stderr)
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert "Traceback" not in proc.stderr and proc.stderr.startswith("tracer: ")
+
+
+def test_the_doctor_imports_neither_anthropic_nor_textual() -> None:
+    code = (
+        "import sys, tracer.doctor, tracer.doctor.command; "
+        "print(any(m.split('.')[0] in ('anthropic', 'textual') for m in sys.modules))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    )
+    assert proc.stdout.strip() == "False"
+
+
+#: Real Claude Code transcripts and API logs, kept beside the repository (absent: no cases).
+FIXTURES = ROOT.parent / "shared" / "fixtures"
+IMPORTS = [
+    *(("claude-code", p) for p in sorted((FIXTURES / "claude-code-transcripts").glob("*.jsonl"))),
+    *(("api-log", p) for p in sorted((FIXTURES / "api-logs").glob("*.jsonl"))),
+]
+
+
+@pytest.mark.parametrize(("kind", "source"), IMPORTS, ids=lambda v: getattr(v, "stem", v))
+def test_the_doctor_reads_imported_traces(kind: str, source: Path, tmp_path: Path) -> None:
+    trace = tmp_path / "imported.trace.jsonl"
+    imported = subprocess.run(
+        [sys.executable, "-m", "tracer", "import", kind, str(source), "-o", str(trace)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    if imported.returncode != 0:
+        pytest.skip(f"import failed: {imported.stderr.strip()[-200:]}")
+    proc = run_cli(str(trace), "--json")
+    assert proc.returncode in (0, 1), proc.stderr
+    jsonschema.validate(json.loads(proc.stdout), FINDINGS_JSON_SCHEMA)
+
+
+def test_the_help_lists_every_rule() -> None:
+    from tracer.doctor.command import RULE_IDS
+
+    assert tuple(RULES) == RULE_IDS

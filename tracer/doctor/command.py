@@ -1,0 +1,154 @@
+"""``tracer doctor TRACE``: check a trace for the chapter's common errors.
+
+Prints each finding (rule, severity, step, turn, one line on what went wrong, and the guide's
+"how to check" hint in the chosen language), then a one-line summary. Exit status: 0 when there is
+no error (warnings are still printed), 1 when there is at least one error (or, with ``--strict``,
+any finding at all), 2 when the trace cannot be read (one line on stderr, as for every command).
+
+``--json`` prints the findings as a JSON list instead, in step order. Each finding is an object::
+
+    {"rule": "result-not-returned",          # one of the rule ids below
+     "severity": "error",                    # "error" or "warning"
+     "step": 13,                             # step number, as `tracer show` numbers steps
+     "turn": 2,
+     "message": "request 2 resends ...",     # one line, English
+     "hint": {"zh": "...", "en": "..."}}     # the guide's "how to check" text
+
+(:data:`tracer.doctor.FINDINGS_JSON_SCHEMA` is the JSON Schema of that list.)
+
+This module is imported by ``tracer --help``; it imports nothing heavy at the top.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+RULE_IDS = (
+    "result-not-returned",
+    "tool-use-id-mismatch",
+    "malformed-result",
+    "loop-not-ending",
+    "max-turns",
+    "api-invariants",
+)
+
+_EPILOG = (
+    """\
+rules: """
+    + ", ".join(RULE_IDS)
+    + """
+
+exit status: 0 no errors (warnings are still printed), 1 at least one error
+(--strict: any finding), 2 the trace cannot be read.
+
+--json prints a list of findings, each an object with
+  rule      the rule id
+  severity  "error" or "warning"
+  step      the step number, as `tracer show` numbers steps
+  turn      the loop turn
+  message   one line, in English
+  hint      {"zh": ..., "en": ...}: how to check it, from the chapter's guide
+"""
+)
+
+
+def _default_lang() -> str:
+    for name in ("TRACER_LANG", "LC_ALL", "LANG"):
+        value = os.environ.get(name, "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def _repeat(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 2:
+        raise argparse.ArgumentTypeError("must be at least 2")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "doctor",
+        help="check a trace for the chapter's common errors",
+        description="Check a trace for the common errors of chapter 12: a result that never "
+        "reached the model, a tool_use_id mismatch, a malformed result, a loop that "
+        "does not end, max turns, and the API's own rules for a request.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("trace", type=Path, metavar="TRACE")
+    parser.add_argument("--json", action="store_true", help="print the findings as JSON")
+    parser.add_argument(
+        "--strict", action="store_true", help="warnings count as errors for the exit status"
+    )
+    parser.add_argument(
+        "--lang",
+        choices=("zh", "en"),
+        default=None,
+        help="language of the hints (default: from TRACER_LANG or LANG)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=_repeat,
+        default=3,
+        metavar="N",
+        help="the same tool call N times in a row is a loop (default 3)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tracer.doctor import run_doctor
+    from tracer.trace.reader import TraceReader
+
+    reader = TraceReader(args.trace)
+    try:
+        findings = run_doctor(reader, repeat_limit=args.repeat)
+        notice = reader.torn_notice()
+    finally:
+        reader.close()
+    if notice:
+        print(f"note: {args.trace}: {notice}", file=sys.stderr)
+    if args.json:
+        print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
+    else:
+        for line in report_lines(findings, args.lang or _default_lang()):
+            print(line)
+        print(summary(args.trace, findings))
+    errors = sum(f.severity == "error" for f in findings)
+    if errors or (args.strict and findings):
+        return 1
+    return 0
+
+
+def report_lines(findings: list[Any], lang: str) -> list[str]:
+    """Each finding as two or three lines: what, where, and how to check it."""
+    label = "检查" if lang == "zh" else "check"
+    lines: list[str] = []
+    for f in findings:
+        lines.append(f"{f.severity:<7}  {f.rule:<21} step {f.step}, turn {f.turn}")
+        lines.append(f"         {f.message}")
+        hint = f.hint.get(lang) if f.hint else None
+        if hint:
+            lines.append(f"         {label}: {hint}")
+    return lines
+
+
+def summary(trace: Path, findings: list[Any]) -> str:
+    errors = sum(f.severity == "error" for f in findings)
+    warnings = len(findings) - errors
+    if not findings:
+        return f"{trace}: no findings"
+    return (
+        f"{trace}: {errors} error{'s' if errors != 1 else ''}, "
+        f"{warnings} warning{'s' if warnings != 1 else ''}"
+    )

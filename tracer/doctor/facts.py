@@ -1,0 +1,254 @@
+"""A trace, digested once for every rule: steps, tool calls, results and the requests as sent.
+
+The rules ask the same questions again and again: which step is event *i* (numbered as ``tracer
+show`` numbers them), which tool calls did a response ask for, which user message wrapped a
+call's result, and what exactly did each request hold. :class:`TraceFacts` answers them from one
+pass over the events.
+
+Requests are rebuilt the way :func:`tracer.trace.requests.rebuild_requests` rebuilds them, with
+one difference that keeps the doctor fast on long sessions: a request shares its first
+``prefix_len`` messages with the one before, so those are reused (not materialized again) and only
+the messages from ``prefix_len`` on, and how they join the one before, need checking
+(:attr:`SentRequest.start`).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tracer.agent.messages import ApiMessage, materialize
+from tracer.doctor.finding import RULES, Finding
+from tracer.doctor.hints import hint_for
+from tracer.errors import UserError
+from tracer.trace.events import (
+    STEP_KINDS,
+    HttpAttempt,
+    MessageRecorded,
+    RequestSent,
+    ResponseReceived,
+    ResultMapped,
+    ResultWrapped,
+    SessionEnded,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolUse:
+    """One ``tool_use`` block of a response."""
+
+    id: str
+    name: str
+    input: Any
+    response_index: int
+    """Event index of the ``response`` step that asked for it."""
+    turn: int
+
+
+@dataclass(slots=True)
+class SentRequest:
+    """One request as it went over the wire."""
+
+    index: int
+    """Event index of its ``request`` step."""
+    event: RequestSent
+    api: list[ApiMessage]
+    """Where each message's blocks came from (message uuids)."""
+    wire: list[dict[str, Any]]
+    """The ``messages`` array as sent."""
+    start: int
+    """Messages before this one are the previous request's, already checked."""
+    refused: str | None = None
+    """The error the API answered with (HTTP 400), when it refused the request."""
+
+    @property
+    def number(self) -> int:
+        return self.event.request_index
+
+    def uuids(self, position: int) -> set[str]:
+        return {uuid for uuid, _ in self.api[position].parts} if position < len(self.api) else set()
+
+
+@dataclass
+class TraceFacts:
+    """Everything the rules need to know about one trace."""
+
+    events: list[Any]
+    path: Path | None = None
+    steps: list[int] = field(default_factory=list)
+    """For each event, its step number (or the number of the last step before it)."""
+    messages: dict[str, MessageRecorded] = field(default_factory=dict)
+    tool_uses: list[ToolUse] = field(default_factory=list)
+    mapped: dict[str, int] = field(default_factory=dict)
+    """tool_use id → event index of its ``mapping`` step."""
+    wrapped: dict[str, ResultWrapped] = field(default_factory=dict)
+    wrapped_index: dict[str, int] = field(default_factory=dict)
+    by_message: dict[str, str] = field(default_factory=dict)
+    """uuid of a wrapped result message → the tool_use id it answers."""
+    requests: list[SentRequest] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    """Event indexes of the ``terminal`` steps (an imported session may hold several queries)."""
+    explained: set[str] = field(default_factory=set)
+    """tool ids whose trouble a more specific rule already reported (api-invariants skips them)."""
+
+    @classmethod
+    def build(cls, events: Iterable[Any], path: Path | None = None) -> TraceFacts:
+        facts = cls(events=list(events), path=path)
+        facts._scan()
+        return facts
+
+    # -- the single pass -----------------------------------------------------------------------
+
+    def _scan(self) -> None:
+        step = 0
+        store: dict[str, dict[str, Any]] = {}
+        for i, event in enumerate(self.events):
+            kind = getattr(event, "kind", None)
+            if kind in STEP_KINDS:  # counted exactly as `tracer show` counts steps
+                step += 1
+            self.steps.append(step)
+            if isinstance(event, MessageRecorded):
+                self.messages[event.uuid] = event
+                store[event.uuid] = {
+                    "type": event.type,
+                    "content": event.content,
+                    "attachment": event.attachment,
+                }
+            elif isinstance(event, ResponseReceived):
+                self._note_tool_uses(i, event)
+            elif isinstance(event, ResultMapped):
+                self.mapped.setdefault(event.tool_use_id, i)
+            elif isinstance(event, ResultWrapped):
+                self.wrapped.setdefault(event.tool_use_id, event)
+                self.wrapped_index.setdefault(event.tool_use_id, i)
+                self.by_message[event.message_uuid] = event.tool_use_id
+            elif isinstance(event, RequestSent):
+                self._note_request(i, event, store)
+            elif isinstance(event, HttpAttempt):
+                self._note_attempt(event)
+            elif isinstance(event, SessionEnded):
+                self.ends.append(i)
+        self._note_refusal_from_end()
+
+    def _note_tool_uses(self, i: int, event: ResponseReceived) -> None:
+        for uuid in event.assistant_uuids:
+            message = self.messages.get(uuid)
+            content = message.content if message is not None else None
+            for block in content if isinstance(content, list) else []:
+                if isinstance(block, dict) and block.get("type") == "tool_use":
+                    self.tool_uses.append(
+                        ToolUse(
+                            str(block.get("id")),
+                            str(block.get("name")),
+                            block.get("input"),
+                            i,
+                            event.turn,
+                        )
+                    )
+
+    def _note_request(self, i: int, event: RequestSent, store: dict[str, dict[str, Any]]) -> None:
+        previous = self.requests[-1] if self.requests else None
+        keep = event.prefix_len if previous is not None else 0
+        try:
+            tail = [ApiMessage.from_ref(ref) for ref in event.tail]
+            new_wire = materialize(tail, store)
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise UserError(
+                f"request {event.request_index} refers to a message the trace does "
+                f"not hold ({type(exc).__name__}: {exc})",
+                self.path,
+                i + 2 if self.path else None,
+            ) from None
+        api = [*(previous.api[:keep] if previous else []), *tail]
+        wire = [*(previous.wire[:keep] if previous else []), *new_wire]
+        self.requests.append(SentRequest(i, event, api, wire, keep))
+
+    def _note_attempt(self, event: HttpAttempt) -> None:
+        for request in reversed(self.requests):
+            if request.number == event.request_index:
+                if event.status == 400:
+                    request.refused = event.error or "HTTP 400"
+                return
+
+    def _note_refusal_from_end(self) -> None:
+        """A session ended by an HTTP 400 was refused on its last request, whatever the attempt
+        records say (a trace may keep only retried attempts)."""
+        for index in self.ends:
+            end = self.events[index]
+            position = bisect.bisect_left(self.requests, index, key=lambda r: r.index)
+            if end.reason != "model_error" or position == 0:
+                continue
+            request = self.requests[position - 1]
+            if (end.error or "").startswith("400") and request.refused is None:
+                request.refused = end.error
+
+    # -- questions the rules ask ---------------------------------------------------------------
+
+    def step(self, index: int) -> int:
+        return (
+            self.steps[index]
+            if 0 <= index < len(self.steps)
+            else (self.steps[-1] if self.steps else 0)
+        )
+
+    def turn(self, index: int) -> int:
+        if 0 <= index < len(self.events):
+            return int(getattr(self.events[index], "turn", 0) or 0)
+        return 0
+
+    def finding(self, rule: str, index: int, message: str) -> Finding:
+        """A finding of ``rule`` pointing at event ``index`` (its step and turn)."""
+        return Finding(
+            rule=rule,
+            severity=RULES[rule],
+            step=self.step(index),
+            turn=self.turn(index),
+            message=" ".join(message.split()),
+            hint=hint_for(rule),
+        )
+
+    def next_request(self, after: int) -> SentRequest | None:
+        """The first request sent after event ``after`` (requests are in event order)."""
+        position = bisect.bisect_right(self.requests, after, key=lambda r: r.index)
+        return self.requests[position] if position < len(self.requests) else None
+
+    def end_after(self, index: int) -> int | None:
+        """The first ``terminal`` step after event ``index``."""
+        position = bisect.bisect_right(self.ends, index)
+        return self.ends[position] if position < len(self.ends) else None
+
+    def segment(self, end: int) -> range:
+        """The events of the query that ``terminal`` step ``end`` closed."""
+        position = self.ends.index(end)
+        return range(self.ends[position - 1] + 1 if position else 0, end + 1)
+
+    def result_index(self, tool_use_id: str) -> int | None:
+        """Where a call's result was made: its mapping step, else its wrapping step."""
+        return self.mapped.get(tool_use_id, self.wrapped_index.get(tool_use_id))
+
+    def first_request_with(self, uuid: str) -> SentRequest | None:
+        for request in self.requests:
+            if any(uuid == u for message in request.api[request.start :] for u, _ in message.parts):
+                return request
+        return None
+
+    def follow_up_after(self, index: int) -> int:
+        """The ``follow_up`` step that decided on the response at ``index`` (else ``index``)."""
+        for i in range(index + 1, len(self.events)):
+            kind = getattr(self.events[i], "kind", None)
+            if kind == "follow_up":
+                return i
+            if kind in ("response", "turn_start", "terminal"):
+                break
+        return index
+
+    def user_messages(self) -> Iterator[tuple[int, MessageRecorded]]:
+        for i, event in enumerate(self.events):
+            if isinstance(event, MessageRecorded) and event.type == "user":
+                yield i, event
+
+    def refused_note(self, request: SentRequest) -> str:
+        return f"; the API refused it: {request.refused}" if request.refused else ""

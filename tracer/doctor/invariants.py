@@ -1,0 +1,54 @@
+"""The API's own rules for a conversation, checked on every request as it was sent.
+
+The API keeps no state, so each request must stand on its own: it starts with a user message,
+roles alternate (Claude Code's ``normalizeMessagesForAPI`` merges consecutive user messages for
+exactly this reason), every ``tool_use`` is answered in the very next user message and no
+``tool_result`` answers a call that is not there. :mod:`tracer.agent.api_rules` knows these rules
+and the API's wording for each; this rule runs it on every request rebuilt from the trace.
+
+A broken pairing that a more specific rule already explained (a dropped result, a wrong id, a
+malformed block) is not reported twice: the reader learns more from the specific finding.
+"""
+
+from __future__ import annotations
+
+from tracer.agent.api_rules import Problem, find_problems
+from tracer.doctor.facts import SentRequest, TraceFacts
+from tracer.doctor.finding import Finding
+
+#: Problems that belong to the malformed-result rule.
+_MALFORMED_CODES = {"results_not_first"}
+
+
+def _is_result_field(request: SentRequest, problem: Problem) -> bool:
+    """A field problem inside a result block: the malformed-result rule's story."""
+    if problem.code != "schema" or problem.message_index is None or problem.block_index is None:
+        return False
+    content = request.wire[problem.message_index].get("content")
+    if not isinstance(content, list) or problem.block_index >= len(content):
+        return False
+    block = content[problem.block_index]
+    return isinstance(block, dict) and block.get("type") in (None, "tool_result")
+
+
+def check_api_invariants(facts: TraceFacts) -> list[Finding]:
+    findings: list[Finding] = []
+    seen: set[str] = set()
+    for request in facts.requests:
+        for problem in find_problems(request.wire, request.start, stop_at_schema=False):
+            if problem.code in _MALFORMED_CODES or _is_result_field(request, problem):
+                continue
+            if set(problem.ids) & facts.explained:
+                continue
+            if problem.text in seen:
+                continue
+            seen.add(problem.text)
+            verdict = (
+                f"the API refused request {request.number}"
+                if request.refused
+                else f"request {request.number} breaks the API's rules"
+            )
+            findings.append(
+                facts.finding("api-invariants", request.index, f"{verdict}: {problem.text}")
+            )
+    return findings

@@ -1,0 +1,145 @@
+"""Does the loop end, and how did it end?
+
+Two rows of the chapter's table of common errors:
+
+* **loop-not-ending** (对话循环不终止), an error. The loop of ``queryLoop()`` (``src/query.ts``)
+  ends only when a response holds no ``tool_use`` block, so ``needsFollowUp`` must become false
+  then. Two ways it goes wrong: ``needsFollowUp`` stays true although the model asked for nothing
+  (forced or stuck) until the turn limit stops the loop, or the model asks for the same tool call
+  with the same input again and again (``repeat_limit`` times in a row), learning nothing from
+  the results.
+* **max-turns** (超过最大轮次), a warning. The session stopped because ``next_turn_count >
+  max_turns``: the loop worked, but the task may be unfinished, and the last results were never
+  sent. When the loop was stuck, that stop is the stuck loop's symptom, not a second finding.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tracer.doctor.facts import ToolUse, TraceFacts
+from tracer.doctor.finding import Finding
+from tracer.trace.events import FollowUpDecided, MaxTurnsChecked, SessionStarted
+
+
+def _key(use: ToolUse) -> str:
+    try:
+        shown = json.dumps(use.input, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        shown = repr(use.input)
+    return f"{use.name} {shown}"
+
+
+def _short(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def check_repeats(facts: TraceFacts, repeat_limit: int) -> list[Finding]:
+    """The same call with the same input, ``repeat_limit`` or more times in a row."""
+    findings: list[Finding] = []
+    run: list[ToolUse] = []
+
+    def close_run() -> None:
+        if len(run) >= repeat_limit:
+            nth = run[repeat_limit - 1]
+            turns = sorted({u.turn for u in run})
+            findings.append(
+                facts.finding(
+                    "loop-not-ending",
+                    facts.follow_up_after(nth.response_index),
+                    f"the same call {_short(_key(nth))} was made {len(run)} times in a row "
+                    f"(turns {turns[0]}–{turns[-1]}; limit {repeat_limit})",
+                )
+            )
+
+    for use in facts.tool_uses:
+        if run and _key(run[-1]) != _key(use):
+            close_run()
+            run = []
+        run.append(use)
+    close_run()
+    return findings
+
+
+def check_stuck(facts: TraceFacts) -> list[Finding]:
+    """``needs_follow_up`` true with no tool call, turn after turn, until max_turns stopped it."""
+    findings: list[Finding] = []
+    for end in facts.ends:
+        if facts.events[end].reason != "max_turns":
+            continue
+        stuck: list[tuple[int, FollowUpDecided]] = []
+        for i in reversed(facts.segment(end)):
+            decision = facts.events[i]
+            if not isinstance(decision, FollowUpDecided):
+                continue
+            if not (decision.needs_follow_up and not decision.tool_use_ids):
+                break
+            stuck.insert(0, (i, decision))
+        if not stuck:
+            continue
+        first_index, first = stuck[0]
+        last = stuck[-1][1]
+        forced = " (forced)" if any(d.forced for _, d in stuck) else ""
+        turns = f"turn {first.turn}" if len(stuck) == 1 else f"turns {first.turn}–{last.turn}"
+        findings.append(
+            facts.finding(
+                "loop-not-ending",
+                first_index,
+                f"needsFollowUp stayed true{forced} on {turns} although no tool_use was asked "
+                f"for; only max_turns {_limit(facts, end) or '?'} stopped the loop",
+            )
+        )
+    return findings
+
+
+def _limit(facts: TraceFacts, end: int) -> int | None:
+    """The max_turns that applied to the query ``terminal`` step ``end`` closed."""
+    for i in reversed(facts.segment(end)):
+        event = facts.events[i]
+        if isinstance(event, MaxTurnsChecked) and event.max_turns is not None:
+            return event.max_turns
+    for event in facts.events:
+        if isinstance(event, SessionStarted):
+            return event.max_turns
+    return None
+
+
+def check_loop_not_ending(facts: TraceFacts, repeat_limit: int) -> list[Finding]:
+    return [*check_stuck(facts), *check_repeats(facts, repeat_limit)]
+
+
+def check_max_turns(facts: TraceFacts, loop_findings: list[Finding]) -> list[Finding]:
+    findings: list[Finding] = []
+    for end in facts.ends:
+        ended = facts.events[end]
+        if ended.reason != "max_turns":
+            continue
+        segment = facts.segment(end)
+        steps = range(facts.step(segment.start), facts.step(end) + 1)
+        if any(f.step in steps for f in loop_findings):
+            continue  # the stuck loop's symptom, already reported
+        index = next(
+            (
+                i
+                for i in reversed(segment)
+                if isinstance(facts.events[i], MaxTurnsChecked) and facts.events[i].exceeded
+            ),
+            end,
+        )
+        limit = _limit(facts, end)
+        unsent = [
+            u
+            for u in facts.tool_uses
+            if u.response_index in segment
+            and ((r := facts.next_request(u.response_index)) is None or r.index > end)
+        ]
+        tail = f"; the results of {len(unsent)} tool call(s) were never sent" if unsent else ""
+        findings.append(
+            facts.finding(
+                "max-turns",
+                index,
+                f"the session stopped at max_turns: turn {ended.turn_count} would exceed the "
+                f"limit of {limit if limit is not None else '?'}{tail}",
+            )
+        )
+    return findings

@@ -1,0 +1,166 @@
+"""Is every result block shaped the way the API and the model expect?
+
+The chapter's table says "结果格式不对 → 检查 processToolResultBlock 的输出": look at the block the
+mapping step produced. A ``tool_result`` block needs ``type``, the ``tool_use_id`` it answers and
+its ``content`` (a string or a list of blocks); ``is_error`` is a boolean that must agree with the
+content: set it and give no error text, and the model is told "this failed" without being told
+why; leave it off an error (Claude Code's ``<tool_use_error>`` tag, or Bash's ``Exit code N``) and
+the model reads a failure as a success. In the request, a user message that answers tool calls
+must start with its ``tool_result`` blocks.
+
+Each broken block is reported once, at the mapping step that made it when the trace has one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tracer.doctor.facts import TraceFacts
+from tracer.doctor.finding import Finding
+
+_EXIT_CODE = re.compile(r"^\s*Exit code \d+")
+_TAG = "<tool_use_error>"
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            str(b.get("text", ""))
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text"
+        )
+    return ""
+
+
+def looks_like_error(content: Any) -> str | None:
+    """The error marker a result's content starts with, if any."""
+    text = _text_of(content).lstrip()
+    if text.startswith(_TAG):
+        return _TAG
+    match = _EXIT_CODE.match(text)
+    return match.group(0).strip() if match else None
+
+
+def block_problems(block: Any, *, expected_result: bool = True) -> list[str]:
+    """What is wrong with one result block (empty when nothing is)."""
+    if not isinstance(block, dict):
+        return [f"the block is a {type(block).__name__}, not an object"]
+    problems: list[str] = []
+    kind = block.get("type")
+    if kind is None:
+        problems.append("it has no type")
+    elif kind != "tool_result":
+        if not expected_result:
+            return []
+        problems.append(f"its type is {kind!r}, not 'tool_result'")
+    if "tool_use_id" not in block:
+        problems.append("it has no tool_use_id")
+    elif not isinstance(block["tool_use_id"], str) or not block["tool_use_id"]:
+        problems.append(f"its tool_use_id is {block['tool_use_id']!r}, not an id string")
+    content = block.get("content")
+    if "content" not in block:
+        problems.append("it has no content")
+    elif not isinstance(content, str | list):
+        problems.append(
+            f"its content is a {type(content).__name__}, not a string or a list of blocks"
+        )
+    elif isinstance(content, list) and any(
+        not isinstance(b, dict) or "type" not in b for b in content
+    ):
+        problems.append("its content list holds a block without a type")
+    is_error = block.get("is_error")
+    if "is_error" in block and not isinstance(is_error, bool):
+        problems.append(f"is_error is {is_error!r}, not true or false")
+    elif (
+        is_error
+        and isinstance(content, str | list)
+        and not _text_of(content).strip()
+        and not (isinstance(content, list) and content)
+    ):
+        problems.append("is_error is set but the content carries no error text")
+    elif not is_error and (marker := looks_like_error(content)):
+        problems.append(f"the content is an error ({marker}) but is_error is not set")
+    return problems
+
+
+def _is_result_like(block: Any, origin: str | None, position: int) -> bool:
+    if not isinstance(block, dict):
+        return origin == "tool_result" and position == 0
+    kind = block.get("type")
+    if kind == "tool_result":
+        return True
+    if kind is None:
+        return origin == "tool_result" or "tool_use_id" in block or "is_error" in block
+    return origin == "tool_result" and position == 0
+
+
+def check_malformed_result(facts: TraceFacts) -> list[Finding]:
+    findings: list[Finding] = []
+    for index, message in facts.user_messages():
+        content = message.content
+        if not isinstance(content, list):
+            continue
+        for j, block in enumerate(content):
+            if not _is_result_like(block, message.origin, j):
+                continue
+            problems = block_problems(block)
+            if not problems:
+                continue
+            source = facts.by_message.get(message.uuid)
+            block_id = block.get("tool_use_id") if isinstance(block, dict) else None
+            facts.explained.update(x for x in (source, block_id) if isinstance(x, str) and x)
+            request = facts.first_request_with(message.uuid)
+            where = facts.result_index(source) if source else None
+            if where is None:
+                where = request.index if request is not None else index
+            whose = source or (block_id if isinstance(block_id, str) else None) or "a tool call"
+            sent = (
+                f"; request {request.number} carried it{facts.refused_note(request)}"
+                if request is not None and request.refused
+                else ""
+            )
+            findings.append(
+                facts.finding(
+                    "malformed-result",
+                    where,
+                    f"the tool_result for {whose} is malformed: {'; '.join(problems)}{sent}",
+                )
+            )
+    findings += _results_not_first(facts)
+    return findings
+
+
+def _results_not_first(facts: TraceFacts) -> list[Finding]:
+    """A user message that answers tool calls must start with its tool_result blocks."""
+    findings: list[Finding] = []
+    for request in facts.requests:
+        for i in range(max(request.start, 0), len(request.wire)):
+            message = request.wire[i]
+            content = message.get("content")
+            if message.get("role") != "user" or not isinstance(content, list):
+                continue
+            kinds = [b.get("type") if isinstance(b, dict) else None for b in content]
+            if "tool_result" not in kinds:
+                continue
+            first_other = next(
+                (k for k, kind in enumerate(kinds) if kind != "tool_result"), len(kinds)
+            )
+            if any(kind == "tool_result" for kind in kinds[first_other:]):
+                ids = [
+                    b.get("tool_use_id")
+                    for b in content
+                    if isinstance(b, dict) and b.get("type") == "tool_result"
+                ]
+                facts.explained.update(x for x in ids if isinstance(x, str))
+                findings.append(
+                    facts.finding(
+                        "malformed-result",
+                        request.index,
+                        f"request {request.number}, messages.{i}: a {kinds[first_other]} "
+                        "block comes before the tool_result blocks; they must come first",
+                    )
+                )
+    return findings

@@ -1,0 +1,178 @@
+"""Did each result get back to the model, under the right id?
+
+Two rows of the chapter's table of common errors:
+
+* **result-not-returned** (工具结果没回到 AI): a ``tool_use`` whose result is missing from the next
+  request. In Claude Code the result travels ``addToolResult`` → ``resultingMessages.push()`` →
+  ``[...messagesForQuery, ...assistantMessages, ...toolResults]`` → the next ``callModel``; if any
+  link is skipped the API sees a tool call nobody answered. A session that stopped at
+  ``max_turns`` legitimately leaves its last results unsent (that is the max-turns warning's
+  story), and so does one the user interrupted.
+* **tool-use-id-mismatch** (tool_use_id 不匹配): a ``tool_result`` whose ``tool_use_id`` answers no
+  ``tool_use`` of the assistant message right before it, or answers one twice.
+
+A result that did travel but is broken (wrong id, missing fields) counts as returned here: its
+wrapped message is in the request, and the mismatch or malformed-result rule tells its story.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from tracer.doctor.facts import SentRequest, ToolUse, TraceFacts
+from tracer.doctor.finding import Finding
+
+#: Endings after which unsent results are expected, not a fault.
+_STOPPED_SHORT = ("max_turns", "aborted_tools", "aborted_streaming")
+
+
+def _position_of(request: SentRequest, tool_use_id: str) -> int | None:
+    # A call first travels in the request right after its response, among the messages that
+    # request added (from ``start`` on); look there first, then anywhere.
+    window = range(max(request.start - 1, 0), len(request.wire))
+    for position in itertools.chain(window, range(0, window.start)):
+        message = request.wire[position]
+        if message.get("role") != "assistant" or not isinstance(message.get("content"), list):
+            continue
+        for block in message["content"]:
+            if (
+                isinstance(block, dict)
+                and block.get("type") == "tool_use"
+                and block.get("id") == tool_use_id
+            ):
+                return position
+    return None
+
+
+def _answered(facts: TraceFacts, request: SentRequest, use: ToolUse) -> bool:
+    position = _position_of(request, use.id)
+    if position is None:
+        return True  # the call itself is not in this request: nothing to judge here
+    following = position + 1
+    if following >= len(request.wire) or request.wire[following].get("role") != "user":
+        return False
+    content = request.wire[following].get("content")
+    for block in content if isinstance(content, list) else []:
+        if (
+            isinstance(block, dict)
+            and block.get("type") == "tool_result"
+            and block.get("tool_use_id") == use.id
+        ):
+            return True
+    wrapped = facts.wrapped.get(use.id)
+    return wrapped is not None and wrapped.message_uuid in request.uuids(following)
+
+
+def _why(facts: TraceFacts, use: ToolUse) -> str:
+    if use.id not in facts.wrapped:
+        mapped = " (it was mapped but never wrapped and pushed)" if use.id in facts.mapped else ""
+        return f"its result never joined the history{mapped}"
+    return "its result message was wrapped but not appended to the history that was sent"
+
+
+def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
+    findings: list[Finding] = []
+    missing: dict[int, list[ToolUse]] = {}
+    ended_without: dict[int, list[ToolUse]] = {}
+    for use in facts.tool_uses:
+        request = facts.next_request(use.response_index)
+        end = facts.end_after(use.response_index)
+        if request is None or (end is not None and end < request.index):
+            # No request came before the loop returned: an error only if it stopped normally.
+            if end is not None and facts.events[end].reason not in _STOPPED_SHORT:
+                ended_without.setdefault(end, []).append(use)
+            continue
+        if not _answered(facts, request, use):
+            missing.setdefault(request.index, []).append(use)
+    for index, uses in missing.items():
+        request = next(r for r in facts.requests if r.index == index)
+        facts.explained.update(u.id for u in uses)
+        calls = ", ".join(f"{u.id} ({u.name})" for u in uses)
+        findings.append(
+            facts.finding(
+                "result-not-returned",
+                index,
+                f"request {request.number} resends the tool call {calls} without its "
+                f"tool_result: {_why(facts, uses[0])}{facts.refused_note(request)}",
+            )
+        )
+    for end, uses in ended_without.items():
+        facts.explained.update(u.id for u in uses)
+        calls = ", ".join(f"{u.id} ({u.name})" for u in uses)
+        findings.append(
+            facts.finding(
+                "result-not-returned",
+                end,
+                f"the session ended ({facts.events[end].reason}) without sending the result of "
+                f"{calls} back to the model",
+            )
+        )
+    return findings
+
+
+def _result_blocks(message: dict[str, Any]) -> list[tuple[int, str]]:
+    content = message.get("content")
+    out = []
+    for j, block in enumerate(content if isinstance(content, list) else []):
+        if isinstance(block, dict) and block.get("type") == "tool_result":
+            tool_use_id = block.get("tool_use_id")
+            if isinstance(tool_use_id, str) and tool_use_id:  # else: a malformed block
+                out.append((j, tool_use_id))
+    return out
+
+
+def check_tool_use_id_mismatch(facts: TraceFacts) -> list[Finding]:
+    findings: list[Finding] = []
+    seen: set[tuple[str, int]] = set()
+    for request in facts.requests:
+        for i in range(max(request.start, 0), len(request.wire)):
+            message = request.wire[i]
+            if message.get("role") != "user":
+                continue
+            previous = request.wire[i - 1] if i > 0 else {}
+            asked = []
+            if previous.get("role") == "assistant" and isinstance(previous.get("content"), list):
+                asked = [
+                    str(b.get("id"))
+                    for b in previous["content"]
+                    if isinstance(b, dict) and b.get("type") == "tool_use"
+                ]
+            answered: list[str] = []
+            for j, tool_use_id in _result_blocks(message):
+                twice = tool_use_id in answered
+                answered.append(tool_use_id)
+                if tool_use_id in asked and not twice:
+                    continue
+                key = (min(request.uuids(i), default=""), j)
+                if key in seen:
+                    continue
+                seen.add(key)
+                unanswered = [a for a in asked if a not in answered]
+                facts.explained.update([tool_use_id, *unanswered])
+                source = facts.by_message.get(_block_uuid(request, i, j) or "")
+                index = facts.result_index(source) if source else None
+                asked_text = ", ".join(asked) if asked else "no tool_use at all"
+                if twice:
+                    what = f"a second tool_result answers {tool_use_id}"
+                else:
+                    what = (
+                        f"tool_result answers {tool_use_id}, but the assistant message "
+                        f"before it asked for {asked_text}"
+                    )
+                if source and source != tool_use_id:
+                    what += f" (it is the result of {source})"
+                findings.append(
+                    facts.finding(
+                        "tool-use-id-mismatch",
+                        index if index is not None else request.index,
+                        f"request {request.number}, messages.{i}.content.{j}: {what}"
+                        f"{facts.refused_note(request)}",
+                    )
+                )
+    return findings
+
+
+def _block_uuid(request: SentRequest, position: int, block: int) -> str | None:
+    parts = request.api[position].parts if position < len(request.api) else []
+    return parts[block][0] if block < len(parts) else None
