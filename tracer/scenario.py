@@ -13,67 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from tracer.agent.faults import Faults
 from tracer.agent.permissions import ScriptedDecision
 from tracer.agent.scripted import ScriptedResponse
 from tracer.agent.tools import DEFAULT_TOOLS
 from tracer.errors import UserError
+from tracer.yamlfile import YamlMap, YamlSeq, line_of, load_yaml, plain
 
 TOOL_NAMES = [cls.name for cls in DEFAULT_TOOLS]
-
-
-class _Mapping(dict[str, Any]):
-    """A YAML mapping that remembers the line of each key."""
-
-    line: int = 0
-    key_lines: dict[str, int]
-
-
-class _Sequence(list[Any]):
-    line: int = 0
-
-
-class _LineLoader(yaml.SafeLoader):
-    pass
-
-
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Mapping:
-    out = _Mapping()
-    out.line = node.start_mark.line + 1
-    out.key_lines = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        out[key] = loader.construct_object(value_node, deep=True)
-        out.key_lines[key] = key_node.start_mark.line + 1
-    return out
-
-
-def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> _Sequence:
-    out = _Sequence(loader.construct_object(child, deep=True) for child in node.value)
-    out.line = node.start_mark.line + 1
-    return out
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
-
-
-def load_yaml(path: Path) -> Any:
-    """Parse YAML keeping line numbers; syntax errors become :class:`UserError` with the line."""
-    if not path.exists():
-        raise UserError("no such file", path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read: {exc}", path) from None
-    try:
-        return yaml.load(text, Loader=_LineLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        raise UserError(f"not valid YAML: {exc.problem or exc}", path, line) from None
 
 
 @dataclass
@@ -110,17 +57,12 @@ class _Checker:
         self.path = path
 
     def fail(self, message: str, node: Any, key: str | None = None) -> UserError:
-        line = None
-        if key is not None and isinstance(node, _Mapping):
-            line = node.key_lines.get(key, node.line)
-        elif isinstance(node, _Mapping | _Sequence):
-            line = node.line
-        return UserError(message, self.path, line)
+        return UserError(message, self.path, line_of(node, key))
 
     def mapping(
         self, node: Any, where: str, allowed: set[str], parent: Any = None, key: str | None = None
-    ) -> _Mapping:
-        if not isinstance(node, _Mapping):
+    ) -> YamlMap:
+        if not isinstance(node, YamlMap):
             raise self.fail(
                 f"{where} must be a mapping", parent if parent is not None else node, key
             )
@@ -135,7 +77,7 @@ class _Checker:
 
     def get(
         self,
-        node: _Mapping,
+        node: YamlMap,
         key: str,
         types: type | tuple[type, ...],
         where: str,
@@ -155,7 +97,7 @@ class _Checker:
             raise self.fail(f"{where}.{key} must be {names}, not {type(value).__name__}", node, key)
         return value
 
-    def strings(self, node: _Mapping, key: str, where: str) -> list[str]:
+    def strings(self, node: YamlMap, key: str, where: str) -> list[str]:
         values = self.get(node, key, list, where, default=[])
         for value in values:
             if not isinstance(value, str):
@@ -188,7 +130,7 @@ def _stable_tool_id(scenario: str, response: int, block: int) -> str:
 
 
 def _response(
-    c: _Checker, node: Any, index: int, scenario: str, parent: _Sequence
+    c: _Checker, node: Any, index: int, scenario: str, parent: YamlSeq
 ) -> ScriptedResponse:
     where = f"responses[{index}]"
     m = c.mapping(node, where, _RESPONSE, parent)
@@ -218,7 +160,7 @@ def _response(
                     "type": "tool_use",
                     "id": u.get("id") or "",
                     "name": name,
-                    "input": _plain(u.get("input", {})),
+                    "input": plain(u.get("input", {})),
                 }
             )
         if "after_text" in m:
@@ -244,15 +186,6 @@ def _response(
     )
 
 
-def _plain(value: Any) -> Any:
-    """Strip the line-number wrappers, leaving plain dicts and lists."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
 def load_scenario(path: str | Path) -> Scenario:
     path = Path(path)
     doc = load_yaml(path)
@@ -268,7 +201,7 @@ def load_scenario(path: str | Path) -> Scenario:
     for i, att in enumerate(c.get(top, "attachments", list, "scenario", default=[])):
         a = c.mapping(att, f"attachments[{i}]", {"type", "content"}, top, "attachments")
         c.get(a, "type", str, f"attachments[{i}]", required=True)
-        attachments.append(_plain(a))
+        attachments.append(plain(a))
 
     ws = Workspace()
     if "workspace" in top:
@@ -310,8 +243,8 @@ def load_scenario(path: str | Path) -> Scenario:
         )
         faults = Faults(
             drop_tool_result=c.strings(f, "drop_tool_result", "faults"),
-            rewrite_tool_use_id=_plain(c.get(f, "rewrite_tool_use_id", dict, "faults", default={})),
-            malform_block=_plain(c.get(f, "malform_block", dict, "faults", default={})),
+            rewrite_tool_use_id=plain(c.get(f, "rewrite_tool_use_id", dict, "faults", default={})),
+            malform_block=plain(c.get(f, "malform_block", dict, "faults", default={})),
             force_follow_up=c.get(f, "force_follow_up", bool, "faults", default=False),
         )
 
@@ -325,7 +258,7 @@ def load_scenario(path: str | Path) -> Scenario:
     return Scenario(
         path=path,
         name=name,
-        title=_plain(title),
+        title=plain(title),
         prompt=prompt,
         responses=responses,
         attachments=attachments,
@@ -339,5 +272,5 @@ def load_scenario(path: str | Path) -> Scenario:
         model=c.get(top, "model", str, "scenario", default="claude-sonnet-5-5"),
         system=c.get(top, "system", str, "scenario"),
         section=c.get(top, "section", str, "scenario"),
-        notes=_plain(c.get(top, "notes", dict, "scenario", default={})),
+        notes=plain(c.get(top, "notes", dict, "scenario", default={})),
     )

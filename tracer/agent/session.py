@@ -59,7 +59,9 @@ class Session:
             attachments=scenario.attachments,
             tools=tools,
             seam=ModelSeam(params=params, transport=transport),
-            ctx=ToolContext(workspace=dirs.workspace, env=dirs.env),
+            ctx=ToolContext(
+                workspace=dirs.workspace, env=dirs.env, readable_roots=[dirs.tool_results]
+            ),
             permissions=Permissions(
                 allow=list(scenario.allow),
                 deny=list(scenario.deny),
@@ -95,7 +97,9 @@ class Session:
             attachments=[],
             tools=tools,
             seam=ModelSeam(params=params, api_key=api_key, base_url=base_url),
-            ctx=ToolContext(workspace=dirs.workspace, env=dirs.env),
+            ctx=ToolContext(
+                workspace=dirs.workspace, env=dirs.env, readable_roots=[dirs.tool_results]
+            ),
             permissions=Permissions(
                 allow=allow, deny=deny, asker=terminal_asker if interactive else None
             ),

@@ -35,6 +35,7 @@ class ToolContext:
     env: dict[str, str] = field(default_factory=dict)
     read_file_state: dict[str, float] = field(default_factory=dict)
     """Path → mtime when Read last saw it; Edit refuses files not read first (or changed since)."""
+    readable_roots: list[Path] = field(default_factory=list)
     running: set[int] = field(default_factory=set)
     """Process groups of commands still running, so Ctrl-C can stop them all."""
 
@@ -43,23 +44,29 @@ class ToolContext:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pgid, signal.SIGKILL)
 
-    def resolve(self, path: str) -> Path:
+    def resolve(self, path: str, *, reading: bool = False) -> Path:
         """An absolute path inside the workspace, or a :class:`ToolFailure`.
 
         Relative paths count from the workspace; anything that resolves outside it is refused, so a
-        scripted or real model can never read or edit the reader's own files.
+        scripted or real model can never read or edit the reader's own files. Reading may also
+        reach ``readable_roots``: the session's ``tool-results`` folder, where a too-large result
+        was saved and which the ``<persisted-output>`` preview tells the model to read.
         """
         p = Path(path)
         if not p.is_absolute():
             p = self.workspace / p
         resolved = Path(os.path.realpath(p))
-        root = Path(os.path.realpath(self.workspace))
-        if resolved != root and root not in resolved.parents:
+        roots = [self.workspace, *(self.readable_roots if reading else [])]
+        if not any(_inside(resolved, Path(os.path.realpath(root))) for root in roots):
             raise ToolFailure(
                 f"Path {path} is outside the session's workspace ({self.workspace}); "
                 "tracer only lets tools touch files inside it."
             )
         return resolved
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
 
 
 class Tool:

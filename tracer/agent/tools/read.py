@@ -37,7 +37,7 @@ class ReadTool(Tool):
 
     def validate_input(self, tool_input: dict[str, Any], ctx: ToolContext) -> str | None:
         try:
-            path = ctx.resolve(tool_input["file_path"])
+            path = ctx.resolve(tool_input["file_path"], reading=True)
         except ToolFailure as failure:
             return failure.content
         if not path.exists():
@@ -60,7 +60,7 @@ class ReadTool(Tool):
         return None
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-        path = ctx.resolve(tool_input["file_path"])
+        path = ctx.resolve(tool_input["file_path"], reading=True)
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         start = max(int(tool_input.get("offset") or 1), 1)
         limit = int(tool_input.get("limit") or MAX_LINES_TO_READ)

@@ -1,0 +1,304 @@
+"""The chapter guide: what each section of chapter 12 teaches, and where to watch it happen.
+
+``chapters/<chapter>/guide.yaml`` is the bridge between the book and a trace. For every section of
+the chapter it gives our notes in Chinese and English, the step kinds (stages) the section
+explains, the Claude Code function the chapter points at and the tracer function that plays the
+same part, and fidelity notes where Claude Code 2.1.88 differs from the book. It also gives one
+paragraph per stage (what the replay shows beside a step), the chapter's checkpoints (each with a
+stage and a scenario to watch it in) and its table of common errors (each with the rule id that
+``tracer doctor`` checks).
+
+:func:`load_guide` reads and checks the file. A guide with a mistake is bad input like any other:
+a :class:`~tracer.errors.UserError` naming the key and ``file:line``. This module imports nothing
+heavy (no SDK, no Textual), so the replay can load it freely.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tracer.errors import UserError
+from tracer.paths import CHAPTERS_DIR
+from tracer.trace.events import STAGES
+from tracer.yamlfile import YamlMap, YamlSeq, line_of, load_yaml
+
+LANGS = ("zh", "en")
+SEVERITIES = ("error", "warning")
+DEFAULT_CHAPTER = "ch12"
+_RULE_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+class Text(dict[str, str]):
+    """A text in both languages: ``text["zh"]`` or ``text.zh`` alike."""
+
+    def __getattr__(self, lang: str) -> str:
+        try:
+            return self[lang]
+        except KeyError:
+            raise AttributeError(lang) from None
+
+
+class _Record:
+    """Lets a record be read as ``record.field`` or ``record["field"]``."""
+
+    def __getitem__(self, name: str) -> Any:
+        return getattr(self, name)
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeCodeAnchor(_Record):
+    """Where the chapter points in Claude Code's source (``src/...`` path, function name)."""
+
+    file: str
+    function: str
+
+
+@dataclass(frozen=True, slots=True)
+class TracerAnchor(_Record):
+    """The tracer function that plays the same part: a module and a (dotted) attribute in it."""
+
+    module: str
+    function: str
+
+    @property
+    def dotted(self) -> str:
+        return f"{self.module}.{self.function}"
+
+
+@dataclass(frozen=True, slots=True)
+class Section(_Record):
+    id: str
+    title: Text
+    notes: Text
+    stages: list[str]
+    claude_code: ClaudeCodeAnchor | None
+    tracer: TracerAnchor | None
+    fidelity: list[Text]
+    mermaid: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StageText(_Record):
+    section: str
+    text: Text
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint(_Record):
+    id: str
+    text: Text
+    stage: str
+    scenario: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommonError(_Record):
+    rule: str
+    symptom: Text
+    check: Text
+    severity: str
+    stage: str | None
+
+
+@dataclass(frozen=True)
+class Guide:
+    chapter: str
+    title: Text
+    sections: list[Section]
+    stages: dict[str, StageText]
+    checkpoints: list[Checkpoint]
+    common_errors: list[CommonError]
+    path: Path | None = None
+    _by_id: dict[str, Section] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_id.update((s.id, s) for s in self.sections)
+
+    def section(self, key: str) -> Section | None:
+        """A section by id, or by its title in either language (scenarios name the zh title)."""
+        found = self._by_id.get(key)
+        if found is not None:
+            return found
+        return next((s for s in self.sections if key in s.title.values()), None)
+
+    def section_for_stage(self, stage: str) -> Section | None:
+        """The section that explains a step kind (``None`` for a stage the guide does not know)."""
+        entry = self.stages.get(stage)
+        return self._by_id.get(entry.section) if entry else None
+
+    def stage_text(self, stage: str, lang: str) -> str:
+        """One paragraph about a step kind, in ``zh`` or ``en`` (empty for an unknown stage)."""
+        if lang not in LANGS:
+            raise ValueError(f"language must be one of {', '.join(LANGS)}, not {lang!r}")
+        entry = self.stages.get(stage)
+        return entry.text[lang] if entry else ""
+
+    def rule(self, rule_id: str) -> CommonError | None:
+        return next((e for e in self.common_errors if e.rule == rule_id), None)
+
+
+# -- checking ----------------------------------------------------------------------------------
+
+
+class _Check:
+    """Typed reads from the parsed file; every failure names the key path and its line."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, where: str, message: str, node: Any = None, key: str | None = None) -> UserError:
+        return UserError(f"{where}: {message}", self.path, line_of(node, key))
+
+    def mapping(self, node: Any, where: str, required: set[str],
+                optional: frozenset[str] | set[str] = frozenset(), parent: Any = None,
+                key: str | None = None) -> YamlMap:
+        if not isinstance(node, YamlMap):
+            raise self.fail(where, "must be a mapping", parent, key)
+        for name in node:
+            if name not in required | optional:
+                raise self.fail(f"{where}.{name}", f"unknown key (allowed: "
+                                f"{', '.join(sorted(required | optional))})", node, name)
+        for name in sorted(required):
+            if name not in node:
+                raise self.fail(f"{where}.{name}", "missing", node)
+        return node
+
+    def string(self, node: YamlMap, key: str, where: str) -> str:
+        value = node[key]
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(f"{where}.{key}", "must be a non-empty string", node, key)
+        return value
+
+    def text_value(self, value: Any, where: str, parent: Any = None,
+                   key: str | None = None) -> Text:
+        m = self.mapping(value, where, set(LANGS), parent=parent, key=key)
+        return Text({lang: self.string(m, lang, where) for lang in LANGS})
+
+    def text(self, node: YamlMap, key: str, where: str) -> Text:
+        return self.text_value(node[key], f"{where}.{key}", node, key)
+
+    def sequence(self, node: YamlMap, key: str, where: str) -> YamlSeq:
+        value = node[key]
+        if not isinstance(value, YamlSeq):
+            raise self.fail(f"{where}.{key}", "must be a list", node, key)
+        return value
+
+    def stage(self, node: YamlMap, key: str, where: str) -> str:
+        value = self.string(node, key, where)
+        if value not in STAGES:
+            raise self.fail(f"{where}.{key}", f"unknown stage {value!r} (stages: "
+                            f"{', '.join(STAGES)})", node, key)
+        return value
+
+
+def _section(c: _Check, node: Any, where: str, parent: YamlSeq) -> Section:
+    m = c.mapping(node, where, {"id", "title", "notes", "stages", "claude_code", "tracer",
+                                "fidelity", "mermaid"}, parent=parent)
+    stages_node = c.sequence(m, "stages", where)
+    stages = []
+    for i, stage in enumerate(stages_node):
+        if not isinstance(stage, str) or stage not in STAGES:
+            raise c.fail(f"{where}.stages[{i}]", f"unknown stage {stage!r}", m, "stages")
+        stages.append(stage)
+    claude_code = tracer = None
+    if m["claude_code"] is not None:
+        cc = c.mapping(m["claude_code"], f"{where}.claude_code", {"file", "function"},
+                       parent=m, key="claude_code")
+        claude_code = ClaudeCodeAnchor(c.string(cc, "file", f"{where}.claude_code"),
+                                       c.string(cc, "function", f"{where}.claude_code"))
+    if m["tracer"] is not None:
+        tr = c.mapping(m["tracer"], f"{where}.tracer", {"module", "function"}, parent=m,
+                       key="tracer")
+        tracer = TracerAnchor(c.string(tr, "module", f"{where}.tracer"),
+                              c.string(tr, "function", f"{where}.tracer"))
+    fidelity_node = c.sequence(m, "fidelity", where)
+    fidelity = [c.text_value(note, f"{where}.fidelity[{i}]", fidelity_node)
+                for i, note in enumerate(fidelity_node)]
+    mermaid = m["mermaid"]
+    if mermaid is not None:
+        mermaid = c.string(m, "mermaid", where)
+        if not mermaid.lstrip().startswith(("graph ", "flowchart ")):
+            raise c.fail(f"{where}.mermaid", "must start with a Mermaid graph header such as "
+                         "'graph LR'", m, "mermaid")
+    return Section(id=c.string(m, "id", where), title=c.text(m, "title", where),
+                   notes=c.text(m, "notes", where), stages=stages, claude_code=claude_code,
+                   tracer=tracer, fidelity=fidelity, mermaid=mermaid)
+
+
+def _parse(doc: Any, path: Path) -> Guide:
+    c = _Check(path)
+    top = c.mapping(doc, "guide", {"chapter", "title", "sections", "stages", "checkpoints",
+                                   "common_errors"})
+    sections: list[Section] = []
+    node = c.sequence(top, "sections", "guide")
+    for i, item in enumerate(node):
+        section = _section(c, item, f"sections[{i}]", node)
+        if any(s.id == section.id for s in sections):
+            raise c.fail(f"sections[{i}].id", f"duplicate section id {section.id!r}", item, "id")
+        sections.append(section)
+    ids = {s.id for s in sections}
+
+    stages_node = c.mapping(top["stages"], "stages", set(STAGES), parent=top, key="stages")
+    stages: dict[str, StageText] = {}
+    for stage in STAGES:
+        where = f"stages.{stage}"
+        entry = c.mapping(stages_node[stage], where, {"section", *LANGS}, parent=stages_node,
+                          key=stage)
+        section_id = c.string(entry, "section", where)
+        if section_id not in ids:
+            raise c.fail(f"{where}.section", f"no section with id {section_id!r}", entry,
+                         "section")
+        stages[stage] = StageText(section_id, Text({lang: c.string(entry, lang, where)
+                                                    for lang in LANGS}))
+
+    checkpoints: list[Checkpoint] = []
+    node = c.sequence(top, "checkpoints", "guide")
+    scenarios_dir = path.parent / "scenarios"
+    for i, item in enumerate(node):
+        where = f"checkpoints[{i}]"
+        m = c.mapping(item, where, {"id", "text", "stage", "scenario"}, parent=node)
+        scenario = c.string(m, "scenario", where)
+        if not (scenarios_dir / f"{scenario}.yaml").is_file():
+            raise c.fail(f"{where}.scenario", f"no scenario {scenario}.yaml in "
+                         f"{scenarios_dir.name}/", m, "scenario")
+        checkpoints.append(Checkpoint(c.string(m, "id", where), c.text(m, "text", where),
+                                      c.stage(m, "stage", where), scenario))
+
+    errors: list[CommonError] = []
+    node = c.sequence(top, "common_errors", "guide")
+    for i, item in enumerate(node):
+        where = f"common_errors[{i}]"
+        m = c.mapping(item, where, {"rule", "symptom", "check", "severity"}, {"stage"},
+                      parent=node)
+        rule = c.string(m, "rule", where)
+        if not _RULE_ID.match(rule) or any(e.rule == rule for e in errors):
+            raise c.fail(f"{where}.rule", f"rule id {rule!r} must be unique and kebab-case", m,
+                         "rule")
+        severity = c.string(m, "severity", where)
+        if severity not in SEVERITIES:
+            raise c.fail(f"{where}.severity", f"must be error or warning, not {severity!r}", m,
+                         "severity")
+        stage = c.stage(m, "stage", where) if m.get("stage") is not None else None
+        errors.append(CommonError(rule, c.text(m, "symptom", where), c.text(m, "check", where),
+                                  severity, stage))
+
+    return Guide(chapter=c.string(top, "chapter", "guide"), title=c.text(top, "title", "guide"),
+                 sections=sections, stages=stages, checkpoints=checkpoints,
+                 common_errors=errors, path=path)
+
+
+def guide_path(chapter: str = DEFAULT_CHAPTER) -> Path:
+    return CHAPTERS_DIR / chapter / "guide.yaml"
+
+
+def load_guide(path: str | Path | None = None) -> Guide:
+    """Read and check a guide (the bundled chapter 12 guide by default)."""
+    path = Path(path) if path is not None else guide_path()
+    doc = load_yaml(path)
+    return _parse(doc, path)
+
+
+__all__ = ["LANGS", "Checkpoint", "CommonError", "Guide", "Section", "Text", "load_guide"]

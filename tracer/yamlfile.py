@@ -1,0 +1,86 @@
+"""YAML that remembers where everything came from, for errors that name ``file:line``.
+
+Scenarios and the chapter guide are written by hand, so their mistakes must point at the line to
+fix. :func:`load_yaml` parses with a ``SafeLoader`` whose mappings and sequences carry their line
+(and each mapping the line of each key); :func:`line_of` reads it back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tracer.errors import UserError
+
+
+class YamlMap(dict[str, Any]):
+    """A mapping that knows its own line and the line of each key."""
+
+    line: int = 0
+    key_lines: dict[str, int]
+
+
+class YamlSeq(list[Any]):
+    """A sequence that knows its line."""
+
+    line: int = 0
+
+
+class _LineLoader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YamlMap:
+    out = YamlMap()
+    out.line, out.key_lines = node.start_mark.line + 1, {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        out[key] = loader.construct_object(value_node, deep=True)
+        out.key_lines[str(key)] = key_node.start_mark.line + 1
+    return out
+
+
+def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> YamlSeq:
+    out = YamlSeq(loader.construct_object(child, deep=True) for child in node.value)
+    out.line = node.start_mark.line + 1
+    return out
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+def load_yaml(path: Path) -> Any:
+    """Parse a YAML file keeping line numbers; any failure is a :class:`UserError`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError("no such file", path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read: {exc}", path) from None
+    try:
+        return yaml.load(text, Loader=_LineLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise UserError(f"not valid YAML: {exc.problem or exc}", path, line) from None
+
+
+def line_of(node: Any, key: str | None = None) -> int | None:
+    """The line of a parsed node, or of one of its keys; ``None`` for plain values."""
+    if isinstance(node, YamlMap):
+        return node.key_lines.get(key, node.line) if key is not None else node.line
+    if isinstance(node, YamlSeq):
+        return node.line
+    return None
+
+
+def plain(value: Any) -> Any:
+    """The same data as plain dicts and lists (for values that leave the loader)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
