@@ -82,9 +82,9 @@ def describe(event: Any) -> str:
 def show_lines(reader: TraceReader) -> Iterator[str]:
     step = 0
     for i in range(len(reader)):
-        kind = reader.kind_of(i)
+        event = reader[i]  # decoding every line: a corrupt record is an error, not silence
+        kind = event.kind
         if kind not in STEP_KINDS:
             continue
         step += 1
-        event = reader[i]
         yield f"{step:>4}  turn {event.turn:<3} {STEP_KINDS[kind]:<16} {describe(event)}"

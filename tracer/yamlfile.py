@@ -64,7 +64,8 @@ def load_yaml(path: Path) -> Any:
         return yaml.load(text, Loader=_LineLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
+        # At end of input PyYAML points one past the last line; name the last one instead.
+        line = min(mark.line + 1, max(text.count("\n"), 1)) if mark else None
         raise UserError(f"not valid YAML: {exc.problem or exc}", path, line) from None
 
 

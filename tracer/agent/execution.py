@@ -204,9 +204,10 @@ class ToolRunner:
             }
             outcome.error_kind = "exception"
         except Exception as exc:  # the loop never dies because of a tool
-            text = f"Error calling tool ({tool.name}): {exc}"
-            outcome.output = f"Error: {exc}"
-            outcome.error_block = _error_block(tool_use_error(text))
+            # Claude Code formats an error thrown by tool.call() plainly, without the tag.
+            text = str(exc) or type(exc).__name__
+            outcome.output = f"Error: {text}"
+            outcome.error_block = _error_block(text)
             outcome.error_kind = "exception"
         if isinstance(outcome.output, dict):
             outcome.duration_ms = outcome.output.pop("duration_ms", None)

@@ -14,6 +14,7 @@ shapes follow ``toolExecution.ts`` and ``PermissionContext.ts``:
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,20 +60,38 @@ class ScriptedDecision:
     feedback: str | None = None
 
 
-def rule_matches(rule: str, tool: str, tool_input: dict[str, Any]) -> bool:
+_SHELL_SPLIT = re.compile(r"&&|\|\||;|\||\n|`|\$\(")
+
+
+def subcommands(command: str) -> list[str]:
+    """The simple commands a shell line runs: ``git status && rm x`` is two of them."""
+    return [part.strip() for part in _SHELL_SPLIT.split(command) if part.strip()]
+
+
+def _command_matches(spec: str, command: str) -> bool:
+    if spec.endswith(":*"):
+        prefix = spec[:-2]
+        return command == prefix or command.startswith(prefix + " ")
+    return command == spec
+
+
+def rule_matches(rule: str, tool: str, tool_input: dict[str, Any], *, deny: bool = False) -> bool:
     """``Tool`` matches every call of the tool; ``Bash(git status:*)`` a command prefix;
-    ``Bash(git diff)`` one exact command; ``Read(src/*)`` is not supported and matches nothing."""
+    ``Bash(git diff)`` one exact command; ``Read(src/*)`` is not supported and matches nothing.
+
+    A Bash line that chains commands (``&&``, ``;``, ``|``, ...) is allowed only when every one
+    of them matches, and denied when any one does: ``git status && rm -rf x`` is not a
+    ``git status``.
+    """
     if "(" not in rule:
         return rule == tool
     name, _, spec = rule.partition("(")
     spec = spec.removesuffix(")")
     if name != tool:
         return False
-    command = str(tool_input.get("command", "")).strip()
-    if spec.endswith(":*"):
-        prefix = spec[:-2]
-        return command == prefix or command.startswith(prefix + " ")
-    return command == spec
+    parts = subcommands(str(tool_input.get("command", ""))) or [""]
+    matched = [_command_matches(spec, part) for part in parts]
+    return any(matched) if deny else all(matched)
 
 
 Asker = Callable[[str, dict[str, Any]], tuple[Literal["approve", "reject"], str | None]]
@@ -108,7 +127,7 @@ class Permissions:
 
     def check(self, tool: str, tool_input: dict[str, Any]) -> Decision:
         for rule in self.deny:
-            if rule_matches(rule, tool, tool_input):
+            if rule_matches(rule, tool, tool_input, deny=True):
                 return Decision(
                     "deny",
                     "rule",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,9 @@ def format_file_size(size: int) -> str:
         return f"{size} bytes"
     for unit, scale in (("KB", 1024), ("MB", 1024 * 1024)):
         if size < scale * 1024 or unit == "MB":
-            text = f"{size / scale:.1f}".removesuffix(".0")
+            # JavaScript's toFixed(1) rounds an exact tie up (1.25 → 1.3); format() would not.
+            rounded = Decimal(size / scale).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+            text = str(rounded).removesuffix(".0")
             return f"{text}{unit}"
     raise AssertionError("unreachable")
 

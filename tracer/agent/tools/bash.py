@@ -44,6 +44,21 @@ _EXIT_ONE_IS_NOT_ERROR = frozenset({"grep", "rg", "find", "diff", "test", "["})
 _SHELL_OPERATORS = (";", "&&", "||", "|", ">", "<", "`", "$(")
 
 
+_SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
+
+
+def safe_environ() -> dict[str, str]:
+    """The recorder's environment without anything that looks like a credential.
+
+    Whatever a command prints lands in the trace, so ``env`` must not be able to print the API key.
+    """
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("ANTHROPIC_") and not any(w in name.upper() for w in _SECRET_WORDS)
+    }
+
+
 def _first_words(command: str) -> list[str]:
     try:
         return shlex.split(command)[:2]
@@ -95,7 +110,7 @@ class BashTool(Tool):
         proc = subprocess.Popen(
             ["bash", "-c", command],
             cwd=ctx.workspace,
-            env={**os.environ, **ctx.env},
+            env={**safe_environ(), **ctx.env},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -114,7 +129,12 @@ class BashTool(Tool):
             raise
         finally:
             ctx.running.discard(proc.pid)
-        code = None if interrupted else proc.returncode
+        # A command killed by signal N reports -N here; a shell would say 128 + N.
+        code = (
+            None
+            if interrupted
+            else (proc.returncode if proc.returncode >= 0 else 128 - proc.returncode)
+        )
         output: dict[str, Any] = {
             "stdout": out.decode("utf-8", "replace"),
             "stderr": err.decode("utf-8", "replace"),

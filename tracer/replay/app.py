@@ -1,0 +1,300 @@
+"""The replay app: a recorded session, one step at a time, beside the chapter.
+
+Layout (see ``replay.tcss``): the journey strip with "turn T · step S/N" on top; the timeline on
+the left; in the middle the stage view over the debug console; the chapter panel on the right;
+then a clickable progress bar, the search bar and the key bar.
+
+The app holds only the cursor and a few settings (language, autoplay speed, search matches). Every
+move goes through :meth:`ReplayApp.go`, which asks the pure layers (:mod:`steps`, :mod:`render`,
+:mod:`context`, :mod:`guide`) for text and hands it to the widgets. Nothing is precomputed per
+step, so a step costs the same on a 10-turn trace and a 10,000-turn one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from tracer.replay import context, search
+from tracer.replay.autoplay import Autoplay
+from tracer.replay.guide import load_guide, section_of, section_text, step_text
+from tracer.replay.i18n import LANGS, stage_name, tr
+from tracer.replay.render import render_step
+from tracer.replay.steps import CHUNK, Cursor, StepIndex, next_of_stage, next_turn, previous_turn
+from tracer.replay.widgets.debug_console import DebugConsole
+from tracer.replay.widgets.journey import JourneyStrip
+from tracer.replay.widgets.pager import ChapterPanel, StageView
+from tracer.replay.widgets.progress import StepBar
+from tracer.replay.widgets.screens import GotoScreen, HelpScreen
+from tracer.replay.widgets.search_bar import SearchBar
+from tracer.replay.widgets.timeline import Timeline
+from tracer.trace.events import STATIONS
+
+#: How often ``--follow`` looks for new lines, in seconds.
+FOLLOW_INTERVAL = 0.25
+
+
+class ReplayApp(App[None]):
+    """Step through a trace. Keys work the same in both languages (Chinese punctuation too)."""
+
+    TITLE = "tracer replay"
+    CSS_PATH = Path(__file__).with_name("replay.tcss")  # absolute, so subclasses find it too
+    AUTO_FOCUS = None  # keys step through the trace until "/" opens the search box
+    BINDINGS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("right,l,space", "step(1)", "next", show=False),
+        Binding("left,h", "step(-1)", "previous", show=False),
+        Binding("home", "first", "first", show=False),
+        Binding("end", "last", "last", show=False),
+        Binding("right_square_bracket,n,right_black_lenticular_bracket", "next_turn", "next turn"),
+        Binding("left_square_bracket,p,left_black_lenticular_bracket", "previous_turn",
+                "previous turn"),
+        Binding("1", "station(1)", "mapping", show=False),
+        Binding("2", "station(2)", "wrapping", show=False),
+        Binding("3", "station(3)", "appending", show=False),
+        Binding("4", "station(4)", "resending", show=False),
+        Binding("g", "goto", "go to"),
+        Binding("slash,ideographic_comma", "search", "search"),
+        Binding("full_stop,ideographic_full_stop,f3", "match(1)", "next match", show=False),
+        Binding("comma,fullwidth_comma,shift+f3", "match(-1)", "previous match", show=False),
+        Binding("a", "autoplay", "autoplay"),
+        Binding("plus,equals_sign,fullwidth_plus_sign", "speed(1)", "faster", show=False),
+        Binding("minus,fullwidth_hyphen_minus", "speed(-1)", "slower", show=False),
+        Binding("t", "language", "language"),
+        Binding("c", "chapter", "chapter"),
+        Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
+        Binding("q", "quit", "quit"),
+        Binding("up", "scroll_stage(-1)", "scroll up", show=False),
+        Binding("down", "scroll_stage(1)", "scroll down", show=False),
+        Binding("pageup", "scroll_stage(-10)", "page up", show=False),
+        Binding("pagedown", "scroll_stage(10)", "page down", show=False),
+    ]
+
+    def __init__(self, index: StepIndex, *, step: int = 0, lang: str = "en",
+                 follow: bool = False, guide: object | None = None,
+                 guide_problem: str | None = None, load_chapter_guide: bool = True) -> None:
+        super().__init__()
+        self.index = index
+        self.cursor = Cursor(index, step)
+        self.lang = lang if lang in LANGS else "en"
+        self.follow = follow
+        if guide is None and load_chapter_guide:
+            guide, guide_problem = load_guide()
+        self.guide, self.guide_problem = guide, guide_problem
+        source = index.reader.header.get("source") or {}
+        self.scenario = source.get("name") if isinstance(source, dict) else None
+        self.indexing = False
+        self.autoplay = Autoplay(self.set_interval, self._autoplay_tick)
+        self._chapter_key: tuple[str, str] | None = None
+        self._section_key: tuple[str | None, str] | None = None
+        self._keys_lang: str | None = None
+        self._notice: str | None = None
+
+    # -- building the screen ---------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield JourneyStrip()
+        yield Static(id="notice")
+        with Horizontal(id="main"):
+            yield Timeline(self.index)
+            with Vertical(id="centre"):
+                yield StageView(id="stage")
+                yield DebugConsole(id="debug")
+            with Vertical(id="chapter"):
+                yield ChapterPanel(tr("chapter", self.lang), id="chapter-step")
+                yield ChapterPanel(id="chapter-section")
+        yield StepBar()
+        yield SearchBar(self.index, id="search-bar")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        self.render_step()
+        if not self.index.complete:
+            self.indexing = True
+            self.call_after_refresh(self.finish_index)  # after the first frame is on screen
+        if self.follow:
+            self.set_interval(FOLLOW_INTERVAL, self.poll)
+
+    @work(thread=True, exclusive=True, group="index")
+    def finish_index(self) -> None:
+        """Index the rest of a long trace after the first frame; the count fills in as it goes."""
+        worker = get_current_worker()
+        while not self.index.complete and not worker.is_cancelled:
+            self.index.extend(CHUNK)
+            self.call_from_thread(self._indexed)
+
+    def _indexed(self) -> None:
+        self.indexing = not self.index.complete
+        self.render_step()
+
+    # -- showing a step --------------------------------------------------------------------
+
+    @property
+    def step(self) -> int:
+        return self.cursor.step
+
+    def status(self) -> str:
+        parts = []
+        if self.follow:
+            parts.append(tr("following", self.lang))
+        if self.indexing:
+            parts.append(tr("indexing", self.lang))
+        if self.autoplay.playing:
+            parts.append(tr("playing", self.lang, speed=f"{self.autoplay.steps_per_second:g}"))
+        return " · ".join(parts)
+
+    def render_step(self) -> None:
+        """Draw the current step in every widget."""
+        index, step, lang = self.index, self.step, self.lang
+        if not len(index):
+            self.query_one(StageView).show(Text(tr("no_steps", lang), style="dim"))
+            self._show_notice()
+            return
+        stage = index.stage(step)
+        self.query_one(JourneyStrip).show(stage, index.turn(step), step, len(index), lang,
+                                          self.status())
+        self.query_one(Timeline).show(step, lang)
+        self.query_one(StepBar).show(step, len(index))
+        self.query_one(StageView).show(render_step(index, step, lang),
+                                       f"{step + 1} · {stage_name(stage, lang)}")
+        total, lines = context.debug_lines(index, step, keep=64)
+        self.query_one(DebugConsole).show_lines(total, lines, lang)
+        if self._chapter_key != (stage, lang):
+            self._chapter_key = (stage, lang)
+            self.query_one("#chapter-step", ChapterPanel).show(
+                step_text(self.guide, self.guide_problem, stage, lang, self.scenario),
+                f"{tr('chapter', lang)} · {stage_name(stage, lang)}", key=(stage, lang))
+            section = section_of(self.guide, stage)
+            section_key = (getattr(section, "id", None), lang)
+            if section_key != self._section_key:
+                self._section_key = section_key
+                self.query_one("#chapter-section", ChapterPanel).show(
+                    section_text(section, lang) if self.guide is not None else Text(),
+                    key=section_key)
+        self._show_notice()
+        if self._keys_lang != lang:  # unchanged widgets are not redrawn
+            self._keys_lang = lang
+            self.query_one("#keys", Static).update(" " + tr("keys_bar", lang))
+
+    def _show_notice(self) -> None:
+        torn = self.index.reader.torn_line
+        text = ""
+        if torn is not None and not self.follow:
+            text = tr("torn", self.lang, line=torn, steps=len(self.index))
+        if text == self._notice:
+            return
+        self._notice = text
+        notice = self.query_one("#notice", Static)
+        notice.update(text)
+        notice.set_class(bool(text), "shown")
+
+    def go(self, step: int) -> None:
+        self.cursor.go(step)
+        self.render_step()
+
+    # -- moving ----------------------------------------------------------------------------
+
+    def action_step(self, delta: int) -> None:
+        self.go(self.step + delta)
+
+    def action_first(self) -> None:
+        self.go(0)
+
+    def action_last(self) -> None:
+        self.go(len(self.index) - 1)
+
+    def action_next_turn(self) -> None:
+        self.go(next_turn(self.index, self.step))
+
+    def action_previous_turn(self) -> None:
+        self.go(previous_turn(self.index, self.step))
+
+    def action_station(self, number: int) -> None:
+        target = next_of_stage(self.index, self.step, STATIONS[number - 1])
+        if target is not None:
+            self.go(target)
+
+    def action_goto(self) -> None:
+        def chosen(step: int | None) -> None:
+            if step is not None:
+                self.go(step)
+
+        self.push_screen(GotoScreen(self.lang, len(self.index)), chosen)
+
+    def on_timeline_selected(self, message: Timeline.Selected) -> None:
+        self.go(message.step)
+
+    def on_step_bar_seek(self, message: StepBar.Seek) -> None:
+        self.go(message.step)
+
+    # -- autoplay --------------------------------------------------------------------------
+
+    def action_autoplay(self) -> None:
+        self.autoplay.toggle()
+        self.render_step()
+
+    def _autoplay_tick(self) -> bool:
+        if self.cursor.at_end and not self.follow:
+            self.call_after_refresh(self.render_step)  # drop the "autoplay" label
+            return False
+        self.go(self.step + 1)
+        return True
+
+    def action_speed(self, delta: int) -> None:
+        self.autoplay.change_speed(delta)
+        self.render_step()
+
+    # -- search (the bar finds, the app moves) ---------------------------------------------
+
+    def action_search(self) -> None:
+        self.query_one(SearchBar).open(self.lang)
+
+    def on_search_bar_found(self, message: SearchBar.Found) -> None:
+        if message.again:
+            self.action_match(1)
+            return
+        target = search.next_match(message.matches, self.step - 1)
+        if target is not None:
+            self.go(target)
+        self.query_one(SearchBar).show_count(self.step)
+
+    @property
+    def matches(self) -> list[int]:
+        return self.query_one(SearchBar).matches
+
+    def action_match(self, direction: int) -> None:
+        target = search.next_match(self.matches, self.step, forward=direction > 0)
+        if target is not None:
+            self.go(target)
+            self.query_one(SearchBar).show_count(self.step)
+
+    # -- settings --------------------------------------------------------------------------
+
+    def action_language(self) -> None:
+        self.lang = LANGS[(LANGS.index(self.lang) + 1) % len(LANGS)]
+        bar = self.query_one(SearchBar)
+        bar.set_language(self.lang)
+        self.render_step()
+        bar.show_count(self.step)
+
+    def action_scroll_stage(self, lines: int) -> None:
+        self.query_one(StageView).scroll_lines(lines)
+
+    def action_chapter(self) -> None:
+        self.query_one("#chapter").toggle_class("hidden")
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.lang))
+
+    # -- following a growing trace ---------------------------------------------------------
+
+    def poll(self) -> None:
+        """``--follow``: pick up lines the recorder appended; stay at the end if we were there."""
+        if not self.indexing and self.cursor.refresh():
+            self.render_step()

@@ -1,0 +1,106 @@
+"""``tracer replay``: the command-line entry of the replay app.
+
+Registered by :mod:`tracer.cli` through ``register(subparsers)``; it imports nothing heavy at the
+top, so ``tracer --help`` stays fast. The trace is opened and the starting step found *before*
+Textual starts, so bad input (a missing file, not a trace, a newer format version, a step that
+does not exist) ends as one line on stderr and exit code 2, never a half-drawn screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Any
+
+from tracer.errors import UserError
+from tracer.trace.events import STAGES
+
+DEFAULT_SIZE = (120, 40)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "replay", help="step through a recorded trace, station by station",
+        description="Replay a trace in a terminal app: mapping, wrapping, appending, resending, "
+                    "step by step, beside chapter 12. Without TRACE, the bundled main walk.")
+    parser.add_argument("trace", nargs="?", type=Path, metavar="TRACE",
+                        help="the trace to replay (default: the bundled chapter-12 recording)")
+    parser.add_argument("--step", type=int, metavar="N", help="open at step N (1-based)")
+    parser.add_argument("--turn", type=int, metavar="T", help="open at the first step of turn T")
+    parser.add_argument("--stage", choices=STAGES, metavar="STAGE",
+                        help="with --turn (or alone): the first step of this stage, e.g. mapping")
+    parser.add_argument("--lang", choices=("zh", "en"), default=None,
+                        help="language (default from the locale: zh* means Chinese)")
+    parser.add_argument("--follow", action="store_true",
+                        help="keep reading a trace that `tracer record` is still writing")
+    parser.add_argument("--screenshot", type=Path, metavar="OUT.svg",
+                        help="render the chosen step to an SVG file and exit (no terminal needed)")
+    parser.add_argument("--size", type=parse_size, default=DEFAULT_SIZE, metavar="WxH",
+                        help="screen size for --screenshot (default 120x40)")
+    parser.set_defaults(func=run)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"(\d+)[xX×](\d+)", text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, e.g. 120x40, not {text!r}")
+    width, height = int(match.group(1)), int(match.group(2))
+    if width < 40 or height < 10:
+        raise argparse.ArgumentTypeError("the screen must be at least 40x10")
+    return width, height
+
+
+def build_app(args: argparse.Namespace) -> Any:
+    """Open the trace, find the starting step and make the app (not yet running)."""
+    from tracer.paths import MAIN_RECORDING
+    from tracer.replay.app import ReplayApp
+    from tracer.replay.i18n import default_lang
+    from tracer.replay.steps import StepIndex, locate
+    from tracer.trace.reader import TraceReader
+
+    path = args.trace or MAIN_RECORDING
+    # Checked here too, so the reader is only built for a file that exists (a reader whose
+    # constructor fails prints a stray warning when it is collected).
+    if not path.exists():
+        raise UserError("no such file", path)
+    if path.is_dir():
+        raise UserError("is a directory, not a trace", path)
+    reader = TraceReader(path)
+    index = StepIndex(reader, eager=False)  # the app indexes the rest after the first frame
+    if len(index) or not args.follow:
+        step = locate(index, step=args.step, turn=args.turn, stage=args.stage)
+        # Decode the first step now: a broken line should be a clean error, not a crash later.
+        index.event(step)
+    else:
+        step = 0
+    return ReplayApp(index, step=step, lang=args.lang or default_lang(), follow=args.follow)
+
+
+def run(args: argparse.Namespace) -> int:
+    app = build_app(args)
+    if args.screenshot is not None:
+        app.index.extend()  # a picture shows the whole count, not "indexing…"
+        write_screenshot(app, args.screenshot, args.size)
+        return 0
+    app.run()
+    return 0
+
+
+def write_screenshot(app: Any, out: Path, size: tuple[int, int]) -> Path:
+    """Render the app's first frame headless and save it as SVG."""
+    import asyncio
+
+    async def shoot() -> str:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            return app.export_screenshot(title=app.TITLE)
+
+    svg = asyncio.run(shoot())
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write the screenshot ({exc.strerror})", out) from None
+    print(f"wrote {out}")
+    return out

@@ -1,0 +1,146 @@
+"""What one step needs from the rest of the trace, read lazily.
+
+Steps point at messages by uuid (the trace writes each message once), so showing a step means
+finding a few earlier records. Every message a step points at was written shortly before it (the
+response's assistant fragments, the tool result being wrapped, the tail of a request), so we look
+backwards from the step, decoding only ``message`` lines, and stop as soon as all are found. Each
+step therefore costs the same whether it is step 10 or step 100,000, which is what keeps the
+replay responsive on a 10,000-turn trace (Python Tutor's rule: a step must render on its own).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from tracer.agent.messages import resolve_part
+from tracer.replay.steps import StepIndex, steps_of
+from tracer.trace.events import AnyEvent, MessageRecorded
+from tracer.trace.reader import TraceReader
+
+#: How far back to look for a record before giving up: a step's records are within its turn or
+#: the one before, and the bound keeps a broken trace (a dangling uuid) from stalling a keypress.
+SCAN_LIMIT = 20_000
+#: At most this many requests are drawn in the resending chart; longer sessions are sampled.
+CHART_POINTS = 48
+
+
+def find_messages(reader: TraceReader, uuids: Iterable[str], before: int,
+                  limit: int = SCAN_LIMIT) -> dict[str, MessageRecorded]:
+    """The ``message`` records with these uuids, nearest first, looking back from ``before``."""
+    wanted = set(uuids)
+    found: dict[str, MessageRecorded] = {}
+    stop = max(before - limit, 0)
+    for i in range(before - 1, stop - 1, -1):
+        if not wanted:
+            break
+        if reader.kind_of(i) != "message":
+            continue
+        event = reader[i]
+        if isinstance(event, MessageRecorded) and event.uuid in wanted:
+            found[event.uuid] = event
+            wanted.discard(event.uuid)
+    return found
+
+
+def find_back(reader: TraceReader, before: int, kind: str,
+              test: Callable[[Any], bool] = lambda _e: True,
+              limit: int = SCAN_LIMIT) -> AnyEvent | None:
+    """The nearest earlier event of ``kind`` that passes ``test``."""
+    for i in range(before - 1, max(before - limit, 0) - 1, -1):
+        if reader.kind_of(i) == kind:
+            event = reader[i]
+            if test(event):
+                return event
+    return None
+
+
+def find_tool_uses(reader: TraceReader, ids: Iterable[str], before: int) -> dict[str, dict]:
+    """The assistant's ``tool_use`` blocks with these ids, from the messages before ``before``."""
+    wanted = set(ids)
+    found: dict[str, dict] = {}
+    for i in range(before - 1, max(before - SCAN_LIMIT, 0) - 1, -1):
+        if not wanted:
+            break
+        if reader.kind_of(i) != "message":
+            continue
+        event = reader[i]
+        if not isinstance(event, MessageRecorded) or event.type != "assistant":
+            continue
+        for block in event.content if isinstance(event.content, list) else []:
+            if block.get("type") == "tool_use" and block.get("id") in wanted:
+                found[block["id"]] = block
+                wanted.discard(block["id"])
+    return found
+
+
+def message_dict(message: MessageRecorded) -> dict[str, Any]:
+    return {"type": message.type, "content": message.content, "attachment": message.attachment}
+
+
+def resolve_tail(tail: list[dict[str, Any]], messages: dict[str, MessageRecorded]
+                 ) -> list[tuple[str, list[Any]]]:
+    """A request's new API messages: ``(role, [block or string, ...])``; missing parts → None."""
+    by_uuid = {uuid: message_dict(m) for uuid, m in messages.items()}
+    out: list[tuple[str, list[Any]]] = []
+    for ref in tail:
+        blocks: list[Any] = []
+        for uuid, index in ref.get("parts", []):
+            try:
+                blocks.append(resolve_part((uuid, index), by_uuid))
+            except (KeyError, IndexError, TypeError):
+                blocks.append(None)
+        out.append((ref.get("role", "?"), blocks))
+    return out
+
+
+def tail_uuids(tail: list[dict[str, Any]]) -> list[str]:
+    return [part[0] for ref in tail for part in ref.get("parts", [])]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestPoint:
+    """One request in the chart: its number, body size and input tokens (None if unknown)."""
+
+    request_index: int
+    bytes: int
+    input_tokens: int | None
+    current: bool = False
+
+
+def request_history(index: StepIndex, step: int, points: int = CHART_POINTS) -> list[RequestPoint]:
+    """The requests sent up to ``step`` (sampled evenly to ``points``), for the growth chart.
+
+    Input tokens come from each request's response, the step after it.
+    """
+    sent = steps_of(index, "resending")
+    steps = list(sent[: bisect_right(sent, step)])
+    if not steps:
+        return []
+    if len(steps) > points:
+        stride = (len(steps) - 1) / (points - 1)
+        steps = [steps[round(k * stride)] for k in range(points)]
+    out: list[RequestPoint] = []
+    for s in steps:
+        event = index.event(s)
+        tokens = None
+        for look in range(s + 1, min(s + 4, len(index))):
+            if index.stage(look) == "response":
+                usage = getattr(index.event(look), "usage", {}) or {}
+                tokens = usage.get("input_tokens")
+                break
+        out.append(RequestPoint(getattr(event, "request_index", 0), getattr(event, "bytes", 0),
+                                tokens, current=s == step))
+    return out
+
+
+def debug_lines(index: StepIndex, step: int, keep: int = 200) -> tuple[int, list[str]]:
+    """The ``[DEBUG]`` lines printed once ``step`` is done: (how many in all, the last ``keep``)."""
+    total = index.debug_count_through(step)
+    lines = []
+    for k in range(max(total - keep, 0), total):
+        line = getattr(index.reader[index.debug_positions[k]], "line", "")
+        lines.append(line if isinstance(line, str) else str(line))
+    return total, lines

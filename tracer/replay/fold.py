@@ -1,0 +1,58 @@
+"""Folding: long text is cut to a few lines with a note of what was left out.
+
+A tool can return a megabyte; drawing it all would freeze the screen and teach nothing. Every
+piece of content the replay shows passes through :func:`fold` first, so the work per step stays
+bounded whatever the trace holds.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+
+MAX_LINES = 40
+MAX_CHARS = 4000
+MAX_LINE_WIDTH = 400
+
+
+def fold(text: str, max_lines: int = MAX_LINES,
+         max_chars: int = MAX_CHARS) -> tuple[str, str | None]:
+    """``text`` cut to ``max_lines`` lines and ``max_chars`` characters, noting any cut."""
+    head = text[:max_chars]
+    lines = head.split("\n")
+    cut_lines = len(lines) > max_lines
+    lines = [line if len(line) <= MAX_LINE_WIDTH else line[:MAX_LINE_WIDTH] + "…"
+             for line in lines[:max_lines]]
+    shown = "\n".join(lines)
+    if not cut_lines and len(text) <= max_chars:
+        return shown, None
+    total_lines = text.count("\n") + 1
+    note = (f"… folded: showing {len(lines)} of {total_lines} lines, "
+            f"{len(shown)} of {len(text)} chars")
+    return shown, note
+
+
+def folded_text(text: str, style: str = "", max_lines: int = MAX_LINES) -> Text:
+    """A Rich ``Text`` of folded content, with the fold note dimmed on its own line."""
+    shown, note = fold(text, max_lines=max_lines)
+    out = Text(shown, style=style)
+    if note:
+        out.append("\n" + note, style="dim italic")
+    return out
+
+
+def as_json(value: Any) -> str:
+    """Compact but readable JSON for a value (non-ASCII kept)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=2)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def short(value: Any, width: int = 60) -> str:
+    """One line, at most ``width`` characters."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"

@@ -1,0 +1,104 @@
+"""The replay's words in Chinese and English.
+
+Many readers of the book read Chinese first, so every label has both. ``--lang`` (or ``t`` in the
+app) picks one; the default follows the locale (``zh*`` → Chinese). Field names the real system
+uses (``tool_result``, ``is_error``, ``needsFollowUp``) stay as they are in both languages.
+"""
+
+from __future__ import annotations
+
+import os
+
+LANGS = ("zh", "en")
+
+STAGE_NAMES: dict[str, dict[str, str]] = {
+    "session": {"zh": "会话开始", "en": "session"},
+    "turn_start": {"zh": "新一轮", "en": "turn start"},
+    "resending": {"zh": "重新发送", "en": "resending"},
+    "response": {"zh": "模型响应", "en": "response"},
+    "follow_up": {"zh": "是否继续", "en": "follow-up"},
+    "permission": {"zh": "权限", "en": "permission"},
+    "tool_run": {"zh": "工具执行", "en": "tool run"},
+    "mapping": {"zh": "映射", "en": "mapping"},
+    "wrapping": {"zh": "包装", "en": "wrapping"},
+    "appending": {"zh": "追加", "en": "appending"},
+    "max_turns_check": {"zh": "轮数检查", "en": "max-turns check"},
+    "terminal": {"zh": "结束", "en": "terminal"},
+}
+
+TEXT: dict[str, dict[str, str]] = {
+    "turn_step": {"zh": "第 {turn} 轮 · 第 {step}/{total} 步",
+                  "en": "turn {turn} · step {step}/{total}"},
+    "no_steps": {"zh": "还没有步骤（等待记录…）", "en": "no steps yet (waiting for the recorder…)"},
+    "setup": {"zh": "准备", "en": "set-up"},
+    "turn": {"zh": "第 {turn} 轮", "en": "turn {turn}"},
+    "timeline": {"zh": "时间线", "en": "timeline"},
+    "debug": {"zh": "调试输出", "en": "debug console"},
+    "chapter": {"zh": "章节", "en": "chapter"},
+    "no_guide": {"zh": "（没有找到章节指南 guide.yaml）", "en": "(no chapter guide found)"},
+    "no_section": {"zh": "这一步不在任何小节里。", "en": "No section covers this step."},
+    "claude_code": {"zh": "Claude Code 源码", "en": "Claude Code source"},
+    "ours": {"zh": "本项目", "en": "ours"},
+    "fidelity": {"zh": "与原版的差异", "en": "fidelity"},
+    "checkpoint": {"zh": "检查点", "en": "checkpoint"},
+    "torn": {"zh": "轨迹在第 {line} 行中途截断；只显示前 {steps} 步",
+             "en": "the trace ends mid-event at line {line}; showing the first {steps} steps"},
+    "following": {"zh": "跟随中", "en": "following"},
+    "indexing": {"zh": "索引中…", "en": "indexing…"},
+    "playing": {"zh": "▶ 自动播放 {speed} 步/秒", "en": "▶ autoplay {speed} steps/s"},
+    "search_prompt": {"zh": "搜索所有步骤…", "en": "search every step…"},
+    "matches": {"zh": "匹配 {n}/{total}", "en": "match {n}/{total}"},
+    "no_matches": {"zh": "没有匹配：{query}", "en": "no match: {query}"},
+    "searching": {"zh": "搜索中…", "en": "searching…"},
+    "goto_prompt": {"zh": "跳到第几步（1–{total}）", "en": "go to step (1–{total})"},
+    "earlier_lines": {"zh": "… 之前还有 {n} 行", "en": "… {n} earlier lines"},
+    "no_debug": {"zh": "（还没有 [DEBUG] 输出）", "en": "(no [DEBUG] lines yet)"},
+    "help_title": {"zh": "按键", "en": "Keys"},
+    "keys_bar": {
+        "zh": "←→ 上/下一步  [ ] 上/下一轮  1-4 站点  g 跳转  / 搜索  a 播放  t 语言  "
+              "c 章节  ? 帮助  q 退出",
+        "en": "←→ step  [ ] turn  1-4 station  g go to  / search  a play  t language  "
+              "c chapter  ? help  q quit",
+    },
+}
+
+HELP: list[tuple[str, dict[str, str]]] = [
+    ("→ l space", {"zh": "下一步", "en": "next step"}),
+    ("← h", {"zh": "上一步", "en": "previous step"}),
+    ("Home End", {"zh": "第一步 / 最后一步", "en": "first / last step"}),
+    ("] n", {"zh": "下一轮", "en": "next turn"}),
+    ("[ p", {"zh": "上一轮（或本轮开头）", "en": "previous turn (or this turn's start)"}),
+    ("1 2 3 4", {"zh": "下一个 ①映射 ②包装 ③追加 ④重新发送",
+                 "en": "next ① mapping ② wrapping ③ appending ④ resending"}),
+    ("g", {"zh": "跳到第 N 步", "en": "go to step N"}),
+    ("/", {"zh": "搜索所有步骤的内容", "en": "search every step's content"}),
+    (". ,  F3", {"zh": "下一个 / 上一个匹配", "en": "next / previous match"}),
+    ("a", {"zh": "自动播放（再按暂停）", "en": "autoplay (again to pause)"}),
+    ("+ -", {"zh": "加快 / 放慢播放", "en": "faster / slower"}),
+    ("↑ ↓ PgUp PgDn", {"zh": "滚动步骤视图", "en": "scroll the stage view"}),
+    ("t", {"zh": "切换语言", "en": "switch language"}),
+    ("c", {"zh": "显示 / 隐藏章节面板", "en": "show / hide the chapter panel"}),
+    ("? F1", {"zh": "帮助", "en": "help"}),
+    ("q", {"zh": "退出", "en": "quit"}),
+]
+
+
+def tr(key: str, lang: str, **values: object) -> str:
+    """The text for ``key`` in ``lang``, with ``{name}`` fields filled in."""
+    text = TEXT[key].get(lang) or TEXT[key]["en"]
+    return text.format(**values) if values else text
+
+
+def stage_name(stage: str, lang: str) -> str:
+    names = STAGE_NAMES.get(stage)
+    return names.get(lang, stage) if names else stage
+
+
+def default_lang(environ: dict[str, str] | None = None) -> str:
+    """``zh`` when the locale says Chinese (LC_ALL, LC_MESSAGES or LANG start with ``zh``)."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"

@@ -1,0 +1,286 @@
+"""A step as Rich text: what it produced, and what it changed.
+
+One function per stage; :func:`render_step` picks it. The four stations get the most care:
+``resending`` folds the prefix a request shares with the previous one and lights the new tail
+(the whole history resent, made visible), ``appending`` lights the rows that joined the history.
+The tool stations (``tool_run``, ``mapping``, ``wrapping``) live in :mod:`render_tools`.
+
+These functions only read the trace through :mod:`context`; nothing here knows about Textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+
+from tracer.replay import context
+from tracer.replay.fold import as_json, folded_text, short
+from tracer.replay.i18n import stage_name
+from tracer.replay.render_tools import (
+    block_text,
+    render_mapping,
+    render_tool_run,
+    render_wrapping,
+    say,
+)
+from tracer.replay.steps import StepIndex
+from tracer.trace.events import MessageRecorded
+
+LIT = "bold black on #e8d44d"
+"""What changed at this step: new rows, the new tail."""
+LABEL = "bold cyan"
+SPARK = "▁▂▃▄▅▆▇█"
+
+
+def title(stage: str, lang: str, extra: str = "") -> Text:
+    out = Text(stage_name(stage, lang), style="bold underline")
+    if extra:
+        out.append("  " + extra, style="bold")
+    out.append("\n\n")
+    return out
+
+
+def field(out: Text, label: str, value: Any, style: str = "") -> None:
+    out.append(f"{label}: ", style=LABEL)
+    out.append(f"{value}\n", style=style)
+
+
+def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("session", lang, (event.title or {}).get(lang, "") if event.title else "")
+    field(out, "model", event.model)
+    field(out, "tools", ", ".join(event.tools))
+    field(out, "max_turns", event.max_turns)
+    out.append(say(lang, "prompt (the first user message):\n", "提示词（第一条 user 消息）：\n"),
+               style=LABEL)
+    out.append_text(folded_text(event.prompt))
+    system = event.request_params.get("system")
+    if system:
+        out.append("\n\nsystem:\n", style=LABEL)
+        out.append_text(folded_text(system if isinstance(system, str) else as_json(system), "dim"))
+    return out
+
+
+def render_turn_start(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("turn_start", lang, f"turn {event.turn}")
+    field(out, "state.messages", event.message_count, "bold")
+    out.append(say(lang,
+                   "The top of while (true): the turn begins with the whole internal history.\n",
+                   "while (true) 的开头：这一轮从完整的内部消息历史开始。\n"))
+    return out
+
+
+def sparkline(values: list[int | None]) -> str:
+    known = [v for v in values if v is not None]
+    if not known:
+        return ""
+    top = max(known) or 1
+    return "".join(" " if v is None else SPARK[min(len(SPARK) - 1, v * len(SPARK) // (top + 1))]
+                   for v in values)
+
+
+def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("resending", lang, f"request {event.request_index}")
+    where = index.positions[step]
+    field(out, "API messages", f"{event.message_count}  (internal {event.internal_count})")
+    field(out, "bytes", f"{event.bytes:,}")
+    if event.params:
+        keys = ", ".join(k for k in event.params)
+        field(out, say(lang, "parameters", "参数"), keys, "dim")
+    else:
+        field(out, say(lang, "parameters", "参数"),
+              say(lang, "same as before", "与上一次相同"), "dim")
+    out.append("\nmessages: [\n", style="bold")
+    if event.prefix_len:
+        same, request = event.prefix_len, event.prefix_request
+        out.append(say(lang, f"  ⋯ same {same} messages as request {request} (folded)\n",
+                       f"  ⋯ 与请求 {request} 相同的 {same} 条消息（折叠）\n"), style="dim")
+    found = context.find_messages(index.reader, context.tail_uuids(event.tail), where)
+    for number, (role, blocks) in enumerate(context.resolve_tail(event.tail, found),
+                                            start=event.prefix_len + 1):
+        out.append(f"  {number}. {role}", style=LIT)
+        out.append(say(lang, "  new\n", "  新增\n"), style=LIT)
+        for block in blocks:
+            out.append("     ")
+            out.append_text(block_text(block, lang, width=70))
+            out.append("\n")
+    out.append("]\n\n", style="bold")
+    history = context.request_history(index, step)
+    if history:
+        out.append(say(lang, "the whole history, resent each time:\n",
+                       "每次都重新发送整个历史：\n"), style=LABEL)
+        first, last = history[0].request_index, history[-1].request_index
+        out.append(f"  bytes         {sparkline([p.bytes for p in history])}  ")
+        out.append(f"{history[0].bytes:,} → {history[-1].bytes:,}\n")
+        tokens = [p.input_tokens for p in history]
+        if any(t is not None for t in tokens):
+            out.append(f"  input_tokens  {sparkline(tokens)}  ")
+            out.append(f"{tokens[0]} → {tokens[-1]}\n")
+        out.append(f"  requests {first}…{last}" if first != last else f"  request {first}",
+                   style="dim")
+        out.append("\n")
+    return out
+
+
+def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("response", lang, f"request {event.request_index}")
+    field(out, "message id", event.message_id)
+    field(out, "stop_reason", event.stop_reason, "bold")
+    usage = ", ".join(f"{k} {v}" for k, v in event.usage.items() if v)
+    field(out, "usage", usage)
+    latency = f"{event.latency_ms} ms" if event.latency_ms is not None else "?"
+    field(out, "latency", f"{latency}, attempts {event.attempts}")
+    found = context.find_messages(index.reader, event.assistant_uuids, index.positions[step])
+    count = len(event.assistant_uuids)
+    out.append(say(lang, f"\n{count} internal assistant messages (one per content block):\n",
+                   f"\n变成 {count} 条内部 assistant 消息（每个内容块一条）：\n"), style=LABEL)
+    for uuid in event.assistant_uuids:
+        message = found.get(uuid)
+        out.append(f"  {uuid[:8]}  ", style="dim")
+        blocks = message.content if message and isinstance(message.content, list) else [None]
+        for block in blocks:
+            out.append_text(block_text(block, lang, width=200, full=True))
+        out.append("\n")
+    return out
+
+
+def render_follow_up(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("follow_up", lang)
+    out.append("needsFollowUp = ", style=LABEL)
+    out.append(str(event.needs_follow_up).lower(), style="bold green" if event.needs_follow_up
+               else "bold red")
+    out.append("\n")
+    field(out, "stop_reason", event.stop_reason)
+    if event.forced:
+        field(out, say(lang, "forced by the scenario", "由场景强制"), "true", "bold red")
+    out.append(say(lang, f"tool_use blocks: {len(event.tool_use_ids)}\n",
+                   f"tool_use 块：{len(event.tool_use_ids)} 个\n"), style=LABEL)
+    uses = context.find_tool_uses(index.reader, event.tool_use_ids, index.positions[step])
+    for tool_id in event.tool_use_ids:
+        block = uses.get(tool_id, {"type": "tool_use", "id": tool_id})
+        out.append("  ")
+        out.append_text(block_text(block, lang, width=200, full=True))
+        out.append("\n")
+    out.append("\n")
+    out.append(say(lang, "any tool_use → run the tools and loop again; none → the loop ends.",
+                   "有 tool_use → 执行工具，再来一轮；没有 → 循环结束。"), style="dim")
+    return out
+
+
+def render_permission(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("permission", lang, f"{event.tool} {event.tool_use_id}")
+    allowed = event.decision in ("allow", "approve")
+    field(out, "decision", event.decision, "bold green" if allowed else "bold red")
+    field(out, "source", event.source)
+    if event.rule:
+        field(out, "rule", event.rule)
+    if event.feedback:
+        field(out, "feedback", event.feedback, "bold yellow")
+    if event.message:
+        out.append(say(lang, "what the model is told:\n", "模型收到的内容：\n"), style=LABEL)
+        out.append_text(folded_text(event.message, "yellow"))
+    return out
+
+
+def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("appending", lang)
+    out.append(f"messages: {event.before_count} → {event.after_count}", style="bold")
+    out.append(f"    API: {event.api_before_count} → {event.api_after_count}\n")
+    out.append(say(lang, f"+{event.assistant_count} assistant, +{event.tool_result_count} "
+                         "tool_result (internal list)\n\n",
+                   f"+{event.assistant_count} 条 assistant，+{event.tool_result_count} 条 "
+                   "tool_result（内部列表）\n\n"), style="dim")
+    out.append("[...messagesForQuery, ...assistantMessages, ...toolResults]\n", style=LABEL)
+    if event.before_count:
+        out.append(say(lang, f"  1–{event.before_count}  unchanged (folded)\n",
+                       f"  1–{event.before_count}  未变（折叠）\n"), style="dim")
+    found = context.find_messages(index.reader, event.new_uuids, index.positions[step])
+    for number, uuid in enumerate(event.new_uuids, start=event.before_count + 1):
+        message = found.get(uuid)
+        out.append(f"  {number:>3}  ", style=LIT)
+        kind = message.type if message else "?"
+        out.append(f"{kind:<9} {uuid[:8]}  ", style=LIT)
+        out.append_text(_message_line(message, lang))
+        out.append("\n")
+    return out
+
+
+def _message_line(message: MessageRecorded | None, lang: str) -> Text:
+    if message is None:
+        return Text(say(lang, "(not found)", "（未找到）"), style="dim")
+    content = message.content
+    if isinstance(content, list):
+        return Text(" ").join(block_text(b, lang, width=60) for b in content)
+    if content is None:
+        return Text(short(message.attachment or {}, 60), style="dim")
+    return Text(short(content, 60))
+
+
+def render_max_turns(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("max_turns_check", lang)
+    if event.max_turns is None:
+        out.append(f"next_turn_count {event.next_turn_count}; max_turns: ", style="bold")
+        out.append(say(lang, "not set, go on\n", "未设置，继续\n"), style="green")
+        return out
+    out.append(f"next_turn_count ({event.next_turn_count}) > max_turns ({event.max_turns})"
+               f"  →  {str(event.exceeded).lower()}\n", style="bold")
+    if event.exceeded:
+        out.append(say(lang, "stop: max_turns reached\n", "停止：达到 max_turns\n"),
+                   style="bold red")
+    else:
+        out.append(say(lang, "go on to the next turn\n", "继续下一轮\n"), style="green")
+    return out
+
+
+def render_terminal(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("terminal", lang)
+    field(out, "reason", event.reason, "bold green" if event.reason == "completed" else "bold red")
+    field(out, "turn_count", event.turn_count)
+    field(out, "messages", event.message_count)
+    if event.error:
+        out.append("error:\n", style=LABEL)
+        out.append_text(folded_text(event.error, "red"))
+    return out
+
+
+RENDERERS: dict[str, Callable[[StepIndex, int, Any, str], Text]] = {
+    "session": render_session,
+    "turn_start": render_turn_start,
+    "resending": render_resending,
+    "response": render_response,
+    "follow_up": render_follow_up,
+    "permission": render_permission,
+    "tool_run": render_tool_run,
+    "mapping": render_mapping,
+    "wrapping": render_wrapping,
+    "appending": render_appending,
+    "max_turns_check": render_max_turns,
+    "terminal": render_terminal,
+}
+
+
+def render_step(index: StepIndex, step: int, lang: str) -> Text:
+    """The stage view of ``step``; unknown stages show their raw record."""
+    event = index.event(step)
+    renderer = RENDERERS.get(index.stage(step))
+    if renderer is None:
+        out = title(index.stage(step), lang)
+        out.append_text(folded_text(as_json(getattr(event, "raw", event))))
+    else:
+        out = renderer(index, step, event, lang)
+    notes = import_notes(index, step)
+    if notes:
+        out.append(say(lang, "\nnoted by the import:\n", "\n导入时的备注：\n"), style=LABEL)
+        for note in notes:
+            out.append(f"  [{getattr(note, 'topic', '?')}] ", style="bold")
+            out.append(short(getattr(note, "text", ""), 200) + "\n")
+    return out
+
+
+def import_notes(index: StepIndex, step: int) -> list[Any]:
+    """``import_note`` records written between the previous step and this one (imports only)."""
+    start = index.positions[step - 1] + 1 if step else 0
+    reader = index.reader
+    return [reader[i] for i in range(start, index.positions[step])
+            if reader.kind_of(i) == "import_note"]

@@ -1,0 +1,260 @@
+"""Pure step logic: which events are steps, which turn each is in, and how the cursor moves.
+
+A trace holds steps (events with a ``stage``) and the supporting records they point at. Like
+Python Tutor's "Step X of Y", the replay numbers only the steps. :class:`StepIndex` finds them
+without decoding JSON: the reader reads each line's ``kind`` from its first bytes, so indexing a
+190,000-event trace costs a fraction of a second and no event is decoded until it is shown.
+
+A long trace is indexed in two goes: :class:`StepIndex` with ``eager=False`` indexes only a first
+chunk (enough for the first screen), and the app finishes the rest in a background thread, so a
+100,000-step trace shows its first frame about as fast as a small one (toolong does the same).
+Each chunk is published whole: :meth:`StepIndex.__len__` only counts steps whose records are all
+in place, so the screen can read the index while it grows.
+
+A step's turn is counted, not read: each ``turn_start`` step opens a turn, exactly like the
+loop's ``turn_count`` (``State.turn_count`` in ``query.ts``'s ``while (true)``). Steps before
+the first turn (the session's set-up) belong to turn 0.
+
+Nothing here imports Textual; the functions take and return step numbers (0-based).
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tracer.errors import UserError
+from tracer.trace.events import STATIONS, STEP_KINDS, AnyEvent
+from tracer.trace.reader import TraceReader
+
+#: Lines indexed per chunk when indexing in steps.
+CHUNK = 20_000
+#: Lines indexed before the first frame (about a hundred turns: enough for the first screen).
+FIRST_CHUNK = 2_000
+
+
+class StepIndex:
+    """The steps of a trace, found from line kinds; grows with :meth:`extend` (``--follow``)."""
+
+    def __init__(self, reader: TraceReader, eager: bool = True) -> None:
+        self.reader = reader
+        self.positions = array("l")
+        """Event index (in the reader) of each step."""
+        self.stage_codes = array("b")
+        """Stage of each step, as an index into :attr:`stage_names`."""
+        self.turns = array("l")
+        """Turn of each step."""
+        self.group_starts = array("l", [0])
+        """First step of each turn group (group 0: the set-up before the first turn)."""
+        self.debug_positions = array("l")
+        """Event index of each ``debug_hook`` record (the chapter's console lines)."""
+        self.stage_names: list[str] = []
+        self.by_stage: dict[str, array] = {}
+        """The steps of each stage, in order (for "next mapping step" and the request chart)."""
+        self._codes: dict[str, int] = {}
+        self._scanned = 0
+        self._turn = 0
+        self._count = 0
+        self.extend(None if eager else FIRST_CHUNK)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every line the reader holds has been indexed."""
+        return self._scanned >= len(self.reader)
+
+    def extend(self, max_lines: int | None = None) -> int:
+        """Index up to ``max_lines`` more of the reader's lines (all by default).
+
+        Returns how many steps were added. Safe to run in one background thread while the screen
+        reads the index: the new steps become visible together, at the end.
+        """
+        before = self._count
+        kind_of = self.reader.kind_of
+        stop = len(self.reader)
+        if max_lines is not None:
+            stop = min(stop, self._scanned + max_lines)
+        for i in range(self._scanned, stop):
+            kind = kind_of(i)
+            if kind == "debug_hook":
+                self.debug_positions.append(i)
+                continue
+            stage = STEP_KINDS.get(kind or "")
+            if stage is None:
+                continue
+            if stage == "turn_start":
+                self._turn += 1
+                if len(self.positions):  # a turn right at the top needs no empty group 0
+                    self.group_starts.append(len(self.positions))
+            code = self._codes.get(stage)
+            if code is None:
+                code = self._codes[stage] = len(self.stage_names)
+                self.stage_names.append(stage)
+                self.by_stage[stage] = array("l")
+            self.by_stage[stage].append(len(self.positions))
+            self.stage_codes.append(code)
+            self.turns.append(self._turn)
+            self.positions.append(i)  # last: a step exists once its position does
+        self._scanned = stop
+        self._count = len(self.positions)
+        return self._count - before
+
+    def extend_until(self, done: Callable[[], bool]) -> None:
+        """Index chunk by chunk until ``done()`` or the end of the file."""
+        while not done() and not self.complete:
+            self.extend(FIRST_CHUNK if len(self) < FIRST_CHUNK else CHUNK)
+
+    # -- lookups -------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return self._count
+
+    def stage(self, step: int) -> str:
+        return self.stage_names[self.stage_codes[step]]
+
+    def turn(self, step: int) -> int:
+        return self.turns[step]
+
+    def event(self, step: int) -> AnyEvent:
+        return self.reader[self.positions[step]]
+
+    def step_at_or_after(self, event_index: int) -> int:
+        """The first step whose event is at or after ``event_index`` (clamped to the last)."""
+        count = self._count
+        return min(bisect_left(self.positions, event_index, 0, count), count - 1)
+
+    def step_at_or_before(self, event_index: int) -> int:
+        """The last step whose event is at or before ``event_index`` (clamped to the first)."""
+        return max(bisect_right(self.positions, event_index, 0, self._count) - 1, 0)
+
+    @property
+    def group_count(self) -> int:
+        """Turn groups whose first step is published."""
+        return bisect_left(self.group_starts, self._count) if self._count else 1
+
+    def group_of(self, step: int) -> int:
+        """Which turn group a step is in (0 is the set-up)."""
+        return bisect_right(self.group_starts, step) - 1
+
+    def group_range(self, group: int) -> range:
+        start = self.group_starts[group]
+        end = (self.group_starts[group + 1] if group + 1 < self.group_count else len(self))
+        return range(start, end)
+
+    def debug_count_through(self, step: int) -> int:
+        """How many ``[DEBUG]`` lines have printed once ``step`` is done.
+
+        A hook prints right after the step it reports (``Loop turn`` after ``turn_start``,
+        ``Tool result`` after ``wrapping``), so this counts the lines before the next step.
+        """
+        limit = self.positions[step + 1] if step + 1 < len(self) else self._scanned
+        return bisect_left(self.debug_positions, limit)
+
+
+# -- moving --------------------------------------------------------------------------------------
+
+
+def clamp(index: StepIndex, step: int) -> int:
+    return max(0, min(step, len(index) - 1))
+
+
+def next_turn(index: StepIndex, step: int) -> int:
+    """The first step of the next turn (or the last step if this is the last turn)."""
+    group = index.group_of(step)
+    if group + 1 < index.group_count:
+        return index.group_starts[group + 1]
+    return len(index) - 1
+
+
+def previous_turn(index: StepIndex, step: int) -> int:
+    """The start of this turn, or of the previous one when already at the start."""
+    group = index.group_of(step)
+    start = index.group_starts[group]
+    if step > start or group == 0:
+        return start
+    return index.group_starts[group - 1]
+
+
+def steps_of(index: StepIndex, stage: str) -> array:
+    """The published steps of ``stage``, ascending (a view; do not change it)."""
+    steps = index.by_stage.get(stage)
+    if steps is None:
+        return array("l")
+    return steps[: bisect_left(steps, len(index))]
+
+
+def next_of_stage(index: StepIndex, step: int, stage: str) -> int | None:
+    """The next step of ``stage`` after ``step``, wrapping round to the start; None if none."""
+    steps = steps_of(index, stage)
+    if not steps:
+        return None
+    after = bisect_right(steps, step)
+    return steps[after] if after < len(steps) else steps[0]
+
+
+def station_stage(number: int) -> str:
+    """Key 1-4 → the chapter's stations: mapping, wrapping, appending, resending."""
+    return STATIONS[number - 1]
+
+
+def locate(index: StepIndex, *, step: int | None = None, turn: int | None = None,
+           stage: str | None = None) -> int:
+    """The step ``--step N`` (1-based) or ``--turn T [--stage S]`` names; UserError if none.
+
+    Indexes only as far as it must to find the step (all of the file when it is not there).
+    """
+    index.extend_until(lambda: len(index) > 0)
+    if not len(index):
+        raise UserError("the trace has no steps", index.reader.path)
+    if step is not None:
+        index.extend_until(lambda: len(index) >= step)
+        if not 1 <= step <= len(index):
+            raise UserError(f"no step {step}: the trace has {len(index)} steps", index.reader.path)
+        return step - 1
+    if turn is None and stage is None:
+        return 0
+    checked = 0
+    while True:
+        for candidate in range(checked, len(index)):
+            if turn is not None and index.turn(candidate) != turn:
+                continue
+            if stage is not None and index.stage(candidate) != stage:
+                continue
+            return candidate
+        checked = len(index)
+        if index.complete:
+            break
+        index.extend(CHUNK)
+    wanted = " ".join(x for x in (f"turn {turn}" if turn is not None else "",
+                                  f"stage {stage}" if stage else "") if x)
+    raise UserError(f"no step with {wanted} in this trace", index.reader.path)
+
+
+@dataclass
+class Cursor:
+    """The current step, plus the rule ``--follow`` needs: at the end, stay at the end."""
+
+    index: StepIndex
+    step: int = 0
+
+    @property
+    def at_end(self) -> bool:
+        return self.step >= len(self.index) - 1
+
+    def go(self, step: int) -> bool:
+        """Move to ``step`` (clamped); return True if the step changed."""
+        target = clamp(self.index, step)
+        moved = target != self.step
+        self.step = target
+        return moved
+
+    def refresh(self) -> int:
+        """Read what the recorder appended; follow the end if we were on it. Returns new steps."""
+        was_at_end = self.at_end
+        if not self.index.reader.refresh():
+            return 0
+        added = self.index.extend()
+        if added and was_at_end:
+            self.step = len(self.index) - 1
+        return added

@@ -1,0 +1,38 @@
+"""The debug console: the chapter's ``[DEBUG]`` lines, printed up to this step.
+
+Like a terminal it shows the newest lines at the bottom (a :class:`Pager` that opens at its end);
+the mouse wheel scrolls back. The app hands it the last few dozen lines and the total count, so
+a step late in a 10,000-turn session costs no more than an early one.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tracer.replay.i18n import tr
+from tracer.replay.widgets.pager import Pager
+
+
+class DebugConsole(Pager):
+    """The last ``[DEBUG]`` lines; ``total`` counts every line printed so far."""
+
+    stick_to_end = True
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[str] = []
+        self.total = -1
+        self._lang = ""
+
+    def show_lines(self, total: int, lines: list[str], lang: str) -> None:
+        if (total, lang) == (self.total, self._lang) and self.lines == lines:
+            return  # nothing new printed: leave the console as it is
+        self.total, self.lines, self._lang = total, lines, lang
+        out = Text()
+        if not lines:
+            out.append(tr("no_debug", lang), style="dim")
+        else:
+            if total > len(lines):
+                out.append(tr("earlier_lines", lang, n=total - len(lines)) + "\n", style="dim")
+            out.append("\n".join(lines))
+        self.show(out, tr("debug", lang))

@@ -1,0 +1,56 @@
+"""The journey strip: ① mapping → ② wrapping → ③ appending → ④ resending, the current one lit.
+
+The four stations are the chapter's path for one tool result. The strip is always visible, with
+"turn T · step S/N" on the right, so a reader never loses their place (asciinema's progress and
+Python Tutor's "Step X of Y").
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.strip import Strip
+from textual.widget import Widget
+
+from tracer.replay.i18n import stage_name, tr
+from tracer.replay.widgets.pager import text_strip
+from tracer.trace.events import STATIONS
+
+NUMBERS = "①②③④"
+
+
+class JourneyStrip(Widget):
+    """The top line: stations on the left, position and status on the right.
+
+    One widget drawing both halves, so a step repaints a line and never re-runs the layout.
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.stations = Text()
+        self.position = Text()
+
+    def show(self, stage: str, turn: int, step: int, total: int, lang: str,
+             status: str = "") -> None:
+        line = Text()
+        for number, station in enumerate(STATIONS):
+            if number:
+                line.append(" → ", style="dim")
+            label = f"{NUMBERS[number]} {stage_name(station, lang)}"
+            line.append(f" {label} ", style="bold black on #e8d44d" if station == stage else "")
+        if stage not in STATIONS:
+            line.append(f"   · {stage_name(stage, lang)}", style="italic")
+        right = Text()
+        if status:
+            right.append(status + "  ", style="bold magenta")
+        right.append(tr("turn_step", lang, turn=turn, step=step + 1, total=total), style="bold")
+        self.stations, self.position = line, right
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        width = max(self.size.width, 1)
+        gap = width - self.stations.cell_len - self.position.cell_len - 1
+        out = self.stations.copy()
+        out.append(" " * max(gap, 1))
+        out.append_text(self.position)
+        out.truncate(width, overflow="ellipsis")
+        return text_strip(out, width, self.rich_style, self.app.console)

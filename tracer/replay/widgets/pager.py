@@ -1,0 +1,116 @@
+"""A pager: Rich text wrapped to the widget's width, shown a screenful at a time.
+
+The stage view and the chapter panel change on nearly every step. As scroll containers around a
+``Static`` each change would re-run Textual's layout (the content's height changed) and draw the
+whole screen twice; a pager keeps its size, so a step repaints only what changed. It scrolls by
+itself: mouse wheel, or :meth:`scroll_lines` (the app's ↑ ↓ PgUp PgDn).
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.strip import Strip
+from textual.widget import Widget
+
+
+def text_strip(line: Text, width: int, base: Style, console: Console) -> Strip:
+    """One line of Rich text as a Textual strip of exactly ``width`` cells, on ``base``."""
+    segments = Segment.apply_style(line.render(console), base)
+    return Strip(segments, line.cell_len).crop_extend(0, width, base)
+
+
+class Pager(Widget):
+    """Shows ``text`` from line ``top``; a dim marker says when there is more below."""
+
+    can_focus = False
+    stick_to_end = False
+    """When true, a new text opens at its end (a console) rather than its top."""
+
+    def __init__(self, title: str = "", *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = title
+        self.text = Text()
+        self.top = 0
+        self._at_end = False
+        self._base: Style | None = None
+        self._key: object = None
+        self._strips: dict[tuple[object, int, int], Strip] = {}
+        self._wrapped: tuple[int, list[Text]] | None = None
+
+    def show(self, text: Text, title: str | None = None, keep_offset: bool = False,
+             key: object = None) -> None:
+        """Show ``text``. With a ``key``, lines drawn for that key before are reused."""
+        if title is not None:
+            self.border_title = title
+        self.text = text
+        self._wrapped = None
+        self._key = key
+        if key is None or len(self._strips) > 4096:
+            self._strips.clear()
+        if not keep_offset:
+            self.top = 0
+            self._at_end = self.stick_to_end  # resolved when drawn, once the size is known
+        self.refresh()
+
+    def _lines(self, width: int) -> list[Text]:
+        if self._wrapped is None or self._wrapped[0] != width:
+            console = Console(width=width, legacy_windows=False, color_system=None)
+            lines = list(self.text.wrap(console, width)) if self.text.plain else []
+            self._wrapped = (width, lines)
+        return self._wrapped[1]
+
+    def scroll_lines(self, delta: int) -> None:
+        lines = self._lines(max(self.content_size.width, 1))
+        most = max(len(lines) - max(self.content_size.height, 1), 0)
+        if self._at_end:
+            self.top = most
+            self._at_end = False
+        self.top = max(0, min(self.top + delta, most))
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        """One line of the content area (Textual's line API: only visible lines are drawn)."""
+        width, height = max(self.content_size.width, 1), max(self.content_size.height, 1)
+        if y == 0 or self._base is None:  # the widget's own style, looked up once per frame
+            self._base = self.rich_style
+        base = self._base
+        lines = self._lines(width)
+        if self._at_end:
+            self.top = max(len(lines) - height, 0)
+        more = len(lines) - self.top - height
+        if y == 0 and self.top > 0 and self.stick_to_end:
+            line = Text(f"… ↑ {self.top + 1}", style="dim italic")
+        elif y == height - 1 and more > 0:
+            line = Text(f"… ↓ {more + 1}", style="dim italic")
+        elif self.top + y < len(lines):
+            cache_key = (self._key, width, self.top + y)
+            strip = self._strips.get(cache_key) if self._key is not None else None
+            if strip is None:
+                strip = self._strip(lines[self.top + y], width, base)
+                if self._key is not None:
+                    self._strips[cache_key] = strip
+            return strip
+        else:
+            return Strip.blank(width, base)
+        return self._strip(line, width, base)
+
+    def _strip(self, line: Text, width: int, base: Style) -> Strip:
+        return text_strip(line, width, base, self.app.console)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self.scroll_lines(3)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self.scroll_lines(-3)
+
+
+class StageView(Pager):
+    """What the current step produced and what it changed."""
+
+
+class ChapterPanel(Pager):
+    """The chapter's section for this step: notes, source anchors, fidelity, checkpoint."""

@@ -1,0 +1,60 @@
+"""Modal screens: help (``?``), go to step (``g``)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from tracer.replay.i18n import HELP, tr
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, in the current language. Any of ``? F1 escape q`` closes it."""
+
+    BINDINGS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("escape,question_mark,fullwidth_question_mark,f1,q", "dismiss", "close"),
+    ]
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        table = Table(title=tr("help_title", self.lang), show_header=False, box=None)
+        table.add_column(style="bold #e8d44d", no_wrap=True)
+        table.add_column()
+        for keys, words in HELP:
+            table.add_row(keys, words[self.lang])
+        with Vertical(id="help-box"):
+            yield Static(table)
+
+
+class GotoScreen(ModalScreen[int | None]):
+    """Ask for a step number (1-based); dismiss with the 0-based step, or None."""
+
+    AUTO_FOCUS = "Input"
+    BINDINGS = [Binding("escape", "cancel", "cancel")]  # noqa: RUF012
+
+    def __init__(self, lang: str, total: int) -> None:
+        super().__init__()
+        self.lang, self.total = lang, total
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="goto-box"):
+            yield Static(tr("goto_prompt", self.lang, total=self.total))
+            yield Input(id="goto-input", type="integer")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            value = int(event.value)
+        except ValueError:
+            self.dismiss(None)
+            return
+        self.dismiss(max(1, min(value, self.total)) - 1)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

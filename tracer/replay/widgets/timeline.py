@@ -1,0 +1,124 @@
+"""The timeline: every turn, with the current turn opened to show its steps.
+
+A 10,000-turn trace has 100,000 steps, far too many rows to build on every keypress, so the
+timeline draws only the rows that fit: a window of turn headings around the current turn, whose
+steps are listed in full. Clicking a row posts :class:`Timeline.Selected` with its step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events
+from textual.geometry import Region
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+from tracer.replay.i18n import stage_name, tr
+from tracer.replay.steps import StepIndex
+from tracer.replay.widgets.pager import text_strip
+from tracer.trace.events import STATIONS
+
+
+@dataclass
+class _Row:
+    step: int
+    heading: bool
+
+
+class Timeline(Widget):
+    """Turns and steps; the current step marked."""
+
+    class Selected(Message):
+        def __init__(self, step: int) -> None:
+            self.step = step
+            super().__init__()
+
+    def __init__(self, index: StepIndex, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.index = index
+        self.step = 0
+        self.lang = "en"
+        self._rows: list[_Row] = []
+        self._rows_key: tuple[int, int, int] | None = None
+
+    def show(self, step: int, lang: str) -> None:
+        old_step, old_lang, old_rows = self.step, self.lang, self._rows
+        self.step, self.lang = step, lang
+        rows = self._current_rows()
+        if rows == old_rows and lang == old_lang and self.content_size.height:
+            # Same rows, the marker moved: repaint just the two lines that changed.
+            changed = [n for n, r in enumerate(rows)
+                       if not r.heading and r.step in (old_step, step)]
+            width = self.content_size.width
+            self.refresh(*(Region(0, n, width, 1) for n in changed))
+            return
+        self.refresh()
+
+    def _current_rows(self) -> list[_Row]:
+        """The rows for the current step and size (recomputed only when either changed)."""
+        key = (self.step, self.content_size.height, len(self.index))
+        if key != self._rows_key:
+            self._rows_key = key
+            self._rows = self._layout(self.content_size.height)
+        return self._rows
+
+    def _heading(self, group: int) -> str:
+        if group == 0 and self.index.turn(self.index.group_starts[0]) == 0:
+            return tr("setup", self.lang)
+        return tr("turn", self.lang, turn=self.index.turn(self.index.group_starts[group]))
+
+    def _layout(self, height: int) -> list[_Row]:
+        index = self.index
+        if not len(index):
+            return []
+        group = index.group_of(self.step)
+        steps = index.group_range(group)
+        height = max(height, 1)
+        # Turn headings before and after the open turn share what the steps leave.
+        spare = max(height - len(steps) - 1, 0)
+        before_groups = min(group, spare // 2 if group + 1 < index.group_count else spare)
+        after_groups = min(index.group_count - group - 1, spare - before_groups)
+        before_groups = min(group, spare - after_groups)
+        rows = [_Row(index.group_starts[g], True) for g in range(group - before_groups, group)]
+        rows.append(_Row(steps.start, True))
+        rows.extend(_Row(s, False) for s in steps)
+        rows.extend(_Row(index.group_starts[g], True)
+                    for g in range(group + 1, group + 1 + after_groups))
+        if len(rows) > height:  # a turn with more steps than fit: keep the current one in view
+            mark = next(i for i, r in enumerate(rows) if not r.heading and r.step == self.step)
+            start = max(0, min(mark - height // 2, len(rows) - height))
+            rows = rows[start:start + height]
+        return rows
+
+    def render_line(self, y: int) -> Strip:
+        """Row ``y`` (Textual's line API, so a moved marker repaints two lines, not all)."""
+        width = max(self.content_size.width, 1)
+        base = self.rich_style
+        rows = self._current_rows()
+        if y >= len(rows):
+            return Strip.blank(width, base)
+        line = self._row_text(rows[y])
+        line.truncate(width, overflow="ellipsis")
+        return text_strip(line, width, base, self.app.console)
+
+    def _row_text(self, row: _Row) -> Text:
+        if row.heading:
+            group = self.index.group_of(row.step)
+            opened = group == self.index.group_of(self.step)
+            return Text(("▾ " if opened else "▸ ") + self._heading(group),
+                        style="bold" if opened else "dim")
+        stage = self.index.stage(row.step)
+        current = row.step == self.step
+        marker = "▶" if current else " "
+        number = STATIONS.index(stage) + 1 if stage in STATIONS else None
+        badge = "①②③④"[number - 1] if number else " "
+        line = f" {marker}{badge} {row.step + 1:>3} {stage_name(stage, self.lang)}"
+        return Text(line, style="bold black on #e8d44d" if current else "")
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)  # inside the border
+        if offset is not None and 0 <= offset.y < len(self._rows):
+            self.post_message(self.Selected(self._rows[offset.y].step))
