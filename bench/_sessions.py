@@ -69,13 +69,38 @@ def run_session(scenario: Scenario, emit: Callable[[Event], Any]) -> Any:
         dirs.cleanup()
 
 
-def final_history_bytes(events: list[Any]) -> int:
+def api_history_bytes(events: list[Any]) -> int:
     """Bytes of the last request's ``messages``, encoded as the SDK encodes them."""
     from tracer.trace.requests import rebuild_requests
 
     requests = list(rebuild_requests(events))
     assert requests, "the session sent no request"
-    last = requests[-1]
-    return len(
-        json.dumps(last.body["messages"], ensure_ascii=False, separators=(",", ":")).encode()
-    )
+    return len(_dumps(requests[-1].body["messages"]))
+
+
+def final_history_bytes(events: list[Any], reader: Any) -> int:
+    """Bytes of the final history as the loop holds it: every message of ``state.messages``
+    (uuid, type, API content, and for a tool result its raw ``tool_use_result`` and the uuid of
+    the assistant message that asked), one JSON object each, as Claude Code keeps them in its
+    transcript. What is sent to the API is only part of it (:func:`api_history_bytes`)."""
+    total = 0
+    for e in events:
+        if e.kind != "message":
+            continue
+        obj: dict[str, Any] = {"uuid": e.uuid, "type": e.type}
+        if e.type == "attachment":
+            obj["attachment"] = e.attachment
+        else:
+            role = "assistant" if e.type == "assistant" else "user"
+            obj["message"] = {"role": role, "content": e.content}
+        raw = reader.tool_use_result(e)
+        if raw is not None:
+            obj["toolUseResult"] = raw
+        if e.source_tool_assistant_uuid:
+            obj["sourceToolAssistantUUID"] = e.source_tool_assistant_uuid
+        total += len(_dumps(obj)) + 1
+    return total
+
+
+def _dumps(obj: Any) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()

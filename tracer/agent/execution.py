@@ -317,7 +317,8 @@ def message_event(
     """The trace record of an internal message (written once; later events use its uuid).
 
     With ``tool_use_result_seq`` the raw output is not repeated: it is the ``output`` of that
-    ``tool_run`` event.
+    ``tool_run`` event. The message's clock time is not written either: the event's ``t`` says
+    when it was made.
     """
     return MessageRecorded(
         turn=turn,
@@ -331,5 +332,4 @@ def message_event(
         tool_use_result=None if tool_use_result_seq else message.tool_use_result,
         tool_use_result_seq=tool_use_result_seq,
         source_tool_assistant_uuid=message.source_tool_assistant_uuid,
-        timestamp=message.timestamp,
     )
