@@ -1,0 +1,113 @@
+"""Helpers for the replay tests: a committed trace, a fixed chapter guide, and an app runner.
+
+``fixtures/main-walk.trace.jsonl`` is the bundled main walk with its volatile values (times,
+latencies, temporary paths) fixed, so SVG snapshots do not change from run to run. The snapshot
+tests use :class:`StubGuide` rather than ``chapters/ch12/guide.yaml`` so that editing the guide's
+prose does not redraw every picture; one Pilot test checks the real guide separately.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tracer.replay.app import ReplayApp
+from tracer.replay.steps import StepIndex
+from tracer.trace.reader import TraceReader
+
+FIXTURES = Path(__file__).parent / "fixtures"
+MAIN_TRACE = FIXTURES / "main-walk.trace.jsonl"
+SIZE = (120, 40)
+
+
+@dataclass
+class StubSection:
+    id: str
+    title: dict[str, str]
+    notes: dict[str, str]
+    stages: list[str]
+    claude_code: dict[str, str] | None = None
+    tracer: dict[str, str] | None = None
+    fidelity: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class StubCheckpoint:
+    id: str
+    text: dict[str, str]
+    stage: str
+    scenario: str | None = None
+
+
+class StubGuide:
+    """The guide's interface (``section_for_stage``, ``stage_text``, ``checkpoints``), fixed."""
+
+    def __init__(self) -> None:
+        self.sections = [
+            StubSection("s1", {"zh": "第一站：映射", "en": "Station 1: mapping"},
+                        {"zh": "原始输出变成 tool_result 块。",
+                         "en": "Raw output becomes a block."},
+                        ["tool_run", "mapping"],
+                        {"file": "src/services/tools/toolExecution.ts",
+                         "function": "addToolResult"},
+                        {"module": "tracer.agent.execution", "function": "add_tool_result"},
+                        [{"zh": "Bash 把 stderr 并进 stdout。", "en": "Bash merges stderr."}]),
+            StubSection("s3", {"zh": "第三站：循环", "en": "Station 3: the loop"},
+                        {"zh": "每轮重发全部历史。", "en": "Every turn resends the history."},
+                        ["resending", "appending", "turn_start"],
+                        {"file": "src/query.ts", "function": "queryLoop"},
+                        {"module": "tracer.agent.loop", "function": "query_loop"}),
+        ]
+        self.checkpoints = [StubCheckpoint("cp-1", {"zh": "长度是 266。", "en": "Length is 266."},
+                                           "mapping", "01-main-walk")]
+
+    def section_for_stage(self, stage: str) -> StubSection | None:
+        return next((s for s in self.sections if stage in s.stages), None)
+
+    def stage_text(self, stage: str, lang: str) -> str:
+        return f"[{stage}:{lang}]"
+
+
+def make_app(path: Path = MAIN_TRACE, *, step: int = 0, lang: str = "en", follow: bool = False,
+             real_guide: bool = False) -> ReplayApp:
+    index = StepIndex(TraceReader(path))
+    if real_guide:
+        return ReplayApp(index, step=step, lang=lang, follow=follow)
+    return ReplayApp(index, step=step, lang=lang, follow=follow, guide=StubGuide())
+
+
+def drive(app: ReplayApp, script: Callable[[Any], Awaitable[None]],
+          size: tuple[int, int] = SIZE) -> None:
+    """Run ``script(pilot)`` against ``app`` headless."""
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def visible_text(app: ReplayApp, selector: str) -> str:
+    """The plain text a widget currently holds (all of it, not just what fits)."""
+    from textual.widgets import Static
+
+    from tracer.replay.widgets.debug_console import DebugConsole
+    from tracer.replay.widgets.journey import JourneyStrip
+    from tracer.replay.widgets.pager import Pager
+
+    if selector in ("#stations", "#position"):
+        strip = app.query_one(JourneyStrip)
+        return (strip.stations if selector == "#stations" else strip.position).plain
+    if selector == "#chapter":  # two panels: this step, then the section
+        return "\n".join(p.text.plain for p in app.query_one(selector).query(Pager))
+    widget = app.query_one(selector)
+    if isinstance(widget, DebugConsole) and widget.lines:
+        return "\n".join(widget.lines)
+    if isinstance(widget, Pager):
+        return widget.text.plain
+    assert isinstance(widget, Static)
+    return str(widget.render())

@@ -1,0 +1,87 @@
+"""``--follow``: a trace written while the app runs shows up step by step."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from replay_helpers import MAIN_TRACE, drive, make_app, visible_text
+
+#: Upper bound on how long to wait for the app to notice new lines (it polls every 0.25 s).
+#: A bound for a wait, not a timed assertion: the test passes as soon as the step appears.
+PATIENCE = 10.0
+
+
+async def wait_for(condition: Any, pilot: Any) -> bool:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while not condition():
+        if loop.time() > deadline:
+            return False
+        await pilot.pause(0.05)
+    return True
+
+
+def test_follow_shows_steps_as_they_are_written(tmp_path: Path) -> None:
+    lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines(keepends=True)
+    path = tmp_path / "live.trace.jsonl"
+    path.write_text("".join(lines[:12]), encoding="utf-8")
+    app = make_app(path, follow=True)
+
+    async def script(pilot: Any) -> None:
+        first = len(app.index)
+        await pilot.press("end")
+        assert "following" in visible_text(app, "#position")
+        # The recorder writes the rest, a line at a time, one of them in two pieces.
+        with path.open("a", encoding="utf-8") as out:
+            out.write(lines[12][:25])
+            out.flush()
+            await pilot.pause(0.3)
+            assert app.query_one("#notice").has_class("shown") is False  # a live write, not torn
+            out.write(lines[12][25:])
+            for line in lines[13:]:
+                out.write(line)
+                out.flush()
+        assert await wait_for(lambda: app.index.event(len(app.index) - 1).kind == "terminal",
+                              pilot)
+        assert len(app.index) > first
+        assert app.step == len(app.index) - 1  # we were at the end, so we stay at the end
+        assert "reason: completed" in visible_text(app, "#stage")
+        assert f"/{len(app.index)}" in visible_text(app, "#position")
+        assert app.index.reader.torn_line is None
+
+    drive(app, script)
+
+
+def test_follow_leaves_you_where_you_are_when_not_at_the_end(tmp_path: Path) -> None:
+    lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines(keepends=True)
+    path = tmp_path / "live.trace.jsonl"
+    path.write_text("".join(lines[:30]), encoding="utf-8")
+    app = make_app(path, follow=True)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("home", "right")
+        with path.open("a", encoding="utf-8") as out:
+            out.writelines(lines[30:])
+        assert await wait_for(lambda: len(app.index) == 36, pilot)
+        assert app.step == 1
+        assert "step 2/36" in visible_text(app, "#position")
+
+    drive(app, script)
+
+
+def test_follow_can_start_before_the_first_step(tmp_path: Path) -> None:
+    lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines(keepends=True)
+    path = tmp_path / "live.trace.jsonl"
+    path.write_text(lines[0], encoding="utf-8")  # only the header so far
+    app = make_app(path, follow=True)
+
+    async def script(pilot: Any) -> None:
+        assert "no steps yet" in visible_text(app, "#stage")
+        with path.open("a", encoding="utf-8") as out:
+            out.writelines(lines[1:8])
+        assert await wait_for(lambda: len(app.index) > 0, pilot)
+        assert app.step == len(app.index) - 1
+
+    drive(app, script)

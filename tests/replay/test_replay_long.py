@@ -1,0 +1,99 @@
+"""A long session: indexing in chunks, the first frame before the rest, steps deep inside.
+
+The trace is the benchmark's synthetic one (the main walk's turn 2 repeated), at 300 turns: big
+enough to need several indexing chunks, small enough to make in a moment.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+from replay_helpers import drive, visible_text
+
+from tracer.paths import ROOT
+from tracer.replay.app import ReplayApp
+from tracer.replay.render import render_step
+from tracer.replay.steps import FIRST_CHUNK, StepIndex, locate
+from tracer.trace.reader import TraceReader
+
+TURNS = 300
+
+
+@pytest.fixture(scope="module")
+def long_trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    spec = importlib.util.spec_from_file_location("replay_latency",
+                                                  ROOT / "bench" / "replay_latency.py")
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench.make_big_trace(tmp_path_factory.mktemp("long") / "long.trace.jsonl", TURNS)
+
+
+def test_a_lazy_index_starts_with_one_chunk_and_grows_to_the_same_steps(long_trace: Path) -> None:
+    full = StepIndex(TraceReader(long_trace))
+    lazy = StepIndex(TraceReader(long_trace), eager=False)
+    assert not lazy.complete and len(lazy) < len(full)
+    assert lazy._scanned == FIRST_CHUNK
+    while not lazy.complete:
+        lazy.extend(500)
+    assert len(lazy) == len(full) == 10 * TURNS - 4
+    assert list(lazy.positions) == list(full.positions)
+    assert list(lazy.group_starts) == list(full.group_starts)
+    assert lazy.turn(len(lazy) - 1) == TURNS
+
+
+def test_locate_indexes_only_as_far_as_it_must(long_trace: Path) -> None:
+    index = StepIndex(TraceReader(long_trace), eager=False)
+    step = locate(index, turn=50, stage="mapping")  # within the first chunk
+    assert index.turn(step) == 50 and index.stage(step) == "mapping"
+    assert not index.complete
+    assert locate(index, step=len(StepIndex(TraceReader(long_trace)))) > step
+    assert index.complete
+
+
+def test_the_app_indexes_the_rest_after_the_first_frame(long_trace: Path) -> None:
+    index = StepIndex(TraceReader(long_trace), eager=False)
+    app = ReplayApp(index, lang="en", load_chapter_guide=False)
+    total = 10 * TURNS - 4
+
+    async def script(pilot: Any) -> None:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert index.complete and not app.indexing
+        assert f"step 1/{total}" in visible_text(app, "#position")
+        await pilot.press("end")
+        assert app.step == total - 1
+        assert "reason: completed" in visible_text(app, "#stage")
+
+    drive(app, script)
+
+
+def test_a_step_deep_in_the_session_renders_from_nearby_records(long_trace: Path) -> None:
+    index = StepIndex(TraceReader(long_trace))
+    resend = render_step(index, locate(index, turn=200, stage="resending"), "en").plain
+    assert "same 397 messages as request 199 (folded)" in resend
+    assert "398. assistant" in resend and "399. user" in resend
+    assert "requests 1…200" in resend  # the growth chart samples every request so far
+    assert "(missing)" not in resend  # the tail's messages were found by looking back
+    appended = render_step(index, locate(index, turn=200, stage="appending"), "en").plain
+    assert "messages: 799 → 803" in appended and "(not found)" not in appended
+
+
+def test_the_timeline_shows_a_window_of_turns(long_trace: Path) -> None:
+    index = StepIndex(TraceReader(long_trace))
+    app = ReplayApp(index, step=locate(index, turn=150, stage="mapping"), lang="en",
+                    load_chapter_guide=False)
+
+    async def script(pilot: Any) -> None:
+        timeline = app.query_one("Timeline")
+        rows = timeline._current_rows()
+        assert len(rows) <= timeline.content_size.height
+        headings = [index.turn(r.step) for r in rows if r.heading]
+        assert 150 in headings and min(headings) > 100 and max(headings) < 200
+        await pilot.press("]")
+        assert index.turn(app.step) == 151
+
+    drive(app, script)

@@ -1,0 +1,234 @@
+"""Each stage's view, as text: what the step produced and what it changed, in both languages.
+
+The main walk covers every step kind; small scripted sessions (recorded here through the real
+loop) cover the rest: an Edit's diff, a rejected permission with feedback, an error result, and an
+output large enough to be persisted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from replay_helpers import MAIN_TRACE
+
+from tracer.replay.fold import MAX_LINES, fold
+from tracer.replay.render import render_step
+from tracer.replay.search import next_match, search_steps
+from tracer.replay.steps import StepIndex, locate
+from tracer.trace.reader import TraceReader
+
+
+@pytest.fixture
+def index() -> StepIndex:
+    return StepIndex(TraceReader(MAIN_TRACE))
+
+
+def view(index: StepIndex, step: int, lang: str = "en") -> str:
+    return render_step(index, step, lang).plain
+
+
+@pytest.mark.parametrize("stage, words", [
+    ("session", ["claude-sonnet-4-5", "Bash, Read, Edit", "max_turns: 10", "tests started"]),
+    ("turn_start", ["state.messages: 3"]),
+    ("resending", ["request 1", "bytes: 3,235", "1. user", "new"]),
+    ("response", ["stop_reason: tool_use", "input_tokens 809", "3 internal assistant messages",
+                  "tool_use Bash id=toolu_01205ad299e35628f949ad62"]),
+    ("follow_up", ["needsFollowUp = true", "tool_use blocks: 1", "git status"]),
+    ("permission", ["decision: allow", "source: rule", "Bash(git status:*)"]),
+    ("tool_run", ["stdout:", "modified:   calc.py", "exit_code: 0", "duration: 3 ms"]),
+    ("mapping", ['"type": "tool_result"', '"is_error": false', "content length: 266",
+                 "⇓", "toolu_01205ad299e35628f949ad62"]),
+    ("wrapping", ["create_user_message", "6b2c4754-34ae-532e-830a-b9a0fd7ae842",
+                  '"source_tool_assistant_uuid": "829d34bb', "↳ tool_use Bash",
+                  "tool_use_result"]),
+    ("appending", ["messages: 3 → 7", "API: 1 → 3", "1–3  unchanged", "7  user"]),
+    ("max_turns_check", ["next_turn_count (2) > max_turns (10)", "go on to the next turn"]),
+    ("terminal", ["reason: completed", "turn_count: 4", "messages: 17"]),
+])
+def test_every_stage_view_shows_what_the_step_produced(index: StepIndex, stage: str,
+                                                        words: list[str]) -> None:
+    text = view(index, locate(index, stage=stage))
+    for word in words:
+        assert word in text, f"{stage}: {word!r} missing from\n{text}"
+
+
+def test_resending_folds_the_shared_prefix_and_lights_the_tail(index: StepIndex) -> None:
+    text = view(index, locate(index, turn=3, stage="resending"))
+    assert "same 3 messages as request 2 (folded)" in text
+    assert "4. assistant" in text and "5. user" in text
+    assert "1. user" not in text  # the prefix is folded, not repeated
+    assert "3,235 → 4,821" in text and "809 → 1206" in text  # growth over all requests so far
+    zh = view(index, locate(index, turn=3, stage="resending"), "zh")
+    assert "与请求 2 相同的 3 条消息（折叠）" in zh
+
+
+def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
+    text = view(index, locate(index, turn=3, stage="mapping"))
+    assert "absent: prints as undefined" in text
+
+
+@pytest.mark.parametrize("stage, zh_words", [
+    ("mapping", ["映射", "映射成 tool_result 块"]),
+    ("appending", ["追加", "未变（折叠）"]),
+    ("response", ["模型响应", "条内部 assistant 消息"]),
+])
+def test_views_speak_chinese(index: StepIndex, stage: str, zh_words: list[str]) -> None:
+    text = view(index, locate(index, stage=stage), "zh")
+    for word in zh_words:
+        assert word in text
+
+
+def test_fold_cuts_a_megabyte_to_a_screenful() -> None:
+    big = "\n".join(f"line {n} " + "x" * 90 for n in range(12_000))
+    shown, note = fold(big)
+    assert shown.count("\n") < MAX_LINES
+    assert note is not None and f"of {len(big)} chars" in note
+    assert fold("short") == ("short", None)
+
+
+def _with_huge_output(tmp_path: Path) -> Path:
+    lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines()
+    huge = "y" * 1_000_000
+    out = []
+    for line in lines:
+        data = json.loads(line)
+        if data.get("kind") == "tool_run" and data["turn"] == 1:
+            data["output"]["stdout"] = huge
+        if data.get("kind") == "mapping" and data["turn"] == 1:
+            data["block"]["content"] = huge
+        out.append(json.dumps(data, ensure_ascii=False))
+    path = tmp_path / "huge.trace.jsonl"
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_megabyte_of_output_is_shown_folded(tmp_path: Path) -> None:
+    index = StepIndex(TraceReader(_with_huge_output(tmp_path)))
+    for stage in ("tool_run", "mapping"):
+        text = view(index, locate(index, turn=1, stage=stage))
+        assert "folded" in text
+        assert len(text) < 20_000
+
+
+def test_search_credits_each_hit_to_the_step_that_shows_it(index: StepIndex) -> None:
+    # "git diff" is the tool input (response, follow_up, permission rule, tool run) of turn 2.
+    hits = search_steps(index, "git diff")
+    assert locate(index, turn=2, stage="response") in hits
+    assert locate(index, turn=2, stage="tool_run") in hits
+    assert locate(index, turn=1, stage="mapping") not in hits
+    # A message is credited to the step after it: the tool result to its wrapping step.
+    assert locate(index, turn=3, stage="wrapping") in search_steps(index, "return add(*values")
+    assert search_steps(index, "RETURN A - B") == search_steps(index, "return a - b")
+    assert search_steps(index, "no such words anywhere") == []
+    assert search_steps(index, "") == []
+
+
+def test_search_finds_text_that_holds_newlines_and_quotes(index: StepIndex) -> None:
+    assert search_steps(index, 'return the sum of a and b."""\n    return a - b')
+
+
+def test_next_match_wraps_both_ways() -> None:
+    assert next_match([3, 8, 20], 8) == 20
+    assert next_match([3, 8, 20], 20) == 3
+    assert next_match([3, 8, 20], 8, forward=False) == 3
+    assert next_match([3, 8, 20], 3, forward=False) == 20
+    assert next_match([], 5) is None
+
+
+# -- views that need other sessions ---------------------------------------------------------
+
+
+EDIT_SCENARIO: dict[str, Any] = {
+    "workspace": {"files": {"shipping.py": "def cost(total):\n    if total > 50:\n"
+                                           "        return 0\n    return 5\n"}},
+    "permissions": {"allow": ["Read", "Edit"]},
+    "responses": [
+        {"text": "Reading.", "tool_use": [{"name": "Read", "input": {"file_path": "shipping.py"}}]},
+        {"text": "Fixing.", "tool_use": [{"name": "Edit", "input": {
+            "file_path": "shipping.py", "old_string": "total > 50", "new_string": "total >= 50"}}]},
+        {"text": "Done."},
+    ],
+}
+
+REJECT_SCENARIO: dict[str, Any] = {
+    "permissions": {"decisions": [{"rule": "Bash(rm:*)", "decision": "reject",
+                                   "feedback": "Never delete files here."}]},
+    "responses": [
+        {"text": "Cleaning up.", "tool_use": [{"name": "Bash", "input": {"command": "rm -rf x"}}]},
+        {"text": "Understood."},
+    ],
+}
+
+ERROR_SCENARIO: dict[str, Any] = {
+    "permissions": {"allow": ["Read"]},
+    "responses": [
+        {"text": "Reading.", "tool_use": [{"name": "Read", "input": {"file_path": "missing.py"}}]},
+        {"text": "It is not there."},
+    ],
+}
+
+
+def _recorded(record: Callable[..., Any], scenario: dict[str, Any]) -> StepIndex:
+    return StepIndex(TraceReader(record(scenario).path))
+
+
+def test_an_edit_shows_its_diff_where_it_is_kept(record: Callable[..., Any]) -> None:
+    index = _recorded(record, EDIT_SCENARIO)
+    wrapping = locate(index, turn=2, stage="wrapping")
+    text = view(index, wrapping)
+    assert "-    if total > 50:" in text and "+    if total >= 50:" in text
+    mapping = view(index, locate(index, turn=2, stage="mapping"))
+    assert "has been updated" in mapping
+
+
+def test_a_rejected_call_shows_the_decision_and_the_feedback(record: Callable[..., Any]) -> None:
+    index = _recorded(record, REJECT_SCENARIO)
+    text = view(index, locate(index, stage="permission"))
+    assert "decision: reject" in text
+    assert "Never delete files here." in text
+    assert "Never delete files here." in view(index, locate(index, stage="mapping"))
+
+
+def test_an_error_result_is_lit(record: Callable[..., Any]) -> None:
+    index = _recorded(record, ERROR_SCENARIO)
+    step = locate(index, stage="mapping")
+    text = render_step(index, step, "en")
+    assert '"is_error": true' in text.plain
+    assert "<tool_use_error>" in text.plain
+    lit = [span for span in text.spans if "on #b03030" in str(span.style)]
+    assert lit, "the error markers should be highlighted"
+
+
+LARGE_SCENARIO: dict[str, Any] = {
+    "permissions": {"allow": ["Bash(seq:*)"]},
+    "responses": [
+        {"text": "Counting.", "tool_use": [{"name": "Bash", "input": {"command": "seq 1 40000"}}]},
+        {"text": "That was long."},
+    ],
+}
+
+
+def test_a_persisted_output_is_explained(record: Callable[..., Any]) -> None:
+    index = _recorded(record, LARGE_SCENARIO)
+    text = view(index, locate(index, stage="mapping"))
+    assert "<persisted-output>" in text
+    assert "so it was saved to" in text
+    zh = view(index, locate(index, stage="mapping"), "zh")
+    assert "模型只拿到预览和路径" in zh
+
+
+def test_import_notes_show_beside_the_step_they_precede(tmp_path: Path) -> None:
+    lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines()
+    note = json.dumps({"kind": "import_note", "seq": 0, "turn": 1, "t": 0.0,
+                       "topic": "compaction", "text": "the history was summarized here"})
+    at = next(n for n, line in enumerate(lines) if '"kind":"request"' in line)
+    path = tmp_path / "noted.trace.jsonl"
+    path.write_text("\n".join([*lines[:at], note, *lines[at:]]) + "\n", encoding="utf-8")
+    index = StepIndex(TraceReader(path))
+    text = view(index, locate(index, stage="resending"))
+    assert "noted by the import:" in text and "[compaction] the history was summarized" in text
+    assert "noted by the import" not in view(index, locate(index, stage="response"))
