@@ -219,3 +219,29 @@ def test_record_writes_where_asked_and_says_so(tracer_cli: Any, tmp_path: Path) 
     assert proc.stderr.strip().startswith(f"wrote {out}")
     assert "[DEBUG]" not in proc.stderr, "hooks print only with --debug"
     assert out.exists()
+
+
+def test_a_deny_rule_on_the_command_line_beats_the_scenarios_allow(
+    tracer_cli: Any, open_recording: Any, tmp_path: Path
+) -> None:
+    out = tmp_path / "walk.trace.jsonl"
+    proc = tracer_cli(
+        "record",
+        "--scenario",
+        str(SCENARIOS_DIR / "01-main-walk.yaml"),
+        "--deny",
+        "Bash(git diff:*)",
+        "-o",
+        str(out),
+    )
+    assert proc.returncode == 0, proc.stderr
+    decisions = {
+        e.tool_use_id: (e.decision, e.rule)
+        for e in open_recording(out).events
+        if e.kind == "permission"
+    }
+    assert sorted(decisions.values()) == [
+        ("allow", "Bash(git status:*)"),
+        ("allow", "Read"),
+        ("deny", "Bash(git diff:*)"),
+    ]

@@ -73,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="RULE",
-        help="permission rule to allow, e.g. Read or 'Bash(git status:*)'",
+        help="permission rule to allow, e.g. Read or 'Bash(git status:*)'; repeatable, and "
+        "added to a scenario's own rules",
     )
     rec.add_argument(
         "--deny", action="append", default=[], metavar="RULE", help="permission rule to deny"
@@ -142,6 +143,9 @@ def _record(args: argparse.Namespace) -> int:
     else:
         scenario = load_scenario(args.scenario)
         output = args.output or Path(f"{scenario.name}.trace.jsonl")
+        # Rules from the command line come first: a deny there beats the scenario's allow.
+        scenario.allow = [*args.allow, *scenario.allow]
+        scenario.deny = [*args.deny, *scenario.deny]
         record_scenario(scenario, output, debug=args.debug, max_turns=args.max_turns)
     print(f"wrote {output} ({_ending(output)})", file=sys.stderr)
     return 0

@@ -147,8 +147,8 @@ class Permissions:
         return Decision(
             "deny",
             "no_terminal",
-            message=f"Permission to use {tool} has been denied: no rule allows it and "
-            "there is no terminal to ask the user.",
+            message=f"Permission to use {tool} has been denied: no rule or scripted decision "
+            "allows it, and there was no one to ask.",
         )
 
 
