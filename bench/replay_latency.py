@@ -41,7 +41,7 @@ def make_big_trace(path: Path, turns: int = 10_000, source: Path = MAIN_RECORDIN
     # Turn 3's request resends turn 2's messages: the shape of every later copied request's tail.
     next_tail = next(e["tail"] for e in events if e["kind"] == "request" and e["turn"] == 3)
     seq = 0
-    renumbered: dict[int, int] = {}  # old seq -> new seq, for tool_use_result_seq references
+    renumbered: dict[int, int] = {}  # old seq -> new seq, for the references messages hold
     with path.open("w", encoding="utf-8") as out:
         out.write(header + "\n")
 
@@ -50,8 +50,9 @@ def make_big_trace(path: Path, turns: int = 10_000, source: Path = MAIN_RECORDIN
             seq += 1
             renumbered[event["seq"]] = seq
             event["seq"] = seq
-            if event.get("tool_use_result_seq"):
-                event["tool_use_result_seq"] = renumbered[event["tool_use_result_seq"]]
+            for ref in ("tool_use_result_seq", "block_seq"):
+                if event.get(ref):
+                    event[ref] = renumbered[event[ref]]
             out.write(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n")
 
         for event in prologue:

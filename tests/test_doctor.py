@@ -207,9 +207,14 @@ def _rewrite(trace: Path, out: Path, change: Callable[[dict[str, Any]], None]) -
 
 
 def test_text_before_the_results_is_malformed(tmp_path: Path) -> None:
+    blocks = {e.seq: e.block for e in TraceReader(MAIN_RECORDING) if e.kind == "mapping"}
+
     def text_first(event: dict[str, Any]) -> None:
         if event["kind"] == "message" and event.get("origin") == "tool_result":
-            event["content"] = [{"type": "text", "text": "Here:"}, *event["content"]]
+            # The file stores the result block once, in its mapping step; write it out here so
+            # the text can go in front of it.
+            whole = [blocks[event.pop("block_seq")], *(event.get("content") or [])]
+            event["content"] = [{"type": "text", "text": "Here:"}, *whole]
         if event["kind"] == "request":  # the parts shift by one inside the edited messages
             for ref in event["tail"]:
                 if ref["role"] == "user" and len(ref["parts"]) == 1 and ref["parts"][0][1] == 0:

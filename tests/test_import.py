@@ -130,8 +130,9 @@ def test_tool_results_keep_their_raw_output_once(tmp_path: Path) -> None:
     assert {e.tool for e in runs.values()} == {"Bash", "WebSearch", "Glob", "Read", "WebFetch"}
     for wrap in _of(events, "wrapping"):
         message = next(m for m in _of(events, "message") if m.uuid == wrap.message_uuid)
-        assert message.tool_use_result is None  # written once, in the tool_run step
-        assert reader.tool_use_result(message) == runs[wrap.tool_use_id].output
+        # Written once, in the tool_run step; the reader puts it back into the message.
+        assert "tool_use_result" not in reader.dict_at(message.seq - 1)
+        assert message.tool_use_result == runs[wrap.tool_use_id].output
     bash = next(r for r in runs.values() if r.tool == "Bash")
     assert set(bash.output) >= {"stdout", "stderr", "interrupted"}
 

@@ -149,7 +149,7 @@ def test_without_a_terminal_or_rule_the_call_is_denied(record: Any) -> None:
     permission = rec.one("permission")
     assert (permission.decision, permission.source) == ("deny", "no_terminal")
     block = rec.results()[0]
-    assert block["is_error"] is True and "no rule allows it" in block["content"]
+    assert block["is_error"] is True and "no rule or scripted decision" in block["content"]
     assert not block["content"].startswith("<tool_use_error>")
     assert rec.of("tool_start") == []
     assert rec.terminal.reason == "completed"

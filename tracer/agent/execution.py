@@ -248,7 +248,7 @@ class ToolRunner:
             else ProcessedBlock(block, len(str(block.get("content", ""))))
         )
         final = self.faults.break_block(processed.block)
-        self._emit(
+        mapped = self._emit(
             ResultMapped,
             tool_use_id=call.tool_use_id,
             tool=call.name,
@@ -261,9 +261,10 @@ class ToolRunner:
         feedback = (
             outcome.decision.feedback if outcome.decision and outcome.decision.allowed else None
         )
-        # The raw output is already in the trace, in the tool_run step: point at it, not copy it.
-        raw_seq = getattr(run, "seq", None) or None
-        return self.add_tool_result(call, outcome.output, final, feedback, raw_seq)
+        # The raw output and the block are already in the trace (tool_run and mapping steps):
+        # the message points at them instead of copying them.
+        refs = _Refs(getattr(run, "seq", None) or None, getattr(mapped, "seq", None) or None)
+        return self.add_tool_result(call, outcome.output, final, feedback, refs)
 
     def add_tool_result(
         self,
@@ -271,7 +272,7 @@ class ToolRunner:
         tool_use_result: Any,
         block: dict[str, Any],
         accept_feedback: str | None,
-        raw_seq: int | None = None,
+        refs: _Refs | None = None,
     ) -> Message | None:
         """Wrap the block in a user message and push it (the chapter's ``addToolResult``)."""
         content: list[dict[str, Any]] = [block]
@@ -286,7 +287,10 @@ class ToolRunner:
         )
         if self.faults.drops(call.tool_use_id):
             return None  # the fault: resultingMessages.push() never runs
-        self.emit(message_event(message, self.turn, tool_use_result_seq=raw_seq))
+        refs = refs or _Refs()
+        self.emit(
+            message_event(message, self.turn, tool_use_result_seq=refs.raw, block_seq=refs.block)
+        )
         self._emit(
             ResultWrapped,
             tool_use_id=call.tool_use_id,
@@ -297,6 +301,15 @@ class ToolRunner:
         )
         self._emit(DebugHook, hook="tool_result", line=tool_result_line(call.name, block))
         return message
+
+
+@dataclass(frozen=True, slots=True)
+class _Refs:
+    """Where a result's pieces were written: the ``tool_run`` (raw output) and ``mapping`` (block)
+    events, by ``seq``. Unknown when the ``emit`` callback does not return stamped events."""
+
+    raw: int | None = None
+    block: int | None = None
 
 
 def _error_block(content: str) -> dict[str, Any]:
@@ -312,24 +325,35 @@ def _refused(content: str, raw: str, kind: str, *, tagged: bool = True) -> Outco
 
 
 def message_event(
-    message: Message, turn: int, tool_use_result_seq: int | None = None
+    message: Message,
+    turn: int,
+    tool_use_result_seq: int | None = None,
+    block_seq: int | None = None,
 ) -> MessageRecorded:
     """The trace record of an internal message (written once; later events use its uuid).
 
     With ``tool_use_result_seq`` the raw output is not repeated: it is the ``output`` of that
-    ``tool_run`` event. The message's clock time is not written either: the event's ``t`` says
-    when it was made.
+    ``tool_run`` event; with ``block_seq`` the first content block is the ``block`` of that
+    ``mapping`` event and only the blocks after it are written. The reader puts both back, so
+    whoever reads a trace sees whole messages. The message's clock time is not written either:
+    the event's ``t`` says when it was made.
     """
     return MessageRecorded(
         turn=turn,
         uuid=message.uuid,
         type=message.type,
-        content=message.content,
+        content=_rest(message.content) if block_seq else message.content,
         attachment=message.attachment,
         message_id=message.message_id,
         is_meta=message.is_meta or None,
         origin=message.origin,
         tool_use_result=None if tool_use_result_seq else message.tool_use_result,
         tool_use_result_seq=tool_use_result_seq,
+        block_seq=block_seq,
         source_tool_assistant_uuid=message.source_tool_assistant_uuid,
     )
+
+
+def _rest(content: Any) -> list[dict[str, Any]] | None:
+    """The content after its first block (``None`` when there is nothing after it)."""
+    return list(content[1:]) or None if isinstance(content, list) else None

@@ -147,8 +147,12 @@ class MessageRecorded(Event):
     tool_use_result: Any = None
     """The tool's raw output, kept beside the message and never sent to the model."""
     tool_use_result_seq: int | None = None
-    """When set, ``tool_use_result`` is the ``output`` of the ``tool_run`` event with this ``seq``
-    (written once, there); see :meth:`TraceReader.tool_use_result`."""
+    """When set, ``tool_use_result`` is the ``output`` of the ``tool_run`` event with this
+    ``seq`` (written once, there). :class:`TraceReader` fills it in when it decodes the event."""
+    block_seq: int | None = None
+    """When set, the first content block is the ``block`` of the ``mapping`` event with this
+    ``seq`` (written once, there) and ``content`` in the file holds only the blocks after it.
+    :class:`TraceReader` puts the block back when it decodes the event."""
     source_tool_assistant_uuid: str | None = None
     timestamp: str | None = None
 

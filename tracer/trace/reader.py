@@ -16,12 +16,20 @@ import contextlib
 import json
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from tracer.errors import UserError
-from tracer.trace.events import FORMAT, STEP_KINDS, VERSION, AnyEvent, from_dict
+from tracer.trace.events import (
+    FORMAT,
+    STEP_KINDS,
+    VERSION,
+    AnyEvent,
+    MessageRecorded,
+    from_dict,
+)
 
 _KIND_PREFIX = b'{"kind":"'
 
@@ -147,18 +155,36 @@ class TraceReader:
         if not isinstance(data, dict):
             raise UserError("an event must be a JSON object", self.path, line)
         try:
-            return from_dict(data)
+            event = from_dict(data)
         except (ValueError, TypeError) as exc:
             raise UserError(str(exc), self.path, line) from None
+        if isinstance(event, MessageRecorded) and (event.block_seq or event.tool_use_result_seq):
+            event = self._whole_message(event, line)
+        return event
+
+    def _whole_message(self, message: MessageRecorded, line: int) -> MessageRecorded:
+        """Put back the pieces a message points at instead of repeating them."""
+        content, raw = message.content, message.tool_use_result
+        try:
+            if message.block_seq:
+                block = self.by_seq(message.block_seq).block  # type: ignore[union-attr]
+                content = [block, *(content or [])]
+            if message.tool_use_result_seq:
+                raw = self.by_seq(message.tool_use_result_seq).output  # type: ignore[union-attr]
+        except (IndexError, AttributeError):
+            raise UserError(
+                "message points at an event that is not there", self.path, line
+            ) from None
+        return replace(message, content=content, tool_use_result=raw)
 
     def by_seq(self, seq: int) -> AnyEvent:
         """The event with sequence number ``seq`` (the writer numbers events from 1, in order)."""
         return self[seq - 1]
 
     def tool_use_result(self, message: Any) -> Any:
-        """A message event's raw tool output, following ``tool_use_result_seq`` when it is set."""
+        """A message event's raw tool output (decoded messages already carry it whole)."""
         seq = getattr(message, "tool_use_result_seq", None)
-        if seq:
+        if seq and getattr(message, "tool_use_result", None) is None:
             return getattr(self.by_seq(seq), "output", None)
         return getattr(message, "tool_use_result", None)
 
