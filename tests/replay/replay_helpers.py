@@ -1,7 +1,10 @@
 """Helpers for the replay tests: a committed trace, a fixed chapter guide, and an app runner.
 
 ``fixtures/main-walk.trace.jsonl`` is the bundled main walk with its volatile values (times,
-latencies, temporary paths) fixed, so SVG snapshots do not change from run to run. The snapshot
+latencies, temporary paths) fixed, so SVG snapshots do not change from run to run;
+``fixtures/01-result-not-returned.trace.jsonl`` is ``recordings/faults/`` first fault recording,
+fixed the same way (``t`` 0.0, ``created``/``timestamp`` 2026-01-01, ``latency_ms`` 25,
+``duration_ms`` 3, the session's temporary directory ``/tmp/tracer-session``). The snapshot
 tests use :class:`StubGuide` rather than ``chapters/ch12/guide.yaml`` so that editing the guide's
 prose does not redraw every picture; one Pilot test checks the real guide separately.
 """
@@ -14,12 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tracer.replay import factory
 from tracer.replay.app import ReplayApp
-from tracer.replay.steps import StepIndex
-from tracer.trace.reader import TraceReader
+from tracer.replay.diagnose import Diagnosis
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MAIN_TRACE = FIXTURES / "main-walk.trace.jsonl"
+FAULT_TRACE = FIXTURES / "01-result-not-returned.trace.jsonl"
 SIZE = (120, 40)
 
 
@@ -72,11 +76,32 @@ class StubGuide:
 
 
 def make_app(path: Path = MAIN_TRACE, *, step: int = 0, lang: str = "en", follow: bool = False,
-             real_guide: bool = False) -> ReplayApp:
-    index = StepIndex(TraceReader(path))
-    if real_guide:
-        return ReplayApp(index, step=step, lang=lang, follow=follow)
-    return ReplayApp(index, step=step, lang=lang, follow=follow, guide=StubGuide())
+             real_guide: bool = False, doctor: bool = False,
+             diagnosis: Diagnosis | None = None) -> ReplayApp:
+    """The app as ``tracer replay`` builds it, at 0-based ``step``, with the stub guide unless
+    ``real_guide``; ``diagnosis`` replaces what the doctor would find."""
+    options = {} if real_guide else {"guide": StubGuide()}
+    app = factory.make_app(path, step=step + 1 if step else None, lang=lang, follow=follow,
+                           doctor=doctor, **options)
+    if diagnosis is not None:
+        app.diagnosis = diagnosis
+    return app
+
+
+def stub_diagnosis(path: Path) -> Diagnosis:
+    """The doctor's findings for ``path`` with fixed words (message and hint), like
+    :class:`StubGuide`: rewording the doctor or the guide does not redraw the snapshots."""
+    from dataclasses import replace
+
+    from tracer.replay.diagnose import diagnose, marks_of
+
+    found = diagnose(path)
+    assert found.problem is None, found.problem
+    findings = tuple(
+        replace(f, message=f"[{f.rule} message]",
+                hint={"zh": f"检查 {f.rule} 的提示。", "en": f"How to check {f.rule}."})
+        for f in found.findings)
+    return Diagnosis(findings, None, marks_of(findings))
 
 
 def drive(app: ReplayApp, script: Callable[[Any], Awaitable[None]],

@@ -8,7 +8,10 @@ The replay is layered so that most of it is plain Python, tested without a termi
   at, the requests before it) by reading only nearby events;
 * :mod:`~tracer.replay.render` and :mod:`~tracer.replay.render_tools` turn a step into Rich text,
   one function per stage;
-* :mod:`~tracer.replay.app` and ``widgets/`` are the Textual screen.
+* :mod:`~tracer.replay.diagnose` decides when the doctor runs and where its findings sit;
+* :mod:`~tracer.replay.app`, :mod:`~tracer.replay.doctor_controls` and ``widgets/`` are the
+  Textual screen, built by :func:`tracer.replay.factory.make_app` (the command line and the tests
+  share it).
 
 The replay never imports ``anthropic``: it only reads files.
 """

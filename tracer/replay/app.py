@@ -1,13 +1,19 @@
 """The replay app: a recorded session, one step at a time, beside the chapter.
 
 Layout (see ``replay.tcss``): the journey strip with "turn T · step S/N" on top; the timeline on
-the left; in the middle the stage view over the debug console; the chapter panel on the right;
-then a clickable progress bar, the search bar and the key bar.
+the left; in the middle the stage view over the findings panel (key ``d``, hidden until asked
+for) and the debug console; the chapter panel on the right; then a clickable progress bar, the
+search bar and the key bar.
 
 The app holds only the cursor and a few settings (language, autoplay speed, search matches). Every
 move goes through :meth:`ReplayApp.go`, which asks the pure layers (:mod:`steps`, :mod:`render`,
 :mod:`context`, :mod:`guide`) for text and hands it to the widgets. Nothing is precomputed per
 step, so a step costs the same on a 10-turn trace and a 10,000-turn one.
+
+The doctor's findings (markers, the panel on ``d``, ``--doctor``) live in
+:class:`~tracer.replay.doctor_controls.DoctorControls`, mixed in here.
+
+Build the app with :func:`tracer.replay.factory.make_app`, as the command line and tests do.
 """
 
 from __future__ import annotations
@@ -24,11 +30,14 @@ from textual.worker import get_current_worker
 
 from tracer.replay import context, search
 from tracer.replay.autoplay import Autoplay
+from tracer.replay.diagnose import Diagnosis
+from tracer.replay.doctor_controls import DoctorControls
 from tracer.replay.guide import load_guide, section_of, section_text, step_text
 from tracer.replay.i18n import LANGS, stage_name, tr
 from tracer.replay.render import render_step
 from tracer.replay.steps import CHUNK, Cursor, StepIndex, next_of_stage, next_turn, previous_turn
 from tracer.replay.widgets.debug_console import DebugConsole
+from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.journey import JourneyStrip
 from tracer.replay.widgets.pager import ChapterPanel, StageView
 from tracer.replay.widgets.progress import StepBar
@@ -41,7 +50,7 @@ from tracer.trace.events import STATIONS
 FOLLOW_INTERVAL = 0.25
 
 
-class ReplayApp(App[None]):
+class ReplayApp(DoctorControls, App[None]):
     """Step through a trace. Keys work the same in both languages (Chinese punctuation too)."""
 
     TITLE = "tracer replay"
@@ -68,6 +77,7 @@ class ReplayApp(App[None]):
         Binding("minus,fullwidth_hyphen_minus", "speed(-1)", "slower", show=False),
         Binding("t", "language", "language"),
         Binding("c", "chapter", "chapter"),
+        Binding("d", "findings", "findings"),
         Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
         Binding("q", "quit", "quit"),
         Binding("up", "scroll_stage(-1)", "scroll up", show=False),
@@ -78,7 +88,9 @@ class ReplayApp(App[None]):
 
     def __init__(self, index: StepIndex, *, step: int = 0, lang: str = "en",
                  follow: bool = False, guide: object | None = None,
-                 guide_problem: str | None = None, load_chapter_guide: bool = True) -> None:
+                 guide_problem: str | None = None, load_chapter_guide: bool = True,
+                 doctor: bool = False, jump_to_finding: bool | None = None,
+                 diagnosis: Diagnosis | None = None) -> None:
         super().__init__()
         self.index = index
         self.cursor = Cursor(index, step)
@@ -95,6 +107,16 @@ class ReplayApp(App[None]):
         self._section_key: tuple[str | None, str] | None = None
         self._keys_lang: str | None = None
         self._notice: str | None = None
+        self.diagnosis = diagnosis
+        """The doctor's findings once known (None: not yet checked)."""
+        self.doctor_state = ""
+        """Why :attr:`diagnosis` is still None: "checking" (a thread is on it) or "waiting"
+        (a huge trace, checked when the findings panel is first opened)."""
+        self.doctor = doctor
+        self._jump_to_finding = doctor if jump_to_finding is None else jump_to_finding
+        self._start_step = self.cursor.step
+        self._diagnosed_complete = False
+        self._doctor_reported = False
 
     # -- building the screen ---------------------------------------------------------------
 
@@ -105,6 +127,7 @@ class ReplayApp(App[None]):
             yield Timeline(self.index)
             with Vertical(id="centre"):
                 yield StageView(id="stage")
+                yield FindingsPanel(id="findings")
                 yield DebugConsole(id="debug")
             with Vertical(id="chapter"):
                 yield ChapterPanel(tr("chapter", self.lang), id="chapter-step")
@@ -114,6 +137,7 @@ class ReplayApp(App[None]):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
+        self.start_doctor()
         self.render_step()
         if not self.index.complete:
             self.indexing = True
@@ -145,6 +169,8 @@ class ReplayApp(App[None]):
             parts.append(tr("following", self.lang))
         if self.indexing:
             parts.append(tr("indexing", self.lang))
+        if self.doctor_state == "checking":
+            parts.append(tr("doctor_checking", self.lang))
         if self.autoplay.playing:
             parts.append(tr("playing", self.lang, speed=f"{self.autoplay.steps_per_second:g}"))
         return " · ".join(parts)
@@ -155,6 +181,7 @@ class ReplayApp(App[None]):
         if not len(index):
             self.query_one(StageView).show(Text(tr("no_steps", lang), style="dim"))
             self._show_notice()
+            self._show_findings()
             return
         stage = index.stage(step)
         self.query_one(JourneyStrip).show(stage, index.turn(step), step, len(index), lang,
@@ -178,6 +205,7 @@ class ReplayApp(App[None]):
                     section_text(section, lang) if self.guide is not None else Text(),
                     key=section_key)
         self._show_notice()
+        self._show_findings()
         if self._keys_lang != lang:  # unchanged widgets are not redrawn
             self._keys_lang = lang
             self.query_one("#keys", Static).update(" " + tr("keys_bar", lang))
@@ -298,3 +326,4 @@ class ReplayApp(App[None]):
         """``--follow``: pick up lines the recorder appended; stay at the end if we were there."""
         if not self.indexing and self.cursor.refresh():
             self.render_step()
+            self._recheck_when_finished()

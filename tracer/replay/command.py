@@ -1,9 +1,11 @@
 """``tracer replay``: the command-line entry of the replay app.
 
 Registered by :mod:`tracer.cli` through ``register(subparsers)``; it imports nothing heavy at the
-top, so ``tracer --help`` stays fast. The trace is opened and the starting step found *before*
-Textual starts, so bad input (a missing file, not a trace, a newer format version, a step that
-does not exist) ends as one line on stderr and exit code 2, never a half-drawn screen.
+top, so ``tracer --help`` stays fast. :func:`tracer.replay.factory.make_app` (shared with the
+tests) opens the trace and finds the starting step *before* Textual starts, so bad input (a
+missing file, not a trace, a newer format version, a step that does not exist) ends as one line
+on stderr and exit code 2, never a half-drawn screen. ``--doctor`` opens at the first finding of
+``tracer doctor``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ def register(subparsers: Any) -> None:
                         help="language (default from the locale: zh* means Chinese)")
     parser.add_argument("--follow", action="store_true",
                         help="keep reading a trace that `tracer record` is still writing")
+    parser.add_argument("--doctor", action="store_true",
+                        help="open at the doctor's first finding (see `tracer doctor`), with the "
+                             "findings panel open")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.svg",
                         help="render the chosen step to an SVG file and exit (no terminal needed)")
     parser.add_argument("--size", type=parse_size, default=DEFAULT_SIZE, metavar="WxH",
@@ -53,28 +58,10 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def build_app(args: argparse.Namespace) -> Any:
     """Open the trace, find the starting step and make the app (not yet running)."""
-    from tracer.paths import MAIN_RECORDING
-    from tracer.replay.app import ReplayApp
-    from tracer.replay.i18n import default_lang
-    from tracer.replay.steps import StepIndex, locate
-    from tracer.trace.reader import TraceReader
+    from tracer.replay.factory import make_app
 
-    path = args.trace or MAIN_RECORDING
-    # Checked here too, so the reader is only built for a file that exists (a reader whose
-    # constructor fails prints a stray warning when it is collected).
-    if not path.exists():
-        raise UserError("no such file", path)
-    if path.is_dir():
-        raise UserError("is a directory, not a trace", path)
-    reader = TraceReader(path)
-    index = StepIndex(reader, eager=False)  # the app indexes the rest after the first frame
-    if len(index) or not args.follow:
-        step = locate(index, step=args.step, turn=args.turn, stage=args.stage)
-        # Decode the first step now: a broken line should be a clean error, not a crash later.
-        index.event(step)
-    else:
-        step = 0
-    return ReplayApp(index, step=step, lang=args.lang or default_lang(), follow=args.follow)
+    return make_app(args.trace, step=args.step, turn=args.turn, stage=args.stage,
+                    lang=args.lang, follow=args.follow, doctor=args.doctor)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,6 +80,8 @@ def write_screenshot(app: Any, out: Path, size: tuple[int, int]) -> Path:
 
     async def shoot() -> str:
         async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await app.workers.wait_for_complete()  # the doctor, on a bigger trace
             await pilot.pause()
             return app.export_screenshot(title=app.TITLE)
 

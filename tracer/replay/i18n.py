@@ -54,11 +54,20 @@ TEXT: dict[str, dict[str, str]] = {
     "earlier_lines": {"zh": "… 之前还有 {n} 行", "en": "… {n} earlier lines"},
     "no_debug": {"zh": "（还没有 [DEBUG] 输出）", "en": "(no [DEBUG] lines yet)"},
     "help_title": {"zh": "按键", "en": "Keys"},
+    "findings": {"zh": "诊断结果", "en": "findings"},
+    "finding_where": {"zh": "第 {step} 步 · 第 {turn} 轮", "en": "step {step} · turn {turn}"},
+    "check": {"zh": "检查：", "en": "check: "},
+    "no_findings": {"zh": "诊断：没有发现问题", "en": "doctor: no findings"},
+    "doctor_checking": {"zh": "诊断中…", "en": "the doctor is checking…"},
+    "doctor_waiting": {"zh": "轨迹太大，打开时没有诊断；打开本面板即开始检查",
+                       "en": "too big to check on opening: opening this panel checks it"},
+    "doctor_failed": {"zh": "诊断无法检查这条轨迹：{problem}",
+                      "en": "the doctor cannot check this trace: {problem}"},
     "keys_bar": {
         "zh": "←→ 上/下一步  [ ] 上/下一轮  1-4 站点  g 跳转  / 搜索  a 播放  t 语言  "
-              "c 章节  ? 帮助  q 退出",
+              "c 章节  d 诊断  ? 帮助  q 退出",
         "en": "←→ step  [ ] turn  1-4 station  g go to  / search  a play  t language  "
-              "c chapter  ? help  q quit",
+              "c chapter  d findings  ? help  q quit",
     },
 }
 
@@ -78,9 +87,29 @@ HELP: list[tuple[str, dict[str, str]]] = [
     ("↑ ↓ PgUp PgDn", {"zh": "滚动步骤视图", "en": "scroll the stage view"}),
     ("t", {"zh": "切换语言", "en": "switch language"}),
     ("c", {"zh": "显示 / 隐藏章节面板", "en": "show / hide the chapter panel"}),
+    ("d", {"zh": "显示 / 隐藏诊断结果（回车跳到该步）",
+           "en": "show / hide findings (Enter jumps to one)"}),
     ("? F1", {"zh": "帮助", "en": "help"}),
     ("q", {"zh": "退出", "en": "quit"}),
 ]
+
+
+SEVERITIES: dict[str, dict[str, str]] = {
+    "error": {"zh": "错误", "en": "error"},
+    "warning": {"zh": "警告", "en": "warning"},
+}
+
+#: The marker of each severity, on the timeline and in the findings panel (shape as well as
+#: colour, for readers who cannot tell red from orange).
+SEVERITY_MARKS = {"error": "●", "warning": "▲"}
+
+
+def severity_name(severity: str, lang: str) -> str:
+    return SEVERITIES.get(severity, {}).get(lang, severity)
+
+
+def severity_mark(severity: str) -> str:
+    return SEVERITY_MARKS.get(severity, "●")
 
 
 def tr(key: str, lang: str, **values: object) -> str:

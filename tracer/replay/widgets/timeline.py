@@ -3,6 +3,10 @@
 A 10,000-turn trace has 100,000 steps, far too many rows to build on every keypress, so the
 timeline draws only the rows that fit: a window of turn headings around the current turn, whose
 steps are listed in full. Clicking a row posts :class:`Timeline.Selected` with its step.
+
+The doctor's findings show as markers (:meth:`Timeline.set_marks`): ``●`` for an error and ``▲``
+for a warning, on the step itself and on the heading of a closed turn that holds one, so a
+problem further along is visible before the reader gets there.
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tracer.replay.i18n import stage_name, tr
+from tracer.replay.diagnose import rank
+from tracer.replay.i18n import severity_mark, stage_name, tr
 from tracer.replay.steps import StepIndex
+from tracer.replay.widgets.findings_panel import SEVERITY_STYLE
 from tracer.replay.widgets.pager import text_strip
 from tracer.trace.events import STATIONS
 
@@ -43,6 +49,10 @@ class Timeline(Widget):
         self.lang = "en"
         self._rows: list[_Row] = []
         self._rows_key: tuple[int, int, int] | None = None
+        self.marks: dict[int, str] = {}
+        """0-based step → severity of the doctor's worst finding there."""
+        self._group_marks: dict[int, str] = {}
+        self._group_marks_key: int | None = None
 
     def show(self, step: int, lang: str) -> None:
         old_step, old_lang, old_rows = self.step, self.lang, self._rows
@@ -56,6 +66,27 @@ class Timeline(Widget):
             self.refresh(*(Region(0, n, width, 1) for n in changed))
             return
         self.refresh()
+
+    def set_marks(self, marks: dict[int, str]) -> None:
+        """Show the doctor's findings (step → severity); redraws once."""
+        if marks != self.marks:
+            self.marks = dict(marks)
+            self._group_marks_key = None
+            self.refresh()
+
+    def _group_mark(self, group: int) -> str | None:
+        """The worst severity among a turn group's steps (cached until the index grows)."""
+        key = self.index.group_count  # set_marks clears the key, so new marks recount too
+        if key != self._group_marks_key:
+            self._group_marks_key = key
+            found: dict[int, str] = {}
+            for step, severity in self.marks.items():
+                if step < len(self.index):
+                    g = self.index.group_of(step)
+                    if g not in found or rank(severity) < rank(found[g]):
+                        found[g] = severity
+            self._group_marks = found
+        return self._group_marks.get(group)
 
     def _current_rows(self) -> list[_Row]:
         """The rows for the current step and size (recomputed only when either changed)."""
@@ -108,15 +139,26 @@ class Timeline(Widget):
         if row.heading:
             group = self.index.group_of(row.step)
             opened = group == self.index.group_of(self.step)
-            return Text(("▾ " if opened else "▸ ") + self._heading(group),
-                        style="bold" if opened else "dim")
+            heading = Text(("▾ " if opened else "▸ ") + self._heading(group),
+                           style="bold" if opened else "dim")
+            severity = None if opened else self._group_mark(group)
+            if severity is not None:
+                heading.append(" " + severity_mark(severity),
+                               style=SEVERITY_STYLE.get(severity, "bold"))
+            return heading
         stage = self.index.stage(row.step)
         current = row.step == self.step
         marker = "▶" if current else " "
         number = STATIONS.index(stage) + 1 if stage in STATIONS else None
         badge = "①②③④"[number - 1] if number else " "
-        line = f" {marker}{badge} {row.step + 1:>3} {stage_name(stage, self.lang)}"
-        return Text(line, style="bold black on #e8d44d" if current else "")
+        line = Text(style="bold black on #e8d44d" if current else "")
+        severity = self.marks.get(row.step)
+        if severity is not None:
+            line.append(severity_mark(severity), style=SEVERITY_STYLE.get(severity, "bold"))
+        else:
+            line.append(" ")
+        line.append(f"{marker}{badge} {row.step + 1:>3} {stage_name(stage, self.lang)}")
+        return line
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)  # inside the border

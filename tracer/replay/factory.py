@@ -1,0 +1,69 @@
+"""Building the replay app: one function shared by ``tracer replay`` and the tests.
+
+:func:`make_app` opens the trace, finds the step to start at and hands both to
+:class:`~tracer.replay.app.ReplayApp`, which is not yet running. Everything that can fail on bad
+input (a missing file, not a trace, a newer format version, a step that does not exist, a
+broken first event) fails here, as a :class:`~tracer.errors.UserError`, before Textual draws
+anything: the command line turns it into one line on stderr and exit code 2.
+
+This module is imported by the command line when ``tracer replay`` runs; it imports Textual
+(through the app) only inside :func:`make_app`, so importing it stays cheap.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tracer.errors import UserError
+
+if TYPE_CHECKING:
+    from tracer.replay.app import ReplayApp
+
+
+class _LoadGuide:
+    """The default for ``guide``: read ``chapters/ch12/guide.yaml`` (tests pass a fixed one)."""
+
+    def __repr__(self) -> str:
+        return "LOAD_GUIDE"
+
+
+LOAD_GUIDE: Any = _LoadGuide()
+
+
+def make_app(trace: Path | None = None, *, step: int | None = None, turn: int | None = None,
+             stage: str | None = None, lang: str | None = None, follow: bool = False,
+             doctor: bool = False, guide: Any = LOAD_GUIDE) -> ReplayApp:
+    """The replay app for ``trace`` (default: the bundled main walk), ready to run.
+
+    ``step`` is 1-based, as ``--step N`` and ``tracer show`` count; ``turn``/``stage`` pick the
+    first step of a turn and/or stage. ``doctor``: start at the doctor's first finding (unless a
+    position was given) and open the findings panel. ``lang`` None follows the locale.
+    """
+    from tracer.paths import MAIN_RECORDING
+    from tracer.replay.app import ReplayApp
+    from tracer.replay.i18n import default_lang
+    from tracer.replay.steps import StepIndex, locate
+    from tracer.trace.reader import TraceReader
+
+    path = Path(trace) if trace is not None else MAIN_RECORDING
+    # Checked here too, so the reader is only built for a file that exists (a reader whose
+    # constructor fails prints a stray warning when it is collected).
+    if not path.exists():
+        raise UserError("no such file", path)
+    if path.is_dir():
+        raise UserError("is a directory, not a trace", path)
+    reader = TraceReader(path)
+    index = StepIndex(reader, eager=False)  # the app indexes the rest after the first frame
+    if len(index) or not follow:
+        start = locate(index, step=step, turn=turn, stage=stage)
+        # Decode the first step now: a broken line should be a clean error, not a crash later.
+        index.event(start)
+    else:
+        start = 0  # following a trace whose first step is not written yet
+    positioned = step is not None or turn is not None or stage is not None
+    options: dict[str, Any] = {}
+    if guide is not LOAD_GUIDE:
+        options = {"guide": guide, "load_chapter_guide": guide is not None}
+    return ReplayApp(index, step=start, lang=lang or default_lang(), follow=follow,
+                     doctor=doctor, jump_to_finding=doctor and not positioned, **options)
