@@ -65,6 +65,10 @@ def make_big_trace(path: Path, turns: int = 10_000, source: Path = MAIN_RECORDIN
         for event in ending:
             event = dict(event)
             _renumber(event, turns)
+            if event["kind"] == "request":  # it resends the last copied turn's messages
+                event["tail"] = [{"role": ref["role"],
+                                  "parts": [[_uuid(u, turns - 1), i] for u, i in ref["parts"]]}
+                                 for ref in next_tail]
             emit(event)
     return path
 
@@ -113,7 +117,6 @@ def _renumber(event: dict[str, Any], turn: int) -> None:
     if event["kind"] == "debug_hook" and event["hook"] == "loop_turn":
         count = 7 + 4 * shift
         event["line"] = f"[DEBUG] Loop turn: {turn} messages: {count}"
-        event["values"] = {"turn": turn, "messages": count}
     if event["kind"] == "terminal":
         event["turn_count"] = turn
 

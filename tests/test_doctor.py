@@ -281,7 +281,7 @@ def test_a_good_result_has_no_problems() -> None:
 def test_requests_are_rebuilt_as_sent() -> None:
     events = list(TraceReader(MAIN_RECORDING))
     facts = TraceFacts.build(events)
-    assert [r.wire for r in facts.requests] == [
+    assert [list(r.wire) for r in facts.requests] == [
         r.body["messages"] for r in rebuild_requests(events)
     ]
 

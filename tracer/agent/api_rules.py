@@ -91,12 +91,32 @@ def find_problems(
         problems += _message_schema(messages, i)
     if problems and stop_at_schema:
         return problems
-    shaped = [m if isinstance(m, dict) else {} for m in messages]
+    shaped = _AsDicts(messages)
     if start == 0:
         problems += _unique_tool_use_ids(shaped)
     for i in range(max(start, 0), len(shaped)):
         problems += _shape(shaped, i)
     return problems
+
+
+class _AsDicts(Sequence[dict[str, Any]]):
+    """``messages`` with anything that is not an object read as ``{}``, without copying: the
+    doctor checks only the new tail of each request, and a copy per request would cost the
+    square of the conversation."""
+
+    __slots__ = ("_messages",)
+
+    def __init__(self, messages: Sequence[Any]) -> None:
+        self._messages = messages
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [m if isinstance(m, dict) else {} for m in self._messages[i]]
+        m = self._messages[i]
+        return m if isinstance(m, dict) else {}
 
 
 # -- fields ------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ the messages from ``prefix_len`` on, and how they join the one before, need chec
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,31 @@ class ToolUse:
     turn: int
 
 
+class SharedPrefix(Sequence[Any]):
+    """The first ``length`` items of a list that later requests go on appending to.
+
+    Each request resends the one before plus a tail, so every request's history can be a window
+    on one growing list: memory grows with the conversation, not with its square.
+    """
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list[Any], length: int) -> None:
+        self._items, self._length = items, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return self._items[: self._length][i]
+        if i < 0:
+            i += self._length
+        if not 0 <= i < self._length:
+            raise IndexError(i)
+        return self._items[i]
+
+
 @dataclass(slots=True)
 class SentRequest:
     """One request as it went over the wire."""
@@ -55,9 +80,9 @@ class SentRequest:
     index: int
     """Event index of its ``request`` step."""
     event: RequestSent
-    api: list[ApiMessage]
+    api: Sequence[ApiMessage]
     """Where each message's blocks came from (message uuids)."""
-    wire: list[dict[str, Any]]
+    wire: Sequence[dict[str, Any]]
     """The ``messages`` array as sent."""
     start: int
     """Messages before this one are the previous request's, already checked."""
@@ -93,6 +118,8 @@ class TraceFacts:
     """Event indexes of the ``terminal`` steps (an imported session may hold several queries)."""
     explained: set[str] = field(default_factory=set)
     """tool ids whose trouble a more specific rule already reported (api-invariants skips them)."""
+    _api: list[ApiMessage] = field(default_factory=list, repr=False)
+    _wire: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @classmethod
     def build(cls, events: Iterable[Any], path: Path | None = None) -> TraceFacts:
@@ -162,8 +189,13 @@ class TraceFacts:
                 self.path,
                 i + 2 if self.path else None,
             ) from None
-        api = [*(previous.api[:keep] if previous else []), *tail]
-        wire = [*(previous.wire[:keep] if previous else []), *new_wire]
+        if keep < len(self._api):
+            # The history was rewritten (a compaction): later requests share a fresh list.
+            self._api, self._wire = self._api[:keep], self._wire[:keep]
+        self._api.extend(tail)
+        self._wire.extend(new_wire)
+        api = SharedPrefix(self._api, len(self._api))
+        wire = SharedPrefix(self._wire, len(self._wire))
         self.requests.append(SentRequest(i, event, api, wire, keep))
 
     def _note_attempt(self, event: HttpAttempt) -> None:
