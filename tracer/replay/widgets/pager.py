@@ -1,4 +1,5 @@
-"""A pager: Rich text wrapped to the widget's width, shown a screenful at a time.
+"""A pager: Rich text wrapped to the widget's width (Chinese-aware, :mod:`tracer.replay.wrap`),
+shown a screenful at a time.
 
 The stage view and the chapter panel change on nearly every step. As scroll containers around a
 ``Static`` each change would re-run Textual's layout (the content's height changed) and draw the
@@ -15,6 +16,8 @@ from rich.text import Text
 from textual import events
 from textual.strip import Strip
 from textual.widget import Widget
+
+from tracer.replay.wrap import wrap
 
 
 def text_strip(line: Text, width: int, base: Style, console: Console) -> Strip:
@@ -58,8 +61,7 @@ class Pager(Widget):
 
     def _lines(self, width: int) -> list[Text]:
         if self._wrapped is None or self._wrapped[0] != width:
-            console = Console(width=width, legacy_windows=False, color_system=None)
-            lines = list(self.text.wrap(console, width)) if self.text.plain else []
+            lines = wrap(self.text, width) if self.text.plain else []
             self._wrapped = (width, lines)
         return self._wrapped[1]
 

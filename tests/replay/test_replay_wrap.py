@@ -1,0 +1,42 @@
+"""Chinese-aware wrapping: lines break between ideographs, never before closing punctuation."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.text import Text
+
+from tracer.replay.wrap import wrap
+
+MIXED = ("API 不记得上一次调用，所以每一轮都要把完整历史重新发出：问题、模型的每次回答、"
+         "每个 tool_use、每个 tool_result。")
+
+
+def _plain(text: str, width: int) -> list[str]:
+    return [line.plain for line in wrap(Text(text), width)]
+
+
+def test_chinese_fills_each_line_instead_of_stranding_the_english_word() -> None:
+    lines = _plain(MIXED, 30)
+    assert lines[0].startswith("API 不记得")  # Rich alone leaves "API" on a line of its own
+    assert all(cell_len(line) <= 30 for line in lines)
+    assert all(cell_len(line) >= 24 for line in lines[:-1])
+    assert "".join(lines).replace(" ", "") == MIXED.replace(" ", "")
+
+
+def test_no_line_starts_with_closing_punctuation() -> None:
+    for width in range(8, 40):
+        for line in _plain(MIXED, width)[1:]:
+            assert line[0] not in "，。、：；）", (width, line)
+
+
+def test_english_breaks_at_spaces_and_folds_only_words_too_long_for_a_line() -> None:
+    assert _plain("the whole history is resent", 12) == ["the whole", "history is", "resent"]
+    assert _plain("abcdefghijklmnop x", 8) == ["abcdefgh", "ijklmnop", "x"]
+
+
+def test_newlines_tabs_and_styles_survive() -> None:
+    text = Text("1\tdef add(a, b):\n")
+    text.append("红色", style="red")
+    lines = wrap(text, 40)
+    assert [line.plain for line in lines] == ["1       def add(a, b):", "红色"]
+    assert lines[1].spans and lines[1].spans[0].style == "red"

@@ -1,0 +1,76 @@
+"""Line wrapping that knows Chinese: break between ideographs, not only at spaces.
+
+Rich wraps at whitespace, which suits English. Chinese has no spaces: a paragraph is one long
+"word" to Rich, so it is pushed whole onto a new line and folded there, leaving the English
+words around it stranded on short lines ("API" alone, then the Chinese). Here a line may also
+break between two characters when either is wide (CJK), never before closing punctuation such
+as ，。、：) and never after opening punctuation such as （《, as Chinese typesetting does.
+Pure: it takes a Rich ``Text`` and a width and returns the lines; the pager draws them.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len, get_character_cell_size
+from rich.text import Text
+
+_NO_LINE_START = frozenset("，。、：；！？）》」』】〕〉,.;:!?)]}…%")
+_NO_LINE_END = frozenset("（《「『【〔〈([{")
+
+
+def _may_break_before(previous: str, char: str) -> bool:
+    if char in _NO_LINE_START or previous in _NO_LINE_END:
+        return False
+    if previous.isspace():
+        return not char.isspace()
+    if char.isspace():
+        return False
+    return get_character_cell_size(previous) == 2 or get_character_cell_size(char) == 2
+
+
+def wrap_line(line: Text, width: int) -> list[Text]:
+    """One line (no newlines) as lines of at most ``width`` cells.
+
+    Greedy: each line takes as much as fits and ends at the last place a break is allowed; only a
+    run with no such place (a very long word) is cut where it overflows. Spaces may hang past the
+    edge, since they are stripped from the ends of lines.
+    """
+    plain = line.plain
+    if cell_len(plain) <= width:
+        return [line]
+    cuts: list[int] = []
+    start, used, last_break = 0, 0, None
+    for i, char in enumerate(plain):
+        if i > start and _may_break_before(plain[i - 1], char):
+            last_break = i
+        size = get_character_cell_size(char)
+        if used + size <= width or i == start or char.isspace():
+            used += size
+            continue
+        cut = last_break if last_break is not None and last_break > start else i
+        if cut == i and char in _NO_LINE_START and i - 1 > start:
+            cut = i - 1  # a forced cut still keeps closing punctuation off the line start
+        cuts.append(cut)
+        start = cut
+        # What was already passed belongs to the new line: its width and its break places.
+        used = cell_len(plain[cut : i + 1].lstrip())
+        last_break = next(
+            (j for j in range(i, cut, -1) if _may_break_before(plain[j - 1], plain[j])), None
+        )
+    out = []
+    for piece in line.divide(cuts):
+        piece.rstrip()
+        if piece.plain[:1].isspace():  # a cut inside a run of spaces
+            piece = piece[len(piece.plain) - len(piece.plain.lstrip()) :]
+        out.append(piece)
+    return out
+
+
+def wrap(text: Text, width: int) -> list[Text]:
+    """All of ``text`` as lines of at most ``width`` cells (wide characters count two)."""
+    width = max(width, 2)
+    lines: list[Text] = []
+    for line in text.split("\n", allow_blank=True):
+        if "\t" in line.plain:
+            line.expand_tabs(8)  # as Rich does before it wraps
+        lines.extend(wrap_line(line, width))
+    return lines
