@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from tracer import __version__
 from tracer.errors import UserError
 from tracer.scenario import Scenario
-from tracer.trace.events import DebugHook, Event, Header, ResultMapped, SessionEnded, SessionStarted
+from tracer.trace.events import DebugHook, Event, Header, ResultMapped, SessionEnded
 from tracer.trace.writer import TraceWriter
 
 DEFAULT_SYSTEM = (
@@ -261,4 +261,4 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-__all__ = ["SessionDirs", "SessionStarted", "record_prompt", "record_scenario"]
+__all__ = ["SessionDirs", "record_prompt", "record_scenario"]
