@@ -5,7 +5,12 @@ Every sub-command imports what it needs only when it runs: ``tracer --help``, ``
 Bad input of any kind ends as one line on stderr and exit code 2, never a traceback.
 
 Sub-commands that live with their layer (replay, doctor, import, export) register themselves
-through a small ``command`` module that imports nothing heavy at the top.
+through a small ``command`` module that imports nothing heavy at the top. They all get
+:class:`Parser` (argparse hands a parser's class down to its sub-parsers), so a usage error
+anywhere (``--stage bogus``, ``--size 10x5``) is one line too, not argparse's usage block.
+
+Every ``TRACE`` argument may name a bundled recording (``tracer show 01-main-walk``):
+:func:`main` resolves it through :func:`tracer.paths.resolve_trace` once, for every command.
 """
 
 from __future__ import annotations
@@ -15,10 +20,11 @@ import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from tracer import __version__
 from tracer.errors import UserError
-from tracer.paths import RECORDINGS_DIR, SCENARIOS_DIR
+from tracer.paths import CHECKOUT, resolve_scenario, resolve_trace
 
 #: Sub-commands registered by other layers: (module with ``register(subparsers)``).
 PLUGIN_COMMANDS = (
@@ -29,8 +35,23 @@ PLUGIN_COMMANDS = (
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        # self.prog is "tracer replay" for a sub-command: say which one, then what was wrong.
+        command = self.prog.removeprefix("tracer").strip()
+        where = f"{command}: " if command else ""
+        self.exit(
+            2,
+            f"tracer: {where}{message} (see tracer {command} --help)\n".replace(
+                "tracer  --help", "tracer --help"
+            ),
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="tracer",
         description="Record an agent loop built like Claude Code's query.ts and watch each tool "
         "result travel back to the model: mapping, wrapping, appending, resending.",
@@ -45,14 +66,26 @@ def build_parser() -> argparse.ArgumentParser:
         "real API, writing every stage to a JSON-lines trace.",
     )
     what = rec.add_mutually_exclusive_group(required=True)
-    what.add_argument("--scenario", type=Path, metavar="FILE", help="a scenario YAML file")
+    what.add_argument(
+        "--scenario",
+        metavar="FILE",
+        help="a scenario YAML file, or a bundled scenario's name (01-main-walk)",
+    )
     what.add_argument(
         "--prompt",
         metavar="TEXT",
         help="a prompt for the real model (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional)",
     )
     what.add_argument(
-        "--all", action="store_true", help=f"re-record every scenario into {RECORDINGS_DIR.name}/"
+        "--all",
+        action="store_true",
+        help="re-record every bundled scenario: into the clone's recordings/, or into --out DIR",
+    )
+    rec.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="with --all: the folder to write into (needed when tracer is installed, not cloned)",
     )
     rec.add_argument(
         "-o",
@@ -125,7 +158,9 @@ def _record(args: argparse.Namespace) -> int:
     from tracer.scenario import load_scenario
 
     if args.all:
-        return record_all(args.debug)
+        return record_all(args.debug, args.out)
+    if args.out is not None:
+        raise UserError("--out DIR goes with --all; a single recording takes -o TRACE")
     if args.prompt is not None:
         from tracer.agent.model import DEFAULT_MODEL
 
@@ -141,7 +176,7 @@ def _record(args: argparse.Namespace) -> int:
             workspace_from=args.workspace,
         )
     else:
-        scenario = load_scenario(args.scenario)
+        scenario = load_scenario(resolve_scenario(args.scenario))
         output = args.output or Path(f"{scenario.name}.trace.jsonl")
         # Rules from the command line come first: a deny there beats the scenario's allow.
         scenario.allow = [*args.allow, *scenario.allow]
@@ -163,23 +198,37 @@ def _ending(trace: Path) -> str:
     return f"ended {last.reason} at turn {last.turn_count}{error}"  # type: ignore[union-attr]
 
 
-def record_all(debug: bool = False) -> int:
-    """Re-record every bundled scenario (and fault scenario) into ``recordings/``."""
+def record_all(debug: bool = False, out: Path | None = None) -> int:
+    """Re-record every bundled scenario (and fault scenario) into ``recordings/`` or ``out``.
+
+    The default target is the clone's own ``recordings/``. An installed tracer has no clone: its
+    recordings live in ``site-packages``, which belongs to the installer, so it asks for a folder.
+    """
+    from tracer.paths import bundled_scenarios
     from tracer.record import record_scenario
     from tracer.scenario import load_scenario
 
-    count = 0
-    for folder, target in (
-        (SCENARIOS_DIR, RECORDINGS_DIR),
-        (SCENARIOS_DIR.parent / "faults", RECORDINGS_DIR / "faults"),
-    ):
-        for path in sorted(folder.glob("*.yaml")):
-            scenario = load_scenario(path)
-            output = target / f"{path.stem}.trace.jsonl"
-            record_scenario(scenario, output, debug=debug)
-            print(f"wrote {output}", file=sys.stderr)
-            count += 1
-    return 0 if count else 2
+    if out is None:
+        if CHECKOUT is None:
+            raise UserError(
+                "record --all: this tracer is installed, not run from a clone, so it will not "
+                "write into its own package: name a folder with --out DIR"
+            )
+        out = CHECKOUT / "recordings"
+    if out.exists() and not out.is_dir():
+        raise UserError("--out must be a folder", out)
+    scenarios = bundled_scenarios()
+    if not scenarios:
+        raise UserError("no bundled scenarios found (is chapters/ missing?)")
+    for path, folder in scenarios:
+        output = out / folder / f"{path.stem}.trace.jsonl"
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"cannot create the folder ({exc.strerror})", output.parent) from None
+        record_scenario(load_scenario(path), output, debug=debug)
+        print(f"wrote {output}", file=sys.stderr)
+    return 0
 
 
 def _hooks(args: argparse.Namespace) -> int:
@@ -227,10 +276,15 @@ def _torn_note(reader: object) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error already printed
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    if getattr(args, "trace", None) is not None:
+        args.trace = resolve_trace(args.trace)
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
