@@ -238,16 +238,17 @@ def _chat(
     cache_write = usage.get("cache_creation_input_tokens")
     total_in = int(usage.get("input_tokens") or 0) + int(cache_read or 0) + int(cache_write or 0)
     finish = response.stop_reason or ("tool_use" if asked_for_tools else "end_turn")
-    latency = response.latency_ms
-    end = at(request, latency) if latency is not None else at(response)
+    # The response event is written when the answer is in: the call began latency_ms before it.
+    # (The request event is written with it, so its own time is no start time.)
+    start = at(response, -(response.latency_ms or 0))
     return {
         "traceId": ids.trace,
         "spanId": ids.span(f"chat:{request.request_index}"),
         "parentSpanId": root,
         "name": f"chat {response.model}",
         "kind": SPAN_KIND_CLIENT,
-        "startTimeUnixNano": at(request),
-        "endTimeUnixNano": end,
+        "startTimeUnixNano": start,
+        "endTimeUnixNano": at(response),
         "attributes": _attrs(
             gen_ai__operation__name="chat",
             gen_ai__provider__name="anthropic",
@@ -270,7 +271,7 @@ def _chat(
         "events": [
             _station(
                 "resending",
-                at(request),
+                start,
                 tracer__prefix_len=request.prefix_len,
                 tracer__new_messages=len(request.tail),
             )
