@@ -2,12 +2,11 @@
 
 In the repository, ``chapters/`` and ``recordings/`` sit at the top level, beside the ``tracer``
 package, because the chapter's material is not code. A wheel cannot ship folders outside its
-packages, so the build maps them *into* the package (``pyproject.toml``,
-``[tool.hatch.build.targets.wheel.force-include]``): an installed tracer finds them at
-``tracer/_bundled/chapters`` and ``tracer/_bundled/recordings``, located through
-:mod:`importlib.resources` like any other package data. An editable install (``pip install -e .``)
-imports the package from the checkout, so it reads the checkout's own folders and a change to a
-scenario shows at once.
+packages, so the build maps them *into* the package (the build hook in ``hatch_build.py``): an
+installed tracer finds them at ``tracer/_bundled/chapters`` and ``tracer/_bundled/recordings``,
+located through :mod:`importlib.resources` like any other package data. An editable install
+(``pip install -e .``) imports the package from the checkout, so it reads the checkout's own
+folders and a change to a scenario shows at once.
 
 :data:`CHECKOUT` says which case this is: the root of the clone, or ``None`` when tracer runs from
 an installed wheel (``pip install .``, ``pipx``, ``uv tool``). Commands that *write* bundled data
