@@ -23,6 +23,7 @@ from tracer.paths import RECORDINGS_DIR, SCENARIOS_DIR
 #: Sub-commands registered by other layers: (module with ``register(subparsers)``).
 PLUGIN_COMMANDS = (
     "tracer.replay.command",
+    "tracer.replay.tour_command",
     "tracer.doctor.command",
     "tracer.importers.command",
     "tracer.export.command",
