@@ -56,26 +56,49 @@ def _fault_step(path: Path, steps: list[int]) -> int | None:
     return found if found is not None and found in steps else None
 
 
+@dataclass(frozen=True)
+class Located:
+    """A checkpoint's question with the recording it was built from (the tour opens it)."""
+
+    path: Path
+    index: Any
+    """The recording's :class:`~tracer.replay.steps.StepIndex`."""
+    question: Question
+
+
 def plan_stops(
-    guide: Any, contents: Contents, question_for: Callable[[Any], Question | None] | None = None
+    guide: Any,
+    contents: Contents,
+    question_for: Callable[[Any], Located | None] | None = None,
 ) -> list[Stop]:
-    """Every stop of the tour, in the book's order."""
+    """Every stop of the tour, in the book's order.
+
+    ``question_for`` finds a checkpoint's recording and question (default: the bundled
+    recording of the checkpoint's scenario, :func:`bundled_question`).
+    """
     question_for = question_for or bundled_question
     after: dict[str, list[Stop]] = {}
     for checkpoint in guide.checkpoints:
-        if not checkpoint.ask:
+        if not getattr(checkpoint, "ask", None):
             continue
-        question = question_for(checkpoint)
-        if question is None:
+        located = question_for(checkpoint)
+        if located is None:
             continue
-        path, index = question.path, question.index  # type: ignore[attr-defined]
-        rec = recording_info(path, index.reader.header)
+        question, index = located.question, located.index
+        rec = recording_info(located.path, index.reader.header)
         section, _ = section_for_step(
             guide, rec, index.stage(question.land), index.turn(question.land)
         )
         key = section.id if section is not None else guide.sections[-1].id
         after.setdefault(key, []).append(
-            Stop(f"checkpoint:{checkpoint.id}", "checkpoint", section, path, question.ask, question)
+            Stop(
+                f"checkpoint:{checkpoint.id}",
+                "checkpoint",
+                section,
+                located.path,
+                question.ask,
+                question,
+            )
         )
     stops: list[Stop] = []
     for section in guide.sections:
@@ -91,29 +114,25 @@ def plan_stops(
     return stops
 
 
-@dataclass(frozen=True)
-class _Located(Question):
-    """A question with the recording it was built from (the tour opens it)."""
-
-    path: Path = Path()
-    index: Any = None
-
-
-def bundled_question(checkpoint: Any) -> Question | None:
-    """The question of ``checkpoint`` over its bundled recording (None if it cannot be asked)."""
-    from tracer.paths import resolve_trace
+def question_in(path: Path, checkpoint: Any) -> Located | None:
+    """The question of ``checkpoint`` over the trace at ``path`` (None if it cannot be asked)."""
     from tracer.replay.steps import StepIndex
     from tracer.trace.reader import TraceReader
 
-    path = resolve_trace(checkpoint.scenario)
     if not path.is_file():
         return None
     index = StepIndex(TraceReader(path))
     try:
-        q = build_question(index, checkpoint)
+        return Located(path, index, build_question(index, checkpoint))
     except NotInTrace:
         return None
-    return _Located(q.checkpoint, q.land, q.answer, q.choices, q.evidence, path, index)
+
+
+def bundled_question(checkpoint: Any) -> Located | None:
+    """The question of ``checkpoint`` over the bundled recording of its scenario."""
+    from tracer.paths import resolve_trace
+
+    return question_in(resolve_trace(checkpoint.scenario), checkpoint)
 
 
 # -- progress ----------------------------------------------------------------------------------
@@ -239,4 +258,13 @@ class Tour:
             save_progress(self.progress, self.path)
 
 
-__all__ = ["Progress", "Stop", "Tour", "load_progress", "plan_stops", "save_progress", "state_dir"]
+__all__ = [
+    "Located",
+    "Progress",
+    "Stop",
+    "Tour",
+    "load_progress",
+    "plan_stops",
+    "save_progress",
+    "state_dir",
+]

@@ -1,0 +1,213 @@
+"""The guided tour: its stops (pure), its saved progress, and the whole tour driven with Pilot in
+both languages, answering right and wrong."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from nav_helpers import nav_tour
+
+from tracer.chapters import load_guide
+from tracer.replay.factory import make_tour_app
+from tracer.replay.sections import bundled_contents
+from tracer.replay.tour import (
+    STATE_ENV,
+    Progress,
+    load_progress,
+    plan_stops,
+    save_progress,
+    state_dir,
+)
+from tracer.replay.tour_cards import reveal_card, section_card, stop_title
+from tracer.replay.widgets.tour_screen import TourCard, TourQuestion
+
+GUIDE = load_guide()
+
+
+@pytest.fixture(scope="module")
+def stops() -> list[Any]:
+    return plan_stops(GUIDE, bundled_contents(GUIDE))
+
+
+# -- planning (pure) ---------------------------------------------------------------------------
+
+
+def test_the_tour_walks_every_section_in_the_books_order(stops: list[Any]) -> None:
+    sections = [s.section.id for s in stops if s.kind == "section"]
+    assert sections == [s.id for s in GUIDE.sections]
+
+
+def test_each_checkpoint_comes_right_after_its_sections_stop(stops: list[Any]) -> None:
+    asked = [s for s in stops if s.kind == "checkpoint"]
+    assert sorted(s.question.checkpoint.id for s in asked) == sorted(
+        c.id for c in GUIDE.checkpoints
+    )
+    for stop in asked:
+        position = stops.index(stop)
+        owner = next(s for s in reversed(stops[:position]) if s.kind == "section")
+        assert owner.section.id == stop.section.id
+        # The tour stands one step before the step that shows the checkpoint.
+        assert stop.step == stop.question.land - 1
+
+
+def test_a_fault_section_opens_where_the_doctor_finds_the_fault(stops: list[Any]) -> None:
+    from tracer.replay.diagnose import diagnose
+
+    stop = next(s for s in stops if s.id == "section:common-errors")
+    assert stop.recording.parent.name == "faults"
+    assert stop.step == diagnose(stop.recording).first_step
+
+
+def test_state_dir_prefers_the_env_var_then_xdg_then_home() -> None:
+    assert state_dir({STATE_ENV: "/a", "XDG_STATE_HOME": "/b", "HOME": "/c"}) == Path("/a")
+    assert state_dir({"XDG_STATE_HOME": "/b", "HOME": "/c"}) == Path("/b/tracer")
+    assert state_dir({"HOME": "/c"}) == Path("/c/.local/state/tracer")
+
+
+def test_progress_round_trips_and_a_damaged_file_starts_afresh(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "tour.json"
+    saved = Progress("checkpoint:x", {"x": {"given": "3", "right": False}}, "zh")
+    save_progress(saved, path)
+    assert load_progress(path) == saved
+    path.write_text("{not json", encoding="utf-8")
+    assert load_progress(path) == Progress()
+    path.write_text(json.dumps({"version": 99, "stop": "x"}), encoding="utf-8")
+    assert load_progress(path) == Progress()
+    assert load_progress(tmp_path / "missing.json") == Progress()
+
+
+def test_tour_moves_answers_saves_and_resumes(tmp_path: Path) -> None:
+    state = tmp_path / "tour.json"
+    tour = nav_tour(state)
+    assert tour.position == 0 and tour.current.kind == "section"
+    tour.move(-5)
+    assert tour.position == 0
+    asked = next(i for i, s in enumerate(tour.stops) if s.kind == "checkpoint")
+    tour.move(asked)
+    question = tour.current.question
+    wrong = next(c.value for c in question.choices if c.value != question.answer)
+    assert tour.answer(wrong) is False
+    assert tour.answer(question.answer) is True  # a second try replaces the first
+    resumed = nav_tour(state)
+    assert resumed.current.id == tour.current.id
+    assert resumed.progress.score() == (1, 1)
+    resumed.restart()
+    assert nav_tour(state).position == 0 and nav_tour(state).progress.answers == {}
+
+
+def test_cards_say_where_what_and_why(tmp_path: Path) -> None:
+    tour = nav_tour(tmp_path / "tour.json")
+    card = section_card(tour, tour.stops[0].section, None, "zh").plain
+    assert "第 1 节的说明。" in card and "▸ tool_run" in card  # notes and the roadmap as text
+    assert stop_title(tour, "en").startswith(f"Tour 1/{len(tour.stops)} · Section 1")
+    tour.move(next(i for i, s in enumerate(tour.stops) if s.kind == "checkpoint"))
+    question = tour.current.question
+    tour.answer(question.answer)
+    right = reveal_card(tour, "en").plain
+    assert right.startswith("✓ Right") and question.evidence in right
+    assert question.checkpoint.text.en in right
+    tour.answer("999")
+    wrong = reveal_card(tour, "zh").plain
+    assert wrong.startswith("✗ 不对") and "999" in wrong
+
+
+# -- the whole tour with Pilot -----------------------------------------------------------------
+
+
+async def _walk(app: Any, pilot: Any, right: bool) -> list[tuple[str, int, str, bool]]:
+    """Go through every stop, answering every question right (or wrong); return what happened
+    at each checkpoint: (id, step after answering, section panel text, reveal said right)."""
+    seen: list[tuple[str, int, str, bool]] = []
+    for _ in range(200):  # far more than the stops; the loop ends at the last card
+        await pilot.pause()
+        screen = app.screen
+        if isinstance(screen, TourQuestion):
+            question = screen.question
+            if question.numeric:
+                given = question.answer if right else str(int(question.answer) + 1)
+                await pilot.press(*given, "enter")
+            else:
+                values = [c.value for c in question.choices]
+                pick = (
+                    values.index(question.answer)
+                    if right
+                    else next(i for i, v in enumerate(values) if v != question.answer)
+                )
+                await pilot.press(str(pick + 1))
+            await pilot.pause()
+            assert isinstance(app.screen, TourCard)
+            chapter = "\n".join(p.text.plain for p in app.query("ChapterPanel"))
+            said_right = str(app.screen.body.plain).startswith("✓")
+            seen.append((question.checkpoint.id, app.step, chapter, said_right))
+            assert app.step == question.land
+            await pilot.press("enter")
+            continue
+        if isinstance(screen, TourCard):
+            if app.tour.at_end and "tracer tour --restart" in screen.body.plain:
+                break
+            await pilot.press("enter")
+            await pilot.pause()
+        await pilot.press("N")
+    return seen
+
+
+@pytest.mark.parametrize("lang, right", [("en", True), ("zh", False)])
+def test_the_whole_tour_can_be_completed(tmp_path: Path, lang: str, right: bool) -> None:
+    state = tmp_path / "tour.json"
+    app = make_tour_app(lang=lang, state=state)
+    seen: list[tuple[str, int, str, bool]] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            seen.extend(await _walk(app, pilot, right))
+
+    asyncio.run(main())
+    assert [s[0] for s in seen] == [
+        s.question.checkpoint.id for s in app.tour.stops if s.kind == "checkpoint"
+    ]
+    for checkpoint_id, _, chapter, said_right in seen:
+        assert said_right is right
+        assert checkpoint_id in chapter  # the panel shows the checkpoint on its own step
+    saved = json.loads(state.read_text(encoding="utf-8"))
+    assert saved["lang"] == lang and saved["stop"] == app.tour.stops[-1].id
+    assert len(saved["answers"]) == len(GUIDE.checkpoints)
+    assert all(a["right"] is right for a in saved["answers"].values())
+
+
+def test_the_tour_resumes_where_it_was_left(tmp_path: Path) -> None:
+    state = tmp_path / "tour.json"
+    app = make_tour_app(lang="zh", state=state)
+    left_at: list[str] = []
+
+    async def first_visit() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(3):
+                await pilot.pause()
+                await pilot.press("enter", "N")
+            await pilot.pause()
+            left_at.append(app.tour.current.id)
+            left_at.append(app.recording.name)
+
+    asyncio.run(first_visit())
+    again = make_tour_app(state=state)  # no --lang: the tour's own language comes back
+    assert again.tour.current.id == left_at[0] != again.tour.stops[0].id
+    assert again.lang == "zh" and again.recording.name == left_at[1]
+    assert make_tour_app(state=state, restart=True).tour.position == 0
+
+
+def test_stop_keys_outside_the_tour_only_say_so() -> None:
+    from replay_helpers import drive, make_app
+
+    app = make_app()
+    notes: list[str] = []
+    app.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("N", "B")
+
+    drive(app, script)
+    assert app.step == 0 and len(notes) == 2
