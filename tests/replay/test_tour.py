@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,7 @@ import pytest
 from nav_helpers import nav_tour
 
 from tracer.chapters import load_guide
+from tracer.paths import ROOT
 from tracer.replay.factory import make_tour_app
 from tracer.replay.sections import bundled_contents
 from tracer.replay.tour import (
@@ -26,6 +30,7 @@ from tracer.replay.tour_cards import reveal_card, section_card, stop_title
 from tracer.replay.widgets.tour_screen import TourCard, TourQuestion
 
 GUIDE = load_guide()
+GUIDE_FIRST_STOP = f"section:{GUIDE.sections[0].id}"
 
 
 @pytest.fixture(scope="module")
@@ -211,3 +216,67 @@ def test_stop_keys_outside_the_tour_only_say_so() -> None:
 
     drive(app, script)
     assert app.step == 0 and len(notes) == 2
+
+
+# -- the command line --------------------------------------------------------------------------
+
+
+def _python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+        timeout=120,
+        env={**os.environ, **env},
+    )
+
+
+def test_tour_help_imports_neither_anthropic_nor_textual() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tracer", "tour", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0 and "--restart" in proc.stdout, proc.stderr[-2000:]
+    modules = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    assert "tracer.cli" in modules
+    assert sorted(m for m in modules if m.split(".")[0] in ("anthropic", "textual")) == []
+
+
+def test_the_tour_never_imports_anthropic(tmp_path: Path) -> None:
+    code = (
+        "import asyncio, sys\n"
+        "from tracer.replay.factory import make_tour_app\n"
+        "app = make_tour_app(lang='en')\n"
+        "async def run():\n"
+        "    async with app.run_test() as pilot:\n"
+        "        await pilot.pause()\n"
+        "        await pilot.press('enter', 'N', '1')\n"
+        "        await pilot.pause()\n"
+        "asyncio.run(run())\n"
+        "print(app.tour.current.id, 'anthropic' in sys.modules)\n"
+    )
+    proc = _python(code, {STATE_ENV: str(tmp_path)})
+    stop, imported = proc.stdout.split()[-2:]
+    assert imported == "False", proc.stdout + proc.stderr
+    saved = json.loads((tmp_path / "tour.json").read_text(encoding="utf-8"))
+    assert saved["stop"] == stop != GUIDE_FIRST_STOP
+
+
+def test_progress_that_cannot_be_kept_is_one_line(tmp_path: Path) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    code = "import sys\nfrom tracer.cli import main\nsys.exit(main(['tour', '--lang', 'en']))\n"
+    proc = _python(code, {STATE_ENV: str(blocked)})
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"tracer: {blocked / 'tour.json'}: cannot keep the tour's")
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr

@@ -81,7 +81,14 @@ def make_tour_app(*, lang: str | None = None, restart: bool = False,
     from tracer.chapters import load_guide
     from tracer.replay.i18n import default_lang
     from tracer.replay.sections import bundled_contents
-    from tracer.replay.tour import PROGRESS_FILE, Tour, load_progress, plan_stops, state_dir
+    from tracer.replay.tour import (
+        PROGRESS_FILE,
+        Tour,
+        load_progress,
+        plan_stops,
+        save_progress,
+        state_dir,
+    )
 
     if guide is LOAD_GUIDE:
         guide = load_guide()
@@ -95,5 +102,10 @@ def make_tour_app(*, lang: str | None = None, restart: bool = False,
     if restart:
         tour.restart()
     tour.progress.lang = lang
+    tour.progress.stop = tour.current.id
+    try:  # where the progress goes is the user's choice ($TRACER_STATE_DIR): check it now
+        save_progress(tour.progress, path)
+    except OSError as exc:
+        raise UserError(f"cannot keep the tour's progress here ({exc.strerror})", path) from None
     first = tour.current
     return make_app(first.recording, step=first.step + 1, lang=lang, guide=guide, tour=tour)

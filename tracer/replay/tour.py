@@ -215,6 +215,7 @@ class Tour:
         self.stops = stops
         self.progress = progress or Progress()
         self.path = path
+        self.save_problem: str | None = None
         ids = [s.id for s in stops]
         self.position = ids.index(self.progress.stop) if self.progress.stop in ids else 0
 
@@ -254,8 +255,12 @@ class Tour:
 
     def _save(self) -> None:
         self.progress.stop = self.current.id
-        if self.path is not None:
+        if self.path is None:
+            return
+        try:
             save_progress(self.progress, self.path)
+        except OSError as exc:  # checked writable at start; losing it later must not end the tour
+            self.save_problem = exc.strerror or str(exc)
 
 
 __all__ = [
