@@ -25,6 +25,7 @@ for its ``section`` and ``notes`` keys (a fault scenario's notes say what was br
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +75,16 @@ def recording_info(path: Path, header: dict[str, Any]) -> RecordingInfo:
 def _scenario_keys(path: Path) -> tuple[str | None, dict[str, str]]:
     """A scenario's ``section`` and ``notes``, or nothing if it cannot be read (no error: the
     replay shows a trace whose scenario has since moved or changed)."""
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return None, {}
+    return _scenario_keys_at(path, stamp)
+
+
+@functools.lru_cache(maxsize=64)
+def _scenario_keys_at(path: Path, stamp: int) -> tuple[str | None, dict[str, str]]:
+    """Parsing YAML is most of the table of contents' cost: each version of a file once."""
     try:
         from tracer.yamlfile import load_yaml
 
