@@ -280,3 +280,43 @@ def test_progress_that_cannot_be_kept_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith(f"tracer: {blocked / 'tour.json'}: cannot keep the tour's")
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_switching_language_on_the_tour_redraws_its_bar_and_is_kept(tmp_path: Path) -> None:
+    state = tmp_path / "tour.json"
+    app = make_tour_app(lang="en", state=state)
+    bars: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("enter")
+            bars.append(str(app.query_one("#tour-bar").render()))
+            await pilot.press("t", "N")
+            await pilot.pause()
+            bars.append(str(app.query_one("#tour-bar").render()))
+
+    asyncio.run(main())
+    assert bars[0].startswith(" Tour 1/") and bars[1].startswith(" 导览 2/")
+    assert json.loads(state.read_text(encoding="utf-8"))["lang"] == "zh"
+
+
+_CJK = r"[\u3400-\u9fff]"
+
+
+@pytest.mark.parametrize("source", ["words", "choices", "checkpoints"])
+def test_chinese_typography_of_the_tour(source: str) -> None:
+    import re
+
+    from tracer.replay.checkpoints import CHOICE_WORDS
+    from tracer.replay.tour_words import WORDS
+
+    if source == "words":
+        texts = [w["zh"] for w in WORDS.values()]
+    elif source == "choices":
+        texts = [w["zh"] for w in CHOICE_WORDS.values()]
+    else:
+        texts = [t for c in GUIDE.checkpoints for t in (c.text.zh, c.question.zh)]
+    for text in texts:
+        assert not re.search(f"{_CJK} {_CJK}", text), text  # no ASCII space between two CJK
+        assert not re.search(f"{_CJK}[:,;?!()]", text), text  # full-width punctuation after CJK

@@ -226,6 +226,7 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
                 key=section_key)
         self._show_notice()
         self._show_findings()
+        self.render_tour_bar()
         if self._keys_lang != lang:  # unchanged widgets are not redrawn
             self._keys_lang = lang
             self.query_one("#keys", Static).update(" " + tr("keys_bar", lang))

@@ -39,6 +39,7 @@ class NavigationControls:
     tour: Tour | None
     _contents: Contents | None
     _landings: dict[int, list[str]] | None
+    _tour_bar_key: tuple[int, str] | None = None
 
     # -- switching recordings ------------------------------------------------------------------
 
@@ -219,10 +220,15 @@ class NavigationControls:
     def render_tour_bar(self) -> None:
         from textual.widgets import Static
 
-        bar = self.query_one("#tour-bar", Static)  # type: ignore[attr-defined]
         tour = self.tour
+        key = (tour.position, self.lang) if tour is not None else None
+        if key == self._tour_bar_key:
+            return  # unchanged: no repaint on every step
+        self._tour_bar_key = key
+        bar = self.query_one("#tour-bar", Static)  # type: ignore[attr-defined]
         bar.set_class(tour is not None, "shown")
         if tour is not None:
+            tour.progress.lang = self.lang  # saved with the next move or answer
             bar.update(
                 " "
                 + say("tour", self.lang, n=tour.position + 1, total=len(tour.stops))
