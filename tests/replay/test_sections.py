@@ -169,3 +169,14 @@ def test_a_bad_anchor_is_one_line_with_its_place(tmp_path: Path, anchor: str, pr
         load_guide(bad)
     message = str(caught.value)
     assert problem in message and message.startswith(f"{bad}:") and "\n" not in message
+
+
+def test_a_section_opens_where_the_guide_anchors_it(guide, contents) -> None:  # type: ignore[no-untyped-def]
+    for anchor in guide.anchors:
+        entry = next(e for e in contents.of(anchor.section) if e.recording.called(anchor.recording))
+        _, index = _open(entry.recording.name)
+        assert entry.anchored and entry.first == entry.anchored[0]
+        assert index.stage(entry.first) in anchor.stages or not anchor.stages
+        assert anchor.turn is None or index.turn(entry.first) == anchor.turn
+        # Anchored recordings come first under their section.
+        assert contents.of(anchor.section)[0].anchored

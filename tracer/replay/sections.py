@@ -152,10 +152,13 @@ class Entry:
     steps: list[int]
     featured: bool
     """Chosen by an anchor or by the scenario, not only by the step's kind."""
+    anchored: list[int] = field(default_factory=list)
+    """The steps an anchor in the guide chose (the places the guide points at)."""
 
     @property
     def first(self) -> int:
-        return self.steps[0]
+        """Where to open the recording for this section: the first anchored step, if any."""
+        return self.anchored[0] if self.anchored else self.steps[0]
 
     def ranges(self) -> list[tuple[int, int]]:
         """The steps as 1-based inclusive ranges: ``[(3, 5), (10, 10)]``."""
@@ -180,41 +183,44 @@ class Contents:
         return self.entries.get(section_id, [])
 
     def first_stop(self, section_id: str) -> Entry | None:
-        """Where to open a section: its first featured recording, else the first one."""
+        """Where to open a section: the recording an anchor points at, else the first one whose
+        scenario is about it, else the first that shows it at all."""
         entries = self.of(section_id)
         return entries[0] if entries else None
 
 
-def steps_by_section(
+def entries_of(
     guide: Any, rec: RecordingInfo, steps: Iterable[tuple[str, int]]
-) -> dict[str, tuple[list[int], bool]]:
-    """For each section: the steps of ``rec`` it covers and whether any was featured.
-
-    ``steps`` gives each step's (stage, turn) in order.
-    """
-    found: dict[str, tuple[list[int], bool]] = {}
+) -> dict[str, Entry]:
+    """Section id → entry, for each section some step of ``rec`` shows (``steps``: each step's
+    stage and turn, in order)."""
+    found: dict[str, Entry] = {}
     for number, (stage, turn) in enumerate(steps):
         section, how = section_for_step(guide, rec, stage, turn)
         if section is None:
             continue
-        numbers, featured = found.setdefault(section.id, ([], False))
-        numbers.append(number)
-        if how != "stage" and not featured:
-            found[section.id] = (numbers, True)
+        entry = found.setdefault(section.id, Entry(rec, [], False))
+        entry.steps.append(number)
+        entry.featured = entry.featured or how != "stage"
+        if how == "anchor":
+            entry.anchored.append(number)
     return found
 
 
 def table_of_contents(
     guide: Any, recordings: Iterable[tuple[RecordingInfo, Sequence[tuple[str, int]]]]
 ) -> Contents:
-    """The contents over ``recordings`` (each with its steps' (stage, turn)), featured first."""
+    """The contents over ``recordings`` (each with its steps' stage and turn).
+
+    Under each section: recordings an anchor points at first, then those whose scenario is
+    about the section, then the rest, each group in the order given.
+    """
     entries: dict[str, list[Entry]] = {s.id: [] for s in guide.sections}
     for rec, steps in recordings:
-        for section_id, (numbers, featured) in steps_by_section(guide, rec, steps).items():
-            entries.setdefault(section_id, []).append(Entry(rec, numbers, featured))
+        for section_id, entry in entries_of(guide, rec, steps).items():
+            entries.setdefault(section_id, []).append(entry)
     for section_id, listed in entries.items():
-        # Stable: featured recordings first, each group in the bundled order.
-        entries[section_id] = sorted(listed, key=lambda e: not e.featured)
+        entries[section_id] = sorted(listed, key=lambda e: (not e.anchored, not e.featured))
     return Contents(list(guide.sections), entries)
 
 
@@ -238,6 +244,7 @@ __all__ = [
     "Entry",
     "RecordingInfo",
     "bundled_contents",
+    "entries_of",
     "recording_info",
     "section_for_step",
     "table_of_contents",
