@@ -4,9 +4,10 @@
 the chapter it gives our notes in Chinese and English, the step kinds (stages) the section
 explains, the Claude Code function the chapter points at and the tracer function that plays the
 same part, and fidelity notes where Claude Code 2.1.88 differs from the book. It also gives one
-paragraph per stage (what the replay shows beside a step), the chapter's checkpoints (each with a
-stage and a scenario to watch it in) and its table of common errors (each with the rule id that
-``tracer doctor`` checks).
+paragraph per stage (what the replay shows beside a step), the chapter's checkpoints (each with
+the step that shows it and, for ``tracer tour``, a question whose answer the trace gives), its
+table of common errors (each with the rule id that ``tracer doctor`` checks) and its anchors
+(steps of a recording that illustrate a section, see :mod:`tracer.replay.sections`).
 
 :func:`load_guide` reads and checks the file. A guide with a mistake is bad input like any other:
 a :class:`~tracer.errors.UserError` naming the key and ``file:line``. This module imports nothing

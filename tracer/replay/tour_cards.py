@@ -10,17 +10,17 @@ from typing import Any
 
 from rich.text import Text
 
-from tracer.replay.guide import LABEL, _pick
+from tracer.replay.guide import LABEL
 from tracer.replay.section_panel import diagram_text
 from tracer.replay.sections import RecordingInfo
 from tracer.replay.tour import Stop, Tour
-from tracer.replay.tour_words import say
+from tracer.replay.tour_words import pick, say
 
 
 def stop_title(tour: Tour, lang: str) -> str:
     stop = tour.current
     head = say("tour", lang, n=tour.position + 1, total=len(tour.stops))
-    section = _pick(getattr(stop.section, "title", None), lang)
+    section = pick(getattr(stop.section, "title", None), lang)
     return f"{head} · {section}" if section else head
 
 
@@ -33,7 +33,7 @@ def section_card(tour: Tour, guide: Any, rec: RecordingInfo | None, lang: str) -
     """A section stop: where we are, the section's notes, its diagram, a fault's notes."""
     stop = tour.current
     out = _where(stop, rec, stop.step, lang)
-    out.append("\n" + _pick(stop.section.notes, lang).strip() + "\n")
+    out.append("\n" + pick(stop.section.notes, lang).strip() + "\n")
     if rec is not None and rec.fault:
         notes = (rec.notes.get(lang) or rec.notes.get("en") or "").strip()
         if notes:
@@ -65,7 +65,7 @@ def reveal_card(tour: Tour, lang: str) -> Text:
     if question.evidence:
         out.append(say("evidence", lang, evidence=question.evidence) + "\n", style="dim")
     out.append("\n" + say("why", lang) + "\n", style=LABEL)
-    out.append(_pick(question.checkpoint.text, lang).strip() + "\n")
+    out.append(pick(question.checkpoint.text, lang).strip() + "\n")
     out.append("\n" + say("reveal_hint", lang) + "\n", style="dim italic")
     return out
 

@@ -7,6 +7,8 @@ full-width punctuation and no ASCII space between two Chinese characters.
 
 from __future__ import annotations
 
+from typing import Any
+
 WORDS: dict[str, dict[str, str]] = {
     "toc_title": {
         "zh": "目录：第 12 章的 {n} 节",
@@ -75,6 +77,13 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
+def pick(text: Any, lang: str) -> str:
+    """A guide text (``{"zh": …, "en": …}``) in ``lang``, English when that one is missing."""
+    if isinstance(text, dict):
+        return str(text.get(lang) or text.get("en") or "")
+    return "" if text is None else str(text)
+
+
 def say(key: str, lang: str, **values: object) -> str:
     """The words for ``key`` in ``lang``, with ``{name}`` fields filled in."""
     text = WORDS[key].get(lang) or WORDS[key]["en"]
@@ -90,4 +99,4 @@ def ranges_text(ranges: list[tuple[int, int]], lang: str, most: int = 4) -> str:
     return say("steps_more" if len(ranges) > most else "steps", lang, ranges=joined)
 
 
-__all__ = ["WORDS", "ranges_text", "say"]
+__all__ = ["WORDS", "pick", "ranges_text", "say"]

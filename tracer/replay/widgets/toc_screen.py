@@ -19,9 +19,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tracer.replay.guide import _pick
 from tracer.replay.sections import Contents
-from tracer.replay.tour_words import ranges_text, say
+from tracer.replay.tour_words import pick, ranges_text, say
 
 #: Recordings listed under a section only because of their steps' kind (the rest are counted).
 MORE_AT_MOST = 2
@@ -57,7 +56,7 @@ class TocScreen(ModalScreen[tuple[Path, int] | None]):
             marker = "▶ " if section.id == self.current else ""
             options.append(
                 Option(
-                    Text(f"{marker}{number:>2}  {_pick(section.title, self.lang)}", style="bold"),
+                    Text(f"{marker}{number:>2}  {pick(section.title, self.lang)}", style="bold"),
                     disabled=True,
                 )
             )
