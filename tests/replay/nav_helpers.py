@@ -76,7 +76,7 @@ def nav_guide() -> Guide:
     checkpoints = [
         Checkpoint(
             "loop-question",
-            Text({"zh": "解释：循环。", "en": "Why: the loop."}),
+            Text({"zh": "循环：每圈判断一次。", "en": "The loop: decided once a pass."}),
             "follow_up",
             "01-main-walk",
             turn=4,
@@ -85,7 +85,7 @@ def nav_guide() -> Guide:
         ),
         Checkpoint(
             "count-question",
-            Text({"zh": "解释：展开拼接。", "en": "Why: spreading."}),
+            Text({"zh": "展开拼接：新列表。", "en": "Spreading: a new list."}),
             "appending",
             "01-main-walk",
             turn=1,

@@ -21,6 +21,7 @@ from tracer.replay.sections import bundled_contents
 from tracer.replay.tour import (
     STATE_ENV,
     Progress,
+    Tour,
     load_progress,
     plan_stops,
     save_progress,
@@ -320,3 +321,17 @@ def test_chinese_typography_of_the_tour(source: str) -> None:
     for text in texts:
         assert not re.search(f"{_CJK} {_CJK}", text), text  # no ASCII space between two CJK
         assert not re.search(f"{_CJK}[:,;?!()]", text), text  # full-width punctuation after CJK
+
+
+def test_the_score_names_each_checkpoint_in_the_readers_language(stops: list[Any]) -> None:
+    from tracer.replay.tour_cards import score_text
+
+    tour = Tour(stops, Progress(answers={"turn-limit": {"given": "stop", "right": True}}))
+    zh = score_text(tour, GUIDE, "zh").plain
+    en = score_text(tour, GUIDE, "en").plain
+    assert "答对 1 个，共答了 1 个（全部 7 个）" in zh and "（还没答）" in zh and "(" not in zh
+    limit = next(c for c in GUIDE.checkpoints if c.id == "turn-limit")
+    assert f"✓ {limit.text.zh.split('：')[0]}" in zh
+    assert f"✓ {limit.text.en.split(': ')[0]}" in en and "(not answered yet)" in en
+    tour.move(next(i for i, s in enumerate(stops) if s.id == "checkpoint:turn-limit"))
+    assert stop_title(tour, "zh").endswith(f"检查点：{limit.text.zh.split('：')[0]}")

@@ -20,6 +20,9 @@ from tracer.replay.tour_words import pick, say
 def stop_title(tour: Tour, lang: str) -> str:
     stop = tour.current
     head = say("tour", lang, n=tour.position + 1, total=len(tour.stops))
+    if stop.question is not None:
+        name = checkpoint_name(stop.question.checkpoint, lang)
+        return f"{head} · {say('checkpoint', lang, name=name)}"
     section = pick(getattr(stop.section, "title", None), lang)
     return f"{head} · {section}" if section else head
 
@@ -79,12 +82,28 @@ def score_text(tour: Tour, guide: Any, lang: str) -> Text:
     )
     for checkpoint in asked:
         got = tour.progress.answers.get(checkpoint.id)
+        name = checkpoint_name(checkpoint, lang)
         if got is None:
-            out.append(f"  · {checkpoint.id}  ({say('unanswered', lang)})\n", style="dim")
+            note = (
+                f"（{say('unanswered', lang)}）"
+                if lang == "zh"
+                else f" ({say('unanswered', lang)})"
+            )
+            out.append(f"  · {name}{note}\n", style="dim")
         else:
             mark, style = ("✓", "green") if got.get("right") else ("✗", "red")
-            out.append(f"  {mark} {checkpoint.id}\n", style=style)
+            out.append(f"  {mark} {name}\n", style=style)
     return out
+
+
+def checkpoint_name(checkpoint: Any, lang: str) -> str:
+    """A checkpoint's short name: the label of its explanation ("结果翻译：…"), else its id."""
+    text = pick(checkpoint.text, lang)
+    for colon in ("：", ": "):
+        head, found, _ = text.partition(colon)
+        if found and 0 < len(head) <= 30:
+            return head.strip()
+    return str(checkpoint.id)
 
 
 def done_card(tour: Tour, guide: Any, lang: str) -> Text:

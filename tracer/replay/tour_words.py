@@ -64,6 +64,7 @@ WORDS: dict[str, dict[str, str]] = {
         "en": "Checkpoints: {right} right of {answered} answered ({total} in all).",
     },
     "unanswered": {"zh": "还没答", "en": "not answered yet"},
+    "checkpoint": {"zh": "检查点：{name}", "en": "Checkpoint: {name}"},
     "tour_done": {
         "zh": "导览到此结束。用 tracer tour --restart 可以从头再来。",
         "en": "That is the end of the tour. tracer tour --restart starts it again.",
