@@ -115,3 +115,42 @@ def test_tour_question_snapshot(snap_compare: Any, lang: str, tmp_path: Path) ->
         await pilot.pause()
 
     assert snap_compare(app, run_before=settle, terminal_size=SIZE)
+
+
+@pytest.mark.parametrize(
+    "checkpoint_id, elsewhere",
+    [
+        # The two misplaced checkpoints: approval feedback on a rejection's wrapping, and
+        # error marking on a successful Read.
+        ("feedback-injection", lambda ev: ev.kind == "wrapping" and not ev.feedback),
+        ("error-marking", lambda ev: ev.kind == "mapping" and not ev.block.get("is_error")),
+    ],
+)
+def test_a_checkpoint_shows_only_on_its_own_step(checkpoint_id: str, elsewhere: Any) -> None:
+    from tracer.chapters import load_guide
+    from tracer.paths import resolve_trace
+    from tracer.replay.checkpoints import landing_step
+    from tracer.replay.steps import StepIndex
+    from tracer.trace.reader import TraceReader
+
+    checkpoint = next(c for c in load_guide().checkpoints if c.id == checkpoint_id)
+    path = resolve_trace(checkpoint.scenario)
+    index = StepIndex(TraceReader(path))
+    land = landing_step(index, checkpoint)
+    other = next(
+        s
+        for s in range(len(index))
+        if index.stage(s) == checkpoint.stage and elsewhere(index.event(s))
+    )
+    shown: dict[int, str] = {}
+    app = factory.make_app(path, step=land + 1)
+
+    async def script(pilot: Any) -> None:
+        for step in (land, other):
+            app.go(step)
+            await pilot.pause()
+            shown[step] = visible_text(app, "#chapter")
+
+    drive(app, script)
+    assert checkpoint_id in shown[land]
+    assert checkpoint_id not in shown[other]
