@@ -51,29 +51,29 @@ class NavigationControls:
         from tracer.trace.reader import TraceReader
 
         if Path(path).resolve() == Path(self.index.reader.path).resolve():
-            self.go(step)  # type: ignore[attr-defined]
+            self.go(step)
             return
         for group in ("index", "doctor"):  # work on the old trace is no longer wanted
-            self.workers.cancel_group(self, group)  # type: ignore[attr-defined]
+            self.workers.cancel_group(self, group)
         reader = TraceReader(path)
         index = StepIndex(reader)  # bundled recordings are small: index them at once
-        self.index, self.indexing = index, False  # type: ignore[attr-defined]
+        self.index, self.indexing = index, False
         self.cursor = Cursor(index, clamp(index, step))
         self.recording = recording_info(Path(path), reader.header)
         source = reader.header.get("source") or {}
         self.scenario = source.get("name") if isinstance(source, dict) else None
         self._landings = None
-        self._chapter_key = self._section_key = None  # type: ignore[attr-defined]
-        timeline = self.query_one(Timeline)  # type: ignore[attr-defined]
+        self._chapter_key = self._section_key = None
+        timeline = self.query_one(Timeline)
         timeline.index, timeline._rows_key = index, None  # its row cache belongs to the old one
         timeline.set_marks({})
-        bar = self.query_one(SearchBar)  # type: ignore[attr-defined]
+        bar = self.query_one(SearchBar)
         bar.index, bar.matches = index, []
         self.diagnosis, self.doctor_state = None, ""
         self._diagnosed_complete = self._doctor_reported = False
         self._start_step = self.cursor.step
-        self.start_doctor()  # type: ignore[attr-defined]
-        self.render_step()  # type: ignore[attr-defined]
+        self.start_doctor()
+        self.render_step()
 
     # -- the checkpoints a step shows ----------------------------------------------------------
 
@@ -129,7 +129,7 @@ class NavigationControls:
             if target is not None:
                 self.open_recording(*target)
 
-        self.push_screen(TocScreen(contents, self.lang, current), chosen)  # type: ignore[attr-defined]
+        self.push_screen(TocScreen(contents, self.lang, current), chosen)
 
     # -- the tour ------------------------------------------------------------------------------
 
@@ -150,7 +150,7 @@ class NavigationControls:
         title = stop_title(tour, self.lang)
         if stop.kind == "section":
             card = section_card(tour, self.guide, self.recording, self.lang)
-            self.push_screen(TourCard(title, card))  # type: ignore[attr-defined]
+            self.push_screen(TourCard(title, card))
             return
         question = stop.question
         assert question is not None
@@ -159,7 +159,7 @@ class NavigationControls:
             return
         prompt = question.checkpoint.question[self.lang]
         self.push_screen(
-            TourQuestion(title, question, prompt, self.lang),  # type: ignore[attr-defined]
+            TourQuestion(title, question, prompt, self.lang),
             self.answered,
         )
 
@@ -176,10 +176,10 @@ class NavigationControls:
 
         tour = self.tour
         assert tour is not None and tour.current.question is not None
-        self.go(tour.current.question.land)  # type: ignore[attr-defined]
+        self.go(tour.current.question.land)
         self.push_screen(
             TourCard(
-                stop_title(tour, self.lang),  # type: ignore[attr-defined]
+                stop_title(tour, self.lang),
                 reveal_card(tour, self.lang),
             )
         )
@@ -190,7 +190,7 @@ class NavigationControls:
 
         tour = self.tour
         if tour is None:
-            self.notify(say("not_in_tour", self.lang))  # type: ignore[attr-defined]
+            self.notify(say("not_in_tour", self.lang))
             return
         if tour.current.question is not None and tour.answered() is None:
             self.show_stop()  # skipped earlier: ask again before moving on
@@ -198,7 +198,7 @@ class NavigationControls:
         if tour.at_end:
             self.push_screen(
                 TourCard(
-                    say("last_stop", self.lang),  # type: ignore[attr-defined]
+                    say("last_stop", self.lang),
                     done_card(tour, self.guide, self.lang),
                 )
             )
@@ -209,10 +209,10 @@ class NavigationControls:
     def action_tour_back(self) -> None:
         tour = self.tour
         if tour is None:
-            self.notify(say("not_in_tour", self.lang))  # type: ignore[attr-defined]
+            self.notify(say("not_in_tour", self.lang))
             return
         if tour.position == 0:
-            self.notify(say("first_stop", self.lang))  # type: ignore[attr-defined]
+            self.notify(say("first_stop", self.lang))
             return
         tour.move(-1)
         self.show_stop()
@@ -225,7 +225,7 @@ class NavigationControls:
         if key == self._tour_bar_key:
             return  # unchanged: no repaint on every step
         self._tour_bar_key = key
-        bar = self.query_one("#tour-bar", Static)  # type: ignore[attr-defined]
+        bar = self.query_one("#tour-bar", Static)
         bar.set_class(tour is not None, "shown")
         if tour is not None:
             tour.progress.lang = self.lang  # saved with the next move or answer
