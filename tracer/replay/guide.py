@@ -11,6 +11,7 @@ The panel has two parts: :func:`step_text` (changes with every step) above :func
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from rich.text import Text
@@ -51,8 +52,13 @@ def _anchor(anchor: Any) -> str:
 
 
 def step_text(guide: Any | None, problem: str | None, stage: str, lang: str,
-              scenario: str | None = None) -> Text:
-    """The top of the chapter panel: what this kind of step is, and the checkpoint it shows."""
+              scenario: str | None = None, landed: Collection[str] | None = None) -> Text:
+    """The top of the chapter panel: what this kind of step is, and the checkpoint it shows.
+
+    ``landed``: the ids of the checkpoints this very step shows (see
+    :meth:`~tracer.replay.navigation.NavigationControls.checkpoints_here`); without it, every
+    checkpoint of the stage and scenario is listed.
+    """
     out = Text()
     if guide is None:
         out.append(tr("no_guide", lang) + "\n", style="dim")
@@ -66,10 +72,13 @@ def step_text(guide: Any | None, problem: str | None, stage: str, lang: str,
     if explanation:
         out.append(explanation.strip() + "\n", style="italic")
     for checkpoint in getattr(guide, "checkpoints", []) or []:
-        if getattr(checkpoint, "stage", None) != stage:
+        if landed is not None:
+            if checkpoint.id not in landed:
+                continue
+        elif getattr(checkpoint, "stage", None) != stage:
             continue
         where = getattr(checkpoint, "scenario", None)
-        if where and scenario and where not in (scenario, f"{scenario}.yaml"):
+        if landed is None and where and scenario and where not in (scenario, f"{scenario}.yaml"):
             continue
         out.append("\n" + tr("checkpoint", lang) + f" {checkpoint.id}: ", style=LABEL)
         out.append(_pick(checkpoint.text, lang) + "\n")

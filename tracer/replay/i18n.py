@@ -89,6 +89,10 @@ HELP: list[tuple[str, dict[str, str]]] = [
     ("c", {"zh": "显示 / 隐藏章节面板", "en": "show / hide the chapter panel"}),
     ("d", {"zh": "显示 / 隐藏诊断结果（回车跳到该步）",
            "en": "show / hide findings (Enter jumps to one)"}),
+    ("s", {"zh": "目录：本章各节，以及展示它们的录制和步骤",
+           "en": "contents: the chapter's sections, and where each shows"}),
+    ("N B", {"zh": "导览（tracer tour）：下一站 / 上一站",
+             "en": "tour (tracer tour): next / previous stop"}),
     ("? F1", {"zh": "帮助", "en": "help"}),
     ("q", {"zh": "退出", "en": "quit"}),
 ]
