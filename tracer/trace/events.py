@@ -164,6 +164,11 @@ class DebugHook(Event):
     kind: ClassVar[str] = "debug_hook"
     hook: Literal["tool_result", "loop_turn", "needs_follow_up"]
     line: str
+    tracer_only: bool | None = None
+    """Set on a ``Tool result`` line that Claude Code 2.1.88 would not print: that result never
+    passes through ``addToolResult`` there (a refused input, an unknown tool, a refused
+    permission, a thrown error such as a non-zero exit, an interruption). tracer prints it anyway
+    so every result can be compared; readers and ``tracer hooks`` mark it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
