@@ -51,7 +51,11 @@ def test_tracer_hooks_marks_the_failed_command(tracer_cli: Any) -> None:
     assert proc.returncode == 0, proc.stderr
     failed = [line for line in proc.stdout.splitlines() if "is_error: true" in line]
     assert failed and all(line.endswith(TRACER_ONLY["en"]) for line in failed)
-    good = [line for line in proc.stdout.splitlines() if "is_error: false" in line]
+    good = [
+        line
+        for line in proc.stdout.splitlines()
+        if "Tool result:" in line and "is_error: true" not in line
+    ]
     assert good and not any(TRACER_ONLY["en"] in line for line in good)
     # The recorded line itself stays the book's exact console.log output.
     with open_trace(FAILING) as reader:
