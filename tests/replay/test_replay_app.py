@@ -211,7 +211,7 @@ def test_language_switch_redraws_everything() -> None:
         await pilot.press("t")
         assert app.lang == "zh"
         assert "第 1 轮 · 第 8/36 步" in visible_text(app, "#position")
-        assert "映射成 tool_result 块" in visible_text(app, "#stage")
+        assert "翻译成 tool_result 块" in visible_text(app, "#stage")
         assert "第一站" in visible_text(app, "#chapter")
         await pilot.press("t")
         assert app.lang == "en"
