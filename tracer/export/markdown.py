@@ -4,8 +4,8 @@ One section per turn; inside it one numbered line per step, named after its step
 trip (① mapping, ② wrapping, ③ appending, ④ resending: the book's 翻译, 包装, 追加, 重新发送)
 with what the step did, and the chapter's ``[DEBUG]`` lines where the loop printed them (a line
 Claude Code 2.1.88 would not print is marked). Steps are numbered as ``tracer show`` numbers
-them, through the whole session, so a step number means the same in every view. Tool results are quoted (shortened), so
-the reader sees what actually travelled back to the model.
+them, through the whole session, so a step number means the same in every view. Tool results are
+quoted (shortened), so the reader sees what actually travelled back to the model.
 """
 
 from __future__ import annotations
