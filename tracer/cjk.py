@@ -21,7 +21,7 @@ _WIDE = f"[{_IDEOGRAPH}{_FULLWIDTH_PUNCT}]"
 
 _SPACE_BETWEEN = re.compile(f"(?<={_WIDE}) +(?={_WIDE})")
 _SPACE_AFTER_PUNCT = re.compile(f"(?<=[{_FULLWIDTH_PUNCT}]) +(?=\\S)")
-_SPACE_BEFORE_PUNCT = re.compile(f"(?<=\\S) +(?=[{_FULLWIDTH_PUNCT}])")
+_SPACE_BEFORE_PUNCT = re.compile(f"(?<=\\w) +(?=[{_FULLWIDTH_PUNCT}])")
 _ASCII_COLON = re.compile(f"[{_IDEOGRAPH}]:(?!//)")
 
 

@@ -95,9 +95,7 @@ def check_stuck(facts: TraceFacts) -> list[Finding]:
         forced = " (forced)" if any(d.forced for _, d in stuck) else ""
         forced_zh = "（被强制）" if forced else ""
         turns = f"turn {first.turn}" if len(stuck) == 1 else f"turns {first.turn}–{last.turn}"
-        turns_zh = (
-            f"第 {first.turn} 轮" if len(stuck) == 1 else f"第 {first.turn}–{last.turn} 轮"
-        )
+        turns_zh = f"第 {first.turn} 轮" if len(stuck) == 1 else f"第 {first.turn}–{last.turn} 轮"
         limit = _limit(facts, end) or "?"
         findings.append(
             facts.finding(

@@ -61,41 +61,63 @@ def block_problems_both(block: Any, *, expected_result: bool = True) -> list[tup
     elif kind != "tool_result":
         if not expected_result:
             return []
-        problems.append((f"its type is {kind!r}, not 'tool_result'",
-                         f"type 是 {kind!r}，不是 'tool_result'"))
+        problems.append(
+            (f"its type is {kind!r}, not 'tool_result'", f"type 是 {kind!r}，不是 'tool_result'")
+        )
     if "tool_use_id" not in block:
         problems.append(("it has no tool_use_id", "没有 tool_use_id 字段"))
     elif not isinstance(block["tool_use_id"], str) or not block["tool_use_id"]:
         value = block["tool_use_id"]
-        problems.append((f"its tool_use_id is {value!r}, not an id string",
-                         f"tool_use_id 是 {value!r}，不是 id 字符串"))
+        problems.append(
+            (
+                f"its tool_use_id is {value!r}, not an id string",
+                f"tool_use_id 是 {value!r}，不是 id 字符串",
+            )
+        )
     content = block.get("content")
     if "content" not in block:
         problems.append(("it has no content", "没有 content 字段"))
     elif not isinstance(content, str | list):
         name = type(content).__name__
-        problems.append((f"its content is a {name}, not a string or a list of blocks",
-                         f"content 是 {name}，不是字符串，也不是块的列表"))
+        problems.append(
+            (
+                f"its content is a {name}, not a string or a list of blocks",
+                f"content 是 {name}，不是字符串，也不是块的列表",
+            )
+        )
     elif isinstance(content, list) and any(
         not isinstance(b, dict) or "type" not in b for b in content
     ):
-        problems.append(("its content list holds a block without a type",
-                         "content 列表里有一个没有 type 的块"))
+        problems.append(
+            ("its content list holds a block without a type", "content 列表里有一个没有 type 的块")
+        )
     is_error = block.get("is_error")
     if "is_error" in block and not isinstance(is_error, bool):
-        problems.append((f"is_error is {is_error!r}, not true or false",
-                         f"is_error 是 {is_error!r}，不是 true 或 false"))
+        problems.append(
+            (
+                f"is_error is {is_error!r}, not true or false",
+                f"is_error 是 {is_error!r}，不是 true 或 false",
+            )
+        )
     elif (
         is_error
         and isinstance(content, str | list)
         and not _text_of(content).strip()
         and not (isinstance(content, list) and content)
     ):
-        problems.append(("is_error is set but the content carries no error text",
-                         "is_error 已设置，content 里却没有错误说明"))
+        problems.append(
+            (
+                "is_error is set but the content carries no error text",
+                "is_error 已设置，content 里却没有错误说明",
+            )
+        )
     elif not is_error and (marker := looks_like_error(content)):
-        problems.append((f"the content is an error ({marker}) but is_error is not set",
-                         f"content 是一条错误（{marker}），is_error 却没有设置"))
+        problems.append(
+            (
+                f"the content is an error ({marker}) but is_error is not set",
+                f"content 是一条错误（{marker}），is_error 却没有设置",
+            )
+        )
     return problems
 
 
@@ -131,10 +153,16 @@ def check_malformed_result(facts: TraceFacts) -> list[Finding]:
                 where = request.index if request is not None else index
             whose = source or (block_id if isinstance(block_id, str) else None)
             refused = request is not None and request.refused
-            sent = f"; request {request.number} carried it{facts.refused_note(request)}" if (
-                request is not None and refused) else ""
-            sent_zh = (f"；第 {request.number} 次请求带上了它{facts.refused_note(request, 'zh')}"
-                       if request is not None and refused else "")
+            sent = (
+                f"; request {request.number} carried it{facts.refused_note(request)}"
+                if (request is not None and refused)
+                else ""
+            )
+            sent_zh = (
+                f"；第 {request.number} 次请求带上了它{facts.refused_note(request, 'zh')}"
+                if request is not None and refused
+                else ""
+            )
             english = "; ".join(en for en, _ in problems)
             chinese = "；".join(zh for _, zh in problems)
             findings.append(

@@ -68,8 +68,11 @@ def _why(facts: TraceFacts, use: ToolUse, lang: str = "en") -> str:
     zh = lang == "zh"
     if use.id not in facts.wrapped:
         if use.id in facts.mapped:
-            mapped = ("（结果翻译过了，但没有包装、没有 push）" if zh
-                      else " (it was mapped but never wrapped and pushed)")
+            mapped = (
+                "（结果翻译过了，但没有包装、没有 push）"
+                if zh
+                else " (it was mapped but never wrapped and pushed)"
+            )
         else:
             mapped = ""
         if zh:

@@ -37,7 +37,8 @@ SPARK = "▁▂▃▄▅▆▇█"
 def title(stage: str, lang: str, extra: str = "") -> Text:
     out = Text(stage_title(stage, lang), style="bold underline")
     if extra:
-        out.append("  " + extra, style="bold")
+        # In zh a full-width space: two ASCII spaces would sit between two Chinese words.
+        out.append(("\u3000" if lang == "zh" else "  ") + extra, style="bold")
     out.append("\n\n")
     return out
 
@@ -205,7 +206,8 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
     out = title("appending", lang)
     out.append(say(lang, "messages", "消息数") + colon(lang), style="bold")
     out.append(f"{event.before_count} → {event.after_count}", style="bold")
-    out.append(f"    API: {event.api_before_count} → {event.api_after_count}\n")
+    out.append(say(lang, "    API: ", "    API 消息数：")
+               + f"{event.api_before_count} → {event.api_after_count}\n")
     out.append(say(lang, f"+{event.assistant_count} assistant, +{event.tool_result_count} "
                          "tool_result (internal list)\n\n",
                    f"+{event.assistant_count} 条 assistant，+{event.tool_result_count} 条 "

@@ -32,7 +32,7 @@ def say(lang: str, en: str, zh: str) -> str:
 
 def _title(stage: str, lang: str, extra: str) -> Text:
     out = Text(stage_title(stage, lang), style="bold underline")
-    out.append("  " + extra + "\n\n", style="bold")
+    out.append(("\u3000" if lang == "zh" else "  ") + extra + "\n\n", style="bold")
     return out
 
 
