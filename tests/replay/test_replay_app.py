@@ -224,7 +224,7 @@ def test_chapter_panel_shows_the_section_and_can_be_hidden() -> None:
 
     async def script(pilot: Any) -> None:
         text = visible_text(app, "#chapter")
-        assert "Station 1: mapping" in text
+        assert "Station 1: a result" in text
         assert "toolExecution.ts · addToolResult" in text
         assert "tracer.agent.execution · add_tool_result" in text
         assert "Bash merges stderr." in text
