@@ -294,6 +294,8 @@ def test_folded_lines_join_the_chinese_way(tmp_path: Path) -> None:
         "每次都要重发，tool_result 块（Loop turn）ok"
     )
     assert join_lines(["the whole", "history"]) == "the whole history"
+    assert join_lines(["标成", "“仅 tracer 打印”"]) == "标成“仅 tracer 打印”"
+    assert join_lines(["the line", "“Tool result”"]) == "the line “Tool result”"
     path = tmp_path / "folded.yaml"
     path.write_text(
         "zh: >-\n  每次\n  都要重发，\n  tool_result 块\n\n  第二段\n"

@@ -18,6 +18,7 @@ import re
 _IDEOGRAPH = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _FULLWIDTH_PUNCT = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
 _WIDE = f"[{_IDEOGRAPH}{_FULLWIDTH_PUNCT}]"
+_QUOTES = "“”‘’"
 
 _SPACE_BETWEEN = re.compile(f"(?<={_WIDE}) +(?={_WIDE})")
 _SPACE_AFTER_PUNCT = re.compile(f"(?<=[{_FULLWIDTH_PUNCT}]) +(?=\\S)")
@@ -40,6 +41,9 @@ def joiner(left: str, right: str) -> str:
         return ""
     a, b = left[-1], right[0]
     if is_fullwidth_punct(a) or is_fullwidth_punct(b) or (is_wide(a) and is_wide(b)):
+        return ""
+    # Curly quotes are Chinese punctuation next to Chinese text ("标成“仅 tracer 打印”").
+    if (is_wide(a) and b in _QUOTES) or (a in _QUOTES and is_wide(b)):
         return ""
     return " "
 
