@@ -316,3 +316,12 @@ def test_read_line_range_is_start_to_start_plus_count_minus_one() -> None:
     assert "lines 3–7 of 9" in raw_output_text(output, "en").plain
     zh = raw_output_text(output, "zh").plain
     assert "第 3–7 行，共 9 行" in zh and not english_words(zh.splitlines()[0])
+
+
+def test_request_one_is_the_first_send_not_a_resend() -> None:
+    index = StepIndex(TraceReader(RECORDINGS_DIR / "01-main-walk.trace.jsonl"))
+    stages = [index.stage(s) for s in range(len(index))]
+    first, second = [s for s, stage in enumerate(stages) if stage == "resending"][:2]
+    assert "The first send" in render_step(index, first, "en").plain
+    assert "首次发送" in render_step(index, first, "zh").plain
+    assert "首次发送" not in render_step(index, second, "zh").plain
