@@ -325,3 +325,15 @@ def test_request_one_is_the_first_send_not_a_resend() -> None:
     assert "The first send" in render_step(index, first, "en").plain
     assert "首次发送" in render_step(index, first, "zh").plain
     assert "首次发送" not in render_step(index, second, "zh").plain
+
+
+def test_the_readme_sets_its_chinese_the_chinese_way() -> None:
+    from tracer.paths import ROOT
+
+    readme = ROOT / "README.md"
+    if not readme.is_file():
+        pytest.skip("no README in this checkout")
+    lines = readme.read_text(encoding="utf-8").splitlines()
+    assert [(n, p) for n, line in enumerate(lines, 1) for p in zh_problems(line)] == []
+    text = "\n".join(lines)
+    assert "第四站" not in text and "映射" not in text
