@@ -1,9 +1,11 @@
 """A step as Rich text: what it produced, and what it changed.
 
-One function per stage; :func:`render_step` picks it. The four stations get the most care:
+One function per stage; :func:`render_step` picks it. The four steps of the result's trip (the
+book's 翻译, 包装, 追加, 重新发送) get the most care:
 ``resending`` folds the prefix a request shares with the previous one and lights the new tail
 (the whole history resent, made visible), ``appending`` lights the rows that joined the history.
-The tool stations (``tool_run``, ``mapping``, ``wrapping``) live in :mod:`render_tools`.
+The tool steps (``tool_run``, ``mapping``, ``wrapping``) live in :mod:`render_tools`. Labels are
+Chinese in zh mode, with full-width colons; request 1 is called the first send, not a resend.
 
 These functions only read the trace through :mod:`context`; nothing here knows about Textual.
 """

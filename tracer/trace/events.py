@@ -30,8 +30,6 @@ VERSION = 1
 #: header lists them so that other tools can too.
 VOLATILE_FIELDS = ("t", "created", "timestamp", "duration_ms", "latency_ms", "sha256")
 
-#: The stage of every step kind, in journey order. The first four after ``follow_up`` are the
-#: chapter's stations.
 STAGES = (
     "session",
     "turn_start",
