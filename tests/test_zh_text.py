@@ -358,9 +358,7 @@ def _say_literals() -> list[str]:
                 out.append(zh.value)
             elif isinstance(zh, ast.JoinedStr):
                 out.append(
-                    "".join(
-                        v.value if isinstance(v, ast.Constant) else "{}" for v in zh.values
-                    )
+                    "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in zh.values)
                 )
     return out
 
