@@ -158,3 +158,18 @@ def test_export_cli_writes_a_file_and_rejects_bad_input(tmp_path: Path,
     assert main(["export", str(bad), "--format", "mermaid"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{bad}:1:" in err
+
+
+def test_markdown_numbers_steps_as_show_does(trace: Path) -> None:
+    from tracer.show import show_lines
+
+    text = export_text(trace, "md")
+    numbered = dict(re.findall(r"^(\d+)\. \*\*(.+?)\*\*", text, re.M))
+    shown = {line.split()[0]: line.split()[3] for line in show_lines(TraceReader(trace))}
+    assert numbered, "the walk-through has numbered steps"
+    for number, name in numbered.items():
+        # The same number names the same step kind in both views ("④ resending" ~ resending).
+        stage = shown[number]
+        assert stage.replace("_", " ").split()[0] in name.replace("-", " "), (number, name, stage)
+    assert max(map(int, numbered)) == len(shown)
+    assert "request 1 is the first send" in text

@@ -237,7 +237,7 @@ def _hooks(args: argparse.Namespace) -> int:
     from tracer.trace.reader import TraceReader
 
     reader = TraceReader(args.trace)
-    for line in hook_lines(reader):
+    for line in hook_lines(reader):  # tracer-only lines are marked as such
         print(line)
     _torn_note(reader)
     return 0

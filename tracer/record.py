@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from tracer import __version__
 from tracer.errors import UserError
+from tracer.hooks import shown_line
 from tracer.scenario import Scenario
 from tracer.trace.events import DebugHook, Event, Header, ResultMapped, SessionEnded
 from tracer.trace.writer import TraceWriter
@@ -115,7 +116,7 @@ class Recorder:
             event = replace(event, persisted=self._keep(event.persisted))
         stamped = self.writer.write(event)
         if isinstance(event, DebugHook) and self.debug_stream is not None:
-            print(event.line, file=self.debug_stream, flush=True)
+            print(shown_line(event), file=self.debug_stream, flush=True)
         if isinstance(event, SessionEnded):
             self.ended = True
         for callback in self.also:

@@ -51,7 +51,7 @@ class StubGuide:
 
     def __init__(self) -> None:
         self.sections = [
-            StubSection("s1", {"zh": "第一站：映射", "en": "Station 1: mapping"},
+            StubSection("s1", {"zh": "第一站：结果长什么样", "en": "Station 1: a result"},
                         {"zh": "原始输出变成 tool_result 块。",
                          "en": "Raw output becomes a block."},
                         ["tool_run", "mapping"],

@@ -207,7 +207,7 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
         self.query_one(StepBar).show(step, len(index))
         self.query_one(StageView).show(render_step(index, step, lang),
                                        f"{step + 1} · {stage_name(stage, lang)}")
-        total, lines = context.debug_lines(index, step, keep=64)
+        total, lines = context.debug_lines(index, step, keep=64, lang=lang)
         self.query_one(DebugConsole).show_lines(total, lines, lang)
         landed = tuple(self.checkpoints_here(step))
         if self._chapter_key != (stage, lang, landed):

@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.text import Text
 
-from tracer.replay.i18n import tr
+from tracer.replay.i18n import colon, tr
 
 LABEL = "bold cyan"
 
@@ -80,7 +80,8 @@ def step_text(guide: Any | None, problem: str | None, stage: str, lang: str,
         where = getattr(checkpoint, "scenario", None)
         if landed is None and where and scenario and where not in (scenario, f"{scenario}.yaml"):
             continue
-        out.append("\n" + tr("checkpoint", lang) + f" {checkpoint.id}: ", style=LABEL)
+        name = "" if lang == "zh" else f" {checkpoint.id}"
+        out.append("\n" + tr("checkpoint", lang) + name + colon(lang), style=LABEL)
         out.append(_pick(checkpoint.text, lang) + "\n")
     return out
 
@@ -95,17 +96,18 @@ def section_text(section: Any | None, lang: str) -> Text:
     if section is None:
         out.append(tr("no_section", lang) + "\n", style="dim")
         return out
-    out.append(f"{section.id}  ", style="bold")
+    if lang != "zh":  # the id is a key for English readers; in zh the title says it all
+        out.append(f"{section.id}  ", style="bold")
     out.append(_pick(section.title, lang) + "\n\n", style="bold underline")
     notes = _pick(section.notes, lang)
     if notes:
         out.append(notes.strip() + "\n\n")
-    out.append(tr("claude_code", lang) + ": ", style=LABEL)
+    out.append(tr("claude_code", lang) + colon(lang), style=LABEL)
     out.append(_anchor(section.claude_code) + "\n")
-    out.append(tr("ours", lang) + ": ", style=LABEL)
+    out.append(tr("ours", lang) + colon(lang), style=LABEL)
     out.append(_anchor(section.tracer) + "\n")
     if section.fidelity:
-        out.append("\n" + tr("fidelity", lang) + ":\n", style=LABEL)
+        out.append("\n" + tr("fidelity", lang) + colon(lang).rstrip() + "\n", style=LABEL)
         for note in section.fidelity:
             out.append(f"• {_pick(note, lang)}\n")
     return out
