@@ -62,6 +62,9 @@ ALLOWED = {
     "ID",
     "id",
     "Python",
+    "tour",  # the command's name, as in "tracer tour"
+    "Esc",  # a key name, as printed on the key
+    "path",  # the wrong parameter name the model wrote, beside file_path
     "TypeScript",
     "JavaScript",
     "Mermaid",
@@ -197,6 +200,7 @@ def guide_strings() -> list[str]:
         out += [section.title.zh, section.notes.zh, *(note.zh for note in section.fidelity)]
     out += [entry.text.zh for entry in guide.stages.values()]
     out += [c.text.zh for c in guide.checkpoints]
+    out += [c.question.zh for c in guide.checkpoints if c.question]
     out += [t.zh for e in guide.common_errors for t in (e.symptom, e.check)]
     return out
 
@@ -226,8 +230,16 @@ def doctor_strings() -> list[str]:
     return out
 
 
+def tour_strings() -> list[str]:
+    from tracer.replay.checkpoints import CHOICE_WORDS
+    from tracer.replay.tour_words import WORDS
+
+    return [w["zh"] for table in (WORDS, CHOICE_WORDS) for w in table.values() if "zh" in w]
+
+
 STATIC = {
     "guide": guide_strings,
+    "tour": tour_strings,
     "scenarios": scenario_strings,
     "i18n": i18n_strings,
     "doctor": doctor_strings,
