@@ -4,8 +4,20 @@ The SDK is real and so is its stream parser: the transport plugs into ``anthropi
 its ``httpx2`` transport and replies with the same server-sent events the API sends
 (``message_start``, ``content_block_start``, ``thinking_delta``/``text_delta``/``input_json_delta``
 chunks, ``content_block_stop``, ``message_delta``, ``message_stop`` and ``ping``). Only the words
-are scripted. Faults can be scripted too: an HTTP 429/500/529 (which the SDK retries on its own)
-or a stream cut off mid-message.
+are scripted. Faults can be scripted too, each one spending one HTTP attempt (a response's
+``faults:`` list, played in order before the response succeeds):
+
+* ``{status: 529}``: an HTTP error answer (429, 500 and 529 are retried by the SDK itself);
+* ``{cut_after: N}``: N events, then the connection drops;
+* ``{hang: N}``: N events, then silence; ``{hang: 0}`` never answers at all. The transport
+  waits out the request's own read timeout and then fails as the network layer would;
+* ``{pings_forever: N}``: N events, then nothing but ``ping`` events, forever;
+* ``{no_message_stop: N}``: N events, then a clean end, short of ``message_stop``;
+* ``{error_event: overloaded_error}``: the stream starts, then carries an ``event: error``;
+* ``{malformed: json}`` (or ``utf8``, or ``html``): a data line that is not JSON, bytes that are
+  not UTF-8, or an HTML page sent with status 200.
+
+Faults that the client retries carry ``retry-after-ms: 1``, so tests need not sleep.
 
 A ``validator`` may inspect each request body and refuse it the way the real API does (HTTP 400
 ``invalid_request_error``), so a deliberately broken loop fails as it would for real.
@@ -15,6 +27,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +47,18 @@ ERROR_TEXT = {
     529: "Overloaded",
 }
 _CHUNK = 24
+#: The fault kinds a response may script, and what each takes.
+FAULT_KINDS = {
+    "status": "an HTTP status code (400 to 599)",
+    "cut_after": "a number of events",
+    "hang": "a number of events (0: no answer at all)",
+    "pings_forever": "a number of events",
+    "no_message_stop": "a number of events",
+    "error_event": "an error type, such as overloaded_error",
+    "malformed": "json, utf8 or html",
+}
+MALFORMED = ("json", "utf8", "html")
+_RETRY_NOW = {"retry-after-ms": "1"}  # the client honours it: tests need not sleep
 
 
 @dataclass
@@ -42,7 +68,22 @@ class ScriptedResponse:
     blocks: list[dict[str, Any]]
     stop_reason: str | None = None
     faults: list[dict[str, Any]] = field(default_factory=list)
-    """Each fault spends one HTTP attempt: ``{"status": 529}`` or ``{"cut_after": N}`` (events)."""
+    """Each fault spends one HTTP attempt: a one-key mapping from :data:`FAULT_KINDS`."""
+
+
+def fault_problem(fault: dict[str, Any]) -> str | None:
+    """What is wrong with one scripted fault, or ``None`` when it can be played."""
+    if len(fault) != 1 or next(iter(fault)) not in FAULT_KINDS:
+        return "each fault is one of " + ", ".join(f"{{{k}: …}}" for k in FAULT_KINDS)
+    ((kind, value),) = fault.items()
+    if kind == "malformed":
+        ok = value in MALFORMED
+    elif kind == "error_event":
+        ok = isinstance(value, str) and value.isidentifier()
+    else:
+        low, high = (400, 599) if kind == "status" else (0, 10**6)
+        ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+    return None if ok else f"{kind} takes {FAULT_KINDS[kind]}, not {value!r}"
 
 
 def _stable_id(prefix: str, *parts: object) -> str:
@@ -137,16 +178,49 @@ def sse_events(
     return events
 
 
-class _CutStream(httpx2.SyncByteStream):
-    """Sends the first events, then fails as a dropped connection does."""
+def _read_timeout(request: httpx2.Request) -> float | None:
+    limits = request.extensions.get("timeout")
+    value = limits.get("read") if isinstance(limits, dict) else None
+    return float(value) if isinstance(value, int | float) else None
 
-    def __init__(self, events: list[bytes], cut_after: int) -> None:
-        self._events = events
-        self._cut_after = cut_after
+
+def _wait_out(request: httpx2.Request) -> None:
+    """Be a silent server: wait for the client's read timeout, then time out as httpcore does.
+    With no timeout at all, that is forever, as it would be for real."""
+    limit = _read_timeout(request)
+    if limit is None:
+        threading.Event().wait()
+    time.sleep(limit or 0)
+    raise httpx2.ReadTimeout("timed out", request=request)
+
+
+class _FaultyStream(httpx2.SyncByteStream):
+    """Sends the first ``after`` events, then misbehaves in one of the scripted ways."""
+
+    def __init__(self, events: list[bytes], kind: str, after: int, request: httpx2.Request) -> None:
+        self._events, self._kind, self._after, self._request = events, kind, after, request
+        self._closed = threading.Event()
 
     def __iter__(self) -> Iterator[bytes]:
-        yield from self._events[: self._cut_after]
-        raise httpx2.RemoteProtocolError("peer closed connection without sending complete message")
+        if self._kind == "no_message_stop":
+            yield from self._events[: min(self._after, len(self._events) - 1)]
+            return
+        yield from self._events[: self._after]
+        if self._kind == "cut_after":
+            raise httpx2.RemoteProtocolError(
+                "peer closed connection without sending complete message"
+            )
+        if self._kind == "hang":
+            _wait_out(self._request)
+        # pings_forever: often enough that no read timeout fires, until the client hangs up.
+        limit = _read_timeout(self._request)
+        every = min(limit / 4, 1.0) if limit else 1.0
+        while not self._closed.is_set():
+            yield _sse("ping", {"type": "ping"})
+            self._closed.wait(every)
+
+    def close(self) -> None:
+        self._closed.set()
 
 
 Validator = Callable[[dict[str, Any]], str | None]
@@ -194,21 +268,40 @@ class ScriptedTransport(httpx2.BaseTransport):
             "request-id": _stable_id("req", self.seed, index),
         }
         if self._faults_left:
-            fault = self._faults_left.pop(0)
-            if "status" in fault:
-                status = int(fault["status"])
-                return self._error(
-                    status,
-                    ERROR_TYPES.get(status, "api_error"),
-                    ERROR_TEXT.get(status, "error"),
-                    retry_now=True,
-                )
-            return httpx2.Response(
-                200, headers=headers, stream=_CutStream(events, int(fault["cut_after"]))
-            )
+            return self._fault(self._faults_left.pop(0), events, headers, request)
         self._served += 1
         self._faults_left = None
         return httpx2.Response(200, headers=headers, content=b"".join(events))
+
+    def _fault(
+        self,
+        fault: dict[str, Any],
+        events: list[bytes],
+        headers: dict[str, str],
+        request: httpx2.Request,
+    ) -> httpx2.Response:
+        """The answer of one faulty attempt."""
+        ((kind, value),) = fault.items()
+        if kind == "status":
+            status = int(value)
+            return self._error(
+                status,
+                ERROR_TYPES.get(status, "api_error"),
+                ERROR_TEXT.get(status, "error"),
+                retry_now=True,
+            )
+        if kind == "hang" and int(value) == 0:
+            _wait_out(request)
+        if kind == "error_event":
+            text = "Overloaded" if value == "overloaded_error" else f"scripted {value}"
+            error = _sse("error", {"type": "error", "error": {"type": value, "message": text}})
+            body = b"".join(events[:2]) + error
+            return httpx2.Response(200, headers={**headers, **_RETRY_NOW}, content=body)
+        if kind == "malformed":
+            return _malformed(str(value), events, headers)
+        return httpx2.Response(
+            200, headers=headers, stream=_FaultyStream(events, kind, int(value), request)
+        )
 
     def _response(self, index: int) -> ScriptedResponse:
         if index < len(self.responses):
@@ -221,8 +314,20 @@ class ScriptedTransport(httpx2.BaseTransport):
     def _error(status: int, kind: str, message: str, retry_now: bool = False) -> httpx2.Response:
         headers = {"content-type": "application/json"}
         if retry_now:
-            headers["retry-after-ms"] = "1"  # the SDK honours it: tests need not sleep
+            headers.update(_RETRY_NOW)
         if status == 400:
             headers["x-should-retry"] = "false"
         body = {"type": "error", "error": {"type": kind, "message": message}}
         return httpx2.Response(status, headers=headers, json=body)
+
+
+def _malformed(how: str, events: list[bytes], headers: dict[str, str]) -> httpx2.Response:
+    """A 200 whose body a stream parser cannot read."""
+    if how == "html":
+        page = b"<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>\n"
+        return httpx2.Response(200, headers={"content-type": "text/html"}, content=page)
+    if how == "json":
+        broken = b'event: content_block_start\ndata: {"type": "content_block_start", "ind\n\n'
+    else:
+        broken = b'event: ping\ndata: {"type": "ping", "note": "\xff\xfe"}\n\n'
+    return httpx2.Response(200, headers=headers, content=b"".join(events[:1]) + broken)
