@@ -90,8 +90,8 @@ class _Attempts:
     """The HTTP attempts behind one request, reported as each starts and as each ends.
 
     An attempt ends when the next one starts (the SDK retried it) or when the seam is done with
-    the stream. A callback that raises is a bug of ours, not a network failure: it is kept and
-    raised again once the SDK, which would take it for a broken connection, lets go.
+    the stream. A callback that raises is a bug of ours, not a network failure: it travels
+    through the SDK as an error of the SDK's own kind, which it neither wraps nor retries.
     """
 
     def __init__(self, on_start: OnStart, on_end: OnEnd) -> None:
@@ -99,7 +99,6 @@ class _Attempts:
         self.count = 0
         self.current: Attempt | None = None
         self.body: bytes | None = None
-        self.failure: Exception | None = None
 
     def started(self, body: bytes) -> None:
         self._close()
@@ -130,13 +129,14 @@ class _Attempts:
             self._call(self.on_end, self.count, attempt)
 
     def _call(self, callback: Callable[..., None], *args: Any) -> None:
-        if self.failure is not None:
-            raise self.failure
         try:
             callback(*args)
         except Exception as exc:
-            self.failure = exc
-            raise
+            raise _ListenerFailed() from exc
+
+
+class _ListenerFailed(anthropic.AnthropicError):
+    """Carries a callback's exception (its ``__cause__``) out through the SDK."""
 
 
 class _Retry(Exception):
@@ -184,9 +184,15 @@ class ModelSeam:
         self, messages: list[dict[str, Any]], on_start: OnStart, on_end: OnEnd
     ) -> StreamedResponse:
         """Send the whole history; return the finished response or raise :class:`ModelError`."""
-        began = time.monotonic()
         attempts = _Attempts(on_start, on_end)
         self._watch.listener = attempts
+        try:
+            return self._stream(messages, attempts)
+        except _ListenerFailed as exc:
+            raise exc.__cause__ or exc from None
+
+    def _stream(self, messages: list[dict[str, Any]], attempts: _Attempts) -> StreamedResponse:
+        began = time.monotonic()
         while True:
             # The SDK may retry only what is left of the budget.
             client = self.client.with_options(max_retries=self.max_attempts - attempts.count - 1)
@@ -234,15 +240,13 @@ class ModelSeam:
                 delay = _backoff(exc.response.headers, attempts.count)
                 raise _Retry(f"{kind} in the stream: {text}", delay) from None
             raise ModelError(_describe(exc), attempts.count) from None
+        except _ListenerFailed:
+            raise
         except anthropic.APIConnectionError as exc:
-            if attempts.failure is not None:
-                raise attempts.failure from None
             note = attempts.note() or _describe(exc)
             raise ModelError(note, attempts.count) from None
         except httpx2.HTTPError as exc:
             # Raised while reading the stream, after the SDK's retries were over.
-            if attempts.failure is not None:
-                raise attempts.failure from None
             note = attempts.note() or f"stream cut off: {describe_transport_error(exc, None)}"
             raise _Retry(note) from None
         except ModelError:
