@@ -179,7 +179,9 @@ def test_other_error_events_are_not_retried(record: Any) -> None:
     )
     assert [e.attempt for e in rec.of("http_attempt_start")] == [1]
     assert rec.terminal.reason == "model_error"
-    assert rec.terminal.error == "200 invalid_request_error: scripted invalid_request_error"
+    assert rec.terminal.error == (
+        "invalid_request_error in the stream: scripted invalid_request_error"
+    )
 
 
 # -- garbage -------------------------------------------------------------------------------------
@@ -251,3 +253,37 @@ def test_timeout_must_be_a_sane_number(value: str, tracer_cli: Any, tmp_path: Pa
     proc = tracer_cli("record", "--prompt", "x", "--timeout", value)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "--timeout" in proc.stderr
+
+
+# -- what the readers make of it -----------------------------------------------------------------
+
+
+def test_show_lists_every_attempt_under_its_request(record: Any, tmp_path: Path) -> None:
+    from tracer.show import show_lines
+
+    rec = record({"responses": [{"text": "hi", "faults": [{"hang": 0}]}]}, timeout=FAST)
+    lines = list(show_lines(rec.reader))
+    at = next(i for i, line in enumerate(lines) if " resending " in line)
+    assert lines[at + 1 : at + 3] == [
+        " " * 32 + "attempt 1: timed out: nothing received for 0.2 s",
+        " " * 32 + "attempt 2: HTTP 200",
+    ]
+    assert " response " in lines[at + 3]
+
+    # The same trace, stopped while its first attempt was in flight.
+    text = rec.path.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = next(i for i, line in enumerate(text) if '"http_attempt_start"' in line)
+    cut = tmp_path / "cut.trace.jsonl"
+    cut.write_text("".join(text[: first + 1]), encoding="utf-8")
+    lines = list(show_lines(TraceReader(cut)))
+    assert " resending " in lines[-2]
+    assert lines[-1] == " " * 32 + "attempt 1: in flight when the trace stops (timeout 0.2 s)"
+
+
+def test_the_doctor_reads_a_trace_full_of_attempts(record: Any, tracer_cli: Any) -> None:
+    rec = record(
+        {"responses": [{"text": "hi", "faults": [{"hang": 0}, {"error_event": "api_error"}]}]},
+        timeout=FAST,
+    )
+    proc = tracer_cli("doctor", str(rec.path))
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr

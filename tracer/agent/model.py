@@ -236,10 +236,12 @@ class ModelSeam:
                 final = stream.current_message_snapshot if started else None
         except anthropic.APIStatusError as exc:
             kind, text = _error_of(exc)
-            if opened and kind in RETRIED_STREAM_ERRORS:
+            if not opened:
+                raise ModelError(_describe(exc), attempts.count) from None
+            if kind in RETRIED_STREAM_ERRORS:
                 delay = _backoff(exc.response.headers, attempts.count)
                 raise _Retry(f"{kind} in the stream: {text}", delay) from None
-            raise ModelError(_describe(exc), attempts.count) from None
+            raise ModelError(f"{kind} in the stream: {text}") from None
         except _ListenerFailed:
             raise
         except anthropic.APIConnectionError as exc:
