@@ -287,3 +287,16 @@ def test_the_doctor_reads_a_trace_full_of_attempts(record: Any, tracer_cli: Any)
     )
     proc = tracer_cli("doctor", str(rec.path))
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_the_readme_shows_every_fault_kind(write_scenario: Any) -> None:
+    from tracer.agent.scripted import FAULT_KINDS
+    from tracer.paths import ROOT
+    from tracer.scenario import load_scenario
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## When the API fails", 1)[1]
+    example = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    scenario = load_scenario(write_scenario(f"name: doc\nprompt: go\n{example}"))
+    kinds = [next(iter(f)) for f in scenario.responses[0].faults]
+    assert sorted(kinds) == sorted(FAULT_KINDS)
