@@ -15,7 +15,8 @@ from typing import Any
 
 from tracer.agent.faults import Faults
 from tracer.agent.permissions import ScriptedDecision
-from tracer.agent.scripted import FAULT_KINDS, ScriptedResponse, fault_problem
+from tracer.agent.scripted import ScriptedResponse
+from tracer.agent.scripted_faults import FAULT_KINDS, fault_problem
 from tracer.agent.tools import DEFAULT_TOOLS
 from tracer.errors import UserError
 from tracer.yamlfile import YamlMap, YamlSeq, line_of, load_yaml, plain

@@ -214,6 +214,7 @@ def test_record_prints_one_line_for_garbage(
     out = tmp_path / "t.jsonl"
     proc = tracer_cli("record", "--scenario", str(scenario), "-o", str(out), "--timeout", "5")
     assert "Traceback" not in proc.stderr
+    assert [e.timeout for e in TraceReader(out) if e.kind == "http_attempt_start"] == [5.0]
     [line] = proc.stderr.strip().splitlines()
     assert line.startswith(
         f"wrote {out} (ended model_error at turn 1: malformed event stream: not UTF-8 ('utf-8' "
@@ -290,7 +291,7 @@ def test_the_doctor_reads_a_trace_full_of_attempts(record: Any, tracer_cli: Any)
 
 
 def test_the_readme_shows_every_fault_kind(write_scenario: Any) -> None:
-    from tracer.agent.scripted import FAULT_KINDS
+    from tracer.agent.scripted_faults import FAULT_KINDS
     from tracer.paths import ROOT
     from tracer.scenario import load_scenario
 

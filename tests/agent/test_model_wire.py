@@ -16,8 +16,10 @@ from typing import Any
 import httpx2
 import pytest
 
-from tracer.agent.model import Attempt, ModelError, ModelSeam, _backoff, _proxy_for
+from tracer.agent.api_failures import backoff
+from tracer.agent.model import Attempt, ModelError, ModelSeam
 from tracer.agent.scripted import ScriptedResponse, ScriptedTransport
+from tracer.agent.watch import proxy_for
 
 PARAMS = {"model": "claude-test", "max_tokens": 16}
 MESSAGES = [{"role": "user", "content": "hi"}]
@@ -193,20 +195,20 @@ def test_a_bug_in_a_callback_is_not_taken_for_a_network_failure() -> None:
 
 
 def test_backoff_follows_the_server_or_the_sdks_curve() -> None:
-    assert _backoff(httpx2.Headers({"retry-after-ms": "1"}), 1) == pytest.approx(0.001)
-    assert _backoff(httpx2.Headers({"retry-after": "2"}), 1) == 2.0
-    assert 0.375 <= _backoff(httpx2.Headers(), 1) <= 0.5
-    assert 0.75 <= _backoff(httpx2.Headers({"retry-after": "soon"}), 2) <= 1.0
-    assert 6.0 <= _backoff(httpx2.Headers(), 9) <= 8.0
+    assert backoff(httpx2.Headers({"retry-after-ms": "1"}), 1) == pytest.approx(0.001)
+    assert backoff(httpx2.Headers({"retry-after": "2"}), 1) == 2.0
+    assert 0.375 <= backoff(httpx2.Headers(), 1) <= 0.5
+    assert 0.75 <= backoff(httpx2.Headers({"retry-after": "soon"}), 2) <= 1.0
+    assert 6.0 <= backoff(httpx2.Headers(), 9) <= 8.0
 
 
 def test_the_proxy_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
     monkeypatch.delenv("NO_PROXY", raising=False)
     monkeypatch.delenv("no_proxy", raising=False)
-    assert _proxy_for(None) == "http://proxy.invalid:3128"
+    assert proxy_for(None) == "http://proxy.invalid:3128"
     monkeypatch.setenv("NO_PROXY", "api.anthropic.com")
-    assert _proxy_for(None) is None
+    assert proxy_for(None) is None
 
 
 def test_a_bug_in_the_end_callback_surfaces_as_itself() -> None:

@@ -1,8 +1,8 @@
 """The one seam to the model: every request goes through :meth:`ModelSeam.stream`.
 
 It uses the real ``anthropic`` SDK and its streaming Messages API, online against the API or
-offline against a :class:`~tracer.agent.scripted.ScriptedTransport`. Mirrors the streaming call
-in Claude Code's ``services/api/claude.ts`` (``queryModel``), which ``query.ts`` calls each turn.
+offline against a :class:`~tracer.agent.scripted.ScriptedTransport`. It stands where the
+streaming request of Claude Code's ``services/api/claude.ts`` stands, called once a turn.
 
 Every way the API can fail ends in :class:`ModelError` with one line, never a hang:
 
@@ -31,10 +31,7 @@ the API key, are never looked at.
 from __future__ import annotations
 
 import hashlib
-import json
-import random
 import time
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +39,8 @@ from typing import Any
 import anthropic
 import httpx2
 
-from tracer.agent.watch import WatchingTransport, describe_transport_error
+from tracer.agent.api_failures import backoff, describe, error_of, one_line, what_broke
+from tracer.agent.watch import WatchingTransport, describe_transport_error, proxy_for
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_TIMEOUT = 60.0
@@ -170,7 +168,7 @@ class ModelSeam:
         self.params = params
         self.timeout = timeout
         self.max_attempts = max_attempts
-        inner = transport or httpx2.HTTPTransport(proxy=_proxy_for(base_url))
+        inner = transport or httpx2.HTTPTransport(proxy=proxy_for(base_url))
         self._watch = WatchingTransport(inner, stall=timeout)
         self.client = anthropic.Anthropic(
             api_key=api_key or ("scripted" if transport is not None else None),
@@ -235,17 +233,17 @@ class ModelSeam:
                     stopped = stopped or event.type == "message_stop"
                 final = stream.current_message_snapshot if started else None
         except anthropic.APIStatusError as exc:
-            kind, text = _error_of(exc)
+            kind, text = error_of(exc)
             if not opened:
-                raise ModelError(_describe(exc), attempts.count) from None
+                raise ModelError(describe(exc), attempts.count) from None
             if kind in RETRIED_STREAM_ERRORS:
-                delay = _backoff(exc.response.headers, attempts.count)
+                delay = backoff(exc.response.headers, attempts.count)
                 raise _Retry(f"{kind} in the stream: {text}", delay) from None
             raise ModelError(f"{kind} in the stream: {text}") from None
         except _ListenerFailed:
             raise
         except anthropic.APIConnectionError as exc:
-            note = attempts.note() or _describe(exc)
+            note = attempts.note() or describe(exc)
             raise ModelError(note, attempts.count) from None
         except httpx2.HTTPError as exc:
             # Raised while reading the stream, after the SDK's retries were over.
@@ -262,7 +260,7 @@ class ModelSeam:
             RuntimeError,
         ) as exc:
             # Bad JSON, invalid UTF-8, events out of order: the SDK's parser gave up on the bytes.
-            raise ModelError(f"malformed event stream: {_what_broke(exc)}") from None
+            raise ModelError(f"malformed event stream: {what_broke(exc)}") from None
         if not count:
             raise ModelError("malformed answer: a 200 response that held no events")
         if not started or final is None:
@@ -278,57 +276,8 @@ def _expect_event_stream(response: httpx2.Response) -> None:
     if kind and not kind.split(";")[0].strip().lower() == "text/event-stream":
         raise ModelError(
             f"malformed answer: HTTP {response.status_code} with content-type "
-            f"{_one_line(kind)}, not an event stream"
+            f"{one_line(kind)}, not an event stream"
         )
-
-
-def _what_broke(exc: Exception) -> str:
-    if isinstance(exc, UnicodeDecodeError):
-        return f"not UTF-8 ({_one_line(exc)})"
-    if isinstance(exc, json.JSONDecodeError):
-        return f"an event that is not JSON ({_one_line(exc)})"
-    return f"{type(exc).__name__}: {_one_line(exc)}"
-
-
-def _error_of(exc: anthropic.APIStatusError) -> tuple[str, str]:
-    body = exc.body if isinstance(exc.body, dict) else {}
-    err = body.get("error") if isinstance(body.get("error"), dict) else {}
-    assert isinstance(err, dict)
-    return str(err.get("type", "error")), _one_line(err.get("message", exc.message))
-
-
-def _describe(exc: Exception) -> str:
-    if isinstance(exc, anthropic.APIStatusError):
-        kind, text = _error_of(exc)
-        return f"{exc.status_code} {kind}: {text}"
-    return f"{type(exc).__name__}: {_one_line(exc)}"
-
-
-def _one_line(value: object, limit: int = 300) -> str:
-    text = " ".join(str(value).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _backoff(headers: httpx2.Headers, attempt: int) -> float:
-    """How long to wait before trying again: what the server asks, else the SDK's back-off."""
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        try:
-            wanted = float(headers.get(name, "")) * scale
-        except ValueError:
-            continue
-        if 0 <= wanted <= 60:
-            return wanted
-    return min(0.5 * 2.0 ** (attempt - 1), 8.0) * (1 - 0.25 * random.random())
-
-
-def _proxy_for(base_url: str | None) -> str | None:
-    """The proxy the environment names for the API's host: a transport of our own would not
-    look (``httpx2`` reads ``HTTPS_PROXY`` only for the transport it makes itself)."""
-    url = httpx2.URL(base_url or "https://api.anthropic.com")
-    if url.host and urllib.request.proxy_bypass(url.host):
-        return None
-    proxies = urllib.request.getproxies()
-    return proxies.get(url.scheme) or proxies.get("all")
 
 
 def sha256(data: bytes) -> str:

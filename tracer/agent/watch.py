@@ -19,6 +19,7 @@ Nothing here reads request headers, where the API key travels.
 from __future__ import annotations
 
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -168,3 +169,13 @@ class WatchingTransport(httpx2.BaseTransport):
 
     def close(self) -> None:
         self.inner.close()
+
+
+def proxy_for(base_url: str | None) -> str | None:
+    """The proxy the environment names for the API's host: a transport of our own would not
+    look (``httpx2`` reads ``HTTPS_PROXY`` only for the transport it makes itself)."""
+    url = httpx2.URL(base_url or "https://api.anthropic.com")
+    if url.host and urllib.request.proxy_bypass(url.host):
+        return None
+    proxies = urllib.request.getproxies()
+    return proxies.get(url.scheme) or proxies.get("all")
