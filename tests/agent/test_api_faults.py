@@ -301,3 +301,18 @@ def test_the_readme_shows_every_fault_kind(write_scenario: Any) -> None:
     scenario = load_scenario(write_scenario(f"name: doc\nprompt: go\n{example}"))
     kinds = [next(iter(f)) for f in scenario.responses[0].faults]
     assert sorted(kinds) == sorted(FAULT_KINDS)
+
+
+def test_a_reader_that_does_not_know_attempt_starts_skips_them(
+    record: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tracer.show import show_lines
+    from tracer.trace import events
+
+    rec = record({"responses": [{"text": "hi", "faults": [{"hang": 0}]}]}, timeout=FAST)
+    known = list(show_lines(TraceReader(rec.path)))
+    monkeypatch.delitem(events.KINDS, "http_attempt_start")  # as a reader from before issue 13
+    old = TraceReader(rec.path)
+    skipped = [e for e in old if e.kind == "http_attempt_start"]
+    assert len(skipped) == 2 and all(type(e).__name__ == "UnknownEvent" for e in skipped)
+    assert list(show_lines(old)) == known
