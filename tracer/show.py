@@ -98,7 +98,8 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
         step += 1
         yield f"{step:>4}  turn {event.turn:<3} {STEP_KINDS[kind]:<16} {describe(event)}"
     if waiting is not None:
-        limit = f"{waiting.timeout:g} s" if waiting.timeout is not None else "none"
+        seconds = waiting.timeout
+        limit = f"{seconds:g} s" if isinstance(seconds, int | float) else "none"
         yield (
             f"{'':<32}attempt {waiting.attempt}: in flight when the trace stops (timeout {limit})"
         )

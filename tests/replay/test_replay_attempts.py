@@ -69,3 +69,20 @@ def test_a_trace_from_before_attempt_starts_still_renders() -> None:
     step = _resending(index)
     assert attempt_rows(index, step) == []
     assert "HTTP attempts" not in render_step(index, step, "en").plain
+
+
+def test_damaged_attempt_records_do_not_break_the_view(record: Any, tmp_path: Path) -> None:
+    rec = record({"responses": [{"text": "hi", "faults": [{"hang": 0}]}]}, timeout=0.2)
+    text = rec.path.read_text(encoding="utf-8")
+    text = text.replace('"attempt":1,', '"attempt":[1],', 1)  # the first start: unpairable
+    text = text.replace('"timeout":0.2}', '"timeout":"soon"}')
+    damaged = tmp_path / "damaged.trace.jsonl"
+    damaged.write_text(text, encoding="utf-8")
+    index = StepIndex(TraceReader(damaged))
+    step = _resending(index)
+    rows = attempt_rows(index, step)
+    assert [(r.number, r.started is None, r.timeout, r.error) for r in rows] == [
+        (1, True, None, TIMED_OUT),
+        (2, False, None, None),
+    ]
+    assert TIMED_OUT in render_step(index, step, "en").plain

@@ -22,7 +22,7 @@ _KINDS = ("http_attempt_start", "http_attempt")
 
 @dataclass(frozen=True, slots=True)
 class AttemptRow:
-    number: int
+    number: float
     started: float | None
     """Seconds into the session when the attempt went out (``None``: no start recorded)."""
     status: int | None = None
@@ -44,16 +44,23 @@ def attempt_rows(index: StepIndex, step: int) -> list[AttemptRow]:
             break
         if kind in _KINDS:
             event = reader[i]
-            number = getattr(event, "attempt", 0)
+            number = _number(getattr(event, "attempt", None))
+            if number is None:  # a damaged record: nothing to pair it with
+                i += 1
+                continue
+            before = rows.get(number)
             if kind == "http_attempt_start":
-                rows[number] = AttemptRow(number, event.t, timeout=getattr(event, "timeout", None))
+                rows[number] = AttemptRow(
+                    number, _number(event.t), timeout=_number(getattr(event, "timeout", None))
+                )
             else:
-                before = rows.get(number)
+                status = _number(getattr(event, "status", None))
+                error = getattr(event, "error", None)
                 rows[number] = AttemptRow(
                     number,
                     before.started if before else None,
-                    getattr(event, "status", None),
-                    getattr(event, "error", None),
+                    int(status) if status is not None else None,
+                    str(error) if error is not None else None,
                     before.timeout if before else None,
                     ended=True,
                 )
@@ -65,6 +72,12 @@ def attempt_rows(index: StepIndex, step: int) -> list[AttemptRow]:
     return ordered
 
 
+def _number(value: object) -> float | None:
+    """A number from a record that may be damaged; ``None`` when it is not one."""
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    return value if ok else None  # type: ignore[return-value]
+
+
 def worth_showing(rows: list[AttemptRow]) -> bool:
     """One clean attempt is the normal case: the view lists attempts only when it is not."""
     return len(rows) > 1 or any(r.error or r.in_flight for r in rows)
@@ -74,7 +87,7 @@ def attempts_text(rows: list[AttemptRow], lang: str) -> Text:
     """One line per attempt: when it went out and how it ended."""
     out = Text(say(lang, "HTTP attempts:\n", "HTTP 尝试：\n"), style="bold cyan")
     for row in rows:
-        out.append(f"  {row.number}  ", style="bold")
+        out.append(f"  {row.number:g}  ", style="bold")
         if row.started is not None:
             out.append(f"t={row.started:.2f}s  ", style="dim")
         if row.in_flight:
