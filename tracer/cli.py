@@ -119,6 +119,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="with --prompt: copy DIR into the throwaway workspace",
     )
+    rec.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="longest wait for the API: for an answer, for the next piece of a stream, or for "
+        "content while it only sends pings (default 60; connecting: at most 10). A request gets "
+        "at most 3 HTTP attempts in all, each one in the trace",
+    )
     rec.set_defaults(func=_record)
 
     hooks = sub.add_parser("hooks", help="print the chapter's [DEBUG] lines from a trace")
@@ -154,6 +162,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 3600:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError("must be more than 0 and at most 3600 seconds")
+    return value
+
+
 def _record(args: argparse.Namespace) -> int:
     from tracer.record import record_prompt, record_scenario
     from tracer.scenario import load_scenario
@@ -175,6 +193,7 @@ def _record(args: argparse.Namespace) -> int:
             allow=args.allow,
             deny=args.deny,
             workspace_from=args.workspace,
+            timeout=args.timeout,
         )
     else:
         scenario = load_scenario(resolve_scenario(args.scenario))
@@ -182,7 +201,9 @@ def _record(args: argparse.Namespace) -> int:
         # Rules from the command line come first: a deny there beats the scenario's allow.
         scenario.allow = [*args.allow, *scenario.allow]
         scenario.deny = [*args.deny, *scenario.deny]
-        record_scenario(scenario, output, debug=args.debug, max_turns=args.max_turns)
+        record_scenario(
+            scenario, output, debug=args.debug, max_turns=args.max_turns, timeout=args.timeout
+        )
     print(f"wrote {output} ({_ending(output)})", file=sys.stderr)
     return 0
 

@@ -148,6 +148,7 @@ def record_scenario(
     max_turns: int | None = None,
     validator: Any = None,
     also: list[Callable[[Event], Any]] | None = None,
+    timeout: float | None = None,
 ) -> Path:
     """Play a scenario against the scripted model and write its trace to ``output``.
 
@@ -171,7 +172,11 @@ def record_scenario(
         }
         transport = ScriptedTransport(scenario.responses, seed=scenario.name, validator=validator)
         session = Session.for_scenario(
-            scenario, dirs, transport=transport, max_turns=max_turns or scenario.max_turns
+            scenario,
+            dirs,
+            transport=transport,
+            max_turns=max_turns or scenario.max_turns,
+            **({"timeout": timeout} if timeout else {}),
         )
         _run(session, output, _header(source, dirs), debug, also or [])
     finally:
@@ -189,6 +194,7 @@ def record_prompt(
     allow: list[str] | None = None,
     deny: list[str] | None = None,
     workspace_from: Path | None = None,
+    timeout: float | None = None,
 ) -> Path:
     """Run a real model on ``prompt`` (``ANTHROPIC_API_KEY``, optional ``ANTHROPIC_BASE_URL``)."""
     from tracer.agent.session import Session
@@ -214,6 +220,7 @@ def record_prompt(
             allow=allow or [],
             deny=deny or [],
             interactive=sys.stdin.isatty(),
+            **({"timeout": timeout} if timeout else {}),
         )
         source = {"kind": "model", "model": model}
         _run(session, output, _header(source, dirs), debug, [])

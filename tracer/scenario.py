@@ -16,6 +16,7 @@ from typing import Any
 from tracer.agent.faults import Faults
 from tracer.agent.permissions import ScriptedDecision
 from tracer.agent.scripted import ScriptedResponse
+from tracer.agent.scripted_faults import FAULT_KINDS, fault_problem
 from tracer.agent.tools import DEFAULT_TOOLS
 from tracer.errors import UserError
 from tracer.yamlfile import YamlMap, YamlSeq, line_of, load_yaml, plain
@@ -175,11 +176,9 @@ def _response(
         raise c.fail(f"{where} has no blocks (give text, thinking, tool_use or blocks)", m)
     faults = []
     for fault in c.get(m, "faults", list, where, default=[]):
-        f = c.mapping(fault, f"{where}.faults", {"status", "cut_after"}, m, "faults")
-        if not f or ("status" in f) == ("cut_after" in f):
-            raise c.fail(
-                f"{where}.faults: each fault is {{status: N}} or {{cut_after: N}}", m, "faults"
-            )
+        f = c.mapping(fault, f"{where}.faults", set(FAULT_KINDS), m, "faults")
+        if problem := fault_problem(dict(f)):
+            raise c.fail(f"{where}.faults: {problem}", f)
         faults.append(dict(f))
     return ScriptedResponse(
         blocks=blocks, stop_reason=c.get(m, "stop_reason", str, where), faults=faults

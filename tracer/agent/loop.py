@@ -56,6 +56,7 @@ from tracer.trace.events import (
     FollowUpDecided,
     HistoryAppended,
     HttpAttempt,
+    HttpAttemptStarted,
     MaxTurnsChecked,
     RequestSent,
     ResponseReceived,
@@ -230,21 +231,41 @@ class QueryLoop:
     def _call_model(self, messages: list[Message]) -> StreamedResponse:
         api_messages = normalize_messages_for_api(messages)
         body_messages = materialize(api_messages, self.by_uuid)
-        attempts: list[tuple[int, Attempt]] = []
+        logged = False
+
+        def started(number: int, body: bytes) -> None:
+            # Written as the attempt begins, so a trace cut short shows what was in flight.
+            nonlocal logged
+            if not logged:
+                self._log_request(api_messages, len(messages), body)
+                logged = True
+            self._emit(
+                HttpAttemptStarted,
+                request_index=self._requests.index,
+                attempt=number,
+                timeout=self.seam.timeout,
+            )
+
+        def ended(number: int, attempt: Attempt) -> None:
+            # A clean first attempt says nothing the response step does not.
+            if number > 1 or attempt.error:
+                self._emit(
+                    HttpAttempt,
+                    request_index=self._requests.index,
+                    attempt=number,
+                    status=attempt.status,
+                    error=attempt.error,
+                )
+
         try:
-            response = self.seam.stream(body_messages, lambda n, a: attempts.append((n, a)))
+            return self.seam.stream(body_messages, started, ended)
         except ModelError:
-            self._log_request(api_messages, len(messages), self.seam.last_body(), attempts)
+            if not logged:
+                self._log_request(api_messages, len(messages), None)
             raise
-        self._log_request(api_messages, len(messages), response.body, attempts)
-        return response
 
     def _log_request(
-        self,
-        api_messages: list[ApiMessage],
-        internal_count: int,
-        body: bytes | None,
-        attempts: list[tuple[int, Attempt]],
+        self, api_messages: list[ApiMessage], internal_count: int, body: bytes | None
     ) -> None:
         log = self._requests
         refs = [m.to_ref() for m in api_messages]
@@ -267,16 +288,6 @@ class QueryLoop:
             params=params if changed else None,
             body_keys=keys if changed else None,
         )
-        # A clean first attempt says nothing the response step does not; only retries are logged.
-        retried = len(attempts) > 1 or any(a.error for _, a in attempts)
-        for number, attempt in attempts if retried else []:
-            self._emit(
-                HttpAttempt,
-                request_index=log.index,
-                attempt=number,
-                status=attempt.status,
-                error=attempt.error,
-            )
         log.refs, log.params, log.body_keys = refs, params, keys
 
     # -- endings -------------------------------------------------------------------------------

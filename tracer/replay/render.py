@@ -18,6 +18,7 @@ from typing import Any
 from rich.text import Text
 
 from tracer.replay import context
+from tracer.replay.attempts import attempt_rows, attempts_text, worth_showing
 from tracer.replay.fold import as_json, folded_text, short
 from tracer.replay.i18n import colon, stage_title
 from tracer.replay.render_tools import (
@@ -103,6 +104,10 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
     else:
         field(out, say(lang, "parameters", "参数"),
               say(lang, "same as before", "与上一次相同"), "dim", lang)
+    rows = attempt_rows(index, step)
+    if worth_showing(rows):
+        out.append("\n")
+        out.append_text(attempts_text(rows, lang))
     out.append("\nmessages: [\n", style="bold")
     if event.prefix_len:
         same, request = event.prefix_len, event.prefix_request

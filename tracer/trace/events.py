@@ -8,8 +8,8 @@ Events that are a *step* of the journey also carry a ``stage``: the four steps o
 结果的旅途 (翻译, 包装, 追加, 重新发送) use exactly ``mapping``, ``wrapping``, ``appending`` and
 ``resending``; the loop adds ``session``,
 ``turn_start``, ``response``, ``follow_up``, ``permission``, ``tool_run``, ``max_turns_check`` and
-``terminal``. Other kinds (``message``, ``debug_hook``, ``tool_start``, ``http_attempt``) are
-supporting records that steps point at.
+``terminal``. Other kinds (``message``, ``debug_hook``, ``tool_start``, ``http_attempt_start``,
+``http_attempt``) are supporting records that steps point at.
 
 Messages are written once, as ``message`` events with their uuid; everything later refers to them
 by uuid, so a trace grows linearly with the conversation even though every request resends all of
@@ -186,9 +186,23 @@ class ToolStarted(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class HttpAttemptStarted(Event):
+    """An HTTP attempt behind a request went out. Written as it begins, for every attempt, so a
+    trace that stops mid-request (a killed recorder, a server that never answers) shows what
+    was in flight and since when. How it ended is the ``http_attempt`` with the same numbers
+    (written only for retries and failures) or else the ``response`` step."""
+
+    kind: ClassVar[str] = "http_attempt_start"
+    request_index: int
+    attempt: int
+    timeout: float | None = None
+    """Seconds the attempt may wait for the answer or between two pieces of it."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HttpAttempt(Event):
-    """One HTTP attempt behind a request, written only when a request needed more than one (the
-    SDK retries 429 and 5xx answers on its own) or failed."""
+    """How one HTTP attempt behind a request ended, written only when a request needed more than
+    one (the SDK retries 429 and 5xx answers on its own, this tool a cut stream) or failed."""
 
     kind: ClassVar[str] = "http_attempt"
     request_index: int
@@ -417,6 +431,7 @@ KNOWN: tuple[type[Event], ...] = (
     MessageRecorded,
     DebugHook,
     ToolStarted,
+    HttpAttemptStarted,
     HttpAttempt,
     ImportNote,
     SessionStarted,
