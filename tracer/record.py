@@ -4,13 +4,18 @@ This is the edge where the loop meets the world: it makes the throwaway workspac
 seam (scripted or real), sends every event the loop emits to the :class:`TraceWriter` (and, with
 ``--debug``, the chapter's ``[DEBUG]`` lines to stderr), and keeps a copy of every persisted
 oversized result beside the trace. Whatever happens, the trace ends with a ``terminal`` event.
+
+It is also where the session is walled in: secrets are redacted by value on their way to the
+disk (:mod:`tracer.trace.redact`), commands get an allowlisted environment and, when asked for,
+a sandbox (:mod:`tracer.agent.sandbox`), and SIGINT, SIGTERM and SIGHUP all end the session the
+same way: tools killed, the ``terminal`` event written, the temporary folders removed, and the
+process exits 130, 143 or 129 (:mod:`tracer.interrupts`).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -20,10 +25,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tracer import __version__
+from tracer.agent.processes import become_subreaper, run_command
+from tracer.agent.sandbox import NO_SANDBOX_NOTE, Sandbox, allowlisted_environ, find_sandbox
 from tracer.errors import UserError
+from tracer.interrupts import Interrupts
 from tracer.scenario import Scenario
 from tracer.trace.events import DebugHook, Event, Header, ResultMapped, SessionEnded
+from tracer.trace.redact import Redactor
 from tracer.trace.writer import TraceWriter
+from tracer.workspace import confined, copy_source, refuse_source
 
 DEFAULT_SYSTEM = (
     "You are a coding agent working in a small repository. Use the tools to look before you "
@@ -58,7 +68,6 @@ class SessionDirs:
         base = "/tmp" if os.path.isdir("/tmp") else None
         root = Path(tempfile.mkdtemp(prefix="tracer-", dir=base))
         (root / "workspace").mkdir()
-        (root / "home").mkdir()
         return cls(root)
 
     @property
@@ -71,34 +80,53 @@ class SessionDirs:
 
     @property
     def env(self) -> dict[str, str]:
-        return {**DETERMINISTIC_ENV, "HOME": str(self.root / "home")}
+        """Fixed values on top of the allowlisted environment (``HOME`` is the workspace)."""
+        return dict(DETERMINISTIC_ENV)
 
     def cleanup(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def prepare_workspace(scenario: Scenario, dirs: SessionDirs) -> None:
-    """Write the scenario's files and run its set-up commands for real."""
+def prepare_workspace(
+    scenario: Scenario,
+    dirs: SessionDirs,
+    *,
+    sandbox: Sandbox | None = None,
+    redact: Redactor | None = None,
+) -> None:
+    """Write the scenario's files and run its set-up commands for real (walled in like Bash)."""
     for name, content in scenario.workspace.files.items():
-        target = dirs.workspace / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
-    for command in scenario.workspace.setup:
-        proc = subprocess.run(
-            ["bash", "-c", command],
-            cwd=dirs.workspace,
-            env={**os.environ, **dirs.env},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if proc.returncode != 0:
-            detail = (proc.stderr or proc.stdout).strip().splitlines()
+        target = confined(dirs.workspace, name)
+        if target is None:
             raise UserError(
-                f"workspace set-up command failed ({command!r}): "
-                f"{detail[-1] if detail else f'exit {proc.returncode}'}",
+                f"workspace.files: {name!r} must be a relative path inside the workspace",
                 scenario.path,
             )
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+    redact = redact or Redactor.from_environ()
+    argv_of = sandbox.wrap if sandbox else (lambda argv, _ws: argv)
+    for command in scenario.workspace.setup:
+        done = run_command(
+            argv_of(["bash", "-c", command], dirs.workspace),
+            cwd=dirs.workspace,
+            env=allowlisted_environ(dirs.workspace, dirs.env),
+            timeout=SETUP_TIMEOUT_S,
+        )
+        if done.returncode != 0 or done.timed_out:
+            text = (done.stderr or done.stdout).decode("utf-8", "replace")
+            detail = text.strip().splitlines()
+            last = "timed out" if done.timed_out else f"exit {done.returncode}"
+            raise UserError(
+                redact(
+                    f"workspace set-up command failed ({command!r}): "
+                    f"{detail[-1] if detail else last}"
+                ),
+                scenario.path,
+            )
+
+
+SETUP_TIMEOUT_S = 120.0
 
 
 @dataclass
@@ -115,7 +143,7 @@ class Recorder:
             event = replace(event, persisted=self._keep(event.persisted))
         stamped = self.writer.write(event)
         if isinstance(event, DebugHook) and self.debug_stream is not None:
-            print(event.line, file=self.debug_stream, flush=True)
+            print(self.writer.redact(event.line), file=self.debug_stream, flush=True)
         if isinstance(event, SessionEnded):
             self.ended = True
         for callback in self.also:
@@ -126,7 +154,8 @@ class Recorder:
         source = Path(persisted["path"])
         folder = self.writer.path.with_name(self.writer.path.stem + ".tool-results")
         folder.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, folder / source.name)
+        # Tool output was redacted before it was persisted; the copy is checked again anyway.
+        (folder / source.name).write_bytes(self.writer.redact.bytes(source.read_bytes()))
         return {**persisted, "saved": f"{folder.name}/{source.name}"}
 
 
@@ -147,34 +176,46 @@ def record_scenario(
     max_turns: int | None = None,
     validator: Any = None,
     also: list[Callable[[Event], Any]] | None = None,
+    sandbox: bool | None = None,
+    allow_network: bool = False,
 ) -> Path:
     """Play a scenario against the scripted model and write its trace to ``output``.
 
     The scripted API checks each request as the real one does (``tracer.agent.api_rules``), so
-    a loop broken on purpose fails the way it would against the real service.
+    a loop broken on purpose fails the way it would against the real service. A scenario runs
+    its commands outside a sandbox unless it (``sandbox: true``) or ``sandbox`` asks for one.
     """
     from tracer.agent.api_rules import validate_request
     from tracer.agent.scripted import ScriptedTransport
     from tracer.agent.session import Session
 
     validator = validator or validate_request
+    wanted = scenario.sandbox if sandbox is None else sandbox
+    walls = _walls(wanted, allow_network)
+    redact = Redactor.from_environ()
 
     dirs = SessionDirs.create()
     try:
-        prepare_workspace(scenario, dirs)
-        source = {
-            "kind": "scenario",
-            "name": scenario.name,
-            "path": _display(scenario.path),
-            "model": "scripted",
-        }
-        transport = ScriptedTransport(scenario.responses, seed=scenario.name, validator=validator)
-        session = Session.for_scenario(
-            scenario, dirs, transport=transport, max_turns=max_turns or scenario.max_turns
-        )
-        _run(session, output, _header(source, dirs), debug, also or [])
+        with Interrupts() as interrupts:
+            prepare_workspace(scenario, dirs, sandbox=walls, redact=redact)
+            source = {
+                "kind": "scenario",
+                "name": scenario.name,
+                "path": _display(scenario.path),
+                "model": "scripted",
+                **_sandbox_field(wanted, walls),
+            }
+            transport = ScriptedTransport(
+                scenario.responses, seed=scenario.name, validator=validator
+            )
+            session = Session.for_scenario(
+                scenario, dirs, transport=transport, max_turns=max_turns or scenario.max_turns
+            )
+            session.ctx.sandbox, session.ctx.redact = walls, redact
+            _run(session, output, _header(source, dirs), debug, also or [], redact, interrupts)
     finally:
         dirs.cleanup()
+    interrupts.raise_if_received()
     return output
 
 
@@ -188,8 +229,13 @@ def record_prompt(
     allow: list[str] | None = None,
     deny: list[str] | None = None,
     workspace_from: Path | None = None,
+    sandbox: bool | None = None,
+    allow_network: bool = False,
 ) -> Path:
-    """Run a real model on ``prompt`` (``ANTHROPIC_API_KEY``, optional ``ANTHROPIC_BASE_URL``)."""
+    """Run a real model on ``prompt`` (``ANTHROPIC_API_KEY``, optional ``ANTHROPIC_BASE_URL``).
+
+    Bash runs in a sandbox by default here: the commands come from a real model.
+    """
     from tracer.agent.session import Session
 
     api_key = os.environ.get("ANTHROPIC_API_KEY")
@@ -197,34 +243,63 @@ def record_prompt(
         raise UserError(
             "tracer record --prompt needs ANTHROPIC_API_KEY (or record a --scenario offline)"
         )
+    source_dir = refuse_source(workspace_from) if workspace_from is not None else None
+    wanted = True if sandbox is None else sandbox
+    walls = _walls(wanted, allow_network)
+    redact = Redactor.from_environ(api_key=api_key)
     dirs = SessionDirs.create()
     try:
-        if workspace_from is not None:
-            if not workspace_from.is_dir():
-                raise UserError("not a directory", workspace_from)
-            shutil.copytree(workspace_from, dirs.workspace, dirs_exist_ok=True, symlinks=True)
-        session = Session.online(
-            prompt,
-            dirs,
-            model=model,
-            api_key=api_key,
-            base_url=os.environ.get("ANTHROPIC_BASE_URL"),
-            max_turns=max_turns,
-            allow=allow or [],
-            deny=deny or [],
-            interactive=sys.stdin.isatty(),
-        )
-        source = {"kind": "model", "model": model}
-        _run(session, output, _header(source, dirs), debug, [])
+        with Interrupts() as interrupts:
+            if source_dir is not None:
+                copy_source(source_dir, dirs.workspace)
+            session = Session.online(
+                prompt,
+                dirs,
+                model=model,
+                api_key=api_key,
+                base_url=os.environ.get("ANTHROPIC_BASE_URL"),
+                max_turns=max_turns,
+                allow=allow or [],
+                deny=deny or [],
+                interactive=sys.stdin.isatty(),
+            )
+            session.ctx.sandbox, session.ctx.redact = walls, redact
+            source = {"kind": "model", "model": model, **_sandbox_field(wanted, walls)}
+            _run(session, output, _header(source, dirs), debug, [], redact, interrupts)
     finally:
         dirs.cleanup()
+    interrupts.raise_if_received()
     return output
 
 
+def _walls(wanted: bool, allow_network: bool) -> Sandbox | None:
+    """The sandbox to use, if one was asked for; says in one line when there is none."""
+    if not wanted:
+        return None
+    walls = find_sandbox(allow_network)
+    if walls is None:
+        print(f"tracer: note: {NO_SANDBOX_NOTE}", file=sys.stderr)
+    return walls
+
+
+def _sandbox_field(wanted: bool, walls: Sandbox | None) -> dict[str, Any]:
+    # Only when asked for, so that recordings made without one keep their exact header.
+    if not wanted:
+        return {}
+    return {"sandbox": walls.describe() if walls else "none"}
+
+
 def _run(
-    session: Any, output: Path, header: Header, debug: bool, also: list[Callable[[Event], Any]]
+    session: Any,
+    output: Path,
+    header: Header,
+    debug: bool,
+    also: list[Callable[[Event], Any]],
+    redact: Redactor,
+    interrupts: Interrupts,
 ) -> None:
-    with TraceWriter(output, header) as writer:
+    become_subreaper()  # escaped children of a command come back to us, to be killed
+    with TraceWriter(output, header, redact=redact) as writer:
         recorder = Recorder(writer, sys.stderr if debug else None, also)
         try:
             recorder(session.start_event())
@@ -236,7 +311,7 @@ def _run(
                         reason="aborted_streaming",
                         turn_count=session.turn,
                         message_count=session.message_count,
-                        error="interrupted by the user (Ctrl-C)",
+                        error=interrupts.reason,
                     )
                 )
         except Exception as exc:

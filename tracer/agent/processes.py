@@ -1,0 +1,150 @@
+"""Running a command so that it, and everything it starts, dies with the tool call.
+
+Claude Code's ``BashTool`` runs each command in its own process group and kills the group at the
+timeout or on Ctrl-C (``utils/Shell.ts``, ``ShellCommand.ts``). A group is not enough: a command
+can leave it (``setsid sleep 1000 &``), and a child that keeps the stdout pipe open makes a
+reader that waits for end-of-file wait forever. So here:
+
+* output goes to temporary *files*, not pipes: we wait for the shell to exit, never for EOF;
+* every command carries a marker in its environment (``TRACER_RUN``), inherited by whatever it
+  starts, even in a new session; when the shell exits (or times out, or Ctrl-C arrives) its
+  group is killed and so is every process still wearing its marker;
+* on Linux the recorder is a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``): an escaped
+  child whose parent died comes back to us instead of to init, so we can reap it after the kill.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+MARKER = "TRACER_RUN"
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    """Make orphaned descendants ours (Linux only). Returns whether it worked."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    timed_out: bool
+
+
+def kill_group(pgid: int) -> None:
+    """SIGKILL a process group that may already be gone (the Ctrl-C race: a command that ended
+    by itself within the grace period must not turn into "No such process")."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def kill_marked(token: str) -> list[int]:
+    """SIGKILL every process whose environment carries ``TRACER_RUN=token``; reap our own."""
+    needle = f"{MARKER}={token}".encode()
+    killed = []
+    for pid in _pids():
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as fh:
+                if needle not in fh.read().split(b"\0"):
+                    continue
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        except (OSError, ValueError):
+            continue
+    _reap(killed)
+    return killed
+
+
+def _pids() -> list[int]:
+    try:
+        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+
+
+def _reap(pids: list[int]) -> None:
+    """Collect the zombies of killed orphans that the subreaper made our children."""
+    deadline = time.monotonic() + 1.0
+    pending = set(pids)
+    while pending and time.monotonic() < deadline:
+        for pid in list(pending):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pending.discard(pid)  # not ours: init (or its own parent) reaps it
+                continue
+            if done:
+                pending.discard(pid)
+        if pending:
+            time.sleep(0.01)
+
+
+def run_command(
+    argv: list[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout: float | None,
+    running: set[int] | None = None,
+) -> Finished:
+    """Run ``argv`` to the end (or ``timeout``), then kill whatever it left behind.
+
+    ``running`` holds the process groups still running, so that Ctrl-C in another thread can
+    kill them (:meth:`ToolContext.kill_running`).
+    """
+    token = uuid.uuid4().hex
+    running = running if running is not None else set()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env={**env, MARKER: token},
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,  # its own process group, which a kill takes down whole
+        )
+        running.add(proc.pid)
+        timed_out = False
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            # Also on Ctrl-C (KeyboardInterrupt passes through after this).
+            running.discard(proc.pid)
+            kill_group(proc.pid)
+            kill_marked(token)
+            _wait_quietly(proc)
+        out.seek(0)
+        err.seek(0)
+        return Finished(proc.returncode, out.read(), err.read(), timed_out)
+
+
+def _wait_quietly(proc: subprocess.Popen[bytes]) -> None:
+    # After SIGKILL the shell is gone at once; a second Ctrl-C here must not leave a zombie.
+    try:
+        proc.wait(timeout=5)
+    except (subprocess.TimeoutExpired, KeyboardInterrupt):
+        kill_group(proc.pid)
+        proc.wait()

@@ -1,0 +1,93 @@
+"""The workspace wall at the recorder's edges: what may be copied in, and where files may go.
+
+The tools refuse paths outside the workspace (``ToolContext.resolve``); this module guards the two
+ways in that the user controls. ``record --workspace DIR`` copies ``DIR`` into the throwaway
+workspace, so ``/`` would copy the whole disk and ``/etc`` would put ``/etc/shadow`` in a trace:
+the root, the home folder (and what holds it) and the system folders are refused with one line. A
+scenario's ``workspace.files`` names are relative paths that must stay inside the workspace.
+
+Claude Code has no such copy step (it works in the folder it was started in); its nearest
+relative is the check in ``utils/permissions/filesystem.ts`` that keeps writes in the project.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path, PurePosixPath
+
+from tracer.errors import UserError
+
+#: Folders that are refused as a whole, and everything below them.
+SYSTEM_TREES = ("/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/usr", "/bin", "/sbin", "/lib")
+#: Folders refused themselves (their sub-folders may be projects: /srv/site, /opt/app).
+SYSTEM_FOLDERS = ("/", "/var", "/opt", "/srv", "/home", "/root", "/tmp", "/mnt", "/media")
+
+
+def refuse_source(source: Path) -> Path:
+    """``source`` resolved, or a :class:`UserError` saying why it cannot be a workspace."""
+    if not source.is_dir():
+        raise UserError("not a directory", source)
+    real = Path(os.path.realpath(source))
+    home = Path(os.path.realpath(Path.home())) if "HOME" in os.environ else None
+    why = None
+    if str(real) in SYSTEM_FOLDERS or str(real) in SYSTEM_TREES:
+        why = "a system directory"
+    elif any(real.is_relative_to(tree) for tree in SYSTEM_TREES):
+        why = (
+            f"inside the system directory {next(t for t in SYSTEM_TREES if real.is_relative_to(t))}"
+        )
+    elif home is not None and (real == home or home.is_relative_to(real)):
+        why = "your home directory" if real == home else "a directory that holds your home"
+    if why:
+        raise UserError(
+            f"--workspace refuses {real}: it is {why}; copy the project you want into a folder "
+            "of its own and pass that",
+        )
+    return real
+
+
+def copy_source(source: Path, workspace: Path) -> None:
+    """Copy a project into the workspace: symlinks as links (the tools refuse any that lead
+    outside), and no FIFOs, sockets or devices (reading one would hang or never end)."""
+
+    def special(folder: str, names: list[str]) -> list[str]:
+        skipped = []
+        for name in names:
+            try:
+                mode = os.lstat(os.path.join(folder, name)).st_mode
+            except OSError:
+                skipped.append(name)
+                continue
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+                skipped.append(name)
+        return skipped
+
+    try:
+        shutil.copytree(source, workspace, dirs_exist_ok=True, symlinks=True, ignore=special)
+    except (OSError, shutil.Error) as exc:
+        raise UserError(f"could not copy the workspace: {_first_line(exc)}", source) from None
+
+
+def confined(workspace: Path, name: str) -> Path | None:
+    """Where a scenario file named ``name`` goes, or ``None`` when it would land outside."""
+    if not relative_inside(name):
+        return None
+    target = workspace.joinpath(*PurePosixPath(name).parts)
+    real_ws = Path(os.path.realpath(workspace))
+    real = Path(os.path.realpath(target))
+    return target if real == real_ws or real.is_relative_to(real_ws) else None
+
+
+def relative_inside(name: str) -> bool:
+    """Is ``name`` a relative path that cannot climb out (no ``..``, not absolute)?"""
+    parts = PurePosixPath(name).parts
+    return (
+        bool(parts) and not name.startswith(("/", "\\")) and ".." not in parts and "\0" not in name
+    )
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__
