@@ -15,9 +15,7 @@ process exits 130, 143 or 129 (:mod:`tracer.interrupts`).
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -25,108 +23,26 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tracer import __version__
-from tracer.agent.processes import become_subreaper, run_command
-from tracer.agent.sandbox import NO_SANDBOX_NOTE, Sandbox, allowlisted_environ, find_sandbox
+from tracer.agent.processes import become_subreaper
+from tracer.agent.sandbox import NO_SANDBOX_NOTE, Sandbox, find_sandbox
 from tracer.errors import UserError
 from tracer.interrupts import Interrupts
 from tracer.scenario import Scenario
 from tracer.trace.events import DebugHook, Event, Header, ResultMapped, SessionEnded
 from tracer.trace.redact import Redactor
 from tracer.trace.writer import TraceWriter
-from tracer.workspace import confined, copy_source, refuse_source
+from tracer.workspace import (
+    DETERMINISTIC_ENV,
+    SessionDirs,
+    copy_source,
+    prepare_workspace,
+    refuse_source,
+)
 
 DEFAULT_SYSTEM = (
     "You are a coding agent working in a small repository. Use the tools to look before you "
     "answer; keep answers short."
 )
-#: Fixed identity and clock for set-up commands, so git hashes are the same on every run.
-DETERMINISTIC_ENV = {
-    "GIT_AUTHOR_NAME": "tracer",
-    "GIT_AUTHOR_EMAIL": "tracer@example.invalid",
-    "GIT_COMMITTER_NAME": "tracer",
-    "GIT_COMMITTER_EMAIL": "tracer@example.invalid",
-    "GIT_AUTHOR_DATE": "2026-05-15T09:00:00+00:00",
-    "GIT_COMMITTER_DATE": "2026-05-15T09:00:00+00:00",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "LANG": "C.UTF-8",
-    "LC_ALL": "C.UTF-8",
-    "TZ": "UTC",
-    "TERM": "dumb",
-    "NO_COLOR": "1",
-}
-
-
-@dataclass
-class SessionDirs:
-    """A session's temporary home: ``workspace/`` (tools run here) and ``tool-results/``."""
-
-    root: Path
-
-    @classmethod
-    def create(cls) -> SessionDirs:
-        # A fixed parent keeps path lengths equal from run to run, so request sizes match too.
-        base = "/tmp" if os.path.isdir("/tmp") else None
-        root = Path(tempfile.mkdtemp(prefix="tracer-", dir=base))
-        (root / "workspace").mkdir()
-        return cls(root)
-
-    @property
-    def workspace(self) -> Path:
-        return self.root / "workspace"
-
-    @property
-    def tool_results(self) -> Path:
-        return self.root / "tool-results"
-
-    @property
-    def env(self) -> dict[str, str]:
-        """Fixed values on top of the allowlisted environment (``HOME`` is the workspace)."""
-        return dict(DETERMINISTIC_ENV)
-
-    def cleanup(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
-
-
-def prepare_workspace(
-    scenario: Scenario,
-    dirs: SessionDirs,
-    *,
-    sandbox: Sandbox | None = None,
-    redact: Redactor | None = None,
-) -> None:
-    """Write the scenario's files and run its set-up commands for real (walled in like Bash)."""
-    for name, content in scenario.workspace.files.items():
-        target = confined(dirs.workspace, name)
-        if target is None:
-            raise UserError(
-                f"workspace.files: {name!r} must be a relative path inside the workspace",
-                scenario.path,
-            )
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
-    redact = redact or Redactor.from_environ()
-    argv_of = sandbox.wrap if sandbox else (lambda argv, _ws: argv)
-    for command in scenario.workspace.setup:
-        done = run_command(
-            argv_of(["bash", "-c", command], dirs.workspace),
-            cwd=dirs.workspace,
-            env=allowlisted_environ(dirs.workspace, dirs.env),
-            timeout=SETUP_TIMEOUT_S,
-        )
-        if done.returncode != 0 or done.timed_out:
-            text = (done.stderr or done.stdout).decode("utf-8", "replace")
-            detail = text.strip().splitlines()
-            last = "timed out" if done.timed_out else f"exit {done.returncode}"
-            raise UserError(
-                redact(
-                    f"workspace set-up command failed ({command!r}): "
-                    f"{detail[-1] if detail else last}"
-                ),
-                scenario.path,
-            )
-
-
-SETUP_TIMEOUT_S = 120.0
 
 
 @dataclass
@@ -336,4 +252,10 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-__all__ = ["SessionDirs", "record_prompt", "record_scenario"]
+__all__ = [
+    "DETERMINISTIC_ENV",
+    "SessionDirs",
+    "prepare_workspace",
+    "record_prompt",
+    "record_scenario",
+]

@@ -1,4 +1,8 @@
-"""The workspace wall at the recorder's edges: what may be copied in, and where files may go.
+"""A session's workspace: its temporary folders, how it is filled, and its wall at the edges.
+
+:class:`SessionDirs` is the throwaway home of one session; :func:`prepare_workspace` writes a
+scenario's files and runs its set-up commands (walled in like Bash: allowlisted environment,
+the session's sandbox, a timeout, secrets redacted from a failure's message).
 
 The tools refuse paths outside the workspace (``ToolContext.resolve``); this module guards the two
 ways in that the user controls. ``record --workspace DIR`` copies ``DIR`` into the throwaway
@@ -15,14 +19,113 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
+from tracer.agent.processes import run_command
+from tracer.agent.sandbox import Sandbox, allowlisted_environ
 from tracer.errors import UserError
+from tracer.trace.redact import Redactor
+
+if TYPE_CHECKING:
+    from tracer.scenario import Scenario
 
 #: Folders that are refused as a whole, and everything below them.
 SYSTEM_TREES = ("/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/usr", "/bin", "/sbin", "/lib")
 #: Folders refused themselves (their sub-folders may be projects: /srv/site, /opt/app).
 SYSTEM_FOLDERS = ("/", "/var", "/opt", "/srv", "/home", "/root", "/tmp", "/mnt", "/media")
+
+
+#: Fixed identity and clock for set-up commands, so git hashes are the same on every run.
+DETERMINISTIC_ENV = {
+    "GIT_AUTHOR_NAME": "tracer",
+    "GIT_AUTHOR_EMAIL": "tracer@example.invalid",
+    "GIT_COMMITTER_NAME": "tracer",
+    "GIT_COMMITTER_EMAIL": "tracer@example.invalid",
+    "GIT_AUTHOR_DATE": "2026-05-15T09:00:00+00:00",
+    "GIT_COMMITTER_DATE": "2026-05-15T09:00:00+00:00",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "TZ": "UTC",
+    "TERM": "dumb",
+    "NO_COLOR": "1",
+}
+
+
+@dataclass
+class SessionDirs:
+    """A session's temporary home: ``workspace/`` (tools run here) and ``tool-results/``."""
+
+    root: Path
+
+    @classmethod
+    def create(cls) -> SessionDirs:
+        # A fixed parent keeps path lengths equal from run to run, so request sizes match too.
+        base = "/tmp" if os.path.isdir("/tmp") else None
+        root = Path(tempfile.mkdtemp(prefix="tracer-", dir=base))
+        (root / "workspace").mkdir()
+        return cls(root)
+
+    @property
+    def workspace(self) -> Path:
+        return self.root / "workspace"
+
+    @property
+    def tool_results(self) -> Path:
+        return self.root / "tool-results"
+
+    @property
+    def env(self) -> dict[str, str]:
+        """Fixed values on top of the allowlisted environment (``HOME`` is the workspace)."""
+        return dict(DETERMINISTIC_ENV)
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+SETUP_TIMEOUT_S = 120.0
+
+
+def prepare_workspace(
+    scenario: Scenario,
+    dirs: SessionDirs,
+    *,
+    sandbox: Sandbox | None = None,
+    redact: Redactor | None = None,
+) -> None:
+    """Write the scenario's files and run its set-up commands for real (walled in like Bash)."""
+    for name, content in scenario.workspace.files.items():
+        target = confined(dirs.workspace, name)
+        if target is None:
+            raise UserError(
+                f"workspace.files: {name!r} must be a relative path inside the workspace",
+                scenario.path,
+            )
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+    redact = redact or Redactor.from_environ()
+    argv_of = sandbox.wrap if sandbox else (lambda argv, _ws: argv)
+    for command in scenario.workspace.setup:
+        done = run_command(
+            argv_of(["bash", "-c", command], dirs.workspace),
+            cwd=dirs.workspace,
+            env=allowlisted_environ(dirs.workspace, dirs.env),
+            timeout=SETUP_TIMEOUT_S,
+        )
+        if done.returncode != 0 or done.timed_out:
+            text = (done.stderr or done.stdout).decode("utf-8", "replace")
+            detail = text.strip().splitlines()
+            last = "timed out" if done.timed_out else f"exit {done.returncode}"
+            raise UserError(
+                redact(
+                    f"workspace set-up command failed ({command!r}): "
+                    f"{detail[-1] if detail else last}"
+                ),
+                scenario.path,
+            )
 
 
 def refuse_source(source: Path) -> Path:
