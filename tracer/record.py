@@ -53,10 +53,14 @@ class Recorder:
     debug_stream: TextIO | None = None
     also: list[Callable[[Event], Any]] = field(default_factory=list)
     ended: bool = False
+    interrupts: Interrupts | None = None
 
     def __call__(self, event: Event) -> Event:
         if isinstance(event, ResultMapped) and event.persisted:
             event = replace(event, persisted=self._keep(event.persisted))
+        if isinstance(event, SessionEnded) and not event.error and self._stopped():
+            # The loop ends a turn cut short by any stop signal as aborted_tools; say which.
+            event = replace(event, error=self.interrupts.reason)  # type: ignore[union-attr]
         stamped = self.writer.write(event)
         if isinstance(event, DebugHook) and self.debug_stream is not None:
             print(self.writer.redact(event.line), file=self.debug_stream, flush=True)
@@ -65,6 +69,9 @@ class Recorder:
         for callback in self.also:
             callback(stamped)
         return stamped
+
+    def _stopped(self) -> bool:
+        return self.interrupts is not None and self.interrupts.received is not None
 
     def _keep(self, persisted: dict[str, Any]) -> dict[str, Any]:
         source = Path(persisted["path"])
@@ -216,7 +223,7 @@ def _run(
 ) -> None:
     become_subreaper()  # escaped children of a command come back to us, to be killed
     with TraceWriter(output, header, redact=redact) as writer:
-        recorder = Recorder(writer, sys.stderr if debug else None, also)
+        recorder = Recorder(writer, sys.stderr if debug else None, also, interrupts=interrupts)
         try:
             recorder(session.start_event())
             session.run(recorder)

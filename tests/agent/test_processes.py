@@ -210,6 +210,9 @@ def test_a_stop_signal_ends_the_session_cleanly(
     assert "Traceback" not in stderr
     rec = open_recording(out)
     assert rec.terminal.reason == reason
+    assert rec.terminal.error == (
+        "interrupted by the user (Ctrl-C)" if code == 130 else f"stopped by {signum}"
+    )
     assert validate_trace(out)[1] == []
     assert _alive(seconds) == []  # the escaped child died with the session
     workspace = Path(rec.reader.header["paths"]["workspace"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,14 @@ def test_the_writer_reads_secrets_from_the_environment_by_default(
     with TraceWriter(path, header) as writer:
         writer(DebugHook(turn=1, hook="loop_turn", line="github_pat_11AAAAAAA0123456789"))
     assert "[REDACTED:GH_PAT]" in path.read_text(encoding="utf-8")
+
+
+def test_a_secret_with_quotes_and_backslashes_is_found_in_its_json_form(tmp_path: Path) -> None:
+    secret = 'pa"ss\\word-0123'
+    path = tmp_path / "t.trace.jsonl"
+    header = Header(created="x", source={"kind": "import"}, tracer_version="0")
+    with TraceWriter(path, header, redact=Redactor({secret: "MY_PASSWD"})) as writer:
+        writer(DebugHook(turn=1, hook="loop_turn", line=f"it is {secret}!"))
+    text = path.read_text(encoding="utf-8")
+    assert secret not in text and json.dumps(secret)[1:-1] not in text
+    assert "it is [REDACTED:MY_PASSWD]!" in text
