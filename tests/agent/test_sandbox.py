@@ -153,6 +153,7 @@ def test_a_scenario_can_opt_into_the_sandbox(
     _sandbox("bwrap")
     scenario = write_scenario(
         {
+            "sandbox": True,
             "permissions": {"allow": ["Bash"]},
             "workspace": {"setup": ["echo $$ > setup-pid"]},
             "responses": [
@@ -162,9 +163,53 @@ def test_a_scenario_can_opt_into_the_sandbox(
         }
     )
     out = tmp_path / "t.trace.jsonl"
-    proc = tracer_cli("record", "--scenario", str(scenario), "-o", str(out), "--sandbox")
+    proc = tracer_cli("record", "--scenario", str(scenario), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     rec = open_recording(out)
     assert rec.reader.header["source"]["sandbox"].startswith("bwrap")
     # Set-up and Bash each saw a fresh PID namespace: small pids, not the machine's.
     assert all(int(n) < 10 for n in rec.one("tool_run").output["stdout"].split())
+
+
+def test_the_cli_flags_reach_the_sandbox(
+    tracer_cli: Any, write_scenario: Any, open_recording: Any, tmp_path: Path, listener: int
+) -> None:
+    _sandbox("bwrap")
+    scenario = write_scenario(
+        {
+            "permissions": {"allow": ["Bash"]},
+            "responses": [
+                {"tool_use": [{"name": "Bash", "input": {"command": _connect(listener)}}]},
+                {"text": "ok"},
+            ],
+        }
+    )
+    out = tmp_path / "t.trace.jsonl"
+    args = ["record", "--scenario", str(scenario), "-o", str(out), "--sandbox"]
+    proc = tracer_cli(*args, "--allow-network")
+    assert proc.returncode == 0, proc.stderr
+    rec = open_recording(out)
+    assert "network on" in rec.reader.header["source"]["sandbox"]
+    assert rec.one("tool_run").output["stdout"] == "hello\n"
+
+
+def test_record_prompt_uses_a_sandbox_by_default(
+    tracer_cli: Any, open_recording: Any, tmp_path: Path
+) -> None:
+    # Nothing listens on the discard port: the session ends with a model error at once, but
+    # its header already says how Bash would have run.
+    out = tmp_path / "p.trace.jsonl"
+    proc = tracer_cli(
+        "record",
+        "--prompt",
+        "hi",
+        "-o",
+        str(out),
+        env={"ANTHROPIC_API_KEY": "sk-ant-test-0000", "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"},
+    )
+    assert "Traceback" not in proc.stderr
+    walls = find_sandbox()
+    expected = walls.describe() if walls else "none"
+    assert open_recording(out).reader.header["source"]["sandbox"] == expected
+    assert ("no sandbox available" in proc.stderr) == (walls is None)
+    assert b"sk-ant-test-0000" not in out.read_bytes()
