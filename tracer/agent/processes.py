@@ -1,9 +1,10 @@
 """Running a command so that it, and everything it starts, dies with the tool call.
 
-Claude Code's ``BashTool`` runs each command in its own process group and kills the group at the
-timeout or on Ctrl-C (``utils/Shell.ts``, ``ShellCommand.ts``). A group is not enough: a command
-can leave it (``setsid sleep 1000 &``), and a child that keeps the stdout pipe open makes a
-reader that waits for end-of-file wait forever. So here:
+Mirrors the job of Claude Code's shell layer (``utils/Shell.ts``, ``utils/ShellCommand.ts``): a
+command and the processes it started are killed at the timeout or on abort. We run each command
+in its own process group and kill the group, but a group is not enough: a command can leave it
+(``setsid sleep 1000 &``), and a child that keeps the stdout pipe open makes a reader that waits
+for end-of-file wait forever. So here:
 
 * output goes to temporary *files*, not pipes: we wait for the shell to exit, never for EOF;
 * every command carries a marker in its environment (``TRACER_RUN``), inherited by whatever it
