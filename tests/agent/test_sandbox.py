@@ -213,3 +213,24 @@ def test_record_prompt_uses_a_sandbox_by_default(
     assert open_recording(out).reader.header["source"]["sandbox"] == expected
     assert ("no sandbox available" in proc.stderr) == (walls is None)
     assert b"sk-ant-test-0000" not in out.read_bytes()
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_the_timeout_kills_everything_in_the_sandbox(kind: str, workspace: Path) -> None:
+    ctx = ToolContext(workspace=workspace, sandbox=_sandbox(kind))
+    seconds = "4321.5"
+    out = BashTool().call({"command": f"setsid sleep {seconds} & sleep 60", "timeout": 500}, ctx)
+    assert out["interrupted"] is True
+    assert not _sleeping(seconds)
+
+
+def _sleeping(seconds: str) -> bool:
+    for pid in Path("/proc").iterdir():
+        try:
+            argv = (pid / "cmdline").read_bytes().split(b"\0")
+            state = (pid / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if argv[:2] == [b"sleep", seconds.encode()] and state != b"Z":
+            return True
+    return False
