@@ -38,7 +38,8 @@ class Interrupts:
     """Context manager that turns the stop signals into :class:`SessionInterrupted`.
 
     Only the main thread may install signal handlers; elsewhere (a test calling the recorder from
-    a worker thread) the defaults stay and nothing is recorded here.
+    a worker thread) the defaults stay and nothing is recorded here. A signal the parent set to
+    be ignored (``nohup``, ``&`` in a script) is left ignored.
     """
 
     def __init__(self) -> None:
@@ -65,7 +66,10 @@ class Interrupts:
     def __enter__(self) -> Interrupts:
         if threading.current_thread() is threading.main_thread():
             for signum in HANDLED:
-                self._previous[signum] = signal.signal(signum, self._handle)
+                # A signal ignored on purpose stays ignored: ``nohup tracer record ...`` must
+                # survive the terminal closing, and a background job is deaf to Ctrl-C.
+                if signal.getsignal(signum) is not signal.SIG_IGN:
+                    self._previous[signum] = signal.signal(signum, self._handle)
         return self
 
     def __exit__(

@@ -217,3 +217,41 @@ def test_a_stop_signal_ends_the_session_cleanly(
     assert _alive(seconds) == []  # the escaped child died with the session
     workspace = Path(rec.reader.header["paths"]["workspace"])
     assert not workspace.parent.exists()  # the temporary folders are gone
+
+
+@linux_only
+def test_nohup_still_means_no_hangup(
+    write_scenario: Any, open_recording: Any, tmp_path: Path
+) -> None:
+    import signal
+
+    out = tmp_path / "kept.trace.jsonl"
+    seconds = _sleep_seconds()
+    scenario = write_scenario(
+        {
+            "permissions": {"allow": ["Bash"]},
+            "responses": [
+                {"tool_use": [{"name": "Bash", "input": {"command": f"sleep 1; echo {seconds}"}}]},
+                {"text": "done"},
+            ],
+        }
+    )
+    argv = [sys.executable, "-m", "tracer", "record", "--scenario", str(scenario), "-o", str(out)]
+    proc = subprocess.Popen(
+        ["nohup", *argv],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    import time
+
+    for _ in range(600):  # bounded: wait until the tool runs, then hang up
+        if b'"kind":"tool_start"' in (out.read_bytes() if out.exists() else b""):
+            break
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGHUP)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 0, stderr
+    assert open_recording(out).terminal.reason == "completed"

@@ -60,19 +60,28 @@ def kill_group(pgid: int) -> None:
 
 
 def kill_marked(token: str) -> list[int]:
-    """SIGKILL every process whose environment carries ``TRACER_RUN=token``; reap our own."""
+    """SIGKILL every process whose environment carries ``TRACER_RUN=token``, and wait for them.
+
+    Scans again until a scan finds nobody: a process caught between ``fork`` and ``exec`` may
+    have a child the first scan could not see yet.
+    """
     needle = f"{MARKER}={token}".encode()
-    killed = []
-    for pid in _pids():
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as fh:
-                if needle not in fh.read().split(b"\0"):
-                    continue
-            os.kill(pid, signal.SIGKILL)
-            killed.append(pid)
-        except (OSError, ValueError):
-            continue
-    _reap(killed)
+    killed: list[int] = []
+    for _ in range(10):
+        found = []
+        for pid in _pids():
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as fh:
+                    if needle not in fh.read().split(b"\0"):
+                        continue
+                os.kill(pid, signal.SIGKILL)
+                found.append(pid)
+            except (OSError, ValueError):
+                continue
+        if not found:
+            break
+        _reap(found)
+        killed += found
     return killed
 
 
@@ -84,20 +93,29 @@ def _pids() -> list[int]:
 
 
 def _reap(pids: list[int]) -> None:
-    """Collect the zombies of killed orphans that the subreaper made our children."""
-    deadline = time.monotonic() + 1.0
+    """Wait (briefly) until every killed process is really dead, and collect the zombies of
+    those the subreaper made our children. SIGKILL is delivered asynchronously: on a busy
+    machine a killed process can still look alive for a few milliseconds."""
+    deadline = time.monotonic() + 2.0
     pending = set(pids)
     while pending and time.monotonic() < deadline:
         for pid in list(pending):
             try:
                 done, _ = os.waitpid(pid, os.WNOHANG)
             except ChildProcessError:
-                pending.discard(pid)  # not ours: init (or its own parent) reaps it
-                continue
+                done = pid if _dead(pid) else 0  # not ours: init (or its parent) reaps it
             if done:
                 pending.discard(pid)
         if pending:
-            time.sleep(0.01)
+            time.sleep(0.005)
+
+
+def _dead(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X")
+    except (OSError, IndexError):
+        return True
 
 
 def run_command(
