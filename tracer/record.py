@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tracer import __version__
-from tracer.agent.processes import become_subreaper
+from tracer.agent.processes import become_subreaper, children, kill_orphans
 from tracer.agent.sandbox import NO_SANDBOX_NOTE, Sandbox, find_sandbox
 from tracer.errors import UserError
 from tracer.interrupts import Interrupts
@@ -222,6 +222,22 @@ def _run(
     interrupts: Interrupts,
 ) -> None:
     become_subreaper()  # escaped children of a command come back to us, to be killed
+    before = children()
+    try:
+        _write_session(session, output, header, debug, also, redact, interrupts)
+    finally:
+        kill_orphans(before)
+
+
+def _write_session(
+    session: Any,
+    output: Path,
+    header: Header,
+    debug: bool,
+    also: list[Callable[[Event], Any]],
+    redact: Redactor,
+    interrupts: Interrupts,
+) -> None:
     with TraceWriter(output, header, redact=redact) as writer:
         recorder = Recorder(writer, sys.stderr if debug else None, also, interrupts=interrupts)
         try:

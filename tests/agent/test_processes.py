@@ -255,3 +255,34 @@ def test_nohup_still_means_no_hangup(
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 0, stderr
     assert open_recording(out).terminal.reason == "completed"
+
+
+@linux_only
+def test_a_child_that_shed_the_marker_dies_when_the_session_ends(
+    tracer_cli: Any, write_scenario: Any, tmp_path: Path
+) -> None:
+    # env -i drops TRACER_RUN, so the end of the command cannot find it; the subreaper can.
+    seconds = _sleep_seconds()
+    command = f"env -i setsid sleep {seconds} >/dev/null 2>&1 & sleep 0.2"
+    scenario = write_scenario(
+        {
+            "permissions": {"allow": ["Bash"]},
+            "responses": [
+                {"tool_use": [{"name": "Bash", "input": {"command": command}}]},
+                {
+                    "tool_use": [
+                        {"name": "Bash", "input": {"command": f"pgrep -fc 'sleep {seconds}'"}}
+                    ]
+                },
+                {"text": "done"},
+            ],
+        }
+    )
+    out = tmp_path / "t.trace.jsonl"
+    proc = tracer_cli("record", "--scenario", str(scenario), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    from tracer.trace.reader import TraceReader
+
+    runs = [e for e in TraceReader(out) if e.kind == "tool_run"]
+    assert runs[1].output["stdout"].strip() == "1"  # it outlived its command ...
+    assert _alive(seconds) == []  # ... but not the session

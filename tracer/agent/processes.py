@@ -11,7 +11,8 @@ for end-of-file wait forever. So here:
   starts, even in a new session; when the shell exits (or times out, or Ctrl-C arrives) its
   group is killed and so is every process still wearing its marker;
 * on Linux the recorder is a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``): an escaped
-  child whose parent died comes back to us instead of to init, so we can reap it after the kill.
+  child whose parent died comes back to us instead of to init, so we can reap it after the kill,
+  and one that even shed the marker is still found, as a child of ours, when the session ends.
 """
 
 from __future__ import annotations
@@ -83,6 +84,35 @@ def kill_marked(token: str) -> list[int]:
         _reap(found)
         killed += found
     return killed
+
+
+def children() -> set[int]:
+    """Our direct children: with the subreaper, that includes orphans of finished commands."""
+    me = os.getpid()
+    found = set()
+    for pid in _pids():
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                if int(fh.read().rsplit(b")", 1)[1].split()[1]) == me:
+                    found.add(pid)
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def kill_orphans(known: set[int]) -> list[int]:
+    """At the end of a session: SIGKILL every child of ours that was not there at its start.
+
+    Every command has finished by then, so such a child is a process that escaped its command
+    *and* shed the ``TRACER_RUN`` marker (``env -i setsid ...``), and came back to us because we
+    are its subreaper.
+    """
+    strays = sorted(children() - known)
+    for pid in strays:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    _reap(strays)
+    return strays
 
 
 def _pids() -> list[int]:
