@@ -16,6 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from tracer.paths import ROOT
+
+#: Long enough never to end by itself, and a length no other test (or other checkout running
+#: its tests on this machine) uses, so that finding it alive means ours survived.
+SECONDS = f"{30 + os.getpid() % 1000}.25"
 from tracer.trace.schema import validate_trace
 
 
@@ -26,7 +30,7 @@ def test_ctrl_c_during_a_tool_ends_with_aborted_tools(
         {
             "permissions": {"allow": ["Bash"]},
             "responses": [
-                {"tool_use": [{"name": "Bash", "input": {"command": "sleep 30"}}]},
+                {"tool_use": [{"name": "Bash", "input": {"command": f"sleep {SECONDS}"}}]},
                 {"text": "never reached"},
             ],
         }
@@ -64,7 +68,7 @@ def _sleep_survives() -> bool:
     for pid in os.listdir("/proc"):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                if fh.read().split(b"\0")[:2] == [b"sleep", b"30"]:
+                if fh.read().split(b"\0")[:2] == [b"sleep", SECONDS.encode()]:
                     return True
         except OSError:
             continue
