@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from tracer.paths import ROOT
+from tracer.trace.schema import validate_trace
 
 #: Long enough never to end by itself, and a length no other test (or other checkout running
 #: its tests on this machine) uses, so that finding it alive means ours survived.
 SECONDS = f"{30 + os.getpid() % 1000}.25"
-from tracer.trace.schema import validate_trace
 
 
 def test_ctrl_c_during_a_tool_ends_with_aborted_tools(
