@@ -6,6 +6,7 @@ machine cannot start is skipped, saying why; the fallback is forced with ``TRACE
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 from collections.abc import Iterator
@@ -218,7 +219,7 @@ def test_record_prompt_uses_a_sandbox_by_default(
 @pytest.mark.parametrize("kind", ["bwrap", "unshare"])
 def test_the_timeout_kills_everything_in_the_sandbox(kind: str, workspace: Path) -> None:
     ctx = ToolContext(workspace=workspace, sandbox=_sandbox(kind))
-    seconds = "4321.5"
+    seconds = f"{4000 + os.getpid() % 1000}.5"  # a length of our own
     out = BashTool().call({"command": f"setsid sleep {seconds} & sleep 60", "timeout": 500}, ctx)
     assert out["interrupted"] is True
     assert not _sleeping(seconds)
