@@ -127,6 +127,19 @@ def build_parser() -> argparse.ArgumentParser:
         "content while it only sends pings (default 60; connecting: at most 10). A request gets "
         "at most 3 HTTP attempts in all, each one in the trace",
     )
+    rec.add_argument(
+        "--sandbox",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="run Bash and set-up commands in a sandbox (bwrap or unshare): own PID namespace "
+        "and /proc, no network, only the workspace writable (default: on for --prompt, the "
+        "scenario's own choice for --scenario)",
+    )
+    rec.add_argument(
+        "--allow-network",
+        action="store_true",
+        help="let sandboxed commands use the network",
+    )
     rec.set_defaults(func=_record)
 
     hooks = sub.add_parser("hooks", help="print the chapter's [DEBUG] lines from a trace")
@@ -173,9 +186,24 @@ def _seconds(text: str) -> float:
 
 
 def _record(args: argparse.Namespace) -> int:
+    from tracer.interrupts import SessionInterrupted
+
+    try:
+        return _record_one(args)
+    except SessionInterrupted as stop:
+        # The session ended properly (terminal event written, workspace removed); say where
+        # the trace is, then exit as the signal asks: 130, 143 or 129, never 0.
+        output = getattr(args, "written", None)
+        if output is not None and output.exists():
+            print(f"wrote {output} ({_ending(output)})", file=sys.stderr)
+        raise stop
+
+
+def _record_one(args: argparse.Namespace) -> int:
     from tracer.record import record_prompt, record_scenario
     from tracer.scenario import load_scenario
 
+    walls = {"sandbox": args.sandbox, "allow_network": args.allow_network}
     if args.all:
         return record_all(args.debug, args.out)
     if args.out is not None:
@@ -183,7 +211,7 @@ def _record(args: argparse.Namespace) -> int:
     if args.prompt is not None:
         from tracer.agent.model import DEFAULT_MODEL
 
-        output = args.output or Path("session.trace.jsonl")
+        output = args.written = args.output or Path("session.trace.jsonl")
         record_prompt(
             args.prompt,
             output,
@@ -194,15 +222,21 @@ def _record(args: argparse.Namespace) -> int:
             deny=args.deny,
             workspace_from=args.workspace,
             timeout=args.timeout,
+            **walls,
         )
     else:
         scenario = load_scenario(resolve_scenario(args.scenario))
-        output = args.output or Path(f"{scenario.name}.trace.jsonl")
+        output = args.written = args.output or Path(f"{scenario.name}.trace.jsonl")
         # Rules from the command line come first: a deny there beats the scenario's allow.
         scenario.allow = [*args.allow, *scenario.allow]
         scenario.deny = [*args.deny, *scenario.deny]
         record_scenario(
-            scenario, output, debug=args.debug, max_turns=args.max_turns, timeout=args.timeout
+            scenario,
+            output,
+            debug=args.debug,
+            max_turns=args.max_turns,
+            timeout=args.timeout,
+            **walls,
         )
     print(f"wrote {output} ({_ending(output)})", file=sys.stderr)
     return 0
@@ -314,9 +348,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        print("tracer: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        name = getattr(exc, "name", "Ctrl-C")
+        print(f"tracer: interrupted ({name})", file=sys.stderr)
+        return int(getattr(exc, "exit_code", 130))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from tracer.agent.scripted import ScriptedResponse
 from tracer.agent.scripted_faults import FAULT_KINDS, fault_problem
 from tracer.agent.tools import DEFAULT_TOOLS
 from tracer.errors import UserError
+from tracer.workspace import relative_inside
 from tracer.yamlfile import YamlMap, YamlSeq, line_of, load_yaml, plain
 
 TOOL_NAMES = [cls.name for cls in DEFAULT_TOOLS]
@@ -49,6 +50,8 @@ class Scenario:
     system: str | None = None
     section: str | None = None
     notes: dict[str, str] = field(default_factory=dict)
+    sandbox: bool = False
+    """Run Bash and set-up commands in a sandbox (``record --prompt`` always does by default)."""
 
 
 class _Checker:
@@ -121,6 +124,7 @@ _TOP = {
     "tools",
     "model",
     "system",
+    "sandbox",
 }
 _RESPONSE = {"thinking", "text", "tool_use", "blocks", "stop_reason", "faults", "after_text"}
 
@@ -209,6 +213,12 @@ def load_scenario(path: str | Path) -> Scenario:
         for fname, content in files.items():
             if not isinstance(content, str):
                 raise c.fail(f"workspace.files.{fname} must be a string", files, fname)
+            if not isinstance(fname, str) or not relative_inside(fname):
+                raise c.fail(
+                    f"workspace.files.{fname} must be a relative path inside the workspace",
+                    files,
+                    fname,
+                )
         ws = Workspace(files=dict(files), setup=c.strings(w, "setup", "workspace"))
 
     allow: list[str] = []
@@ -272,4 +282,5 @@ def load_scenario(path: str | Path) -> Scenario:
         system=c.get(top, "system", str, "scenario"),
         section=c.get(top, "section", str, "scenario"),
         notes=plain(c.get(top, "notes", dict, "scenario", default={})),
+        sandbox=c.get(top, "sandbox", bool, "scenario", default=False),
     )

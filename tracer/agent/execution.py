@@ -211,6 +211,11 @@ class ToolRunner:
             outcome.error_kind = "exception"
         if isinstance(outcome.output, dict):
             outcome.duration_ms = outcome.output.pop("duration_ms", None)
+        # Before mapping: a secret a tool printed reaches neither the trace, nor a persisted
+        # file, nor the model.
+        outcome.output = self.ctx.redact(outcome.output)
+        if outcome.error_block is not None:
+            outcome.error_block = self.ctx.redact(outcome.error_block)
 
     def _interrupt(self, running: list[tuple[ToolCall, Outcome]]) -> None:
         """Ctrl-C: every unfinished call gets the interruption result and the turn ends."""
