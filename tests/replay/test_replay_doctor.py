@@ -73,7 +73,7 @@ def test_a_finding_is_marked_on_its_step_and_on_its_closed_turn() -> None:
         assert app.query_one(Timeline).marks == {15: "error"}
         heading = next(line for line in timeline_lines(app) if "turn 2" in line)
         assert "●" in heading  # turn 2 is closed while we are in the set-up
-        await pilot.press("end")
+        await pilot.press("greater_than_sign")
         lines = timeline_lines(app)
         row = next(n for n, line in enumerate(lines) if " 16 " in line)
         assert lines[row].startswith("●")

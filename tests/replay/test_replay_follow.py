@@ -31,7 +31,7 @@ def test_follow_shows_steps_as_they_are_written(tmp_path: Path) -> None:
 
     async def script(pilot: Any) -> None:
         first = len(app.index)
-        await pilot.press("end")
+        await pilot.press("greater_than_sign")
         assert "following" in visible_text(app, "#position")
         # The recorder writes the rest, a line at a time, one of them in two pieces.
         with path.open("a", encoding="utf-8") as out:
@@ -61,7 +61,7 @@ def test_follow_leaves_you_where_you_are_when_not_at_the_end(tmp_path: Path) -> 
     app = make_app(path, follow=True)
 
     async def script(pilot: Any) -> None:
-        await pilot.press("home", "right")
+        await pilot.press("less_than_sign", "right")
         with path.open("a", encoding="utf-8") as out:
             out.writelines(lines[30:])
         assert await wait_for(lambda: len(app.index) == 36, pilot)

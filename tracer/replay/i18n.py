@@ -63,6 +63,22 @@ TEXT: dict[str, dict[str, str]] = {
                        "en": "too big to check on opening: opening this panel checks it"},
     "doctor_failed": {"zh": "诊断无法检查这条轨迹：{problem}",
                       "en": "the doctor cannot check this trace: {problem}"},
+    "ended": {"zh": "已结束", "en": "ended"},
+    "waiting_for": {"zh": "等待文件出现：{path}（像 tail -F 一样）",
+                    "en": "waiting for {path} to appear (like tail -F)"},
+    "goto_out_of_range": {"zh": "没有第 {value} 步：请输入 1 到 {total}",
+                          "en": "there is no step {value}: enter 1 to {total}"},
+    "help_close": {"zh": "按 Esc、? 或 q 关闭", "en": "Esc, ? or q closes this"},
+    "mode_unfolded": {"zh": "已展开", "en": "unfolded"},
+    "mode_raw": {"zh": "原始 JSON", "en": "raw JSON"},
+    "copied": {"zh": "已复制 {n} 行到剪贴板", "en": "copied {n} lines to the clipboard"},
+    "picker_title": {"zh": "打开一条录制", "en": "Open a recording"},
+    "picker_bundled": {"zh": "本章的录制", "en": "the chapter's recordings"},
+    "picker_faults": {"zh": "故障录制", "en": "fault recordings"},
+    "picker_here": {"zh": "当前目录", "en": "in this folder"},
+    "picker_hint": {"zh": "↑↓ 选择，回车打开，Esc 关闭",
+                    "en": "↑↓ choose, Enter opens, Esc closes"},
+    "opened": {"zh": "已打开 {name}", "en": "opened {name}"},
     "keys_bar": {
         "zh": "←→ 上/下一步  [ ] 上/下一轮  1-4 站点  g 跳转  / 搜索  a 播放  t 语言  "
               "c 章节  d 诊断  ? 帮助  q 退出",
@@ -74,23 +90,84 @@ TEXT: dict[str, dict[str, str]] = {
 HELP: list[tuple[str, dict[str, str]]] = [
     ("→ l space", {"zh": "下一步", "en": "next step"}),
     ("← h", {"zh": "上一步", "en": "previous step"}),
-    ("Home End", {"zh": "第一步 / 最后一步", "en": "first / last step"}),
     ("] n", {"zh": "下一轮", "en": "next turn"}),
     ("[ p", {"zh": "上一轮（或本轮开头）", "en": "previous turn (or this turn's start)"}),
     ("1 2 3 4", {"zh": "下一个 ①映射 ②包装 ③追加 ④重新发送",
                  "en": "next ① mapping ② wrapping ③ appending ④ resending"}),
+    ("< >", {"zh": "第一步 / 最后一步（任何面板中）", "en": "first / last step (from any panel)"}),
     ("g", {"zh": "跳到第 N 步", "en": "go to step N"}),
-    ("/", {"zh": "搜索所有步骤的内容", "en": "search every step's content"}),
-    (". ,  F3", {"zh": "下一个 / 上一个匹配", "en": "next / previous match"}),
+    ("/", {"zh": "搜索屏幕上显示的文字（raw: 开头则搜索 JSON）",
+           "en": "search the text on screen (raw: searches the JSON)"}),
+    ("n N . ,  F3", {"zh": "下一个 / 上一个匹配", "en": "next / previous match"}),
+    ("f", {"zh": "时间线只列出匹配的步骤", "en": "the timeline lists only matching steps"}),
+    ("o Enter", {"zh": "展开折叠的内容", "en": "unfold what is folded"}),
+    ("r", {"zh": "原始 JSON（重新发送时含重建的请求）",
+           "en": "raw JSON (with the rebuilt request when resending)"}),
+    ("y", {"zh": "复制当前面板（OSC 52）", "en": "copy the focused panel (OSC 52)"}),
+    ("Tab", {"zh": "切换面板（高亮边框即当前面板）",
+             "en": "next panel (the bright border marks it)"}),
+    ("z", {"zh": "放大 / 还原当前面板", "en": "zoom / restore the focused panel"}),
+    ("T  D", {"zh": "显示 / 隐藏时间线、调试输出",
+              "en": "show / hide the timeline, debug console"}),
+    ("O  ctrl+p", {"zh": "打开录制、命令面板", "en": "open a recording, command palette"}),
     ("a", {"zh": "自动播放（再按暂停）", "en": "autoplay (again to pause)"}),
     ("+ -", {"zh": "加快 / 放慢播放", "en": "faster / slower"}),
-    ("↑ ↓ PgUp PgDn", {"zh": "滚动步骤视图", "en": "scroll the stage view"}),
+    ("↑ ↓ PgUp PgDn Home End", {"zh": "滚动当前面板", "en": "scroll the focused panel"}),
     ("t", {"zh": "切换语言", "en": "switch language"}),
     ("c", {"zh": "显示 / 隐藏章节面板", "en": "show / hide the chapter panel"}),
     ("d", {"zh": "显示 / 隐藏诊断结果（回车跳到该步）",
            "en": "show / hide findings (Enter jumps to one)"}),
     ("? F1", {"zh": "帮助", "en": "help"}),
     ("q", {"zh": "退出", "en": "quit"}),
+]
+
+
+#: The key bar at the bottom: (keys, label, short label), most useful first. The bar shortens the
+#: labels before it drops keys, and it never drops the last two (help and quit).
+KEY_HINTS: list[tuple[str, dict[str, str], dict[str, str]]] = [
+    ("←→", {"zh": "上/下一步", "en": "step"}, {"zh": "步", "en": "step"}),
+    ("[ ]", {"zh": "上/下一轮", "en": "turn"}, {"zh": "轮", "en": "turn"}),
+    ("1-4", {"zh": "站点", "en": "station"}, {"zh": "站", "en": "stn"}),
+    ("/", {"zh": "搜索", "en": "search"}, {"zh": "搜", "en": "find"}),
+    ("o", {"zh": "展开", "en": "unfold"}, {"zh": "展", "en": "open"}),
+    ("r", {"zh": "原始 JSON", "en": "raw JSON"}, {"zh": "原", "en": "raw"}),
+    ("Tab", {"zh": "切换面板", "en": "panel"}, {"zh": "面板", "en": "pane"}),
+    ("z", {"zh": "放大", "en": "zoom"}, {"zh": "放", "en": "zoom"}),
+    ("T", {"zh": "时间线", "en": "timeline"}, {"zh": "时", "en": "time"}),
+    ("c", {"zh": "章节", "en": "chapter"}, {"zh": "章", "en": "ch"}),
+    ("d", {"zh": "诊断", "en": "findings"}, {"zh": "诊", "en": "doc"}),
+    ("a", {"zh": "播放", "en": "play"}, {"zh": "播", "en": "play"}),
+    ("O", {"zh": "打开", "en": "open file"}, {"zh": "开", "en": "file"}),
+    ("t", {"zh": "语言", "en": "language"}, {"zh": "语", "en": "lang"}),
+    ("?", {"zh": "帮助", "en": "help"}, {"zh": "帮助", "en": "help"}),
+    ("q", {"zh": "退出", "en": "quit"}, {"zh": "退出", "en": "quit"}),
+]
+"""While autoplay runs, ``a`` says "pause" instead (``KEY_PAUSE``)."""
+
+KEY_PAUSE = {"zh": "暂停", "en": "pause"}
+
+
+#: The command palette (ctrl+p): the app's own actions, (action, words). The palette shows the
+#: words in the current language and runs the action.
+PALETTE: list[tuple[str, dict[str, str]]] = [
+    ("open_picker", {"zh": "打开一条录制…", "en": "Open a recording…"}),
+    ("search", {"zh": "搜索", "en": "Search"}),
+    ("goto", {"zh": "跳到第 N 步", "en": "Go to step N"}),
+    ("first", {"zh": "第一步", "en": "First step"}),
+    ("last", {"zh": "最后一步", "en": "Last step"}),
+    ("unfold", {"zh": "展开折叠的内容", "en": "Unfold what is folded"}),
+    ("raw", {"zh": "显示原始 JSON", "en": "Show the raw JSON"}),
+    ("copy", {"zh": "复制当前面板", "en": "Copy the focused panel"}),
+    ("filter", {"zh": "时间线只列出匹配的步骤", "en": "Timeline: only matching steps"}),
+    ("timeline", {"zh": "显示 / 隐藏时间线", "en": "Show / hide the timeline"}),
+    ("chapter", {"zh": "显示 / 隐藏章节面板", "en": "Show / hide the chapter panel"}),
+    ("debug", {"zh": "显示 / 隐藏调试输出", "en": "Show / hide the debug console"}),
+    ("findings", {"zh": "显示 / 隐藏诊断结果", "en": "Show / hide the findings"}),
+    ("zoom", {"zh": "放大 / 还原当前面板", "en": "Zoom / restore the focused panel"}),
+    ("autoplay", {"zh": "自动播放 / 暂停", "en": "Autoplay / pause"}),
+    ("language", {"zh": "切换语言（英文）", "en": "Switch language (Chinese)"}),
+    ("help", {"zh": "帮助：所有按键", "en": "Help: every key"}),
+    ("quit", {"zh": "退出", "en": "Quit"}),
 ]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from rich.text import Text
 
 from tracer.replay import context
-from tracer.replay.fold import as_json, folded_text, short
+from tracer.replay.fold import as_json, folded_text, is_unfolded, short
 from tracer.replay.i18n import stage_name
 from tracer.replay.render_tools import (
     block_text,
@@ -92,10 +92,14 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         field(out, say(lang, "parameters", "参数"),
               say(lang, "same as before", "与上一次相同"), "dim")
     out.append("\nmessages: [\n", style="bold")
-    if event.prefix_len:
+    if event.prefix_len and is_unfolded():
+        _unfolded_prefix(out, index, step, event.prefix_len, lang)
+    elif event.prefix_len:
         same, request = event.prefix_len, event.prefix_request
-        out.append(say(lang, f"  ⋯ same {same} messages as request {request} (folded)\n",
-                       f"  ⋯ 与请求 {request} 相同的 {same} 条消息（折叠）\n"), style="dim")
+        noun = "message" if same == 1 else "messages"
+        out.append(say(lang, f"  ⋯ same {same} {noun} as request {request} (folded; o: unfold)\n",
+                       f"  ⋯ 与请求 {request} 相同的 {same} 条消息（已折叠，按 o 展开）\n"),
+                   style="dim")
     found = context.find_messages(index.reader, context.tail_uuids(event.tail), where)
     for number, (role, blocks) in enumerate(context.resolve_tail(event.tail, found),
                                             start=event.prefix_len + 1):
@@ -121,6 +125,21 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
                    style="dim")
         out.append("\n")
     return out
+
+
+def _unfolded_prefix(out: Text, index: StepIndex, step: int, count: int, lang: str) -> None:
+    """The messages a request shares with the previous one, one by one (the fold opened)."""
+    from tracer.replay.raw import request_body
+
+    body = request_body(index, step) or {}
+    for number, message in enumerate(body.get("messages", [])[:count], start=1):
+        out.append(f"  {number}. {message.get('role', '?')}", style="bold")
+        out.append(say(lang, "  sent before\n", "  之前发过\n"), style="dim")
+        content = message.get("content")
+        for block in content if isinstance(content, list) else [content]:
+            out.append("     ")
+            out.append_text(block_text(block, lang, width=70))
+            out.append("\n")
 
 
 def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:

@@ -16,7 +16,7 @@ from typing import Any
 from rich.text import Text
 
 from tracer.replay import context
-from tracer.replay.fold import as_json, folded_text, short
+from tracer.replay.fold import as_json, folded_text, is_unfolded, short
 from tracer.replay.i18n import stage_name
 from tracer.trace.events import MessageRecorded, ToolFinished
 
@@ -58,7 +58,11 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
         out.append(f"→ {block.get('tool_use_id', '?')} ", style="yellow")
         if error:
             out.append("is_error ", style=ERROR)
-        out.append(short(block.get("content", ""), width))
+        if is_unfolded():  # the whole content, on its own lines
+            out.append("\n")
+            out.append_text(content_text(block.get("content", "")))
+        else:
+            out.append(short(block.get("content", ""), width))
     else:
         out.append(short({k: v for k, v in block.items() if k != "type"}, width), style="dim")
     return out
@@ -176,11 +180,31 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
                        f"<persisted-output>：输出（{p.get('size')} 字符）超过 "
                        f"{p.get('threshold')}，已保存到 {p.get('path')}，模型只拿到预览和路径。\n"),
                style="yellow")
+        kept = kept_copy(index, p)
+        if kept:  # the session's temporary folder is gone; the recorder kept a copy
+            out.append(say(lang, f"That temporary file is gone; the copy kept with the recording: "
+                                 f"{kept}\n",
+                           f"那个临时文件已删除；随录制保存的副本：{kept}\n"), style="yellow")
     if event.empty_replaced:
         out.append(say(lang, "Empty output was replaced by a sentence, so the model is never "
                              "handed an empty result.\n",
                        "空输出被替换成一句话，模型不会收到空结果。\n"), style="yellow")
     return out
+
+
+def kept_copy(index: Any, persisted: dict[str, Any]) -> str | None:
+    """Where the recorder kept a persisted output: ``<name>.trace.tool-results/<file>`` beside the
+    trace (the ``saved`` field), as a path relative to the current folder when it can be."""
+    from pathlib import Path
+
+    saved = persisted.get("saved")
+    if not saved:
+        return None
+    path = Path(index.reader.path).parent / str(saved)
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:

@@ -4,7 +4,8 @@ shown a screenful at a time.
 The stage view and the chapter panel change on nearly every step. As scroll containers around a
 ``Static`` each change would re-run Textual's layout (the content's height changed) and draw the
 whole screen twice; a pager keeps its size, so a step repaints only what changed. It scrolls by
-itself: mouse wheel, or :meth:`scroll_lines` (the app's ↑ ↓ PgUp PgDn).
+itself: the mouse wheel, or, once focused (Tab), ↑ ↓ PgUp PgDn Home End and their vim keys. The
+keys it does not take (← → [ ] 1–4 …) go on to the app, so steps move from any panel.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -29,7 +31,15 @@ def text_strip(line: Text, width: int, base: Style, console: Console) -> Strip:
 class Pager(Widget):
     """Shows ``text`` from line ``top``; a dim marker says when there is more below."""
 
-    can_focus = False
+    can_focus = True
+    BINDINGS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("up,k", "scroll(-1)", "up", show=False),
+        Binding("down,j", "scroll(1)", "down", show=False),
+        Binding("pageup,ctrl+b", "page(-1)", "page up", show=False),
+        Binding("pagedown,ctrl+f", "page(1)", "page down", show=False),
+        Binding("home", "scroll(-1000000)", "top", show=False),
+        Binding("end", "scroll(1000000)", "bottom", show=False),
+    ]
     stick_to_end = False
     """When true, a new text opens at its end (a console) rather than its top."""
 
@@ -73,6 +83,16 @@ class Pager(Widget):
             self._at_end = False
         self.top = max(0, min(self.top + delta, most))
         self.refresh()
+
+    def action_scroll(self, delta: int) -> None:
+        self.scroll_lines(delta)
+
+    def action_page(self, pages: int) -> None:
+        self.scroll_lines(pages * max(self.content_size.height - 1, 1))
+
+    def plain_lines(self) -> list[str]:
+        """What the pager holds, wrapped as on screen (for copying and tests)."""
+        return [line.plain for line in self._lines(max(self.content_size.width, 1))]
 
     def render_line(self, y: int) -> Strip:
         """One line of the content area (Textual's line API: only visible lines are drawn)."""

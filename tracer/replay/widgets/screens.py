@@ -1,4 +1,5 @@
-"""Modal screens: help (``?``), go to step (``g``)."""
+"""Modal screens: help (``?``, which says how to close it), go to step (``g``, which says when
+the step does not exist rather than silently going to the nearest one)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ class HelpScreen(ModalScreen[None]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        table = Table(title=tr("help_title", self.lang), show_header=False, box=None)
+        table = Table(title=tr("help_title", self.lang), show_header=False, box=None,
+                      caption=tr("help_close", self.lang), caption_style="italic #e8d44d")
         table.add_column(style="bold #e8d44d", no_wrap=True)
         table.add_column()
         for keys, words in HELP:
@@ -47,6 +49,7 @@ class GotoScreen(ModalScreen[int | None]):
         with Vertical(id="goto-box"):
             yield Static(tr("goto_prompt", self.lang, total=self.total))
             yield Input(id="goto-input", type="integer")
+            yield Static(id="goto-error")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
@@ -54,7 +57,12 @@ class GotoScreen(ModalScreen[int | None]):
         except ValueError:
             self.dismiss(None)
             return
-        self.dismiss(max(1, min(value, self.total)) - 1)
+        if not 1 <= value <= self.total:  # say so, and let the reader try again
+            self.query_one("#goto-error", Static).update(
+                tr("goto_out_of_range", self.lang, value=value, total=self.total))
+            self.query_one(Input).value = ""
+            return
+        self.dismiss(value - 1)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
