@@ -96,6 +96,7 @@ class ReplayApp(FrameControls, SearchControls, DoctorControls, App[None]):
         Binding("z", "zoom", "zoom"),
         Binding("o,enter", "unfold", "unfold"),
         Binding("r", "raw", "raw JSON"),
+        Binding("b", "block", "raw output ⇄ block"),
         Binding("y", "copy", "copy"),
         Binding("O", "open_picker", "open"),
         Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),

@@ -50,6 +50,8 @@ class DoctorControls:
         if self.diagnosis is not None:
             self.diagnosed(self.diagnosis)
             return
+        if not hasattr(self.index.reader, "raw"):  # --follow waiting for the file: check it later
+            return
         how = plan(len(self.index.reader), self.doctor)
         if how == "now":
             self.diagnosed(diagnose(self.index.reader))
@@ -89,6 +91,10 @@ class DoctorControls:
                 # Unless a step was asked for, or the reader moved while the doctor worked.
                 if self._jump_to_finding and self.step == self._start_step:
                     self.cursor.go(first)
+                    self.render_step()
+                    # The step view first: bring the block the finding is about into view.
+                    self.query_one("#stage").toggle_mark("⇓")
+                    return
         self.render_step()
 
     def _show_findings(self) -> None:

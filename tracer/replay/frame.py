@@ -29,6 +29,9 @@ from tracer.replay.raw import step_json
 from tracer.replay.render import render_step
 from tracer.replay.widgets.pager import Pager
 
+#: The line of the mapping view between the raw output and the tool_result block.
+BLOCK_MARK = "⇓"
+
 if TYPE_CHECKING:
     from tracer.replay.steps import StepIndex
 
@@ -56,8 +59,8 @@ class FrameControls:
         app.screen.set_class(plan.narrow, "-narrow")
         focused = app.focused
         if (focused is not None and not focused.display) or (
-                focused is not None and focused.parent is not None
-                and not focused.parent.display):
+            focused is not None and focused.parent is not None and not focused.parent.display
+        ):
             app.query_one("#stage").focus()  # the focused panel was folded away
         return plan
 
@@ -117,6 +120,11 @@ class FrameControls:
 
     def action_raw(self) -> None:
         self._set_mode("raw")
+
+    def action_block(self) -> None:
+        """``b``: on a small screen, jump between the raw output and the block it became."""
+        app: Any = self
+        app.query_one("#stage", Pager).toggle_mark(BLOCK_MARK)
 
     def action_copy(self) -> None:
         """Copy the focused panel's text (the raw JSON itself in raw mode)."""

@@ -101,6 +101,8 @@ HELP: list[tuple[str, dict[str, str]]] = [
     ("n N . ,  F3", {"zh": "下一个 / 上一个匹配", "en": "next / previous match"}),
     ("f", {"zh": "时间线只列出匹配的步骤", "en": "the timeline lists only matching steps"}),
     ("o Enter", {"zh": "展开折叠的内容", "en": "unfold what is folded"}),
+    ("b", {"zh": "映射：在原始输出和 tool_result 块之间跳转",
+           "en": "mapping: jump between the raw output and the tool_result block"}),
     ("r", {"zh": "原始 JSON（重新发送时含重建的请求）",
            "en": "raw JSON (with the rebuilt request when resending)"}),
     ("y", {"zh": "复制当前面板（OSC 52）", "en": "copy the focused panel (OSC 52)"}),

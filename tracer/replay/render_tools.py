@@ -148,8 +148,9 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
         out.append_text(raw_output_text(run.output, lang))
         out.append("\n\n")
     out.append("        ⇓  ", style="bold")
-    out.append(say(lang, "mapped to a tool_result block\n\n", "映射成 tool_result 块\n\n"),
-               style="bold")
+    out.append(say(lang, "mapped to a tool_result block", "映射成 tool_result 块"), style="bold")
+    out.append(say(lang, "   (b: jump here and back)\n\n", "（按 b 在此处与原始输出之间跳转）\n\n"),
+               style="dim")
     block = event.block
     out.append("{\n", style="bold")
     out.append('  "type": ', style=LABEL)

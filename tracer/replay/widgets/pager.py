@@ -90,6 +90,21 @@ class Pager(Widget):
     def action_page(self, pages: int) -> None:
         self.scroll_lines(pages * max(self.content_size.height - 1, 1))
 
+    def toggle_mark(self, mark: str) -> bool:
+        """Scroll to the first line holding ``mark``, or back to the top if already there.
+
+        Returns False when no line holds it."""
+        lines = self.plain_lines()
+        at = next((n for n, line in enumerate(lines) if mark in line), None)
+        if at is None:
+            return False
+        most = max(len(lines) - max(self.content_size.height, 1), 0)
+        target = min(at, most)
+        self._at_end = False
+        self.top = 0 if self.top == target else target
+        self.refresh()
+        return True
+
     def plain_lines(self) -> list[str]:
         """What the pager holds, wrapped as on screen (for copying and tests)."""
         return [line.plain for line in self._lines(max(self.content_size.width, 1))]

@@ -36,12 +36,16 @@ class PickerScreen(ModalScreen[Path | None]):
         section = None
         highlighted = 0
         for number, choice in enumerate(self.choices):
-            group = ("faults" if choice.name.startswith("faults/") else "bundled"
-                     ) if choice.bundled else "here"
+            group = (
+                ("faults" if choice.name.startswith("faults/") else "bundled")
+                if choice.bundled
+                else "here"
+            )
             if group != section:
                 section = group
-                options.append(Option(Text(tr(f"picker_{group}", self.lang), style="bold"),
-                                      disabled=True))
+                options.append(
+                    Option(Text(tr(f"picker_{group}", self.lang), style="bold"), disabled=True)
+                )
             label = Text(f"  {choice.name}", style="bold")
             words = choice.title.get(self.lang) or choice.title.get("en")
             if words:
