@@ -43,14 +43,12 @@ def make_app(trace: Path | None = None, *, step: int | None = None, turn: int | 
     first step of a turn and/or stage. ``doctor``: start at the doctor's first finding (unless a
     position was given) and open the findings panel. ``lang`` None follows the locale.
     """
-    from tracer.paths import MAIN_RECORDING
+    from tracer.paths import MAIN_RECORDING, resolve_trace
     from tracer.replay.app import ReplayApp
     from tracer.replay.i18n import default_lang
+    from tracer.replay.opening import WaitingReader
     from tracer.replay.steps import StepIndex, locate
     from tracer.trace.reader import TraceReader
-
-    from tracer.paths import resolve_trace
-    from tracer.replay.opening import WaitingReader
 
     path = resolve_trace(trace) if trace is not None else MAIN_RECORDING
     if follow and not path.exists():
