@@ -85,3 +85,26 @@ def test_follow_can_start_before_the_first_step(tmp_path: Path) -> None:
         assert app.step == len(app.index) - 1
 
     drive(app, script)
+
+
+def test_follow_waits_for_a_file_not_written_yet_and_says_when_it_ended(tmp_path: Path) -> None:
+    path = tmp_path / "later.trace.jsonl"
+    app = make_app(path, follow=True)
+    lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines(keepends=True)
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause(0.3)
+        assert "waiting for" in visible_text(app, "#stage") and str(path) in visible_text(
+            app, "#stage")
+        assert "following" in visible_text(app, "#position")
+        with path.open("w", encoding="utf-8") as out:
+            out.write("".join(lines[:15]))  # the recorder starts
+        assert await wait_for(lambda: len(app.index) > 0, pilot)
+        assert "following" in visible_text(app, "#position")
+        assert "ended" not in visible_text(app, "#position")
+        with path.open("a", encoding="utf-8") as out:
+            out.write("".join(lines[15:]))  # ... and ends the session
+        assert await wait_for(lambda: "ended" in visible_text(app, "#position"), pilot)
+        assert "following" not in visible_text(app, "#position")
+
+    drive(app, script)
