@@ -22,15 +22,13 @@ Build the app with :func:`tracer.replay.factory.make_app`, as the command line a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 
 from rich.text import Text
 from textual import work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
@@ -40,8 +38,9 @@ from tracer.replay.diagnose import Diagnosis
 from tracer.replay.doctor_controls import DoctorControls
 from tracer.replay.frame import FrameControls
 from tracer.replay.guide import load_guide, section_of, section_text, step_text
-from tracer.replay.i18n import LANGS, PALETTE, stage_name, tr
-from tracer.replay.opening import WaitingReader, choices
+from tracer.replay.i18n import LANGS, stage_name, tr
+from tracer.replay.open_controls import OpenControls
+from tracer.replay.opening import WaitingReader
 from tracer.replay.search_controls import SearchControls
 from tracer.replay.steps import CHUNK, Cursor, StepIndex, next_of_stage, next_turn, previous_turn
 from tracer.replay.widgets.debug_console import DebugConsole
@@ -49,7 +48,6 @@ from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.journey import JourneyStrip
 from tracer.replay.widgets.key_bar import KeyBar
 from tracer.replay.widgets.pager import ChapterPanel, StageView
-from tracer.replay.widgets.picker import PickerScreen
 from tracer.replay.widgets.progress import StepBar
 from tracer.replay.widgets.screens import GotoScreen, HelpScreen
 from tracer.replay.widgets.search_bar import SearchBar
@@ -60,7 +58,7 @@ from tracer.trace.events import STATIONS
 FOLLOW_INTERVAL = 0.25
 
 
-class ReplayApp(FrameControls, SearchControls, DoctorControls, App[None]):
+class ReplayApp(FrameControls, SearchControls, OpenControls, DoctorControls, App[None]):
     """Step through a trace. Keys work the same in both languages (Chinese punctuation too)."""
 
     TITLE = "tracer replay"
@@ -337,70 +335,3 @@ class ReplayApp(FrameControls, SearchControls, DoctorControls, App[None]):
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.lang))
 
-    # -- opening another trace -------------------------------------------------------------
-
-    def action_open_picker(self) -> None:
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                self.open_trace(path)
-
-        current = getattr(self.index.reader, "path", None)
-        self.push_screen(PickerScreen(self.lang, choices(), current), chosen)
-
-    def open_trace(self, path: Path) -> None:
-        """Replay ``path`` in place of the current trace (the picker, or a followed file that
-        has just appeared)."""
-        from tracer.errors import UserError
-        from tracer.paths import short_name
-        from tracer.trace.reader import TraceReader
-
-        try:
-            reader = TraceReader(path)
-        except UserError as exc:
-            self.notify(str(exc), severity="error")
-            return
-        self.workers.cancel_group(self, "index")
-        self.workers.cancel_group(self, "search")
-        self.index = StepIndex(reader, eager=False)
-        self.cursor = Cursor(self.index, 0)
-        source = reader.header.get("source") or {}
-        self.scenario = source.get("name") if isinstance(source, dict) else None
-        self.query_one(Timeline).index = self.index
-        self.query_one(Timeline).set_filter(None)
-        self.query_one(SearchBar).index = self.index
-        self.query_one(SearchBar).matches = []
-        self.query_one(SearchBar).query_text = ""
-        self.query_one(SearchBar).remove_class("shown")
-        self.filtering, self.diagnosis, self.doctor_state = False, None, ""
-        self._chapter_key = self._section_key = self._shown_step = None
-        self._notice = None
-        self._start_step = 0
-        self.query_one(Timeline).set_marks({})
-        self.start_doctor()
-        self.indexing = not self.index.complete
-        if self.indexing:
-            self.finish_index()
-        self.render_step()
-        if not isinstance(reader, WaitingReader):
-            self.notify(tr("opened", self.lang, name=short_name(path)), timeout=2)
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The command palette (ctrl+p): the app's own actions, in the current language."""
-        for action, words in PALETTE:
-            text = words.get(self.lang) or words["en"]
-            yield SystemCommand(text, "", lambda a=action: self.run_action(a))
-
-    # -- following a growing trace ---------------------------------------------------------
-
-    def poll(self) -> None:
-        """``--follow``: pick up lines the recorder appended; stay at the end if we were there.
-
-        A file that did not exist yet is opened as soon as its header line is written."""
-        reader = self.index.reader
-        if isinstance(reader, WaitingReader):
-            if reader.ready():
-                self.open_trace(reader.path)
-            return
-        if not self.indexing and self.cursor.refresh():
-            self.render_step()
-            self._recheck_when_finished()

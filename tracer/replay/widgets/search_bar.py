@@ -43,6 +43,12 @@ class SearchBar(Horizontal):
         self.matches: list[int] = []
         self._searched_lang = ""
 
+    def reset(self, index: StepIndex) -> None:
+        """Another trace was opened: forget the search and close the bar."""
+        self.index, self.matches, self.query_text = index, [], ""
+        self.query_one(Input).value = ""
+        self.remove_class("shown")
+
     def compose(self) -> ComposeResult:
         yield Input(placeholder=tr("search_prompt", self.lang), id="search-input", compact=True)
         yield Static(id="search-count")
