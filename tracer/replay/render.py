@@ -20,6 +20,7 @@ from tracer.replay.fold import as_json, folded_text, is_unfolded, short
 from tracer.replay.i18n import stage_name
 from tracer.replay.render_tools import (
     block_text,
+    indented,
     render_mapping,
     render_tool_run,
     render_wrapping,
@@ -106,8 +107,7 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(f"  {number}. {role}", style=LIT)
         out.append(say(lang, "  new\n", "  新增\n"), style=LIT)
         for block in blocks:
-            out.append("     ")
-            out.append_text(block_text(block, lang, width=70))
+            out.append_text(indented(block_text(block, lang, width=70), 5))
             out.append("\n")
     out.append("]\n\n", style="bold")
     history = context.request_history(index, step)
@@ -137,8 +137,7 @@ def _unfolded_prefix(out: Text, index: StepIndex, step: int, count: int, lang: s
         out.append(say(lang, "  sent before\n", "  之前发过\n"), style="dim")
         content = message.get("content")
         for block in content if isinstance(content, list) else [content]:
-            out.append("     ")
-            out.append_text(block_text(block, lang, width=70))
+            out.append_text(indented(block_text(block, lang, width=70), 5))
             out.append("\n")
 
 

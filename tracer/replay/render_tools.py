@@ -43,16 +43,20 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
     if isinstance(block, str):
         return Text(f'"{short(block, width)}"')
     kind = block.get("type", "?")
+    full = full or is_unfolded()  # the reader asked to see everything
     out = Text(f"{kind} ", style="bold magenta")
     if kind == "text":
         out.append_text(folded_text(block.get("text", "")) if full
                         else Text(short(block.get("text", ""), width)))
     elif kind == "thinking":
-        out.append(short(block.get("thinking", ""), width if not full else 400), style="dim italic")
+        thinking = block.get("thinking", "")
+        out.append(thinking if is_unfolded() else short(thinking, width if not full else 400),
+                   style="dim italic")
     elif kind == "tool_use":
         out.append(f"{block.get('name', '?')} ", style="bold")
         out.append(f"id={block.get('id', '?')} ", style="yellow")
-        out.append(short(block.get("input", {}), width))
+        tool_input = block.get("input", {})
+        out.append(as_json(tool_input) if is_unfolded() else short(tool_input, width))
     elif kind == "tool_result":
         error = block.get("is_error")
         out.append(f"→ {block.get('tool_use_id', '?')} ", style="yellow")
@@ -66,6 +70,12 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
     else:
         out.append(short({k: v for k, v in block.items() if k != "type"}, width), style="dim")
     return out
+
+
+def indented(text: Text, spaces: int) -> Text:
+    """``text`` with every line indented (an unfolded block spans lines; they stay nested)."""
+    pad = Text(" " * spaces)
+    return Text("\n").join(pad + line for line in text.split("\n", allow_blank=True))
 
 
 def content_text(content: Any) -> Text:
@@ -229,8 +239,7 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out.append('  "content": [\n', style=LABEL)
     blocks = message.content if message and isinstance(message.content, list) else []
     for block in blocks:
-        out.append("     ")
-        out.append_text(block_text(block, lang, width=70))
+        out.append_text(indented(block_text(block, lang, width=70), 5))
         out.append("\n")
     out.append("  ]\n", style=LABEL)
     out.append('  "tool_use_result": ', style=LABEL)
