@@ -164,13 +164,15 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
     block = event.block
     out.append("{\n", style="bold")
     out.append('  "type": ', style=LABEL)
-    out.append(f'"{block.get("type")}"\n')
+    out.append(f'"{block.get("type")}",\n')
     out.append('  "tool_use_id": ', style=LABEL)
-    out.append(f'"{block.get("tool_use_id")}"\n', style="yellow")
+    out.append(f'"{block.get("tool_use_id")}"', style="yellow")
+    out.append(",\n")
     out.append('  "is_error": ', style=LABEL)
     if "is_error" in block:
         is_error = block["is_error"]
-        out.append(str(is_error).lower() + "\n", style=ERROR if is_error else "green")
+        out.append(str(is_error).lower(), style=ERROR if is_error else "green")
+        out.append(",\n")
     else:
         out.append(say(lang, "(absent: prints as undefined)\n",
                        "（没有这个字段：打印为 undefined）\n"), style="dim")

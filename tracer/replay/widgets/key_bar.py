@@ -21,14 +21,14 @@ GAP = "  "
 
 
 def fit_keys(hints: list[tuple[str, str, str]], width: int) -> list[tuple[str, str]]:
-    """``(key, label)`` pairs that fit in ``width`` cells: long labels, else short ones, else
-    fewer keys (dropped from the end of the optional ones, so the first are the last to go)."""
+    """``(key, label)`` pairs that fit in ``width`` cells: long labels, else short ones (the
+    least useful keys' first), else fewer keys (the least useful dropped first)."""
 
     def size(pairs: list[tuple[str, str]]) -> int:
         return sum(cell_len(f"{k} {v}") for k, v in pairs) + cell_len(GAP) * len(pairs) + 1
 
-    for pick in (1, 2):
-        pairs = [(h[0], h[pick]) for h in hints]
+    for long_ones in range(len(hints), -1, -1):
+        pairs = [(h[0], h[1] if n < long_ones else h[2]) for n, h in enumerate(hints)]
         if size(pairs) <= width:
             return pairs
     keep = [(h[0], h[2]) for h in hints[-KEEP:]]
