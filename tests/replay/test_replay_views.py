@@ -266,3 +266,12 @@ def test_the_large_output_names_the_kept_copy() -> None:
 def test_a_bundled_recording_opens_by_its_short_name() -> None:
     app = factory.make_app("faults/03-malformed-result", guide=None)
     assert app.index.reader.path.name == "03-malformed-result.trace.jsonl"
+
+
+def test_one_message_is_one_message() -> None:
+    index = StepIndex(TraceReader(MAIN_TRACE))
+    singles = [s for s in range(len(index))
+               if index.stage(s) == "resending" and index.event(s).prefix_len == 1]
+    assert singles, "the main walk has a request that shares one message with the one before"
+    text = render_step(index, singles[0], "en").plain
+    assert "same 1 message as request" in text and "1 messages" not in text

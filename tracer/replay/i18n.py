@@ -52,6 +52,7 @@ TEXT: dict[str, dict[str, str]] = {
     "searching": {"zh": "搜索中…", "en": "searching…"},
     "goto_prompt": {"zh": "跳到第几步（1–{total}）", "en": "go to step (1–{total})"},
     "earlier_lines": {"zh": "… 之前还有 {n} 行", "en": "… {n} earlier lines"},
+    "earlier_line": {"zh": "… 之前还有 {n} 行", "en": "… {n} earlier line"},
     "no_debug": {"zh": "（还没有 [DEBUG] 输出）", "en": "(no [DEBUG] lines yet)"},
     "help_title": {"zh": "按键", "en": "Keys"},
     "findings": {"zh": "诊断结果", "en": "findings"},

@@ -151,7 +151,8 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     field(out, "latency", f"{latency}, attempts {event.attempts}")
     found = context.find_messages(index.reader, event.assistant_uuids, index.positions[step])
     count = len(event.assistant_uuids)
-    out.append(say(lang, f"\n{count} internal assistant messages (one per content block):\n",
+    noun = "message" if count == 1 else "messages"
+    out.append(say(lang, f"\n{count} internal assistant {noun} (one per content block):\n",
                    f"\n变成 {count} 条内部 assistant 消息（每个内容块一条）：\n"), style=LABEL)
     for uuid in event.assistant_uuids:
         message = found.get(uuid)

@@ -230,9 +230,10 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
                style="dim")
     out.append('{ "type": "user",\n', style="bold")
     out.append('  "uuid": ', style=LABEL)
-    out.append(f'"{event.message_uuid}"\n')
+    out.append(f'"{event.message_uuid}",\n')
     out.append('  "source_tool_assistant_uuid": ', style=LABEL)
-    out.append(f'"{event.source_tool_assistant_uuid}"\n', style="yellow")
+    out.append(f'"{event.source_tool_assistant_uuid}"', style="yellow")
+    out.append(",\n")
     source = found.get(event.source_tool_assistant_uuid)
     if isinstance(source, MessageRecorded) and isinstance(source.content, list):
         out.append("     ↳ ", style="dim")
@@ -243,7 +244,7 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
     for block in blocks:
         out.append_text(indented(block_text(block, lang, width=70), 5))
         out.append("\n")
-    out.append("  ]\n", style=LABEL)
+    out.append("  ],\n", style=LABEL)
     out.append('  "tool_use_result": ', style=LABEL)
     out.append(say(lang, "(kept beside the message, never sent)\n", "（留在消息旁，不发送）\n"),
                style="dim")

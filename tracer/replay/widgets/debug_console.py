@@ -33,6 +33,8 @@ class DebugConsole(Pager):
             out.append(tr("no_debug", lang), style="dim")
         else:
             if total > len(lines):
-                out.append(tr("earlier_lines", lang, n=total - len(lines)) + "\n", style="dim")
+                earlier = total - len(lines)
+                key = "earlier_line" if earlier == 1 else "earlier_lines"
+                out.append(tr(key, lang, n=earlier) + "\n", style="dim")
             out.append("\n".join(lines))
         self.show(out, tr("debug", lang))
