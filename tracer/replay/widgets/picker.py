@@ -46,7 +46,7 @@ class PickerScreen(ModalScreen[Path | None]):
                 options.append(
                     Option(Text(tr(f"picker_{group}", self.lang), style="bold"), disabled=True)
                 )
-            label = Text(f"  {choice.name}", style="bold")
+            label = Text(f"  {choice.name}", style="bold", no_wrap=True, overflow="ellipsis")
             words = choice.title.get(self.lang) or choice.title.get("en")
             if words:
                 label.append(f"  {words}", style="dim")

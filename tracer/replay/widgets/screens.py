@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -14,8 +14,10 @@ from tracer.replay.i18n import HELP, tr
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key, in the current language. Any of ``? F1 escape q`` closes it."""
+    """Every key, in the current language. Any of ``? F1 escape q`` closes it, as its first line
+    says; on a short screen it scrolls (↑ ↓ PgUp PgDn)."""
 
+    AUTO_FOCUS = "#help-box"
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
         Binding("escape,question_mark,fullwidth_question_mark,f1,q", "dismiss", "close"),
     ]
@@ -31,7 +33,8 @@ class HelpScreen(ModalScreen[None]):
         table.add_column()
         for keys, words in HELP:
             table.add_row(keys, words[self.lang])
-        with Vertical(id="help-box"):
+        with VerticalScroll(id="help-box"):
+            yield Static(tr("help_close", self.lang), id="help-close")
             yield Static(table)
 
 
