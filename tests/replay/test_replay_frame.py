@@ -235,3 +235,17 @@ def test_the_chapter_panel_text_is_all_reachable_by_keyboard() -> None:
         assert visible_text(app, "#chapter")
 
     drive(app, script, size=(120, 30))
+
+
+def test_folding_the_focused_panel_gives_the_keys_back_to_the_step_view() -> None:
+    app = make_app(step=5)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("T")
+        app.query_one("Timeline").focus()
+        await pilot.press("down")
+        assert app.step == 6
+        await pilot.press("T")
+        assert app.focused is app.query_one("#stage")
+
+    drive(app, script, size=(80, 24))

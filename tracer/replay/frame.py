@@ -58,9 +58,10 @@ class FrameControls:
         app.query_one("DebugConsole").display = plan.debug
         app.screen.set_class(plan.narrow, "-narrow")
         focused = app.focused
-        if (focused is not None and not focused.display) or (
-            focused is not None and focused.parent is not None and not focused.parent.display
-        ):
+        hidden = focused is not None and not all(
+            node.display for node in focused.ancestors_with_self if node is not app
+        )
+        if hidden:
             app.query_one("#stage").focus()  # the focused panel was folded away
         return plan
 

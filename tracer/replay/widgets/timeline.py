@@ -15,6 +15,7 @@ filter (:meth:`Timeline.set_filter`, key ``f`` after a search) it lists only the
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -93,13 +94,11 @@ class Timeline(Widget):
     def action_move(self, delta: int) -> None:
         if not len(self.index):
             return
-        if self.only:  # filtered: move between the listed steps
-            from tracer.replay.search import next_match
-
-            target = self.step
-            for _ in range(min(abs(delta), len(self.only))):
-                target = next_match(self.only, target, forward=delta > 0) or 0
-            self.post_message(self.Selected(target))
+        if self.only:  # filtered: move between the listed steps, stopping at either end
+            at = bisect_left(self.only, self.step)
+            at = max(0, min(at + delta if self.step in self.only or delta < 0 else at,
+                            len(self.only) - 1))
+            self.post_message(self.Selected(self.only[at]))
             return
         self.post_message(self.Selected(max(0, min(self.step + delta, len(self.index) - 1))))
 
@@ -164,8 +163,6 @@ class Timeline(Widget):
 
     def _filtered(self, height: int) -> list[_Row]:
         """A window of the matching steps around the current one."""
-        from bisect import bisect_left
-
         only = [s for s in self.only or [] if s < len(self.index)]
         height = max(height, 1)
         at = bisect_left(only, self.step)
