@@ -211,6 +211,11 @@ def test_the_palette_lists_the_apps_own_actions_translated(lang: str, word: str)
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert type(app.screen).__name__ == "CommandPalette"
+        await pilot.press(*("最后一步" if lang == "zh" else "Last step"))
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert app.step == len(app.index) - 1  # the palette ran the app's own action
 
     drive(app, script)
 
