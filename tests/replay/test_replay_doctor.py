@@ -113,7 +113,7 @@ def test_d_opens_and_closes_the_findings_panel() -> None:
         await pilot.press("right")  # the arrows still step through the trace
         assert app.step == 1
         await pilot.press("d")
-        assert not panel.display and app.focused is None
+        assert not panel.display and app.focused is app.query_one("#stage")
 
     drive(app, script)
 
@@ -161,7 +161,7 @@ def test_escape_closes_the_panel() -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("d", "escape")
-        assert not app.query_one(FindingsPanel).display and app.focused is None
+        assert not app.query_one(FindingsPanel).display and app.focused is app.query_one("#stage")
 
     drive(app, script)
 

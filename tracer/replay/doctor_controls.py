@@ -110,7 +110,7 @@ class DoctorControls:
                 self.render_step()
             panel.focus()  # ↑ ↓ choose a finding, Enter jumps to it
         else:
-            self.set_focus(None)  # keys step through the trace again
+            self.query_one("#stage").focus()  # the step view has the keys again
 
     def on_findings_panel_selected(self, message: FindingsPanel.Selected) -> None:
         self.go(message.step)
