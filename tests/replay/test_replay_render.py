@@ -73,7 +73,7 @@ def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
 
 @pytest.mark.parametrize("stage, zh_words", [
     ("mapping", ["映射", "映射成 tool_result 块"]),
-    ("appending", ["追加", "未变（折叠）"]),
+    ("appending", ["追加", "未变（已折叠，按 o 展开）"]),
     ("response", ["模型响应", "条内部 assistant 消息"]),
 ])
 def test_views_speak_chinese(index: StepIndex, stage: str, zh_words: list[str]) -> None:

@@ -280,3 +280,15 @@ def test_one_message_is_one_message() -> None:
     assert singles, "the main walk has a request that shares one message with the one before"
     text = render_step(index, singles[0], "en").plain
     assert "same 1 message as request" in text and "1 messages" not in text
+
+
+def test_unfold_lists_the_history_an_appending_step_added_to() -> None:
+    index = StepIndex(TraceReader(MAIN_TRACE))
+    step = locate(index, turn=2, stage="appending")
+    event = index.event(step)
+    with unfolded():
+        rows = [line for line in render_step(index, step, "en").plain.splitlines()
+                if line[:5].strip().isdigit()]
+    assert [int(row.split()[0]) for row in rows] == list(range(1, event.after_count + 1))
+    assert all(row.split()[2] not in {u[:8] for u in event.new_uuids}
+               for row in rows[:event.before_count])

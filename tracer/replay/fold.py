@@ -39,6 +39,16 @@ def unfolded() -> Iterator[None]:
         _UNFOLDED.reset(token)
 
 
+@contextmanager
+def folded() -> Iterator[None]:
+    """Render folded even inside :func:`unfolded` (one-line summaries stay one line)."""
+    token = _UNFOLDED.set(False)
+    try:
+        yield
+    finally:
+        _UNFOLDED.reset(token)
+
+
 def is_unfolded() -> bool:
     return _UNFOLDED.get()
 

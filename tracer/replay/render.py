@@ -16,7 +16,7 @@ from typing import Any
 from rich.text import Text
 
 from tracer.replay import context
-from tracer.replay.fold import as_json, folded_text, is_unfolded, short
+from tracer.replay.fold import as_json, folded, folded_text, is_unfolded, short
 from tracer.replay.i18n import stage_name
 from tracer.replay.render_tools import (
     block_text,
@@ -211,21 +211,38 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
                    f"+{event.assistant_count} 条 assistant，+{event.tool_result_count} 条 "
                    "tool_result（内部列表）\n\n"), style="dim")
     out.append("[...messagesForQuery, ...assistantMessages, ...toolResults]\n", style=LABEL)
-    if event.before_count:
-        out.append(say(lang, f"  1–{event.before_count}  unchanged (folded)\n",
-                       f"  1–{event.before_count}  未变（折叠）\n"), style="dim")
+    if event.before_count and is_unfolded():
+        old = context.history_before(index.reader, index.positions[step], event.before_count,
+                                     event.new_uuids)
+        if len(old) < event.before_count:
+            missing = event.before_count - len(old)
+            out.append(say(lang, f"  ⋯ {missing} older not listed\n",
+                           f"  ⋯ 更早的 {missing} 条未列出\n"), style="dim")
+        for number, message in enumerate(old, start=event.before_count - len(old) + 1):
+            out.append(f"  {number:>3}  {message.type:<10} {message.uuid[:8]}  ", style="dim")
+            out.append_text(_message_line(message, lang))
+            out.append("\n")
+    elif event.before_count:
+        out.append(say(lang, f"  1–{event.before_count}  unchanged (folded; o: unfold)\n",
+                       f"  1–{event.before_count}  未变（已折叠，按 o 展开）\n"), style="dim")
     found = context.find_messages(index.reader, event.new_uuids, index.positions[step])
     for number, uuid in enumerate(event.new_uuids, start=event.before_count + 1):
         message = found.get(uuid)
         out.append(f"  {number:>3}  ", style=LIT)
         kind = message.type if message else "?"
-        out.append(f"{kind:<9} {uuid[:8]}  ", style=LIT)
+        out.append(f"{kind:<10} {uuid[:8]}  ", style=LIT)
         out.append_text(_message_line(message, lang))
         out.append("\n")
     return out
 
 
 def _message_line(message: MessageRecorded | None, lang: str) -> Text:
+    """One history row's summary: one line even when the view is unfolded."""
+    with folded():
+        return _summary(message, lang)
+
+
+def _summary(message: MessageRecorded | None, lang: str) -> Text:
     if message is None:
         return Text(say(lang, "(not found)", "（未找到）"), style="dim")
     content = message.content
