@@ -27,7 +27,6 @@ from pathlib import Path
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 from textual.worker import get_current_worker
@@ -39,6 +38,7 @@ from tracer.replay.doctor_controls import DoctorControls
 from tracer.replay.frame import FrameControls
 from tracer.replay.guide import load_guide, section_of, section_text, step_text
 from tracer.replay.i18n import LANGS, stage_name, tr
+from tracer.replay.keys import KEYS
 from tracer.replay.open_controls import OpenControls
 from tracer.replay.opening import WaitingReader
 from tracer.replay.search_controls import SearchControls
@@ -64,46 +64,7 @@ class ReplayApp(FrameControls, SearchControls, OpenControls, DoctorControls, App
     TITLE = "tracer replay"
     CSS_PATH = Path(__file__).with_name("replay.tcss")  # absolute, so subclasses find it too
     AUTO_FOCUS = "#stage"  # the step view has the keys; Tab moves them to another panel
-    BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("right,l,space", "step(1)", "next", show=False),
-        Binding("left,h", "step(-1)", "previous", show=False),
-        Binding("home,less_than_sign", "first", "first", show=False),
-        Binding("end,greater_than_sign", "last", "last", show=False),
-        Binding("right_square_bracket,right_black_lenticular_bracket", "next_turn", "next turn"),
-        Binding("n", "next", "next match / next turn", show=False),
-        Binding("N", "match(-1)", "previous match", show=False),
-        Binding("left_square_bracket,p,left_black_lenticular_bracket", "previous_turn",
-                "previous turn"),
-        Binding("1", "station(1)", "mapping", show=False),
-        Binding("2", "station(2)", "wrapping", show=False),
-        Binding("3", "station(3)", "appending", show=False),
-        Binding("4", "station(4)", "resending", show=False),
-        Binding("g", "goto", "go to"),
-        Binding("slash,ideographic_comma", "search", "search"),
-        Binding("full_stop,ideographic_full_stop,f3", "match(1)", "next match", show=False),
-        Binding("comma,fullwidth_comma,shift+f3", "match(-1)", "previous match", show=False),
-        Binding("a", "autoplay", "autoplay"),
-        Binding("plus,equals_sign,fullwidth_plus_sign", "speed(1)", "faster", show=False),
-        Binding("minus,fullwidth_hyphen_minus", "speed(-1)", "slower", show=False),
-        Binding("f", "filter", "filter"),
-        Binding("t", "language", "language"),
-        Binding("c", "chapter", "chapter"),
-        Binding("T", "timeline", "timeline"),
-        Binding("D", "debug", "debug console"),
-        Binding("d", "findings", "findings"),
-        Binding("z", "zoom", "zoom"),
-        Binding("o,enter", "unfold", "unfold"),
-        Binding("r", "raw", "raw JSON"),
-        Binding("b", "block", "raw output ⇄ block"),
-        Binding("y", "copy", "copy"),
-        Binding("O", "open_picker", "open"),
-        Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
-        Binding("q", "quit", "quit"),
-        Binding("up", "scroll_stage(-1)", "scroll up", show=False),
-        Binding("down", "scroll_stage(1)", "scroll down", show=False),
-        Binding("pageup", "scroll_stage(-10)", "page up", show=False),
-        Binding("pagedown", "scroll_stage(10)", "page down", show=False),
-    ]
+    BINDINGS = KEYS
 
     def __init__(self, index: StepIndex, *, step: int = 0, lang: str = "en",
                  follow: bool = False, guide: object | None = None,
