@@ -292,3 +292,17 @@ def test_unfold_lists_the_history_an_appending_step_added_to() -> None:
     assert [int(row.split()[0]) for row in rows] == list(range(1, event.after_count + 1))
     assert all(row.split()[2] not in {u[:8] for u in event.new_uuids}
                for row in rows[:event.before_count])
+
+
+def test_a_search_lands_with_its_hit_in_view() -> None:
+    app = make_app(lang="en")
+
+    async def script(pilot: Any) -> None:
+        await _search(app, "content length:")(pilot)  # near the bottom of the mapping view
+        await pilot.pause()
+        stage = app.query_one("#stage")
+        lines = stage.plain_lines()
+        window = lines[stage.top:stage.top + stage.content_size.height - 1]
+        assert stage.top > 0 and any("content length:" in line for line in window)
+
+    drive(app, script, size=(80, 24))

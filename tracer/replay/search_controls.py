@@ -41,6 +41,13 @@ class SearchControls:
             text.highlight_regex(found, HIT)
         return text
 
+    def reveal_hit(self) -> None:
+        """Scroll the step view to the first hit, so the search lands where it is seen."""
+        app: Any = self
+        found = search.pattern(app.query_one(SearchBar).query_text)
+        if found is not None:
+            app.call_after_refresh(app.query_one("#stage").reveal, found)
+
     def action_search(self) -> None:
         app: Any = self
         app.query_one(SearchBar).open(app.lang)
@@ -63,6 +70,7 @@ class SearchControls:
         else:
             app.render_step()  # the highlights changed even if the step did not
         bar.show_count(app.step)
+        self.reveal_hit()
 
     def action_match(self, direction: int) -> None:
         app: Any = self
@@ -70,6 +78,7 @@ class SearchControls:
         if target is not None:
             app.go(target)
             app.query_one(SearchBar).show_count(app.step)
+            self.reveal_hit()
 
     def action_next(self) -> None:
         """``n``: the next hit while there is a search, else the next turn (as before)."""

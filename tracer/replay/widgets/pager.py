@@ -10,6 +10,8 @@ keys it does not take (← → [ ] 1–4 …) go on to the app, so steps move fr
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -89,6 +91,20 @@ class Pager(Widget):
 
     def action_page(self, pages: int) -> None:
         self.scroll_lines(pages * max(self.content_size.height - 1, 1))
+
+    def reveal(self, pattern: re.Pattern[str]) -> bool:
+        """Scroll so that the first line matching ``pattern`` is in view (a search hit)."""
+        lines = self.plain_lines()
+        at = next((n for n, line in enumerate(lines) if pattern.search(line)), None)
+        if at is None:
+            return False
+        height = max(self.content_size.height, 1)
+        if not self.top <= at < self.top + height - 1:  # the last row may be the "more" marker
+            most = max(len(lines) - height, 0)
+            self._at_end = False
+            self.top = max(0, min(at - height // 3, most))
+            self.refresh()
+        return True
 
     def toggle_mark(self, mark: str) -> bool:
         """Scroll to the first line holding ``mark``, or back to the top if already there.
