@@ -15,6 +15,7 @@ from replay_helpers import (
     visible_text,
 )
 
+from tracer.paths import RECORDINGS_DIR
 from tracer.replay import factory, layout
 from tracer.replay.i18n import KEY_HINTS
 from tracer.replay.steps import locate
@@ -247,5 +248,20 @@ def test_folding_the_focused_panel_gives_the_keys_back_to_the_step_view() -> Non
         assert app.step == 6
         await pilot.press("T")
         assert app.focused is app.query_one("#stage")
+
+    drive(app, script, size=(80, 24))
+
+
+def test_doctor_brings_the_faulty_block_into_view() -> None:
+    path = RECORDINGS_DIR / "faults" / "04-malformed-result-error-flag.trace.jsonl"
+    app = factory.make_app(path, doctor=True, lang="en", guide=None)
+
+    async def script(pilot: Any) -> None:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        stage = app.query_one("#stage")
+        assert app.index.stage(app.step) == "mapping"
+        window = stage.plain_lines()[stage.top:stage.top + stage.content_size.height]
+        assert stage.top > 0 and any('"is_error"' in line for line in window)
 
     drive(app, script, size=(80, 24))

@@ -92,10 +92,17 @@ class DoctorControls:
                 if self._jump_to_finding and self.step == self._start_step:
                     self.cursor.go(first)
                     self.render_step()
-                    # The step view first: bring the block the finding is about into view.
-                    self.query_one("#stage").toggle_mark("⇓")
+                    # The step view first: bring the block the finding is about into view
+                    # (once laid out, so the lines are wrapped to the real width).
+                    self.call_after_refresh(self._show_block)
                     return
         self.render_step()
+
+    def _show_block(self) -> None:
+        stage = self.query_one("#stage")
+        lines = stage.plain_lines()
+        if len(lines) > stage.content_size.height:  # only when it does not all fit
+            stage.toggle_mark("⇓")
 
     def _show_findings(self) -> None:
         self.query_one(FindingsPanel).show(self.diagnosis, self.lang, self.doctor_state)
