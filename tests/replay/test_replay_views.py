@@ -306,3 +306,19 @@ def test_a_search_lands_with_its_hit_in_view() -> None:
         assert stage.top > 0 and any("content length:" in line for line in window)
 
     drive(app, script, size=(80, 24))
+
+
+def test_hits_are_lit_in_the_debug_console_too() -> None:
+    app = make_app(lang="en")
+
+    async def script(pilot: Any) -> None:
+        await _search(app, "needsFollowUp")(pilot)
+        text = app.query_one("#debug").text
+        lit = {text.plain[s.start:s.end] for s in text.spans if str(s.style) == HIT}
+        assert lit == {"needsFollowUp"}
+        await _search(app, "Loop turn")(pilot)  # a new search lights the new words
+        text = app.query_one("#debug").text
+        assert {text.plain[s.start:s.end] for s in text.spans if str(s.style) == HIT} == {
+            "Loop turn"}
+
+    drive(app, script)

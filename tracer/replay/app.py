@@ -192,7 +192,7 @@ class ReplayApp(FrameControls, SearchControls, OpenControls, DoctorControls, App
             f"{step + 1} · {stage_name(stage, lang)}{self.mode_label()}",
             keep_offset=same_step and not keep_mode)
         total, lines = context.debug_lines(index, step, keep=64)
-        self.query_one(DebugConsole).show_lines(total, lines, lang)
+        self.query_one(DebugConsole).show_lines(total, lines, lang, self.hit_lighter())
         if self._chapter_key != (stage, lang):
             self._chapter_key = (stage, lang)
             self.query_one("#chapter-step", ChapterPanel).show(

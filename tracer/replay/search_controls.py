@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -26,6 +27,8 @@ class SearchControls:
     """``/``, ``n`` ``N``, ``.`` ``,``, F3, ``f``."""
 
     filtering: bool
+    _lighter_query: str = ""
+    _lighter: Callable[[Text], Text] | None = None
 
     @property
     def matches(self) -> list[int]:
@@ -47,6 +50,23 @@ class SearchControls:
         found = search.pattern(app.query_one(SearchBar).query_text)
         if found is not None:
             app.call_after_refresh(app.query_one("#stage").reveal, found)
+
+    def hit_lighter(self) -> Callable[[Text], Text] | None:
+        """The highlighter for the current search (one per query, so panels can cache by it)."""
+        app: Any = self
+        bar = app.query_one(SearchBar)
+        query = bar.query_text if bar.has_class("shown") else ""
+        if query != self._lighter_query:
+            self._lighter_query = query
+            found = search.pattern(query)
+
+            def light(text: Text) -> Text:
+                if found is not None:
+                    text.highlight_regex(found, HIT)
+                return text
+
+            self._lighter = light if found is not None else None
+        return self._lighter
 
     def action_search(self) -> None:
         app: Any = self
