@@ -170,16 +170,28 @@ def test_every_panel_scrolls_and_step_keys_work_from_it(selector: str) -> None:
 
 
 def test_findings_scroll_when_focused() -> None:
-    app = make_app(FAULT_TRACE, doctor=True, diagnosis=stub_diagnosis(FAULT_TRACE))
+    from dataclasses import replace
+
+    from tracer.replay.diagnose import Diagnosis, marks_of
+
+    one = stub_diagnosis(FAULT_TRACE).findings[0]
+    findings = tuple(replace(one, step=step) for step in (4, 9, 16))  # three, to move between
+    diagnosis = Diagnosis(findings, None, marks_of(findings))
+    app = make_app(FAULT_TRACE, doctor=True, diagnosis=diagnosis)
 
     async def script(pilot: Any) -> None:
         panel = app.query_one("#findings")
-        assert app.focused is panel
+        assert app.focused is panel and panel.highlighted == 0
         await pilot.press("end")
         last = panel.highlighted
+        assert last is not None and last > 0
+        assert panel.scroll_offset.y > 0  # more rows than fit: the list scrolled with it
         await pilot.press("home")
-        assert panel.highlighted == 0
-        assert last is not None and last >= 0
+        assert panel.highlighted == 0 and panel.scroll_offset.y == 0
+        await pilot.press("down")
+        assert panel.highlighted not in (None, 0)
+        await pilot.press("enter")
+        assert app.step == 9 - 1
 
     drive(app, script, size=(80, 24))
 
