@@ -273,7 +273,7 @@ def test_doctor_brings_the_faulty_block_into_view() -> None:
         await pilot.pause()
         stage = app.query_one("#stage")
         assert app.index.stage(app.step) == "mapping"
-        window = stage.plain_lines()[stage.top:stage.top + stage.content_size.height]
+        window = stage.plain_lines()[stage.top : stage.top + stage.content_size.height]
         assert stage.top > 0 and any('"is_error"' in line for line in window)
 
     drive(app, script, size=(80, 24))

@@ -275,8 +275,11 @@ def test_a_bundled_recording_opens_by_its_short_name() -> None:
 
 def test_one_message_is_one_message() -> None:
     index = StepIndex(TraceReader(MAIN_TRACE))
-    singles = [s for s in range(len(index))
-               if index.stage(s) == "resending" and index.event(s).prefix_len == 1]
+    singles = [
+        s
+        for s in range(len(index))
+        if index.stage(s) == "resending" and index.event(s).prefix_len == 1
+    ]
     assert singles, "the main walk has a request that shares one message with the one before"
     text = render_step(index, singles[0], "en").plain
     assert "same 1 message as request" in text and "1 messages" not in text
@@ -287,11 +290,15 @@ def test_unfold_lists_the_history_an_appending_step_added_to() -> None:
     step = locate(index, turn=2, stage="appending")
     event = index.event(step)
     with unfolded():
-        rows = [line for line in render_step(index, step, "en").plain.splitlines()
-                if line[:5].strip().isdigit()]
+        rows = [
+            line
+            for line in render_step(index, step, "en").plain.splitlines()
+            if line[:5].strip().isdigit()
+        ]
     assert [int(row.split()[0]) for row in rows] == list(range(1, event.after_count + 1))
-    assert all(row.split()[2] not in {u[:8] for u in event.new_uuids}
-               for row in rows[:event.before_count])
+    assert all(
+        row.split()[2] not in {u[:8] for u in event.new_uuids} for row in rows[: event.before_count]
+    )
 
 
 def test_a_search_lands_with_its_hit_in_view() -> None:
@@ -302,7 +309,7 @@ def test_a_search_lands_with_its_hit_in_view() -> None:
         await pilot.pause()
         stage = app.query_one("#stage")
         lines = stage.plain_lines()
-        window = lines[stage.top:stage.top + stage.content_size.height - 1]
+        window = lines[stage.top : stage.top + stage.content_size.height - 1]
         assert stage.top > 0 and any("content length:" in line for line in window)
 
     drive(app, script, size=(80, 24))
@@ -314,11 +321,12 @@ def test_hits_are_lit_in_the_debug_console_too() -> None:
     async def script(pilot: Any) -> None:
         await _search(app, "needsFollowUp")(pilot)
         text = app.query_one("#debug").text
-        lit = {text.plain[s.start:s.end] for s in text.spans if str(s.style) == HIT}
+        lit = {text.plain[s.start : s.end] for s in text.spans if str(s.style) == HIT}
         assert lit == {"needsFollowUp"}
         await _search(app, "Loop turn")(pilot)  # a new search lights the new words
         text = app.query_one("#debug").text
-        assert {text.plain[s.start:s.end] for s in text.spans if str(s.style) == HIT} == {
-            "Loop turn"}
+        assert {text.plain[s.start : s.end] for s in text.spans if str(s.style) == HIT} == {
+            "Loop turn"
+        }
 
     drive(app, script)
