@@ -31,8 +31,9 @@ def at(stage: str, turn: int, lang: str) -> Any:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("stage, turn", STATIONS)
-def test_station(snap_compare: Any, stage: str, turn: int, lang: str,
-                 size: tuple[int, int]) -> None:
+def test_station(
+    snap_compare: Any, stage: str, turn: int, lang: str, size: tuple[int, int]
+) -> None:
     assert snap_compare(at(stage, turn, lang), terminal_size=size)
 
 

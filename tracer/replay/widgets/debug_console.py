@@ -27,8 +27,9 @@ class DebugConsole(Pager):
         self._lang = ""
         self._light: Callable[[Text], Text] | None = None
 
-    def show_lines(self, total: int, lines: list[str], lang: str,
-                   light: Callable[[Text], Text] | None = None) -> None:
+    def show_lines(
+        self, total: int, lines: list[str], lang: str, light: Callable[[Text], Text] | None = None
+    ) -> None:
         """Show the lines; ``light`` marks search hits (the app's highlighter)."""
         if (total, lang, light) == (self.total, self._lang, self._light) and self.lines == lines:
             return  # nothing new printed: leave the console as it is

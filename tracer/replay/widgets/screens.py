@@ -27,8 +27,13 @@ class HelpScreen(ModalScreen[None]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        table = Table(title=tr("help_title", self.lang), show_header=False, box=None,
-                      caption=tr("help_close", self.lang), caption_style="italic #e8d44d")
+        table = Table(
+            title=tr("help_title", self.lang),
+            show_header=False,
+            box=None,
+            caption=tr("help_close", self.lang),
+            caption_style="italic #e8d44d",
+        )
         table.add_column(style="bold #e8d44d", no_wrap=True)
         table.add_column()
         for keys, words in HELP:
@@ -62,7 +67,8 @@ class GotoScreen(ModalScreen[int | None]):
             return
         if not 1 <= value <= self.total:  # say so, and let the reader try again
             self.query_one("#goto-error", Static).update(
-                tr("goto_out_of_range", self.lang, value=value, total=self.total))
+                tr("goto_out_of_range", self.lang, value=value, total=self.total)
+            )
             self.query_one(Input).value = ""
             return
         self.dismiss(value - 1)
