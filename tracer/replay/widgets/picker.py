@@ -21,6 +21,10 @@ from tracer.replay.i18n import tr
 from tracer.replay.opening import Choice
 
 
+#: The widest a row may be: the box is 90 columns, less its border, padding and the list's own.
+LABEL_WIDTH = 80
+
+
 class PickerScreen(ModalScreen[Path | None]):
     """A list of traces; dismissed with the chosen path, or None."""
 
@@ -50,6 +54,7 @@ class PickerScreen(ModalScreen[Path | None]):
             words = choice.title.get(self.lang) or choice.title.get("en")
             if words:
                 label.append(f"  {words}", style="dim")
+            label.truncate(LABEL_WIDTH, overflow="ellipsis")  # one line a recording
             options.append(Option(label, id=f"trace-{number}"))
             if self.current is not None and _same(choice.path, self.current):
                 highlighted = len(options) - 1
