@@ -20,7 +20,6 @@ from textual.widgets.option_list import Option
 from tracer.replay.i18n import tr
 from tracer.replay.opening import Choice
 
-
 #: The widest a row may be: the box is 90 columns, less its border, padding and the list's own.
 LABEL_WIDTH = 80
 
