@@ -85,3 +85,33 @@ def test_the_replay_never_imports_anthropic(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, check=False, timeout=60)
     assert proc.stdout.split()[-2:] == ["0", "False"], proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--step", "5", "--turn", "2"], "--step picks the step itself"),
+    (["--step", "5", "--stage", "mapping"], "--step picks the step itself"),
+    (["--size", "80x24"], "--size sets the size of a --screenshot"),
+])
+def test_conflicting_or_ignored_flags_are_one_line_errors(tracer_cli: Cli, flags: list[str],
+                                                          words: str) -> None:
+    proc = tracer_cli("replay", str(MAIN_TRACE), *flags)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tracer: {words}")
+
+
+def test_a_folder_lists_its_traces_with_titles(tracer_cli: Cli, tmp_path: Path) -> None:
+    proc = tracer_cli("replay", str(ROOT / "recordings" / "faults"), "--lang", "zh")
+    assert proc.returncode == 0, proc.stderr
+    assert "03-malformed-result.trace.jsonl" in proc.stdout
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in proc.stdout)  # the titles, in Chinese
+    empty = tracer_cli("replay", str(tmp_path))
+    assert empty.returncode == 2 and empty.stderr.startswith(f"tracer: {tmp_path}: no traces")
+
+
+def test_a_bundled_name_opens_from_anywhere(tracer_cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "max.svg"
+    proc = tracer_cli("replay", "05-max-turns", "--lang", "en", "--screenshot", str(out),
+                      "--size", "80x24", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "step 1/" in out.read_text(encoding="utf-8").replace("&#160;", " ")

@@ -73,7 +73,7 @@ def test_a_finding_is_marked_on_its_step_and_on_its_closed_turn() -> None:
         assert app.query_one(Timeline).marks == {15: "error"}
         heading = next(line for line in timeline_lines(app) if "turn 2" in line)
         assert "●" in heading  # turn 2 is closed while we are in the set-up
-        await pilot.press("end")
+        await pilot.press("greater_than_sign")
         lines = timeline_lines(app)
         row = next(n for n, line in enumerate(lines) if " 16 " in line)
         assert lines[row].startswith("●")
@@ -113,7 +113,7 @@ def test_d_opens_and_closes_the_findings_panel() -> None:
         await pilot.press("right")  # the arrows still step through the trace
         assert app.step == 1
         await pilot.press("d")
-        assert not panel.display and app.focused is None
+        assert not panel.display and app.focused is app.query_one("#stage")
 
     drive(app, script)
 
@@ -161,7 +161,7 @@ def test_escape_closes_the_panel() -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("d", "escape")
-        assert not app.query_one(FindingsPanel).display and app.focused is None
+        assert not app.query_one(FindingsPanel).display and app.focused is app.query_one("#stage")
 
     drive(app, script)
 

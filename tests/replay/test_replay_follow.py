@@ -31,7 +31,7 @@ def test_follow_shows_steps_as_they_are_written(tmp_path: Path) -> None:
 
     async def script(pilot: Any) -> None:
         first = len(app.index)
-        await pilot.press("end")
+        await pilot.press("greater_than_sign")
         assert "following" in visible_text(app, "#position")
         # The recorder writes the rest, a line at a time, one of them in two pieces.
         with path.open("a", encoding="utf-8") as out:
@@ -61,7 +61,7 @@ def test_follow_leaves_you_where_you_are_when_not_at_the_end(tmp_path: Path) -> 
     app = make_app(path, follow=True)
 
     async def script(pilot: Any) -> None:
-        await pilot.press("home", "right")
+        await pilot.press("less_than_sign", "right")
         with path.open("a", encoding="utf-8") as out:
             out.writelines(lines[30:])
         assert await wait_for(lambda: len(app.index) == 36, pilot)
@@ -83,5 +83,28 @@ def test_follow_can_start_before_the_first_step(tmp_path: Path) -> None:
             out.writelines(lines[1:8])
         assert await wait_for(lambda: len(app.index) > 0, pilot)
         assert app.step == len(app.index) - 1
+
+    drive(app, script)
+
+
+def test_follow_waits_for_a_file_not_written_yet_and_says_when_it_ended(tmp_path: Path) -> None:
+    path = tmp_path / "later.trace.jsonl"
+    app = make_app(path, follow=True)
+    lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines(keepends=True)
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause(0.3)
+        assert "waiting for" in visible_text(app, "#stage") and str(path) in visible_text(
+            app, "#stage")
+        assert "following" in visible_text(app, "#position")
+        with path.open("w", encoding="utf-8") as out:
+            out.write("".join(lines[:15]))  # the recorder starts
+        assert await wait_for(lambda: len(app.index) > 0, pilot)
+        assert "following" in visible_text(app, "#position")
+        assert "ended" not in visible_text(app, "#position")
+        with path.open("a", encoding="utf-8") as out:
+            out.write("".join(lines[15:]))  # ... and ends the session
+        assert await wait_for(lambda: "ended" in visible_text(app, "#position"), pilot)
+        assert "following" not in visible_text(app, "#position")
 
     drive(app, script)

@@ -64,7 +64,7 @@ def test_the_app_indexes_the_rest_after_the_first_frame(long_trace: Path) -> Non
         await pilot.pause()
         assert index.complete and not app.indexing
         assert f"step 1/{total}" in visible_text(app, "#position")
-        await pilot.press("end")
+        await pilot.press("greater_than_sign")
         assert app.step == total - 1
         assert "reason: completed" in visible_text(app, "#stage")
 
@@ -74,7 +74,7 @@ def test_the_app_indexes_the_rest_after_the_first_frame(long_trace: Path) -> Non
 def test_a_step_deep_in_the_session_renders_from_nearby_records(long_trace: Path) -> None:
     index = StepIndex(TraceReader(long_trace))
     resend = render_step(index, locate(index, turn=200, stage="resending"), "en").plain
-    assert "same 397 messages as request 199 (folded)" in resend
+    assert "same 397 messages as request 199 (folded; o: unfold)" in resend
     assert "398. assistant" in resend and "399. user" in resend
     assert "requests 1…200" in resend  # the growth chart samples every request so far
     assert "(missing)" not in resend  # the tail's messages were found by looking back

@@ -58,12 +58,12 @@ def test_every_stage_view_shows_what_the_step_produced(index: StepIndex, stage: 
 
 def test_resending_folds_the_shared_prefix_and_lights_the_tail(index: StepIndex) -> None:
     text = view(index, locate(index, turn=3, stage="resending"))
-    assert "same 3 messages as request 2 (folded)" in text
+    assert "same 3 messages as request 2 (folded; o: unfold)" in text
     assert "4. assistant" in text and "5. user" in text
     assert "1. user" not in text  # the prefix is folded, not repeated
     assert "3,235 → 4,821" in text and "809 → 1206" in text  # growth over all requests so far
     zh = view(index, locate(index, turn=3, stage="resending"), "zh")
-    assert "与第 2 次请求相同的 3 条消息（已折叠）" in zh
+    assert "与第 2 次请求相同的 3 条消息（已折叠，按 o 展开）" in zh
 
 
 def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
@@ -73,7 +73,7 @@ def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
 
 @pytest.mark.parametrize("stage, zh_words", [
     ("mapping", ["翻译（mapping）", "翻译成 tool_result 块"]),
-    ("appending", ["追加", "未变（折叠）"]),
+    ("appending", ["追加", "未变（已折叠，按 o 展开）"]),
     ("response", ["模型响应", "条内部 assistant 消息"]),
 ])
 def test_views_speak_chinese(index: StepIndex, stage: str, zh_words: list[str]) -> None:

@@ -157,7 +157,7 @@ async def _walk(app: Any, pilot: Any, right: bool) -> list[tuple[str, int, str, 
                 break
             await pilot.press("enter")
             await pilot.pause()
-        await pilot.press("N")
+        await pilot.press("w")
     return seen
 
 
@@ -196,7 +196,7 @@ def test_the_tour_resumes_where_it_was_left(tmp_path: Path) -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             for _ in range(3):
                 await pilot.pause()
-                await pilot.press("enter", "N")
+                await pilot.press("enter", "w")
             await pilot.pause()
             left_at.append(app.tour.current.id)
             left_at.append(app.recording.name)
@@ -216,7 +216,7 @@ def test_stop_keys_outside_the_tour_only_say_so() -> None:
     app.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
 
     async def script(pilot: Any) -> None:
-        await pilot.press("N", "B")
+        await pilot.press("w", "W")
 
     drive(app, script)
     assert app.step == 0 and len(notes) == 2
@@ -264,7 +264,7 @@ def test_the_tour_never_imports_anthropic(tmp_path: Path) -> None:
         "async def run():\n"
         "    async with app.run_test() as pilot:\n"
         "        await pilot.pause()\n"
-        "        await pilot.press('enter', 'N', '1')\n"
+        "        await pilot.press('enter', 'w', '1')\n"
         "        await pilot.pause()\n"
         "asyncio.run(run())\n"
         "print(app.tour.current.id, 'anthropic' in sys.modules)\n"
@@ -296,7 +296,7 @@ def test_switching_language_on_the_tour_redraws_its_bar_and_is_kept(tmp_path: Pa
             await pilot.pause()
             await pilot.press("enter")
             bars.append(str(app.query_one("#tour-bar").render()))
-            await pilot.press("t", "N")
+            await pilot.press("t", "w")
             await pilot.pause()
             bars.append(str(app.query_one("#tour-bar").render()))
 

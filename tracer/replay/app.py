@@ -3,7 +3,8 @@
 Layout (see ``replay.tcss``): the journey strip with "turn T · step S/N" on top; the timeline on
 the left; in the middle the stage view over the findings panel (key ``d``, hidden until asked
 for) and the debug console; the chapter panel on the right; then a clickable progress bar, the
-search bar and the key bar.
+search bar and the key bar. Under 110 columns the timeline and the chapter fold away behind ``T``
+and ``c`` (:mod:`tracer.replay.layout`, applied by :class:`~tracer.replay.frame.FrameControls`).
 
 The app holds only the cursor and a few settings (language, autoplay speed, search matches). Every
 move goes through :meth:`ReplayApp.go`, which asks the pure layers (:mod:`steps`, :mod:`render`,
@@ -11,7 +12,10 @@ move goes through :meth:`ReplayApp.go`, which asks the pure layers (:mod:`steps`
 step, so a step costs the same on a 10-turn trace and a 10,000-turn one.
 
 The doctor's findings (markers, the panel on ``d``, ``--doctor``) live in
-:class:`~tracer.replay.doctor_controls.DoctorControls`, mixed in here.
+:class:`~tracer.replay.doctor_controls.DoctorControls`, the frame (layout, focus, zoom, unfold,
+raw, copy) in :class:`~tracer.replay.frame.FrameControls` and search in
+:class:`~tracer.replay.search_controls.SearchControls`, all mixed in here. The whole app mirrors
+no single Claude Code file: it replays what ``query.ts``'s loop (``queryLoop``) recorded.
 
 Build the app with :func:`tracer.replay.factory.make_app`, as the command line and tests do.
 """
@@ -24,25 +28,29 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from tracer.replay import context, search
+from tracer.replay import context, layout
 from tracer.replay.autoplay import Autoplay
 from tracer.replay.diagnose import Diagnosis
 from tracer.replay.doctor_controls import DoctorControls
+from tracer.replay.frame import FrameControls
 from tracer.replay.guide import load_guide, step_text
 from tracer.replay.i18n import LANGS, stage_name, tr
+from tracer.replay.keys import KEYS
 from tracer.replay.navigation import NavigationControls
-from tracer.replay.render import render_step
+from tracer.replay.open_controls import OpenControls
+from tracer.replay.opening import WaitingReader
+from tracer.replay.search_controls import SearchControls
 from tracer.replay.section_panel import section_panel_text
 from tracer.replay.sections import recording_info, section_for_step
 from tracer.replay.steps import CHUNK, Cursor, StepIndex, next_of_stage, next_turn, previous_turn
 from tracer.replay.widgets.debug_console import DebugConsole
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.journey import JourneyStrip
+from tracer.replay.widgets.key_bar import KeyBar
 from tracer.replay.widgets.pager import ChapterPanel, StageView
 from tracer.replay.widgets.progress import StepBar
 from tracer.replay.widgets.screens import GotoScreen, HelpScreen
@@ -57,44 +65,15 @@ if TYPE_CHECKING:
 FOLLOW_INTERVAL = 0.25
 
 
-class ReplayApp(NavigationControls, DoctorControls, App[None]):
+class ReplayApp(
+    NavigationControls, FrameControls, SearchControls, OpenControls, DoctorControls, App[None]
+):
     """Step through a trace. Keys work the same in both languages (Chinese punctuation too)."""
 
     TITLE = "tracer replay"
     CSS_PATH = Path(__file__).with_name("replay.tcss")  # absolute, so subclasses find it too
-    AUTO_FOCUS = None  # keys step through the trace until "/" opens the search box
-    BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("right,l,space", "step(1)", "next", show=False),
-        Binding("left,h", "step(-1)", "previous", show=False),
-        Binding("home", "first", "first", show=False),
-        Binding("end", "last", "last", show=False),
-        Binding("right_square_bracket,n,right_black_lenticular_bracket", "next_turn", "next turn"),
-        Binding("left_square_bracket,p,left_black_lenticular_bracket", "previous_turn",
-                "previous turn"),
-        Binding("1", "station(1)", "mapping", show=False),
-        Binding("2", "station(2)", "wrapping", show=False),
-        Binding("3", "station(3)", "appending", show=False),
-        Binding("4", "station(4)", "resending", show=False),
-        Binding("g", "goto", "go to"),
-        Binding("slash,ideographic_comma", "search", "search"),
-        Binding("full_stop,ideographic_full_stop,f3", "match(1)", "next match", show=False),
-        Binding("comma,fullwidth_comma,shift+f3", "match(-1)", "previous match", show=False),
-        Binding("a", "autoplay", "autoplay"),
-        Binding("plus,equals_sign,fullwidth_plus_sign", "speed(1)", "faster", show=False),
-        Binding("minus,fullwidth_hyphen_minus", "speed(-1)", "slower", show=False),
-        Binding("t", "language", "language"),
-        Binding("c", "chapter", "chapter"),
-        Binding("d", "findings", "findings"),
-        Binding("s", "contents", "contents"),
-        Binding("N,greater_than_sign", "tour_next", "next stop", show=False),
-        Binding("B,less_than_sign", "tour_back", "previous stop", show=False),
-        Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
-        Binding("q", "quit", "quit"),
-        Binding("up", "scroll_stage(-1)", "scroll up", show=False),
-        Binding("down", "scroll_stage(1)", "scroll down", show=False),
-        Binding("pageup", "scroll_stage(-10)", "page up", show=False),
-        Binding("pagedown", "scroll_stage(10)", "page down", show=False),
-    ]
+    AUTO_FOCUS = "#stage"  # the step view has the keys; Tab moves them to another panel
+    BINDINGS = KEYS
 
     def __init__(self, index: StepIndex, *, step: int = 0, lang: str = "en",
                  follow: bool = False, guide: object | None = None,
@@ -119,7 +98,6 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
         self.autoplay = Autoplay(self.set_interval, self._autoplay_tick)
         self._chapter_key: tuple[str, str, tuple[str, ...]] | None = None
         self._section_key: tuple[str | None, str] | None = None
-        self._keys_lang: str | None = None
         self._notice: str | None = None
         self.diagnosis = diagnosis
         """The doctor's findings once known (None: not yet checked)."""
@@ -131,6 +109,10 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
         self._start_step = self.cursor.step
         self._diagnosed_complete = False
         self._doctor_reported = False
+        self.wishes = layout.Wishes()
+        self.view_mode = "folded"
+        self.filtering = False
+        self._shown_step: int | None = None
 
     # -- building the screen ---------------------------------------------------------------
 
@@ -149,10 +131,11 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
                 yield ChapterPanel(id="chapter-section")
         yield StepBar()
         yield SearchBar(self.index, id="search-bar")
-        yield Static(id="keys")
+        yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         self.start_doctor()
+        self.apply_layout()
         self.render_step()
         if not self.index.complete:
             self.indexing = True
@@ -183,7 +166,7 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
     def status(self) -> str:
         parts = []
         if self.follow:
-            parts.append(tr("following", self.lang))
+            parts.append(tr("ended" if self.ended else "following", self.lang))
         if self.indexing:
             parts.append(tr("indexing", self.lang))
         if self.doctor_state == "checking":
@@ -192,23 +175,40 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
             parts.append(tr("playing", self.lang, speed=f"{self.autoplay.steps_per_second:g}"))
         return " · ".join(parts)
 
-    def render_step(self) -> None:
-        """Draw the current step in every widget."""
+    @property
+    def ended(self) -> bool:
+        """Whether the session's end (its ``terminal`` step) has been read."""
+        count = len(self.index)
+        return bool(count) and self.index.complete and self.index.stage(count - 1) == "terminal"
+
+    def render_step(self, keep_mode: bool = False) -> None:
+        """Draw the current step in every widget (a new step opens folded, at its top)."""
         index, step, lang = self.index, self.step, self.lang
+        self.query_one(KeyBar).show(lang, self.autoplay.playing)
         if not len(index):
-            self.query_one(StageView).show(Text(tr("no_steps", lang), style="dim"))
+            waiting = isinstance(index.reader, WaitingReader)
+            words = (tr("waiting_for", lang, path=index.reader.path) if waiting
+                     else tr("no_steps", lang))
+            self.query_one(StageView).show(Text(words, style="dim"))
+            self.query_one(JourneyStrip).show("session", 0, -1, 0, lang, self.status())
             self._show_notice()
             self._show_findings()
             return
+        if not keep_mode and step != self._shown_step:
+            self.view_mode = "folded"
+        same_step = step == self._shown_step
+        self._shown_step = step
         stage = index.stage(step)
         self.query_one(JourneyStrip).show(stage, index.turn(step), step, len(index), lang,
                                           self.status())
         self.query_one(Timeline).show(step, lang)
         self.query_one(StepBar).show(step, len(index))
-        self.query_one(StageView).show(render_step(index, step, lang),
-                                       f"{step + 1} · {stage_name(stage, lang)}")
+        self.query_one(StageView).show(
+            self.highlight(self.step_text(step)),
+            f"{step + 1} · {stage_name(stage, lang)}{self.mode_label()}",
+            keep_offset=same_step and not keep_mode)
         total, lines = context.debug_lines(index, step, keep=64, lang=lang)
-        self.query_one(DebugConsole).show_lines(total, lines, lang)
+        self.query_one(DebugConsole).show_lines(total, lines, lang, self.hit_lighter())
         landed = tuple(self.checkpoints_here(step))
         if self._chapter_key != (stage, lang, landed):
             self._chapter_key = (stage, lang, landed)
@@ -227,9 +227,6 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
         self._show_notice()
         self._show_findings()
         self.render_tour_bar()
-        if self._keys_lang != lang:  # unchanged widgets are not redrawn
-            self._keys_lang = lang
-            self.query_one("#keys", Static).update(" " + tr("keys_bar", lang))
 
     def _show_notice(self) -> None:
         torn = self.index.reader.torn_line
@@ -273,6 +270,7 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
         def chosen(step: int | None) -> None:
             if step is not None:
                 self.go(step)
+                self.set_focus(self.query_one(StageView))
 
         self.push_screen(GotoScreen(self.lang, len(self.index)), chosen)
 
@@ -285,6 +283,8 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
     # -- autoplay --------------------------------------------------------------------------
 
     def action_autoplay(self) -> None:
+        if not self.autoplay.playing and self.cursor.at_end and not self.follow:
+            self.cursor.go(0)  # at the end, play again from the start
         self.autoplay.toggle()
         self.render_step()
 
@@ -299,52 +299,20 @@ class ReplayApp(NavigationControls, DoctorControls, App[None]):
         self.autoplay.change_speed(delta)
         self.render_step()
 
-    # -- search (the bar finds, the app moves) ---------------------------------------------
-
-    def action_search(self) -> None:
-        self.query_one(SearchBar).open(self.lang)
-
-    def on_search_bar_found(self, message: SearchBar.Found) -> None:
-        if message.again:
-            self.action_match(1)
-            return
-        target = search.next_match(message.matches, self.step - 1)
-        if target is not None:
-            self.go(target)
-        self.query_one(SearchBar).show_count(self.step)
-
-    @property
-    def matches(self) -> list[int]:
-        return self.query_one(SearchBar).matches
-
-    def action_match(self, direction: int) -> None:
-        target = search.next_match(self.matches, self.step, forward=direction > 0)
-        if target is not None:
-            self.go(target)
-            self.query_one(SearchBar).show_count(self.step)
-
     # -- settings --------------------------------------------------------------------------
 
     def action_language(self) -> None:
         self.lang = LANGS[(LANGS.index(self.lang) + 1) % len(LANGS)]
         bar = self.query_one(SearchBar)
         bar.set_language(self.lang)
-        self.render_step()
+        self.render_step(keep_mode=True)
         bar.show_count(self.step)
+        if bar.query_text and bar.has_class("shown"):
+            bar.start(bar.query_text)  # the text on screen changed language: search it again
 
     def action_scroll_stage(self, lines: int) -> None:
         self.query_one(StageView).scroll_lines(lines)
 
-    def action_chapter(self) -> None:
-        self.query_one("#chapter").toggle_class("hidden")
-
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.lang))
 
-    # -- following a growing trace ---------------------------------------------------------
-
-    def poll(self) -> None:
-        """``--follow``: pick up lines the recorder appended; stay at the end if we were there."""
-        if not self.indexing and self.cursor.refresh():
-            self.render_step()
-            self._recheck_when_finished()

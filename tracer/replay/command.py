@@ -27,7 +27,9 @@ def register(subparsers: Any) -> None:
         description="Replay a trace in a terminal app: mapping, wrapping, appending, resending, "
                     "step by step, beside chapter 12. Without TRACE, the bundled main walk.")
     parser.add_argument("trace", nargs="?", type=Path, metavar="TRACE",
-                        help="the trace to replay (default: the bundled chapter-12 recording)")
+                        help="the trace to replay: a file, a bundled recording's name "
+                             "(05-max-turns, faults/03-malformed-result), or a folder to list "
+                             "its traces (default: the bundled chapter-12 recording)")
     parser.add_argument("--step", type=int, metavar="N", help="open at step N (1-based)")
     parser.add_argument("--turn", type=int, metavar="T", help="open at the first step of turn T")
     parser.add_argument("--stage", choices=STAGES, metavar="STAGE",
@@ -41,7 +43,7 @@ def register(subparsers: Any) -> None:
                              "findings panel open")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.svg",
                         help="render the chosen step to an SVG file and exit (no terminal needed)")
-    parser.add_argument("--size", type=parse_size, default=DEFAULT_SIZE, metavar="WxH",
+    parser.add_argument("--size", type=parse_size, default=None, metavar="WxH",
                         help="screen size for --screenshot (default 120x40)")
     parser.set_defaults(func=run)
 
@@ -56,6 +58,17 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
+def check_flags(args: argparse.Namespace) -> None:
+    """Flags that contradict each other, or that would be silently ignored, are errors."""
+    if args.step is not None and (args.turn is not None or args.stage is not None):
+        raise UserError("--step picks the step itself: use it without --turn and --stage")
+    if args.size is not None and args.screenshot is None:
+        raise UserError("--size sets the size of a --screenshot: use it with --screenshot")
+    if args.follow and args.screenshot is not None:
+        raise UserError("--follow keeps reading a live trace; a --screenshot is one frame: "
+                        "use one or the other")
+
+
 def build_app(args: argparse.Namespace) -> Any:
     """Open the trace, find the starting step and make the app (not yet running)."""
     from tracer.replay.factory import make_app
@@ -65,10 +78,18 @@ def build_app(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_flags(args)
+    if args.trace is not None and args.trace.is_dir() and not args.follow:
+        from tracer.replay.i18n import default_lang
+        from tracer.replay.opening import describe_folder
+
+        print(describe_folder(args.trace, args.lang or default_lang()))
+        print("tracer replay PATH  (opens one; O in the app lists these too)")
+        return 0
     app = build_app(args)
     if args.screenshot is not None:
         app.index.extend()  # a picture shows the whole count, not "indexing…"
-        write_screenshot(app, args.screenshot, args.size)
+        write_screenshot(app, args.screenshot, args.size or DEFAULT_SIZE)
         return 0
     app.run()
     return 0

@@ -46,6 +46,25 @@ def find_messages(reader: TraceReader, uuids: Iterable[str], before: int,
     return found
 
 
+def history_before(reader: TraceReader, before: int, count: int, skip: Iterable[str],
+                   limit: int = 1000) -> list[MessageRecorded]:
+    """The last ``min(count, limit)`` messages recorded before ``before``, oldest first, leaving
+    out the uuids in ``skip`` (the ones a step adds). The internal history is the messages in
+    the order they were recorded, so this is the history a step appended to (unfolded view)."""
+    leave = set(skip)
+    out: list[MessageRecorded] = []
+    for i in range(before - 1, -1, -1):
+        if len(out) >= min(count, limit):
+            break
+        if reader.kind_of(i) != "message":
+            continue
+        event = reader[i]
+        if isinstance(event, MessageRecorded) and event.uuid not in leave:
+            out.append(event)
+    out.reverse()
+    return out
+
+
 def find_back(reader: TraceReader, before: int, kind: str,
               test: Callable[[Any], bool] = lambda _e: True,
               limit: int = SCAN_LIMIT) -> AnyEvent | None:

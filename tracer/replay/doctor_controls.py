@@ -50,6 +50,8 @@ class DoctorControls:
         if self.diagnosis is not None:
             self.diagnosed(self.diagnosis)
             return
+        if not hasattr(self.index.reader, "raw"):  # --follow waiting for the file: check it later
+            return
         how = plan(len(self.index.reader), self.doctor)
         if how == "now":
             self.diagnosed(diagnose(self.index.reader))
@@ -89,7 +91,18 @@ class DoctorControls:
                 # Unless a step was asked for, or the reader moved while the doctor worked.
                 if self._jump_to_finding and self.step == self._start_step:
                     self.cursor.go(first)
+                    self.render_step()
+                    # The step view first: bring the block the finding is about into view
+                    # (once laid out, so the lines are wrapped to the real width).
+                    self.call_after_refresh(self._show_block)
+                    return
         self.render_step()
+
+    def _show_block(self) -> None:
+        stage = self.query_one("#stage")
+        lines = stage.plain_lines()
+        if len(lines) > stage.content_size.height:  # only when it does not all fit
+            stage.toggle_mark("⇓")
 
     def _show_findings(self) -> None:
         self.query_one(FindingsPanel).show(self.diagnosis, self.lang, self.doctor_state)
@@ -104,7 +117,7 @@ class DoctorControls:
                 self.render_step()
             panel.focus()  # ↑ ↓ choose a finding, Enter jumps to it
         else:
-            self.set_focus(None)  # keys step through the trace again
+            self.query_one("#stage").focus()  # the step view has the keys again
 
     def on_findings_panel_selected(self, message: FindingsPanel.Selected) -> None:
         self.go(message.step)

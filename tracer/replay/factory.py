@@ -36,18 +36,30 @@ def make_app(trace: Path | None = None, *, step: int | None = None, turn: int | 
              doctor: bool = False, guide: Any = LOAD_GUIDE, tour: Any = None) -> ReplayApp:
     """The replay app for ``trace`` (default: the bundled main walk), ready to run.
 
+    ``trace`` may also be a bundled recording's short name (``05-max-turns``). With ``follow``
+    a file that does not exist yet is waited for, as ``tail -F`` does.
+
     ``step`` is 1-based, as ``--step N`` and ``tracer show`` count; ``turn``/``stage`` pick the
     first step of a turn and/or stage. ``doctor``: start at the doctor's first finding (unless a
     position was given) and open the findings panel. ``lang`` None follows the locale.
     ``tour``: a :class:`tracer.replay.tour.Tour` to walk (see :func:`make_tour_app`).
     """
-    from tracer.paths import MAIN_RECORDING
+    from tracer.paths import MAIN_RECORDING, resolve_trace
     from tracer.replay.app import ReplayApp
     from tracer.replay.i18n import default_lang
+    from tracer.replay.opening import WaitingReader
     from tracer.replay.steps import StepIndex, locate
     from tracer.trace.reader import TraceReader
 
-    path = Path(trace) if trace is not None else MAIN_RECORDING
+    path = resolve_trace(trace) if trace is not None else MAIN_RECORDING
+    if follow and not path.exists():
+        # Like tail -F: wait for the recorder to create it (the app says so, and opens it).
+        if step is not None or turn is not None or stage is not None:
+            raise UserError("--follow on a file not written yet cannot start at a step", path)
+        waiting: Any = WaitingReader(path)
+        return ReplayApp(StepIndex(waiting, eager=False), lang=lang or default_lang(),
+                         follow=True, doctor=doctor, jump_to_finding=doctor,
+                         **_guide_options(guide))
     # Checked here too, so the reader is only built for a file that exists (a reader whose
     # constructor fails prints a stray warning when it is collected).
     if not path.exists():
@@ -63,12 +75,9 @@ def make_app(trace: Path | None = None, *, step: int | None = None, turn: int | 
     else:
         start = 0  # following a trace whose first step is not written yet
     positioned = step is not None or turn is not None or stage is not None
-    options: dict[str, Any] = {}
-    if guide is not LOAD_GUIDE:
-        options = {"guide": guide, "load_chapter_guide": guide is not None}
     return ReplayApp(index, step=start, lang=lang or default_lang(), follow=follow,
                      doctor=doctor, jump_to_finding=doctor and not positioned, tour=tour,
-                     **options)
+                     **_guide_options(guide))
 
 
 def make_tour_app(*, lang: str | None = None, restart: bool = False,
@@ -109,3 +118,9 @@ def make_tour_app(*, lang: str | None = None, restart: bool = False,
         raise UserError(f"cannot keep the tour's progress here ({exc.strerror})", path) from None
     first = tour.current
     return make_app(first.recording, step=first.step + 1, lang=lang, guide=guide, tour=tour)
+
+
+def _guide_options(guide: Any) -> dict[str, Any]:
+    if guide is LOAD_GUIDE:
+        return {}
+    return {"guide": guide, "load_chapter_guide": guide is not None}

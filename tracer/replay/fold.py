@@ -3,11 +3,19 @@
 A tool can return a megabyte; drawing it all would freeze the screen and teach nothing. Every
 piece of content the replay shows passes through :func:`fold` first, so the work per step stays
 bounded whatever the trace holds.
+
+The reader can ask for more (Enter or ``o``): inside ``with unfolded():`` the limits rise to
+``OPEN_LINES`` lines and ``OPEN_CHARS`` characters, enough for any real tool output, still bounded
+so one huge result cannot freeze the screen. The renderers also check :func:`is_unfolded` to list
+a resent request message by message and to print a ``tool_result`` in full.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from rich.text import Text
@@ -15,22 +23,52 @@ from rich.text import Text
 MAX_LINES = 40
 MAX_CHARS = 4000
 MAX_LINE_WIDTH = 400
+OPEN_LINES = 5000
+OPEN_CHARS = 400_000
+
+_UNFOLDED: ContextVar[bool] = ContextVar("unfolded", default=False)
+
+
+@contextmanager
+def unfolded() -> Iterator[None]:
+    """Render with everything unfolded (the app's Enter / ``o``)."""
+    token = _UNFOLDED.set(True)
+    try:
+        yield
+    finally:
+        _UNFOLDED.reset(token)
+
+
+@contextmanager
+def folded() -> Iterator[None]:
+    """Render folded even inside :func:`unfolded` (one-line summaries stay one line)."""
+    token = _UNFOLDED.set(False)
+    try:
+        yield
+    finally:
+        _UNFOLDED.reset(token)
+
+
+def is_unfolded() -> bool:
+    return _UNFOLDED.get()
 
 
 def fold(text: str, max_lines: int = MAX_LINES,
          max_chars: int = MAX_CHARS) -> tuple[str, str | None]:
     """``text`` cut to ``max_lines`` lines and ``max_chars`` characters, noting any cut."""
+    if is_unfolded():
+        max_lines, max_chars = max(max_lines, OPEN_LINES), max(max_chars, OPEN_CHARS)
     head = text[:max_chars]
     lines = head.split("\n")
     cut_lines = len(lines) > max_lines
-    lines = [line if len(line) <= MAX_LINE_WIDTH else line[:MAX_LINE_WIDTH] + "…"
-             for line in lines[:max_lines]]
+    widest = OPEN_CHARS if is_unfolded() else MAX_LINE_WIDTH
+    lines = [line if len(line) <= widest else line[:widest] + "…" for line in lines[:max_lines]]
     shown = "\n".join(lines)
     if not cut_lines and len(text) <= max_chars:
         return shown, None
     total_lines = text.count("\n") + 1
     note = (f"… folded: showing {len(lines)} of {total_lines} lines, "
-            f"{len(shown)} of {len(text)} chars")
+            f"{len(shown)} of {len(text)} chars (o: unfold)")
     return shown, note
 
 

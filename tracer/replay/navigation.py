@@ -1,4 +1,4 @@
-"""Moving between recordings: the table of contents (``s``), the tour (``N`` ``B``), and the
+"""Moving between recordings: the table of contents (``s``), the tour (``w`` ``W``), and the
 checkpoint a step shows.
 
 :class:`NavigationControls` is mixed into :class:`~tracer.replay.app.ReplayApp`, like
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 class NavigationControls:
-    """Key ``s`` (contents), ``N``/``B`` (tour stops), and switching recordings."""
+    """Key ``s`` (contents), ``w``/``W`` (tour stops), and switching recordings."""
 
     # Set by ReplayApp.__init__; App methods (push_screen, notify, query_one, …) come from it.
     index: StepIndex
@@ -164,7 +164,7 @@ class NavigationControls:
         )
 
     def answered(self, given: str | None) -> None:
-        """The reader's prediction (None: skipped for now; ``N`` asks again)."""
+        """The reader's prediction (None: skipped for now; ``w`` asks again)."""
         if given is None or self.tour is None:
             return
         self.tour.answer(given)

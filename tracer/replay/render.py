@@ -19,10 +19,11 @@ from rich.text import Text
 
 from tracer.replay import context
 from tracer.replay.attempts import attempt_rows, attempts_text, worth_showing
-from tracer.replay.fold import as_json, folded_text, short
+from tracer.replay.fold import as_json, folded, folded_text, is_unfolded, short
 from tracer.replay.i18n import colon, stage_title
 from tracer.replay.render_tools import (
     block_text,
+    indented,
     render_mapping,
     render_tool_run,
     render_wrapping,
@@ -109,18 +110,21 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append("\n")
         out.append_text(attempts_text(rows, lang))
     out.append("\nmessages: [\n", style="bold")
-    if event.prefix_len:
+    if event.prefix_len and is_unfolded():
+        _unfolded_prefix(out, index, step, event.prefix_len, lang)
+    elif event.prefix_len:
         same, request = event.prefix_len, event.prefix_request
-        out.append(say(lang, f"  ⋯ same {same} messages as request {request} (folded)\n",
-                       f"  ⋯ 与第 {request} 次请求相同的 {same} 条消息（已折叠）\n"), style="dim")
+        noun = "message" if same == 1 else "messages"
+        out.append(say(lang, f"  ⋯ same {same} {noun} as request {request} (folded; o: unfold)\n",
+                       f"  ⋯ 与第 {request} 次请求相同的 {same} 条消息（已折叠，按 o 展开）\n"),
+                   style="dim")
     found = context.find_messages(index.reader, context.tail_uuids(event.tail), where)
     for number, (role, blocks) in enumerate(context.resolve_tail(event.tail, found),
                                             start=event.prefix_len + 1):
         out.append(f"  {number}. {role}", style=LIT)
         out.append(say(lang, "  new\n", "  新增\n"), style=LIT)
         for block in blocks:
-            out.append("     ")
-            out.append_text(block_text(block, lang, width=70))
+            out.append_text(indented(block_text(block, lang, width=70), 5))
             out.append("\n")
     out.append("]\n\n", style="bold")
     history = context.request_history(index, step)
@@ -146,6 +150,20 @@ def request_label(number: int, lang: str) -> str:
     return say(lang, f"request {number}", f"第 {number} 次请求")
 
 
+def _unfolded_prefix(out: Text, index: StepIndex, step: int, count: int, lang: str) -> None:
+    """The messages a request shares with the previous one, one by one (the fold opened)."""
+    from tracer.replay.raw import request_body
+
+    body = request_body(index, step) or {}
+    for number, message in enumerate(body.get("messages", [])[:count], start=1):
+        out.append(f"  {number}. {message.get('role', '?')}", style="bold")
+        out.append(say(lang, "  sent before\n", "  之前发过\n"), style="dim")
+        content = message.get("content")
+        for block in content if isinstance(content, list) else [content]:
+            out.append_text(indented(block_text(block, lang, width=70), 5))
+            out.append("\n")
+
+
 def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("response", lang, request_label(event.request_index, lang))
     field(out, "message.id", event.message_id, lang=lang)
@@ -158,7 +176,8 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
               f"{latency}，HTTP 尝试 {event.attempts} 次"), lang=lang)
     found = context.find_messages(index.reader, event.assistant_uuids, index.positions[step])
     count = len(event.assistant_uuids)
-    out.append(say(lang, f"\n{count} internal assistant messages (one per content block):\n",
+    noun = "message" if count == 1 else "messages"
+    out.append(say(lang, f"\n{count} internal assistant {noun} (one per content block):\n",
                    f"\n变成 {count} 条内部 assistant 消息（每个内容块一条）：\n"), style=LABEL)
     for uuid in event.assistant_uuids:
         message = found.get(uuid)
@@ -220,21 +239,38 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
                    f"+{event.assistant_count} 条 assistant，+{event.tool_result_count} 条 "
                    "tool_result（内部列表）\n\n"), style="dim")
     out.append("[...messagesForQuery, ...assistantMessages, ...toolResults]\n", style=LABEL)
-    if event.before_count:
-        out.append(say(lang, f"  1–{event.before_count}  unchanged (folded)\n",
-                       f"  1–{event.before_count}  未变（折叠）\n"), style="dim")
+    if event.before_count and is_unfolded():
+        old = context.history_before(index.reader, index.positions[step], event.before_count,
+                                     event.new_uuids)
+        if len(old) < event.before_count:
+            missing = event.before_count - len(old)
+            out.append(say(lang, f"  ⋯ {missing} older not listed\n",
+                           f"  ⋯ 更早的 {missing} 条未列出\n"), style="dim")
+        for number, message in enumerate(old, start=event.before_count - len(old) + 1):
+            out.append(f"  {number:>3}  {message.type:<10} {message.uuid[:8]}  ", style="dim")
+            out.append_text(_message_line(message, lang))
+            out.append("\n")
+    elif event.before_count:
+        out.append(say(lang, f"  1–{event.before_count}  unchanged (folded; o: unfold)\n",
+                       f"  1–{event.before_count}  未变（已折叠，按 o 展开）\n"), style="dim")
     found = context.find_messages(index.reader, event.new_uuids, index.positions[step])
     for number, uuid in enumerate(event.new_uuids, start=event.before_count + 1):
         message = found.get(uuid)
         out.append(f"  {number:>3}  ", style=LIT)
         kind = message.type if message else "?"
-        out.append(f"{kind:<9} {uuid[:8]}  ", style=LIT)
+        out.append(f"{kind:<10} {uuid[:8]}  ", style=LIT)
         out.append_text(_message_line(message, lang))
         out.append("\n")
     return out
 
 
 def _message_line(message: MessageRecorded | None, lang: str) -> Text:
+    """One history row's summary: one line even when the view is unfolded."""
+    with folded():
+        return _summary(message, lang)
+
+
+def _summary(message: MessageRecorded | None, lang: str) -> Text:
     if message is None:
         return Text(say(lang, "(not found)", "（未找到）"), style="dim")
     content = message.content

@@ -16,7 +16,7 @@ from typing import Any
 from rich.text import Text
 
 from tracer.replay import context
-from tracer.replay.fold import as_json, folded_text, short
+from tracer.replay.fold import as_json, folded_text, is_unfolded, short
 from tracer.replay.i18n import colon, stage_title
 from tracer.trace.events import MessageRecorded, ToolFinished
 
@@ -43,25 +43,39 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
     if isinstance(block, str):
         return Text(f'"{short(block, width)}"')
     kind = block.get("type", "?")
+    full = full or is_unfolded()  # the reader asked to see everything
     out = Text(f"{kind} ", style="bold magenta")
     if kind == "text":
         out.append_text(folded_text(block.get("text", "")) if full
                         else Text(short(block.get("text", ""), width)))
     elif kind == "thinking":
-        out.append(short(block.get("thinking", ""), width if not full else 400), style="dim italic")
+        thinking = block.get("thinking", "")
+        out.append(thinking if is_unfolded() else short(thinking, width if not full else 400),
+                   style="dim italic")
     elif kind == "tool_use":
         out.append(f"{block.get('name', '?')} ", style="bold")
         out.append(f"id={block.get('id', '?')} ", style="yellow")
-        out.append(short(block.get("input", {}), width))
+        tool_input = block.get("input", {})
+        out.append(as_json(tool_input) if is_unfolded() else short(tool_input, width))
     elif kind == "tool_result":
         error = block.get("is_error")
         out.append(f"→ {block.get('tool_use_id', '?')} ", style="yellow")
         if error:
             out.append("is_error ", style=ERROR)
-        out.append(short(block.get("content", ""), width))
+        if is_unfolded():  # the whole content, on its own lines
+            out.append("\n")
+            out.append_text(content_text(block.get("content", "")))
+        else:
+            out.append(short(block.get("content", ""), width))
     else:
         out.append(short({k: v for k, v in block.items() if k != "type"}, width), style="dim")
     return out
+
+
+def indented(text: Text, spaces: int) -> Text:
+    """``text`` with every line indented (an unfolded block spans lines; they stay nested)."""
+    pad = Text(" " * spaces)
+    return Text("\n").join(pad + line for line in text.split("\n", allow_blank=True))
 
 
 def content_text(content: Any) -> Text:
@@ -158,18 +172,21 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
         out.append_text(raw_output_text(run.output, lang))
         out.append("\n\n")
     out.append("        ⇓  ", style="bold")
-    out.append(say(lang, "mapped to a tool_result block\n\n", "翻译成 tool_result 块\n\n"),
-               style="bold")
+    out.append(say(lang, "mapped to a tool_result block", "翻译成 tool_result 块"), style="bold")
+    out.append(say(lang, "   (b: jump here and back)\n\n", "（按 b 在此处与原始输出之间跳转）\n\n"),
+               style="dim")
     block = event.block
     out.append("{\n", style="bold")
     out.append('  "type": ', style=LABEL)
-    out.append(f'"{block.get("type")}"\n')
+    out.append(f'"{block.get("type")}",\n')
     out.append('  "tool_use_id": ', style=LABEL)
-    out.append(f'"{block.get("tool_use_id")}"\n', style="yellow")
+    out.append(f'"{block.get("tool_use_id")}"', style="yellow")
+    out.append(",\n")
     out.append('  "is_error": ', style=LABEL)
     if "is_error" in block:
         is_error = block["is_error"]
-        out.append(str(is_error).lower() + "\n", style=ERROR if is_error else "green")
+        out.append(str(is_error).lower(), style=ERROR if is_error else "green")
+        out.append(",\n")
     else:
         out.append(say(lang, "(absent: prints as undefined)\n",
                        "（没有这个字段：打印为 undefined）\n"), style="dim")
@@ -191,11 +208,31 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
                        f"<persisted-output>：输出（{p.get('size')} 字符）超过 "
                        f"{p.get('threshold')}，已保存到 {p.get('path')}，模型只拿到预览和路径。\n"),
                style="yellow")
+        kept = kept_copy(index, p)
+        if kept:  # the session's temporary folder is gone; the recorder kept a copy
+            out.append(say(lang, f"That temporary file is gone; the copy kept with the recording: "
+                                 f"{kept}\n",
+                           f"那个临时文件已删除；随录制保存的副本：{kept}\n"), style="yellow")
     if event.empty_replaced:
         out.append(say(lang, "Empty output was replaced by a sentence, so the model is never "
                              "handed an empty result.\n",
                        "空输出被替换成一句话，模型不会收到空结果。\n"), style="yellow")
     return out
+
+
+def kept_copy(index: Any, persisted: dict[str, Any]) -> str | None:
+    """Where the recorder kept a persisted output: ``<name>.trace.tool-results/<file>`` beside the
+    trace (the ``saved`` field), as a path relative to the current folder when it can be."""
+    from pathlib import Path
+
+    saved = persisted.get("saved")
+    if not saved:
+        return None
+    path = Path(index.reader.path).parent / str(saved)
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
@@ -210,9 +247,10 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
                    "  （即书中 addToolResult 调用的 createUserMessage）\n\n"), style="dim")
     out.append('{ "type": "user",\n', style="bold")
     out.append('  "uuid": ', style=LABEL)
-    out.append(f'"{event.message_uuid}"\n')
+    out.append(f'"{event.message_uuid}",\n')
     out.append('  "source_tool_assistant_uuid": ', style=LABEL)
-    out.append(f'"{event.source_tool_assistant_uuid}"\n', style="yellow")
+    out.append(f'"{event.source_tool_assistant_uuid}"', style="yellow")
+    out.append(",\n")
     source = found.get(event.source_tool_assistant_uuid)
     if isinstance(source, MessageRecorded) and isinstance(source.content, list):
         out.append("     ↳ ", style="dim")
@@ -221,10 +259,9 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out.append('  "content": [\n', style=LABEL)
     blocks = message.content if message and isinstance(message.content, list) else []
     for block in blocks:
-        out.append("     ")
-        out.append_text(block_text(block, lang, width=70))
+        out.append_text(indented(block_text(block, lang, width=70), 5))
         out.append("\n")
-    out.append("  ]\n", style=LABEL)
+    out.append("  ],\n", style=LABEL)
     out.append('  "tool_use_result": ', style=LABEL)
     out.append(say(lang, "(kept beside the message, never sent)\n", "（留在消息旁，不发送）\n"),
                style="dim")

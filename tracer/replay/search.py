@@ -1,6 +1,14 @@
-"""Search through every step's content (``/`` in the app).
+"""Search through every step (``/`` in the app).
 
-A step's content is its own record and the records it points at. Rather than decode every event,
+By default the search looks at what the reader sees: each step rendered as the step view shows
+it, in the current language (labels such as 翻译, block text, ``"is_error": true``), plus the
+``[DEBUG]`` lines the step printed. So a phrase copied from the screen finds its step, and every
+hit is visible where the search lands (:func:`search_rendered`). It renders every step, so it runs
+in a worker thread with a reader of its own, and reports its progress.
+
+A query starting with ``raw:`` searches the trace's JSON lines instead (:func:`search_steps`),
+which is faster on a huge trace and finds what no view prints. A step's content is its own record
+and the records it points at. Rather than decode every event,
 we look for the query in each line's raw bytes (case-insensitive for ASCII; Chinese has no case)
 and then credit each hit to the step that shows it: a ``message`` to the next step (the response
 that produced it, the wrapping that made it), a ``debug_hook``, ``http_attempt_start`` or
@@ -14,9 +22,16 @@ before searching.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 from tracer.replay.steps import StepIndex
+
+#: A query with this prefix searches the raw JSON lines.
+RAW_PREFIX = "raw:"
+#: How often the rendered search reports progress, in steps.
+PROGRESS_EVERY = 500
 
 _BACKWARD_KINDS = {"debug_hook", "http_attempt_start", "http_attempt"}
 
@@ -55,3 +70,46 @@ def next_match(matches: list[int], step: int, forward: bool = True) -> int | Non
     if forward:
         return next((m for m in matches if m > step), matches[0])
     return next((m for m in reversed(matches) if m < step), matches[-1])
+
+
+def pattern(query: str) -> re.Pattern[str] | None:
+    """The query as a case-insensitive pattern for highlighting (None for an empty query)."""
+    text = query.removeprefix(RAW_PREFIX).strip() if query.startswith(RAW_PREFIX) else query
+    return re.compile(re.escape(text), re.IGNORECASE) if text.strip() else None
+
+
+def step_text(index: StepIndex, step: int, lang: str) -> str:
+    """What the reader sees of ``step``: the step view and the debug lines it printed."""
+    from tracer.replay.render import render_step
+
+    text = render_step(index, step, lang).plain
+    first = index.debug_count_through(step - 1) if step else 0
+    lines = [str(getattr(index.reader[index.debug_positions[k]], "line", ""))
+             for k in range(first, index.debug_count_through(step))]
+    return text + "\n" + "\n".join(lines)
+
+
+def search_rendered(path: Path, query: str, lang: str,
+                    cancelled: Callable[[], bool] = lambda: False,
+                    progress: Callable[[int, int], None] = lambda _done, _total: None
+                    ) -> list[int]:
+    """The steps whose rendered text (in ``lang``) contains ``query``, ignoring case.
+
+    Opens ``path`` with a reader of its own, so it can run in a thread beside the screen's.
+    """
+    from tracer.trace.reader import TraceReader
+
+    if not query.strip():
+        return []
+    needle = query.casefold()
+    with TraceReader(path) as reader:
+        index = StepIndex(reader)
+        hits = []
+        for step in range(len(index)):
+            if step % PROGRESS_EVERY == 0:
+                if cancelled():
+                    return []
+                progress(step, len(index))
+            if needle in step_text(index, step, lang).casefold():
+                hits.append(step)
+    return hits

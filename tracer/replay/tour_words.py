@@ -30,13 +30,13 @@ WORDS: dict[str, dict[str, str]] = {
     "diagram": {"zh": "示意图", "en": "Diagram"},
     "tour": {"zh": "导览 {n}/{total}", "en": "Tour {n}/{total}"},
     "tour_keys": {
-        "zh": "N 下一站 · B 上一站 · 其余按键照常",
-        "en": "N next stop · B previous stop · every other key as usual",
+        "zh": "w 下一站 · W 上一站 · 其余按键照常",
+        "en": "w next stop · W previous stop · every other key as usual",
     },
     "where": {"zh": "录制 {recording}，第 {step} 步", "en": "recording {recording}, step {step}"},
     "card_hint": {
-        "zh": "回车关闭说明，可以自己前后看看；N 去下一站。",
-        "en": "Enter closes this card so you can look around; N goes to the next stop.",
+        "zh": "回车关闭说明，可以自己前后看看；按 w 去下一站。",
+        "en": "Enter closes this card so you can look around; w goes to the next stop.",
     },
     "predict": {"zh": "先猜一猜，再往下走", "en": "Predict, then step on"},
     "choose_hint": {
@@ -55,9 +55,9 @@ WORDS: dict[str, dict[str, str]] = {
     "evidence": {"zh": "轨迹里：{evidence}", "en": "In the trace: {evidence}"},
     "why": {"zh": "为什么", "en": "Why"},
     "reveal_hint": {
-        "zh": "回车关闭；现在停在展示答案的那一步。N 去下一站。",
+        "zh": "回车关闭；现在停在展示答案的那一步。按 w 去下一站。",
         "en": "Enter closes this; you are now on the step that shows the answer. "
-        "N goes to the next stop.",
+        "w goes to the next stop.",
     },
     "score": {
         "zh": "检查点：答对 {right} 个，共答了 {answered} 个（全部 {total} 个）。",

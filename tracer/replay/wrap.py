@@ -27,16 +27,13 @@ def _may_break_before(previous: str, char: str) -> bool:
     return get_character_cell_size(previous) == 2 or get_character_cell_size(char) == 2
 
 
-def wrap_line(line: Text, width: int) -> list[Text]:
-    """One line (no newlines) as lines of at most ``width`` cells.
+def _cuts(plain: str, width: int) -> list[int]:
+    """Where to cut ``plain`` so that each piece fits ``width`` cells (greedy).
 
-    Greedy: each line takes as much as fits and ends at the last place a break is allowed; only a
-    run with no such place (a very long word) is cut where it overflows. Spaces may hang past the
-    edge, since they are stripped from the ends of lines.
+    Each piece takes as much as fits and ends at the last place a break is allowed; only a run
+    with no such place (a word longer than the line) is cut where it overflows. Spaces may hang
+    past the edge, since they are stripped from the ends of lines.
     """
-    plain = line.plain
-    if cell_len(plain) <= width:
-        return [line]
     cuts: list[int] = []
     start, used, last_break = 0, 0, None
     for i, char in enumerate(plain):
@@ -56,12 +53,57 @@ def wrap_line(line: Text, width: int) -> list[Text]:
         last_break = next(
             (j for j in range(i, cut, -1) if _may_break_before(plain[j - 1], plain[j])), None
         )
+    return cuts
+
+
+def _pieces(line: Text, cuts: list[int]) -> list[Text]:
     out = []
     for piece in line.divide(cuts):
         piece.rstrip()
         if piece.plain[:1].isspace():  # a cut inside a run of spaces
             piece = piece[len(piece.plain) - len(piece.plain.lstrip()) :]
         out.append(piece)
+    return out
+
+
+def _hang(plain: str, width: int) -> int:
+    """Where wrapped lines of ``plain`` start: under the last column that begins in the first
+    half of the line (columns are parted by two or more spaces), else under its indentation."""
+    indent = len(plain) - len(plain.lstrip(" "))
+    column = indent
+    half = width // 2
+    at = plain.find("  ", indent)
+    while 0 <= at < half:
+        start = at + len(plain[at:]) - len(plain[at:].lstrip(" "))
+        if start >= half or start >= len(plain) or plain[:start].isascii() is False:
+            break
+        column = start
+        at = plain.find("  ", start)
+    return column
+
+
+def wrap_line(line: Text, width: int) -> list[Text]:
+    """One line (no newlines) as lines of at most ``width`` cells.
+
+    An indented line keeps its indentation on every line it wraps onto (a hanging indent), so
+    git's ``  (use "git add"…`` or a nested JSON field still reads as nested once wrapped; a
+    table row (columns parted by two spaces) hangs under its last column (:func:`_hang`).
+    """
+    plain = line.plain
+    if cell_len(plain) <= width:
+        return [line]
+    cuts = _cuts(plain, width)
+    indent = _hang(plain, width)
+    if not cuts or not indent or indent > width // 2:
+        return _pieces(line, cuts)
+    first = line[: cuts[0]]
+    first.rstrip()
+    rest = line[cuts[0] :]
+    rest = rest[len(rest.plain) - len(rest.plain.lstrip()) :]
+    narrower = width - indent
+    out = [first]
+    for piece in _pieces(rest, _cuts(rest.plain, narrower)):
+        out.append(Text(" " * indent) + piece)
     return out
 
 

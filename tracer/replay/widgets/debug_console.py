@@ -7,6 +7,8 @@ a step late in a 10,000-turn session costs no more than an early one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 
 from tracer.replay.i18n import tr
@@ -23,16 +25,22 @@ class DebugConsole(Pager):
         self.lines: list[str] = []
         self.total = -1
         self._lang = ""
+        self._light: Callable[[Text], Text] | None = None
 
-    def show_lines(self, total: int, lines: list[str], lang: str) -> None:
-        if (total, lang) == (self.total, self._lang) and self.lines == lines:
+    def show_lines(
+        self, total: int, lines: list[str], lang: str, light: Callable[[Text], Text] | None = None
+    ) -> None:
+        """Show the lines; ``light`` marks search hits (the app's highlighter)."""
+        if (total, lang, light) == (self.total, self._lang, self._light) and self.lines == lines:
             return  # nothing new printed: leave the console as it is
-        self.total, self.lines, self._lang = total, lines, lang
+        self.total, self.lines, self._lang, self._light = total, lines, lang, light
         out = Text()
         if not lines:
             out.append(tr("no_debug", lang), style="dim")
         else:
             if total > len(lines):
-                out.append(tr("earlier_lines", lang, n=total - len(lines)) + "\n", style="dim")
+                earlier = total - len(lines)
+                key = "earlier_line" if earlier == 1 else "earlier_lines"
+                out.append(tr(key, lang, n=earlier) + "\n", style="dim")
             out.append("\n".join(lines))
-        self.show(out, tr("debug", lang))
+        self.show(light(out) if light is not None else out, tr("debug", lang))

@@ -6,7 +6,8 @@ appending, resending). They are not the book's three stations (第一站 to 第�
 sections of the chapter. Step ④ also lights for request 1, the first send, before any result
 exists; the stage view says so. The strip is always visible, with "turn T · step S/N" on the
 right, so a reader never loses their place (asciinema's progress and Python Tutor's "Step X of
-Y").
+Y"). When the line is too narrow for both, the stations shrink to their
+numbers (``①②③④``), then go: the position is the one thing the strip never drops.
 """
 
 from __future__ import annotations
@@ -31,18 +32,24 @@ class JourneyStrip(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.stations = Text()
+        self.compact = Text()
+        """The stations as numbers only, for a narrow screen."""
         self.position = Text()
 
     def show(self, stage: str, turn: int, step: int, total: int, lang: str,
              status: str = "") -> None:
-        line = Text()
+        line, compact = Text(), Text(" ")
         for number, station in enumerate(STATIONS):
+            lit = "bold black on #e8d44d" if station == stage else ""
             if number:
                 line.append(" → ", style="dim")
             label = f"{NUMBERS[number]} {stage_name(station, lang)}"
-            line.append(f" {label} ", style="bold black on #e8d44d" if station == stage else "")
+            line.append(f" {label} ", style=lit)
+            compact.append(NUMBERS[number], style=lit or "dim")
         if stage not in STATIONS:
             line.append(f"   · {stage_name(stage, lang)}", style="italic")
+        compact.append(f" {stage_name(stage, lang)}", style="bold")
+        self.compact = compact
         right = Text()
         if status:
             right.append(status + "  ", style="bold magenta")
@@ -52,9 +59,11 @@ class JourneyStrip(Widget):
 
     def render_line(self, y: int) -> Strip:
         width = max(self.size.width, 1)
-        gap = width - self.stations.cell_len - self.position.cell_len - 1
-        out = self.stations.copy()
+        room = width - self.position.cell_len - 1
+        left = next((t for t in (self.stations, self.compact) if t.cell_len <= room), Text())
+        gap = room - left.cell_len
+        out = left.copy()
         out.append(" " * max(gap, 1))
         out.append_text(self.position)
-        out.truncate(width, overflow="ellipsis")
+        out = out[max(out.cell_len - width, 0):] if out.cell_len > width else out
         return text_strip(out, width, self.rich_style, self.app.console)

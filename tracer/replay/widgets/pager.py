@@ -4,16 +4,20 @@ shown a screenful at a time.
 The stage view and the chapter panel change on nearly every step. As scroll containers around a
 ``Static`` each change would re-run Textual's layout (the content's height changed) and draw the
 whole screen twice; a pager keeps its size, so a step repaints only what changed. It scrolls by
-itself: mouse wheel, or :meth:`scroll_lines` (the app's ↑ ↓ PgUp PgDn).
+itself: the mouse wheel, or, once focused (Tab), ↑ ↓ PgUp PgDn Home End and their vim keys. The
+keys it does not take (← → [ ] 1–4 …) go on to the app, so steps move from any panel.
 """
 
 from __future__ import annotations
+
+import re
 
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -29,7 +33,15 @@ def text_strip(line: Text, width: int, base: Style, console: Console) -> Strip:
 class Pager(Widget):
     """Shows ``text`` from line ``top``; a dim marker says when there is more below."""
 
-    can_focus = False
+    can_focus = True
+    BINDINGS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("up,k", "scroll(-1)", "up", show=False),
+        Binding("down,j", "scroll(1)", "down", show=False),
+        Binding("pageup,ctrl+b", "page(-1)", "page up", show=False),
+        Binding("pagedown,ctrl+f", "page(1)", "page down", show=False),
+        Binding("home", "scroll(-1000000)", "top", show=False),
+        Binding("end", "scroll(1000000)", "bottom", show=False),
+    ]
     stick_to_end = False
     """When true, a new text opens at its end (a console) rather than its top."""
 
@@ -73,6 +85,45 @@ class Pager(Widget):
             self._at_end = False
         self.top = max(0, min(self.top + delta, most))
         self.refresh()
+
+    def action_scroll(self, delta: int) -> None:
+        self.scroll_lines(delta)
+
+    def action_page(self, pages: int) -> None:
+        self.scroll_lines(pages * max(self.content_size.height - 1, 1))
+
+    def reveal(self, pattern: re.Pattern[str]) -> bool:
+        """Scroll so that the first line matching ``pattern`` is in view (a search hit)."""
+        lines = self.plain_lines()
+        at = next((n for n, line in enumerate(lines) if pattern.search(line)), None)
+        if at is None:
+            return False
+        height = max(self.content_size.height, 1)
+        if not self.top <= at < self.top + height - 1:  # the last row may be the "more" marker
+            most = max(len(lines) - height, 0)
+            self._at_end = False
+            self.top = max(0, min(at - height // 3, most))
+            self.refresh()
+        return True
+
+    def toggle_mark(self, mark: str) -> bool:
+        """Scroll to the first line holding ``mark``, or back to the top if already there.
+
+        Returns False when no line holds it."""
+        lines = self.plain_lines()
+        at = next((n for n, line in enumerate(lines) if mark in line), None)
+        if at is None:
+            return False
+        most = max(len(lines) - max(self.content_size.height, 1), 0)
+        target = min(at, most)
+        self._at_end = False
+        self.top = 0 if self.top == target else target
+        self.refresh()
+        return True
+
+    def plain_lines(self) -> list[str]:
+        """What the pager holds, wrapped as on screen (for copying and tests)."""
+        return [line.plain for line in self._lines(max(self.content_size.width, 1))]
 
     def render_line(self, y: int) -> Strip:
         """One line of the content area (Textual's line API: only visible lines are drawn)."""

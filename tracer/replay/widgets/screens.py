@@ -1,11 +1,12 @@
-"""Modal screens: help (``?``), go to step (``g``)."""
+"""Modal screens: help (``?``, which says how to close it), go to step (``g``, which says when
+the step does not exist rather than silently going to the nearest one)."""
 
 from __future__ import annotations
 
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -13,8 +14,10 @@ from tracer.replay.i18n import HELP, tr
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key, in the current language. Any of ``? F1 escape q`` closes it."""
+    """Every key, in the current language. Any of ``? F1 escape q`` closes it, as its first line
+    says; on a short screen it scrolls (↑ ↓ PgUp PgDn)."""
 
+    AUTO_FOCUS = "#help-box"
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
         Binding("escape,question_mark,fullwidth_question_mark,f1,q", "dismiss", "close"),
     ]
@@ -24,12 +27,19 @@ class HelpScreen(ModalScreen[None]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        table = Table(title=tr("help_title", self.lang), show_header=False, box=None)
+        table = Table(
+            title=tr("help_title", self.lang),
+            show_header=False,
+            box=None,
+            caption=tr("help_close", self.lang),
+            caption_style="italic #e8d44d",
+        )
         table.add_column(style="bold #e8d44d", no_wrap=True)
         table.add_column()
         for keys, words in HELP:
             table.add_row(keys, words[self.lang])
-        with Vertical(id="help-box"):
+        with VerticalScroll(id="help-box"):
+            yield Static(tr("help_close", self.lang), id="help-close")
             yield Static(table)
 
 
@@ -47,6 +57,7 @@ class GotoScreen(ModalScreen[int | None]):
         with Vertical(id="goto-box"):
             yield Static(tr("goto_prompt", self.lang, total=self.total))
             yield Input(id="goto-input", type="integer")
+            yield Static(id="goto-error")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
@@ -54,7 +65,13 @@ class GotoScreen(ModalScreen[int | None]):
         except ValueError:
             self.dismiss(None)
             return
-        self.dismiss(max(1, min(value, self.total)) - 1)
+        if not 1 <= value <= self.total:  # say so, and let the reader try again
+            self.query_one("#goto-error", Static).update(
+                tr("goto_out_of_range", self.lang, value=value, total=self.total)
+            )
+            self.query_one(Input).value = ""
+            return
+        self.dismiss(value - 1)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -1,9 +1,10 @@
-"""The search bar (``/``): type, Enter, and every step whose content matches is found.
+"""The search bar (``/``): type, Enter, and every step whose text matches is found.
 
-The search itself runs in a worker thread (:func:`tracer.replay.search.search_steps` reads every
-line of the file, which takes a moment on a 10,000-turn trace) and the bar posts
-:class:`SearchBar.Found` when it is done. It keeps the matches and says "match 2/5"; the app moves
-between them (``.`` ``,`` F3, or Enter again). Escape closes the bar and gives the keys back.
+The search runs in a worker thread (:func:`tracer.replay.search.search_rendered` renders every
+step, which takes a while on a 10,000-turn trace; it says how far it got) and the bar posts
+:class:`SearchBar.Found` when it is done. Enter hands the keys back to the step view, so ``n``
+``N`` ``.`` ``,`` move between hits at once; the bar stays, one line tall, with its "match 2/5",
+until the next search. Escape in the box also hands the keys back without losing the matches.
 """
 
 from __future__ import annotations
@@ -31,15 +32,25 @@ class SearchBar(Horizontal):
             self.again = again
             super().__init__()
 
+    class Done(Message):
+        """The reader left the box (Enter or Escape): the app gives the step view the keys."""
+
     def __init__(self, index: StepIndex, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.index = index
         self.lang = "en"
         self.query_text = ""
         self.matches: list[int] = []
+        self._searched_lang = ""
+
+    def reset(self, index: StepIndex) -> None:
+        """Another trace was opened: forget the search and close the bar."""
+        self.index, self.matches, self.query_text = index, [], ""
+        self.query_one(Input).value = ""
+        self.remove_class("shown")
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=tr("search_prompt", self.lang), id="search-input")
+        yield Input(placeholder=tr("search_prompt", self.lang), id="search-input", compact=True)
         yield Static(id="search-count")
 
     def open(self, lang: str) -> None:
@@ -53,25 +64,52 @@ class SearchBar(Horizontal):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.value == self.query_text and self.matches:
+        self.post_message(self.Done())
+        if event.value == self.query_text and self.matches and self._searched_lang == self.lang:
             self.post_message(self.Found(self.matches, again=True))
             return
-        self.query_text = event.value
+        self.start(event.value)
+
+    def start(self, query: str) -> None:
+        """Search for ``query`` in the current language (also used when the language changes)."""
+        self.query_text = query
+        self._searched_lang = self.lang
+        if not query.strip():
+            self.matches = []
+            self.remove_class("shown")
+            self.post_message(self.Found([]))
+            return
         self.query_one("#search-count", Static).update(tr("searching", self.lang))
-        self.run_search(event.value)
+        self.run_search(query, self.lang)
 
     def on_key(self, event: events.Key) -> None:
         if event.key == "escape":
             event.stop()
-            self.remove_class("shown")
-            self.screen.set_focus(None)
+            if not self.query_text:
+                self.remove_class("shown")
+            self.post_message(self.Done())
 
     @work(thread=True, exclusive=True, group="search")
-    def run_search(self, query: str) -> None:
+    def run_search(self, query: str, lang: str) -> None:
         worker = get_current_worker()
-        matches = search.search_steps(self.index, query, lambda: worker.is_cancelled)
+        path = getattr(self.index.reader, "path", None)
+        if query.startswith(search.RAW_PREFIX):
+            matches = search.search_steps(self.index, query.removeprefix(search.RAW_PREFIX),
+                                          lambda: worker.is_cancelled)
+        elif path is None or not len(self.index):
+            matches = []
+        else:
+            matches = search.search_rendered(
+                path, query, lang, lambda: worker.is_cancelled,
+                lambda done, total: self.app.call_from_thread(self._progress, done, total))
         if not worker.is_cancelled:
             self.app.call_from_thread(self._found, matches)
+
+    def _progress(self, done: int, total: int) -> None:
+        if total > search.PROGRESS_EVERY:
+            percent = done * 100 // max(total, 1)
+            self.query_one("#search-count", Static).update(
+                f"{tr('searching', self.lang)} {percent}%")
 
     def _found(self, matches: list[int]) -> None:
         self.matches = matches

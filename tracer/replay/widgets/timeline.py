@@ -7,14 +7,20 @@ steps are listed in full. Clicking a row posts :class:`Timeline.Selected` with i
 The doctor's findings show as markers (:meth:`Timeline.set_marks`): ``●`` for an error and ``▲``
 for a warning, on the step itself and on the heading of a closed turn that holds one, so a
 problem further along is visible before the reader gets there.
+
+Focused (Tab), the timeline is a list: ↑ ↓ move one step, PgUp PgDn ten, Home End to the first
+and last step; each posts :class:`Timeline.Selected` and the app moves, as for a click. With a
+filter (:meth:`Timeline.set_filter`, key ``f`` after a search) it lists only the matching steps.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
@@ -37,6 +43,16 @@ class _Row:
 class Timeline(Widget):
     """Turns and steps; the current step marked."""
 
+    can_focus = True
+    BINDINGS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("up,k", "move(-1)", "previous step", show=False),
+        Binding("down,j", "move(1)", "next step", show=False),
+        Binding("pageup,ctrl+b", "move(-10)", "ten steps back", show=False),
+        Binding("pagedown,ctrl+f", "move(10)", "ten steps on", show=False),
+        Binding("home", "move(-1000000000)", "first step", show=False),
+        Binding("end", "move(1000000000)", "last step", show=False),
+    ]
+
     class Selected(Message):
         def __init__(self, step: int) -> None:
             self.step = step
@@ -53,6 +69,8 @@ class Timeline(Widget):
         """0-based step → severity of the doctor's worst finding there."""
         self._group_marks: dict[int, str] = {}
         self._group_marks_key: int | None = None
+        self.only: list[int] | None = None
+        """With a filter: the only steps listed (ascending)."""
 
     def show(self, step: int, lang: str) -> None:
         old_step, old_lang, old_rows = self.step, self.lang, self._rows
@@ -66,6 +84,23 @@ class Timeline(Widget):
             self.refresh(*(Region(0, n, width, 1) for n in changed))
             return
         self.refresh()
+
+    def set_filter(self, steps: list[int] | None) -> None:
+        """List only ``steps`` (None: every step again)."""
+        self.only = steps
+        self._rows_key = None
+        self.refresh()
+
+    def action_move(self, delta: int) -> None:
+        if not len(self.index):
+            return
+        if self.only:  # filtered: move between the listed steps, stopping at either end
+            at = bisect_left(self.only, self.step)
+            at = max(0, min(at + delta if self.step in self.only or delta < 0 else at,
+                            len(self.only) - 1))
+            self.post_message(self.Selected(self.only[at]))
+            return
+        self.post_message(self.Selected(max(0, min(self.step + delta, len(self.index) - 1))))
 
     def set_marks(self, marks: dict[int, str]) -> None:
         """Show the doctor's findings (step → severity); redraws once."""
@@ -93,7 +128,9 @@ class Timeline(Widget):
         key = (self.step, self.content_size.height, len(self.index))
         if key != self._rows_key:
             self._rows_key = key
-            self._rows = self._layout(self.content_size.height)
+            height = self.content_size.height
+            self._rows = (self._filtered(height) if self.only is not None
+                          else self._layout(height))
         return self._rows
 
     def _heading(self, group: int) -> str:
@@ -123,6 +160,14 @@ class Timeline(Widget):
             start = max(0, min(mark - height // 2, len(rows) - height))
             rows = rows[start:start + height]
         return rows
+
+    def _filtered(self, height: int) -> list[_Row]:
+        """A window of the matching steps around the current one."""
+        only = [s for s in self.only or [] if s < len(self.index)]
+        height = max(height, 1)
+        at = bisect_left(only, self.step)
+        start = max(0, min(at - height // 2, len(only) - height))
+        return [_Row(s, False) for s in only[start:start + height]]
 
     def render_line(self, y: int) -> Strip:
         """Row ``y`` (Textual's line API, so a moved marker repaints two lines, not all)."""

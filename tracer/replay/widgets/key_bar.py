@@ -1,0 +1,71 @@
+"""The key bar: the keys worth knowing, fitted to the width (lazygit's bottom line).
+
+At 80 columns the full list does not fit. Rather than let the terminal cut the end off (where
+help and quit are), :func:`fit_keys` first shortens every label, then drops the least useful keys,
+and always keeps ``?`` and ``q``: a reader who sees those two can find the rest.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.strip import Strip
+from textual.widget import Widget
+
+from tracer.replay.i18n import KEY_HINTS, KEY_PAUSE
+from tracer.replay.widgets.pager import text_strip
+
+#: The last keys of the list are never dropped (help, quit).
+KEEP = 2
+GAP = "  "
+
+
+def fit_keys(hints: list[tuple[str, str, str]], width: int) -> list[tuple[str, str]]:
+    """``(key, label)`` pairs that fit in ``width`` cells: long labels, else short ones (the
+    least useful keys' first), else fewer keys (the least useful dropped first)."""
+
+    def size(pairs: list[tuple[str, str]]) -> int:
+        return sum(cell_len(f"{k} {v}") for k, v in pairs) + cell_len(GAP) * len(pairs) + 1
+
+    for long_ones in range(len(hints), -1, -1):
+        pairs = [(h[0], h[1] if n < long_ones else h[2]) for n, h in enumerate(hints)]
+        if size(pairs) <= width:
+            return pairs
+    keep = [(h[0], h[2]) for h in hints[-KEEP:]]
+    optional = [(h[0], h[2]) for h in hints[:-KEEP]]
+    while optional and size(optional + keep) > width:
+        optional.pop()
+    return optional + keep
+
+
+class KeyBar(Widget):
+    """One line of ``key label`` pairs in the current language."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lang = "en"
+        self.playing = False
+
+    def show(self, lang: str, playing: bool) -> None:
+        if (lang, playing) != (self.lang, self.playing):
+            self.lang, self.playing = lang, playing
+            self.refresh()
+
+    def hints(self) -> list[tuple[str, str, str]]:
+        out = []
+        for keys, words, short in KEY_HINTS:
+            if keys == "a" and self.playing:
+                words = short = KEY_PAUSE
+            out.append((keys, words[self.lang], short[self.lang]))
+        return out
+
+    def render_line(self, y: int) -> Strip:
+        width = max(self.size.width, 1)
+        line = Text(" ")
+        for n, (key, label) in enumerate(fit_keys(self.hints(), width)):
+            if n:
+                line.append(GAP)
+            line.append(key, style="bold")
+            line.append(" " + label)
+        line.truncate(width)
+        return text_strip(line, width, self.rich_style, self.app.console)
