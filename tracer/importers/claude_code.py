@@ -85,8 +85,15 @@ def load_transcript(path: str | Path) -> Transcript:
     if active.sidechain:
         report.skip("sidechain records (subagents, noted on their Task call)",
                     len(active.sidechain))
+    if active.summary_roots:
+        report.notes.append(f"{len(active.summary_roots)} compaction(s) without a "
+                            "compact_boundary record (1.0.x): the history before each summary "
+                            "is kept, and the compaction is noted")
+    if active.orphans:
+        report.notes.append(f"{len(active.orphans)} tool_result(s) answer no tool_use in this "
+                            f"file ({', '.join(active.orphans[:3])}): kept, for the doctor")
 
-    before, responses = group_calls(active.records, report)
+    before, responses = group_calls(active.records, report, active.summary_roots)
     calls: dict[str, tuple[str, Any, str]] = {}
     results: dict[str, Any] = {}
     for resp in responses:
@@ -116,12 +123,21 @@ def load_transcript(path: str | Path) -> Transcript:
 def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
     """Emit every step of the transcript's journey through ``emit``."""
     b = TraceBuilder(emit)
-    first = t.responses[0].records[0]["message"] if t.responses else {}
-    prompts = [m for m in t.before if isinstance(m, Message) and m.type == "user" and not m.is_meta]
-    prompt = prompts[0].blocks[0].get("text", "") if prompts and prompts[0].blocks else ""
+    model = next((str(r.records[-1]["message"].get("model")) for r in t.responses
+                  if not r.error), "unknown")
+    users = [m for m in t.before if isinstance(m, Message) and m.type == "user" and not m.is_meta]
+    # The user's own words if the file has them; a session cut at a compaction starts with the
+    # summary, which is then the closest thing to a prompt.
+    prompts = [m for m in users if m.origin == "prompt"] or users
+    prompt = prompt_text(prompts[0]) if prompts else ""
     tools = list(dict.fromkeys(name for name, _, _ in t.calls.values()))
-    b._emit(SessionStarted, model=str(first.get("model", "unknown")), prompt=str(prompt),
-            tools=tools, request_params={"model": first.get("model", "unknown")})
+    b._emit(SessionStarted, model=model, prompt=prompt, tools=tools,
+            request_params={"model": model})
+    if not prompts:
+        b.note("missing_prompt", "the prompt is missing from this file: it starts with the "
+               "model's answer, so the first request holds no user message", data={
+                   "first": next((m.type for m in t.before if isinstance(m, Message)),
+                                 "assistant")})
     segments = split_at_compactions(t.before)
     b.extend(segments[0][1])
     _compactions(b, segments[1:])
@@ -129,6 +145,13 @@ def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder
         b.end("aborted_streaming", "the transcript holds no model response")
     for i, resp in enumerate(t.responses):
         last = i == len(t.responses) - 1
+        if resp.error is not None:
+            _failed_call(b, resp, model)
+            t.report.count("failed model calls")
+            segments = split_at_compactions(resp.after)
+            b.extend(segments[0][1])
+            _compactions(b, segments[1:])
+            continue
         uses = _call(b, resp)
         t.report.count("model calls")
         segments = split_at_compactions(resp.after)
@@ -138,7 +161,7 @@ def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder
                 _tool_steps(b, t, m)
         stop = next((k + 1 for k, m in enumerate(pre) if _is_interruption(m)), None)
         reason: EndReason = "aborted_tools" if uses else "completed"
-        error = "the transcript ends after the tool results" if uses and stop is None else None
+        error = _unfinished(uses, pre) if uses and stop is None else None
         if uses and stop is None and not last:
             b.append([*resp.messages, *pre])  # the loop goes on: appending, then resending
         elif last:
@@ -168,6 +191,39 @@ def _call(b: TraceBuilder, resp: Response) -> list[dict[str, Any]]:
     return b.response(message_id=resp.message_id, model=model, stop_reason=stop,
                       usage=dict(recs[-1]["message"].get("usage") or {}),
                       assistant=resp.messages)
+
+
+def _failed_call(b: TraceBuilder, resp: Response, model: str) -> None:
+    """A call whose response never came: Claude Code wrote an API-error notice instead."""
+    b.start_turn()
+    b.request({"model": model}, ["model", "messages"])
+    b.extend(resp.messages)  # the notice is for the user; normalizing never sends it
+    b.end("model_error", resp.error)
+
+
+def _unfinished(uses: list[dict[str, Any]], after: list[Message]) -> str:
+    """Why a loop that asked for tools has no next request in the transcript."""
+    answered = {str(x.get("tool_use_id")) for m in after if m.has_tool_result() for x in m.blocks}
+    missing = [u for u in uses if str(u.get("id")) not in answered]
+    if missing:
+        names = ", ".join(dict.fromkeys(str(u.get("name")) for u in missing))
+        return (f"the transcript ends before the result of {len(missing)} of {len(uses)} tool "
+                f"call(s) ({names}) was written: the session was stopped while the tool ran, "
+                "or is still running")
+    return ("every tool result was written, but the next request was not: the session was "
+            "stopped before it, or is still running")
+
+
+def prompt_text(m: Message) -> str:
+    """A prompt's text: the first text block, with any images before it mentioned."""
+    if isinstance(m.content, str):
+        return m.content
+    texts = [str(x.get("text", "")) for x in m.blocks if x.get("type") == "text"]
+    images = sum(x.get("type") == "image" for x in m.blocks)
+    text = texts[0] if texts else ""
+    if images:
+        text = f"[{images} image{'s' if images > 1 else ''}] {text}".rstrip()
+    return text
 
 
 def _is_interruption(m: Message) -> bool:
