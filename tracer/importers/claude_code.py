@@ -251,7 +251,9 @@ def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
         if block.get("type") != "tool_result":
             continue
         tid = str(block.get("tool_use_id"))
-        name, tool_input, auuid = t.calls.get(tid, ("unknown", None,
+        # A result that answers no call (an id mismatch) still ran through the three steps;
+        # the doctor reports it. Its tool and input are unknown.
+        name, tool_input, auuid = t.calls.get(tid, ("unknown", {},
                                                     m.source_tool_assistant_uuid or ""))
         output = m.tool_use_result if m.tool_use_result is not None else block.get("content")
         asked = epoch_of(getattr(b.by_uuid.get(auuid), "timestamp", None))
