@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from tracer.cells import clip
 from tracer.trace.events import STEP_KINDS
 from tracer.trace.reader import TraceReader
 
@@ -15,8 +16,8 @@ _WIDTH = 72
 
 
 def _short(text: Any, width: int = 48) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    """One line of at most ``width`` terminal cells (a CJK character takes two)."""
+    return clip(text, width)
 
 
 def describe(event: Any) -> str:

@@ -8,9 +8,12 @@ the trace rebuilds byte for byte (the import checks this against the logged body
 
 Three things need care:
 
-* **side calls**: Claude Code also calls a small model for quota probes (``max_tokens: 1``),
-  titles and spinner words. Only the busiest thread (same model, same first message) is the main
-  loop; every other call is counted, listed in the header and noted in the trace, never a turn;
+* **side calls and other threads**: Claude Code also calls a small model for quota probes
+  (``max_tokens: 1``), titles and spinner words; those are counted, listed in the header and
+  noted in the trace, never a turn. A log can also hold more than one real conversation (a
+  subagent, a second session): each thread (same model, same first message, sending tools) is an
+  agent loop of its own. One is imported (``--thread N``, by default the busiest) and the others
+  are listed, so each can be imported in turn;
 * **moving cache markers**: each request puts ``cache_control`` on its last blocks, so a message
   resent later is not byte-identical to its first sending. A changed message is written again
   under a new uuid and takes the old one's place in the internal list;
@@ -23,11 +26,13 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tracer import __version__
 from tracer.agent.messages import Message
+from tracer.cells import clip
 from tracer.errors import UserError
 from tracer.importers.builder import ToolResult, TraceBuilder
 from tracer.importers.jsonl import read_jsonl
@@ -74,29 +79,90 @@ def _pairs(records: list[tuple[int, dict[str, Any]]],
     return out
 
 
-def import_api_log(path: str | Path, output: str | Path) -> ImportReport:
-    """Import the log ``path`` into the trace ``output``."""
+@dataclass
+class Thread:
+    """One conversation in the log: its own model and first message, and the lines it holds."""
+
+    number: int
+    key: str
+    lines: list[int]
+    model: str
+    prompt: str
+    tool_calls: int = 0
+
+    def describe(self) -> str:
+        return (f"thread {self.number}: {self.model}, {len(self.lines)} request(s), "
+                f"{self.tool_calls} tool call(s): {clip(self.prompt, 50)}")
+
+
+def find_threads(pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]) -> list[Thread]:
+    """The log's agent loops, in order of their first request.
+
+    A loop sends tools and is not a quota probe (``max_tokens: 1``); its requests share a model
+    and a first message. Claude Code's own main loop, a subagent, or a second session logged
+    into the same file: each is a conversation of its own.
+    """
+    threads: dict[str, Thread] = {}
+    for line, req, _ in pairs:
+        body = req["body"]
+        if not body.get("tools") or body.get("max_tokens") == 1:
+            continue
+        key = _thread(body)
+        if key not in threads:
+            threads[key] = Thread(len(threads) + 1, key, [], str(body.get("model")),
+                                  _prompt(body["messages"]))
+        thread = threads[key]
+        thread.lines.append(line)
+        thread.tool_calls = sum(
+            1 for m in body["messages"] if isinstance(m, dict) and m.get("role") == "assistant"
+            for b in m.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use")
+    return list(threads.values())
+
+
+def import_api_log(path: str | Path, output: str | Path,
+                   thread: int | None = None) -> ImportReport:
+    """Import the log ``path`` into the trace ``output``.
+
+    ``thread`` picks one conversation (numbered as :func:`find_threads` lists them); by default
+    the one with the most requests. The others are listed in the report and noted in the trace.
+    """
     path = Path(path)
     report = ImportReport(source=str(path))
     pairs = _pairs(read_jsonl(path, report), report)
     if not pairs:
         raise UserError("no /v1/messages request/response pairs: not an API log", path)
-    looping = [p for p in pairs
-               if p[1]["body"].get("tools") and p[1]["body"].get("max_tokens") != 1]
-    threads = Counter(_thread(p[1]["body"]) for p in looping or pairs)
-    main_thread = threads.most_common(1)[0][0]
+    threads = find_threads(pairs)
+    if thread is not None and not 1 <= thread <= len(threads):
+        raise UserError(f"there is no thread {thread}: the log holds {len(threads)} "
+                        f"conversation(s) with tools", path)
+    if threads:
+        chosen = threads[thread - 1] if thread else max(threads, key=lambda t: len(t.lines))
+        main_thread = chosen.key
+    else:  # no request sent tools: the busiest thread of all is the loop
+        chosen = None
+        main_thread = Counter(_thread(p[1]["body"]) for p in pairs).most_common(1)[0][0]
     main = {line for line, req, _ in pairs if _thread(req["body"]) == main_thread
             and req["body"].get("max_tokens") != 1}
+    others = [t for t in threads if t is not chosen]
+    if len(threads) > 1:
+        report.notes.append(f"the log holds {len(threads)} conversations; imported "
+                            f"thread {chosen.number if chosen else '?'} (--thread N picks another)")
+        report.notes += [("* " if t is chosen else "  ") + t.describe() for t in threads]
     agent = next((m.group(1) for _, req, _ in pairs
                   if (m := _AGENT.search(str(_header(req, "user-agent"))))), None)
-    side = [_side(line, req, resp) for line, req, resp in pairs if line not in main]
+    side = [_side(line, req, resp, others) for line, req, resp in pairs if line not in main]
     source = {"kind": "import", "format": "api-log", "path": str(path), "version": agent,
               "notes": list(NOTES), "side_calls": side, "skipped": dict(report.skipped)}
+    if len(threads) > 1 and chosen is not None:
+        source["thread"] = chosen.number
+        source["threads"] = [{"number": t.number, "model": t.model, "requests": len(t.lines),
+                              "tool_calls": t.tool_calls, "prompt": t.prompt[:200]}
+                             for t in threads]
     start = epoch_of(pairs[0][1].get("timestamp"))
     with TraceWriter(output, Header(created=created_at(start), source=source,
                                      tracer_version=__version__, paths=None),
                      keep_time=True) as writer:
-        b = emit_log(path, pairs, main, writer, report)
+        b = emit_log(path, pairs, main, writer, report, others)
     report.count("side calls", len(side))
     report.count("events", b.events)
     return report
@@ -107,13 +173,15 @@ def _header(request: dict[str, Any], name: str) -> Any:
     return next((v for k, v in headers.items() if k.lower() == name), None)
 
 
-def _side(line: int, request: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+def _side(line: int, request: dict[str, Any], response: dict[str, Any],
+          others: list[Thread] | None = None) -> dict[str, Any]:
     body = request["body"]
     message = parse_response(response) or {}
     blocks = [b for b in message.get("content") or [] if isinstance(b, dict)]
     text = "".join(str(b.get("text", "")) for b in blocks)
+    other = next((t for t in others or [] if line in t.lines), None)
     purpose = "quota probe" if body.get("max_tokens") == 1 else (
-        "other thread" if body.get("tools") else "helper")
+        f"thread {other.number}" if other else "other thread" if body.get("tools") else "helper")
     return {"line": line, "model": body.get("model"), "max_tokens": body.get("max_tokens"),
             "stream": bool(body.get("stream")), "messages": len(body.get("messages") or []),
             "purpose": purpose, "stop_reason": message.get("stop_reason"),
@@ -121,7 +189,8 @@ def _side(line: int, request: dict[str, Any], response: dict[str, Any]) -> dict[
 
 
 def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]], main: set[int],
-             emit: Callable[[Event], Any], report: ImportReport) -> TraceBuilder:
+             emit: Callable[[Event], Any], report: ImportReport,
+             others: list[Thread] | None = None) -> TraceBuilder:
     b = TraceBuilder(emit)
     wire = Wire(b, path)
     first = next(req["body"] for line, req, _ in pairs if line in main)
@@ -136,7 +205,11 @@ def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]
         body = request["body"]
         b.at(epoch_of(request.get("timestamp")))
         if line not in main:
-            info = _side(line, request, response)
+            info = _side(line, request, response, others)
+            if info["purpose"].startswith("thread "):
+                b.note("side_call", f"request of {info['purpose']}, a conversation of its own "
+                       f"(import it with --thread {info['purpose'][7:]})", data=info)
+                continue
             b.note("side_call", f"side call to {info['model']} ({info['purpose']}, "
                    f"max_tokens {info['max_tokens']}): not part of the loop", data=info)
             continue

@@ -39,6 +39,9 @@ def register(subparsers: Any) -> None:
     api.add_argument("log", type=Path, metavar="LOG.jsonl")
     api.add_argument("-o", "--output", type=Path, metavar="TRACE",
                      help="where to write the trace (default: <log>.trace.jsonl here)")
+    api.add_argument("--thread", type=int, metavar="N",
+                     help="import conversation N of the log (the import lists them; default: "
+                          "the one with the most requests)")
     api.set_defaults(func=_api_log)
 
 
@@ -69,7 +72,7 @@ def _api_log(args: argparse.Namespace) -> int:
     from tracer.importers.api_log import import_api_log
 
     output = args.output or _default_output(args.log)
-    report = import_api_log(args.log, output)
+    report = import_api_log(args.log, output, thread=args.thread)
     _report(report.summary(), output)
     return 0
 

@@ -7,9 +7,9 @@ three ways over time, and all three are followed here:
 * before v2.1, **inline**: records with ``isSidechain: true`` in the session file itself, each
   subagent conversation starting at its own root (``parentUuid: null``) whose text is the Task's
   ``prompt``;
-* since v2.1, a **file** ``<session>/subagents/agent-<agentId>.jsonl``, found through the Task
-  result's ``toolUseResult.agentId`` (newer versions add ``agent-<id>.meta.json`` with the
-  ``toolUseId``);
+* in v2.0, a **file** ``agent-<agentId>.jsonl`` beside the session file, and since v2.1 in
+  ``<session>/subagents/``; either is found through the Task result's ``toolUseResult.agentId``
+  (newer versions add ``agent-<id>.meta.json`` with the ``toolUseId``);
 * while it runs, ``progress`` records (``data.type: agent_progress``) in the parent, whose
   ``parentToolUseID`` is the Task's ``tool_use`` id.
 
@@ -96,22 +96,41 @@ def link_subagents(records: list[Record], sidechain: list[Record], path: Path,
             links[tid].append({"source": "progress", "agent_id": items[0].get("agentId"),
                                "records": len(items)})
 
-    folder = path.parent / path.stem / "subagents"
-    by_meta = _meta_links(folder)
+    folders = agent_folders(path)
+    by_meta: dict[str, str] = {}
+    for folder in folders:
+        by_meta.update(_meta_links(folder))
     for tid in agent_calls:
         result = results.get(tid)
         agent_id = result.get("agentId") if isinstance(result, dict) else None
         agent_id = agent_id or by_meta.get(tid)
         if not agent_id:
             continue
-        file = folder / f"agent-{agent_id}.jsonl"
-        link: dict[str, Any] = {"source": "file", "agent_id": str(agent_id), "file": str(file)}
-        if file.is_file():
+        file = find_agent_file(path, str(agent_id))
+        link: dict[str, Any] = {"source": "file", "agent_id": str(agent_id)}
+        if file is not None:
+            link["file"] = str(file)
             link.update(conversation_stats(_read_loose(file)))
         else:
+            link["file"] = str(folders[0] / f"agent-{agent_id}.jsonl")
+            link["looked_in"] = [str(f) for f in folders]
             link["missing"] = True
         links[tid].append(link)
     return dict(links)
+
+
+def agent_folders(session: Path) -> list[Path]:
+    """Where a session's subagent files can be: ``<session>/subagents/`` (2.1) or beside the
+    session file itself (2.0)."""
+    return [session.parent / session.stem / "subagents", session.parent]
+
+
+def find_agent_file(session: Path, agent_id: str) -> Path | None:
+    for folder in agent_folders(session):
+        file = folder / f"agent-{agent_id}.jsonl"
+        if file.is_file():
+            return file
+    return None
 
 
 def _meta_links(folder: Path) -> dict[str, str]:
@@ -147,7 +166,8 @@ def describe(link: dict[str, Any]) -> str:
     if link["source"] == "progress":
         return f"{who}: {link['records']} agent_progress records mirrored into this session"
     if link.get("missing"):
-        return f"{who}: its transcript {link['file']} is not next to this session"
+        where = " nor in ".join(link.get("looked_in") or [str(Path(link["file"]).parent)])
+        return f"{who}: no agent-{link['agent_id']}.jsonl in {where}"
     where = "inline sidechain" if link["source"] == "inline" else link["file"]
     return (f"{who} ({where}): {link['responses']} model responses, {link['tool_calls']} tool "
             f"calls, {link['records']} records, not part of the main loop")

@@ -190,7 +190,7 @@ def small_things() -> None:
     t.add({"type": "file-history-snapshot", "messageId": "x", "snapshot": {}})
     u = t.user(None, [{"type": "image", "source": {"type": "base64", "media_type": "image/png",
                                                     "data": "iVBORw0KGgo="}},
-                      text("这张截图里的报错是什么意思？")])
+                      text("这张截图里的报错是什么意思？我已经重启过两次了，还是一样。")])
     a = t.assistant(u, "msg_p1", use("toolu_p1", "Bash", command="sleep 600"))
     del a
     t.write("v2.1-image-prompt-unfinished-tool.jsonl")
