@@ -161,7 +161,7 @@ def import_api_log(path: str | Path, output: str | Path,
     start = epoch_of(pairs[0][1].get("timestamp"))
     with TraceWriter(output, Header(created=created_at(start), source=source,
                                      tracer_version=__version__, paths=None),
-                     keep_time=True) as writer:
+                     keep_time=True, flush=False) as writer:
         b = emit_log(path, pairs, main, writer, report, others)
     report.count("side calls", len(side))
     report.count("events", b.events)
@@ -220,7 +220,8 @@ def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]
             _tool_phase(b, wire, pending, body["messages"], report)
         wire.sync(body["messages"])
         b.start_turn()
-        encoded = b.request({k: v for k, v in body.items() if k != "messages"}, list(body))
+        encoded = b.request({k: v for k, v in body.items() if k != "messages"}, list(body),
+                            body=True)
         total += 1
         exact += encoded == encode_body(body)
         earlier = failed_before.get(line, [])

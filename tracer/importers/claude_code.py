@@ -276,7 +276,7 @@ def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
                   if isinstance(m, Message) and (e := epoch_of(m.timestamp)) is not None), None)
     with TraceWriter(output, Header(created=created_at(start), source=source,
                                      tracer_version=__version__, paths=None),
-                     keep_time=True) as writer:
+                     keep_time=True, flush=False) as writer:
         b = emit_transcript(t, writer)
     t.report.count("events", b.events)
     return t.report

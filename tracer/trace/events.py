@@ -94,6 +94,9 @@ class Header:
         }
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
     """Fields every event shares. Subclasses add their own and fix ``kind``."""
@@ -112,11 +115,14 @@ class Event:
         out: dict[str, Any] = {"kind": self.kind}
         if self.stage:
             out["stage"] = self.stage
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:  # looked up once per class: fields() is slow on long imports
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))
+        for name in names:
+            value = getattr(self, name)
             if value is None:
                 continue
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+            out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
 

@@ -31,8 +31,12 @@ class TraceWriter:
     their events already carry.
     """
 
-    def __init__(self, path: str | Path, header: Header, *, keep_time: bool = False) -> None:
+    def __init__(
+        self, path: str | Path, header: Header, *, keep_time: bool = False, flush: bool = True
+    ) -> None:
         self.keep_time = keep_time
+        self._flush_each = flush
+        """Flush every line (a live recording); an import writes in bulk and calls flush()."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file: IO[str] = self.path.open("w", encoding="utf-8", newline="\n")
@@ -48,14 +52,23 @@ class TraceWriter:
         """Stamp ``seq`` and ``t``, write the event as one line, return the stamped copy."""
         with self._lock:
             self._seq += 1
-            t = event.t if self.keep_time else round(time.monotonic() - self._start, 3)
-            stamped = replace(event, seq=self._seq, t=t)
+            if self.keep_time and event.seq == self._seq:
+                stamped = event  # the producer numbered it already; no copy needed
+            else:
+                t = event.t if self.keep_time else round(time.monotonic() - self._start, 3)
+                stamped = replace(event, seq=self._seq, t=t)
             self._write_line(stamped.to_dict())
             return stamped
 
     def _write_line(self, obj: dict[str, Any]) -> None:
         self._file.write(dumps(obj) + "\n")
-        self._file.flush()
+        if self._flush_each:
+            self._file.flush()
+
+    def flush(self) -> None:
+        """Put every line written so far on disk (for readers following the file)."""
+        with self._lock:
+            self._file.flush()
 
     def close(self) -> None:
         if not self._file.closed:
