@@ -157,8 +157,18 @@ def test_inline_sidechains_are_linked_to_their_task_calls(tmp_path: Path) -> Non
     assert len(tasks) == 5 and {link["tool_use_id"] for link in links} == tasks
     assert all(link["data"]["source"] == "inline" for link in links)
     assert sum(link["data"]["records"] for link in links) == 405
+    # Each run is a nested loop inside its Task call, before the call's result comes back.
+    starts = _of(events, "subagent_start")
+    assert {e.tool_use_id for e in starts} == tasks
     sidechain = {r["uuid"] for r in _records(source) if r.get("isSidechain")}
-    assert not sidechain & {m.uuid for m in _of(events, "message")}
+    depth = 0
+    for e in events:
+        depth += (e.kind == "subagent_start") - (e.kind == "subagent_end")
+        if e.kind == "message":
+            assert (e.uuid in sidechain) == (depth > 0)
+        if e.kind == "tool_run" and e.tool == "Task":
+            assert depth == 0 and events[events.index(e) - 1].kind == "subagent_end"
+    assert depth == 0
 
 
 @needs_fixtures

@@ -81,11 +81,26 @@ def describe(event: Any) -> str:
 
 
 def show_lines(reader: TraceReader) -> Iterator[str]:
+    """One line per step; a subagent's nested loop is indented under the Task call running it,
+    between a line that opens it and one that closes it (those two are not steps)."""
     step = 0
+    depth = 0
     for i in range(len(reader)):
         event = reader[i]  # decoding every line: a corrupt record is an error, not silence
         kind = event.kind
+        if kind == "subagent_start":
+            prompt = f": {_short(event.prompt, 40)}" if event.prompt else ""
+            yield f"{'':>4}  {'':8} {'  ' * depth}┌ subagent {event.loop} for " \
+                  f"{event.tool_use_id}{prompt}"
+            depth += 1
+            continue
+        if kind == "subagent_end":
+            depth = max(depth - 1, 0)
+            yield f"{'':>4}  {'':8} {'  ' * depth}└ subagent {event.loop}: " \
+                  f"{event.turn_count} turn(s), back to {event.tool_use_id}"
+            continue
         if kind not in STEP_KINDS:
             continue
         step += 1
-        yield f"{step:>4}  turn {event.turn:<3} {STEP_KINDS[kind]:<16} {describe(event)}"
+        pad = "  " * depth
+        yield f"{step:>4}  turn {event.turn:<3} {pad}{STEP_KINDS[kind]:<16} {describe(event)}"

@@ -109,6 +109,21 @@ class TraceBuilder:
         self.t = 0.0
         self._origin: float | None = None
 
+    def nested(self) -> TraceBuilder:
+        """A builder for a loop run inside this one (a subagent): its own history, turns and
+        requests, the same clock and event numbering."""
+        inner = TraceBuilder(self.emit)
+        inner.events, inner.t, inner._origin = self.events, self.t, self._origin
+        inner.request_index = self.request_index  # request numbers stay unique in the trace
+        return inner
+
+    def adopt(self, inner: TraceBuilder) -> None:
+        """Carry on after a nested loop. The next request shares nothing with the nested loop's
+        last one (``prefix_len`` 0), so readers that do not know nesting still rebuild it."""
+        self.events, self.t = inner.events, max(self.t, inner.t)
+        self.request_index = inner.request_index
+        self._prev_api = []
+
     def at(self, epoch: float | None) -> None:
         """Date the next events: seconds since the session's first dated moment.
 

@@ -22,7 +22,7 @@ loop (``terminal`` ``completed``) and the next prompt opens the next one in the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +31,9 @@ from tracer.agent.messages import Message
 from tracer.errors import UserError
 from tracer.importers.builder import ToolResult, TraceBuilder
 from tracer.importers.dag import CONVERSATION, active_path
-from tracer.importers.jsonl import read_jsonl
+from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
-from tracer.importers.subagents import describe, link_subagents
+from tracer.importers.subagents import RECORDS, describe, link_subagents
 from tracer.importers.transcript import (
     INTERRUPTED,
     Boundary,
@@ -42,7 +42,14 @@ from tracer.importers.transcript import (
     skip_label,
     split_at_compactions,
 )
-from tracer.trace.events import EndReason, Event, Header, SessionStarted
+from tracer.trace.events import (
+    EndReason,
+    Event,
+    Header,
+    SessionStarted,
+    SubagentEnded,
+    SubagentStarted,
+)
 from tracer.trace.writer import TraceWriter
 
 NOTES = (
@@ -67,13 +74,26 @@ class Transcript:
     links: dict[str, list[dict[str, Any]]]
     report: ImportReport
     source: dict[str, Any]
+    children: dict[str, Transcript] = field(default_factory=dict)
+    """Subagent runs, by the ``tool_use`` id of the Task call that ran them: nested loops."""
+    depth: int = 0
 
 
-def load_transcript(path: str | Path) -> Transcript:
+#: Subagents of subagents of ... are followed this deep.
+MAX_DEPTH = 4
+
+
+def load_transcript(path: str | Path, depth: int = 0) -> Transcript:
     """Read and analyse a transcript; nothing is written yet."""
     path = Path(path)
     report = ImportReport(source=str(path))
     records = read_jsonl(path, report)
+    return analyse(records, path, report, depth)
+
+
+def analyse(records: list[Record], path: Path, report: ImportReport,
+            depth: int = 0) -> Transcript:
+    """Pick the conversation out of a transcript's records and find its subagent runs."""
     active = active_path(records, report)
     if not active.records:
         raise UserError("no user or assistant messages: not a Claude Code transcript", path,
@@ -82,9 +102,6 @@ def load_transcript(path: str | Path) -> Transcript:
         if rec.get("type") not in CONVERSATION and not (
                 rec.get("subtype") == "compact_boundary" and rec.get("parentUuid") is None):
             report.skip(skip_label(rec))
-    if active.sidechain:
-        report.skip("sidechain records (subagents, noted on their Task call)",
-                    len(active.sidechain))
     if active.summary_roots:
         report.notes.append(f"{len(active.summary_roots)} compaction(s) without a "
                             "compact_boundary record (1.0.x): the history before each summary "
@@ -114,15 +131,52 @@ def load_transcript(path: str | Path) -> Transcript:
               if r.get("type") in ("summary", "custom-title", "ai-title")]
     if titles:
         source["title"] = titles[-1]  # the newest title Claude Code gave the session
-    if active.subagent_file:
+    if active.subagent_file and depth == 0:
         source["subagent"] = first.get("agentId") or True
         report.notes.append("every message is a sidechain: imported as the subagent's own loop")
-    return Transcript(path, before, responses, calls, links, report, source)
+    elif active.subagent_file:
+        source["subagent"] = first.get("agentId") or True
+    t = Transcript(path, before, responses, calls, links, report, source, depth=depth)
+    nested = _find_children(t) if depth < MAX_DEPTH else 0
+    if len(active.sidechain) > nested:
+        report.skip("sidechain records of no Task call found in this file",
+                    len(active.sidechain) - nested)
+    return t
+
+
+def _find_children(t: Transcript) -> int:
+    """Load each Task call's subagent run as a transcript of its own; return how many inline
+    sidechain records they hold."""
+    inline = 0
+    for tid, links in t.links.items():
+        for link in links:
+            conv = link.pop(RECORDS, None)
+            child: Transcript | None = None
+            try:
+                if conv is not None:
+                    inline += len(conv)
+                    child = analyse(conv, t.path, ImportReport(source=f"{t.path} (sidechain)"),
+                                    t.depth + 1)
+                    child.source["inline"] = True
+                elif link["source"] == "file" and not link.get("missing"):
+                    child = load_transcript(link["file"], t.depth + 1)
+            except UserError as exc:
+                link["unreadable"] = str(exc)
+                t.report.notes.append(f"subagent of {tid} not imported: {exc}")
+            if child is not None and tid not in t.children:
+                t.children[tid] = child
+    return inline
 
 
 def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
     """Emit every step of the transcript's journey through ``emit``."""
     b = TraceBuilder(emit)
+    _emit_loop(b, t)
+    return b
+
+
+def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
+    """One loop (the session, or a subagent's run inside it): set-up, every call, the end."""
     model = next((str(r.records[-1]["message"].get("model")) for r in t.responses
                   if not r.error), "unknown")
     users = [m for m in t.before if isinstance(m, Message) and m.type == "user" and not m.is_meta]
@@ -177,7 +231,6 @@ def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder
             b.end(reason, error)
             b.extend(pre[stop:])
         _compactions(b, segments[1:])
-    return b
 
 
 def _call(b: TraceBuilder, resp: Response) -> list[dict[str, Any]]:
@@ -258,6 +311,9 @@ def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
         output = m.tool_use_result if m.tool_use_result is not None else block.get("content")
         asked = epoch_of(getattr(b.by_uuid.get(auuid), "timestamp", None))
         duration = round((done - asked) * 1000) if done is not None and asked is not None else None
+        child = t.children.get(tid)
+        if child is not None:
+            _nested(b, t, tid, child)
         b.tool_result(ToolResult(tid, name, tool_input, block, m, output, auuid,
                                  feedback="\n".join(extra) or None,
                                  duration_ms=duration if duration is None or duration >= 0
@@ -266,6 +322,28 @@ def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
         for link in t.links.get(tid, []):
             b.note("subagent", describe(link), tool_use_id=tid, data=link)
             t.report.count(f"subagent links ({link['source']})")
+
+
+def _nested(b: TraceBuilder, t: Transcript, tid: str, child: Transcript) -> None:
+    """The subagent's own loop, inside the Task call, before the call's result comes back."""
+    loop = str(child.source.get("subagent") if child.source.get("subagent") not in (None, True)
+               else tid)
+    b._emit(SubagentStarted, loop=loop, tool_use_id=tid, depth=child.depth,
+            prompt=_first_prompt(child), source="inline" if child.source.get("inline")
+            else str(child.path))
+    inner = b.nested()
+    _emit_loop(inner, child)
+    b.adopt(inner)
+    b._emit(SubagentEnded, loop=loop, tool_use_id=tid, depth=child.depth,
+            turn_count=inner.turn)
+    t.report.count("subagent loops")
+    for what, n in child.report.counts.items():
+        t.report.count(what if what.startswith("subagent ") else f"subagent {what}", n)
+
+
+def _first_prompt(t: Transcript) -> str | None:
+    users = [m for m in t.before if isinstance(m, Message) and m.type == "user" and not m.is_meta]
+    return prompt_text(users[0]) if users else None
 
 
 def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:

@@ -13,7 +13,8 @@ three ways over time, and all three are followed here:
 * while it runs, ``progress`` records (``data.type: agent_progress``) in the parent, whose
   ``parentToolUseID`` is the Task's ``tool_use`` id.
 
-The main loop skips all of it; the import notes on the Task call how much ran underneath.
+Each run found (inline or in its file) is imported as a nested loop of its own by
+:mod:`tracer.importers.claude_code`; the links found here are also noted on the Task call.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from tracer.importers.dag import tool_use_ids
 from tracer.importers.jsonl import Record
 
 AGENT_TOOLS = ("Task", "Agent")
+RECORDS = "_records"
+"""Key of an inline link holding the subagent's own records (taken out before it is noted)."""
 
 
 def _text_of(rec: dict[str, Any]) -> str:
@@ -47,17 +50,17 @@ def conversation_stats(records: list[dict[str, Any]]) -> dict[str, int]:
             "tool_calls": sum(len(tool_use_ids(r)) for r in records)}
 
 
-def _inline_conversations(sidechain: list[Record]) -> list[list[dict[str, Any]]]:
+def _inline_conversations(sidechain: list[Record]) -> list[list[Record]]:
     """Split interleaved sidechain records into one list per subagent run (by root)."""
     root_of: dict[str, str] = {}
-    convs: dict[str, list[dict[str, Any]]] = {}
-    for _, rec in sidechain:
+    convs: dict[str, list[Record]] = {}
+    for number, rec in sidechain:
         uid, parent = rec["uuid"], rec.get("parentUuid")
         root = uid if parent is None else root_of.get(str(parent))
         if root is None:
             continue
         root_of[uid] = root
-        convs.setdefault(root, []).append(rec)
+        convs.setdefault(root, []).append((number, rec))
     return list(convs.values())
 
 
@@ -73,7 +76,8 @@ def link_subagents(records: list[Record], sidechain: list[Record], path: Path,
     agent_calls = [tid for tid, (name, _) in calls.items() if name in AGENT_TOOLS]
 
     unmatched = list(agent_calls)
-    for conv in _inline_conversations(sidechain):
+    for conv_records in _inline_conversations(sidechain):
+        conv = [rec for _, rec in conv_records]
         prompt = _text_of(conv[0])
         tid = next((t for t in unmatched
                     if str((calls[t][1] or {}).get("prompt", "")).strip() == prompt), None)
@@ -83,7 +87,7 @@ def link_subagents(records: list[Record], sidechain: list[Record], path: Path,
             continue
         unmatched.remove(tid)
         links[tid].append({"source": "inline", "agent_id": conv[0].get("agentId"),
-                           **conversation_stats(conv)})
+                           **conversation_stats(conv), RECORDS: conv_records})
 
     progress: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for _, rec in records:

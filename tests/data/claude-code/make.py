@@ -19,8 +19,10 @@ SESSION = "5e55a0f1-0000-4000-8000-000000000001"
 class Transcript:
     """Appends records with the envelope of one Claude Code version, timestamps one second apart."""
 
-    def __init__(self, version: str, sidechain: bool = False, agent_id: str | None = None) -> None:
+    def __init__(self, version: str, sidechain: bool = False, agent_id: str | None = None,
+                 write_agent_id: bool = True) -> None:
         self.version, self.sidechain, self.agent_id = version, sidechain, agent_id
+        self.write_agent_id = write_agent_id
         self.records: list[dict[str, Any]] = []
         self.clock = 0
         self.n = 0
@@ -36,7 +38,7 @@ class Transcript:
             "timestamp": f"2026-03-01T10:{self.clock // 60:02d}:{self.clock % 60:02d}.000Z"}
         if self.version.startswith("2.1"):
             rec["slug"] = "quiet-little-walrus"
-        if self.agent_id:
+        if self.agent_id and self.write_agent_id:
             rec["agentId"] = self.agent_id
         return rec
 
@@ -235,7 +237,7 @@ def inline_sidechain_1_0() -> None:
     u = t.user(None, "Use a subagent to find the TODOs.")
     a = t.assistant(u, "msg_i1", use("toolu_i1", "Task", description="find TODOs",
                                      prompt="Find every TODO."))
-    sub = Transcript("1.0.98", sidechain=True, agent_id="side")
+    sub = Transcript("1.0.98", sidechain=True, agent_id="side", write_agent_id=False)
     sub.clock = t.clock
     _subagent(sub, "Find every TODO.", "msg_ia", "toolu_ia")
     t.records += sub.records
