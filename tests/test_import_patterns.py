@@ -19,6 +19,7 @@ from tracer.cli import main
 from tracer.doctor import run_doctor
 from tracer.importers.claude_code import import_claude_code
 from tracer.importers.output import ImportReport
+from tracer.paths import ROOT
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 from tracer.trace.schema import validate_trace
@@ -126,7 +127,7 @@ def test_image_prompt_unknown_kind_and_a_tool_that_never_returned(tmp_path: Path
 
 def test_a_subagent_file_without_its_prompt_says_so_and_the_doctor_knows(tmp_path: Path) -> None:
     events, _, out = _import("v2.1-subagent-without-prompt.jsonl", tmp_path)
-    assert [e.topic for e in _of(events, "import_note")] == ["missing_prompt"]
+    assert [e.topic for e in _of(events, "import_note")] == ["missing_prompt", "counts"]
     assert _of(events, "request")[0].message_count == 0
     assert _errors(out) == []
 
@@ -253,3 +254,62 @@ def test_an_api_log_with_two_conversations_imports_each_as_its_own_loop(
     assert main(["import", "api-log", str(log), "-o", str(tmp_path / "x.jsonl"),
                  "--thread", "3"]) == 2
     assert "there is no thread 3" in capsys.readouterr().err
+
+
+# -- the count check ---------------------------------------------------------------------------
+
+SHARED = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
+EVERY = TRANSCRIPTS + (sorted(SHARED.glob("*.jsonl")) if SHARED.is_dir() else [])
+
+
+@pytest.mark.parametrize("path", EVERY, ids=lambda p: p.name)
+def test_every_tool_block_of_the_source_is_in_the_trace_or_named(path: Path,
+                                                                 tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    report = import_claude_code(path, out)
+    events = list(TraceReader(out))
+    (note,) = [e for e in _of(events, "import_note") if e.topic == "counts"]
+    counts = note.data
+    # Blocks of the messages themselves (progress records only mirror a subagent's messages).
+    blocks = [b for r in _source(path) for b in _content(r)]
+    uses = sum(b.get("type") == "tool_use" for b in blocks)
+    results = sum(b.get("type") == "tool_result" for b in blocks)
+    assert (counts["source_tool_use"], counts["source_tool_result"]) == (uses, results)
+    asked = {t for e in _of(events, "follow_up") for t in e.tool_use_ids}
+    ran = {e.tool_use_id for e in _of(events, "tool_run")}
+    assert counts["trace_tool_calls"] == len(asked) and counts["trace_tool_runs"] == len(ran)
+    assert uses == len(asked) + sum(counts["tool_use_not_imported"].values())
+    assert results == len(ran) + sum(counts["tool_result_not_imported"].values())
+    assert any(n.startswith("count check:") for n in report.notes)
+
+
+def _content(rec: dict[str, Any]) -> list[dict[str, Any]]:
+    content = (rec.get("message") or {}).get("content") if isinstance(rec.get("message"),
+                                                                      dict) else None
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _source(path: Path) -> list[dict[str, Any]]:
+    """The records of a transcript and of the agent files beside it (2.0 layout)."""
+    files = [path]
+    if path.parent.name == "layout-2.0":
+        files += sorted(path.parent.glob("agent-*.jsonl"))
+    return [json.loads(x) for f in files for x in f.read_text(encoding="utf-8").splitlines() if x]
+
+
+def test_a_tool_call_on_a_rewound_branch_is_named_in_the_count_check(tmp_path: Path) -> None:
+    records = [json.loads(x) for x in (DATA / "v2.1-orphan-result.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    prompt = records[0]
+    tried = {**records[1], "uuid": "as-tried", "parentUuid": "us-retry",
+             "message": {**records[1]["message"], "id": "msg_tried", "content": [
+                 {"type": "tool_use", "id": "toolu_tried", "name": "Bash",
+                  "input": {"command": "ls"}}]}}
+    retry = {**prompt, "uuid": "us-retry", "message": {"role": "user", "content": "Read it."}}
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [retry, tried, *records]),
+                    encoding="utf-8")
+    report = import_claude_code(path, tmp_path / "t.jsonl")
+    (line,) = [n for n in report.notes if n.startswith("count check:")]
+    assert line.endswith("not in the trace: 1 tool_use on records left out (see skipped)")
+    assert report.skipped == {"records off the active branch (rewound or edited)": 2}

@@ -30,6 +30,8 @@ from tracer import __version__
 from tracer.agent.messages import Message
 from tracer.errors import UserError
 from tracer.importers.builder import ToolResult, TraceBuilder
+from tracer.importers.counts import Tally, check_counts
+from tracer.importers.counts import describe as describe_counts
 from tracer.importers.dag import CONVERSATION, active_path
 from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
@@ -74,6 +76,7 @@ class Transcript:
     links: dict[str, list[dict[str, Any]]]
     report: ImportReport
     source: dict[str, Any]
+    records: list[Record] = field(default_factory=list)
     children: dict[str, Transcript] = field(default_factory=dict)
     """Subagent runs, by the ``tool_use`` id of the Task call that ran them: nested loops."""
     depth: int = 0
@@ -136,7 +139,7 @@ def analyse(records: list[Record], path: Path, report: ImportReport,
         report.notes.append("every message is a sidechain: imported as the subagent's own loop")
     elif active.subagent_file:
         source["subagent"] = first.get("agentId") or True
-    t = Transcript(path, before, responses, calls, links, report, source, depth=depth)
+    t = Transcript(path, before, responses, calls, links, report, source, records, depth=depth)
     nested = _find_children(t) if depth < MAX_DEPTH else 0
     if len(active.sidechain) > nested:
         report.skip("sidechain records of no Task call found in this file",
@@ -352,9 +355,58 @@ def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
     source = {**t.source, "notes": list(NOTES), "skipped": dict(t.report.skipped)}
     start = next((e for m in t.before + [r.messages[0] for r in t.responses]
                   if isinstance(m, Message) and (e := epoch_of(m.timestamp)) is not None), None)
+    tally = Tally()
     with TraceWriter(output, Header(created=created_at(start), source=source,
                                      tracer_version=__version__, paths=None),
                      keep_time=True, flush=False) as writer:
-        b = emit_transcript(t, writer)
+        last = EndLast(tally.watch(writer))
+        b = emit_transcript(t, last)
+        counts = check_counts(source_records(t), tally, nested_uuids(t))
+        last.passing = True
+        b.note("counts", describe_counts(counts), data=counts)
+        last.release()
+    t.report.notes.append(describe_counts(counts))
     t.report.count("events", b.events)
     return t.report
+
+
+class EndLast:
+    """Passes events on, holding each ``terminal`` back until the next event: so a note written
+    once everything is emitted (the count check) still comes before the trace's last step."""
+
+    def __init__(self, emit: Callable[[Event], Any]) -> None:
+        self.emit = emit
+        self.held: Event | None = None
+        self.passing = False
+        """Let events through without releasing the held one."""
+
+    def __call__(self, event: Event) -> Any:
+        if not self.passing:
+            self.release()
+            if event.kind == "terminal":
+                self.held = event
+                return event
+        return self.emit(event)
+
+    def release(self) -> None:
+        if self.held is not None:
+            held, self.held = self.held, None
+            self.emit(held)
+
+
+def source_records(t: Transcript) -> list[dict[str, Any]]:
+    """Every record of the source: this file and the subagent files it led to."""
+    out = [rec for _, rec in t.records]
+    for child in t.children.values():
+        if not child.source.get("inline"):
+            out += source_records(child)
+    return out
+
+
+def nested_uuids(t: Transcript) -> set[str]:
+    """uuids of the sidechain records imported as nested loops."""
+    out: set[str] = set()
+    for child in t.children.values():
+        out |= {str(rec.get("uuid")) for _, rec in child.records}
+        out |= nested_uuids(child)
+    return out
