@@ -34,6 +34,7 @@ from tracer.replay.diagnose import Diagnosis
 from tracer.replay.doctor_controls import DoctorControls
 from tracer.replay.guide import load_guide, section_of, section_text, step_text
 from tracer.replay.i18n import LANGS, stage_name, tr
+from tracer.replay.nesting import Nesting
 from tracer.replay.render import render_step
 from tracer.replay.steps import CHUNK, Cursor, StepIndex, next_of_stage, next_turn, previous_turn
 from tracer.replay.widgets.debug_console import DebugConsole
@@ -60,6 +61,8 @@ class ReplayApp(DoctorControls, App[None]):
         Binding("right,l,space", "step(1)", "next", show=False),
         Binding("left,h", "step(-1)", "previous", show=False),
         Binding("home", "first", "first", show=False),
+        Binding("enter,i", "step_into", "into subagent", show=False),
+        Binding("escape,o", "step_out", "out of subagent", show=False),
         Binding("end", "last", "last", show=False),
         Binding("right_square_bracket,n,right_black_lenticular_bracket", "next_turn", "next turn"),
         Binding("left_square_bracket,p,left_black_lenticular_bracket", "previous_turn",
@@ -94,6 +97,8 @@ class ReplayApp(DoctorControls, App[None]):
         super().__init__()
         self.index = index
         self.cursor = Cursor(index, step)
+        self.nesting = Nesting(index, lazy=True)
+        """Subagents' nested loops: step over them, into them (Enter), out of them (Esc)."""
         self.lang = lang if lang in LANGS else "en"
         self.follow = follow
         if guide is None and load_chapter_guide:
@@ -173,6 +178,9 @@ class ReplayApp(DoctorControls, App[None]):
             parts.append(tr("doctor_checking", self.lang))
         if self.autoplay.playing:
             parts.append(tr("playing", self.lang, speed=f"{self.autoplay.steps_per_second:g}"))
+        loop = self.nesting.loop_of(self.step) if self.nesting.any and len(self.index) else None
+        if loop is not None:
+            parts.append(tr("in_subagent", self.lang, loop=loop.loop, depth=loop.depth))
         return " · ".join(parts)
 
     def render_step(self) -> None:
@@ -229,7 +237,20 @@ class ReplayApp(DoctorControls, App[None]):
     # -- moving ----------------------------------------------------------------------------
 
     def action_step(self, delta: int) -> None:
-        self.go(self.step + delta)
+        self.nesting.update()
+        self.go(self.nesting.step_over(self.step, delta))
+
+    def action_step_into(self) -> None:
+        self.nesting.update()
+        target = self.nesting.enter(self.step)
+        if target is not None:
+            self.go(target)
+
+    def action_step_out(self) -> None:
+        self.nesting.update()
+        target = self.nesting.leave(self.step)
+        if target is not None:
+            self.go(target)
 
     def action_first(self) -> None:
         self.go(0)
