@@ -94,6 +94,17 @@ def load_transcript(path: str | Path, depth: int = 0) -> Transcript:
     return analyse(records, path, report, depth)
 
 
+def header_source(t: Transcript) -> dict[str, Any]:
+    """The trace header's ``source``: where the session came from and what was left out."""
+    return {**t.source, "notes": list(NOTES), "skipped": dict(t.report.skipped)}
+
+
+def start_epoch(t: Transcript) -> float | None:
+    """When the session began: its first dated message."""
+    return next((e for m in t.before + [r.messages[0] for r in t.responses]
+                 if isinstance(m, Message) and (e := epoch_of(m.timestamp)) is not None), None)
+
+
 def analyse(records: list[Record], path: Path, report: ImportReport,
             depth: int = 0) -> Transcript:
     """Pick the conversation out of a transcript's records and find its subagent runs."""
@@ -352,22 +363,26 @@ def _first_prompt(t: Transcript) -> str | None:
 def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
     """Import ``path`` into the trace ``output``; return what was done and skipped."""
     t = load_transcript(path)
-    source = {**t.source, "notes": list(NOTES), "skipped": dict(t.report.skipped)}
-    start = next((e for m in t.before + [r.messages[0] for r in t.responses]
-                  if isinstance(m, Message) and (e := epoch_of(m.timestamp)) is not None), None)
-    tally = Tally()
+    source, start = header_source(t), start_epoch(t)
     with TraceWriter(output, Header(created=created_at(start), source=source,
                                      tracer_version=__version__, paths=None),
                      keep_time=True, flush=False) as writer:
-        last = EndLast(tally.watch(writer))
-        b = emit_transcript(t, last)
-        counts = check_counts(source_records(t), tally, nested_uuids(t))
-        last.passing = True
-        b.note("counts", describe_counts(counts), data=counts)
-        last.release()
-    t.report.notes.append(describe_counts(counts))
+        b = emit_all(t, writer)
     t.report.count("events", b.events)
     return t.report
+
+
+def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
+    """Every step, then the count check (as a note just before the last step)."""
+    tally = Tally()
+    last = EndLast(tally.watch(emit))
+    b = emit_transcript(t, last)
+    counts = check_counts(source_records(t), tally, nested_uuids(t))
+    last.passing = True
+    b.note("counts", describe_counts(counts), data=counts)
+    last.release()
+    t.report.notes.append(describe_counts(counts))
+    return b
 
 
 class EndLast:

@@ -18,6 +18,7 @@ Build the app with :func:`tracer.replay.factory.make_app`, as the command line a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
@@ -97,6 +98,8 @@ class ReplayApp(DoctorControls, App[None]):
         super().__init__()
         self.index = index
         self.cursor = Cursor(index, step)
+        self.feed: Callable[[], object] | None = None
+        """With ``replay --follow <transcript>``: called on each poll to import new lines."""
         self.nesting = Nesting(index, lazy=True)
         """Subagents' nested loops: step over them, into them (Enter), out of them (Esc)."""
         self.lang = lang if lang in LANGS else "en"
@@ -345,6 +348,8 @@ class ReplayApp(DoctorControls, App[None]):
 
     def poll(self) -> None:
         """``--follow``: pick up lines the recorder appended; stay at the end if we were there."""
+        if self.feed is not None:
+            self.feed()  # a live import writes what Claude Code appended since the last tick
         if not self.indexing and self.cursor.refresh():
             self.render_step()
             self._recheck_when_finished()
