@@ -313,3 +313,23 @@ def test_a_tool_call_on_a_rewound_branch_is_named_in_the_count_check(tmp_path: P
     (line,) = [n for n in report.notes if n.startswith("count check:")]
     assert line.endswith("not in the trace: 1 tool_use on records left out (see skipped)")
     assert report.skipped == {"records off the active branch (rewound or edited)": 2}
+
+
+def test_malformed_records_are_counted_not_a_traceback(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    records = [json.loads(x) for x in (DATA / "v2.1-system-records-on-chain.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    records[2]["message"]["content"] = [7, *records[2]["message"]["content"]]  # a block, not {}
+    records[1]["uuid"] = 12  # an id that is not a string
+    records.insert(3, {**records[3], "uuid": "bad", "message": ["not", "an", "object"]})
+    records.append({"type": "assistant", "uuid": "x", "parentUuid": [], "message": {
+        "content": 5, "usage": "none"}})
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = tmp_path / "t.jsonl"
+    assert main(["import", "claude-code", str(path), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "1 content blocks that are not objects" in err
+    assert "1 user records without a message object" in err
+    assert "fields of the wrong type (uuid; read as missing)" in err
+    assert validate_trace(out)[1] == []

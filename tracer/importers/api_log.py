@@ -71,6 +71,7 @@ def _pairs(records: list[tuple[int, dict[str, Any]]],
         request, response = rec.get("request"), rec.get("response")
         body = request.get("body") if isinstance(request, dict) else None
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list) \
+                or not all(isinstance(m, dict) for m in body["messages"]) \
                 or "/v1/messages" not in str(request.get("url", "/v1/messages")) \
                 or "count_tokens" in str(request.get("url", "")):
             report.skip("lines that are not /v1/messages request/response pairs")

@@ -35,6 +35,7 @@ from tracer.importers.counts import describe as describe_counts
 from tracer.importers.dag import CONVERSATION, active_path
 from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
+from tracer.importers.shapes import clean_records
 from tracer.importers.subagents import RECORDS, describe, link_subagents
 from tracer.importers.transcript import (
     INTERRUPTED,
@@ -90,7 +91,7 @@ def load_transcript(path: str | Path, depth: int = 0) -> Transcript:
     """Read and analyse a transcript; nothing is written yet."""
     path = Path(path)
     report = ImportReport(source=str(path))
-    records = read_jsonl(path, report)
+    records = clean_records(read_jsonl(path, report), report)
     return analyse(records, path, report, depth)
 
 

@@ -56,8 +56,13 @@ class ActivePath:
     """``tool_use_id`` of each kept result that answers no ``tool_use`` in the file."""
 
 
+def _content(rec: dict[str, Any]) -> Any:
+    message = rec.get("message")
+    return message.get("content") if isinstance(message, dict) else None
+
+
 def tool_result_ids(rec: dict[str, Any]) -> list[str]:
-    content = (rec.get("message") or {}).get("content")
+    content = _content(rec)
     if not isinstance(content, list):
         return []
     return [str(b.get("tool_use_id")) for b in content
@@ -65,7 +70,7 @@ def tool_result_ids(rec: dict[str, Any]) -> list[str]:
 
 
 def tool_use_ids(rec: dict[str, Any]) -> list[str]:
-    content = (rec.get("message") or {}).get("content")
+    content = _content(rec)
     if not isinstance(content, list):
         return []
     return [str(b.get("id")) for b in content

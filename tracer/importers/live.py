@@ -31,6 +31,7 @@ from tracer.errors import UserError
 from tracer.importers.claude_code import analyse, emit_all
 from tracer.importers.jsonl import Record, parse_lines
 from tracer.importers.output import ImportReport, created_at
+from tracer.importers.shapes import clean_records
 from tracer.trace.events import Event, Header
 from tracer.trace.writer import TraceWriter, dumps
 
@@ -98,6 +99,7 @@ class LiveImport:
         self._tail = data[cut:]  # a torn last line waits for its newline
         lines = data[:cut].decode("utf-8", errors="replace").split("\n")[:-1]
         new, _ = parse_lines(lines, self._lines + 1, self.report, path=self.source)
+        new = clean_records(new, self.report)
         self._lines += len(lines)
         self.records += new
         return len(new)
