@@ -164,8 +164,9 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
     # records with its message.id, wherever they hang.
     responses = {_message_id(rec) for _, rec in main if rec["uuid"] in on_path} - {None}
     on_path |= {rec["uuid"] for _, rec in main if _message_id(rec) in responses}
-    asked = {tid for _, rec in main if rec["uuid"] in on_path for tid in tool_use_ids(rec)}
-    every_use = {tid for _, rec in main for tid in tool_use_ids(rec)}
+    uses = {rec["uuid"]: ids for _, rec in main if (ids := tool_use_ids(rec))}
+    asked = {tid for uid, ids in uses.items() if uid in on_path for tid in ids}
+    every_use = {tid for ids in uses.values() for tid in ids}
     keep: list[Record] = []
     orphans: list[str] = []
     reasons = _SkipReasons(chain, on_path)
@@ -174,12 +175,13 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
         kind = rec.get("type")
         if kind == "system" and rec.get("subtype") == "compact_boundary" and uid in on_path:
             keep.append((number, rec))
-        elif kind not in CONVERSATION or not uid or (rec.get("isSidechain")
-                                                     and not subagent_file):
             continue
-        elif uid in on_path or any(t in asked for t in tool_result_ids(rec)):
+        if kind not in CONVERSATION or not uid or (rec.get("isSidechain") and not subagent_file):
+            continue
+        ids = tool_result_ids(rec)
+        if uid in on_path or any(t in asked for t in ids):
             keep.append((number, rec))
-        elif (ids := tool_result_ids(rec)) and not set(ids) & every_use:
+        elif ids and not set(ids) & every_use:
             keep.append((number, rec))  # answers nothing: a finding for the doctor
             orphans += ids
         else:

@@ -75,11 +75,48 @@ def clean_record(rec: dict[str, Any], report: ImportReport) -> dict[str, Any] | 
     return out
 
 
+def _is_clean(rec: dict[str, Any]) -> bool:
+    """The common case, checked without copying: every field already has its shape."""
+    kind = rec.get("type")
+    if not isinstance(kind, str):
+        return False
+    for key in _IDS:
+        value = rec.get(key)
+        if value is not None and not isinstance(value, str):
+            return False
+    for key in _FLAGS:
+        if key in rec and not isinstance(rec[key], bool):
+            return False
+    if kind in ("user", "assistant"):
+        message = rec.get("message")
+        if not isinstance(message, dict) or not isinstance(message.get("usage", {}), dict):
+            return False
+        content = message.get("content")
+        if isinstance(content, list):
+            for block in content:
+                if not isinstance(block, dict):
+                    return False
+                for key in _BLOCK_IDS:
+                    value = block.get(key)
+                    if value is not None and not isinstance(value, str):
+                        return False
+        elif not isinstance(content, str):
+            return False
+        for key in ("id", "model", "stop_reason"):
+            value = message.get(key)
+            if value is not None and not isinstance(value, str):
+                return False
+    wanted = {"attachment": "attachment", "progress": "data"}.get(kind)
+    if wanted is not None and not isinstance(rec.get(wanted), dict):
+        return False
+    return "compactMetadata" not in rec or isinstance(rec["compactMetadata"], dict)
+
+
 def clean_records(records: list[Record], report: ImportReport) -> list[Record]:
     """Every record that can be read, in the shapes the importer relies on."""
     out: list[Record] = []
     for number, rec in records:
-        clean = clean_record(rec, report)
+        clean = rec if _is_clean(rec) else clean_record(rec, report)
         if clean is not None:
             out.append((number, clean))
     return out
