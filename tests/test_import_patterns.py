@@ -251,6 +251,10 @@ def test_an_api_log_with_two_conversations_imports_each_as_its_own_loop(
     assert runs == {1: ["ls"], 2: ["date"]}
     err = capsys.readouterr().err
     assert "the log holds 2 conversations" in err and "thread 2: big, 2 request(s)" in err
+    assert main(["import", "api-log", str(log), "--list"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "thread 1: big, 2 request(s), 1 tool call(s): list the files",
+        "thread 2: big, 2 request(s), 1 tool call(s): show the date"]
     assert main(["import", "api-log", str(log), "-o", str(tmp_path / "x.jsonl"),
                  "--thread", "3"]) == 2
     assert "there is no thread 3" in capsys.readouterr().err

@@ -120,6 +120,16 @@ def find_threads(pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]) -> lis
     return list(threads.values())
 
 
+def list_threads(path: str | Path) -> list[str]:
+    """One line per conversation of the log, numbered as ``--thread N`` takes them."""
+    report = ImportReport(source=str(path))
+    pairs = _pairs(read_jsonl(Path(path), report), report)
+    threads = find_threads(pairs)
+    if not threads:
+        raise UserError("no request with tools: no agent loop in this log", path)
+    return [t.describe() for t in threads]
+
+
 def import_api_log(path: str | Path, output: str | Path,
                    thread: int | None = None) -> ImportReport:
     """Import the log ``path`` into the trace ``output``.

@@ -43,6 +43,8 @@ def register(subparsers: Any) -> None:
     api.add_argument("log", type=Path, metavar="LOG.jsonl")
     api.add_argument("-o", "--output", type=Path, metavar="TRACE",
                      help="where to write the trace (default: <log>.trace.jsonl here)")
+    api.add_argument("--list", action="store_true",
+                     help="list the conversations (threads) the log holds, and stop")
     api.add_argument("--thread", type=int, metavar="N",
                      help="import conversation N of the log (the import lists them; default: "
                           "the one with the most requests)")
@@ -88,8 +90,12 @@ def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
 
 
 def _api_log(args: argparse.Namespace) -> int:
-    from tracer.importers.api_log import import_api_log
+    from tracer.importers.api_log import import_api_log, list_threads
 
+    if args.list:
+        for line in list_threads(args.log):
+            print(line)
+        return 0
     output = args.output or _default_output(args.log)
     report = import_api_log(args.log, output, thread=args.thread)
     _report(report.summary(), output)
