@@ -22,22 +22,20 @@ Three things need care:
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tracer import __version__
 from tracer.agent.messages import Message
-from tracer.cells import clip
 from tracer.errors import UserError
 from tracer.importers.builder import ToolResult, TraceBuilder
 from tracer.importers.jsonl import read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
 from tracer.importers.sse import parse_response
+from tracer.importers.threads import Thread, find_threads, first_prompt, pairs_of, thread_key
 from tracer.importers.wire import Wire
 from tracer.trace.events import Event, Header, HttpAttempt, SessionStarted
 from tracer.trace.requests import encode_body
@@ -51,85 +49,6 @@ NOTES = (
 _AGENT = re.compile(r"claude-cli/([\w.\-]+)")
 
 
-def _strip_cache(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_cache(v) for k, v in value.items() if k != "cache_control"}
-    if isinstance(value, list):
-        return [_strip_cache(v) for v in value]
-    return value
-
-
-def _thread(body: dict[str, Any]) -> str:
-    first = (body.get("messages") or [None])[0]
-    return json.dumps([body.get("model"), _strip_cache(first)], sort_keys=True)
-
-
-def _pairs(records: list[tuple[int, dict[str, Any]]],
-           report: ImportReport) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
-    out = []
-    for line, rec in records:
-        request, response = rec.get("request"), rec.get("response")
-        body = request.get("body") if isinstance(request, dict) else None
-        if not isinstance(body, dict) or not isinstance(body.get("messages"), list) \
-                or not all(isinstance(m, dict) for m in body["messages"]) \
-                or "/v1/messages" not in str(request.get("url", "/v1/messages")) \
-                or "count_tokens" in str(request.get("url", "")):
-            report.skip("lines that are not /v1/messages request/response pairs")
-            continue
-        out.append((line, request, response if isinstance(response, dict) else {}))
-    return out
-
-
-@dataclass
-class Thread:
-    """One conversation in the log: its own model and first message, and the lines it holds."""
-
-    number: int
-    key: str
-    lines: list[int]
-    model: str
-    prompt: str
-    tool_calls: int = 0
-
-    def describe(self) -> str:
-        return (f"thread {self.number}: {self.model}, {len(self.lines)} request(s), "
-                f"{self.tool_calls} tool call(s): {clip(self.prompt, 50)}")
-
-
-def find_threads(pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]) -> list[Thread]:
-    """The log's agent loops, in order of their first request.
-
-    A loop sends tools and is not a quota probe (``max_tokens: 1``); its requests share a model
-    and a first message. Claude Code's own main loop, a subagent, or a second session logged
-    into the same file: each is a conversation of its own.
-    """
-    threads: dict[str, Thread] = {}
-    for line, req, _ in pairs:
-        body = req["body"]
-        if not body.get("tools") or body.get("max_tokens") == 1:
-            continue
-        key = _thread(body)
-        if key not in threads:
-            threads[key] = Thread(len(threads) + 1, key, [], str(body.get("model")),
-                                  _prompt(body["messages"]))
-        thread = threads[key]
-        thread.lines.append(line)
-        thread.tool_calls = sum(
-            1 for m in body["messages"] if isinstance(m, dict) and m.get("role") == "assistant"
-            for b in m.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use")
-    return list(threads.values())
-
-
-def list_threads(path: str | Path) -> list[str]:
-    """One line per conversation of the log, numbered as ``--thread N`` takes them."""
-    report = ImportReport(source=str(path))
-    pairs = _pairs(read_jsonl(Path(path), report), report)
-    threads = find_threads(pairs)
-    if not threads:
-        raise UserError("no request with tools: no agent loop in this log", path)
-    return [t.describe() for t in threads]
-
-
 def import_api_log(path: str | Path, output: str | Path,
                    thread: int | None = None) -> ImportReport:
     """Import the log ``path`` into the trace ``output``.
@@ -139,7 +58,7 @@ def import_api_log(path: str | Path, output: str | Path,
     """
     path = Path(path)
     report = ImportReport(source=str(path))
-    pairs = _pairs(read_jsonl(path, report), report)
+    pairs = pairs_of(read_jsonl(path, report), report)
     if not pairs:
         raise UserError("no /v1/messages request/response pairs: not an API log", path)
     threads = find_threads(pairs)
@@ -151,8 +70,8 @@ def import_api_log(path: str | Path, output: str | Path,
         main_thread = chosen.key
     else:  # no request sent tools: the busiest thread of all is the loop
         chosen = None
-        main_thread = Counter(_thread(p[1]["body"]) for p in pairs).most_common(1)[0][0]
-    main = {line for line, req, _ in pairs if _thread(req["body"]) == main_thread
+        main_thread = Counter(thread_key(p[1]["body"]) for p in pairs).most_common(1)[0][0]
+    main = {line for line, req, _ in pairs if thread_key(req["body"]) == main_thread
             and req["body"].get("max_tokens") != 1}
     others = [t for t in threads if t is not chosen]
     if len(threads) > 1:
@@ -180,8 +99,10 @@ def import_api_log(path: str | Path, output: str | Path,
 
 
 def _header(request: dict[str, Any], name: str) -> Any:
-    headers = request.get("headers") or {}
-    return next((v for k, v in headers.items() if k.lower() == name), None)
+    headers = request.get("headers")
+    if not isinstance(headers, dict):
+        return None
+    return next((v for k, v in headers.items() if str(k).lower() == name), None)
 
 
 def _side(line: int, request: dict[str, Any], response: dict[str, Any],
@@ -205,7 +126,7 @@ def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]
     b = TraceBuilder(emit)
     wire = Wire(b, path)
     first = next(req["body"] for line, req, _ in pairs if line in main)
-    prompt = _prompt(first["messages"])
+    prompt = first_prompt(first["messages"])
     b._emit(SessionStarted, model=str(first.get("model")), prompt=prompt,
             tools=[str(t.get("name")) for t in first.get("tools") or [] if isinstance(t, dict)],
             request_params={k: v for k, v in first.items() if k != "messages"})
@@ -241,6 +162,9 @@ def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]
             b._emit(HttpAttempt, request_index=b.request_index, attempt=number, status=status,
                     error=f"HTTP {status}" if status != 200 else None)
         message = parse_response(response)
+        if message is not None and not (isinstance(message.get("content"), list) and all(
+                isinstance(b, dict) for b in message["content"])):
+            message = None  # a response whose blocks cannot be read: no message
         report.count("model calls")
         b.at(epoch_of(response.get("timestamp")))
         if message is None or response.get("status_code", 200) != 200:
@@ -310,19 +234,6 @@ def _tool_phase(b: TraceBuilder, wire: Wire, pending: tuple[list[Message], list[
             report.count("tool results")
     wire.place(p + 1, nxt, results)
     b.append([*assistant, *results])
-
-
-def _prompt(messages: list[Any]) -> str:
-    for api in messages:
-        if isinstance(api, dict) and api.get("role") == "user":
-            content = api.get("content")
-            if isinstance(content, str):
-                return content
-            texts = [str(b.get("text", "")) for b in content or [] if isinstance(b, dict)
-                     and b.get("type") == "text" and not str(b.get("text", "")).startswith("<")]
-            if texts:
-                return texts[0]
-    return ""
 
 
 def _latency(request: dict[str, Any], response: dict[str, Any]) -> int | None:

@@ -90,7 +90,8 @@ def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
 
 
 def _api_log(args: argparse.Namespace) -> int:
-    from tracer.importers.api_log import import_api_log, list_threads
+    from tracer.importers.api_log import import_api_log
+    from tracer.importers.threads import list_threads
 
     if args.list:
         for line in list_threads(args.log):
