@@ -29,6 +29,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from tracer.cells import clip
 from tracer.replay import context, search
 from tracer.replay.autoplay import Autoplay
 from tracer.replay.diagnose import Diagnosis
@@ -181,9 +182,11 @@ class ReplayApp(DoctorControls, App[None]):
             parts.append(tr("doctor_checking", self.lang))
         if self.autoplay.playing:
             parts.append(tr("playing", self.lang, speed=f"{self.autoplay.steps_per_second:g}"))
+        if self.index.complete:  # (a huge trace: once the background indexing is done)
+            self.nesting.update()
         loop = self.nesting.loop_of(self.step) if self.nesting.any and len(self.index) else None
         if loop is not None:
-            parts.append(tr("in_subagent", self.lang, loop=loop.loop, depth=loop.depth))
+            parts.append(tr("in_subagent", self.lang, loop=clip(loop.loop, 14), depth=loop.depth))
         return " · ".join(parts)
 
     def render_step(self) -> None:
