@@ -22,8 +22,11 @@ from tracer.agent.messages import ApiMessage, materialize
 _SLOT = "\x00tracer-messages\x00"
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def _dumps(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+    return _ENCODER.encode(value).encode()
 
 
 class BodyHasher:

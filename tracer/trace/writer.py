@@ -17,10 +17,12 @@ from typing import IO, Any
 
 from tracer.trace.events import Event, Header
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
 
 def dumps(obj: Any) -> str:
     """One compact JSON line; non-ASCII kept as is, so Chinese text stays readable."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(obj)  # one encoder for every line: building one costs as much
 
 
 class TraceWriter:
