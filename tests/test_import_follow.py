@@ -124,3 +124,11 @@ def test_import_follow_on_the_command_line(tmp_path: Path,
     import_claude_code(session, tmp_path / "whole.jsonl")
     assert _steps(out) == _steps(tmp_path / "whole.jsonl")
     assert [e.kind for e in TraceReader(out)][-1] == "terminal"
+
+
+def test_follow_refuses_a_trace_in_one_line(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import_claude_code(DATA / "v2.1-api-error.jsonl", tmp_path / "t.jsonl")
+    assert main(["import", "claude-code", str(tmp_path / "t.jsonl"), "--follow"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already a tracer trace" in err and "t.jsonl:1:" in err

@@ -77,10 +77,13 @@ def _claude_code(args: argparse.Namespace) -> int:
 
 
 def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
-    from tracer.importers.live import follow_import
+    from tracer.importers.live import follow_import, is_transcript
 
     if not session.exists():
         raise UserError("no such file (yet): start Claude Code first", session)
+    if session.is_file() and not is_transcript(session):
+        raise UserError("this is already a tracer trace; follow it with tracer replay --follow",
+                        session, 1)
     print(f"following {session} into {output} (Ctrl-C to stop)", file=sys.stderr)
     live = follow_import(session, output, idle_exit=idle_exit)
     if live.problem:
