@@ -15,6 +15,7 @@ import pytest
 from tracer.cli import main
 from tracer.importers.claude_code import import_claude_code
 from tracer.importers.live import LiveImport, is_transcript
+from tracer.paths import ROOT
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
 
@@ -132,3 +133,26 @@ def test_follow_refuses_a_trace_in_one_line(tmp_path: Path,
     assert main(["import", "claude-code", str(tmp_path / "t.jsonl"), "--follow"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "already a tracer trace" in err and "t.jsonl:1:" in err
+
+
+SHARED = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
+REAL = sorted(SHARED.glob("*.jsonl")) if SHARED.is_dir() else []
+
+
+@pytest.mark.skipif(not REAL, reason=f"fixtures not found at {SHARED}")
+@pytest.mark.parametrize("source", REAL, ids=lambda p: p.name)
+def test_a_real_session_followed_as_it_was_written(source: Path, tmp_path: Path) -> None:
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    session = tmp_path / "session.jsonl"
+    session.write_text("", encoding="utf-8")
+    live = LiveImport(session, tmp_path / "live.jsonl")
+    with session.open("a", encoding="utf-8") as out:
+        for k, line in enumerate(lines):
+            out.write(line)
+            out.flush()
+            if k % 10 == 0:
+                live.poll()
+    assert live.problem is None
+    live.finish()
+    import_claude_code(session, tmp_path / "whole.jsonl")
+    assert _steps(tmp_path / "live.jsonl") == _steps(tmp_path / "whole.jsonl")
