@@ -34,18 +34,18 @@ class BodyHasher:
 
     def __init__(self) -> None:
         self._frame: tuple[bytes, bytes] | None = None
-        self._frame_key: str | None = None
+        self._frame_key: tuple[list[str], dict[str, Any]] | None = None
         self._states: list[Any] = []
         """SHA-256 state after head, "[" and the first k+1 messages (commas between)."""
         self._sizes: list[int] = []
 
     def _split(self, params: dict[str, Any], keys: Sequence[str]) -> tuple[bytes, bytes]:
-        body = {k: _SLOT if k == "messages" else params[k] for k in keys}
-        key = json.dumps([list(keys), params], sort_keys=True, default=str)
+        key = (list(keys), params)
         if key != self._frame_key:
+            body = {k: _SLOT if k == "messages" else params[k] for k in keys}
             encoded = _dumps(body)
             head, tail = encoded.split(_dumps(_SLOT), 1)
-            self._frame, self._frame_key = (head, tail), key
+            self._frame, self._frame_key = (head, tail), (list(keys), dict(params))
             self._states, self._sizes = [], []  # a new head: nothing can be reused
         assert self._frame is not None
         return self._frame

@@ -59,6 +59,8 @@ def check_counts(records: Iterable[dict[str, Any]], tally: Tally,
     seen_use: set[str] = set()
     seen_result: set[str] = set()
     for rec in records:
+        if rec.get("type") not in ("user", "assistant"):
+            continue  # progress records only mirror a subagent's messages
         for tid in tool_use_ids(rec):
             uses["blocks"] += 1
             if tid in seen_use:
