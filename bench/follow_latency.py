@@ -82,8 +82,10 @@ def main() -> None:
     args = parser.parse_args()
     delays = asyncio.run(measure(args.turns))
     ms = sorted(d * 1000 for d in delays)
-    print(f"{len(ms)} appended lines: min {ms[0]:.0f} ms, max {ms[-1]:.0f} ms, "
-          f"p90 {ms[int(len(ms) * 0.9)]:.0f} ms")
+    print(
+        f"{len(ms)} appended lines: min {ms[0]:.0f} ms, max {ms[-1]:.0f} ms, "
+        f"p90 {ms[int(len(ms) * 0.9)]:.0f} ms"
+    )
     print(f"follow latency: median {statistics.median(ms):.0f} ms (target <= 250 ms)")
 
 

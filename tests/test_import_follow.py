@@ -20,9 +20,13 @@ from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
 
 DATA = Path(__file__).parent / "data" / "claude-code"
-LIVE_CASES = ["v2.1-result-before-assistant.jsonl", "v1.0-compaction-summary-root.jsonl",
-              "v2.1-system-records-on-chain.jsonl", "v1.0-inline-sidechain.jsonl",
-              "v2.1-polling-bash-output.jsonl"]
+LIVE_CASES = [
+    "v2.1-result-before-assistant.jsonl",
+    "v1.0-compaction-summary-root.jsonl",
+    "v2.1-system-records-on-chain.jsonl",
+    "v1.0-inline-sidechain.jsonl",
+    "v2.1-polling-bash-output.jsonl",
+]
 
 
 def _steps(path: Path) -> list[dict[str, Any]]:
@@ -33,8 +37,7 @@ def _steps(path: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", LIVE_CASES)
-def test_a_session_written_line_by_line_ends_as_the_whole_import(name: str,
-                                                                 tmp_path: Path) -> None:
+def test_a_session_written_line_by_line_ends_as_the_whole_import(name: str, tmp_path: Path) -> None:
     lines = (DATA / name).read_text(encoding="utf-8").splitlines(keepends=True)
     session = tmp_path / "session.jsonl"
     session.write_text("", encoding="utf-8")
@@ -60,8 +63,11 @@ def test_a_session_written_line_by_line_ends_as_the_whole_import(name: str,
 
 
 def test_only_settled_steps_are_written_while_the_session_runs(tmp_path: Path) -> None:
-    lines = (DATA / "v2.1-system-records-on-chain.jsonl").read_text(
-        encoding="utf-8").splitlines(keepends=True)
+    lines = (
+        (DATA / "v2.1-system-records-on-chain.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+    )
     session = tmp_path / "session.jsonl"
     session.write_text("".join(lines[:4]), encoding="utf-8")  # prompt, attachment, call, result
     live = LiveImport(session, tmp_path / "live.jsonl")
@@ -81,8 +87,11 @@ def test_only_settled_steps_are_written_while_the_session_runs(tmp_path: Path) -
 
 
 def test_a_rewritten_transcript_stops_the_follow_with_a_reason(tmp_path: Path) -> None:
-    lines = (DATA / "v2.1-system-records-on-chain.jsonl").read_text(
-        encoding="utf-8").splitlines(keepends=True)
+    lines = (
+        (DATA / "v2.1-system-records-on-chain.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+    )
     session = tmp_path / "session.jsonl"
     session.write_text("".join(lines[:6]), encoding="utf-8")
     live = LiveImport(session, tmp_path / "live.jsonl")
@@ -101,10 +110,14 @@ def test_is_transcript_tells_a_trace_from_a_transcript(tmp_path: Path) -> None:
     assert not is_transcript(tmp_path / "t.jsonl")
 
 
-def test_import_follow_on_the_command_line(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
-    lines = (DATA / "v2.1-result-before-assistant.jsonl").read_text(
-        encoding="utf-8").splitlines(keepends=True)
+def test_import_follow_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = (
+        (DATA / "v2.1-result-before-assistant.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+    )
     session = tmp_path / "session.jsonl"
     session.write_text(lines[0], encoding="utf-8")
 
@@ -118,8 +131,12 @@ def test_import_follow_on_the_command_line(tmp_path: Path,
     writer = threading.Thread(target=claude_code)
     writer.start()
     out = tmp_path / "t.jsonl"
-    assert main(["import", "claude-code", str(session), "--follow", "--idle-exit", "1",
-                 "-o", str(out)]) == 0
+    assert (
+        main(
+            ["import", "claude-code", str(session), "--follow", "--idle-exit", "1", "-o", str(out)]
+        )
+        == 0
+    )
     writer.join()
     assert "following" in capsys.readouterr().err
     import_claude_code(session, tmp_path / "whole.jsonl")
@@ -127,8 +144,9 @@ def test_import_follow_on_the_command_line(tmp_path: Path,
     assert [e.kind for e in TraceReader(out)][-1] == "terminal"
 
 
-def test_follow_refuses_a_trace_in_one_line(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_follow_refuses_a_trace_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import_claude_code(DATA / "v2.1-api-error.jsonl", tmp_path / "t.jsonl")
     assert main(["import", "claude-code", str(tmp_path / "t.jsonl"), "--follow"]) == 2
     err = capsys.readouterr().err

@@ -25,8 +25,9 @@ from tracer.trace.requests import rebuild_requests
 from tracer.trace.schema import validate_trace
 
 DATA = Path(__file__).parent / "data" / "claude-code"
-TRANSCRIPTS = sorted(p for p in DATA.rglob("*.jsonl")
-                     if p.stat().st_size and not p.name.startswith("agent-"))
+TRANSCRIPTS = sorted(
+    p for p in DATA.rglob("*.jsonl") if p.stat().st_size and not p.name.startswith("agent-")
+)
 
 
 def _import(name: str | Path, tmp_path: Path) -> tuple[list[Any], ImportReport, Path]:
@@ -60,8 +61,12 @@ def test_1_0_compaction_keeps_the_history_before_the_summary(tmp_path: Path) -> 
 
 
 def test_a_result_written_before_its_tool_use_stays_in_its_own_turn(tmp_path: Path) -> None:
-    raw = [json.loads(x) for x in (DATA / "v2.1-result-before-assistant.jsonl").read_text(
-        encoding="utf-8").splitlines()]
+    raw = [
+        json.loads(x)
+        for x in (DATA / "v2.1-result-before-assistant.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines()
+    ]
     order = [r["uuid"] for r in raw]
     assert order.index("us-main-005") < order.index("as-main-later")  # the pattern is there
     events, _, out = _import("v2.1-result-before-assistant.jsonl", tmp_path)
@@ -74,23 +79,32 @@ def test_system_records_on_the_chain_do_not_hide_finished_work(tmp_path: Path) -
     events, report, out = _import("v2.1-system-records-on-chain.jsonl", tmp_path)
     assert len(_of(events, "response")) == 5
     assert [e.input["command"] for e in _of(events, "tool_run")] == [
-        "pytest -q", "ruff check .", "python --version"]
+        "pytest -q",
+        "ruff check .",
+        "python --version",
+    ]
     assert not any("off the active branch" in k for k in report.skipped)
     assert [e.reason for e in _of(events, "terminal")] == ["completed", "completed"]
     assert _errors(out) == []
 
 
 def test_a_rewound_prompt_is_named_so_and_other_skips_are_named_for_what_they_are(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     source = DATA / "v2.1-system-records-on-chain.jsonl"
     records = [json.loads(x) for x in source.read_text(encoding="utf-8").splitlines()]
     first = records[0]
     redo = {**first, "uuid": "us-redo", "message": {"role": "user", "content": "Run lint."}}
-    dangling = {**records[2], "uuid": "as-dangling", "parentUuid": "not-in-file",
-                "message": {**records[2]["message"], "id": "msg_dangling"}}
+    dangling = {
+        **records[2],
+        "uuid": "as-dangling",
+        "parentUuid": "not-in-file",
+        "message": {**records[2]["message"], "id": "msg_dangling"},
+    }
     path = tmp_path / "s.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in [redo, dangling, *records]),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r) + "\n" for r in [redo, dangling, *records]), encoding="utf-8"
+    )
     report = import_claude_code(path, tmp_path / "t.jsonl")
     assert report.skipped["records off the active branch (rewound or edited)"] == 1
     assert report.skipped["records whose parent is not in this file"] == 1
@@ -141,13 +155,18 @@ def test_the_2_0_layout_finds_the_agent_file_beside_the_session(tmp_path: Path) 
 
 def test_a_missing_agent_file_names_where_it_was_looked_for(tmp_path: Path) -> None:
     session = tmp_path / "s.jsonl"
-    session.write_bytes((DATA / "layout-2.0" / "5e55a0f1-0000-4000-8000-000000000001.jsonl")
-                        .read_bytes())
+    session.write_bytes(
+        (DATA / "layout-2.0" / "5e55a0f1-0000-4000-8000-000000000001.jsonl").read_bytes()
+    )
     import_claude_code(session, tmp_path / "t.jsonl")
-    (link,) = [e for e in TraceReader(tmp_path / "t.jsonl") if e.kind == "import_note"
-               and e.topic == "subagent"]
-    assert link.text == (f"subagent b1d2e3f4: no agent-b1d2e3f4.jsonl in {tmp_path}/s/subagents "
-                         f"nor in {tmp_path}")
+    (link,) = [
+        e
+        for e in TraceReader(tmp_path / "t.jsonl")
+        if e.kind == "import_note" and e.topic == "subagent"
+    ]
+    assert link.text == (
+        f"subagent b1d2e3f4: no agent-b1d2e3f4.jsonl in {tmp_path}/s/subagents nor in {tmp_path}"
+    )
 
 
 def test_polling_the_same_job_is_not_a_loop_that_never_ends(tmp_path: Path) -> None:
@@ -157,17 +176,22 @@ def test_polling_the_same_job_is_not_a_loop_that_never_ends(tmp_path: Path) -> N
     # The same polls getting the same answer each time: that loop learns nothing.
     source = (DATA / "v2.1-polling-bash-output.jsonl").read_text(encoding="utf-8")
     stuck = tmp_path / "stuck.jsonl"
-    stuck.write_text(source.replace("building 2/3", "building 1/3")
-                     .replace("building 3/3", "building 1/3").replace('"done"', '"building 1/3"')
-                     .replace("<stdout>done", "<stdout>building 1/3"), encoding="utf-8")
+    stuck.write_text(
+        source.replace("building 2/3", "building 1/3")
+        .replace("building 3/3", "building 1/3")
+        .replace('"done"', '"building 1/3"')
+        .replace("<stdout>done", "<stdout>building 1/3"),
+        encoding="utf-8",
+    )
     import_claude_code(stuck, tmp_path / "s.trace.jsonl")
     (finding,) = run_doctor(TraceReader(tmp_path / "s.trace.jsonl"))
     assert finding.rule == "loop-not-ending" and "same result each time" in finding.message
 
 
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: p.name)
-def test_the_doctor_finds_no_error_but_the_ones_each_file_was_built_with(path: Path,
-                                                                        tmp_path: Path) -> None:
+def test_the_doctor_finds_no_error_but_the_ones_each_file_was_built_with(
+    path: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "t.jsonl"
     import_claude_code(path, out)
     expected = ["tool-use-id-mismatch"] if "orphan" in path.name else []
@@ -176,8 +200,8 @@ def test_the_doctor_finds_no_error_but_the_ones_each_file_was_built_with(path: P
 
 
 def test_list_skips_agent_files_and_empty_files_and_reads_list_prompts(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = tmp_path / "projects" / "-home-dev-app"
     project.mkdir(parents=True)
     for file in (DATA / "layout-2.0").iterdir():
@@ -194,8 +218,9 @@ def test_list_skips_agent_files_and_empty_files_and_reads_list_prompts(
     assert " live " not in lines[1] and "Find the TODOs with a subagent." in lines[1]
 
 
-def test_show_cuts_cjk_text_by_display_cells(tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_cuts_cjk_text_by_display_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tracer.cells import cells
 
     _, _, out = _import("v2.1-image-prompt-unfinished-tool.jsonl", tmp_path)
@@ -212,33 +237,66 @@ def test_show_cuts_cjk_text_by_display_cells(tmp_path: Path,
 def _conversation(prompt: str, command: str, answer: str, t0: float) -> list[dict[str, Any]]:
     """Two requests of one agent loop: a Bash call, then the answer."""
     tools = [{"name": "Bash", "input_schema": {"type": "object"}}]
-    first = {"model": "big", "max_tokens": 100, "tools": tools,
-             "messages": [{"role": "user", "content": prompt}]}
-    call = {"type": "tool_use", "id": f"toolu_{command}", "name": "Bash",
-            "input": {"command": command}}
-    second = {**first, "messages": [
-        *first["messages"], {"role": "assistant", "content": [call]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call["id"],
-                                      "content": "ok"}]}]}
+    first = {
+        "model": "big",
+        "max_tokens": 100,
+        "tools": tools,
+        "messages": [{"role": "user", "content": prompt}],
+    }
+    call = {
+        "type": "tool_use",
+        "id": f"toolu_{command}",
+        "name": "Bash",
+        "input": {"command": command},
+    }
+    second = {
+        **first,
+        "messages": [
+            *first["messages"],
+            {"role": "assistant", "content": [call]},
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": call["id"], "content": "ok"}],
+            },
+        ],
+    }
 
     def pair(body: dict[str, Any], content: list[Any], stop: str, t: float) -> dict[str, Any]:
-        message = {"type": "message", "id": f"msg_{t}", "model": "big", "role": "assistant",
-                   "content": content, "stop_reason": stop, "usage": {"output_tokens": 3}}
-        return {"request": {"timestamp": t, "method": "POST", "headers": {},
-                            "url": "https://api.anthropic.com/v1/messages", "body": body},
-                "response": {"timestamp": t + 1, "status_code": 200, "body": message}}
+        message = {
+            "type": "message",
+            "id": f"msg_{t}",
+            "model": "big",
+            "role": "assistant",
+            "content": content,
+            "stop_reason": stop,
+            "usage": {"output_tokens": 3},
+        }
+        return {
+            "request": {
+                "timestamp": t,
+                "method": "POST",
+                "headers": {},
+                "url": "https://api.anthropic.com/v1/messages",
+                "body": body,
+            },
+            "response": {"timestamp": t + 1, "status_code": 200, "body": message},
+        }
 
-    return [pair(first, [call], "tool_use", t0),
-            pair(second, [{"type": "text", "text": answer}], "end_turn", t0 + 10)]
+    return [
+        pair(first, [call], "tool_use", t0),
+        pair(second, [{"type": "text", "text": answer}], "end_turn", t0 + 10),
+    ]
 
 
 def test_an_api_log_with_two_conversations_imports_each_as_its_own_loop(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     one = _conversation("list the files", "ls", "three files", 0)
     two = _conversation("show the date", "date", "it is Monday", 1)
     log = tmp_path / "log.jsonl"
-    log.write_text("".join(json.dumps(p) + "\n" for p in [one[0], two[0], one[1], two[1]]),
-                   encoding="utf-8")
+    log.write_text(
+        "".join(json.dumps(p) + "\n" for p in [one[0], two[0], one[1], two[1]]), encoding="utf-8"
+    )
     runs = {}
     for n in (1, 2):
         out = tmp_path / f"t{n}.jsonl"
@@ -254,9 +312,11 @@ def test_an_api_log_with_two_conversations_imports_each_as_its_own_loop(
     assert main(["import", "api-log", str(log), "--list"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "thread 1: big, 2 request(s), 1 tool call(s): list the files",
-        "thread 2: big, 2 request(s), 1 tool call(s): show the date"]
-    assert main(["import", "api-log", str(log), "-o", str(tmp_path / "x.jsonl"),
-                 "--thread", "3"]) == 2
+        "thread 2: big, 2 request(s), 1 tool call(s): show the date",
+    ]
+    assert (
+        main(["import", "api-log", str(log), "-o", str(tmp_path / "x.jsonl"), "--thread", "3"]) == 2
+    )
     assert "there is no thread 3" in capsys.readouterr().err
 
 
@@ -267,8 +327,9 @@ EVERY = TRANSCRIPTS + (sorted(SHARED.glob("*.jsonl")) if SHARED.is_dir() else []
 
 
 @pytest.mark.parametrize("path", EVERY, ids=lambda p: p.name)
-def test_every_tool_block_of_the_source_is_in_the_trace_or_named(path: Path,
-                                                                 tmp_path: Path) -> None:
+def test_every_tool_block_of_the_source_is_in_the_trace_or_named(
+    path: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "t.jsonl"
     report = import_claude_code(path, out)
     events = list(TraceReader(out))
@@ -288,8 +349,9 @@ def test_every_tool_block_of_the_source_is_in_the_trace_or_named(path: Path,
 
 
 def _content(rec: dict[str, Any]) -> list[dict[str, Any]]:
-    content = (rec.get("message") or {}).get("content") if isinstance(rec.get("message"),
-                                                                      dict) else None
+    content = (
+        (rec.get("message") or {}).get("content") if isinstance(rec.get("message"), dict) else None
+    )
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
@@ -302,32 +364,59 @@ def _source(path: Path) -> list[dict[str, Any]]:
 
 
 def test_a_tool_call_on_a_rewound_branch_is_named_in_the_count_check(tmp_path: Path) -> None:
-    records = [json.loads(x) for x in (DATA / "v2.1-orphan-result.jsonl").read_text(
-        encoding="utf-8").splitlines()]
+    records = [
+        json.loads(x)
+        for x in (DATA / "v2.1-orphan-result.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     prompt = records[0]
-    tried = {**records[1], "uuid": "as-tried", "parentUuid": "us-retry",
-             "message": {**records[1]["message"], "id": "msg_tried", "content": [
-                 {"type": "tool_use", "id": "toolu_tried", "name": "Bash",
-                  "input": {"command": "ls"}}]}}
+    tried = {
+        **records[1],
+        "uuid": "as-tried",
+        "parentUuid": "us-retry",
+        "message": {
+            **records[1]["message"],
+            "id": "msg_tried",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_tried",
+                    "name": "Bash",
+                    "input": {"command": "ls"},
+                }
+            ],
+        },
+    }
     retry = {**prompt, "uuid": "us-retry", "message": {"role": "user", "content": "Read it."}}
     path = tmp_path / "s.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in [retry, tried, *records]),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r) + "\n" for r in [retry, tried, *records]), encoding="utf-8"
+    )
     report = import_claude_code(path, tmp_path / "t.jsonl")
     (line,) = [n for n in report.notes if n.startswith("count check:")]
     assert line.endswith("not in the trace: 1 tool_use on records left out (see skipped)")
     assert report.skipped == {"records off the active branch (rewound or edited)": 2}
 
 
-def test_malformed_records_are_counted_not_a_traceback(tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    records = [json.loads(x) for x in (DATA / "v2.1-system-records-on-chain.jsonl").read_text(
-        encoding="utf-8").splitlines()]
+def test_malformed_records_are_counted_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = [
+        json.loads(x)
+        for x in (DATA / "v2.1-system-records-on-chain.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines()
+    ]
     records[2]["message"]["content"] = [7, *records[2]["message"]["content"]]  # a block, not {}
     records[1]["uuid"] = 12  # an id that is not a string
     records.insert(3, {**records[3], "uuid": "bad", "message": ["not", "an", "object"]})
-    records.append({"type": "assistant", "uuid": "x", "parentUuid": [], "message": {
-        "content": 5, "usage": "none"}})
+    records.append(
+        {
+            "type": "assistant",
+            "uuid": "x",
+            "parentUuid": [],
+            "message": {"content": 5, "usage": "none"},
+        }
+    )
     path = tmp_path / "s.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     out = tmp_path / "t.jsonl"

@@ -22,14 +22,16 @@ from tracer.trace.writer import EventList
 
 DATA = Path(__file__).parent / "data" / "claude-code"
 SHARED = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
-SOURCES = sorted(p for p in DATA.rglob("*.jsonl") if p.stat().st_size
-                 and not p.name.startswith("agent-"))
+SOURCES = sorted(
+    p for p in DATA.rglob("*.jsonl") if p.stat().st_size and not p.name.startswith("agent-")
+)
 SOURCES += sorted(SHARED.glob("*.jsonl")) if SHARED.is_dir() else []
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_cached_normalization_and_hashes_match_the_full_ones(
-        source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls = []
     plain = normal_cache.NormalCache.normalize
 
@@ -44,10 +46,16 @@ def test_cached_normalization_and_hashes_match_the_full_ones(
     sink = EventList()
     builder = emit_transcript(load_transcript(source), sink)
     assert len(calls) >= builder.request_index
-    by_uuid = {e.uuid: {"type": e.type, "content": e.content, "attachment": e.attachment}
-               for e in sink.events if e.kind == "message"}
+    by_uuid = {
+        e.uuid: {"type": e.type, "content": e.content, "attachment": e.attachment}
+        for e in sink.events
+        if e.kind == "message"
+    }
     for request in rebuild_requests(sink.events):
-        body = encode_body({"model": request.body["model"],
-                            "messages": materialize(request.api_messages, by_uuid)})
-        assert (len(body), hashlib.sha256(body).hexdigest()) == (request.event.bytes,
-                                                                 request.event.sha256)
+        body = encode_body(
+            {"model": request.body["model"], "messages": materialize(request.api_messages, by_uuid)}
+        )
+        assert (len(body), hashlib.sha256(body).hexdigest()) == (
+            request.event.bytes,
+            request.event.sha256,
+        )

@@ -90,14 +90,18 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
         kind = event.kind
         if kind == "subagent_start":
             prompt = f": {_short(event.prompt, 40)}" if event.prompt else ""
-            yield f"{'':>4}  {'':8} {'  ' * depth}┌ subagent {event.loop} for " \
-                  f"{event.tool_use_id}{prompt}"
+            yield (
+                f"{'':>4}  {'':8} {'  ' * depth}┌ subagent {event.loop} for "
+                f"{event.tool_use_id}{prompt}"
+            )
             depth += 1
             continue
         if kind == "subagent_end":
             depth = max(depth - 1, 0)
-            yield f"{'':>4}  {'':8} {'  ' * depth}└ subagent {event.loop}: " \
-                  f"{event.turn_count} turn(s), back to {event.tool_use_id}"
+            yield (
+                f"{'':>4}  {'':8} {'  ' * depth}└ subagent {event.loop}: "
+                f"{event.turn_count} turn(s), back to {event.tool_use_id}"
+            )
             continue
         if kind not in STEP_KINDS:
             continue

@@ -17,8 +17,11 @@ PATIENCE = 10.0
 
 
 def test_the_replay_follows_a_transcript_as_claude_code_writes_it(tmp_path: Path) -> None:
-    lines = (DATA / "v2.1-system-records-on-chain.jsonl").read_text(
-        encoding="utf-8").splitlines(keepends=True)
+    lines = (
+        (DATA / "v2.1-system-records-on-chain.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+    )
     session = tmp_path / "session.jsonl"
     session.write_text("".join(lines[:3]), encoding="utf-8")
     live = LiveImport(session, tmp_path / "live.trace.jsonl")

@@ -62,7 +62,8 @@ def test_enter_and_escape_in_the_replay(trace: Path) -> None:
         assert app.step == asks
         await pilot.press("right")  # step over the whole subagent
         assert index.event(app.step).kind == "tool_run" and "subagent" not in visible_text(
-            app, "#position")
+            app, "#position"
+        )
         await pilot.press("enter")  # step into it from the Task's result
         assert index.event(app.step).kind == "session_start"
         assert "inside subagent toolu_i1 (depth 1)" in visible_text(app, "#position")

@@ -47,8 +47,9 @@ def split_loops(events: list[Any]) -> list[LoopEvents]:
     return [stack[0], *done]
 
 
-def check_each_loop(events: list[Any],
-                    check: Callable[[list[Any]], list[Finding]]) -> list[Finding]:
+def check_each_loop(
+    events: list[Any], check: Callable[[list[Any]], list[Finding]]
+) -> list[Finding]:
     """Run ``check`` on every loop; findings carry the whole trace's step numbers."""
     loops = split_loops(events)
     if len(loops) == 1:
@@ -60,13 +61,17 @@ def check_each_loop(events: list[Any],
         global_step.append(step)
     findings: list[Finding] = []
     for part in loops:
-        steps = [global_step[i] for i in part.indexes
-                 if getattr(events[i], "kind", None) in STEP_KINDS]
+        steps = [
+            global_step[i] for i in part.indexes if getattr(events[i], "kind", None) in STEP_KINDS
+        ]
         first = global_step[part.indexes[0]] if part.indexes else 0
         for f in check([events[i] for i in part.indexes]):
             where = steps[f.step - 1] if 1 <= f.step <= len(steps) else first
             who = "the subagent" if part.loop == part.tool_use_id else f"subagent {part.loop}"
-            text = f.message if part.loop is None else (
-                f"in {who} run by {part.tool_use_id}: {f.message}")
+            text = (
+                f.message
+                if part.loop is None
+                else (f"in {who} run by {part.tool_use_id}: {f.message}")
+            )
             findings.append(dataclasses.replace(f, step=where, message=text))
     return findings

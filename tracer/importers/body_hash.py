@@ -50,8 +50,14 @@ class BodyHasher:
         assert self._frame is not None
         return self._frame
 
-    def digest(self, params: dict[str, Any], keys: Sequence[str], api: list[ApiMessage],
-               prefix: int, by_uuid: dict[str, Any]) -> tuple[int, str]:
+    def digest(
+        self,
+        params: dict[str, Any],
+        keys: Sequence[str],
+        api: list[ApiMessage],
+        prefix: int,
+        by_uuid: dict[str, Any],
+    ) -> tuple[int, str]:
         """``(bytes, sha256)`` of the body; its first ``prefix`` messages are the last body's."""
         head, tail = self._split(params, keys)
         prefix = min(prefix, len(self._states))

@@ -37,6 +37,7 @@ class Tally:
             elif kind == "message":
                 self.kept_uuids.add(event.uuid)
             return emit(event)
+
         return counting
 
 
@@ -48,8 +49,9 @@ def _why(rec: dict[str, Any], tally: Tally, nested: set[str]) -> str:
     return "on records left out (see skipped)"
 
 
-def check_counts(records: Iterable[dict[str, Any]], tally: Tally,
-                 nested: set[str] | None = None) -> dict[str, Any]:
+def check_counts(
+    records: Iterable[dict[str, Any]], tally: Tally, nested: set[str] | None = None
+) -> dict[str, Any]:
     """Source blocks vs trace calls, with every difference named."""
     nested = nested or set()
     uses: Counter[str] = Counter()
@@ -77,8 +79,10 @@ def check_counts(records: Iterable[dict[str, Any]], tally: Tally,
             seen_result.add(tid)
     unanswered = len(tally.asked - seen_result)
     return {
-        "source_tool_use": uses["blocks"], "source_tool_result": results["blocks"],
-        "trace_tool_calls": len(tally.asked), "trace_tool_runs": len(tally.ran),
+        "source_tool_use": uses["blocks"],
+        "source_tool_result": results["blocks"],
+        "trace_tool_calls": len(tally.asked),
+        "trace_tool_runs": len(tally.ran),
         "tool_use_not_imported": dict(missing_uses),
         "tool_result_not_imported": dict(missing_results),
         "calls_without_result": unanswered,
@@ -87,10 +91,12 @@ def check_counts(records: Iterable[dict[str, Any]], tally: Tally,
 
 def describe(counts: dict[str, Any]) -> str:
     """One line: the totals, then each difference and why."""
-    text = (f"count check: {counts['source_tool_use']} tool_use and "
-            f"{counts['source_tool_result']} tool_result blocks in the source; "
-            f"{counts['trace_tool_calls']} tool calls and {counts['trace_tool_runs']} results "
-            "in the trace")
+    text = (
+        f"count check: {counts['source_tool_use']} tool_use and "
+        f"{counts['source_tool_result']} tool_result blocks in the source; "
+        f"{counts['trace_tool_calls']} tool calls and {counts['trace_tool_runs']} results "
+        "in the trace"
+    )
     gaps = [f"{n} tool_use {why}" for why, n in counts["tool_use_not_imported"].items()]
     gaps += [f"{n} tool_result {why}" for why, n in counts["tool_result_not_imported"].items()]
     if counts["calls_without_result"]:

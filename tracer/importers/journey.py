@@ -37,21 +37,25 @@ def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder
 
 def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
     """One loop (the session, or a subagent's run inside it): set-up, every call, the end."""
-    model = next((str(r.records[-1]["message"].get("model")) for r in t.responses
-                  if not r.error), "unknown")
+    model = next(
+        (str(r.records[-1]["message"].get("model")) for r in t.responses if not r.error), "unknown"
+    )
     users = [m for m in t.before if isinstance(m, Message) and m.type == "user" and not m.is_meta]
     # The user's own words if the file has them; a session cut at a compaction starts with the
     # summary, which is then the closest thing to a prompt.
     prompts = [m for m in users if m.origin == "prompt"] or users
     prompt = prompt_text(prompts[0]) if prompts else ""
     tools = list(dict.fromkeys(name for name, _, _ in t.calls.values()))
-    b._emit(SessionStarted, model=model, prompt=prompt, tools=tools,
-            request_params={"model": model})
+    b._emit(
+        SessionStarted, model=model, prompt=prompt, tools=tools, request_params={"model": model}
+    )
     if not prompts:
-        b.note("missing_prompt", "the prompt is missing from this file: it starts with the "
-               "model's answer, so the first request holds no user message", data={
-                   "first": next((m.type for m in t.before if isinstance(m, Message)),
-                                 "assistant")})
+        b.note(
+            "missing_prompt",
+            "the prompt is missing from this file: it starts with the "
+            "model's answer, so the first request holds no user message",
+            data={"first": next((m.type for m in t.before if isinstance(m, Message)), "assistant")},
+        )
     segments = split_at_compactions(t.before)
     b.extend(segments[0][1])
     _compactions(b, segments[1:])
@@ -99,11 +103,21 @@ def _call(b: TraceBuilder, resp: Response) -> list[dict[str, Any]]:
     model = str(recs[-1]["message"].get("model", "unknown"))
     b.start_turn()
     b.request({"model": model}, ["model", "messages"])
-    stop = next((r["message"].get("stop_reason") for r in reversed(recs)
-                 if r["message"].get("stop_reason")), None)
-    return b.response(message_id=resp.message_id, model=model, stop_reason=stop,
-                      usage=dict(recs[-1]["message"].get("usage") or {}),
-                      assistant=resp.messages)
+    stop = next(
+        (
+            r["message"].get("stop_reason")
+            for r in reversed(recs)
+            if r["message"].get("stop_reason")
+        ),
+        None,
+    )
+    return b.response(
+        message_id=resp.message_id,
+        model=model,
+        stop_reason=stop,
+        usage=dict(recs[-1]["message"].get("usage") or {}),
+        assistant=resp.messages,
+    )
 
 
 def _failed_call(b: TraceBuilder, resp: Response, model: str) -> None:
@@ -120,11 +134,15 @@ def _unfinished(uses: list[dict[str, Any]], after: list[Message]) -> str:
     missing = [u for u in uses if str(u.get("id")) not in answered]
     if missing:
         names = ", ".join(dict.fromkeys(str(u.get("name")) for u in missing))
-        return (f"the transcript ends before the result of {len(missing)} of {len(uses)} tool "
-                f"call(s) ({names}) was written: the session was stopped while the tool ran, "
-                "or is still running")
-    return ("every tool result was written, but the next request was not: the session was "
-            "stopped before it, or is still running")
+        return (
+            f"the transcript ends before the result of {len(missing)} of {len(uses)} tool "
+            f"call(s) ({names}) was written: the session was stopped while the tool ran, "
+            "or is still running"
+        )
+    return (
+        "every tool result was written, but the next request was not: the session was "
+        "stopped before it, or is still running"
+    )
 
 
 def prompt_text(m: Message) -> str:
@@ -140,8 +158,12 @@ def prompt_text(m: Message) -> str:
 
 
 def _is_interruption(m: Message) -> bool:
-    return m.type == "user" and not m.has_tool_result() and bool(m.blocks) and str(
-        m.blocks[0].get("text", "")).startswith(INTERRUPTED)
+    return (
+        m.type == "user"
+        and not m.has_tool_result()
+        and bool(m.blocks)
+        and str(m.blocks[0].get("text", "")).startswith(INTERRUPTED)
+    )
 
 
 def _compactions(b: TraceBuilder, segments: list[tuple[Boundary | None, list[Message]]]) -> None:
@@ -149,10 +171,20 @@ def _compactions(b: TraceBuilder, segments: list[tuple[Boundary | None, list[Mes
         data = {k: v for k, v in (boundary.data if boundary else {}).items() if v is not None}
         # What compaction put in place: the summary and the meta messages and attachments that
         # follow it; the first real prompt or response after them is ordinary history again.
-        cut = next((k for k, m in enumerate(messages) if m.type == "assistant"
-                    or (m.origin == "prompt" and not m.is_meta)), len(messages))
-        b.reset(messages[:cut], f"compaction ({data.get('trigger', 'unknown')}): the history "
-                f"was replaced by its summary", data)
+        cut = next(
+            (
+                k
+                for k, m in enumerate(messages)
+                if m.type == "assistant" or (m.origin == "prompt" and not m.is_meta)
+            ),
+            len(messages),
+        )
+        b.reset(
+            messages[:cut],
+            f"compaction ({data.get('trigger', 'unknown')}): the history "
+            f"was replaced by its summary",
+            data,
+        )
         b.extend(messages[cut:])
 
 
@@ -166,18 +198,28 @@ def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
         tid = str(block.get("tool_use_id"))
         # A result that answers no call (an id mismatch) still ran through the three steps;
         # the doctor reports it. Its tool and input are unknown.
-        name, tool_input, auuid = t.calls.get(tid, ("unknown", {},
-                                                    m.source_tool_assistant_uuid or ""))
+        name, tool_input, auuid = t.calls.get(
+            tid, ("unknown", {}, m.source_tool_assistant_uuid or "")
+        )
         output = m.tool_use_result if m.tool_use_result is not None else block.get("content")
         asked = epoch_of(getattr(b.by_uuid.get(auuid), "timestamp", None))
         duration = round((done - asked) * 1000) if done is not None and asked is not None else None
         child = t.children.get(tid)
         if child is not None:
             _nested(b, t, tid, child)
-        b.tool_result(ToolResult(tid, name, tool_input, block, m, output, auuid,
-                                 feedback="\n".join(extra) or None,
-                                 duration_ms=duration if duration is None or duration >= 0
-                                 else None))
+        b.tool_result(
+            ToolResult(
+                tid,
+                name,
+                tool_input,
+                block,
+                m,
+                output,
+                auuid,
+                feedback="\n".join(extra) or None,
+                duration_ms=duration if duration is None or duration >= 0 else None,
+            )
+        )
         t.report.count("tool results")
         for link in t.links.get(tid, []):
             b.note("subagent", describe(link), tool_use_id=tid, data=link)
@@ -186,16 +228,21 @@ def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
 
 def _nested(b: TraceBuilder, t: Transcript, tid: str, child: Transcript) -> None:
     """The subagent's own loop, inside the Task call, before the call's result comes back."""
-    loop = str(child.source.get("subagent") if child.source.get("subagent") not in (None, True)
-               else tid)
-    b._emit(SubagentStarted, loop=loop, tool_use_id=tid, depth=child.depth,
-            prompt=_first_prompt(child), source="inline" if child.source.get("inline")
-            else str(child.path))
+    loop = str(
+        child.source.get("subagent") if child.source.get("subagent") not in (None, True) else tid
+    )
+    b._emit(
+        SubagentStarted,
+        loop=loop,
+        tool_use_id=tid,
+        depth=child.depth,
+        prompt=_first_prompt(child),
+        source="inline" if child.source.get("inline") else str(child.path),
+    )
     inner = b.nested()
     _emit_loop(inner, child)
     b.adopt(inner)
-    b._emit(SubagentEnded, loop=loop, tool_use_id=tid, depth=child.depth,
-            turn_count=inner.turn)
+    b._emit(SubagentEnded, loop=loop, tool_use_id=tid, depth=child.depth, turn_count=inner.turn)
     t.report.count("subagent loops")
     for what, n in child.report.counts.items():
         t.report.count(what if what.startswith("subagent ") else f"subagent {what}", n)

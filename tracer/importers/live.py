@@ -72,12 +72,20 @@ class LiveImport:
         """The latest full import, settled or not."""
         self.read_new()
         first = next((r for _, r in self.records if r.get("version")), {})
-        source = {"kind": "import", "format": "claude-code", "path": str(self.source),
-                  "version": first.get("version"), "session_id": first.get("sessionId"),
-                  "live": True}
-        self.writer = TraceWriter(self.output, Header(created=created_at(None), source=source,
-                                                      tracer_version=__version__, paths=None),
-                                  keep_time=True, flush=False)
+        source = {
+            "kind": "import",
+            "format": "claude-code",
+            "path": str(self.source),
+            "version": first.get("version"),
+            "session_id": first.get("sessionId"),
+            "live": True,
+        }
+        self.writer = TraceWriter(
+            self.output,
+            Header(created=created_at(None), source=source, tracer_version=__version__, paths=None),
+            keep_time=True,
+            flush=False,
+        )
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -114,8 +122,11 @@ class LiveImport:
         start = max(0, len(self.records) - PENDING_WINDOW)
         for k, (number, rec) in enumerate(self.records):
             parent = rec.get("parentUuid")
-            if k >= start and isinstance(parent, str) and (parent not in known
-                                                            or parent in waiting):
+            if (
+                k >= start
+                and isinstance(parent, str)
+                and (parent not in known or parent in waiting)
+            ):
                 waiting.add(str(rec.get("uuid")))
                 continue
             ready.append((number, rec))
@@ -172,10 +183,12 @@ class LiveImport:
     def _write(self, events: list[Event]) -> int:
         for k, line in enumerate(self._written[: len(events)]):
             if self._settled(events[k]) != line:
-                self.problem = (f"{self.source}: the transcript changed under step data already "
-                                f"written (event {k + 1}); restart the follow to see it whole")
+                self.problem = (
+                    f"{self.source}: the transcript changed under step data already "
+                    f"written (event {k + 1}); restart the follow to see it whole"
+                )
                 return 0
-        new = events[len(self._written):]
+        new = events[len(self._written) :]
         for event in new:
             self.writer(event)
             self._written.append(self._settled(event))
@@ -184,8 +197,14 @@ class LiveImport:
         return len(new)
 
 
-def follow_import(source: Path, output: Path, *, interval: float = 0.25,
-                  idle_exit: float | None = None, sleep: Any = None) -> LiveImport:
+def follow_import(
+    source: Path,
+    output: Path,
+    *,
+    interval: float = 0.25,
+    idle_exit: float | None = None,
+    sleep: Any = None,
+) -> LiveImport:
     """``import claude-code --follow``: poll until Ctrl-C (or ``idle_exit`` seconds without a
     new line), then write the rest."""
     import time

@@ -34,8 +34,10 @@ class NormalCache:
 
     def normalize(self, messages: Sequence[Message]) -> list[ApiMessage]:
         cut, api_cut = self._cut, self._api_cut
-        same = (len(messages) >= cut and (cut == 0 or (messages[cut - 1] is self._messages[cut - 1]
-                                                       and messages[0] is self._messages[0])))
+        same = len(messages) >= cut and (
+            cut == 0
+            or (messages[cut - 1] is self._messages[cut - 1] and messages[0] is self._messages[0])
+        )
         if not same:
             cut, api_cut = 0, 0
         tail = normalize_messages_for_api(messages[cut:])
@@ -46,8 +48,9 @@ class NormalCache:
         self._cut, self._api_cut = self._find_cut(messages, cut, api_cut, api)
         return list(api)
 
-    def _find_cut(self, messages: Sequence[Message], cut: int, api_cut: int,
-                  api: list[ApiMessage]) -> tuple[int, int]:
+    def _find_cut(
+        self, messages: Sequence[Message], cut: int, api_cut: int, api: list[ApiMessage]
+    ) -> tuple[int, int]:
         """The last place (after ``cut``) where an assistant message is followed by a user one
         and the two lie in different API messages."""
         best = (cut, api_cut)
@@ -60,8 +63,12 @@ class NormalCache:
             if not _cut_after(before) or after.type == "assistant":
                 continue
             k = position.get(before.uuid)
-            if k is not None and api[k].role == "assistant" and k + 1 <= len(api) \
-                    and all(position.get(m.uuid, k + 1) > k for m in messages[j:]):
+            if (
+                k is not None
+                and api[k].role == "assistant"
+                and k + 1 <= len(api)
+                and all(position.get(m.uuid, k + 1) > k for m in messages[j:])
+            ):
                 return j, k + 1
             break
         return best
@@ -72,4 +79,3 @@ def same_as_full(messages: Sequence[Message], cache: NormalCache) -> bool:
     full = normalize_messages_for_api(messages)
     fast = cache.normalize(messages)
     return [(a.role, a.parts) for a in full] == [(a.role, a.parts) for a in fast]
-

@@ -75,8 +75,13 @@ def first_prompt(path: Path, max_lines: int = 200) -> str:
                     rec = json.loads(raw)
                 except ValueError:
                     continue
-                if not isinstance(rec, dict) or rec.get("type") != "user" or rec.get("isMeta") \
-                        or rec.get("isCompactSummary") or rec.get("isSidechain"):
+                if (
+                    not isinstance(rec, dict)
+                    or rec.get("type") != "user"
+                    or rec.get("isMeta")
+                    or rec.get("isCompactSummary")
+                    or rec.get("isSidechain")
+                ):
                     continue
                 text = _prompt_of((rec.get("message") or {}).get("content"))
                 if text:
@@ -96,8 +101,11 @@ def _prompt_of(content: object) -> str:
     blocks = [b for b in content if isinstance(b, dict)]
     if any(b.get("type") == "tool_result" for b in blocks):
         return ""
-    texts = [str(b.get("text", "")) for b in blocks if b.get("type") == "text"
-             and not str(b.get("text", "")).startswith("<")]
+    texts = [
+        str(b.get("text", ""))
+        for b in blocks
+        if b.get("type") == "text" and not str(b.get("text", "")).startswith("<")
+    ]
     images = sum(b.get("type") == "image" for b in blocks)
     if not texts:
         return ""

@@ -16,8 +16,18 @@ from typing import Any
 from tracer.importers.jsonl import Record
 from tracer.importers.output import ImportReport
 
-_IDS = ("uuid", "parentUuid", "logicalParentUuid", "sourceToolAssistantUUID", "agentId",
-        "sessionId", "version", "timestamp", "subtype", "requestId")
+_IDS = (
+    "uuid",
+    "parentUuid",
+    "logicalParentUuid",
+    "sourceToolAssistantUUID",
+    "agentId",
+    "sessionId",
+    "version",
+    "timestamp",
+    "subtype",
+    "requestId",
+)
 _FLAGS = ("isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage")
 _BLOCK_IDS = ("id", "tool_use_id", "type", "name")
 

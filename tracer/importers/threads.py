@@ -29,11 +29,9 @@ def _strip_cache(value: Any) -> Any:
     return value
 
 
-
 def thread_key(body: dict[str, Any]) -> str:
     first = (body.get("messages") or [None])[0]
     return json.dumps([body.get("model"), _strip_cache(first)], sort_keys=True)
-
 
 
 def first_prompt(messages: list[Any]) -> str:
@@ -42,12 +40,16 @@ def first_prompt(messages: list[Any]) -> str:
             content = api.get("content")
             if isinstance(content, str):
                 return content
-            texts = [str(b.get("text", "")) for b in content or [] if isinstance(b, dict)
-                     and b.get("type") == "text" and not str(b.get("text", "")).startswith("<")]
+            texts = [
+                str(b.get("text", ""))
+                for b in content or []
+                if isinstance(b, dict)
+                and b.get("type") == "text"
+                and not str(b.get("text", "")).startswith("<")
+            ]
             if texts:
                 return texts[0]
     return ""
-
 
 
 def _readable(message: Any) -> bool:
@@ -55,26 +57,30 @@ def _readable(message: Any) -> bool:
     if not isinstance(message, dict):
         return False
     content = message.get("content")
-    return isinstance(content, str) or (isinstance(content, list)
-                                        and all(isinstance(b, dict) for b in content))
+    return isinstance(content, str) or (
+        isinstance(content, list) and all(isinstance(b, dict) for b in content)
+    )
 
 
-def pairs_of(records: list[tuple[int, dict[str, Any]]],
-           report: ImportReport) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
+def pairs_of(
+    records: list[tuple[int, dict[str, Any]]], report: ImportReport
+) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
     """The lines that are a ``/v1/messages`` request (with readable messages) and its response."""
     out = []
     for line, rec in records:
         request, response = rec.get("request"), rec.get("response")
         body = request.get("body") if isinstance(request, dict) else None
-        if not isinstance(body, dict) or not isinstance(body.get("messages"), list) \
-                or not all(_readable(m) for m in body["messages"]) \
-                or "/v1/messages" not in str(request.get("url", "/v1/messages")) \
-                or "count_tokens" in str(request.get("url", "")):
+        if (
+            not isinstance(body, dict)
+            or not isinstance(body.get("messages"), list)
+            or not all(_readable(m) for m in body["messages"])
+            or "/v1/messages" not in str(request.get("url", "/v1/messages"))
+            or "count_tokens" in str(request.get("url", ""))
+        ):
             report.skip("lines that are not /v1/messages request/response pairs")
             continue
         out.append((line, request, response if isinstance(response, dict) else {}))
     return out
-
 
 
 @dataclass
@@ -89,8 +95,10 @@ class Thread:
     tool_calls: int = 0
 
     def describe(self) -> str:
-        return (f"thread {self.number}: {self.model}, {len(self.lines)} request(s), "
-                f"{self.tool_calls} tool call(s): {clip(self.prompt, 50)}")
+        return (
+            f"thread {self.number}: {self.model}, {len(self.lines)} request(s), "
+            f"{self.tool_calls} tool call(s): {clip(self.prompt, 50)}"
+        )
 
 
 def find_threads(pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]) -> list[Thread]:
@@ -107,13 +115,18 @@ def find_threads(pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]) -> lis
             continue
         key = thread_key(body)
         if key not in threads:
-            threads[key] = Thread(len(threads) + 1, key, [], str(body.get("model")),
-                                  first_prompt(body["messages"]))
+            threads[key] = Thread(
+                len(threads) + 1, key, [], str(body.get("model")), first_prompt(body["messages"])
+            )
         thread = threads[key]
         thread.lines.append(line)
         thread.tool_calls = sum(
-            1 for m in body["messages"] if isinstance(m, dict) and m.get("role") == "assistant"
-            for b in m.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use")
+            1
+            for m in body["messages"]
+            if isinstance(m, dict) and m.get("role") == "assistant"
+            for b in m.get("content") or []
+            if isinstance(b, dict) and b.get("type") == "tool_use"
+        )
     return list(threads.values())
 
 

@@ -59,8 +59,15 @@ class Nesting:
                 event = reader[i]
                 self.starts.append(i)
                 self._open.append(len(self.loops))
-                self.loops.append(Loop(i, -1, len(self._open), str(getattr(event, "loop", "")),
-                                       str(getattr(event, "tool_use_id", ""))))
+                self.loops.append(
+                    Loop(
+                        i,
+                        -1,
+                        len(self._open),
+                        str(getattr(event, "loop", "")),
+                        str(getattr(event, "tool_use_id", "")),
+                    )
+                )
             elif kind == "subagent_end" and self._open:
                 self.ends.append(i)
                 k = self._open.pop()
