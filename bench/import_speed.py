@@ -2,9 +2,14 @@
 
 Imports the largest transcript in ``../shared/fixtures/claude-code-transcripts`` (a path can be
 given instead) into a temporary trace a few times and keeps the best run. An import reads and
-parses every record, walks the message DAG, and rebuilds and normalizes the whole history before
-every model call (as the live loop does), so its cost grows with calls x history length; events
-per second is the figure, printed on the last line.
+parses every record, walks the message DAG, and rebuilds, normalizes and hashes the request
+before every model call (as the live loop sends it). Done naively that costs calls x history
+length; the importer reuses the shared prefix (:mod:`tracer.importers.normal_cache`,
+:mod:`tracer.importers.body_hash`), so a real session's import should be dominated by reading
+and writing JSON. The bench prints how much of the best run parsing the source alone takes, and
+events per second on the last line (the target is at least 50,000). Times are CPU time of this
+process (``time.process_time``): on a shared machine wall-clock time mostly measures the other
+processes; the wall-clock figure is printed too.
 
 Run: ``python bench/import_speed.py [TRANSCRIPT.jsonl] [--runs 5]``.
 """
@@ -18,6 +23,8 @@ import time
 from pathlib import Path
 
 from tracer.importers.claude_code import import_claude_code
+from tracer.importers.jsonl import read_jsonl
+from tracer.importers.output import ImportReport
 from tracer.paths import ROOT
 
 FIXTURES = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
@@ -36,18 +43,27 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     source = args.transcript or largest_fixture()
-    best = float("inf")
+    best = wall = float("inf")
     events = 0
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.runs):
-            start = time.perf_counter()
+            start, start_wall = time.process_time(), time.perf_counter()
             report = import_claude_code(source, Path(tmp) / "bench.trace.jsonl")
-            best = min(best, time.perf_counter() - start)
+            best = min(best, time.process_time() - start)
+            wall = min(wall, time.perf_counter() - start_wall)
             events = report.counts["events"]
+    parse = float("inf")
+    for _ in range(args.runs):
+        start = time.process_time()
+        read_jsonl(source, ImportReport(source=str(source)))
+        parse = min(parse, time.process_time() - start)
     size = source.stat().st_size / 1024
     print(f"source: {source.name} ({size:.0f} KB, {report.counts.get('model calls', 0)} model "
-          f"calls), {events} events, best of {args.runs}: {best * 1000:.1f} ms")
-    print(f"import speed: {events / best:,.0f} events/s")
+          f"calls), {events} events, best of {args.runs}: {best * 1000:.1f} ms CPU, "
+          f"{wall * 1000:.1f} ms wall clock")
+    print(f"reading and parsing the JSON lines alone: {parse * 1000:.1f} ms "
+          f"({parse / best:.0%} of the import)")
+    print(f"import speed: {events / best:,.0f} events/s (CPU time)")
 
 
 if __name__ == "__main__":

@@ -157,8 +157,18 @@ def test_inline_sidechains_are_linked_to_their_task_calls(tmp_path: Path) -> Non
     assert len(tasks) == 5 and {link["tool_use_id"] for link in links} == tasks
     assert all(link["data"]["source"] == "inline" for link in links)
     assert sum(link["data"]["records"] for link in links) == 405
+    # Each run is a nested loop inside its Task call, before the call's result comes back.
+    starts = _of(events, "subagent_start")
+    assert {e.tool_use_id for e in starts} == tasks
     sidechain = {r["uuid"] for r in _records(source) if r.get("isSidechain")}
-    assert not sidechain & {m.uuid for m in _of(events, "message")}
+    depth = 0
+    for e in events:
+        depth += (e.kind == "subagent_start") - (e.kind == "subagent_end")
+        if e.kind == "message":
+            assert (e.uuid in sidechain) == (depth > 0)
+        if e.kind == "tool_run" and e.tool == "Task":
+            assert depth == 0 and events[events.index(e) - 1].kind == "subagent_end"
+    assert depth == 0
 
 
 @needs_fixtures
@@ -349,7 +359,8 @@ def test_compaction_mid_session_follows_the_logical_parent(tmp_path: Path) -> No
     out = tmp_path / "t.jsonl"
     events = _import(source, out)
     assert validate_trace(out)[1] == []
-    (note,) = [e.to_dict() for e in events if e.kind == "import_note"]
+    (note,) = [e.to_dict() for e in events if e.kind == "import_note"
+               and e.topic != "counts"]
     assert note["topic"] == "compaction"
     assert note["data"] == {"trigger": "manual", "pre_tokens": 99, "logical_parent_uuid": "a1",
                             "before_count": 2, "after_count": 1}

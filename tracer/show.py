@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from tracer.cells import clip
 from tracer.trace.events import STEP_KINDS
 from tracer.trace.reader import TraceReader
 
@@ -15,8 +16,8 @@ _WIDTH = 72
 
 
 def _short(text: Any, width: int = 48) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    """One line of at most ``width`` terminal cells (a CJK character takes two)."""
+    return clip(text, width)
 
 
 def describe(event: Any) -> str:
@@ -80,11 +81,29 @@ def describe(event: Any) -> str:
 
 
 def show_lines(reader: TraceReader) -> Iterator[str]:
+    """One line per step; a subagent's nested loop is indented under the Task call running it,
+    between a line that opens it and one that closes it (those two are not steps)."""
     step = 0
     waiting = None  # an HTTP attempt that went out and has not ended yet
+    depth = 0
     for i in range(len(reader)):
         event = reader[i]  # decoding every line: a corrupt record is an error, not silence
         kind = event.kind
+        if kind == "subagent_start":
+            prompt = f": {_short(event.prompt, 40)}" if event.prompt else ""
+            yield (
+                f"{'':>4}  {'':8} {'  ' * depth}┌ subagent {event.loop} for "
+                f"{event.tool_use_id}{prompt}"
+            )
+            depth += 1
+            continue
+        if kind == "subagent_end":
+            depth = max(depth - 1, 0)
+            yield (
+                f"{'':>4}  {'':8} {'  ' * depth}└ subagent {event.loop}: "
+                f"{event.turn_count} turn(s), back to {event.tool_use_id}"
+            )
+            continue
         if kind == "http_attempt_start":
             waiting = event
         elif kind == "http_attempt":
@@ -96,7 +115,8 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
             continue
         waiting = None
         step += 1
-        yield f"{step:>4}  turn {event.turn:<3} {STEP_KINDS[kind]:<16} {describe(event)}"
+        pad = "  " * depth
+        yield f"{step:>4}  turn {event.turn:<3} {pad}{STEP_KINDS[kind]:<16} {describe(event)}"
     if waiting is not None:
         seconds = waiting.timeout
         limit = f"{seconds:g} s" if isinstance(seconds, int | float) else "none"

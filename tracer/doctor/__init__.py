@@ -25,6 +25,7 @@ from tracer.doctor.finding import FINDINGS_JSON_SCHEMA, RULES, Finding
 from tracer.doctor.invariants import check_api_invariants
 from tracer.doctor.loop import check_loop_not_ending, check_max_turns
 from tracer.doctor.malformed import check_malformed_result
+from tracer.doctor.nesting import check_each_loop
 from tracer.doctor.results import check_result_not_returned, check_tool_use_id_mismatch
 
 DEFAULT_REPEAT_LIMIT = 3
@@ -39,8 +40,16 @@ def run_doctor(reader_or_events: Any, *, repeat_limit: int = DEFAULT_REPEAT_LIMI
     if repeat_limit < 2:
         raise ValueError("repeat_limit must be at least 2")
     path = getattr(reader_or_events, "path", None)
-    events: Iterable[Any] = reader_or_events
-    facts = TraceFacts.build(events, Path(path) if path is not None else None)
+    where = Path(path) if path is not None else None
+    events: list[Any] = list(reader_or_events)
+    # A subagent's nested loop is checked as a loop of its own (tracer.doctor.nesting).
+    findings = check_each_loop(events, lambda part: _check(part, where, repeat_limit))
+    order = list(RULES)
+    return sorted(findings, key=lambda f: (f.step, order.index(f.rule)))
+
+
+def _check(events: Iterable[Any], path: Path | None, repeat_limit: int) -> list[Finding]:
+    facts = TraceFacts.build(events, path)
     findings: list[Finding] = []
     findings += check_malformed_result(facts)
     findings += check_tool_use_id_mismatch(facts)
@@ -49,8 +58,7 @@ def run_doctor(reader_or_events: Any, *, repeat_limit: int = DEFAULT_REPEAT_LIMI
     findings += loop
     findings += check_max_turns(facts, loop)
     findings += check_api_invariants(facts)
-    order = list(RULES)
-    return sorted(findings, key=lambda f: (f.step, order.index(f.rule)))
+    return findings
 
 
 __all__ = ["DEFAULT_REPEAT_LIMIT", "FINDINGS_JSON_SCHEMA", "RULES", "Finding", "run_doctor"]

@@ -27,12 +27,14 @@ from tracer.errors import UserError
 from tracer.trace.events import (
     STEP_KINDS,
     HttpAttempt,
+    ImportNote,
     MessageRecorded,
     RequestSent,
     ResponseReceived,
     ResultMapped,
     ResultWrapped,
     SessionEnded,
+    ToolFinished,
 )
 
 
@@ -118,6 +120,10 @@ class TraceFacts:
     """Event indexes of the ``terminal`` steps (an imported session may hold several queries)."""
     explained: set[str] = field(default_factory=set)
     """tool ids whose trouble a more specific rule already reported (api-invariants skips them)."""
+    outputs: dict[str, Any] = field(default_factory=dict)
+    """tool_use id → what its tool returned (``tool_run``'s output), for the repeat rule."""
+    import_topics: set[str] = field(default_factory=set)
+    """Topics of the ``import_note`` records: what an import said about gaps in its source."""
     _api: list[ApiMessage] = field(default_factory=list, repr=False)
     _wire: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
@@ -148,6 +154,11 @@ class TraceFacts:
                 self._note_tool_uses(i, event)
             elif isinstance(event, ResultMapped):
                 self.mapped.setdefault(event.tool_use_id, i)
+                self.outputs.setdefault(event.tool_use_id, event.block.get("content"))
+            elif isinstance(event, ToolFinished):
+                self.outputs[event.tool_use_id] = event.output
+            elif isinstance(event, ImportNote):
+                self.import_topics.add(event.topic)
             elif isinstance(event, ResultWrapped):
                 self.wrapped.setdefault(event.tool_use_id, event)
                 self.wrapped_index.setdefault(event.tool_use_id, i)

@@ -6,8 +6,10 @@ Two rows of the chapter's table of common errors:
   ends only when a response holds no ``tool_use`` block, so ``needsFollowUp`` must become false
   then. Two ways it goes wrong: ``needsFollowUp`` stays true although the model asked for nothing
   (forced or stuck) until the turn limit stops the loop, or the model asks for the same tool call
-  with the same input again and again (``repeat_limit`` times in a row), learning nothing from
-  the results.
+  with the same input again and again (``repeat_limit`` times in a row) *and gets the same result
+  back each time*, so it learns nothing from the results. A call that reads changing state
+  (``BashOutput`` polling a background job with the same ``bash_id``, a status check) repeats its
+  input by design; as long as its output changes, the loop is making progress and is not stuck.
 * **max-turns** (超过最大轮次), a warning. The session stopped because ``next_turn_count >
   max_turns``: the loop worked, but the task may be unfinished, and the last results were never
   sent. When the loop was stuck, that stop is the stuck loop's symptom, not a second finding.
@@ -16,6 +18,7 @@ Two rows of the chapter's table of common errors:
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from tracer.doctor.facts import ToolUse, TraceFacts
 from tracer.doctor.finding import Finding
@@ -32,12 +35,22 @@ REPEAT_HINT = {
 }
 
 
-def _key(use: ToolUse) -> str:
+def _dump(value: Any) -> str:
     try:
-        shown = json.dumps(use.input, sort_keys=True, ensure_ascii=False)
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError):
-        shown = repr(use.input)
-    return f"{use.name} {shown}"
+        return repr(value)
+
+
+def _key(use: ToolUse) -> str:
+    return f"{use.name} {_dump(use.input)}"
+
+
+def _same_call(facts: TraceFacts, a: ToolUse, b: ToolUse) -> bool:
+    """Same tool, same input, and the same output: a repeat that taught the model nothing."""
+    if _key(a) != _key(b):
+        return False
+    return _dump(facts.outputs.get(a.id)) == _dump(facts.outputs.get(b.id))
 
 
 def _short(text: str, width: int = 60) -> str:
@@ -45,7 +58,7 @@ def _short(text: str, width: int = 60) -> str:
 
 
 def check_repeats(facts: TraceFacts, repeat_limit: int) -> list[Finding]:
-    """The same call with the same input, ``repeat_limit`` or more times in a row."""
+    """The same call with the same input and output, ``repeat_limit`` or more times in a row."""
     findings: list[Finding] = []
     run: list[ToolUse] = []
 
@@ -57,16 +70,17 @@ def check_repeats(facts: TraceFacts, repeat_limit: int) -> list[Finding]:
                 facts.finding(
                     "loop-not-ending",
                     facts.follow_up_after(nth.response_index),
-                    f"the same call {_short(_key(nth))} was made {len(run)} times in a row "
-                    f"(turns {turns[0]}–{turns[-1]}; limit {repeat_limit})",
-                    f"同一个调用 {_short(_key(nth))} 连续出现了 {len(run)} 次"
+                    f"the same call {_short(_key(nth))} was made {len(run)} times in a row, "
+                    f"with the same result each time (turns {turns[0]}–{turns[-1]}; limit "
+                    f"{repeat_limit})",
+                    f"同一个调用 {_short(_key(nth))} 连续出现了 {len(run)} 次，每次结果都一样"
                     f"（第 {turns[0]}–{turns[-1]} 轮；上限 {repeat_limit} 次）",
                     hint=REPEAT_HINT,
                 )
             )
 
     for use in facts.tool_uses:
-        if run and _key(run[-1]) != _key(use):
+        if run and not _same_call(facts, run[-1], use):
             close_run()
             run = []
         run.append(use)

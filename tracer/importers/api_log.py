@@ -8,9 +8,12 @@ the trace rebuilds byte for byte (the import checks this against the logged body
 
 Three things need care:
 
-* **side calls**: Claude Code also calls a small model for quota probes (``max_tokens: 1``),
-  titles and spinner words. Only the busiest thread (same model, same first message) is the main
-  loop; every other call is counted, listed in the header and noted in the trace, never a turn;
+* **side calls and other threads**: Claude Code also calls a small model for quota probes
+  (``max_tokens: 1``), titles and spinner words; those are counted, listed in the header and
+  noted in the trace, never a turn. A log can also hold more than one real conversation (a
+  subagent, a second session): each thread (same model, same first message, sending tools) is an
+  agent loop of its own. One is imported (``--thread N``, by default the busiest) and the others
+  are listed, so each can be imported in turn;
 * **moving cache markers**: each request puts ``cache_control`` on its last blocks, so a message
   resent later is not byte-identical to its first sending. A changed message is written again
   under a new uuid and takes the old one's place in the internal list;
@@ -19,7 +22,6 @@ Three things need care:
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -33,6 +35,7 @@ from tracer.importers.builder import ToolResult, TraceBuilder
 from tracer.importers.jsonl import read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
 from tracer.importers.sse import parse_response
+from tracer.importers.threads import Thread, find_threads, first_prompt, pairs_of, thread_key
 from tracer.importers.wire import Wire
 from tracer.trace.events import Event, Header, HttpAttempt, SessionStarted
 from tracer.trace.requests import encode_body
@@ -46,74 +49,71 @@ NOTES = (
 _AGENT = re.compile(r"claude-cli/([\w.\-]+)")
 
 
-def _strip_cache(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_cache(v) for k, v in value.items() if k != "cache_control"}
-    if isinstance(value, list):
-        return [_strip_cache(v) for v in value]
-    return value
+def import_api_log(path: str | Path, output: str | Path,
+                   thread: int | None = None) -> ImportReport:
+    """Import the log ``path`` into the trace ``output``.
 
-
-def _thread(body: dict[str, Any]) -> str:
-    first = (body.get("messages") or [None])[0]
-    return json.dumps([body.get("model"), _strip_cache(first)], sort_keys=True)
-
-
-def _pairs(records: list[tuple[int, dict[str, Any]]],
-           report: ImportReport) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
-    out = []
-    for line, rec in records:
-        request, response = rec.get("request"), rec.get("response")
-        body = request.get("body") if isinstance(request, dict) else None
-        if not isinstance(body, dict) or not isinstance(body.get("messages"), list) \
-                or "/v1/messages" not in str(request.get("url", "/v1/messages")) \
-                or "count_tokens" in str(request.get("url", "")):
-            report.skip("lines that are not /v1/messages request/response pairs")
-            continue
-        out.append((line, request, response if isinstance(response, dict) else {}))
-    return out
-
-
-def import_api_log(path: str | Path, output: str | Path) -> ImportReport:
-    """Import the log ``path`` into the trace ``output``."""
+    ``thread`` picks one conversation (numbered as :func:`find_threads` lists them); by default
+    the one with the most requests. The others are listed in the report and noted in the trace.
+    """
     path = Path(path)
     report = ImportReport(source=str(path))
-    pairs = _pairs(read_jsonl(path, report), report)
+    pairs = pairs_of(read_jsonl(path, report), report)
     if not pairs:
         raise UserError("no /v1/messages request/response pairs: not an API log", path)
-    looping = [p for p in pairs
-               if p[1]["body"].get("tools") and p[1]["body"].get("max_tokens") != 1]
-    threads = Counter(_thread(p[1]["body"]) for p in looping or pairs)
-    main_thread = threads.most_common(1)[0][0]
-    main = {line for line, req, _ in pairs if _thread(req["body"]) == main_thread
+    threads = find_threads(pairs)
+    if thread is not None and not 1 <= thread <= len(threads):
+        raise UserError(f"there is no thread {thread}: the log holds {len(threads)} "
+                        f"conversation(s) with tools", path)
+    if threads:
+        chosen = threads[thread - 1] if thread else max(threads, key=lambda t: len(t.lines))
+        main_thread = chosen.key
+    else:  # no request sent tools: the busiest thread of all is the loop
+        chosen = None
+        main_thread = Counter(thread_key(p[1]["body"]) for p in pairs).most_common(1)[0][0]
+    main = {line for line, req, _ in pairs if thread_key(req["body"]) == main_thread
             and req["body"].get("max_tokens") != 1}
+    others = [t for t in threads if t is not chosen]
+    if len(threads) > 1:
+        report.notes.append(f"the log holds {len(threads)} conversations; imported "
+                            f"thread {chosen.number if chosen else '?'} (--thread N picks another)")
+        report.notes += [("* " if t is chosen else "  ") + t.describe() for t in threads]
     agent = next((m.group(1) for _, req, _ in pairs
                   if (m := _AGENT.search(str(_header(req, "user-agent"))))), None)
-    side = [_side(line, req, resp) for line, req, resp in pairs if line not in main]
+    side = [_side(line, req, resp, others) for line, req, resp in pairs if line not in main]
     source = {"kind": "import", "format": "api-log", "path": str(path), "version": agent,
               "notes": list(NOTES), "side_calls": side, "skipped": dict(report.skipped)}
+    if len(threads) > 1 and chosen is not None:
+        source["thread"] = chosen.number
+        source["threads"] = [{"number": t.number, "model": t.model, "requests": len(t.lines),
+                              "tool_calls": t.tool_calls, "prompt": t.prompt[:200]}
+                             for t in threads]
     start = epoch_of(pairs[0][1].get("timestamp"))
     with TraceWriter(output, Header(created=created_at(start), source=source,
                                      tracer_version=__version__, paths=None),
-                     keep_time=True) as writer:
-        b = emit_log(path, pairs, main, writer, report)
+                     keep_time=True, flush=False) as writer:
+        b = emit_log(path, pairs, main, writer, report, others)
     report.count("side calls", len(side))
     report.count("events", b.events)
     return report
 
 
 def _header(request: dict[str, Any], name: str) -> Any:
-    headers = request.get("headers") or {}
-    return next((v for k, v in headers.items() if k.lower() == name), None)
+    headers = request.get("headers")
+    if not isinstance(headers, dict):
+        return None
+    return next((v for k, v in headers.items() if str(k).lower() == name), None)
 
 
-def _side(line: int, request: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+def _side(line: int, request: dict[str, Any], response: dict[str, Any],
+          others: list[Thread] | None = None) -> dict[str, Any]:
     body = request["body"]
     message = parse_response(response) or {}
     blocks = [b for b in message.get("content") or [] if isinstance(b, dict)]
     text = "".join(str(b.get("text", "")) for b in blocks)
+    other = next((t for t in others or [] if line in t.lines), None)
     purpose = "quota probe" if body.get("max_tokens") == 1 else (
-        "other thread" if body.get("tools") else "helper")
+        f"thread {other.number}" if other else "other thread" if body.get("tools") else "helper")
     return {"line": line, "model": body.get("model"), "max_tokens": body.get("max_tokens"),
             "stream": bool(body.get("stream")), "messages": len(body.get("messages") or []),
             "purpose": purpose, "stop_reason": message.get("stop_reason"),
@@ -121,11 +121,12 @@ def _side(line: int, request: dict[str, Any], response: dict[str, Any]) -> dict[
 
 
 def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]], main: set[int],
-             emit: Callable[[Event], Any], report: ImportReport) -> TraceBuilder:
+             emit: Callable[[Event], Any], report: ImportReport,
+             others: list[Thread] | None = None) -> TraceBuilder:
     b = TraceBuilder(emit)
     wire = Wire(b, path)
     first = next(req["body"] for line, req, _ in pairs if line in main)
-    prompt = _prompt(first["messages"])
+    prompt = first_prompt(first["messages"])
     b._emit(SessionStarted, model=str(first.get("model")), prompt=prompt,
             tools=[str(t.get("name")) for t in first.get("tools") or [] if isinstance(t, dict)],
             request_params={k: v for k, v in first.items() if k != "messages"})
@@ -136,7 +137,11 @@ def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]
         body = request["body"]
         b.at(epoch_of(request.get("timestamp")))
         if line not in main:
-            info = _side(line, request, response)
+            info = _side(line, request, response, others)
+            if info["purpose"].startswith("thread "):
+                b.note("side_call", f"request of {info['purpose']}, a conversation of its own "
+                       f"(import it with --thread {info['purpose'][7:]})", data=info)
+                continue
             b.note("side_call", f"side call to {info['model']} ({info['purpose']}, "
                    f"max_tokens {info['max_tokens']}): not part of the loop", data=info)
             continue
@@ -147,7 +152,8 @@ def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]
             _tool_phase(b, wire, pending, body["messages"], report)
         wire.sync(body["messages"])
         b.start_turn()
-        encoded = b.request({k: v for k, v in body.items() if k != "messages"}, list(body))
+        encoded = b.request({k: v for k, v in body.items() if k != "messages"}, list(body),
+                            body=True)
         total += 1
         exact += encoded == encode_body(body)
         earlier = failed_before.get(line, [])
@@ -156,6 +162,9 @@ def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]
             b._emit(HttpAttempt, request_index=b.request_index, attempt=number, status=status,
                     error=f"HTTP {status}" if status != 200 else None)
         message = parse_response(response)
+        if message is not None and not (isinstance(message.get("content"), list) and all(
+                isinstance(b, dict) for b in message["content"])):
+            message = None  # a response whose blocks cannot be read: no message
         report.count("model calls")
         b.at(epoch_of(response.get("timestamp")))
         if message is None or response.get("status_code", 200) != 200:
@@ -225,19 +234,6 @@ def _tool_phase(b: TraceBuilder, wire: Wire, pending: tuple[list[Message], list[
             report.count("tool results")
     wire.place(p + 1, nxt, results)
     b.append([*assistant, *results])
-
-
-def _prompt(messages: list[Any]) -> str:
-    for api in messages:
-        if isinstance(api, dict) and api.get("role") == "user":
-            content = api.get("content")
-            if isinstance(content, str):
-                return content
-            texts = [str(b.get("text", "")) for b in content or [] if isinstance(b, dict)
-                     and b.get("type") == "text" and not str(b.get("text", "")).startswith("<")]
-            if texts:
-                return texts[0]
-    return ""
 
 
 def _latency(request: dict[str, Any], response: dict[str, Any]) -> int | None:

@@ -16,13 +16,14 @@ source cannot tell us is never made up: no permission step unless the user visib
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tracer.agent.messages import Message, content_length, materialize, normalize_messages_for_api
+from tracer.agent.messages import Message, content_length, materialize
 from tracer.hooks import loop_turn_line, needs_follow_up_line, tool_result_line
+from tracer.importers.body_hash import BodyHasher
+from tracer.importers.normal_cache import NormalCache
 from tracer.importers.output import epoch_of
 from tracer.trace.events import (
     DebugHook,
@@ -98,12 +99,30 @@ class TraceBuilder:
         self.by_uuid: dict[str, Message] = {}
         self.request_index = 0
         self.events = 0
-        self._refs: list[dict[str, Any]] = []
+        self._hasher = BodyHasher()
+        self._api_cache: tuple[list[Message], int, list[Any]] | None = None
+        self._normal = NormalCache()
+        self._prev_api: list[Any] = []
         self._params: dict[str, Any] | None = None
         self._keys: list[str] | None = None
         self._api_count = 0
         self.t = 0.0
         self._origin: float | None = None
+
+    def nested(self) -> TraceBuilder:
+        """A builder for a loop run inside this one (a subagent): its own history, turns and
+        requests, the same clock and event numbering."""
+        inner = TraceBuilder(self.emit)
+        inner.events, inner.t, inner._origin = self.events, self.t, self._origin
+        inner.request_index = self.request_index  # request numbers stay unique in the trace
+        return inner
+
+    def adopt(self, inner: TraceBuilder) -> None:
+        """Carry on after a nested loop. The next request shares nothing with the nested loop's
+        last one (``prefix_len`` 0), so readers that do not know nesting still rebuild it."""
+        self.events, self.t = inner.events, max(self.t, inner.t)
+        self.request_index = inner.request_index
+        self._prev_api = []
 
     def at(self, epoch: float | None) -> None:
         """Date the next events: seconds since the session's first dated moment.
@@ -119,7 +138,8 @@ class TraceBuilder:
 
     def _emit(self, cls: type[Event], **fields: Any) -> Any:
         self.events += 1
-        return self.emit(cls(turn=self.turn, t=self.t, **fields))
+        # Numbered here as the writer will number it, so the writer need not copy the event.
+        return self.emit(cls(seq=self.events, turn=self.turn, t=self.t, **fields))
 
     def note(self, topic: str, text: str, **fields: Any) -> None:
         self._emit(ImportNote, topic=topic, text=text, **fields)
@@ -156,30 +176,44 @@ class TraceBuilder:
         self._hook("loop_turn", loop_turn_line(self.turn, len(self.messages)))
 
     def request(self, params: dict[str, Any], keys: Sequence[str],
-                messages: list[Message] | None = None) -> bytes:
-        """Resending: log the request the internal list normalizes to; return its body bytes.
+                messages: list[Message] | None = None, *, body: bool = False) -> bytes | None:
+        """Resending: log the request the internal list normalizes to.
 
         ``keys`` is the body's key order (``messages`` among them); ``params`` the other keys.
+        With ``body`` the encoded body is returned too (an API log compares it with the logged
+        one); otherwise only its size and hash are computed, incrementally (:mod:`.body_hash`).
         """
-        api = normalize_messages_for_api(self.messages if messages is None else messages)
-        refs = [m.to_ref() for m in api]
+        api = self._normalized(self.messages if messages is None else messages)
         prefix = 0
-        while prefix < min(len(refs), len(self._refs)) and refs[prefix] == self._refs[prefix]:
+        prev = self._prev_api
+        limit = min(len(api), len(prev))
+        while prefix < limit and (api[prefix] is prev[prefix] or (
+                api[prefix].role == prev[prefix].role and api[prefix].parts == prev[prefix].parts)):
             prefix += 1
-        wire = materialize(api, self.by_uuid)
-        body = {k: wire if k == "messages" else params[k] for k in keys}
-        encoded = encode_body(body)
         changed = params != self._params or list(keys) != self._keys
+        size, sha = self._hasher.digest(params, keys, api, prefix, self.by_uuid)
+        encoded = None
+        if body:
+            wire = materialize(api, self.by_uuid)
+            encoded = encode_body({k: wire if k == "messages" else params[k] for k in keys})
         self.request_index += 1
-        self._emit(RequestSent, request_index=self.request_index, message_count=len(refs),
+        self._emit(RequestSent, request_index=self.request_index, message_count=len(api),
                    internal_count=len(self.messages),
                    prefix_request=self.request_index - 1 if prefix else None, prefix_len=prefix,
-                   tail=refs[prefix:], bytes=len(encoded),
-                   sha256=hashlib.sha256(encoded).hexdigest(),
+                   tail=[m.to_ref() for m in api[prefix:]], bytes=size, sha256=sha,
                    params=params if changed else None, body_keys=list(keys) if changed else None)
-        self._refs, self._params, self._keys = refs, params, list(keys)
-        self._api_count = len(refs)
+        self._prev_api, self._params, self._keys = api, params, list(keys)
+        self._api_count = len(api)
         return encoded
+
+    def _normalized(self, messages: list[Message]) -> list[Any]:
+        """The API messages of a list; the last list's are reused (appending computed them)."""
+        if self._api_cache is not None and self._api_cache[0] is messages \
+                and self._api_cache[1] == len(messages):
+            return self._api_cache[2]
+        api = self._normal.normalize(messages)
+        self._api_cache = (messages, len(messages), api)
+        return api
 
     def response(self, *, message_id: str, model: str, usage: dict[str, Any],
                  assistant: list[Message], stop_reason: str | None,
@@ -238,7 +272,7 @@ class TraceBuilder:
                    assistant_count=sum(m.type == "assistant" for m in new),
                    tool_result_count=sum(m.has_tool_result() for m in new),
                    api_before_count=self._api_count,
-                   api_after_count=len(normalize_messages_for_api(self.messages)))
+                   api_after_count=len(self._normalized(self.messages)))
         self._emit(MaxTurnsChecked, next_turn_count=self.turn + 1, exceeded=False)
 
     def reset(self, messages: list[Message], text: str, data: dict[str, Any]) -> None:

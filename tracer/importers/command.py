@@ -30,6 +30,10 @@ def register(subparsers: Any) -> None:
     cc.add_argument("--list", action="store_true",
                     help="list the sessions under ~/.claude/projects (or $CLAUDE_CONFIG_DIR), "
                          "newest first")
+    cc.add_argument("--follow", action="store_true",
+                    help="keep importing as Claude Code writes the session, until Ctrl-C")
+    cc.add_argument("--idle-exit", type=float, metavar="SECONDS",
+                    help="with --follow: stop after SECONDS without a new line")
     cc.set_defaults(func=_claude_code)
 
     api = formats.add_parser(
@@ -39,6 +43,11 @@ def register(subparsers: Any) -> None:
     api.add_argument("log", type=Path, metavar="LOG.jsonl")
     api.add_argument("-o", "--output", type=Path, metavar="TRACE",
                      help="where to write the trace (default: <log>.trace.jsonl here)")
+    api.add_argument("--list", action="store_true",
+                     help="list the conversations (threads) the log holds, and stop")
+    api.add_argument("--thread", type=int, metavar="N",
+                     help="import conversation N of the log (the import lists them; default: "
+                          "the one with the most requests)")
     api.set_defaults(func=_api_log)
 
 
@@ -57,19 +66,42 @@ def _claude_code(args: argparse.Namespace) -> int:
         return _list()
     if args.session is None:
         raise UserError("give a SESSION.jsonl to import, or --list to see the sessions found")
+    output = args.output or _default_output(args.session)
+    if args.follow:
+        return _follow(args.session, output, args.idle_exit)
     from tracer.importers.claude_code import import_claude_code
 
-    output = args.output or _default_output(args.session)
     report = import_claude_code(args.session, output)
     _report(report.summary(), output)
     return 0
 
 
+def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
+    from tracer.importers.live import follow_import, is_transcript
+
+    if not session.exists():
+        raise UserError("no such file (yet): start Claude Code first", session)
+    if session.is_file() and not is_transcript(session):
+        raise UserError("this is already a tracer trace; follow it with tracer replay --follow",
+                        session, 1)
+    print(f"following {session} into {output} (Ctrl-C to stop)", file=sys.stderr)
+    live = follow_import(session, output, idle_exit=idle_exit)
+    if live.problem:
+        print(f"tracer: {live.problem}", file=sys.stderr)
+    print(f"wrote {output} ({len(live.events)} events)", file=sys.stderr)
+    return 0
+
+
 def _api_log(args: argparse.Namespace) -> int:
     from tracer.importers.api_log import import_api_log
+    from tracer.importers.threads import list_threads
 
+    if args.list:
+        for line in list_threads(args.log):
+            print(line)
+        return 0
     output = args.output or _default_output(args.log)
-    report = import_api_log(args.log, output)
+    report = import_api_log(args.log, output, thread=args.thread)
     _report(report.summary(), output)
     return 0
 
@@ -86,4 +118,7 @@ def _list() -> int:
     for session in sessions:
         root = next((r for r in roots if session.path.is_relative_to(r)), session.path.parent)
         print(session.line(root, first_prompt(session.path)))
+    if any(s.live() for s in sessions):
+        print("live: still being written; watch one with tracer replay --follow SESSION.jsonl",
+              file=sys.stderr)
     return 0

@@ -1,20 +1,37 @@
-"""Which records of a Claude Code transcript were the conversation the model saw.
+"""Which records of a Claude Code transcript were the conversation the model saw, in what order.
 
 A transcript is not a list of requests. Every record points at its predecessor with
 ``parentUuid``; rewinding or editing a prompt starts a second child of the same parent, and
 parallel tool calls make each ``tool_result`` hang off *its own* ``tool_use`` record (in v2.1 also
 named by ``sourceToolAssistantUUID``), so the records form a tree. The conversation that reached
 the model is the path from the last message back to the root, plus the tool results answering the
-``tool_use`` blocks on that path.
+``tool_use`` blocks on that path (Claude Code rebuilds a resumed session the same way, walking
+``parentUuid`` back from a leaf).
 
-Compaction starts a new root (``system``/``compact_boundary`` with ``parentUuid: null``); its
-``logicalParentUuid`` points back at the last record before it, so the walk continues through it
-when that record is in the file. Sidechain records (subagents, before v2.1 kept inline) are left
-to :mod:`tracer.importers.subagents` unless the whole file is one subagent's own transcript.
+Real files bend that picture in four ways, each handled here:
+
+* **compaction** starts a new root. Since 2.0 a ``system``/``compact_boundary`` (``parentUuid:
+  null``) keeps the old leaf in ``logicalParentUuid``; in 1.0.x there is no boundary at all, only
+  the summary itself as a root ``user`` record with ``isCompactSummary``. Both times the walk goes
+  on into the history before, and the summary is marked so a compaction note can be written;
+* **system records** (``api_error`` retries, ``stop_hook_summary``) sit on the chain by *file
+  position* but may point at an older record (an attachment); the next prompt then hangs off them.
+  Such a record continues the record written just before it whenever its parent is an ancestor
+  of that record, so a finished stretch of work is not taken for an abandoned branch;
+* under **streaming tool execution** a ``tool_result`` line can be written before the assistant
+  record it answers. Records are put in parent order (a record never before its parent or before
+  the ``tool_use`` it answers), not in file order;
+* a ``tool_result`` that answers **no tool_use** anywhere stays in: it is the chapter's
+  id-mismatch error, for the doctor to find, not noise to drop.
+
+Whatever is left out is counted under its real reason: "rewound or edited" only for a branch that
+starts with a prompt the user replaced. Sidechain records (subagents, before v2.1 kept inline) are
+left to :mod:`tracer.importers.subagents` unless the whole file is one subagent's own transcript.
 """
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,20 +39,30 @@ from tracer.importers.jsonl import Record
 from tracer.importers.output import ImportReport
 
 CONVERSATION = ("user", "assistant", "attachment")
+REWOUND = "records off the active branch (rewound or edited)"
 
 
 @dataclass
 class ActivePath:
-    """The records to import, in file order, and what was set aside."""
+    """The records to import, in conversation order, and what was set aside."""
 
     records: list[Record]
     sidechain: list[Record] = field(default_factory=list)
     subagent_file: bool = False
     """True when every message is a sidechain: the file is one subagent's transcript."""
+    summary_roots: dict[str, str | None] = field(default_factory=dict)
+    """1.0.x compaction summaries (root ``user`` records, no boundary) → the record before."""
+    orphans: list[str] = field(default_factory=list)
+    """``tool_use_id`` of each kept result that answers no ``tool_use`` in the file."""
+
+
+def _content(rec: dict[str, Any]) -> Any:
+    message = rec.get("message")
+    return message.get("content") if isinstance(message, dict) else None
 
 
 def tool_result_ids(rec: dict[str, Any]) -> list[str]:
-    content = (rec.get("message") or {}).get("content")
+    content = _content(rec)
     if not isinstance(content, list):
         return []
     return [str(b.get("tool_use_id")) for b in content
@@ -43,7 +70,7 @@ def tool_result_ids(rec: dict[str, Any]) -> list[str]:
 
 
 def tool_use_ids(rec: dict[str, Any]) -> list[str]:
-    content = (rec.get("message") or {}).get("content")
+    content = _content(rec)
     if not isinstance(content, list):
         return []
     return [str(b.get("id")) for b in content
@@ -57,8 +84,62 @@ def _message_id(rec: dict[str, Any]) -> str | None:
     return msg.get("id") if isinstance(msg, dict) else None
 
 
+def is_summary_root(rec: dict[str, Any]) -> bool:
+    """A 1.0.x compaction: the summary is itself a root, with no ``compact_boundary`` before."""
+    return rec.get("type") == "user" and bool(rec.get("isCompactSummary")) \
+        and rec.get("parentUuid") is None
+
+
+class _Chain:
+    """Parent links as the conversation really ran (see the module docstring)."""
+
+    def __init__(self, records: list[Record], main_uuids: set[str]) -> None:
+        self.by_uuid: dict[str, dict[str, Any]] = {}
+        self.position: dict[str, int] = {}
+        self._main_positions: list[int] = []
+        self._main_at: list[str] = []
+        for pos, (_, rec) in enumerate(records):
+            uid = rec.get("uuid")
+            if not isinstance(uid, str) or uid in self.by_uuid:
+                continue
+            self.by_uuid[uid] = rec
+            self.position[uid] = pos
+            if uid in main_uuids:
+                self._main_positions.append(pos)
+                self._main_at.append(uid)
+
+    def main_before(self, uid: str) -> str | None:
+        """The main-chain message written just before record ``uid``."""
+        k = bisect.bisect_left(self._main_positions, self.position[uid])
+        return self._main_at[k - 1] if k else None
+
+    def is_ancestor(self, older: str, uid: str | None, limit: int = 10_000) -> bool:
+        seen = 0
+        while uid is not None and seen < limit:
+            if uid == older:
+                return True
+            rec = self.by_uuid.get(uid)
+            parent = rec.get("parentUuid") if rec else None
+            uid = parent if isinstance(parent, str) else None
+            seen += 1
+        return False
+
+    def parent(self, rec: dict[str, Any]) -> str | None:
+        parent = rec.get("parentUuid")
+        uid = rec["uuid"]
+        if parent is None and rec.get("subtype") == "compact_boundary":
+            parent = rec.get("logicalParentUuid")
+        elif parent is None and is_summary_root(rec):
+            parent = self.main_before(uid)
+        elif rec.get("type") == "system" and isinstance(parent, str):
+            before = self.main_before(uid)
+            if before is not None and before != parent and self.is_ancestor(parent, before):
+                parent = before  # it sits on the chain written just before it
+        return parent if isinstance(parent, str) else None
+
+
 def active_path(records: list[Record], report: ImportReport) -> ActivePath:
-    """The main conversation's records (file order), following the DAG from its last message."""
+    """The main conversation's records in conversation order, from its last message back."""
     messages = [r for r in records if r[1].get("type") in CONVERSATION and r[1].get("uuid")]
     main = [r for r in messages if not r[1].get("isSidechain")]
     sidechain = [r for r in records if r[1].get("isSidechain") and r[1].get("uuid")]
@@ -68,36 +149,123 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
     if not main:
         return ActivePath([], sidechain, subagent_file)
 
-    by_uuid: dict[str, dict[str, Any]] = {}
-    for _, rec in records:
-        uid = rec.get("uuid")
-        if isinstance(uid, str):
-            by_uuid.setdefault(uid, rec)
+    chain = _Chain(records, {r[1]["uuid"] for r in main})
     on_path: set[str] = set()
+    summary_roots: dict[str, str | None] = {}
     cur: dict[str, Any] | None = main[-1][1]
     while cur is not None and cur["uuid"] not in on_path:
         on_path.add(cur["uuid"])
-        parent = cur.get("parentUuid")
-        if parent is None and cur.get("subtype") == "compact_boundary":
-            parent = cur.get("logicalParentUuid")
-        cur = by_uuid.get(parent) if isinstance(parent, str) else None
+        parent = chain.parent(cur)
+        if is_summary_root(cur):
+            summary_roots[cur["uuid"]] = parent
+        cur = chain.by_uuid.get(parent) if parent else None
 
     # Parallel tool_use blocks of one response can sit on side branches: a response is all the
     # records with its message.id, wherever they hang.
     responses = {_message_id(rec) for _, rec in main if rec["uuid"] in on_path} - {None}
     on_path |= {rec["uuid"] for _, rec in main if _message_id(rec) in responses}
-    asked = {tid for _, rec in main if rec["uuid"] in on_path for tid in tool_use_ids(rec)}
+    uses = {rec["uuid"]: ids for _, rec in main if (ids := tool_use_ids(rec))}
+    asked = {tid for uid, ids in uses.items() if uid in on_path for tid in ids}
+    every_use = {tid for ids in uses.values() for tid in ids}
     keep: list[Record] = []
+    orphans: list[str] = []
+    reasons = _SkipReasons(chain, on_path)
     for number, rec in records:
         uid = rec.get("uuid")
         kind = rec.get("type")
         if kind == "system" and rec.get("subtype") == "compact_boundary" and uid in on_path:
             keep.append((number, rec))
-        elif kind not in CONVERSATION or not uid or (rec.get("isSidechain")
-                                                     and not subagent_file):
             continue
-        elif uid in on_path or any(t in asked for t in tool_result_ids(rec)):
+        if kind not in CONVERSATION or not uid or (rec.get("isSidechain") and not subagent_file):
+            continue
+        ids = tool_result_ids(rec)
+        if uid in on_path or any(t in asked for t in ids):
             keep.append((number, rec))
+        elif ids and not set(ids) & every_use:
+            keep.append((number, rec))  # answers nothing: a finding for the doctor
+            orphans += ids
         else:
-            report.skip("records off the active branch (rewound or edited)")
-    return ActivePath(keep, sidechain, subagent_file)
+            report.skip(reasons.of(rec))
+    return ActivePath(_in_conversation_order(keep), sidechain, subagent_file, summary_roots,
+                      orphans)
+
+
+class _SkipReasons:
+    """Why a record off the active path was left out, named by how its branch begins."""
+
+    def __init__(self, chain: _Chain, on_path: set[str]) -> None:
+        self.chain, self.on_path = chain, on_path
+        self._memo: dict[str, str] = {}
+
+    def of(self, rec: dict[str, Any]) -> str:
+        trail: list[str] = []
+        cur: dict[str, Any] | None = rec
+        reason = "records off the active branch"
+        while cur is not None:
+            uid = cur["uuid"]
+            if uid in self._memo:
+                reason = self._memo[uid]
+                break
+            trail.append(uid)
+            parent = self.chain.parent(cur)
+            if parent is None or parent in self.on_path:
+                reason = self._branch(cur, parent)
+                break
+            cur = self.chain.by_uuid.get(parent)
+            if cur is None:
+                reason = "records whose parent is not in this file"
+        for uid in trail:
+            self._memo[uid] = reason
+        return reason
+
+    def _branch(self, first: dict[str, Any], parent: str | None) -> str:
+        """The branch's first record tells what happened there."""
+        kind = first.get("type")
+        if kind == "user" and not tool_result_ids(first) and not first.get("isMeta"):
+            return REWOUND  # a prompt replaced by another (the first prompt has no parent)
+        if parent is None:
+            return "records of an earlier conversation in the same file (own root)"
+        if kind == "assistant":
+            return "records of a response that was retried or abandoned"
+        return f"records on a side branch that starts with a {kind} record"
+
+
+def _in_conversation_order(keep: list[Record]) -> list[Record]:
+    """File order, except that no record comes before its parent or the tool_use it answers.
+
+    Streaming tool execution can write a result's line before the assistant record it answers;
+    file order would then pair the result with the turn before.
+    """
+    kept = {rec["uuid"] for _, rec in keep if isinstance(rec.get("uuid"), str)}
+    holder: dict[str, str] = {}
+    for _, rec in keep:
+        for tid in tool_use_ids(rec):
+            holder.setdefault(tid, rec["uuid"])
+    done: set[str] = set()
+    waiting: dict[str, list[Record]] = {}
+    out: list[Record] = []
+
+    def blocker(rec: dict[str, Any]) -> str | None:
+        needs = [rec.get("parentUuid"), *(holder.get(t) for t in tool_result_ids(rec))]
+        return next((n for n in needs if isinstance(n, str) and n in kept and n not in done
+                     and n != rec.get("uuid")), None)
+
+    def place(item: Record) -> None:
+        stack = [item]
+        while stack:
+            current = stack.pop()
+            need = blocker(current[1])
+            if need is not None:
+                waiting.setdefault(need, []).append(current)
+                continue
+            out.append(current)
+            uid = current[1].get("uuid")
+            if isinstance(uid, str):
+                done.add(uid)
+                stack.extend(reversed(waiting.pop(uid, [])))
+
+    for item in keep:
+        place(item)
+    # Anything still waiting hangs on a cycle or on itself: keep it, in file order.
+    rest = sorted((r for items in waiting.values() for r in items), key=lambda r: r[0])
+    return out + rest

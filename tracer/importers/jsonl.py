@@ -29,17 +29,41 @@ def read_jsonl(path: str | Path, report: ImportReport) -> list[Record]:
     data = path.read_bytes()
     if not data.strip():
         raise UserError("empty file", path)
-    lines = data.split(b"\n")
-    torn = not data.endswith(b"\n")
+    # Decoded once, then each line parsed from str: json.loads on bytes would sniff the encoding
+    # and decode again for every line, a fifth of the parse time on a long session.
+    text = data.decode("utf-8", errors="replace")
+    lines = text.split("\n")
+    torn = not text.endswith("\n")
+    records, first_bad = parse_lines(lines, 1, report, path=path, torn=torn)
+    if first_bad is not None:
+        report.notes.append(f"{path}:{first_bad}: not a JSON object (skipped, with any others)")
+    if not records:
+        raise UserError("no JSON object on any line: not a JSON-lines log", path, first_bad or 1)
+    if records[0][1].get("format") == "tracer":
+        raise UserError("this is already a tracer trace; open it with tracer show/replay",
+                        path, records[0][0])
+    return records
+
+
+def parse_lines(lines: list[str], first_number: int, report: ImportReport, *,
+                path: str | Path = "", torn: bool = False) -> tuple[list[Record], int | None]:
+    """Parse complete lines (numbered from ``first_number``): the one place a JSON line becomes
+    a record, shared by whole-file imports and ``--follow``. Returns the records and the number
+    of the first line that was not a JSON object (skipped and counted in ``report``).
+
+    With ``torn`` the last line may be cut off: it is dropped with a note, not counted as bad.
+    """
     records: list[Record] = []
     first_bad: int | None = None
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
+    loads = json.loads
+    last = first_number + len(lines) - 1
+    for number, raw in enumerate(lines, start=first_number):
+        if not raw or raw.isspace():
             continue
         try:
-            obj = json.loads(raw)
+            obj = loads(raw)
         except ValueError:
-            if torn and number == len(lines):
+            if torn and number == last:
                 report.notes.append(f"{path}:{number}: the last line is cut off; kept the "
                                     f"{len(records)} complete lines before it")
                 report.skip("torn last line")
@@ -52,11 +76,4 @@ def read_jsonl(path: str | Path, report: ImportReport) -> list[Record]:
             report.skip("unreadable lines")
             continue
         records.append((number, obj))
-    if first_bad is not None:
-        report.notes.append(f"{path}:{first_bad}: not a JSON object (skipped, with any others)")
-    if not records:
-        raise UserError("no JSON object on any line: not a JSON-lines log", path, first_bad or 1)
-    if records[0][1].get("format") == "tracer":
-        raise UserError("this is already a tracer trace; open it with tracer show/replay",
-                        path, records[0][0])
-    return records
+    return records, first_bad

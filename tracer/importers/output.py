@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 
@@ -18,11 +19,17 @@ def epoch_of(stamp: Any) -> float | None:
     if isinstance(stamp, int | float) and not isinstance(stamp, bool):
         return float(stamp)
     if isinstance(stamp, str) and stamp:
-        try:
-            return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            return None
+        return _epoch_of_text(stamp)
     return None
+
+
+@lru_cache(maxsize=8192)
+def _epoch_of_text(stamp: str) -> float | None:
+    # Each timestamp is read several times per import (a message, its tool's duration, ...).
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
 
 
 def created_at(epoch: float | None) -> str:

@@ -7,13 +7,14 @@ three ways over time, and all three are followed here:
 * before v2.1, **inline**: records with ``isSidechain: true`` in the session file itself, each
   subagent conversation starting at its own root (``parentUuid: null``) whose text is the Task's
   ``prompt``;
-* since v2.1, a **file** ``<session>/subagents/agent-<agentId>.jsonl``, found through the Task
-  result's ``toolUseResult.agentId`` (newer versions add ``agent-<id>.meta.json`` with the
-  ``toolUseId``);
+* in v2.0, a **file** ``agent-<agentId>.jsonl`` beside the session file, and since v2.1 in
+  ``<session>/subagents/``; either is found through the Task result's ``toolUseResult.agentId``
+  (newer versions add ``agent-<id>.meta.json`` with the ``toolUseId``);
 * while it runs, ``progress`` records (``data.type: agent_progress``) in the parent, whose
   ``parentToolUseID`` is the Task's ``tool_use`` id.
 
-The main loop skips all of it; the import notes on the Task call how much ran underneath.
+Each run found (inline or in its file) is imported as a nested loop of its own by
+:mod:`tracer.importers.claude_code`; the links found here are also noted on the Task call.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from tracer.importers.dag import tool_use_ids
 from tracer.importers.jsonl import Record
 
 AGENT_TOOLS = ("Task", "Agent")
+RECORDS = "_records"
+"""Key of an inline link holding the subagent's own records (taken out before it is noted)."""
 
 
 def _text_of(rec: dict[str, Any]) -> str:
@@ -47,17 +50,17 @@ def conversation_stats(records: list[dict[str, Any]]) -> dict[str, int]:
             "tool_calls": sum(len(tool_use_ids(r)) for r in records)}
 
 
-def _inline_conversations(sidechain: list[Record]) -> list[list[dict[str, Any]]]:
+def _inline_conversations(sidechain: list[Record]) -> list[list[Record]]:
     """Split interleaved sidechain records into one list per subagent run (by root)."""
     root_of: dict[str, str] = {}
-    convs: dict[str, list[dict[str, Any]]] = {}
-    for _, rec in sidechain:
+    convs: dict[str, list[Record]] = {}
+    for number, rec in sidechain:
         uid, parent = rec["uuid"], rec.get("parentUuid")
         root = uid if parent is None else root_of.get(str(parent))
         if root is None:
             continue
         root_of[uid] = root
-        convs.setdefault(root, []).append(rec)
+        convs.setdefault(root, []).append((number, rec))
     return list(convs.values())
 
 
@@ -73,7 +76,8 @@ def link_subagents(records: list[Record], sidechain: list[Record], path: Path,
     agent_calls = [tid for tid, (name, _) in calls.items() if name in AGENT_TOOLS]
 
     unmatched = list(agent_calls)
-    for conv in _inline_conversations(sidechain):
+    for conv_records in _inline_conversations(sidechain):
+        conv = [rec for _, rec in conv_records]
         prompt = _text_of(conv[0])
         tid = next((t for t in unmatched
                     if str((calls[t][1] or {}).get("prompt", "")).strip() == prompt), None)
@@ -83,7 +87,7 @@ def link_subagents(records: list[Record], sidechain: list[Record], path: Path,
             continue
         unmatched.remove(tid)
         links[tid].append({"source": "inline", "agent_id": conv[0].get("agentId"),
-                           **conversation_stats(conv)})
+                           **conversation_stats(conv), RECORDS: conv_records})
 
     progress: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for _, rec in records:
@@ -96,22 +100,41 @@ def link_subagents(records: list[Record], sidechain: list[Record], path: Path,
             links[tid].append({"source": "progress", "agent_id": items[0].get("agentId"),
                                "records": len(items)})
 
-    folder = path.parent / path.stem / "subagents"
-    by_meta = _meta_links(folder)
+    folders = agent_folders(path)
+    by_meta: dict[str, str] = {}
+    for folder in folders:
+        by_meta.update(_meta_links(folder))
     for tid in agent_calls:
         result = results.get(tid)
         agent_id = result.get("agentId") if isinstance(result, dict) else None
         agent_id = agent_id or by_meta.get(tid)
         if not agent_id:
             continue
-        file = folder / f"agent-{agent_id}.jsonl"
-        link: dict[str, Any] = {"source": "file", "agent_id": str(agent_id), "file": str(file)}
-        if file.is_file():
+        file = find_agent_file(path, str(agent_id))
+        link: dict[str, Any] = {"source": "file", "agent_id": str(agent_id)}
+        if file is not None:
+            link["file"] = str(file)
             link.update(conversation_stats(_read_loose(file)))
         else:
+            link["file"] = str(folders[0] / f"agent-{agent_id}.jsonl")
+            link["looked_in"] = [str(f) for f in folders]
             link["missing"] = True
         links[tid].append(link)
     return dict(links)
+
+
+def agent_folders(session: Path) -> list[Path]:
+    """Where a session's subagent files can be: ``<session>/subagents/`` (2.1) or beside the
+    session file itself (2.0)."""
+    return [session.parent / session.stem / "subagents", session.parent]
+
+
+def find_agent_file(session: Path, agent_id: str) -> Path | None:
+    for folder in agent_folders(session):
+        file = folder / f"agent-{agent_id}.jsonl"
+        if file.is_file():
+            return file
+    return None
 
 
 def _meta_links(folder: Path) -> dict[str, str]:
@@ -147,7 +170,8 @@ def describe(link: dict[str, Any]) -> str:
     if link["source"] == "progress":
         return f"{who}: {link['records']} agent_progress records mirrored into this session"
     if link.get("missing"):
-        return f"{who}: its transcript {link['file']} is not next to this session"
+        where = " nor in ".join(link.get("looked_in") or [str(Path(link["file"]).parent)])
+        return f"{who}: no agent-{link['agent_id']}.jsonl in {where}"
     where = "inline sidechain" if link["source"] == "inline" else link["file"]
     return (f"{who} ({where}): {link['responses']} model responses, {link['tool_calls']} tool "
             f"calls, {link['records']} records, not part of the main loop")

@@ -36,6 +36,24 @@ class Response:
     messages: list[Message] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
     after: list[Message | Boundary] = field(default_factory=list)
+    error: str | None = None
+    """Set when the call failed: Claude Code wrote a ``<synthetic>`` API-error message instead
+    of a response (``isApiErrorMessage``); the loop ends there with ``model_error``."""
+
+
+def api_error(rec: dict[str, Any]) -> str | None:
+    """The error text of a ``<synthetic>`` API-error message, or ``None`` for anything else."""
+    msg = rec.get("message") or {}
+    if rec.get("type") != "assistant" or not (rec.get("isApiErrorMessage") or rec.get("error")):
+        return None
+    content = msg.get("content")
+    text = content if isinstance(content, str) else " ".join(
+        str(b.get("text", "")) for b in content or [] if isinstance(b, dict)
+        and b.get("type") == "text")
+    kind = rec.get("error")
+    kind = kind if isinstance(kind, str) else (kind or {}).get("type") if isinstance(
+        kind, dict) else None
+    return ": ".join(x for x in (kind, " ".join(str(text).split())) if x) or "API error"
 
 
 def to_message(rec: dict[str, Any]) -> Message:
@@ -75,21 +93,46 @@ def _blank_text(content: Any) -> bool:
             and content[0].get("type") == "text" and not str(content[0].get("text", "")).strip())
 
 
+#: Record kinds Claude Code writes that hold no part of the conversation the model saw. They are
+#: left out on purpose; any other kind is new to us and is named as unknown.
+IGNORED_KINDS = frozenset({
+    "system", "progress", "file-history-snapshot", "queue-operation", "summary", "custom-title",
+    "ai-title", "agent-name", "permission-mode", "mode", "last-prompt", "pr-link",
+    "bridge-session", "atis-latch", "tag", "away-summary",
+})
+
+
 def skip_label(rec: dict[str, Any]) -> str:
     kind = str(rec.get("type", "untyped"))
+    if kind not in IGNORED_KINDS:
+        return f"records of an unknown kind '{kind}' (not read)"
     data = rec.get("data")
     sub = rec.get("subtype") or (data.get("type") if isinstance(data, dict) else None)
     return f"{kind}/{sub} records" if sub else f"{kind} records"
 
 
-def group_calls(active: list[Record], report: ImportReport) -> tuple[list[Message | Boundary],
-                                                                   list[Response]]:
-    """Assistant fragments grouped by ``message.id``; other messages follow the call before."""
+def group_calls(active: list[Record], report: ImportReport,
+                summary_roots: dict[str, str | None] | None = None
+                ) -> tuple[list[Message | Boundary], list[Response]]:
+    """Assistant fragments grouped by ``message.id``; other messages follow the call before.
+
+    A ``<synthetic>`` API-error message is a call of its own that failed (``Response.error``);
+    a 1.0.x summary root (``summary_roots``) gets the compaction boundary 1.0.x never wrote.
+    """
     before: list[Message | Boundary] = []
     responses: list[Response] = []
     by_id: dict[str, Response] = {}
     seen: set[str] = set()
+    summary_roots = summary_roots or {}
+
+    def follow(item: Message | Boundary) -> None:
+        (responses[-1].after if responses else before).append(item)
+
     for _, rec in active:
+        if rec.get("uuid") in summary_roots:
+            follow(Boundary({"trigger": None, "pre_tokens": None,
+                             "logical_parent_uuid": summary_roots[rec["uuid"]],
+                             "boundary": "none (1.0.x: the summary is a root record)"}))
         if rec.get("type") == "system":
             item: Message | Boundary = Boundary({
                 "trigger": (rec.get("compactMetadata") or {}).get("trigger"),
@@ -101,7 +144,11 @@ def group_calls(active: list[Record], report: ImportReport) -> tuple[list[Messag
                 continue
             seen.add(rec["uuid"])
             item = to_message(rec)
-        if isinstance(item, Message) and item.type == "assistant" and item.message_id \
+        error = api_error(rec)
+        if error is not None and isinstance(item, Message):
+            failed = Response(item.uuid, [item], [rec], error=error)
+            responses.append(failed)
+        elif isinstance(item, Message) and item.type == "assistant" and item.message_id \
                 and (rec.get("message") or {}).get("model") != "<synthetic>":
             resp = by_id.get(item.message_id)
             if resp is None:
@@ -109,10 +156,8 @@ def group_calls(active: list[Record], report: ImportReport) -> tuple[list[Messag
                 responses.append(resp)
             resp.messages.append(item)
             resp.records.append(rec)
-        elif responses:
-            responses[-1].after.append(item)
         else:
-            before.append(item)
+            follow(item)
     return before, responses
 
 

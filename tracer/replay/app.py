@@ -22,6 +22,7 @@ Build the app with :func:`tracer.replay.factory.make_app`, as the command line a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from tracer.cells import clip
 from tracer.replay import context, layout
 from tracer.replay.autoplay import Autoplay
 from tracer.replay.diagnose import Diagnosis
@@ -41,6 +43,7 @@ from tracer.replay.guide import load_guide, step_text
 from tracer.replay.i18n import LANGS, stage_name, tr
 from tracer.replay.keys import KEYS
 from tracer.replay.navigation import NavigationControls
+from tracer.replay.nesting import Nesting
 from tracer.replay.open_controls import OpenControls
 from tracer.replay.opening import WaitingReader
 from tracer.replay.search_controls import SearchControls
@@ -83,6 +86,10 @@ class ReplayApp(
         super().__init__()
         self.index = index
         self.cursor = Cursor(index, step)
+        self.feed: Callable[[], object] | None = None
+        """With ``replay --follow <transcript>``: called on each poll to import new lines."""
+        self.nesting = Nesting(index, lazy=True)
+        """Subagents' nested loops: step over them, into them (Enter), out of them (Esc)."""
         self.lang = lang if lang in LANGS else "en"
         self.follow = follow
         if guide is None and load_chapter_guide:
@@ -173,6 +180,11 @@ class ReplayApp(
             parts.append(tr("doctor_checking", self.lang))
         if self.autoplay.playing:
             parts.append(tr("playing", self.lang, speed=f"{self.autoplay.steps_per_second:g}"))
+        if self.index.complete:  # (a huge trace: once the background indexing is done)
+            self.nesting.update()
+        loop = self.nesting.loop_of(self.step) if self.nesting.any and len(self.index) else None
+        if loop is not None:
+            parts.append(tr("in_subagent", self.lang, loop=clip(loop.loop, 14), depth=loop.depth))
         return " · ".join(parts)
 
     @property
@@ -247,7 +259,29 @@ class ReplayApp(
     # -- moving ----------------------------------------------------------------------------
 
     def action_step(self, delta: int) -> None:
-        self.go(self.step + delta)
+        self.nesting.update()
+        self.go(self.nesting.step_over(self.step, delta))
+
+    def action_step_into(self) -> None:
+        self.nesting.update()
+        target = self.nesting.enter(self.step)
+        if target is not None:
+            self.go(target)
+
+    def action_enter(self) -> None:
+        """Enter: into the subagent's loop on a Task call that ran one, else unfold."""
+        self.nesting.update()
+        target = self.nesting.enter(self.step)
+        if target is None:
+            self.action_unfold()
+        else:
+            self.go(target)
+
+    def action_step_out(self) -> None:
+        self.nesting.update()
+        target = self.nesting.leave(self.step)
+        if target is not None:
+            self.go(target)
 
     def action_first(self) -> None:
         self.go(0)

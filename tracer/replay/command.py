@@ -79,6 +79,11 @@ def build_app(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     check_flags(args)
+    if args.follow and args.trace is not None and args.trace.is_file():
+        from tracer.importers.live import is_transcript
+
+        if is_transcript(args.trace):
+            return _run_live(args)
     if args.trace is not None and args.trace.is_dir() and not args.follow:
         from tracer.replay.i18n import default_lang
         from tracer.replay.opening import describe_folder
@@ -92,6 +97,30 @@ def run(args: argparse.Namespace) -> int:
         write_screenshot(app, args.screenshot, args.size or DEFAULT_SIZE)
         return 0
     app.run()
+    return 0
+
+
+def _run_live(args: argparse.Namespace) -> int:
+    """``--follow`` on a Claude Code transcript: import it as it grows, into a trace the app
+    follows (see :mod:`tracer.importers.live`). The app's own poll drives the import."""
+    import tempfile
+
+    from tracer.importers.live import LiveImport
+
+    with tempfile.TemporaryDirectory(prefix="tracer-live-") as tmp:
+        live = LiveImport(args.trace, Path(tmp) / f"{args.trace.stem}.trace.jsonl")
+        live.poll()
+        args.trace = live.output
+        app = build_app(args)
+        app.feed = live.poll
+        try:
+            app.run()
+        finally:
+            live.finish()
+    if live.problem:
+        import sys
+
+        print(f"tracer: {live.problem}", file=sys.stderr)
     return 0
 
 

@@ -50,6 +50,8 @@ TEXT: dict[str, dict[str, str]] = {
     "torn": {"zh": "轨迹在第 {line} 行中途截断；只显示前 {steps} 步",
              "en": "the trace ends mid-event at line {line}; showing the first {steps} steps"},
     "following": {"zh": "跟随中", "en": "following"},
+    "in_subagent": {"zh": "子代理 {loop} 内（第 {depth} 层）· Esc 返回",
+                    "en": "inside subagent {loop} (depth {depth}) · Esc: back"},
     "indexing": {"zh": "索引中…", "en": "indexing…"},
     "playing": {"zh": "▶ 自动播放 {speed} 步/秒", "en": "▶ autoplay {speed} steps/s"},
     "search_prompt": {"zh": "搜索所有步骤…", "en": "search every step…"},
@@ -97,6 +99,8 @@ TEXT: dict[str, dict[str, str]] = {
 HELP: list[tuple[str, dict[str, str]]] = [
     ("→ l space", {"zh": "下一步", "en": "next step"}),
     ("← h", {"zh": "上一步", "en": "previous step"}),
+    ("Enter i / u Esc", {"zh": "进入子代理的循环 / 回到调用它的 Task",
+                         "en": "into a subagent's loop / back to its Task call"}),
     ("] n", {"zh": "下一轮", "en": "next turn"}),
     ("[ p", {"zh": "上一轮（或本轮开头）", "en": "previous turn (or this turn's start)"}),
     ("1 2 3 4", {"zh": "下一个 ①翻译 ②包装 ③追加 ④重新发送",

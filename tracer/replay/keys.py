@@ -40,7 +40,11 @@ KEYS = [
     Binding("D", "debug", "debug console"),
     Binding("d", "findings", "findings"),
     Binding("z", "zoom", "zoom"),
-    Binding("o,enter", "unfold", "unfold"),
+    Binding("o", "unfold", "unfold"),
+    # Enter steps into a subagent's loop on its Task call, and unfolds everywhere else.
+    Binding("enter", "enter", "unfold / into subagent", show=False),
+    Binding("i", "step_into", "into subagent", show=False),
+    Binding("u,escape", "step_out", "out of subagent", show=False),
     Binding("r", "raw", "raw JSON"),
     Binding("b", "block", "raw output ⇄ block"),
     Binding("y", "copy", "copy"),

@@ -97,6 +97,8 @@ class OpenControls:
             if reader.ready():
                 self.open_trace(reader.path)
             return
+        if self.feed is not None:
+            self.feed()  # a live import writes what Claude Code appended since the last tick
         if not self.indexing and self.cursor.refresh():
             self.render_step()
             self._recheck_when_finished()

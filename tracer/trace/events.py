@@ -9,7 +9,8 @@ Events that are a *step* of the journey also carry a ``stage``: the four steps o
 ``resending``; the loop adds ``session``,
 ``turn_start``, ``response``, ``follow_up``, ``permission``, ``tool_run``, ``max_turns_check`` and
 ``terminal``. Other kinds (``message``, ``debug_hook``, ``tool_start``, ``http_attempt_start``,
-``http_attempt``) are supporting records that steps point at.
+``http_attempt``) are supporting records that steps point at; ``subagent_start``/``subagent_end``
+bracket a nested loop (a subagent run inside one tool call, see :class:`SubagentStarted`).
 
 Messages are written once, as ``message`` events with their uuid; everything later refers to them
 by uuid, so a trace grows linearly with the conversation even though every request resends all of
@@ -96,6 +97,9 @@ class Header:
         }
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
     """Fields every event shares. Subclasses add their own and fix ``kind``."""
@@ -114,11 +118,14 @@ class Event:
         out: dict[str, Any] = {"kind": self.kind}
         if self.stage:
             out["stage"] = self.stage
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:  # looked up once per class: fields() is slow on long imports
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))
+        for name in names:
+            value = getattr(self, name)
             if value is None:
                 continue
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+            out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
 
@@ -221,6 +228,44 @@ class ImportNote(Event):
     text: str
     tool_use_id: str | None = None
     data: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SubagentStarted(Event):
+    """A nested loop begins: a subagent run inside one ``Task``/``Agent`` tool call.
+
+    A subagent is the same loop again, with its own prompt, history and turn count, whose tool
+    results go back to *its own* model; only its final answer becomes the parent's tool result.
+    Every event between this record and the matching :class:`SubagentEnded` (same ``loop``)
+    belongs to the nested loop: its turns count from 1, and its first request shares nothing with
+    the parent's (``prefix_len`` 0), nor does the parent's next request with it, so a reader that
+    skips these two kinds still rebuilds every request. The parent's ``tool_run`` for the call
+    follows the end record. Nested loops can nest again. Imports write them (Claude Code keeps
+    sidechains inline before 2.0 and in ``agent-<id>.jsonl`` files since).
+    """
+
+    kind: ClassVar[str] = "subagent_start"
+    loop: str
+    """This nested loop's id (the subagent's ``agentId`` when known)."""
+    tool_use_id: str
+    """The parent's ``Task``/``Agent`` call that runs it."""
+    depth: int = 1
+    """1 inside the main loop, 2 inside a subagent of a subagent, ..."""
+    prompt: str | None = None
+    source: str | None = None
+    """Where the import found it: ``inline`` (sidechain records) or the agent file's path."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SubagentEnded(Event):
+    """The nested loop opened by the :class:`SubagentStarted` with the same ``loop`` is over."""
+
+    kind: ClassVar[str] = "subagent_end"
+    loop: str
+    tool_use_id: str
+    depth: int = 1
+    turn_count: int = 0
+    """How many turns the nested loop ran."""
 
 
 # -- steps ---------------------------------------------------------------------------------------
@@ -434,6 +479,8 @@ KNOWN: tuple[type[Event], ...] = (
     HttpAttemptStarted,
     HttpAttempt,
     ImportNote,
+    SubagentStarted,
+    SubagentEnded,
     SessionStarted,
     TurnStarted,
     RequestSent,

@@ -18,10 +18,12 @@ from typing import IO, Any
 from tracer.trace.events import Event, Header
 from tracer.trace.redact import Redactor
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
 
 def dumps(obj: Any) -> str:
     """One compact JSON line; non-ASCII kept as is, so Chinese text stays readable."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(obj)  # one encoder for every line: building one costs as much
 
 
 class TraceWriter:
@@ -44,9 +46,12 @@ class TraceWriter:
         *,
         keep_time: bool = False,
         redact: Redactor | None = None,
+        flush: bool = True,
     ) -> None:
         self.keep_time = keep_time
         self.redact = redact if redact is not None else Redactor.from_environ()
+        self._flush_each = flush
+        """Flush every line (a live recording); an import writes in bulk and calls flush()."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file: IO[str] = self.path.open("w", encoding="utf-8", newline="\n")
@@ -62,8 +67,11 @@ class TraceWriter:
         """Stamp ``seq`` and ``t``, write the event as one line, return the stamped copy."""
         with self._lock:
             self._seq += 1
-            t = event.t if self.keep_time else round(time.monotonic() - self._start, 3)
-            stamped = replace(event, seq=self._seq, t=t)
+            if self.keep_time and event.seq == self._seq:
+                stamped = event  # the producer numbered it already; no copy needed
+            else:
+                t = event.t if self.keep_time else round(time.monotonic() - self._start, 3)
+                stamped = replace(event, seq=self._seq, t=t)
             self._write_line(stamped.to_dict())
             return stamped
 
@@ -72,7 +80,13 @@ class TraceWriter:
         if self.redact.found_in(line):
             line = dumps(self.redact(obj))
         self._file.write(line + "\n")
-        self._file.flush()
+        if self._flush_each:
+            self._file.flush()
+
+    def flush(self) -> None:
+        """Put every line written so far on disk (for readers following the file)."""
+        with self._lock:
+            self._file.flush()
 
     def close(self) -> None:
         if not self._file.closed:

@@ -1,0 +1,76 @@
+"""Stepping over, into and out of a subagent's nested loop (Enter / Esc), with the pure logic in
+:mod:`tracer.replay.nesting` tested on its own first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from replay_helpers import drive, make_app, visible_text
+
+from tracer.importers.claude_code import import_claude_code
+from tracer.replay.nesting import Nesting
+from tracer.replay.steps import StepIndex
+from tracer.trace.reader import TraceReader
+
+SOURCE = Path(__file__).parents[1] / "data" / "claude-code" / "v1.0-inline-sidechain.jsonl"
+
+
+@pytest.fixture
+def trace(tmp_path: Path) -> Path:
+    out = tmp_path / "t.jsonl"
+    import_claude_code(SOURCE, out)
+    return out
+
+
+def _stages(index: StepIndex) -> list[str]:
+    return [index.stage(s) for s in range(len(index))]
+
+
+def test_depths_step_over_into_and_out(trace: Path) -> None:
+    index = StepIndex(TraceReader(trace))
+    nesting = Nesting(index)
+    depths = [nesting.depth(s) for s in range(len(index))]
+    asks = _stages(index).index("follow_up")  # the main loop asks for the Task here
+    assert depths[: asks + 1] == [0] * (asks + 1) and depths[asks + 1] == 1
+    result = next(s for s in range(asks + 1, len(index)) if depths[s] == 0)
+    assert index.event(result).kind == "tool_run" and index.event(result).tool == "Task"
+    # Step over: from the call straight to its result, and back.
+    assert nesting.step_over(asks, 1) == result
+    assert nesting.step_over(result, -1) == asks
+    # Into: from the call, or from its result; out: back at the result.
+    assert nesting.enter(asks) == asks + 1 == nesting.enter(result)
+    assert index.event(asks + 1).kind == "session_start"
+    inner_last = result - 1
+    assert nesting.leave(inner_last) == result == nesting.leave(asks + 3)
+    # Inside, stepping stays inside until the subagent's last step, then comes back out.
+    assert nesting.step_over(asks + 1, 1) == asks + 2
+    assert nesting.step_over(inner_last, 1) == result
+    assert nesting.leave(asks) is None and nesting.enter(0) is None
+    assert nesting.loop_of(asks + 2).tool_use_id == "toolu_i1"
+
+
+def test_enter_and_escape_in_the_replay(trace: Path) -> None:
+    app = make_app(trace)
+    index = StepIndex(TraceReader(trace))
+    asks = _stages(index).index("follow_up")
+
+    async def script(pilot: Any) -> None:
+        for _ in range(asks):
+            await pilot.press("right")
+        assert app.step == asks
+        await pilot.press("right")  # step over the whole subagent
+        assert index.event(app.step).kind == "tool_run" and "subagent" not in visible_text(
+            app, "#position"
+        )
+        await pilot.press("enter")  # step into it from the Task's result
+        assert index.event(app.step).kind == "session_start"
+        assert "inside subagent toolu_i1 (depth 1)" in visible_text(app, "#position")
+        await pilot.press("l", "l")
+        assert index.stage(app.step) == "resending"
+        await pilot.press("escape")  # back to the parent, at the Task's result
+        assert index.event(app.step).kind == "tool_run" and index.event(app.step).tool == "Task"
+        assert "subagent" not in visible_text(app, "#position")
+
+    drive(app, script)

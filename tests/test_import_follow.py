@@ -1,0 +1,176 @@
+"""Following a Claude Code session while it is written (``--follow``): a line at a time, torn
+lines, records logged before their parents, a compaction in the middle. What the live trace ends
+with is exactly what a whole-file import writes, and settled steps show up before the end."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tracer.cli import main
+from tracer.importers.claude_code import import_claude_code
+from tracer.importers.live import LiveImport, is_transcript
+from tracer.paths import ROOT
+from tracer.trace.reader import TraceReader
+from tracer.trace.schema import validate_trace
+
+DATA = Path(__file__).parent / "data" / "claude-code"
+LIVE_CASES = [
+    "v2.1-result-before-assistant.jsonl",
+    "v1.0-compaction-summary-root.jsonl",
+    "v2.1-system-records-on-chain.jsonl",
+    "v1.0-inline-sidechain.jsonl",
+    "v2.1-polling-bash-output.jsonl",
+]
+
+
+def _steps(path: Path) -> list[dict[str, Any]]:
+    """The events, without the tools of the set-up step (a live import writes it before the
+    session has used them all)."""
+    events = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()[1:]]
+    return [{k: v for k, v in e.items() if k != "tools"} for e in events]
+
+
+@pytest.mark.parametrize("name", LIVE_CASES)
+def test_a_session_written_line_by_line_ends_as_the_whole_import(name: str, tmp_path: Path) -> None:
+    lines = (DATA / name).read_text(encoding="utf-8").splitlines(keepends=True)
+    session = tmp_path / "session.jsonl"
+    session.write_text("", encoding="utf-8")
+    live = LiveImport(session, tmp_path / "live.jsonl")
+    grew: list[int] = []
+    with session.open("a", encoding="utf-8") as out:
+        for line in lines:
+            out.write(line[:20])  # Claude Code is mid-write: a torn last line
+            out.flush()
+            live.poll()
+            out.write(line[20:])
+            out.flush()
+            live.poll()
+            grew.append(len(live._written))
+    assert live.problem is None
+    # Settled steps were written while the session ran; the ending only when it stopped.
+    assert 0 < grew[len(grew) // 2] <= grew[-1]
+    live.finish()
+    assert len(live._written) > grew[-1]
+    import_claude_code(DATA / name, tmp_path / "whole.jsonl")
+    assert _steps(tmp_path / "live.jsonl") == _steps(tmp_path / "whole.jsonl")
+    assert validate_trace(tmp_path / "live.jsonl")[1] == []
+
+
+def test_only_settled_steps_are_written_while_the_session_runs(tmp_path: Path) -> None:
+    lines = (
+        (DATA / "v2.1-system-records-on-chain.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+    )
+    session = tmp_path / "session.jsonl"
+    session.write_text("".join(lines[:4]), encoding="utf-8")  # prompt, attachment, call, result
+    live = LiveImport(session, tmp_path / "live.jsonl")
+    live.poll()
+    kinds = [e["kind"] for e in _steps(tmp_path / "live.jsonl")]
+    assert kinds[-1] == "request" and "response" not in kinds  # the answer may still grow
+    with session.open("a", encoding="utf-8") as out:
+        out.write(lines[4])  # the next call: the result's journey is now settled
+    live.poll()
+    kinds = [e["kind"] for e in _steps(tmp_path / "live.jsonl")]
+    assert kinds.count("request") == 2
+    journey = ("tool_run", "mapping", "wrapping", "appending")
+    assert [k for k in kinds if k in journey] == list(journey)
+    assert "terminal" not in kinds
+    live.finish()
+    assert _steps(tmp_path / "live.jsonl")[-1]["kind"] == "terminal"
+
+
+def test_a_rewritten_transcript_stops_the_follow_with_a_reason(tmp_path: Path) -> None:
+    lines = (
+        (DATA / "v2.1-system-records-on-chain.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+    )
+    session = tmp_path / "session.jsonl"
+    session.write_text("".join(lines[:6]), encoding="utf-8")
+    live = LiveImport(session, tmp_path / "live.jsonl")
+    live.poll()
+    # The file is replaced by a shorter one that tells another story: read again from the top.
+    session.write_text("".join(lines[:5]).replace("Run the tests.", "Lint."), encoding="utf-8")
+    live.poll()
+    assert live.problem is not None and "changed under step data" in live.problem
+    live.finish()
+    assert validate_trace(tmp_path / "live.jsonl")[1] == []
+
+
+def test_is_transcript_tells_a_trace_from_a_transcript(tmp_path: Path) -> None:
+    import_claude_code(DATA / "v2.1-api-error.jsonl", tmp_path / "t.jsonl")
+    assert is_transcript(DATA / "v2.1-api-error.jsonl")
+    assert not is_transcript(tmp_path / "t.jsonl")
+
+
+def test_import_follow_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = (
+        (DATA / "v2.1-result-before-assistant.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+    )
+    session = tmp_path / "session.jsonl"
+    session.write_text(lines[0], encoding="utf-8")
+
+    def claude_code() -> None:
+        with session.open("a", encoding="utf-8") as out:
+            for line in lines[1:]:
+                time.sleep(0.05)
+                out.write(line)
+                out.flush()
+
+    writer = threading.Thread(target=claude_code)
+    writer.start()
+    out = tmp_path / "t.jsonl"
+    assert (
+        main(
+            ["import", "claude-code", str(session), "--follow", "--idle-exit", "1", "-o", str(out)]
+        )
+        == 0
+    )
+    writer.join()
+    assert "following" in capsys.readouterr().err
+    import_claude_code(session, tmp_path / "whole.jsonl")
+    assert _steps(out) == _steps(tmp_path / "whole.jsonl")
+    assert [e.kind for e in TraceReader(out)][-1] == "terminal"
+
+
+def test_follow_refuses_a_trace_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import_claude_code(DATA / "v2.1-api-error.jsonl", tmp_path / "t.jsonl")
+    assert main(["import", "claude-code", str(tmp_path / "t.jsonl"), "--follow"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already a tracer trace" in err and "t.jsonl:1:" in err
+
+
+SHARED = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
+REAL = sorted(SHARED.glob("*.jsonl")) if SHARED.is_dir() else []
+
+
+@pytest.mark.skipif(not REAL, reason=f"fixtures not found at {SHARED}")
+@pytest.mark.parametrize("source", REAL, ids=lambda p: p.name)
+def test_a_real_session_followed_as_it_was_written(source: Path, tmp_path: Path) -> None:
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    session = tmp_path / "session.jsonl"
+    session.write_text("", encoding="utf-8")
+    live = LiveImport(session, tmp_path / "live.jsonl")
+    with session.open("a", encoding="utf-8") as out:
+        for k, line in enumerate(lines):
+            out.write(line)
+            out.flush()
+            if k % 10 == 0:
+                live.poll()
+    assert live.problem is None
+    live.finish()
+    import_claude_code(session, tmp_path / "whole.jsonl")
+    assert _steps(tmp_path / "live.jsonl") == _steps(tmp_path / "whole.jsonl")

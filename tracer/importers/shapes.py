@@ -1,0 +1,132 @@
+"""The record shapes the Claude Code importer relies on, made sure of once, right after parsing.
+
+A transcript is someone else's file, written by many versions of Claude Code and sometimes cut or
+edited by hand. Rather than checking every field wherever it is used, each record is brought to
+the shapes the importer reads (``uuid`` a string, ``parentUuid`` a string or null, ``message`` an
+object whose ``content`` is a string or a list of block objects, block ids strings, flags
+booleans). What cannot be read that way is dropped and counted, never a traceback: a
+conversation record whose message is not an object is skipped as a whole, a block that is not an
+object is left out of its message. Unknown fields are kept untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracer.importers.jsonl import Record
+from tracer.importers.output import ImportReport
+
+_IDS = (
+    "uuid",
+    "parentUuid",
+    "logicalParentUuid",
+    "sourceToolAssistantUUID",
+    "agentId",
+    "sessionId",
+    "version",
+    "timestamp",
+    "subtype",
+    "requestId",
+)
+_FLAGS = ("isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage")
+_BLOCK_IDS = ("id", "tool_use_id", "type", "name")
+
+
+def _block(block: Any) -> dict[str, Any] | None:
+    if not isinstance(block, dict):
+        return None
+    out = dict(block)
+    for key in _BLOCK_IDS:
+        if key in out and not isinstance(out[key], str):
+            out[key] = str(out[key]) if isinstance(out[key], int | float) else None
+    return out
+
+
+def clean_record(rec: dict[str, Any], report: ImportReport) -> dict[str, Any] | None:
+    """``rec`` in the shapes the importer reads, or None when it cannot be read at all."""
+    out = dict(rec)
+    kind = out.get("type")
+    if not isinstance(kind, str):
+        out["type"] = kind = "untyped"
+    for key in _IDS:
+        if key in out and out[key] is not None and not isinstance(out[key], str):
+            out[key] = None
+            report.skip(f"fields of the wrong type ({key}; read as missing)")
+    for key in _FLAGS:
+        if key in out:
+            out[key] = out[key] is True
+    if kind in ("user", "assistant"):
+        message = out.get("message")
+        if not isinstance(message, dict):
+            report.skip(f"{kind} records without a message object")
+            return None
+        message = dict(message)
+        content = message.get("content")
+        if isinstance(content, list):
+            blocks = [b for b in (_block(x) for x in content) if b is not None]
+            if len(blocks) != len(content):
+                report.skip("content blocks that are not objects")
+            message["content"] = blocks
+        elif not isinstance(content, str):
+            message["content"] = []
+            report.skip("messages whose content is neither text nor blocks (read as empty)")
+        for key in ("id", "model", "stop_reason"):
+            if key in message and message[key] is not None and not isinstance(message[key], str):
+                message[key] = None
+        if not isinstance(message.get("usage"), dict):
+            message["usage"] = {}
+        out["message"] = message
+    if kind == "attachment" and not isinstance(out.get("attachment"), dict):
+        out["attachment"] = {}
+    if kind == "progress" and not isinstance(out.get("data"), dict):
+        out["data"] = {}
+    if isinstance(out.get("compactMetadata"), dict) is False and "compactMetadata" in out:
+        out["compactMetadata"] = {}
+    return out
+
+
+def _is_clean(rec: dict[str, Any]) -> bool:
+    """The common case, checked without copying: every field already has its shape."""
+    kind = rec.get("type")
+    if not isinstance(kind, str):
+        return False
+    for key in _IDS:
+        value = rec.get(key)
+        if value is not None and not isinstance(value, str):
+            return False
+    for key in _FLAGS:
+        if key in rec and not isinstance(rec[key], bool):
+            return False
+    if kind in ("user", "assistant"):
+        message = rec.get("message")
+        if not isinstance(message, dict) or not isinstance(message.get("usage", {}), dict):
+            return False
+        content = message.get("content")
+        if isinstance(content, list):
+            for block in content:
+                if not isinstance(block, dict):
+                    return False
+                for key in _BLOCK_IDS:
+                    value = block.get(key)
+                    if value is not None and not isinstance(value, str):
+                        return False
+        elif not isinstance(content, str):
+            return False
+        for key in ("id", "model", "stop_reason"):
+            value = message.get(key)
+            if value is not None and not isinstance(value, str):
+                return False
+    wanted = {"attachment": "attachment", "progress": "data"}.get(kind)
+    if wanted is not None and not isinstance(rec.get(wanted), dict):
+        return False
+    return "compactMetadata" not in rec or isinstance(rec["compactMetadata"], dict)
+
+
+def clean_records(records: list[Record], report: ImportReport) -> list[Record]:
+    """Every record that can be read, in the shapes the importer relies on."""
+    out: list[Record] = []
+    for number, rec in records:
+        clean = rec if _is_clean(rec) else clean_record(rec, report)
+        if clean is not None:
+            out.append((number, clean))
+    return out
