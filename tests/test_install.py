@@ -12,6 +12,7 @@ runs in an empty directory, as a user's would after ``pipx install`` or ``uv too
 
 from __future__ import annotations
 
+import html
 import os
 import subprocess
 import sys
@@ -100,7 +101,7 @@ def test_replay_screenshot_shows_the_guide(installed: Installed) -> None:
     out = installed.home / "mapping.svg"
     proc = installed.tracer("replay", "--step", "8", "--lang", "en", "--screenshot", str(out))
     assert proc.returncode == 0, proc.stderr
-    svg = out.read_text(encoding="utf-8").replace("&#160;", " ")
+    svg = html.unescape(out.read_text(encoding="utf-8")).replace("\xa0", " ")
     guide = load_guide()
     # The chapter panel wraps its text at its own width: its first words fit on one line.
     assert guide.stage_text("mapping", "en")[:24] in svg

@@ -64,6 +64,9 @@ ALLOWED = {
     "Python",
     "tour",  # the command's name, as in "tracer tour"
     "Esc",  # a key name, as printed on the key
+    "Task",  # the subagent tool's name, like Bash and Read
+    "OSC",  # the terminal escape (OSC 52) that copying uses
+    "tail",  # the command, as in "tail -F"
     "path",  # the wrong parameter name the model wrote, beside file_path
     "TypeScript",
     "JavaScript",
