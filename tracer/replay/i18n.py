@@ -32,8 +32,10 @@ STAGE_NAMES: dict[str, dict[str, str]] = {
 }
 
 TEXT: dict[str, dict[str, str]] = {
-    "turn_step": {"zh": "第 {turn} 轮 · 第 {step}/{total} 步",
-                  "en": "turn {turn} · step {step}/{total}"},
+    "turn_step": {
+        "zh": "第 {turn} 轮 · 第 {step}/{total} 步",
+        "en": "turn {turn} · step {step}/{total}",
+    },
     "no_steps": {"zh": "还没有步骤（等待记录…）", "en": "no steps yet (waiting for the recorder…)"},
     "setup": {"zh": "准备", "en": "set-up"},
     "turn": {"zh": "第 {turn} 轮", "en": "turn {turn}"},
@@ -47,11 +49,15 @@ TEXT: dict[str, dict[str, str]] = {
     "ours": {"zh": "本项目", "en": "ours"},
     "fidelity": {"zh": "与原版的差异", "en": "fidelity"},
     "checkpoint": {"zh": "检查点", "en": "checkpoint"},
-    "torn": {"zh": "轨迹在第 {line} 行中途截断；只显示前 {steps} 步",
-             "en": "the trace ends mid-event at line {line}; showing the first {steps} steps"},
+    "torn": {
+        "zh": "轨迹在第 {line} 行中途截断；只显示前 {steps} 步",
+        "en": "the trace ends mid-event at line {line}; showing the first {steps} steps",
+    },
     "following": {"zh": "跟随中", "en": "following"},
-    "in_subagent": {"zh": "子代理 {loop} 内（第 {depth} 层）· Esc 返回",
-                    "en": "inside subagent {loop} (depth {depth}) · Esc: back"},
+    "in_subagent": {
+        "zh": "子代理 {loop} 内（第 {depth} 层）· Esc 返回",
+        "en": "inside subagent {loop} (depth {depth}) · Esc: back",
+    },
     "indexing": {"zh": "索引中…", "en": "indexing…"},
     "playing": {"zh": "▶ 自动播放 {speed} 步/秒", "en": "▶ autoplay {speed} steps/s"},
     "search_prompt": {"zh": "搜索所有步骤…", "en": "search every step…"},
@@ -68,15 +74,23 @@ TEXT: dict[str, dict[str, str]] = {
     "check": {"zh": "检查：", "en": "check: "},
     "no_findings": {"zh": "诊断：没有发现问题", "en": "doctor: no findings"},
     "doctor_checking": {"zh": "诊断中…", "en": "the doctor is checking…"},
-    "doctor_waiting": {"zh": "轨迹太大，打开时没有诊断；打开本面板即开始检查",
-                       "en": "too big to check on opening: opening this panel checks it"},
-    "doctor_failed": {"zh": "诊断无法检查这条轨迹：{problem}",
-                      "en": "the doctor cannot check this trace: {problem}"},
+    "doctor_waiting": {
+        "zh": "轨迹太大，打开时没有诊断；打开本面板即开始检查",
+        "en": "too big to check on opening: opening this panel checks it",
+    },
+    "doctor_failed": {
+        "zh": "诊断无法检查这条轨迹：{problem}",
+        "en": "the doctor cannot check this trace: {problem}",
+    },
     "ended": {"zh": "已结束", "en": "ended"},
-    "waiting_for": {"zh": "等待文件出现：{path}（像 tail -F 一样）",
-                    "en": "waiting for {path} to appear (like tail -F)"},
-    "goto_out_of_range": {"zh": "没有第 {value} 步：请输入 1 到 {total}",
-                          "en": "there is no step {value}: enter 1 to {total}"},
+    "waiting_for": {
+        "zh": "等待文件出现：{path}（像 tail -F 一样）",
+        "en": "waiting for {path} to appear (like tail -F)",
+    },
+    "goto_out_of_range": {
+        "zh": "没有第 {value} 步：请输入 1 到 {total}",
+        "en": "there is no step {value}: enter 1 to {total}",
+    },
     "help_close": {"zh": "按 Esc、? 或 q 关闭", "en": "Esc, ? or q closes this"},
     "mode_unfolded": {"zh": "已展开", "en": "unfolded"},
     "mode_raw": {"zh": "原始 JSON", "en": "raw JSON"},
@@ -85,55 +99,101 @@ TEXT: dict[str, dict[str, str]] = {
     "picker_bundled": {"zh": "本章的录制", "en": "the chapter's recordings"},
     "picker_faults": {"zh": "故障录制", "en": "fault recordings"},
     "picker_here": {"zh": "当前目录", "en": "in this folder"},
-    "picker_hint": {"zh": "↑↓ 选择，回车打开，Esc 关闭",
-                    "en": "↑↓ choose, Enter opens, Esc closes"},
+    "picker_hint": {
+        "zh": "↑↓ 选择，回车打开，Esc 关闭",
+        "en": "↑↓ choose, Enter opens, Esc closes",
+    },
     "opened": {"zh": "已打开 {name}", "en": "opened {name}"},
     "keys_bar": {
         "zh": "←→ 上/下一步  [ ] 上/下一轮  1-4 旅途四步  g 跳转  / 搜索  a 播放  t 语言  "
-              "c 章节  d 诊断  ? 帮助  q 退出",
+        "c 章节  d 诊断  ? 帮助  q 退出",
         "en": "←→ step  [ ] turn  1-4 journey step  g go to  / search  a play  t language  "
-              "c chapter  d findings  ? help  q quit",
+        "c chapter  d findings  ? help  q quit",
     },
 }
 
 HELP: list[tuple[str, dict[str, str]]] = [
     ("→ l space", {"zh": "下一步", "en": "next step"}),
     ("← h", {"zh": "上一步", "en": "previous step"}),
-    ("Enter i / u Esc", {"zh": "进入子代理的循环 / 回到调用它的 Task",
-                         "en": "into a subagent's loop / back to its Task call"}),
+    (
+        "Enter i / u Esc",
+        {
+            "zh": "进入子代理的循环 / 回到调用它的 Task",
+            "en": "into a subagent's loop / back to its Task call",
+        },
+    ),
     ("] n", {"zh": "下一轮", "en": "next turn"}),
     ("[ p", {"zh": "上一轮（或本轮开头）", "en": "previous turn (or this turn's start)"}),
-    ("1 2 3 4", {"zh": "下一个 ①翻译 ②包装 ③追加 ④重新发送",
-                 "en": "next ① mapping ② wrapping ③ appending ④ resending"}),
+    (
+        "1 2 3 4",
+        {
+            "zh": "下一个 ①翻译 ②包装 ③追加 ④重新发送",
+            "en": "next ① mapping ② wrapping ③ appending ④ resending",
+        },
+    ),
     ("< >", {"zh": "第一步 / 最后一步（任何面板中）", "en": "first / last step (from any panel)"}),
     ("g", {"zh": "跳到第 N 步", "en": "go to step N"}),
-    ("/", {"zh": "搜索屏幕上显示的文字（raw: 开头则搜索 JSON）",
-           "en": "search the text on screen (raw: searches the JSON)"}),
+    (
+        "/",
+        {
+            "zh": "搜索屏幕上显示的文字（raw: 开头则搜索 JSON）",
+            "en": "search the text on screen (raw: searches the JSON)",
+        },
+    ),
     ("n N . ,  F3", {"zh": "下一个 / 上一个匹配", "en": "next / previous match"}),
     ("f", {"zh": "时间线只列出匹配的步骤", "en": "the timeline lists only matching steps"}),
     ("o Enter", {"zh": "展开折叠的内容", "en": "unfold what is folded"}),
-    ("b", {"zh": "翻译：在原始输出和 tool_result 块之间跳转",
-           "en": "mapping: jump between the raw output and the tool_result block"}),
-    ("r", {"zh": "原始 JSON（重新发送时含重建的请求）",
-           "en": "raw JSON (with the rebuilt request when resending)"}),
+    (
+        "b",
+        {
+            "zh": "翻译：在原始输出和 tool_result 块之间跳转",
+            "en": "mapping: jump between the raw output and the tool_result block",
+        },
+    ),
+    (
+        "r",
+        {
+            "zh": "原始 JSON（重新发送时含重建的请求）",
+            "en": "raw JSON (with the rebuilt request when resending)",
+        },
+    ),
     ("y", {"zh": "复制当前面板（OSC 52）", "en": "copy the focused panel (OSC 52)"}),
-    ("Tab", {"zh": "切换面板（高亮边框即当前面板）",
-             "en": "next panel (the bright border marks it)"}),
+    (
+        "Tab",
+        {"zh": "切换面板（高亮边框即当前面板）", "en": "next panel (the bright border marks it)"},
+    ),
     ("z", {"zh": "放大 / 还原当前面板", "en": "zoom / restore the focused panel"}),
-    ("T  D", {"zh": "显示 / 隐藏时间线、调试输出",
-              "en": "show / hide the timeline, debug console"}),
+    (
+        "T  D",
+        {"zh": "显示 / 隐藏时间线、调试输出", "en": "show / hide the timeline, debug console"},
+    ),
     ("O  ctrl+p", {"zh": "打开录制、命令面板", "en": "open a recording, command palette"}),
     ("a", {"zh": "自动播放（再按暂停）", "en": "autoplay (again to pause)"}),
     ("+ -", {"zh": "加快 / 放慢播放", "en": "faster / slower"}),
     ("↑ ↓ PgUp PgDn Home End", {"zh": "滚动当前面板", "en": "scroll the focused panel"}),
     ("t", {"zh": "切换语言", "en": "switch language"}),
     ("c", {"zh": "显示 / 隐藏章节面板", "en": "show / hide the chapter panel"}),
-    ("d", {"zh": "显示 / 隐藏诊断结果（回车跳到该步）",
-           "en": "show / hide findings (Enter jumps to one)"}),
-    ("s", {"zh": "目录：本章各节，以及展示它们的录制和步骤",
-           "en": "contents: the chapter's sections, and where each shows"}),
-    ("w W", {"zh": "导览（tracer tour）：下一站 / 上一站",
-             "en": "tour (tracer tour): next / previous stop"}),
+    (
+        "d",
+        {
+            "zh": "显示 / 隐藏诊断结果（回车跳到该步）",
+            "en": "show / hide findings (Enter jumps to one)",
+        },
+    ),
+    (
+        "s",
+        {
+            "zh": "目录：本章各节，以及展示它们的录制和步骤",
+            "en": "contents: the chapter's sections, and where each shows",
+        },
+    ),
+    (
+        "w W",
+        {
+            "zh": "导览（tracer tour）：下一站 / 上一站",
+            "en": "tour (tracer tour): next / previous stop",
+        },
+    ),
     ("? F1", {"zh": "帮助", "en": "help"}),
     ("q", {"zh": "退出", "en": "quit"}),
 ]
@@ -154,6 +214,7 @@ KEY_HINTS: list[tuple[str, dict[str, str], dict[str, str]]] = [
     ("c", {"zh": "章节", "en": "chapter"}, {"zh": "章", "en": "ch"}),
     ("d", {"zh": "诊断", "en": "findings"}, {"zh": "诊", "en": "doc"}),
     ("a", {"zh": "播放", "en": "play"}, {"zh": "播", "en": "play"}),
+    ("s", {"zh": "目录", "en": "contents"}, {"zh": "目录", "en": "toc"}),
     ("O", {"zh": "打开", "en": "open file"}, {"zh": "开", "en": "file"}),
     ("t", {"zh": "语言", "en": "language"}, {"zh": "语", "en": "lang"}),
     ("?", {"zh": "帮助", "en": "help"}, {"zh": "帮助", "en": "help"}),
@@ -168,6 +229,13 @@ KEY_PAUSE = {"zh": "暂停", "en": "pause"}
 #: words in the current language and runs the action.
 PALETTE: list[tuple[str, dict[str, str]]] = [
     ("open_picker", {"zh": "打开一条录制…", "en": "Open a recording…"}),
+    (
+        "contents",
+        {
+            "zh": "目录：本章各节和展示它们的步骤",
+            "en": "Contents: the chapter's sections and their steps",
+        },
+    ),
     ("search", {"zh": "搜索", "en": "Search"}),
     ("goto", {"zh": "跳到第 N 步", "en": "Go to step N"}),
     ("first", {"zh": "第一步", "en": "First step"}),
