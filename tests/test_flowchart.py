@@ -52,3 +52,24 @@ def test_labels_may_hold_brackets_and_nodes_are_never_dropped() -> None:
     assert lines[0] == "▸ State(messages=[...], n + 1)"
     assert "▸ alone" in lines
     assert draw("graph LR\n") == []
+
+
+@pytest.mark.parametrize("section_id", ["roadmap", "journey"])
+def test_the_chinese_diagram_is_the_same_graph(section_id: str) -> None:
+    section = load_guide().section(section_id)
+    en, zh = parse(section.diagram("en")), parse(section.diagram("zh"))
+    assert section.diagram("zh") != section.mermaid  # really translated
+    # Same nodes, same decisions, same edges in the same order: only the words differ.
+    assert list(zh.labels) == list(en.labels)
+    assert zh.decisions == en.decisions
+    assert [(a, b) for a, b, _ in zh.edges] == [(a, b) for a, b, _ in en.edges]
+    yes_no = {"yes": "是", "no": "否", "": ""}
+    assert [label for *_, label in zh.edges] == [yes_no[label] for *_, label in en.edges]
+
+
+def test_the_panel_draws_the_diagram_in_the_reader_language() -> None:
+    from tracer.replay.section_panel import diagram_text
+
+    section = load_guide().section("journey")
+    assert any("翻译（mapping）" in line for line in diagram_text(section, "zh"))
+    assert not any("翻译" in line for line in diagram_text(section, "en"))

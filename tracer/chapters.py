@@ -83,6 +83,12 @@ class Section(_Record):
     tracer: TracerAnchor | None
     fidelity: list[Text]
     mermaid: str | None
+    mermaid_zh: str | None = None
+    """The same diagram with Chinese labels (same nodes and edges); None: use ``mermaid``."""
+
+    def diagram(self, lang: str) -> str | None:
+        """The section's Mermaid source in ``lang``."""
+        return (self.mermaid_zh if lang == "zh" else None) or self.mermaid
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +235,7 @@ class _Check:
 
 def _section(c: _Check, node: Any, where: str, parent: YamlSeq) -> Section:
     m = c.mapping(node, where, {"id", "title", "notes", "stages", "claude_code", "tracer",
-                                "fidelity", "mermaid"}, parent=parent)
+                                "fidelity", "mermaid"}, optional={"mermaid_zh"}, parent=parent)
     stages_node = c.sequence(m, "stages", where)
     stages = []
     for i, stage in enumerate(stages_node):
@@ -250,15 +256,18 @@ def _section(c: _Check, node: Any, where: str, parent: YamlSeq) -> Section:
     fidelity_node = c.sequence(m, "fidelity", where)
     fidelity = [c.text_value(note, f"{where}.fidelity[{i}]", fidelity_node)
                 for i, note in enumerate(fidelity_node)]
-    mermaid = m["mermaid"]
-    if mermaid is not None:
-        mermaid = c.string(m, "mermaid", where)
-        if not mermaid.lstrip().startswith(("graph ", "flowchart ")):
-            raise c.fail(f"{where}.mermaid", "must start with a Mermaid graph header such as "
-                         "'graph LR'", m, "mermaid")
+    diagrams: dict[str, str | None] = {}
+    for key in ("mermaid", "mermaid_zh"):
+        source = m.get(key)
+        if source is not None:
+            source = c.string(m, key, where)
+            if not source.lstrip().startswith(("graph ", "flowchart ")):
+                raise c.fail(f"{where}.{key}", "must start with a Mermaid graph header such as "
+                             "'graph LR'", m, key)
+        diagrams[key] = source
     return Section(id=c.string(m, "id", where), title=c.text(m, "title", where),
                    notes=c.text(m, "notes", where), stages=stages, claude_code=claude_code,
-                   tracer=tracer, fidelity=fidelity, mermaid=mermaid)
+                   tracer=tracer, fidelity=fidelity, **diagrams)
 
 
 def _parse(doc: Any, path: Path) -> Guide:

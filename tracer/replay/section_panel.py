@@ -23,9 +23,10 @@ from tracer.replay.sections import RecordingInfo
 from tracer.replay.tour_words import say
 
 
-def diagram_text(section: Any) -> list[str]:
-    """The section's Mermaid diagram as lines of text (none when it has no diagram)."""
-    source = getattr(section, "mermaid", None)
+def diagram_text(section: Any, lang: str = "en") -> list[str]:
+    """The section's Mermaid diagram in ``lang`` as lines of text (none when it has none)."""
+    pick = getattr(section, "diagram", None)
+    source = pick(lang) if callable(pick) else getattr(section, "mermaid", None)
     if not source:
         return []
     from tracer.export.flowchart import draw
@@ -51,7 +52,7 @@ def section_panel_text(
     if not guide_loaded:
         return out
     out.append_text(section_text(section, lang))
-    lines = diagram_text(section)
+    lines = diagram_text(section, lang)
     if lines:
         out.append("\n" + say("diagram", lang) + "\n", style=LABEL)
         out.append("\n".join(lines) + "\n")
