@@ -28,14 +28,15 @@ def describe(event: Any) -> str:
     if kind == "turn_start":
         return f"state.messages: {event.message_count}"
     if kind == "request":
-        same = (
-            f"same {event.prefix_len} as request {event.prefix_request} + {len(event.tail)} new"
-            if event.prefix_request
-            else f"{len(event.tail)} new"
-        )
+        if event.prefix_request:
+            same = f"same {event.prefix_len} as request {event.prefix_request}"
+            same += f" + {len(event.tail)} new"
+        else:  # request 1 is the first send, not a resend: nothing came before it
+            same = "first send" if event.request_index == 1 else f"{len(event.tail)} new"
+        count = event.message_count
         return (
-            f"request {event.request_index}: {event.message_count} API messages ({same}), "
-            f"{event.bytes} bytes"
+            f"request {event.request_index}: {count} API message{'' if count == 1 else 's'} "
+            f"({same}), {event.bytes} bytes"
         )
     if kind == "response":
         tokens = event.usage.get("input_tokens")
