@@ -25,10 +25,6 @@ from tracer.scenario import Scenario
 from tracer.trace.events import DebugHook, Event, Header, ResultMapped, SessionEnded
 from tracer.trace.writer import TraceWriter
 
-DEFAULT_SYSTEM = (
-    "You are a coding agent working in a small repository. Use the tools to look before you "
-    "answer; keep answers short."
-)
 #: Fixed identity and clock for set-up commands, so git hashes are the same on every run.
 DETERMINISTIC_ENV = {
     "GIT_AUTHOR_NAME": "tracer",

@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from tracer import __version__
-from tracer.agent.messages import Message
 from tracer.errors import UserError
 from tracer.importers.builder import ToolResult, TraceBuilder
 from tracer.importers.jsonl import read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
 from tracer.importers.sse import parse_response
 from tracer.importers.wire import Wire
+from tracer.messages import Message
 from tracer.trace.events import Event, Header, HttpAttempt, SessionStarted
 from tracer.trace.requests import encode_body
 from tracer.trace.writer import TraceWriter

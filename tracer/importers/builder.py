@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tracer.agent.messages import Message, content_length, materialize, normalize_messages_for_api
 from tracer.hooks import loop_turn_line, needs_follow_up_line, tool_result_line
 from tracer.importers.output import epoch_of
+from tracer.messages import Message, content_length, materialize, normalize_messages_for_api
 from tracer.trace.events import (
     DebugHook,
     EndReason,

@@ -10,7 +10,7 @@ never writes is the request itself, so this module rebuilds each one:
 2. assistant fragments are grouped by ``message.id``: one group is one model call (one turn),
    its tokens counted once, from its last record (earlier ones hold partial ``output_tokens``);
 3. before each call the internal list so far is normalized exactly as the live loop does
-   (:func:`~tracer.agent.messages.normalize_messages_for_api`), which gives the request;
+   (:func:`~tracer.messages.normalize_messages_for_api`), which gives the request;
 4. the ``user`` records after a call are its tool results: each goes through ``tool_run``,
    mapping and wrapping, then everything is appended; compaction replaces the list with the
    summary; subagent runs are noted on the Task call that started them.
@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from tracer import __version__
-from tracer.agent.messages import Message
 from tracer.errors import UserError
 from tracer.importers.builder import ToolResult, TraceBuilder
 from tracer.importers.dag import CONVERSATION, active_path
@@ -42,6 +41,7 @@ from tracer.importers.transcript import (
     skip_label,
     split_at_compactions,
 )
+from tracer.messages import Message
 from tracer.trace.events import EndReason, Event, Header, SessionStarted
 from tracer.trace.writer import TraceWriter
 
