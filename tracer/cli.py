@@ -220,9 +220,10 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _torn_note(reader: object) -> None:
-    notice = reader.torn_notice()  # type: ignore[attr-defined]
-    if notice:
-        print(f"note: {reader.path}: {notice}", file=sys.stderr)  # type: ignore[attr-defined]
+    """What the reader noticed about the file's end: a torn last line, a missing ending."""
+    for notice in (reader.torn_notice(), reader.incomplete_notice()):  # type: ignore[attr-defined]
+        if notice:
+            print(f"note: {reader.path}: {notice}", file=sys.stderr)  # type: ignore[attr-defined]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

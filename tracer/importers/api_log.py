@@ -31,6 +31,7 @@ from tracer.errors import UserError
 from tracer.importers.builder import ToolResult, TraceBuilder
 from tracer.importers.jsonl import read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
+from tracer.importers.shapes import api_log_record
 from tracer.importers.sse import parse_response
 from tracer.importers.wire import Wire
 from tracer.messages import Message
@@ -78,7 +79,7 @@ def import_api_log(path: str | Path, output: str | Path) -> ImportReport:
     """Import the log ``path`` into the trace ``output``."""
     path = Path(path)
     report = ImportReport(source=str(path))
-    pairs = _pairs(read_jsonl(path, report), report)
+    pairs = _pairs(read_jsonl(path, report, api_log_record), report)
     if not pairs:
         raise UserError("no /v1/messages request/response pairs: not an API log", path)
     looping = [p for p in pairs
@@ -87,6 +88,8 @@ def import_api_log(path: str | Path, output: str | Path) -> ImportReport:
     main_thread = threads.most_common(1)[0][0]
     main = {line for line, req, _ in pairs if _thread(req["body"]) == main_thread
             and req["body"].get("max_tokens") != 1}
+    if not main:  # every call is a probe (max_tokens 1): there is no loop to import
+        raise UserError("no main-loop request (every call is a max_tokens 1 probe)", path)
     agent = next((m.group(1) for _, req, _ in pairs
                   if (m := _AGENT.search(str(_header(req, "user-agent"))))), None)
     side = [_side(line, req, resp) for line, req, resp in pairs if line not in main]
@@ -95,7 +98,7 @@ def import_api_log(path: str | Path, output: str | Path) -> ImportReport:
     start = epoch_of(pairs[0][1].get("timestamp"))
     with TraceWriter(output, Header(created=created_at(start), source=source,
                                      tracer_version=__version__, paths=None),
-                     keep_time=True) as writer:
+                     keep_time=True, atomic=True) as writer:
         b = emit_log(path, pairs, main, writer, report)
     report.count("side calls", len(side))
     report.count("events", b.events)

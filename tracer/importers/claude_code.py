@@ -32,6 +32,7 @@ from tracer.importers.builder import ToolResult, TraceBuilder
 from tracer.importers.dag import CONVERSATION, active_path
 from tracer.importers.jsonl import read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
+from tracer.importers.shapes import transcript_record
 from tracer.importers.subagents import describe, link_subagents
 from tracer.importers.transcript import (
     INTERRUPTED,
@@ -73,7 +74,7 @@ def load_transcript(path: str | Path) -> Transcript:
     """Read and analyse a transcript; nothing is written yet."""
     path = Path(path)
     report = ImportReport(source=str(path))
-    records = read_jsonl(path, report)
+    records = read_jsonl(path, report, transcript_record)
     active = active_path(records, report)
     if not active.records:
         raise UserError("no user or assistant messages: not a Claude Code transcript", path,
@@ -218,7 +219,7 @@ def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
                   if isinstance(m, Message) and (e := epoch_of(m.timestamp)) is not None), None)
     with TraceWriter(output, Header(created=created_at(start), source=source,
                                      tracer_version=__version__, paths=None),
-                     keep_time=True) as writer:
+                     keep_time=True, atomic=True) as writer:
         b = emit_transcript(t, writer)
     t.report.count("events", b.events)
     return t.report

@@ -215,6 +215,8 @@ class ReplayApp(DoctorControls, App[None]):
         text = ""
         if torn is not None and not self.follow:
             text = tr("torn", self.lang, line=torn, steps=len(self.index))
+        elif not self.follow and not self.index.reader.complete:
+            text = tr("incomplete", self.lang)
         if text == self._notice:
             return
         self._notice = text

@@ -43,6 +43,8 @@ TEXT: dict[str, dict[str, str]] = {
     "checkpoint": {"zh": "检查点", "en": "checkpoint"},
     "torn": {"zh": "轨迹在第 {line} 行中途截断；只显示前 {steps} 步",
              "en": "the trace ends mid-event at line {line}; showing the first {steps} steps"},
+    "incomplete": {"zh": "会话不完整：记录器在会话结束前就停止了（没有 terminal 事件）",
+                   "en": "incomplete: the recorder stopped before the session ended"},
     "following": {"zh": "跟随中", "en": "following"},
     "indexing": {"zh": "索引中…", "en": "indexing…"},
     "playing": {"zh": "▶ 自动播放 {speed} 步/秒", "en": "▶ autoplay {speed} steps/s"},

@@ -16,7 +16,6 @@ from typing import Any, Literal
 
 from tracer.errors import UserError
 from tracer.trace.events import FORMAT, KNOWN, VERSION, Event
-from tracer.trace.reader import TraceReader
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 _SIMPLE = {
@@ -142,7 +141,13 @@ def check(value: Any, schema: dict[str, Any], where: str = "") -> list[str]:
 
 
 def validate_trace(path: str | Path) -> tuple[int, list[str], list[str]]:
-    """Check every line; return (events checked, problems as ``file:line: …``, notes)."""
+    """Check every line; return (events checked, problems as ``file:line: …``, notes).
+
+    Each line is checked against the schema, then decoded exactly as every other command decodes
+    it (shapes, ``seq`` order, pointers), so a trace that validates opens everywhere.
+    """
+    from tracer.trace.reader import TraceReader  # the reader checks with this module's schema
+
     schema = load_schema()
     defs = schema["$defs"]
     reader = TraceReader(path)
@@ -159,10 +164,19 @@ def validate_trace(path: str | Path) -> tuple[int, list[str], list[str]]:
         kind = data.get("kind") if isinstance(data, dict) else None
         if kind not in defs or kind == "header":
             unknown[str(kind)] = unknown.get(str(kind), 0) + 1
-            continue
-        problems += [f"{path}:{line}: {kind}: {p}" for p in check(data, defs[kind])]
+        else:
+            found = [f"{path}:{line}: {kind}: {p}" for p in check(data, defs[kind])]
+            if found:
+                problems += found
+                continue
+        try:
+            reader[i]
+        except UserError as exc:
+            problems.append(str(exc))
     for kind, count in unknown.items():
         notes.append(f"skipped {count} event(s) of unknown kind '{kind}'")
     if notice := reader.torn_notice():
+        notes.append(notice)
+    if notice := reader.incomplete_notice():
         notes.append(notice)
     return len(reader), problems, notes
