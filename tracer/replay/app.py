@@ -34,6 +34,7 @@ from tracer.replay.diagnose import Diagnosis
 from tracer.replay.doctor_controls import DoctorControls
 from tracer.replay.guide import load_guide, section_of, section_text, step_text
 from tracer.replay.i18n import LANGS, stage_name, tr
+from tracer.replay.input_errors import InputErrorExit
 from tracer.replay.render import render_step
 from tracer.replay.steps import CHUNK, Cursor, StepIndex, next_of_stage, next_turn, previous_turn
 from tracer.replay.widgets.debug_console import DebugConsole
@@ -50,7 +51,7 @@ from tracer.trace.events import STATIONS
 FOLLOW_INTERVAL = 0.25
 
 
-class ReplayApp(DoctorControls, App[None]):
+class ReplayApp(InputErrorExit, DoctorControls, App[None]):
     """Step through a trace. Keys work the same in both languages (Chinese punctuation too)."""
 
     TITLE = "tracer replay"
