@@ -59,10 +59,11 @@ class References:
 
     def _request(self, event: RequestSent) -> str | None:
         where = f"request {event.request_index}"
-        if event.prefix_len > self._api_len:
+        held, self._api_len = self._api_len, event.prefix_len + len(event.tail)
+        if event.prefix_len > held:
             return (
                 f"{where} shares {event.prefix_len} messages with a request that held "
-                f"{self._api_len}"
+                f"{held}"
             )
         for api in event.tail:
             for uuid, index in api["parts"]:
@@ -73,7 +74,6 @@ class References:
                     index = 0  # an attachment's whole content is its first block
                 if index is not None and count is not None and index >= count:
                     return f"{where} names block {index} of message {uuid}, which has {count}"
-        self._api_len = event.prefix_len + len(event.tail)
         return None
 
 
