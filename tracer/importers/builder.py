@@ -16,14 +16,14 @@ source cannot tell us is never made up: no permission step unless the user visib
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tracer.hooks import loop_turn_line, needs_follow_up_line, tool_result_line
+from tracer.importers.incremental import RequestCache
 from tracer.importers.output import epoch_of
-from tracer.messages import Message, content_length, materialize, normalize_messages_for_api
+from tracer.messages import Message, content_length
 from tracer.trace.events import (
     DebugHook,
     EndReason,
@@ -42,7 +42,6 @@ from tracer.trace.events import (
     ToolFinished,
     TurnStarted,
 )
-from tracer.trace.requests import encode_body
 
 
 @dataclass(slots=True)
@@ -91,8 +90,11 @@ def block_text(block: dict[str, Any]) -> str:
 class TraceBuilder:
     """Emits the journey's steps for an imported session and keeps its internal message list."""
 
-    def __init__(self, emit: Callable[[Event], Any]) -> None:
+    def __init__(self, emit: Callable[[Event], Any], *, keep_bodies: bool = True) -> None:
         self.emit = emit
+        self.keep_bodies = keep_bodies
+        """Whether :meth:`request` returns each body's bytes (an API log checks them)."""
+        self._cache = RequestCache()
         self.turn = 0
         self.messages: list[Message] = []
         self.by_uuid: dict[str, Message] = {}
@@ -161,25 +163,21 @@ class TraceBuilder:
 
         ``keys`` is the body's key order (``messages`` among them); ``params`` the other keys.
         """
-        api = normalize_messages_for_api(self.messages if messages is None else messages)
-        refs = [m.to_ref() for m in api]
-        prefix = 0
-        while prefix < min(len(refs), len(self._refs)) and refs[prefix] == self._refs[prefix]:
-            prefix += 1
-        wire = materialize(api, self.by_uuid)
-        body = {k: wire if k == "messages" else params[k] for k in keys}
-        encoded = encode_body(body)
+        # Incremental (see tracer.importers.incremental): only what is new is normalized,
+        # materialized, encoded and hashed, so an import stays linear in the session's length.
+        api = self._cache.normalize(self.messages if messages is None else messages)
+        refs, prefix, size, sha, encoded = self._cache.request(
+            api, self.by_uuid, params, keys, whole=self.keep_bodies)
         changed = params != self._params or list(keys) != self._keys
         self.request_index += 1
         self._emit(RequestSent, request_index=self.request_index, message_count=len(refs),
                    internal_count=len(self.messages),
                    prefix_request=self.request_index - 1 if prefix else None, prefix_len=prefix,
-                   tail=refs[prefix:], bytes=len(encoded),
-                   sha256=hashlib.sha256(encoded).hexdigest(),
+                   tail=refs[prefix:], bytes=size, sha256=sha,
                    params=params if changed else None, body_keys=list(keys) if changed else None)
         self._refs, self._params, self._keys = refs, params, list(keys)
         self._api_count = len(refs)
-        return encoded
+        return encoded or b""
 
     def response(self, *, message_id: str, model: str, usage: dict[str, Any],
                  assistant: list[Message], stop_reason: str | None,
@@ -238,7 +236,7 @@ class TraceBuilder:
                    assistant_count=sum(m.type == "assistant" for m in new),
                    tool_result_count=sum(m.has_tool_result() for m in new),
                    api_before_count=self._api_count,
-                   api_after_count=len(normalize_messages_for_api(self.messages)))
+                   api_after_count=len(self._cache.normalize(self.messages)))
         self._emit(MaxTurnsChecked, next_turn_count=self.turn + 1, exceeded=False)
 
     def reset(self, messages: list[Message], text: str, data: dict[str, Any]) -> None:

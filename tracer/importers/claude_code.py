@@ -116,7 +116,7 @@ def load_transcript(path: str | Path) -> Transcript:
 
 def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
     """Emit every step of the transcript's journey through ``emit``."""
-    b = TraceBuilder(emit)
+    b = TraceBuilder(emit, keep_bodies=False)  # nothing to compare the rebuilt bodies with
     first = t.responses[0].records[0]["message"] if t.responses else {}
     prompts = [m for m in t.before if isinstance(m, Message) and m.type == "user" and not m.is_meta]
     prompt = prompts[0].blocks[0].get("text", "") if prompts and prompts[0].blocks else ""
