@@ -378,3 +378,18 @@ def test_transcript_records_of_the_wrong_shape_are_skipped_and_counted(
     assert code == 0, err
     assert f"{log}:3: message.content[0] is not a block (skipped, with any others)" in err
     assert validate_trace(out)[1] == []
+
+
+def test_listing_sessions_skips_a_fifo_without_waiting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "projects" / "-work"
+    project.mkdir(parents=True)
+    os.mkfifo(project / "stuck.jsonl")
+    (project / "gone.jsonl").symlink_to(tmp_path / "nowhere")
+    record = {"type": "user", "message": {"role": "user", "content": "list me"}}
+    (project / "real.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path))
+    code, out, err = _run(capsys, ["import", "claude-code", "--list"])
+    assert code == 0, err
+    assert "list me" in out and "stuck.jsonl" in out and "gone.jsonl" not in out

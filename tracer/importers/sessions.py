@@ -8,11 +8,13 @@ Subagent transcripts live below ``<session>/subagents/`` and are not sessions of
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+
+from tracer.errors import UserError
+from tracer.untrusted import loads, open_regular
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +47,10 @@ def find_sessions(roots: list[Path] | None = None) -> list[Session]:
         if not root.is_dir():
             continue
         for path in root.glob("*/*.jsonl"):
-            stat = path.stat()
+            try:
+                stat = path.stat()
+            except OSError:
+                continue  # a dangling link or a file that vanished while listing
             found.append(Session(path, stat.st_mtime, stat.st_size))
     return sorted(found, key=lambda s: s.modified, reverse=True)
 
@@ -53,17 +58,19 @@ def find_sessions(roots: list[Path] | None = None) -> list[Session]:
 def first_prompt(path: Path, max_lines: int = 200) -> str:
     """The first thing the user typed (read from the first lines only, so listing stays fast)."""
     try:
-        with path.open("rb") as fh:
-            for _, raw in zip(range(max_lines), fh, strict=False):
+        # Through the reading layer's open: a FIFO named like a session must not stall --list.
+        with os.fdopen(open_regular(path, "a session"), "rb") as fh:
+            for number, raw in zip(range(1, max_lines + 1), fh, strict=False):
                 try:
-                    rec = json.loads(raw)
-                except ValueError:
+                    rec = loads(raw, path, number)
+                except UserError:
                     continue
                 if not isinstance(rec, dict) or rec.get("type") != "user" or rec.get("isMeta"):
                     continue
-                content = (rec.get("message") or {}).get("content")
+                message = rec.get("message")
+                content = message.get("content") if isinstance(message, dict) else None
                 if isinstance(content, str) and not content.startswith("<"):
                     return content
-    except OSError:
+    except (OSError, UserError):
         pass
     return ""
