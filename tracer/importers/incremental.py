@@ -90,9 +90,8 @@ class RequestCache:
         self._src, self._out, self._resume = list(messages), out, resume
         # The API message at the resume point is rebuilt by the next fold: hand out a copy of
         # its parts, so that what the caller holds never changes under it.
-        return [
-            ApiMessage(m.role, list(m.parts)) if i >= resume[1] else m for i, m in enumerate(out)
-        ]
+        cut = resume[1]  # slices, not a loop: this runs every turn over the whole history
+        return out[:cut] + [ApiMessage(m.role, list(m.parts)) for m in out[cut:]]
 
     def request(
         self,
