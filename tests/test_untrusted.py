@@ -393,3 +393,17 @@ def test_listing_sessions_skips_a_fifo_without_waiting(
     code, out, err = _run(capsys, ["import", "claude-code", "--list"])
     assert code == 0, err
     assert "list me" in out and "stuck.jsonl" in out and "gone.jsonl" not in out
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("source", [1]), ("created", 5), ("paths", ["x"]), ("volatile", [3])]
+)
+def test_a_header_of_the_wrong_types_is_refused_at_line_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, value: Any
+) -> None:
+    objects = _lines()
+    objects[0][field] = value
+    path = _write(tmp_path / "t.jsonl", objects)
+    for command in TRACE_COMMANDS:
+        code, _, err = _run(capsys, [command[0], str(path), *command[1:]])
+        _one_error(code, err, f"{path}:1: header: ")

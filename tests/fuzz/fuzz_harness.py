@@ -147,6 +147,12 @@ def _retype(rng: random.Random, data: bytes, value: Any | None = None, raw: bool
     return b"\n".join(lines)
 
 
+def _retype_header(rng: random.Random, data: bytes) -> bytes:
+    """Line 1 only: the header's fields are read by every view, never as an event."""
+    first, _, rest = data.partition(b"\n")
+    return _retype(rng, first) + b"\n" + rest
+
+
 def _nest(rng: random.Random, data: bytes) -> bytes:
     picked = _pick_json_line(rng, data)
     if picked is None:
@@ -271,6 +277,7 @@ def mutate(rng: random.Random, data: bytes, kind: str) -> tuple[str, bytes]:
     ]
     if kind == "trace":
         ops.append(("self-pointer", lambda: _self_pointer(rng, data)))
+        ops.append(("retype-header", lambda: _retype_header(rng, data)))
     if kind == "api_log":
         ops += [("sse", lambda: _log_mutation(rng, data))] * 4
     if kind == "scenario":

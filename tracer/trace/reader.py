@@ -37,7 +37,7 @@ from tracer.trace.events import (
     UnknownEvent,
     from_dict,
 )
-from tracer.trace.shapes import event_problems
+from tracer.trace.shapes import event_problems, header_problem
 from tracer.untrusted import MAX_LINE, loads, open_regular
 
 _KIND_PREFIX = b'{"kind":"'
@@ -90,6 +90,8 @@ class TraceReader:
                 self.path,
                 1,
             )
+        if problem := header_problem(header):
+            raise UserError(problem, self.path, 1)
         self._scanned = len(first)
         return header
 

@@ -43,6 +43,27 @@ def event_problems(data: dict[str, Any]) -> str | None:
     return f"{kind} event: {problems[0]}" if problems else None
 
 
+_HEADER_TYPES: dict[str, Any] = {
+    "source": dict,
+    "created": str,
+    "tracer_version": str,
+    "chapter": str | None,
+    "paths": dict | None,
+    "volatile": list,
+}
+
+
+def header_problem(header: dict[str, Any]) -> str | None:
+    """What is wrong with the types of a header's fields (absent fields are the reader's call)."""
+    for name, types in _HEADER_TYPES.items():
+        if name in header and not isinstance(header[name], types):
+            return f"header: {name} has the wrong type ({type(header[name]).__name__})"
+    texts = [*(header.get("paths") or {}).values(), *header.get("volatile", [])]
+    if not all(isinstance(t, str) for t in texts):
+        return "header: paths and volatile must hold strings"
+    return None
+
+
 def _unknown_problems(data: dict[str, Any]) -> list[str]:
     """A kind this version does not know still has the fields every event has."""
     for name, types in (("seq", int), ("turn", int), ("t", int | float)):
