@@ -407,3 +407,11 @@ def test_a_header_of_the_wrong_types_is_refused_at_line_1(
     for command in TRACE_COMMANDS:
         code, _, err = _run(capsys, [command[0], str(path), *command[1:]])
         _one_error(code, err, f"{path}:1: header: ")
+
+
+def test_a_control_character_in_a_scenario_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _scenario(tmp_path, BASE + "title: {en: a\x01b}\n")
+    code, _, err = _run(capsys, ["record", "--scenario", str(path)])
+    _one_error(code, err, "s.yaml:5: character U+0001 at column 14 is not allowed in YAML")

@@ -112,17 +112,25 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
-def load_yaml(path: Path) -> Any:
-    """Parse a YAML file keeping line numbers; any failure is a :class:`UserError`."""
-    text = read_text(path, "a YAML file")
-    last = max(text.count("\n"), 1)
-    loader = _LineLoader(text)
+def _parse(text: str) -> Any:
+    """Compose (bounded), check the expanded size, then construct."""
+    loader = _LineLoader(text)  # checks the characters already: inside the caller's ``try``
     try:
         node = loader.get_single_node()
         if node is None:
             return None
         _expanded_size(node, {})
-        data = loader.construct_document(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def load_yaml(path: Path) -> Any:
+    """Parse a YAML file keeping line numbers; any failure is a :class:`UserError`."""
+    text = read_text(path, "a YAML file")
+    last = max(text.count("\n"), 1)
+    try:
+        data = _parse(text)
     except _TooBig as exc:
         raise UserError(f"refused: {exc.what}", path, min(exc.mark.line + 1, last)) from None
     except yaml.MarkedYAMLError as exc:
@@ -130,10 +138,14 @@ def load_yaml(path: Path) -> Any:
         # At end of input PyYAML points one past the last line; name the last one instead.
         line = min(mark.line + 1, last) if mark else None
         raise UserError(f"not valid YAML: {exc.problem or exc}", path, line) from None
-    except yaml.YAMLError as exc:  # a reader error: a character YAML does not allow
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        line = text.count("\n", 0, exc.position) + 1
+        where = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        what = f"character U+{char:04X} at column {where} is not allowed in YAML"
+        raise UserError(what, path, line) from None
+    except yaml.YAMLError as exc:
         raise UserError(f"not valid YAML: {' '.join(str(exc).split())}", path) from None
-    finally:
-        loader.dispose()
     check_value(data, path)  # a "\ud800" escape would make a lone surrogate
     return data
 
