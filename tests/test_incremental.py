@@ -68,6 +68,13 @@ def _scratch(messages: list[Message], params: dict[str, Any]) -> tuple[list[Any]
     return [m.to_ref() for m in api], encode_body(body)
 
 
+def _shared(a: list[Any], b: list[Any]) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_growing_sessions_match_building_from_scratch(seed: int) -> None:
     rng = random.Random(seed)
@@ -76,10 +83,15 @@ def test_growing_sessions_match_building_from_scratch(seed: int) -> None:
     by_uuid = {m.uuid: m for m in session}
     listed: list[Message] = []
     params = {"model": "m", "x": 1}
+    previous: list[Any] = []
     for n, message in enumerate(session):
-        listed = [*listed, message]
+        if rng.random() < 0.5:
+            listed.append(message)  # grown in place, as the builder does
+        else:
+            listed = [*listed, message]  # or a new list, as an API log's import does
         if n == 60 and seed % 3 == 0:
-            # A message replaced early in the list: the cache must notice and start over.
+            # A message replaced early in a new list: the cache must notice and start over.
+            listed = list(listed)
             old = listed[3]
             listed[3] = Message(
                 type=old.type,
@@ -92,31 +104,16 @@ def test_growing_sessions_match_building_from_scratch(seed: int) -> None:
             by_uuid[listed[3].uuid] = listed[3]
         if n == 90:
             params = {"model": "m", "x": 2}  # new parameters: nothing before messages is shared
-        if rng.random() < 0.3:
-            assert [m.to_ref() for m in cache.normalize(listed)] == _scratch(listed, params)[0]
-            continue
-        api = cache.normalize(listed)
-        refs, prefix, size, sha, whole = cache.request(
-            api, by_uuid, params, ["model", "messages", "x"], whole=True
-        )
         want_refs, want_body = _scratch(listed, params)
-        assert refs == want_refs
-        assert whole == want_body
-        assert size == len(want_body)
-        assert sha == hashlib.sha256(want_body).hexdigest()
-        assert 0 <= prefix <= len(refs)
-
-
-def test_the_prefix_is_what_the_previous_request_shares() -> None:
-    session = _session(random.Random(99), 80)
-    cache = RequestCache()
-    by_uuid = {m.uuid: m for m in session}
-    previous: list[Any] = []
-    for n in range(1, len(session) + 1):
-        api = cache.normalize(session[:n])
-        refs, prefix, *_ = cache.request(api, by_uuid, {"model": "m"}, ["model", "messages"])
-        shared = 0
-        while shared < min(len(refs), len(previous)) and refs[shared] == previous[shared]:
-            shared += 1
-        assert prefix == shared
-        previous = refs
+        if rng.random() < 0.3:
+            assert cache.count(listed) == len(want_refs)
+            assert [m.to_ref() for m in cache.normalize(listed)] == want_refs
+            continue
+        sent = cache.request(listed, by_uuid, params, ["model", "messages", "x"], whole=True)
+        assert sent.count == len(want_refs)
+        assert sent.prefix == _shared(want_refs, previous)
+        assert sent.tail == want_refs[sent.prefix :]
+        assert sent.body == want_body
+        assert sent.size == len(want_body)
+        assert sent.sha256 == hashlib.sha256(want_body).hexdigest()
+        previous = want_refs

@@ -100,7 +100,6 @@ class TraceBuilder:
         self.by_uuid: dict[str, Message] = {}
         self.request_index = 0
         self.events = 0
-        self._refs: list[dict[str, Any]] = []
         self._params: dict[str, Any] | None = None
         self._keys: list[str] | None = None
         self._api_count = 0
@@ -165,19 +164,18 @@ class TraceBuilder:
         """
         # Incremental (see tracer.importers.incremental): only what is new is normalized,
         # materialized, encoded and hashed, so an import stays linear in the session's length.
-        api = self._cache.normalize(self.messages if messages is None else messages)
-        refs, prefix, size, sha, encoded = self._cache.request(
-            api, self.by_uuid, params, keys, whole=self.keep_bodies)
+        sent = self._cache.request(self.messages if messages is None else messages,
+                                   self.by_uuid, params, keys, whole=self.keep_bodies)
         changed = params != self._params or list(keys) != self._keys
         self.request_index += 1
-        self._emit(RequestSent, request_index=self.request_index, message_count=len(refs),
+        self._emit(RequestSent, request_index=self.request_index, message_count=sent.count,
                    internal_count=len(self.messages),
-                   prefix_request=self.request_index - 1 if prefix else None, prefix_len=prefix,
-                   tail=refs[prefix:], bytes=size, sha256=sha,
+                   prefix_request=self.request_index - 1 if sent.prefix else None,
+                   prefix_len=sent.prefix, tail=sent.tail, bytes=sent.size, sha256=sent.sha256,
                    params=params if changed else None, body_keys=list(keys) if changed else None)
-        self._refs, self._params, self._keys = refs, params, list(keys)
-        self._api_count = len(refs)
-        return encoded or b""
+        self._params, self._keys = params, list(keys)
+        self._api_count = sent.count
+        return sent.body or b""
 
     def response(self, *, message_id: str, model: str, usage: dict[str, Any],
                  assistant: list[Message], stop_reason: str | None,
@@ -230,13 +228,13 @@ class TraceBuilder:
         for m in new:
             if m.uuid not in self.by_uuid:
                 self.record(m)
-        self.messages = [*self.messages, *new]
+        self.messages.extend(new)  # in place: the request cache then knows the list only grew
         self._emit(HistoryAppended, before_count=before, after_count=len(self.messages),
                    new_uuids=[m.uuid for m in new],
                    assistant_count=sum(m.type == "assistant" for m in new),
                    tool_result_count=sum(m.has_tool_result() for m in new),
                    api_before_count=self._api_count,
-                   api_after_count=len(self._cache.normalize(self.messages)))
+                   api_after_count=self._cache.count(self.messages))
         self._emit(MaxTurnsChecked, next_turn_count=self.turn + 1, exceeded=False)
 
     def reset(self, messages: list[Message], text: str, data: dict[str, Any]) -> None:

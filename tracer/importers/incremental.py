@@ -10,12 +10,14 @@ hour. Yet turn after turn almost all of that work repeats. :class:`RequestCache`
   to the nearest assistant message. So the fold can resume at the last assistant message that
   began an API message of its own: everything before it is final. The cache keeps that resume
   point (source index, API messages before it, the fold's ``last_assistant_id``);
-* **the shared prefix** with the previous request is found by identity (the final API messages
-  are the very same objects), so only the tail's references are compared;
+* **the shared prefix** with the previous request: the API messages before the resume point
+  have not changed since, so only the tail's references are compared;
 * **bytes and SHA-256**: a compact JSON body is ``head + "[" + m1 + "," + m2 … + "]" + foot``, so
   the cache keeps each message's encoding and the hash state after each one; a request copies the
   state at its shared prefix and hashes only its tail. The bytes are exactly the ones
   :func:`tracer.trace.requests.encode_body` makes, which the import tests check by SHA-256.
+  Lists are cut and extended in place: copying them would cost O(history) per turn again (in
+  C, but still quadratic).
 
 Claude Code needs none of this: it sends each request once. A trace reader rebuilds requests from
 the same references, in :mod:`tracer.trace.requests`.
@@ -26,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from tracer.messages import (
@@ -43,27 +46,48 @@ def _encode(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
 
 
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """What a request event needs: how many API messages, the new ones, the size and hash."""
+
+    count: int
+    tail: list[dict[str, Any]]
+    prefix: int
+    size: int
+    sha256: str
+    body: bytes | None
+
+
 class RequestCache:
-    """Normalized lists, references, encodings and hash states, kept between turns."""
+    """Normalized list, references, encodings and hash states, kept (and edited in place)
+    between turns, so that each turn costs what is new in it.
+
+    The internal list it is given must grow by appending or be replaced by a new list; an item
+    replaced inside the same list object would go unnoticed (no importer does that).
+    """
 
     def __init__(self) -> None:
-        self._src: list[Message] = []
+        self._src: Sequence[Message] = []
+        self._src_len = 0
         self._out: list[ApiMessage] = []
         self._resume: tuple[int, int, str | None] = (0, 0, None)
-        # The last *request*: its API messages, their references, encodings and running hashes.
-        self._sent: list[ApiMessage] = []
+        self._stable = 0
+        """Leading API messages untouched since the last request (the same objects, parts)."""
         self._refs: list[dict[str, Any]] = []
         self._enc: list[bytes] = []
         self._states: list[Any] = []  # hash after head + messages[:i] (i from 0)
         self._sizes: list[int] = []
         self._head_key: str | None = None
 
-    def normalize(self, messages: Sequence[Message]) -> list[ApiMessage]:
-        """``normalize_messages_for_api(messages)``, resuming from the last safe point."""
+    def _fold(self, messages: Sequence[Message]) -> None:
+        """Bring ``self._out`` up to ``normalize_messages_for_api(messages)``."""
         q, k, last_id = self._resume
-        if not (len(messages) >= q and list(messages[:q]) == self._src[:q]):
+        grew = messages is self._src and len(messages) >= self._src_len
+        if not grew and not (len(messages) >= q and messages[:q] == self._src[:q]):
             q, k, last_id = 0, 0, None  # the list changed before the resume point: start over
-        out = self._out[:k]
+        self._stable = min(self._stable, k)
+        out = self._out
+        del out[k:]
         tail = list(messages[q:])
         by_uuid = {m.uuid: m for m in tail}
         resume = (q, k, last_id)
@@ -87,30 +111,44 @@ class RequestCache:
                 resume = (pos, len(out), last_id)
             out.append(ApiMessage(role, list(parts)))
             last_id = msg.message_id if role == "assistant" else None
-        self._src, self._out, self._resume = list(messages), out, resume
-        # The API message at the resume point is rebuilt by the next fold: hand out a copy of
-        # its parts, so that what the caller holds never changes under it.
-        cut = resume[1]  # slices, not a loop: this runs every turn over the whole history
-        return out[:cut] + [ApiMessage(m.role, list(m.parts)) for m in out[cut:]]
+        self._src, self._src_len, self._resume = messages, len(messages), resume
+
+    def normalize(self, messages: Sequence[Message]) -> list[ApiMessage]:
+        """``normalize_messages_for_api(messages)`` (copies: the cache keeps editing its own)."""
+        self._fold(messages)
+        return [ApiMessage(m.role, list(m.parts)) for m in self._out]
+
+    def count(self, messages: Sequence[Message]) -> int:
+        """How many API messages ``messages`` normalizes to."""
+        self._fold(messages)
+        return len(self._out)
 
     def request(
         self,
-        api: list[ApiMessage],
+        messages: Sequence[Message],
         by_uuid: dict[str, Any],
         params: dict[str, Any],
         keys: Sequence[str],
         *,
         whole: bool = False,
-    ) -> tuple[list[dict[str, Any]], int, int, str, bytes | None]:
-        """References, shared prefix, size and SHA-256 of the body; the bytes when ``whole``."""
+    ) -> Sent:
+        """The request ``messages`` make: its new references, shared prefix, size, SHA-256."""
+        self._fold(messages)
+        api = self._out
         if "messages" not in keys:  # no list to share: encode the body as it is
-            body = {k: params[k] for k in keys}
-            encoded = _encode(body)
-            return [m.to_ref() for m in api], 0, len(encoded), _sha(encoded), encoded
-        same = _identical_prefix(api, self._sent)
-        refs = self._refs[:same] + [m.to_ref() for m in api[same:]]
+            encoded = _encode({k: params[k] for k in keys})
+            refs = [m.to_ref() for m in api]
+            return Sent(len(refs), refs, 0, len(encoded), _sha(encoded), encoded)
+        same = min(self._stable, len(self._refs))
+        old_tail = self._refs[same:]
+        del self._refs[same:]
+        self._refs.extend(m.to_ref() for m in api[same:])
+        refs = self._refs
         prefix = same
-        while prefix < min(len(refs), len(self._refs)) and refs[prefix] == self._refs[prefix]:
+        while (
+            prefix < min(len(refs), same + len(old_tail))
+            and refs[prefix] == old_tail[prefix - same]
+        ):
             prefix += 1
         where = list(keys).index("messages")
         head = (
@@ -126,11 +164,12 @@ class RequestCache:
         )
         head_key = head.decode()
         if head_key != self._head_key:  # other parameters: nothing before the messages is shared
-            prefix, self._head_key = 0, head_key
+            self._head_key = head_key
             self._enc, self._states, self._sizes = [], [hashlib.sha256(head)], [len(head)]
         keep = min(prefix, len(self._enc))
-        enc = self._enc[:keep] + [_encode(w) for w in materialize(api[keep:], by_uuid)]
-        states, sizes = self._states[: keep + 1], self._sizes[: keep + 1]
+        enc, states, sizes = self._enc, self._states, self._sizes
+        del enc[keep:], states[keep + 1 :], sizes[keep + 1 :]
+        enc.extend(_encode(w) for w in materialize(api[keep:], by_uuid))
         for i in range(keep, len(enc)):
             piece = (b"," if i else b"") + enc[i]
             state = states[-1].copy()
@@ -139,29 +178,12 @@ class RequestCache:
             sizes.append(sizes[-1] + len(piece))
         final = states[-1].copy()
         final.update(foot)
-        self._sent, self._refs, self._enc, self._states, self._sizes = (
-            list(api),
-            refs,
-            enc,
-            states,
-            sizes,
+        self._stable = len(api)
+        body = head + b",".join(enc) + foot if whole else None
+        return Sent(
+            len(refs), refs[prefix:], prefix, sizes[-1] + len(foot), final.hexdigest(), body
         )
-        whole_body = head + b",".join(enc) + foot if whole else None
-        return refs, prefix, sizes[-1] + len(foot), final.hexdigest(), whole_body
 
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _identical_prefix(new: list[ApiMessage], old: list[ApiMessage]) -> int:
-    """How many leading API messages are the very same objects (a binary search: the shared
-    ones always form a prefix, since only the tail is ever rebuilt)."""
-    lo, hi = 0, min(len(new), len(old))
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if new[mid - 1] is old[mid - 1]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
