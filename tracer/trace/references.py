@@ -61,10 +61,7 @@ class References:
         where = f"request {event.request_index}"
         held, self._api_len = self._api_len, event.prefix_len + len(event.tail)
         if event.prefix_len > held:
-            return (
-                f"{where} shares {event.prefix_len} messages with a request that held "
-                f"{held}"
-            )
+            return f"{where} shares {event.prefix_len} messages with a request that held {held}"
         for api in event.tail:
             for uuid, index in api["parts"]:
                 if uuid not in self._blocks:

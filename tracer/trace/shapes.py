@@ -61,8 +61,10 @@ def _compile(schema: dict[str, Any]) -> Test:
         required = tuple(schema.get("required", ()))
         props = tuple((name, _compile(sub)) for name, sub in schema.get("properties", {}).items())
         tests.append(
-            lambda v: not isinstance(v, dict)
-            or (all(n in v for n in required) and all(t(v[n]) for n, t in props if n in v))
+            lambda v: (
+                not isinstance(v, dict)
+                or (all(n in v for n in required) and all(t(v[n]) for n, t in props if n in v))
+            )
         )
     if "items" in schema:
         item = _compile(schema["items"])
