@@ -109,7 +109,10 @@ def test_the_chapters_named_functions_are_anchored(guide: Guide) -> None:
     "tool_use_result",                    # Edit: the diff stays here
     "has been updated successfully.",     # Edit: the one sentence
     "3, 7, 11",                           # internal list vs the API's
-    "never pass through addToolResult",   # error results skip the Tool result hook
+    "only a tool call that returned normally reaches addToolResult",  # errors skip the hook
+    "tracer only",                        # ...and tracer marks the line it prints anyway
+    "{stdout, stderr, interrupted, isImage, noOutputExpected}",  # Bash's real raw output
+    "not a confirmed one",                # the makeup of 3/7/11 is one reading
     "is_error: undefined",                # Read's block has no is_error
 ])
 def test_fidelity_notes_cover_where_2_1_88_differs(guide: Guide, literal: str) -> None:

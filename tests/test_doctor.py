@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -83,7 +84,21 @@ def test_each_fault_yields_exactly_its_rule(path: Path, fault_traces: dict[str, 
     assert finding.severity == RULES[rule]
     assert stage_at(trace, finding.step) == STAGE_OF[rule]
     assert "\n" not in finding.message and finding.message
+    assert "\n" not in finding.message_zh and re.search(r"[\u4e00-\u9fff]", finding.message_zh)
     assert finding.hint["zh"] and finding.hint["en"]
+
+
+def test_the_repeated_call_hint_does_not_blame_a_missing_tool_use(
+    fault_traces: dict[str, Path],
+) -> None:
+    # The model asked for a tool every time: "needsFollowUp must be false with no tool_use
+    # block" is the stuck loop's check, not this one's.
+    [repeat] = run_doctor(TraceReader(fault_traces["06-loop-not-ending-repeat"]))
+    [stuck] = run_doctor(TraceReader(fault_traces["05-loop-not-ending"]))
+    assert repeat.rule == stuck.rule == "loop-not-ending"
+    assert "no tool_use" not in repeat.hint["en"] and "没有 tool_use" not in repeat.hint["zh"]
+    assert "same call" in repeat.hint["en"] and "同一个调用" in repeat.hint["zh"]
+    assert repeat.hint != stuck.hint
 
 
 @pytest.mark.parametrize("path", FAULTS, ids=lambda p: p.stem)
@@ -329,7 +344,8 @@ def test_json_output_has_the_published_shape(fault_traces: dict[str, Path]) -> N
     data = json.loads(proc.stdout)
     jsonschema.validate(data, FINDINGS_JSON_SCHEMA)
     assert [d["rule"] for d in data] == ["tool-use-id-mismatch"]
-    assert set(data[0]) == {"rule", "severity", "step", "turn", "message", "hint"}
+    assert set(data[0]) == {"rule", "severity", "step", "turn", "message", "message_zh", "hint"}
+    assert data[0]["message_zh"].startswith("第 ") and "tool_result" in data[0]["message_zh"]
 
 
 def test_text_output_and_exit_codes(fault_traces: dict[str, Path]) -> None:
@@ -337,7 +353,11 @@ def test_text_output_and_exit_codes(fault_traces: dict[str, Path]) -> None:
     assert clean.returncode == 0 and clean.stdout.strip().endswith("no findings")
     warned = run_cli(str(fault_traces["07-max-turns"]), "--lang", "zh")
     assert warned.returncode == 0
-    assert "max-turns" in warned.stdout and "检查:" in warned.stdout
+    assert "max-turns" in warned.stdout and "检查：" in warned.stdout
+    # Chinese throughout: severity, position, message and summary.
+    assert "警告  max-turns" in warned.stdout and "会话因 max_turns 停止" in warned.stdout
+    assert "warning" not in warned.stdout and "turn " not in warned.stdout
+    assert warned.stdout.strip().endswith("0 个错误，1 个警告")
     assert run_cli(str(fault_traces["07-max-turns"]), "--strict").returncode == 1
     broken = run_cli(str(fault_traces["05-loop-not-ending"]))
     assert broken.returncode == 1

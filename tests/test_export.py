@@ -18,6 +18,7 @@ import pytest
 from tracer.cli import main
 from tracer.export.command import export_text
 from tracer.paths import MAIN_RECORDING, ROOT
+from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 
 API_LOG = (Path(ROOT).parent / "shared" / "fixtures" / "api-logs"
@@ -139,7 +140,10 @@ def test_otlp_json_parses_with_opentelemetry_proto(trace: Path) -> None:
     runs = [e for e in events if e.kind == "tool_run"]
     assert [(_attr(s, "gen_ai.tool.name"), _attr(s, "gen_ai.tool.call.id")) for s in tools] == [
         (e.tool, e.tool_use_id) for e in runs]
-    assert {ev.name for s in tools for ev in s.events} <= {"tracer.mapping", "tracer.wrapping"}
+    for span in tools:  # the stations a result reached, in the chapter's order
+        order = [STATIONS.index(ev.name) for ev in span.events]
+        assert order == sorted(set(order)) and order[:2] == [0, 1], order
+    assert all([ev.name for ev in span.events] == ["resending"] for span in chats)
     assert export_text(trace, "otlp-json") == text  # ids and times come from the trace alone
 
 
@@ -154,3 +158,18 @@ def test_export_cli_writes_a_file_and_rejects_bad_input(tmp_path: Path,
     assert main(["export", str(bad), "--format", "mermaid"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{bad}:1:" in err
+
+
+def test_markdown_numbers_steps_as_show_does(trace: Path) -> None:
+    from tracer.show import show_lines
+
+    text = export_text(trace, "md")
+    numbered = dict(re.findall(r"^(\d+)\. \*\*(.+?)\*\*", text, re.M))
+    shown = {line.split()[0]: line.split()[3] for line in show_lines(TraceReader(trace))}
+    assert numbered, "the walk-through has numbered steps"
+    for number, name in numbered.items():
+        # The same number names the same step kind in both views ("④ resending" ~ resending).
+        stage = shown[number]
+        assert stage.replace("_", " ").split()[0] in name.replace("-", " "), (number, name, stage)
+    assert max(map(int, numbered)) == len(shown)
+    assert "request 1 is the first send" in text

@@ -4,9 +4,10 @@
 the chapter it gives our notes in Chinese and English, the step kinds (stages) the section
 explains, the Claude Code function the chapter points at and the tracer function that plays the
 same part, and fidelity notes where Claude Code 2.1.88 differs from the book. It also gives one
-paragraph per stage (what the replay shows beside a step), the chapter's checkpoints (each with a
-stage and a scenario to watch it in) and its table of common errors (each with the rule id that
-``tracer doctor`` checks).
+paragraph per stage (what the replay shows beside a step), the chapter's checkpoints (each with
+the step that shows it and, for ``tracer tour``, a question whose answer the trace gives), its
+table of common errors (each with the rule id that ``tracer doctor`` checks) and its anchors
+(steps of a recording that illustrate a section, see :mod:`tracer.replay.sections`).
 
 :func:`load_guide` reads and checks the file. A guide with a mistake is bad input like any other:
 a :class:`~tracer.errors.UserError` naming the key and ``file:line``. This module imports nothing
@@ -28,6 +29,10 @@ from tracer.yamlfile import YamlMap, YamlSeq, line_of, load_yaml
 LANGS = ("zh", "en")
 SEVERITIES = ("error", "warning")
 DEFAULT_CHAPTER = "ch12"
+#: What a checkpoint can ask the reader to predict (answers computed in
+#: :mod:`tracer.replay.checkpoints`).
+ASK_KINDS = ("tool_use_id", "api_user_messages", "loop_turn", "content_blocks", "is_error",
+             "needs_follow_up", "max_turns_stop")
 _RULE_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
@@ -88,10 +93,37 @@ class StageText(_Record):
 
 @dataclass(frozen=True, slots=True)
 class Checkpoint(_Record):
+    """One of the chapter's checkpoints and the step that shows it.
+
+    The step is the ``nth`` step of ``stage`` (in ``turn``, when given) of the scenario's
+    recording. ``ask`` names what the tour asks the reader to predict there (see
+    :mod:`tracer.replay.checkpoints`, which computes the answer from the trace), ``question`` is
+    how it is asked and ``text`` the explanation shown after the answer.
+    """
+
     id: str
     text: Text
     stage: str
     scenario: str
+    turn: int | None = None
+    nth: int = 1
+    ask: str | None = None
+    question: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor(_Record):
+    """A place where a step illustrates a section the step's kind alone would not name.
+
+    It matches the steps of one recording (short name such as ``02-error-path`` or
+    ``faults/01-result-not-returned``), in ``turn`` when given, whose stage is in ``stages`` (any
+    stage when the list is empty).
+    """
+
+    section: str
+    recording: str
+    turn: int | None
+    stages: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +144,7 @@ class Guide:
     checkpoints: list[Checkpoint]
     common_errors: list[CommonError]
     path: Path | None = None
+    anchors: list[Anchor] = field(default_factory=list)
     _by_id: dict[str, Section] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -231,7 +264,7 @@ def _section(c: _Check, node: Any, where: str, parent: YamlSeq) -> Section:
 def _parse(doc: Any, path: Path) -> Guide:
     c = _Check(path)
     top = c.mapping(doc, "guide", {"chapter", "title", "sections", "stages", "checkpoints",
-                                   "common_errors"})
+                                   "common_errors"}, {"anchors"})
     sections: list[Section] = []
     node = c.sequence(top, "sections", "guide")
     for i, item in enumerate(node):
@@ -259,13 +292,42 @@ def _parse(doc: Any, path: Path) -> Guide:
     scenarios_dir = path.parent / "scenarios"
     for i, item in enumerate(node):
         where = f"checkpoints[{i}]"
-        m = c.mapping(item, where, {"id", "text", "stage", "scenario"}, parent=node)
+        m = c.mapping(item, where, {"id", "text", "stage", "scenario"},
+                      {"turn", "nth", "ask", "question"}, parent=node)
         scenario = c.string(m, "scenario", where)
         if not (scenarios_dir / f"{scenario}.yaml").is_file():
             raise c.fail(f"{where}.scenario", f"no scenario {scenario}.yaml in "
                          f"{scenarios_dir.name}/", m, "scenario")
+        turn = _count(c, m, "turn", where, None)
+        nth = _count(c, m, "nth", where, 1)
+        ask = c.string(m, "ask", where) if m.get("ask") is not None else None
+        if ask is not None and ask not in ASK_KINDS:
+            raise c.fail(f"{where}.ask", f"unknown question kind {ask!r} (kinds: "
+                         f"{', '.join(ASK_KINDS)})", m, "ask")
+        question = c.text(m, "question", where) if m.get("question") is not None else None
+        if (ask is None) != (question is None):
+            raise c.fail(where, "ask and question go together", m, "ask" if ask else None)
         checkpoints.append(Checkpoint(c.string(m, "id", where), c.text(m, "text", where),
-                                      c.stage(m, "stage", where), scenario))
+                                      c.stage(m, "stage", where), scenario, turn,
+                                      nth if nth is not None else 1, ask, question))
+
+    anchors: list[Anchor] = []
+    node = top.get("anchors")
+    if node is not None:
+        node = c.sequence(top, "anchors", "guide")
+        for i, item in enumerate(node):
+            where = f"anchors[{i}]"
+            m = c.mapping(item, where, {"section", "recording"}, {"turn", "stages"}, parent=node)
+            section_id = c.string(m, "section", where)
+            if section_id not in ids:
+                raise c.fail(f"{where}.section", f"no section with id {section_id!r}", m,
+                             "section")
+            stages_node = c.sequence(m, "stages", where) if "stages" in m else []
+            for stage in stages_node:
+                if not isinstance(stage, str) or stage not in STAGES:
+                    raise c.fail(f"{where}.stages", f"unknown stage {stage!r}", m, "stages")
+            anchors.append(Anchor(section_id, c.string(m, "recording", where),
+                                  _count(c, m, "turn", where, None), tuple(stages_node)))
 
     errors: list[CommonError] = []
     node = c.sequence(top, "common_errors", "guide")
@@ -287,7 +349,17 @@ def _parse(doc: Any, path: Path) -> Guide:
 
     return Guide(chapter=c.string(top, "chapter", "guide"), title=c.text(top, "title", "guide"),
                  sections=sections, stages=stages, checkpoints=checkpoints,
-                 common_errors=errors, path=path)
+                 common_errors=errors, path=path, anchors=anchors)
+
+
+def _count(c: _Check, m: YamlMap, key: str, where: str, default: int | None) -> int | None:
+    """An optional whole number of at least 1 (a turn, an occurrence)."""
+    value = m.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise c.fail(f"{where}.{key}", "must be a whole number of at least 1", m, key)
+    return value
 
 
 def guide_path(chapter: str = DEFAULT_CHAPTER) -> Path:
@@ -301,4 +373,4 @@ def load_guide(path: str | Path | None = None) -> Guide:
     return _parse(doc, path)
 
 
-__all__ = ["LANGS", "Checkpoint", "CommonError", "Guide", "Section", "Text", "load_guide"]
+__all__ = ["LANGS", "Anchor", "Checkpoint", "CommonError", "Guide", "Section", "Text", "load_guide"]

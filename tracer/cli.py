@@ -5,7 +5,12 @@ Every sub-command imports what it needs only when it runs: ``tracer --help``, ``
 Bad input of any kind ends as one line on stderr and exit code 2, never a traceback.
 
 Sub-commands that live with their layer (replay, doctor, import, export) register themselves
-through a small ``command`` module that imports nothing heavy at the top.
+through a small ``command`` module that imports nothing heavy at the top. They all get
+:class:`Parser` (argparse hands a parser's class down to its sub-parsers), so a usage error
+anywhere (``--stage bogus``, ``--size 10x5``) is one line too, not argparse's usage block.
+
+Every ``TRACE`` argument may name a bundled recording (``tracer show 01-main-walk``):
+:func:`main` resolves it through :func:`tracer.paths.resolve_trace` once, for every command.
 """
 
 from __future__ import annotations
@@ -15,22 +20,39 @@ import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from tracer import __version__
 from tracer.errors import UserError
-from tracer.paths import RECORDINGS_DIR, SCENARIOS_DIR
+from tracer.paths import CHECKOUT, resolve_scenario, resolve_trace
 
 #: Sub-commands registered by other layers: (module with ``register(subparsers)``).
 PLUGIN_COMMANDS = (
     "tracer.replay.command",
+    "tracer.replay.tour_command",
     "tracer.doctor.command",
     "tracer.importers.command",
     "tracer.export.command",
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        # self.prog is "tracer replay" for a sub-command: say which one, then what was wrong.
+        command = self.prog.removeprefix("tracer").strip()
+        where = f"{command}: " if command else ""
+        self.exit(
+            2,
+            f"tracer: {where}{message} (see tracer {command} --help)\n".replace(
+                "tracer  --help", "tracer --help"
+            ),
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="tracer",
         description="Record an agent loop built like Claude Code's query.ts and watch each tool "
         "result travel back to the model: mapping, wrapping, appending, resending.",
@@ -45,14 +67,26 @@ def build_parser() -> argparse.ArgumentParser:
         "real API, writing every stage to a JSON-lines trace.",
     )
     what = rec.add_mutually_exclusive_group(required=True)
-    what.add_argument("--scenario", type=Path, metavar="FILE", help="a scenario YAML file")
+    what.add_argument(
+        "--scenario",
+        metavar="FILE",
+        help="a scenario YAML file, or a bundled scenario's name (01-main-walk)",
+    )
     what.add_argument(
         "--prompt",
         metavar="TEXT",
         help="a prompt for the real model (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional)",
     )
     what.add_argument(
-        "--all", action="store_true", help=f"re-record every scenario into {RECORDINGS_DIR.name}/"
+        "--all",
+        action="store_true",
+        help="re-record every bundled scenario: into the clone's recordings/, or into --out DIR",
+    )
+    rec.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="with --all: the folder to write into (needed when tracer is installed, not cloned)",
     )
     rec.add_argument(
         "-o",
@@ -84,6 +118,27 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="DIR",
         help="with --prompt: copy DIR into the throwaway workspace",
+    )
+    rec.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="longest wait for the API: for an answer, for the next piece of a stream, or for "
+        "content while it only sends pings (default 60; connecting: at most 10). A request gets "
+        "at most 3 HTTP attempts in all, each one in the trace",
+    )
+    rec.add_argument(
+        "--sandbox",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="run Bash and set-up commands in a sandbox (bwrap or unshare): own PID namespace "
+        "and /proc, no network, only the workspace writable (default: on for --prompt, the "
+        "scenario's own choice for --scenario)",
+    )
+    rec.add_argument(
+        "--allow-network",
+        action="store_true",
+        help="let sandboxed commands use the network",
     )
     rec.set_defaults(func=_record)
 
@@ -120,16 +175,43 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 3600:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError("must be more than 0 and at most 3600 seconds")
+    return value
+
+
 def _record(args: argparse.Namespace) -> int:
+    from tracer.interrupts import SessionInterrupted
+
+    try:
+        return _record_one(args)
+    except SessionInterrupted as stop:
+        # The session ended properly (terminal event written, workspace removed); say where
+        # the trace is, then exit as the signal asks: 130, 143 or 129, never 0.
+        output = getattr(args, "written", None)
+        if output is not None and output.exists():
+            print(f"wrote {output} ({_ending(output)})", file=sys.stderr)
+        raise stop
+
+
+def _record_one(args: argparse.Namespace) -> int:
     from tracer.record import record_prompt, record_scenario
     from tracer.scenario import load_scenario
 
+    walls = {"sandbox": args.sandbox, "allow_network": args.allow_network}
     if args.all:
-        return record_all(args.debug)
+        return record_all(args.debug, args.out)
+    if args.out is not None:
+        raise UserError("--out DIR goes with --all; a single recording takes -o TRACE")
     if args.prompt is not None:
         from tracer.agent.model import DEFAULT_MODEL
 
-        output = args.output or Path("session.trace.jsonl")
+        output = args.written = args.output or Path("session.trace.jsonl")
         record_prompt(
             args.prompt,
             output,
@@ -139,14 +221,23 @@ def _record(args: argparse.Namespace) -> int:
             allow=args.allow,
             deny=args.deny,
             workspace_from=args.workspace,
+            timeout=args.timeout,
+            **walls,
         )
     else:
-        scenario = load_scenario(args.scenario)
-        output = args.output or Path(f"{scenario.name}.trace.jsonl")
+        scenario = load_scenario(resolve_scenario(args.scenario))
+        output = args.written = args.output or Path(f"{scenario.name}.trace.jsonl")
         # Rules from the command line come first: a deny there beats the scenario's allow.
         scenario.allow = [*args.allow, *scenario.allow]
         scenario.deny = [*args.deny, *scenario.deny]
-        record_scenario(scenario, output, debug=args.debug, max_turns=args.max_turns)
+        record_scenario(
+            scenario,
+            output,
+            debug=args.debug,
+            max_turns=args.max_turns,
+            timeout=args.timeout,
+            **walls,
+        )
     print(f"wrote {output} ({_ending(output)})", file=sys.stderr)
     return 0
 
@@ -163,23 +254,37 @@ def _ending(trace: Path) -> str:
     return f"ended {last.reason} at turn {last.turn_count}{error}"  # type: ignore[union-attr]
 
 
-def record_all(debug: bool = False) -> int:
-    """Re-record every bundled scenario (and fault scenario) into ``recordings/``."""
+def record_all(debug: bool = False, out: Path | None = None) -> int:
+    """Re-record every bundled scenario (and fault scenario) into ``recordings/`` or ``out``.
+
+    The default target is the clone's own ``recordings/``. An installed tracer has no clone: its
+    recordings live in ``site-packages``, which belongs to the installer, so it asks for a folder.
+    """
+    from tracer.paths import bundled_scenarios
     from tracer.record import record_scenario
     from tracer.scenario import load_scenario
 
-    count = 0
-    for folder, target in (
-        (SCENARIOS_DIR, RECORDINGS_DIR),
-        (SCENARIOS_DIR.parent / "faults", RECORDINGS_DIR / "faults"),
-    ):
-        for path in sorted(folder.glob("*.yaml")):
-            scenario = load_scenario(path)
-            output = target / f"{path.stem}.trace.jsonl"
-            record_scenario(scenario, output, debug=debug)
-            print(f"wrote {output}", file=sys.stderr)
-            count += 1
-    return 0 if count else 2
+    if out is None:
+        if CHECKOUT is None:
+            raise UserError(
+                "record --all: this tracer is installed, not run from a clone, so it will not "
+                "write into its own package: name a folder with --out DIR"
+            )
+        out = CHECKOUT / "recordings"
+    if out.exists() and not out.is_dir():
+        raise UserError("--out must be a folder", out)
+    scenarios = bundled_scenarios()
+    if not scenarios:
+        raise UserError("no bundled scenarios found (is chapters/ missing?)")
+    for path, folder in scenarios:
+        output = out / folder / f"{path.stem}.trace.jsonl"
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"cannot create the folder ({exc.strerror})", output.parent) from None
+        record_scenario(load_scenario(path), output, debug=debug)
+        print(f"wrote {output}", file=sys.stderr)
+    return 0
 
 
 def _hooks(args: argparse.Namespace) -> int:
@@ -187,7 +292,7 @@ def _hooks(args: argparse.Namespace) -> int:
     from tracer.trace.reader import TraceReader
 
     reader = TraceReader(args.trace)
-    for line in hook_lines(reader):
+    for line in hook_lines(reader):  # tracer-only lines are marked as such
         print(line)
     _torn_note(reader)
     return 0
@@ -228,10 +333,15 @@ def _torn_note(reader: object) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error already printed
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    if getattr(args, "trace", None) is not None:
+        args.trace = resolve_trace(args.trace)
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
@@ -239,9 +349,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        print("tracer: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        name = getattr(exc, "name", "Ctrl-C")
+        print(f"tracer: interrupted ({name})", file=sys.stderr)
+        return int(getattr(exc, "exit_code", 130))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,15 @@ Chapter 12 ("试试看") has the reader add three hooks to Claude Code's source:
 ``undefined`` (a block without ``is_error``) prints as ``undefined``. The loop records each line as
 a ``debug_hook`` event; ``--debug`` prints them live and ``tracer hooks`` prints them from a trace.
 This module imports nothing heavy, so ``tracer hooks`` starts fast.
+
+These are the book's debug lines (调试输出, ``console.log``), not Claude Code's hooks (the
+PreToolUse/PostToolUse commands a user configures): the names are alike, the things are not.
+
+In 2.1.88 only a tool call that returned normally reaches ``addToolResult``. A refused input, an
+unknown tool, a refused permission, an interruption or a thrown error (a non-zero exit throws a
+``ShellError``, caught in ``toolExecution.ts``) builds its own user message, so the book's first
+line would not print for it. tracer prints it for every result, so a failure can be compared with
+a success, and marks the line the real hook would not print (:func:`shown_line`).
 """
 
 from __future__ import annotations
@@ -46,8 +55,22 @@ def needs_follow_up_line(needs_follow_up: bool, tool_use_blocks: int) -> str:
     return f"[DEBUG] needsFollowUp: {_js(needs_follow_up)} tool_use blocks: {tool_use_blocks}"
 
 
-def hook_lines(events: Iterable[Any]) -> Iterable[str]:
-    """The ``[DEBUG]`` lines recorded in a stream of events, in order."""
+TRACER_ONLY = {
+    "en": "(tracer only: 2.1.88 does not reach addToolResult for this result)",
+    "zh": "（仅 tracer 打印：2.1.88 处理这个结果时不经过 addToolResult）",
+}
+
+
+def shown_line(event: Any, lang: str = "en") -> str:
+    """A recorded ``debug_hook`` line as shown to a reader, marked when only tracer prints it."""
+    line = str(getattr(event, "line", ""))
+    if getattr(event, "tracer_only", None):
+        return f"{line}   {TRACER_ONLY.get(lang, TRACER_ONLY['en'])}"
+    return line
+
+
+def hook_lines(events: Iterable[Any], lang: str = "en") -> Iterable[str]:
+    """The ``[DEBUG]`` lines recorded in a stream of events, in order (tracer-only ones marked)."""
     for event in events:
         if getattr(event, "kind", None) == "debug_hook":
-            yield event.line
+            yield shown_line(event, lang)

@@ -1,18 +1,57 @@
-"""Where the bundled content lives: ``chapters/`` and ``recordings/`` beside the package.
+"""Where the bundled content lives: the guide, scenarios, faults and recordings.
 
-tracer is installed from its checkout (``pip install -e .``), so these are the repository's own
-folders.
+In the repository, ``chapters/`` and ``recordings/`` sit at the top level, beside the ``tracer``
+package, because the chapter's material is not code. A wheel cannot ship folders outside its
+packages, so the build maps them *into* the package (the build hook in ``hatch_build.py``): an
+installed tracer finds them at ``tracer/_bundled/chapters`` and ``tracer/_bundled/recordings``,
+located through :mod:`importlib.resources` like any other package data. An editable install
+(``pip install -e .``) imports the package from the checkout, so it reads the checkout's own
+folders and a change to a scenario shows at once.
+
+:data:`CHECKOUT` says which case this is: the root of the clone, or ``None`` when tracer runs from
+an installed wheel (``pip install .``, ``pipx``, ``uv tool``). Commands that *write* bundled data
+(``record --all``) need it: they may write into a clone, never into ``site-packages``.
 
 Commands that take a trace go through :func:`resolve_trace`, so that a bundled recording can be
 named by its short name (``05-max-turns``, ``faults/03-malformed-result``) from any directory, and
-the replay's picker lists :func:`bundled_recordings`.
+the replay's picker lists :func:`bundled_recordings`. :func:`resolve_scenario` does the same for
+``record --scenario 01-main-walk``.
 """
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tracer.errors import UserError
+
+#: The folder, inside the installed package, that the wheel's build maps the content into.
+BUNDLE_PACKAGE_DIR = "_bundled"
+
+
+def _checkout() -> Path | None:
+    """The clone this package was imported from, if it was imported from one."""
+    root = Path(__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "chapters").is_dir():
+        return root
+    return None
+
+
+def _content_root() -> Path:
+    """The folder holding ``chapters/`` and ``recordings/``: the checkout or the package's copy."""
+    if CHECKOUT is not None:
+        return CHECKOUT
+    bundled = resources.files("tracer").joinpath(BUNDLE_PACKAGE_DIR)
+    # pip, pipx and uv always unpack a wheel, so the package data are real files; a zipped
+    # import (zipapp, an egg) would give a Traversable that isn't one, and the replay, the doctor
+    # and record --all all need to open files by path.
+    if not isinstance(bundled, Path):
+        raise UserError(f"tracer's bundled content is not on disk ({bundled}); install it unpacked")
+    return bundled
+
+
+CHECKOUT = _checkout()
+ROOT = _content_root()
 CHAPTERS_DIR = ROOT / "chapters"
 SCENARIOS_DIR = CHAPTERS_DIR / "ch12" / "scenarios"
 FAULTS_DIR = CHAPTERS_DIR / "ch12" / "faults"
@@ -39,6 +78,18 @@ def bundled_recordings() -> list[Path]:
     return main + faults
 
 
+def _bundled(arg: str | Path, folders: tuple[Path, ...], suffix: str) -> Path | None:
+    """The first ``folder/<name><suffix>`` that exists, for a bare or ``faults/`` name."""
+    name = str(arg).removesuffix(suffix)
+    if not name or Path(name).is_absolute() or ".." in Path(name).parts:
+        return None
+    for folder in folders:
+        candidate = folder / f"{name}{suffix}"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def resolve_trace(arg: str | Path) -> Path:
     """A trace argument as a path: an existing file as given, else a bundled recording's name.
 
@@ -49,11 +100,26 @@ def resolve_trace(arg: str | Path) -> Path:
     path = Path(arg)
     if path.exists():
         return path
-    name = str(arg).removesuffix(TRACE_SUFFIX)
-    for candidate in (
-        RECORDINGS_DIR / f"{name}{TRACE_SUFFIX}",
-        RECORDINGS_DIR / "faults" / f"{name}{TRACE_SUFFIX}",
-    ):
-        if candidate.is_file():
-            return candidate
-    return path
+    found = _bundled(arg, (RECORDINGS_DIR, RECORDINGS_DIR / "faults"), TRACE_SUFFIX)
+    return found if found is not None else path
+
+
+def resolve_scenario(arg: str | Path) -> Path:
+    """A scenario argument as a path: an existing file, else a bundled scenario's name.
+
+    ``01-main-walk``, ``01-main-walk.yaml``, ``03-malformed-result`` and
+    ``faults/03-malformed-result`` all name bundled scenarios (``faults/`` lives beside
+    ``scenarios/``, so the prefixed form is looked up from the chapter's folder).
+    """
+    path = Path(arg)
+    if path.exists():
+        return path
+    found = _bundled(arg, (SCENARIOS_DIR, FAULTS_DIR, SCENARIOS_DIR.parent), ".yaml")
+    return found if found is not None else path
+
+
+def bundled_scenarios() -> list[tuple[Path, Path]]:
+    """Every bundled scenario with the folder its recording belongs in (relative to recordings/)."""
+    return [(p, Path(".")) for p in sorted(SCENARIOS_DIR.glob("*.yaml"))] + [
+        (p, Path("faults")) for p in sorted(FAULTS_DIR.glob("*.yaml"))
+    ]

@@ -4,15 +4,18 @@ This is the edge where the loop meets the world: it makes the throwaway workspac
 seam (scripted or real), sends every event the loop emits to the :class:`TraceWriter` (and, with
 ``--debug``, the chapter's ``[DEBUG]`` lines to stderr), and keeps a copy of every persisted
 oversized result beside the trace. Whatever happens, the trace ends with a ``terminal`` event.
+
+It is also where the session is walled in: secrets are redacted by value on their way to the
+disk (:mod:`tracer.trace.redact`), commands get an allowlisted environment and, when asked for,
+a sandbox (:mod:`tracer.agent.sandbox`), and SIGINT, SIGTERM and SIGHUP all end the session the
+same way: tools killed, the ``terminal`` event written, the temporary folders removed, and the
+process exits 130, 143 or 129 (:mod:`tracer.interrupts`).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -20,81 +23,22 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tracer import __version__
+from tracer.agent.processes import become_subreaper, children, kill_orphans
+from tracer.agent.sandbox import NO_SANDBOX_NOTE, Sandbox, find_sandbox
 from tracer.errors import UserError
+from tracer.hooks import shown_line
+from tracer.interrupts import Interrupts
 from tracer.scenario import Scenario
 from tracer.trace.events import DebugHook, Event, Header, ResultMapped, SessionEnded
+from tracer.trace.redact import Redactor
 from tracer.trace.writer import TraceWriter
-
-#: Fixed identity and clock for set-up commands, so git hashes are the same on every run.
-DETERMINISTIC_ENV = {
-    "GIT_AUTHOR_NAME": "tracer",
-    "GIT_AUTHOR_EMAIL": "tracer@example.invalid",
-    "GIT_COMMITTER_NAME": "tracer",
-    "GIT_COMMITTER_EMAIL": "tracer@example.invalid",
-    "GIT_AUTHOR_DATE": "2026-05-15T09:00:00+00:00",
-    "GIT_COMMITTER_DATE": "2026-05-15T09:00:00+00:00",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "LANG": "C.UTF-8",
-    "LC_ALL": "C.UTF-8",
-    "TZ": "UTC",
-    "TERM": "dumb",
-    "NO_COLOR": "1",
-}
-
-
-@dataclass
-class SessionDirs:
-    """A session's temporary home: ``workspace/`` (tools run here) and ``tool-results/``."""
-
-    root: Path
-
-    @classmethod
-    def create(cls) -> SessionDirs:
-        # A fixed parent keeps path lengths equal from run to run, so request sizes match too.
-        base = "/tmp" if os.path.isdir("/tmp") else None
-        root = Path(tempfile.mkdtemp(prefix="tracer-", dir=base))
-        (root / "workspace").mkdir()
-        (root / "home").mkdir()
-        return cls(root)
-
-    @property
-    def workspace(self) -> Path:
-        return self.root / "workspace"
-
-    @property
-    def tool_results(self) -> Path:
-        return self.root / "tool-results"
-
-    @property
-    def env(self) -> dict[str, str]:
-        return {**DETERMINISTIC_ENV, "HOME": str(self.root / "home")}
-
-    def cleanup(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
-
-
-def prepare_workspace(scenario: Scenario, dirs: SessionDirs) -> None:
-    """Write the scenario's files and run its set-up commands for real."""
-    for name, content in scenario.workspace.files.items():
-        target = dirs.workspace / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
-    for command in scenario.workspace.setup:
-        proc = subprocess.run(
-            ["bash", "-c", command],
-            cwd=dirs.workspace,
-            env={**os.environ, **dirs.env},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if proc.returncode != 0:
-            detail = (proc.stderr or proc.stdout).strip().splitlines()
-            raise UserError(
-                f"workspace set-up command failed ({command!r}): "
-                f"{detail[-1] if detail else f'exit {proc.returncode}'}",
-                scenario.path,
-            )
+from tracer.workspace import (
+    DETERMINISTIC_ENV,
+    SessionDirs,
+    copy_source,
+    prepare_workspace,
+    refuse_source,
+)
 
 
 @dataclass
@@ -105,24 +49,32 @@ class Recorder:
     debug_stream: TextIO | None = None
     also: list[Callable[[Event], Any]] = field(default_factory=list)
     ended: bool = False
+    interrupts: Interrupts | None = None
 
     def __call__(self, event: Event) -> Event:
         if isinstance(event, ResultMapped) and event.persisted:
             event = replace(event, persisted=self._keep(event.persisted))
+        if isinstance(event, SessionEnded) and not event.error and self._stopped():
+            # The loop ends a turn cut short by any stop signal as aborted_tools; say which.
+            event = replace(event, error=self.interrupts.reason)  # type: ignore[union-attr]
         stamped = self.writer.write(event)
         if isinstance(event, DebugHook) and self.debug_stream is not None:
-            print(event.line, file=self.debug_stream, flush=True)
+            print(self.writer.redact(shown_line(event)), file=self.debug_stream, flush=True)
         if isinstance(event, SessionEnded):
             self.ended = True
         for callback in self.also:
             callback(stamped)
         return stamped
 
+    def _stopped(self) -> bool:
+        return self.interrupts is not None and self.interrupts.received is not None
+
     def _keep(self, persisted: dict[str, Any]) -> dict[str, Any]:
         source = Path(persisted["path"])
         folder = self.writer.path.with_name(self.writer.path.stem + ".tool-results")
         folder.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, folder / source.name)
+        # Tool output was redacted before it was persisted; the copy is checked again anyway.
+        (folder / source.name).write_bytes(self.writer.redact.bytes(source.read_bytes()))
         return {**persisted, "saved": f"{folder.name}/{source.name}"}
 
 
@@ -143,34 +95,51 @@ def record_scenario(
     max_turns: int | None = None,
     validator: Any = None,
     also: list[Callable[[Event], Any]] | None = None,
+    timeout: float | None = None,
+    sandbox: bool | None = None,
+    allow_network: bool = False,
 ) -> Path:
     """Play a scenario against the scripted model and write its trace to ``output``.
 
     The scripted API checks each request as the real one does (``tracer.agent.api_rules``), so
-    a loop broken on purpose fails the way it would against the real service.
+    a loop broken on purpose fails the way it would against the real service. A scenario runs
+    its commands outside a sandbox unless it (``sandbox: true``) or ``sandbox`` asks for one.
     """
     from tracer.agent.api_rules import validate_request
     from tracer.agent.scripted import ScriptedTransport
     from tracer.agent.session import Session
 
     validator = validator or validate_request
+    wanted = scenario.sandbox if sandbox is None else sandbox
+    walls = _walls(wanted, allow_network)
+    redact = Redactor.from_environ()
 
     dirs = SessionDirs.create()
     try:
-        prepare_workspace(scenario, dirs)
-        source = {
-            "kind": "scenario",
-            "name": scenario.name,
-            "path": _display(scenario.path),
-            "model": "scripted",
-        }
-        transport = ScriptedTransport(scenario.responses, seed=scenario.name, validator=validator)
-        session = Session.for_scenario(
-            scenario, dirs, transport=transport, max_turns=max_turns or scenario.max_turns
-        )
-        _run(session, output, _header(source, dirs), debug, also or [])
+        with Interrupts() as interrupts:
+            prepare_workspace(scenario, dirs, sandbox=walls, redact=redact)
+            source = {
+                "kind": "scenario",
+                "name": scenario.name,
+                "path": _display(scenario.path),
+                "model": "scripted",
+                **_sandbox_field(wanted, walls),
+            }
+            transport = ScriptedTransport(
+                scenario.responses, seed=scenario.name, validator=validator
+            )
+            session = Session.for_scenario(
+                scenario,
+                dirs,
+                transport=transport,
+                max_turns=max_turns or scenario.max_turns,
+                **({"timeout": timeout} if timeout else {}),
+            )
+            session.ctx.sandbox, session.ctx.redact = walls, redact
+            _run(session, output, _header(source, dirs), debug, also or [], redact, interrupts)
     finally:
         dirs.cleanup()
+    interrupts.raise_if_received()
     return output
 
 
@@ -184,8 +153,14 @@ def record_prompt(
     allow: list[str] | None = None,
     deny: list[str] | None = None,
     workspace_from: Path | None = None,
+    timeout: float | None = None,
+    sandbox: bool | None = None,
+    allow_network: bool = False,
 ) -> Path:
-    """Run a real model on ``prompt`` (``ANTHROPIC_API_KEY``, optional ``ANTHROPIC_BASE_URL``)."""
+    """Run a real model on ``prompt`` (``ANTHROPIC_API_KEY``, optional ``ANTHROPIC_BASE_URL``).
+
+    Bash runs in a sandbox by default here: the commands come from a real model.
+    """
     from tracer.agent.session import Session
 
     api_key = os.environ.get("ANTHROPIC_API_KEY")
@@ -193,35 +168,81 @@ def record_prompt(
         raise UserError(
             "tracer record --prompt needs ANTHROPIC_API_KEY (or record a --scenario offline)"
         )
+    source_dir = refuse_source(workspace_from) if workspace_from is not None else None
+    wanted = True if sandbox is None else sandbox
+    walls = _walls(wanted, allow_network)
+    redact = Redactor.from_environ(api_key=api_key)
     dirs = SessionDirs.create()
     try:
-        if workspace_from is not None:
-            if not workspace_from.is_dir():
-                raise UserError("not a directory", workspace_from)
-            shutil.copytree(workspace_from, dirs.workspace, dirs_exist_ok=True, symlinks=True)
-        session = Session.online(
-            prompt,
-            dirs,
-            model=model,
-            api_key=api_key,
-            base_url=os.environ.get("ANTHROPIC_BASE_URL"),
-            max_turns=max_turns,
-            allow=allow or [],
-            deny=deny or [],
-            interactive=sys.stdin.isatty(),
-        )
-        source = {"kind": "model", "model": model}
-        _run(session, output, _header(source, dirs), debug, [])
+        with Interrupts() as interrupts:
+            if source_dir is not None:
+                copy_source(source_dir, dirs.workspace)
+            session = Session.online(
+                prompt,
+                dirs,
+                model=model,
+                api_key=api_key,
+                base_url=os.environ.get("ANTHROPIC_BASE_URL"),
+                max_turns=max_turns,
+                allow=allow or [],
+                deny=deny or [],
+                interactive=sys.stdin.isatty(),
+                **({"timeout": timeout} if timeout else {}),
+            )
+            session.ctx.sandbox, session.ctx.redact = walls, redact
+            source = {"kind": "model", "model": model, **_sandbox_field(wanted, walls)}
+            _run(session, output, _header(source, dirs), debug, [], redact, interrupts)
     finally:
         dirs.cleanup()
+    interrupts.raise_if_received()
     return output
 
 
+def _walls(wanted: bool, allow_network: bool) -> Sandbox | None:
+    """The sandbox to use, if one was asked for; says in one line when there is none."""
+    if not wanted:
+        return None
+    walls = find_sandbox(allow_network)
+    if walls is None:
+        print(f"tracer: note: {NO_SANDBOX_NOTE}", file=sys.stderr)
+    return walls
+
+
+def _sandbox_field(wanted: bool, walls: Sandbox | None) -> dict[str, Any]:
+    # Only when asked for, so that recordings made without one keep their exact header.
+    if not wanted:
+        return {}
+    return {"sandbox": walls.describe() if walls else "none"}
+
+
 def _run(
-    session: Any, output: Path, header: Header, debug: bool, also: list[Callable[[Event], Any]]
+    session: Any,
+    output: Path,
+    header: Header,
+    debug: bool,
+    also: list[Callable[[Event], Any]],
+    redact: Redactor,
+    interrupts: Interrupts,
 ) -> None:
-    with TraceWriter(output, header) as writer:
-        recorder = Recorder(writer, sys.stderr if debug else None, also)
+    become_subreaper()  # escaped children of a command come back to us, to be killed
+    before = children()
+    try:
+        _write_session(session, output, header, debug, also, redact, interrupts)
+    finally:
+        kill_orphans(before)
+
+
+def _write_session(
+    session: Any,
+    output: Path,
+    header: Header,
+    debug: bool,
+    also: list[Callable[[Event], Any]],
+    redact: Redactor,
+    interrupts: Interrupts,
+) -> None:
+    with TraceWriter(output, header, redact=redact) as writer:
+        recorder = Recorder(writer, sys.stderr if debug else None, also, interrupts=interrupts)
         try:
             recorder(session.start_event())
             session.run(recorder)
@@ -232,7 +253,7 @@ def _run(
                         reason="aborted_streaming",
                         turn_count=session.turn,
                         message_count=session.message_count,
-                        error="interrupted by the user (Ctrl-C)",
+                        error=interrupts.reason,
                     )
                 )
         except Exception as exc:
@@ -257,4 +278,10 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-__all__ = ["SessionDirs", "record_prompt", "record_scenario"]
+__all__ = [
+    "DETERMINISTIC_ENV",
+    "SessionDirs",
+    "prepare_workspace",
+    "record_prompt",
+    "record_scenario",
+]

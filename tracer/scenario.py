@@ -16,8 +16,10 @@ from typing import Any
 from tracer.agent.faults import Faults
 from tracer.agent.permissions import ScriptedDecision
 from tracer.agent.scripted import ScriptedResponse
+from tracer.agent.scripted_faults import FAULT_KINDS, fault_problem
 from tracer.agent.tools import DEFAULT_TOOLS
 from tracer.errors import UserError
+from tracer.workspace import relative_inside
 from tracer.yamlfile import YamlMap, YamlSeq, line_of, load_yaml, plain
 
 TOOL_NAMES = [cls.name for cls in DEFAULT_TOOLS]
@@ -48,6 +50,8 @@ class Scenario:
     system: str | None = None
     section: str | None = None
     notes: dict[str, str] = field(default_factory=dict)
+    sandbox: bool = False
+    """Run Bash and set-up commands in a sandbox (``record --prompt`` always does by default)."""
 
 
 class _Checker:
@@ -128,6 +132,7 @@ _TOP = {
     "tools",
     "model",
     "system",
+    "sandbox",
 }
 _RESPONSE = {"thinking", "text", "tool_use", "blocks", "stop_reason", "faults", "after_text"}
 
@@ -185,13 +190,9 @@ def _response(
         raise c.fail(f"{where} has no blocks (give text, thinking, tool_use or blocks)", m)
     faults = []
     for fault in c.get(m, "faults", list, where, default=[]):
-        f = c.mapping(fault, f"{where}.faults", {"status", "cut_after"}, m, "faults")
-        if not f or ("status" in f) == ("cut_after" in f):
-            raise c.fail(
-                f"{where}.faults: each fault is {{status: N}} or {{cut_after: N}}", m, "faults"
-            )
-        for name in ("status", "cut_after"):
-            c.get(f, name, int, f"{where}.faults")
+        f = c.mapping(fault, f"{where}.faults", set(FAULT_KINDS), m, "faults")
+        if problem := fault_problem(dict(f)):
+            raise c.fail(f"{where}.faults: {problem}", f)
         faults.append(dict(f))
     return ScriptedResponse(
         blocks=blocks, stop_reason=c.get(m, "stop_reason", str, where), faults=faults
@@ -222,6 +223,12 @@ def load_scenario(path: str | Path) -> Scenario:
         for fname, content in files.items():
             if not isinstance(fname, str) or not isinstance(content, str):
                 raise c.fail(f"workspace.files.{fname} must be a string", files, fname)
+            if not isinstance(fname, str) or not relative_inside(fname):
+                raise c.fail(
+                    f"workspace.files.{fname} must be a relative path inside the workspace",
+                    files,
+                    fname,
+                )
         ws = Workspace(files=dict(files), setup=c.strings(w, "setup", "workspace"))
 
     allow: list[str] = []
@@ -285,4 +292,5 @@ def load_scenario(path: str | Path) -> Scenario:
         system=c.get(top, "system", str, "scenario"),
         section=c.get(top, "section", str, "scenario"),
         notes=plain(c.text_map(top, "notes", "scenario", default={})),
+        sandbox=c.get(top, "sandbox", bool, "scenario", default=False),
     )

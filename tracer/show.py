@@ -81,10 +81,25 @@ def describe(event: Any) -> str:
 
 def show_lines(reader: TraceReader) -> Iterator[str]:
     step = 0
+    waiting = None  # an HTTP attempt that went out and has not ended yet
     for i in range(len(reader)):
         event = reader[i]  # decoding every line: a corrupt record is an error, not silence
         kind = event.kind
+        if kind == "http_attempt_start":
+            waiting = event
+        elif kind == "http_attempt":
+            # Retries and failures only: a clean first attempt is the response step itself.
+            waiting = None
+            how = event.error or f"HTTP {event.status}"
+            yield f"{'':<32}attempt {event.attempt}: {_short(how, 60)}"
         if kind not in STEP_KINDS:
             continue
+        waiting = None
         step += 1
         yield f"{step:>4}  turn {event.turn:<3} {STEP_KINDS[kind]:<16} {describe(event)}"
+    if waiting is not None:
+        seconds = waiting.timeout
+        limit = f"{seconds:g} s" if isinstance(seconds, int | float) else "none"
+        yield (
+            f"{'':<32}attempt {waiting.attempt}: in flight when the trace stops (timeout {limit})"
+        )

@@ -4,6 +4,11 @@ Scenarios and the chapter guide are written by hand, so their mistakes must poin
 fix. :func:`load_yaml` parses with a ``SafeLoader`` whose mappings and sequences carry their line
 (and each mapping the line of each key); :func:`line_of` reads it back.
 
+The same loader folds multi-line text the Chinese way. YAML turns each line break of a ``>``
+block into a space, which leaves "每次 都要重发" in Chinese prose; here a break between two
+Chinese characters, or next to full-width punctuation, joins with nothing
+(:func:`tracer.cjk.join_lines`). English lines still join with a space.
+
 A scenario can also come from someone else, so the loader is bounded: the text comes through
 :func:`tracer.untrusted.read_text` (a regular file, strict UTF-8, no NUL, a few MB at most), and
 while composing, nesting depth, the number of aliases and the size the aliases would expand to are
@@ -18,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from tracer.cjk import join_lines
 from tracer.errors import UserError
 from tracer.untrusted import check_value, read_text
 
@@ -108,6 +114,44 @@ def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> YamlSeq
     return out
 
 
+def _construct_str(loader: _LineLoader, node: yaml.ScalarNode) -> str:
+    value = loader.construct_scalar(node)
+    if node.style not in (">", None) or node.start_mark.line == node.end_mark.line:
+        return value
+    return _refold(loader.buffer[node.start_mark.index : node.end_mark.index], node.style, value)
+
+
+def _refold(raw: str, style: str | None, value: str) -> str:
+    """Fold ``raw`` (the scalar's source) again with :func:`join_lines`.
+
+    Only when YAML's own folding of the same lines gives exactly ``value``: any construct we do
+    not redo here (more-indented lines, escapes) keeps YAML's result.
+    """
+    lines = [line.strip() for line in raw.split("\n")[1 if style == ">" else 0 :]]
+    while lines and not lines[-1]:
+        lines.pop()
+    paragraphs: list[list[str]] = [[]]
+    breaks: list[int] = []
+    for line in lines:
+        if line:
+            paragraphs[-1].append(line)
+        elif paragraphs[-1]:
+            paragraphs.append([])
+            breaks.append(1)
+        elif breaks:
+            breaks[-1] += 1
+    body = value.rstrip("\n")
+    yaml_way = paragraphs[0] and " ".join(paragraphs[0])
+    ours = join_lines(paragraphs[0])
+    for count, paragraph in zip(breaks, paragraphs[1:], strict=False):
+        yaml_way = f"{yaml_way}{chr(10) * count}{' '.join(paragraph)}"
+        ours = f"{ours}{chr(10) * count}{join_lines(paragraph)}"
+    if yaml_way != body:
+        return value
+    return ours + value[len(body) :]
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 

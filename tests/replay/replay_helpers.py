@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,7 @@ class StubGuide:
 
     def __init__(self) -> None:
         self.sections = [
-            StubSection("s1", {"zh": "第一站：映射", "en": "Station 1: mapping"},
+            StubSection("s1", {"zh": "第一站：结果长什么样", "en": "Station 1: a result"},
                         {"zh": "原始输出变成 tool_result 块。",
                          "en": "Raw output becomes a block."},
                         ["tool_run", "mapping"],
@@ -85,6 +85,10 @@ def make_app(path: Path = MAIN_TRACE, *, step: int = 0, lang: str = "en", follow
                            doctor=doctor, **options)
     if diagnosis is not None:
         app.diagnosis = diagnosis
+    if not real_guide and app.recording.notes:
+        # A fault scenario's notes, fixed like the guide: rewording them redraws no snapshot.
+        app.recording = replace(app.recording, notes={"zh": "故意弄坏的地方。",
+                                                      "en": "What was broken."})
     return app
 
 

@@ -211,7 +211,7 @@ def test_language_switch_redraws_everything() -> None:
         await pilot.press("t")
         assert app.lang == "zh"
         assert "第 1 轮 · 第 8/36 步" in visible_text(app, "#position")
-        assert "映射成 tool_result 块" in visible_text(app, "#stage")
+        assert "翻译成 tool_result 块" in visible_text(app, "#stage")
         assert "第一站" in visible_text(app, "#chapter")
         await pilot.press("t")
         assert app.lang == "en"
@@ -224,7 +224,7 @@ def test_chapter_panel_shows_the_section_and_can_be_hidden() -> None:
 
     async def script(pilot: Any) -> None:
         text = visible_text(app, "#chapter")
-        assert "Station 1: mapping" in text
+        assert "Station 1: a result" in text
         assert "toolExecution.ts · addToolResult" in text
         assert "tracer.agent.execution · add_tool_result" in text
         assert "Bash merges stderr." in text

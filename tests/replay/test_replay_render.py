@@ -46,7 +46,7 @@ def view(index: StepIndex, step: int, lang: str = "en") -> str:
                   '"source_tool_assistant_uuid": "829d34bb', "↳ tool_use Bash",
                   "tool_use_result"]),
     ("appending", ["messages: 3 → 7", "API: 1 → 3", "1–3  unchanged", "7  user"]),
-    ("max_turns_check", ["next_turn_count (2) > max_turns (10)", "go on to the next turn"]),
+    ("max_turns_check", ["next_turn_count (2) > max_turns (10)", "go on: the next state is built"]),
     ("terminal", ["reason: completed", "turn_count: 4", "messages: 17"]),
 ])
 def test_every_stage_view_shows_what_the_step_produced(index: StepIndex, stage: str,
@@ -63,7 +63,7 @@ def test_resending_folds_the_shared_prefix_and_lights_the_tail(index: StepIndex)
     assert "1. user" not in text  # the prefix is folded, not repeated
     assert "3,235 → 4,821" in text and "809 → 1206" in text  # growth over all requests so far
     zh = view(index, locate(index, turn=3, stage="resending"), "zh")
-    assert "与请求 2 相同的 3 条消息（折叠）" in zh
+    assert "与第 2 次请求相同的 3 条消息（已折叠）" in zh
 
 
 def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
@@ -72,7 +72,7 @@ def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
 
 
 @pytest.mark.parametrize("stage, zh_words", [
-    ("mapping", ["映射", "映射成 tool_result 块"]),
+    ("mapping", ["翻译（mapping）", "翻译成 tool_result 块"]),
     ("appending", ["追加", "未变（折叠）"]),
     ("response", ["模型响应", "条内部 assistant 消息"]),
 ])

@@ -211,6 +211,11 @@ class ToolRunner:
             outcome.error_kind = "exception"
         if isinstance(outcome.output, dict):
             outcome.duration_ms = outcome.output.pop("duration_ms", None)
+        # Before mapping: a secret a tool printed reaches neither the trace, nor a persisted
+        # file, nor the model.
+        outcome.output = self.ctx.redact(outcome.output)
+        if outcome.error_block is not None:
+            outcome.error_block = self.ctx.redact(outcome.error_block)
 
     def _interrupt(self, running: list[tuple[ToolCall, Outcome]]) -> None:
         """Ctrl-C: every unfinished call gets the interruption result and the turn ends."""
@@ -232,6 +237,7 @@ class ToolRunner:
             assert tool is not None
             block = tool.map_result(outcome.output, call.tool_use_id)
         is_error = bool(block.get("is_error"))
+        error_kind = outcome.error_kind or ("exit_code" if is_error else None)
         run = self._emit(
             ToolFinished,
             tool_use_id=call.tool_use_id,
@@ -239,7 +245,7 @@ class ToolRunner:
             input=call.input,
             output=outcome.output,
             is_error=is_error,
-            error_kind=outcome.error_kind or ("exit_code" if is_error else None),
+            error_kind=error_kind,
             duration_ms=outcome.duration_ms,
         )
         processed = (
@@ -264,7 +270,10 @@ class ToolRunner:
         # The raw output and the block are already in the trace (tool_run and mapping steps):
         # the message points at them instead of copying them.
         refs = _Refs(getattr(run, "seq", None) or None, getattr(mapped, "seq", None) or None)
-        return self.add_tool_result(call, outcome.output, final, feedback, refs)
+        # 2.1.88 calls addToolResult only after tool.call() returned: refusals, thrown errors
+        # (a non-zero exit throws ShellError) and interruptions build their message elsewhere.
+        reached = outcome.error_block is None and error_kind != "exit_code"
+        return self.add_tool_result(call, outcome.output, final, feedback, refs, reached)
 
     def add_tool_result(
         self,
@@ -273,8 +282,13 @@ class ToolRunner:
         block: dict[str, Any],
         accept_feedback: str | None,
         refs: _Refs | None = None,
+        reached_in_claude_code: bool = True,
     ) -> Message | None:
-        """Wrap the block in a user message and push it (the chapter's ``addToolResult``)."""
+        """Wrap the block in a user message and push it (the chapter's ``addToolResult``).
+
+        ``reached_in_claude_code`` is false for a result 2.1.88 wraps without this function; the
+        book's ``Tool result`` line is still recorded, marked ``tracer_only``.
+        """
         content: list[dict[str, Any]] = [block]
         if accept_feedback:
             content.append({"type": "text", "text": accept_feedback})
@@ -299,7 +313,12 @@ class ToolRunner:
             source_tool_assistant_uuid=call.assistant_uuid,
             feedback=accept_feedback,
         )
-        self._emit(DebugHook, hook="tool_result", line=tool_result_line(call.name, block))
+        self._emit(
+            DebugHook,
+            hook="tool_result",
+            line=tool_result_line(call.name, block),
+            tracer_only=None if reached_in_claude_code else True,
+        )
         return message
 
 

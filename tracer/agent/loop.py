@@ -1,7 +1,8 @@
 """The conversation loop: ask, run the tools, append, resend, until the model stops asking.
 
-Mirrors ``queryLoop()`` in Claude Code's ``src/query.ts``, the "third station" of chapter 12. Each
-turn of ``while True``:
+Mirrors ``queryLoop()`` in Claude Code's ``src/query.ts``, chapter 12's third station
+(第三站：对话循环). The book writes the loop as ``while (true)``; here it is Python's
+``while True``. Each turn:
 
 1. the ``Loop turn`` hook, on the internal list the turn starts with;
 2. **resending**: the whole history, normalized for the API, goes out again (the API keeps no
@@ -10,9 +11,15 @@ turn of ``while True``:
 4. ``needs_follow_up`` is true when any block is a ``tool_use`` (not when ``stop_reason`` says
    so: Claude Code does not trust it); if false, the loop ends with ``completed``;
 5. the tools run and their results are mapped and wrapped (:mod:`~tracer.agent.execution`);
-6. **appending**: ``[*messages_for_query, *assistant_messages, *tool_results]`` and
-   ``turn_count + 1`` make the next :class:`State`;
-7. the strict max-turns check, ``next_turn_count > max_turns``.
+   each wrapped message is handed to the caller at once, so it is in the transcript from here on;
+6. the strict max-turns check, ``next_turn_count > max_turns``: past the limit the loop yields a
+   ``max_turns_reached`` attachment and returns, and no next state is ever built;
+7. **appending**: ``[*messages_for_query, *assistant_messages, *tool_results]`` and
+   ``next_turn_count`` make the next :class:`State` (query.ts: ``const next: State = {...}``, then
+   ``state = next``).
+
+The order of 6 and 7 is query.ts's (2.1.88): the check comes first, so the last turn's results
+reach the transcript but never a next state, and so never a request.
 
 The loop knows nothing of files or screens: it hands every event to ``emit``.
 """
@@ -49,6 +56,7 @@ from tracer.trace.events import (
     FollowUpDecided,
     HistoryAppended,
     HttpAttempt,
+    HttpAttemptStarted,
     MaxTurnsChecked,
     RequestSent,
     ResponseReceived,
@@ -181,18 +189,9 @@ class QueryLoop:
                 history = [*messages_for_query, *assistant_messages, *tool_results, interruption]
                 return self._end("aborted_tools", turn, history)
 
-            next_messages = [*messages_for_query, *assistant_messages, *tool_results]
-            self._emit(
-                HistoryAppended,
-                before_count=len(messages_for_query),
-                after_count=len(next_messages),
-                new_uuids=[m.uuid for m in (*assistant_messages, *tool_results)],
-                assistant_count=len(assistant_messages),
-                tool_result_count=len(tool_results),
-                api_before_count=len(normalize_messages_for_api(messages_for_query)),
-                api_after_count=len(normalize_messages_for_api(next_messages)),
-            )
-
+            # The results were already handed to the caller (the runner recorded them), so the
+            # transcript holds them whatever happens next. query.ts checks the limit *before* it
+            # builds the next State: past the limit, no next state (and no appending) exists.
             next_turn_count = turn + 1
             exceeded = self.max_turns is not None and next_turn_count > self.max_turns
             self._emit(
@@ -211,7 +210,20 @@ class QueryLoop:
                     new_uuid=self.new_uuid,
                 )
                 self._record(reached)
-                return self._end("max_turns", next_turn_count, [*next_messages, reached])
+                transcript = [*messages_for_query, *assistant_messages, *tool_results, reached]
+                return self._end("max_turns", next_turn_count, transcript)
+
+            next_messages = [*messages_for_query, *assistant_messages, *tool_results]
+            self._emit(
+                HistoryAppended,
+                before_count=len(messages_for_query),
+                after_count=len(next_messages),
+                new_uuids=[m.uuid for m in (*assistant_messages, *tool_results)],
+                assistant_count=len(assistant_messages),
+                tool_result_count=len(tool_results),
+                api_before_count=len(normalize_messages_for_api(messages_for_query)),
+                api_after_count=len(normalize_messages_for_api(next_messages)),
+            )
             state = State(messages=next_messages, turn_count=next_turn_count)
 
     # -- resending -----------------------------------------------------------------------------
@@ -219,21 +231,41 @@ class QueryLoop:
     def _call_model(self, messages: list[Message]) -> StreamedResponse:
         api_messages = normalize_messages_for_api(messages)
         body_messages = materialize(api_messages, self.by_uuid)
-        attempts: list[tuple[int, Attempt]] = []
+        logged = False
+
+        def started(number: int, body: bytes) -> None:
+            # Written as the attempt begins, so a trace cut short shows what was in flight.
+            nonlocal logged
+            if not logged:
+                self._log_request(api_messages, len(messages), body)
+                logged = True
+            self._emit(
+                HttpAttemptStarted,
+                request_index=self._requests.index,
+                attempt=number,
+                timeout=self.seam.timeout,
+            )
+
+        def ended(number: int, attempt: Attempt) -> None:
+            # A clean first attempt says nothing the response step does not.
+            if number > 1 or attempt.error:
+                self._emit(
+                    HttpAttempt,
+                    request_index=self._requests.index,
+                    attempt=number,
+                    status=attempt.status,
+                    error=attempt.error,
+                )
+
         try:
-            response = self.seam.stream(body_messages, lambda n, a: attempts.append((n, a)))
+            return self.seam.stream(body_messages, started, ended)
         except ModelError:
-            self._log_request(api_messages, len(messages), self.seam.last_body(), attempts)
+            if not logged:
+                self._log_request(api_messages, len(messages), None)
             raise
-        self._log_request(api_messages, len(messages), response.body, attempts)
-        return response
 
     def _log_request(
-        self,
-        api_messages: list[ApiMessage],
-        internal_count: int,
-        body: bytes | None,
-        attempts: list[tuple[int, Attempt]],
+        self, api_messages: list[ApiMessage], internal_count: int, body: bytes | None
     ) -> None:
         log = self._requests
         refs = [m.to_ref() for m in api_messages]
@@ -256,16 +288,6 @@ class QueryLoop:
             params=params if changed else None,
             body_keys=keys if changed else None,
         )
-        # A clean first attempt says nothing the response step does not; only retries are logged.
-        retried = len(attempts) > 1 or any(a.error for _, a in attempts)
-        for number, attempt in attempts if retried else []:
-            self._emit(
-                HttpAttempt,
-                request_index=log.index,
-                attempt=number,
-                status=attempt.status,
-                error=attempt.error,
-            )
         log.refs, log.params, log.body_keys = refs, params, keys
 
     # -- endings -------------------------------------------------------------------------------

@@ -107,11 +107,16 @@ def terminal_asker(
         "  [y] approve   [Y] approve with feedback   [n] reject   [N] reject with feedback",
         file=sys.stderr,
     )
-    while True:
-        answer = input("> ").strip()
-        if answer in ("y", "Y", "n", "N"):
-            break
-    feedback = input("feedback: ").strip() or None if answer in ("Y", "N") else None
+    try:
+        while True:
+            answer = input("> ").strip()
+            if answer in ("y", "Y", "n", "N"):
+                break
+        feedback = input("feedback: ").strip() or None if answer in ("Y", "N") else None
+    except EOFError:
+        # Ctrl-D (or a closed stdin): nobody said yes, so the answer is no.
+        print("(end of input: rejected)", file=sys.stderr)
+        return "reject", None
     return ("approve" if answer.lower() == "y" else "reject"), feedback
 
 

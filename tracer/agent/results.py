@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -42,6 +43,13 @@ def format_file_size(size: int) -> str:
             text = str(rounded).removesuffix(".0")
             return f"{text}{unit}"
     raise AssertionError("unreachable")
+
+
+def safe_file_stem(tool_use_id: Any) -> str:
+    """A ``tool_use`` id as a file name: it comes from the model (or a scenario), so ``../x`` or
+    ``/etc/passwd`` must not become a path. Real ids (``toolu_01…``) pass unchanged."""
+    stem = re.sub(r"[^A-Za-z0-9_-]", "_", str(tool_use_id))[:128]
+    return stem if stem.strip("_") else "tool_result"
 
 
 def _content_size(content: Any) -> int:
@@ -87,7 +95,9 @@ def maybe_persist_large_tool_result(
         return ProcessedBlock(block, size)
     results_dir.mkdir(parents=True, exist_ok=True)
     is_json = isinstance(content, list)
-    path = results_dir / f"{block['tool_use_id']}.{'json' if is_json else 'txt'}"
+    path = (
+        results_dir / f"{safe_file_stem(block.get('tool_use_id'))}.{'json' if is_json else 'txt'}"
+    )
     text = json.dumps(content, ensure_ascii=False, indent=2) if is_json else str(content)
     try:
         with path.open("x", encoding="utf-8") as fh:  # written once, like Claude Code's 'wx'

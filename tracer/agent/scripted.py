@@ -4,8 +4,8 @@ The SDK is real and so is its stream parser: the transport plugs into ``anthropi
 its ``httpx2`` transport and replies with the same server-sent events the API sends
 (``message_start``, ``content_block_start``, ``thinking_delta``/``text_delta``/``input_json_delta``
 chunks, ``content_block_stop``, ``message_delta``, ``message_stop`` and ``ping``). Only the words
-are scripted. Faults can be scripted too: an HTTP 429/500/529 (which the SDK retries on its own)
-or a stream cut off mid-message.
+are scripted. Faults can be scripted too (:mod:`~tracer.agent.scripted_faults`): HTTP errors, cut
+or silent or ping-only streams, error events and garbage, one per HTTP attempt.
 
 A ``validator`` may inspect each request body and refuse it the way the real API does (HTTP 400
 ``invalid_request_error``), so a deliberately broken loop fails as it would for real.
@@ -15,23 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx2
 
-ERROR_TYPES = {
-    400: "invalid_request_error",
-    429: "rate_limit_error",
-    500: "api_error",
-    529: "overloaded_error",
-}
-ERROR_TEXT = {
-    429: "Number of request tokens has exceeded your per-minute rate limit",
-    500: "Internal server error",
-    529: "Overloaded",
-}
+from tracer.agent.scripted_faults import error_response, fault_response, sse
+
 _CHUNK = 24
 
 
@@ -42,7 +33,7 @@ class ScriptedResponse:
     blocks: list[dict[str, Any]]
     stop_reason: str | None = None
     faults: list[dict[str, Any]] = field(default_factory=list)
-    """Each fault spends one HTTP attempt: ``{"status": 529}`` or ``{"cut_after": N}`` (events)."""
+    """Each fault spends one HTTP attempt: a one-key mapping from :data:`FAULT_KINDS`."""
 
 
 def _stable_id(prefix: str, *parts: object) -> str:
@@ -52,10 +43,6 @@ def _stable_id(prefix: str, *parts: object) -> str:
 
 def _chunks(text: str, size: int = _CHUNK) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)] or [""]
-
-
-def _sse(event: str, data: dict[str, Any]) -> bytes:
-    return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
 def estimate_tokens(text_bytes: int) -> int:
@@ -73,7 +60,7 @@ def sse_events(
     )
     out_tokens = estimate_tokens(len(json.dumps(blocks, ensure_ascii=False).encode()))
     events = [
-        _sse(
+        sse(
             "message_start",
             {
                 "type": "message_start",
@@ -94,7 +81,7 @@ def sse_events(
                 },
             },
         ),
-        _sse("ping", {"type": "ping"}),
+        sse("ping", {"type": "ping"}),
     ]
     for index, block in enumerate(blocks):
         kind = block["type"]
@@ -113,18 +100,18 @@ def sse_events(
         else:
             raise ValueError(f"cannot stream a {kind!r} block")
         events.append(
-            _sse(
+            sse(
                 "content_block_start",
                 {"type": "content_block_start", "index": index, "content_block": start},
             )
         )
         events += [
-            _sse("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
+            sse("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
             for d in deltas
         ]
-        events.append(_sse("content_block_stop", {"type": "content_block_stop", "index": index}))
+        events.append(sse("content_block_stop", {"type": "content_block_stop", "index": index}))
     events.append(
-        _sse(
+        sse(
             "message_delta",
             {
                 "type": "message_delta",
@@ -133,20 +120,8 @@ def sse_events(
             },
         )
     )
-    events.append(_sse("message_stop", {"type": "message_stop"}))
+    events.append(sse("message_stop", {"type": "message_stop"}))
     return events
-
-
-class _CutStream(httpx2.SyncByteStream):
-    """Sends the first events, then fails as a dropped connection does."""
-
-    def __init__(self, events: list[bytes], cut_after: int) -> None:
-        self._events = events
-        self._cut_after = cut_after
-
-    def __iter__(self) -> Iterator[bytes]:
-        yield from self._events[: self._cut_after]
-        raise httpx2.RemoteProtocolError("peer closed connection without sending complete message")
 
 
 Validator = Callable[[dict[str, Any]], str | None]
@@ -178,10 +153,10 @@ class ScriptedTransport(httpx2.BaseTransport):
         body = request.read()
         self.requests.append(body)
         if request.url.path.rstrip("/") != "/v1/messages" or request.method != "POST":
-            return self._error(404, "not_found_error", f"{request.method} {request.url.path}")
+            return error_response(404, "not_found_error", f"{request.method} {request.url.path}")
         payload = json.loads(body)
         if self.validator is not None and (problem := self.validator(payload)):
-            return self._error(400, "invalid_request_error", problem)
+            return error_response(400, "invalid_request_error", problem)
         index = self._served
         response = self._response(index)
         if self._faults_left is None:
@@ -194,18 +169,7 @@ class ScriptedTransport(httpx2.BaseTransport):
             "request-id": _stable_id("req", self.seed, index),
         }
         if self._faults_left:
-            fault = self._faults_left.pop(0)
-            if "status" in fault:
-                status = int(fault["status"])
-                return self._error(
-                    status,
-                    ERROR_TYPES.get(status, "api_error"),
-                    ERROR_TEXT.get(status, "error"),
-                    retry_now=True,
-                )
-            return httpx2.Response(
-                200, headers=headers, stream=_CutStream(events, int(fault["cut_after"]))
-            )
+            return fault_response(self._faults_left.pop(0), events, headers, request)
         self._served += 1
         self._faults_left = None
         return httpx2.Response(200, headers=headers, content=b"".join(events))
@@ -216,13 +180,3 @@ class ScriptedTransport(httpx2.BaseTransport):
         # The script ran out: end politely instead of failing, so forced loops still finish.
         text = f"(the scripted model has no response {index + 1}; it stops here)"
         return ScriptedResponse([{"type": "text", "text": text}], "end_turn")
-
-    @staticmethod
-    def _error(status: int, kind: str, message: str, retry_now: bool = False) -> httpx2.Response:
-        headers = {"content-type": "application/json"}
-        if retry_now:
-            headers["retry-after-ms"] = "1"  # the SDK honours it: tests need not sleep
-        if status == 400:
-            headers["x-should-retry"] = "false"
-        body = {"type": "error", "error": {"type": kind, "message": message}}
-        return httpx2.Response(status, headers=headers, json=body)

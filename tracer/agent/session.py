@@ -22,7 +22,7 @@ from tracer.agent.messages import (
     create_attachment_message,
     create_user_message,
 )
-from tracer.agent.model import ModelSeam
+from tracer.agent.model import DEFAULT_TIMEOUT, ModelSeam
 from tracer.agent.permissions import Permissions, terminal_asker
 from tracer.agent.tools import Tool, ToolContext, tool_registry
 from tracer.trace.events import Event, SessionStarted
@@ -57,7 +57,13 @@ class Session:
 
     @classmethod
     def for_scenario(
-        cls, scenario: Any, dirs: Any, *, transport: httpx2.BaseTransport, max_turns: int | None
+        cls,
+        scenario: Any,
+        dirs: Any,
+        *,
+        transport: httpx2.BaseTransport,
+        max_turns: int | None,
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> Session:
         tools = tool_registry(scenario.tools)
         params = _params(scenario.model, scenario.system, tools)
@@ -65,7 +71,7 @@ class Session:
             prompt=scenario.prompt,
             attachments=scenario.attachments,
             tools=tools,
-            seam=ModelSeam(params=params, transport=transport),
+            seam=ModelSeam(params=params, transport=transport, timeout=timeout),
             ctx=ToolContext(
                 workspace=dirs.workspace, env=dirs.env, readable_roots=[dirs.tool_results]
             ),
@@ -96,6 +102,7 @@ class Session:
         allow: list[str],
         deny: list[str],
         interactive: bool,
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> Session:
         tools = tool_registry()
         params = _params(model, None, tools)
@@ -103,7 +110,7 @@ class Session:
             prompt=prompt,
             attachments=[],
             tools=tools,
-            seam=ModelSeam(params=params, api_key=api_key, base_url=base_url),
+            seam=ModelSeam(params=params, api_key=api_key, base_url=base_url, timeout=timeout),
             ctx=ToolContext(
                 workspace=dirs.workspace, env=dirs.env, readable_roots=[dirs.tool_results]
             ),

@@ -1,7 +1,8 @@
 """``tracer doctor TRACE``: check a trace for the chapter's common errors.
 
 Prints each finding (rule, severity, step, turn, one line on what went wrong, and the guide's
-"how to check" hint in the chosen language), then a one-line summary. Exit status: 0 when there is
+"how to check" hint, all in the chosen language: ``--lang zh`` prints Chinese throughout), then
+a one-line summary. Exit status: 0 when there is
 no error (warnings are still printed), 1 when there is at least one error (or, with ``--strict``,
 any finding at all), 2 when the trace cannot be read (one line on stderr, as for every command).
 
@@ -12,6 +13,7 @@ any finding at all), 2 when the trace cannot be read (one line on stderr, as for
      "step": 13,                             # step number, as `tracer show` numbers steps
      "turn": 2,
      "message": "request 2 resends ...",     # one line, English
+     "message_zh": "第 2 次请求重发了 ...",    # the same line in Chinese
      "hint": {"zh": "...", "en": "..."}}     # the guide's "how to check" text
 
 (:data:`tracer.doctor.FINDINGS_JSON_SCHEMA` is the JSON Schema of that list.)
@@ -52,6 +54,7 @@ exit status: 0 no errors (warnings are still printed), 1 at least one error
   step      the step number, as `tracer show` numbers steps
   turn      the loop turn
   message   one line, in English
+  message_zh the same line, in Chinese
   hint      {"zh": ..., "en": ...}: how to check it, from the chapter's guide
 """
 )
@@ -94,7 +97,7 @@ def register(subparsers: Any) -> None:
         "--lang",
         choices=("zh", "en"),
         default=None,
-        help="language of the hints (default: from TRACER_LANG or LANG)",
+        help="language of the report (default: from TRACER_LANG or LANG)",
     )
     parser.add_argument(
         "--repeat",
@@ -130,33 +133,46 @@ def run(args: argparse.Namespace) -> int:
         if unended:
             print(unended, file=sys.stderr)
     else:
-        for line in report_lines(findings, args.lang or _default_lang()):
+        lang = args.lang or _default_lang()
+        for line in report_lines(findings, lang):
             print(line)
         if unended:
             print(unended)
-        print(summary(args.trace, findings))
+        print(summary(args.trace, findings, lang))
     errors = sum(f.severity == "error" for f in findings)
     if errors or (args.strict and findings):
         return 1
     return 0
 
 
+SEVERITY_ZH = {"error": "错误", "warning": "警告"}
+
+
 def report_lines(findings: list[Any], lang: str) -> list[str]:
     """Each finding as two or three lines: what, where, and how to check it."""
-    label = "检查" if lang == "zh" else "check"
+    zh = lang == "zh"
     lines: list[str] = []
     for f in findings:
-        lines.append(f"{f.severity:<7}  {f.rule:<21} step {f.step}, turn {f.turn}")
-        lines.append(f"         {f.message}")
+        if zh:
+            severity = SEVERITY_ZH.get(f.severity, f.severity)
+            lines.append(f"{severity}  {f.rule:<21} 第 {f.step} 步，第 {f.turn} 轮")
+        else:
+            lines.append(f"{f.severity:<7}  {f.rule:<21} step {f.step}, turn {f.turn}")
+        message = f.text(lang) if hasattr(f, "text") else f.message
+        lines.append(f"         {message}")
         hint = f.hint.get(lang) if f.hint else None
         if hint:
-            lines.append(f"         {label}: {hint}")
+            lines.append(f"         检查：{hint}" if zh else f"         check: {hint}")
     return lines
 
 
-def summary(trace: Path, findings: list[Any]) -> str:
+def summary(trace: Path, findings: list[Any], lang: str = "en") -> str:
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
+    if lang == "zh":
+        if not findings:
+            return f"{trace}：没有发现问题"
+        return f"{trace}：{errors} 个错误，{warnings} 个警告"
     if not findings:
         return f"{trace}: no findings"
     return (

@@ -231,15 +231,27 @@ class TraceFacts:
             return int(getattr(self.events[index], "turn", 0) or 0)
         return 0
 
-    def finding(self, rule: str, index: int, message: str) -> Finding:
-        """A finding of ``rule`` pointing at event ``index`` (its step and turn)."""
+    def finding(
+        self,
+        rule: str,
+        index: int,
+        message: str,
+        zh: str,
+        hint: dict[str, str] | None = None,
+    ) -> Finding:
+        """A finding of ``rule`` pointing at event ``index`` (its step and turn).
+
+        ``message`` and ``zh`` say the same thing in English and Chinese; ``hint`` replaces the
+        rule's "how to check" text when this finding needs a more precise one.
+        """
         return Finding(
             rule=rule,
             severity=RULES[rule],
             step=self.step(index),
             turn=self.turn(index),
             message=" ".join(message.split()),
-            hint=hint_for(rule),
+            hint=hint or hint_for(rule),
+            message_zh=zh.strip(),
         )
 
     def next_request(self, after: int) -> SentRequest | None:
@@ -282,5 +294,9 @@ class TraceFacts:
             if isinstance(event, MessageRecorded) and event.type == "user":
                 yield i, event
 
-    def refused_note(self, request: SentRequest) -> str:
-        return f"; the API refused it: {request.refused}" if request.refused else ""
+    def refused_note(self, request: SentRequest, lang: str = "en") -> str:
+        if not request.refused:
+            return ""
+        if lang == "zh":
+            return f"；API 拒绝了这次请求：{request.refused}"
+        return f"; the API refused it: {request.refused}"

@@ -3,8 +3,8 @@
 Each rule is a row of the chapter's table of common errors (常见错误与检查方法), plus
 ``api-invariants`` for the API's own rules about a conversation. A finding names its rule, how bad
 it is, the step where the reader should look (numbered exactly as ``tracer show`` numbers steps),
-the turn, one English line saying what went wrong, and the guide's "how to check" hint in both
-languages.
+the turn, one line saying what went wrong in English and in Chinese, and the guide's "how to
+check" hint in both languages.
 """
 
 from __future__ import annotations
@@ -40,6 +40,12 @@ class Finding:
     """One line, in English: what went wrong, with the ids and numbers that prove it."""
     hint: dict[str, str] = field(default_factory=dict)
     """How to check it, ``{"zh": …, "en": …}``: the guide's common-errors "check" text."""
+    message_zh: str = ""
+    """The same line in Chinese (identifiers and the API's own error text stay as they are)."""
+
+    def text(self, lang: str) -> str:
+        """The message in ``lang`` (English when there is no Chinese one)."""
+        return self.message_zh if lang == "zh" and self.message_zh else self.message
 
     def to_dict(self) -> dict[str, Any]:
         """The published JSON shape of a finding (see :data:`FINDINGS_JSON_SCHEMA`)."""
@@ -49,6 +55,7 @@ class Finding:
             "step": self.step,
             "turn": self.turn,
             "message": self.message,
+            "message_zh": self.message_zh or self.message,
             "hint": dict(self.hint),
         }
 
@@ -60,7 +67,7 @@ FINDINGS_JSON_SCHEMA: dict[str, Any] = {
     "type": "array",
     "items": {
         "type": "object",
-        "required": ["rule", "severity", "step", "turn", "message", "hint"],
+        "required": ["rule", "severity", "step", "turn", "message", "message_zh", "hint"],
         "additionalProperties": False,
         "properties": {
             "rule": {"enum": list(RULES)},
@@ -68,6 +75,7 @@ FINDINGS_JSON_SCHEMA: dict[str, Any] = {
             "step": {"type": "integer", "minimum": 0},
             "turn": {"type": "integer", "minimum": 0},
             "message": {"type": "string", "pattern": "^[^\\n]+$"},
+            "message_zh": {"type": "string", "pattern": "^[^\\n]+$"},
             "hint": {
                 "type": "object",
                 "required": ["zh", "en"],

@@ -26,7 +26,7 @@ FALLBACK: dict[str, dict[str, str]] = {
     "malformed-result": {
         "en": "Look at the block the mapping step produced: type, tool_use_id, content, and "
         "is_error matching the content.",
-        "zh": "查看映射步骤产出的块：type、tool_use_id、content 是否齐全，"
+        "zh": "查看翻译（mapping）步骤产出的块：type、tool_use_id、content 是否齐全，"
         "is_error 是否与内容相符。",
     },
     "loop-not-ending": {

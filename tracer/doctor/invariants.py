@@ -48,7 +48,18 @@ def check_api_invariants(facts: TraceFacts) -> list[Finding]:
                 if request.refused
                 else f"request {request.number} breaks the API's rules"
             )
+            verdict_zh = (
+                f"API 拒绝了第 {request.number} 次请求"
+                if request.refused
+                else f"第 {request.number} 次请求违反了 API 的规则"
+            )
+            # The API's own error text stays in English: it is what the API really says.
             findings.append(
-                facts.finding("api-invariants", request.index, f"{verdict}: {problem.text}")
+                facts.finding(
+                    "api-invariants",
+                    request.index,
+                    f"{verdict}: {problem.text}",
+                    f"{verdict_zh}：{problem.text}",
+                )
             )
     return findings

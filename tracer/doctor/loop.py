@@ -21,6 +21,16 @@ from tracer.doctor.facts import ToolUse, TraceFacts
 from tracer.doctor.finding import Finding
 from tracer.trace.events import FollowUpDecided, MaxTurnsChecked, SessionStarted
 
+#: The repeated-call finding has its own hint: the model did ask for a tool every time, so the
+#: table's check (a reply without tool_use must end the loop) says nothing about it.
+REPEAT_HINT = {
+    "en": "The model asked for the same call with the same input again and again: compare the "
+    "tool_result it got each time with what it asked next. needsFollowUp is rightly true while "
+    "it keeps asking; only max_turns stops such a loop.",
+    "zh": "模型一次次用同样的输入请求同一个调用：对比它每次拿到的 tool_result 和它接下来的请求。"
+    "只要它还在请求工具，needsFollowUp 为 true 就没有错；这样的循环只有 max_turns 能拦住。",
+}
+
 
 def _key(use: ToolUse) -> str:
     try:
@@ -49,6 +59,9 @@ def check_repeats(facts: TraceFacts, repeat_limit: int) -> list[Finding]:
                     facts.follow_up_after(nth.response_index),
                     f"the same call {_short(_key(nth))} was made {len(run)} times in a row "
                     f"(turns {turns[0]}–{turns[-1]}; limit {repeat_limit})",
+                    f"同一个调用 {_short(_key(nth))} 连续出现了 {len(run)} 次"
+                    f"（第 {turns[0]}–{turns[-1]} 轮；上限 {repeat_limit} 次）",
+                    hint=REPEAT_HINT,
                 )
             )
 
@@ -80,13 +93,18 @@ def check_stuck(facts: TraceFacts) -> list[Finding]:
         first_index, first = stuck[0]
         last = stuck[-1][1]
         forced = " (forced)" if any(d.forced for _, d in stuck) else ""
+        forced_zh = "（被强制）" if forced else ""
         turns = f"turn {first.turn}" if len(stuck) == 1 else f"turns {first.turn}–{last.turn}"
+        turns_zh = f"第 {first.turn} 轮" if len(stuck) == 1 else f"第 {first.turn}–{last.turn} 轮"
+        limit = _limit(facts, end) or "?"
         findings.append(
             facts.finding(
                 "loop-not-ending",
                 first_index,
                 f"needsFollowUp stayed true{forced} on {turns} although no tool_use was asked "
-                f"for; only max_turns {_limit(facts, end) or '?'} stopped the loop",
+                f"for; only max_turns {limit} stopped the loop",
+                f"{turns_zh}的回复里没有 tool_use，needsFollowUp 却一直是 true{forced_zh}；"
+                f"最后只靠 max_turns（{limit}）停下了循环",
             )
         )
     return findings
@@ -134,12 +152,15 @@ def check_max_turns(facts: TraceFacts, loop_findings: list[Finding]) -> list[Fin
             and ((r := facts.next_request(u.response_index)) is None or r.index > end)
         ]
         tail = f"; the results of {len(unsent)} tool call(s) were never sent" if unsent else ""
+        tail_zh = f"；有 {len(unsent)} 个工具调用的结果没有发给模型" if unsent else ""
+        shown = limit if limit is not None else "?"
         findings.append(
             facts.finding(
                 "max-turns",
                 index,
                 f"the session stopped at max_turns: turn {ended.turn_count} would exceed the "
-                f"limit of {limit if limit is not None else '?'}{tail}",
+                f"limit of {shown}{tail}",
+                f"会话因 max_turns 停止：第 {ended.turn_count} 轮会超过上限 {shown}{tail_zh}",
             )
         )
     return findings

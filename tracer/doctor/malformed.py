@@ -46,43 +46,78 @@ def looks_like_error(content: Any) -> str | None:
 
 def block_problems(block: Any, *, expected_result: bool = True) -> list[str]:
     """What is wrong with one result block (empty when nothing is)."""
+    return [en for en, _ in block_problems_both(block, expected_result=expected_result)]
+
+
+def block_problems_both(block: Any, *, expected_result: bool = True) -> list[tuple[str, str]]:
+    """:func:`block_problems` as ``(English, Chinese)`` pairs."""
     if not isinstance(block, dict):
-        return [f"the block is a {type(block).__name__}, not an object"]
-    problems: list[str] = []
+        name = type(block).__name__
+        return [(f"the block is a {name}, not an object", f"这个块是 {name}，不是对象")]
+    problems: list[tuple[str, str]] = []
     kind = block.get("type")
     if kind is None:
-        problems.append("it has no type")
+        problems.append(("it has no type", "没有 type 字段"))
     elif kind != "tool_result":
         if not expected_result:
             return []
-        problems.append(f"its type is {kind!r}, not 'tool_result'")
+        problems.append(
+            (f"its type is {kind!r}, not 'tool_result'", f"type 是 {kind!r}，不是 'tool_result'")
+        )
     if "tool_use_id" not in block:
-        problems.append("it has no tool_use_id")
+        problems.append(("it has no tool_use_id", "没有 tool_use_id 字段"))
     elif not isinstance(block["tool_use_id"], str) or not block["tool_use_id"]:
-        problems.append(f"its tool_use_id is {block['tool_use_id']!r}, not an id string")
+        value = block["tool_use_id"]
+        problems.append(
+            (
+                f"its tool_use_id is {value!r}, not an id string",
+                f"tool_use_id 是 {value!r}，不是 id 字符串",
+            )
+        )
     content = block.get("content")
     if "content" not in block:
-        problems.append("it has no content")
+        problems.append(("it has no content", "没有 content 字段"))
     elif not isinstance(content, str | list):
+        name = type(content).__name__
         problems.append(
-            f"its content is a {type(content).__name__}, not a string or a list of blocks"
+            (
+                f"its content is a {name}, not a string or a list of blocks",
+                f"content 是 {name}，不是字符串，也不是块的列表",
+            )
         )
     elif isinstance(content, list) and any(
         not isinstance(b, dict) or "type" not in b for b in content
     ):
-        problems.append("its content list holds a block without a type")
+        problems.append(
+            ("its content list holds a block without a type", "content 列表里有一个没有 type 的块")
+        )
     is_error = block.get("is_error")
     if "is_error" in block and not isinstance(is_error, bool):
-        problems.append(f"is_error is {is_error!r}, not true or false")
+        problems.append(
+            (
+                f"is_error is {is_error!r}, not true or false",
+                f"is_error 是 {is_error!r}，不是 true 或 false",
+            )
+        )
     elif (
         is_error
         and isinstance(content, str | list)
         and not _text_of(content).strip()
         and not (isinstance(content, list) and content)
     ):
-        problems.append("is_error is set but the content carries no error text")
+        problems.append(
+            (
+                "is_error is set but the content carries no error text",
+                "is_error 已设置，content 里却没有错误说明",
+            )
+        )
     elif not is_error and (marker := looks_like_error(content)):
-        problems.append(f"the content is an error ({marker}) but is_error is not set")
+        problems.append(
+            (
+                f"the content is an error ({marker}) but is_error is not set",
+                f"content 是一条错误（{marker}），is_error 却没有设置",
+            )
+        )
     return problems
 
 
@@ -106,7 +141,7 @@ def check_malformed_result(facts: TraceFacts) -> list[Finding]:
         for j, block in enumerate(content):
             if not _is_result_like(block, message.origin, j):
                 continue
-            problems = block_problems(block)
+            problems = block_problems_both(block)
             if not problems:
                 continue
             source = facts.by_message.get(message.uuid)
@@ -116,17 +151,27 @@ def check_malformed_result(facts: TraceFacts) -> list[Finding]:
             where = facts.result_index(source) if source else None
             if where is None:
                 where = request.index if request is not None else index
-            whose = source or (block_id if isinstance(block_id, str) else None) or "a tool call"
+            whose = source or (block_id if isinstance(block_id, str) else None)
+            refused = request is not None and request.refused
             sent = (
                 f"; request {request.number} carried it{facts.refused_note(request)}"
-                if request is not None and request.refused
+                if (request is not None and refused)
                 else ""
             )
+            sent_zh = (
+                f"；第 {request.number} 次请求带上了它{facts.refused_note(request, 'zh')}"
+                if request is not None and refused
+                else ""
+            )
+            english = "; ".join(en for en, _ in problems)
+            chinese = "；".join(zh for _, zh in problems)
             findings.append(
                 facts.finding(
                     "malformed-result",
                     where,
-                    f"the tool_result for {whose} is malformed: {'; '.join(problems)}{sent}",
+                    f"the tool_result for {whose or 'a tool call'} is malformed: {english}{sent}",
+                    (f"{whose} 的" if whose else "某个工具调用的")
+                    + f" tool_result 格式不对：{chinese}{sent_zh}",
                 )
             )
     findings += _results_not_first(facts)
@@ -161,6 +206,8 @@ def _results_not_first(facts: TraceFacts) -> list[Finding]:
                         request.index,
                         f"request {request.number}, messages.{i}: a {kinds[first_other]} "
                         "block comes before the tool_result blocks; they must come first",
+                        f"第 {request.number} 次请求，messages.{i}：一个 {kinds[first_other]} 块"
+                        "排在 tool_result 块前面；tool_result 块必须排在最前",
                     )
                 )
     return findings

@@ -64,10 +64,22 @@ def _answered(facts: TraceFacts, request: SentRequest, use: ToolUse) -> bool:
     return wrapped is not None and wrapped.message_uuid in request.uuids(following)
 
 
-def _why(facts: TraceFacts, use: ToolUse) -> str:
+def _why(facts: TraceFacts, use: ToolUse, lang: str = "en") -> str:
+    zh = lang == "zh"
     if use.id not in facts.wrapped:
-        mapped = " (it was mapped but never wrapped and pushed)" if use.id in facts.mapped else ""
+        if use.id in facts.mapped:
+            mapped = (
+                "（结果翻译过了，但没有包装、没有 push）"
+                if zh
+                else " (it was mapped but never wrapped and pushed)"
+            )
+        else:
+            mapped = ""
+        if zh:
+            return f"它的结果从未进入历史{mapped}"
         return f"its result never joined the history{mapped}"
+    if zh:
+        return "结果消息包装好了，却没有追加到发出的历史里"
     return "its result message was wrapped but not appended to the history that was sent"
 
 
@@ -95,6 +107,8 @@ def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
                 index,
                 f"request {request.number} resends the tool call {calls} without its "
                 f"tool_result: {_why(facts, uses[0])}{facts.refused_note(request)}",
+                f"第 {request.number} 次请求重发了工具调用 {calls}，却没有带上它的 tool_result："
+                f"{_why(facts, uses[0], 'zh')}{facts.refused_note(request, 'zh')}",
             )
         )
     for end, uses in ended_without.items():
@@ -106,6 +120,7 @@ def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
                 end,
                 f"the session ended ({facts.events[end].reason}) without sending the result of "
                 f"{calls} back to the model",
+                f"会话结束了（{facts.events[end].reason}），{calls} 的结果却没有送回模型",
             )
         )
     return findings
@@ -153,21 +168,33 @@ def check_tool_use_id_mismatch(facts: TraceFacts) -> list[Finding]:
                 source = facts.by_message.get(_block_uuid(request, i, j) or "")
                 index = facts.result_index(source) if source else None
                 asked_text = ", ".join(asked) if asked else "no tool_use at all"
+                asked_zh = "、".join(asked) if asked else "任何 tool_use"
                 if twice:
                     what = f"a second tool_result answers {tool_use_id}"
+                    what_zh = f"又有一个 tool_result 回答 {tool_use_id}"
                 else:
                     what = (
                         f"tool_result answers {tool_use_id}, but the assistant message "
                         f"before it asked for {asked_text}"
                     )
+                    what_zh = (
+                        f"tool_result 回答的是 {tool_use_id}，但它前面那条 assistant 消息请求的是 "
+                        f"{asked_zh}"
+                        if asked
+                        else f"tool_result 回答的是 {tool_use_id}，但它前面那条 assistant 消息"
+                        "没有请求任何 tool_use"
+                    )
                 if source and source != tool_use_id:
                     what += f" (it is the result of {source})"
+                    what_zh += f"（它其实是 {source} 的结果）"
                 findings.append(
                     facts.finding(
                         "tool-use-id-mismatch",
                         index if index is not None else request.index,
                         f"request {request.number}, messages.{i}.content.{j}: {what}"
                         f"{facts.refused_note(request)}",
+                        f"第 {request.number} 次请求，messages.{i}.content.{j}：{what_zh}"
+                        f"{facts.refused_note(request, 'zh')}",
                     )
                 )
     return findings

@@ -1,9 +1,11 @@
 """``tracer export --format md``: a session as a Markdown walk-through.
 
-One section per turn; inside it one numbered line per step, named after its station (① mapping,
-② wrapping, ③ appending, ④ resending, as chapter 12 numbers them) with what the step did, and the
-chapter's ``[DEBUG]`` lines where the loop printed them. Tool results are quoted (shortened), so
-the reader sees what actually travelled back to the model.
+One section per turn; inside it one numbered line per step, named after its step of the result's
+trip (① mapping, ② wrapping, ③ appending, ④ resending: the book's 翻译, 包装, 追加, 重新发送)
+with what the step did, and the chapter's ``[DEBUG]`` lines where the loop printed them (a line
+Claude Code 2.1.88 would not print is marked). Steps are numbered as ``tracer show`` numbers
+them, through the whole session, so a step number means the same in every view. Tool results are
+quoted (shortened), so the reader sees what actually travelled back to the model.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from tracer.export.walk import Walk, block_summary, note_of, short, usage_totals
+from tracer.hooks import shown_line
 
 PREVIEW = 400
 
@@ -57,7 +60,9 @@ def describe(w: Walk, e: Any) -> list[str]:
     if k == "request":
         same = (f"the first {e.prefix_len} as in request {e.prefix_request}, "
                 if e.prefix_request else "")
-        return [f"request {e.request_index} resends the whole history: {e.message_count} API "
+        verb = ("is the first send (no result yet to resend)" if e.request_index == 1
+                else "resends the whole history")
+        return [f"request {e.request_index} {verb}: {e.message_count} API "
                 f"messages ({same}{len(e.tail)} new), normalized from {e.internal_count} "
                 f"internal ones, {e.bytes} bytes"]
     if k == "response":
@@ -124,17 +129,19 @@ def render(w: Walk) -> str:
         lines.append(f"> {note}")
     if w.torn:
         lines.append(f"> {w.torn}")
+    # One count for the whole session, the session step included, exactly as `tracer show`.
+    numbers = {id(e): n for n, e in enumerate(
+        (e for e in w.events if getattr(e, "stage", None)), start=1)}
     for turn in w.turns:
         lines += ["", f"## Turn {turn.number}", ""]
-        step = 0
         for e in turn.events:
             if e.kind == "debug_hook":
-                lines.append(f"   `{e.line}`")
+                lines.append(f"   `{shown_line(e)}`")
             elif e.kind == "import_note":
                 topic, note = note_of(e)
                 lines.append(f"   > {topic}: {note}")
             elif getattr(e, "stage", None):
-                step += 1
+                step = numbers.get(id(e), 0)
                 text = describe(w, e)
                 where = titles.get(e.stage)
                 named = f"**{w.stage_name(e)}**" + (f" ({where})" if where else "")

@@ -14,7 +14,8 @@ from typing import Any
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 
-#: How each stage is named in an export; the four stations carry their number, as in the chapter.
+#: How each stage is named in an export; the four steps of the result's trip carry their number,
+#: as in the chapter's 结果的旅途.
 STAGE_NAMES = {
     "session": "session",
     "turn_start": "turn start",

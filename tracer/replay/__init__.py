@@ -1,9 +1,9 @@
-"""``tracer replay``: step through a recorded session, station by station.
+"""``tracer replay``: step through a recorded session, step by step.
 
 The replay is layered so that most of it is plain Python, tested without a terminal:
 
 * :mod:`~tracer.replay.steps` indexes a trace's steps lazily and holds the cursor logic (next,
-  previous, next turn, next station, go to, follow a growing file);
+  previous, next turn, next journey step (① to ④), go to, follow a growing file);
 * :mod:`~tracer.replay.context` gathers what one step needs from the trace (the messages it points
   at, the requests before it) by reading only nearby events;
 * :mod:`~tracer.replay.render` and :mod:`~tracer.replay.render_tools` turn a step into Rich text,

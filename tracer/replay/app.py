@@ -19,6 +19,7 @@ Build the app with :func:`tracer.replay.factory.make_app`, as the command line a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -32,10 +33,13 @@ from tracer.replay import context, search
 from tracer.replay.autoplay import Autoplay
 from tracer.replay.diagnose import Diagnosis
 from tracer.replay.doctor_controls import DoctorControls
-from tracer.replay.guide import load_guide, section_of, section_text, step_text
+from tracer.replay.guide import load_guide, step_text
 from tracer.replay.i18n import LANGS, stage_name, tr
 from tracer.replay.input_errors import InputErrorExit
+from tracer.replay.navigation import NavigationControls
 from tracer.replay.render import render_step
+from tracer.replay.section_panel import section_panel_text
+from tracer.replay.sections import recording_info, section_for_step
 from tracer.replay.steps import CHUNK, Cursor, StepIndex, next_of_stage, next_turn, previous_turn
 from tracer.replay.widgets.debug_console import DebugConsole
 from tracer.replay.widgets.findings_panel import FindingsPanel
@@ -47,11 +51,14 @@ from tracer.replay.widgets.search_bar import SearchBar
 from tracer.replay.widgets.timeline import Timeline
 from tracer.trace.events import STATIONS
 
+if TYPE_CHECKING:
+    from tracer.replay.tour import Tour
+
 #: How often ``--follow`` looks for new lines, in seconds.
 FOLLOW_INTERVAL = 0.25
 
 
-class ReplayApp(InputErrorExit, DoctorControls, App[None]):
+class ReplayApp(InputErrorExit, NavigationControls, DoctorControls, App[None]):
     """Step through a trace. Keys work the same in both languages (Chinese punctuation too)."""
 
     TITLE = "tracer replay"
@@ -79,6 +86,9 @@ class ReplayApp(InputErrorExit, DoctorControls, App[None]):
         Binding("t", "language", "language"),
         Binding("c", "chapter", "chapter"),
         Binding("d", "findings", "findings"),
+        Binding("s", "contents", "contents"),
+        Binding("N,greater_than_sign", "tour_next", "next stop", show=False),
+        Binding("B,less_than_sign", "tour_back", "previous stop", show=False),
         Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
         Binding("q", "quit", "quit"),
         Binding("up", "scroll_stage(-1)", "scroll up", show=False),
@@ -91,7 +101,7 @@ class ReplayApp(InputErrorExit, DoctorControls, App[None]):
                  follow: bool = False, guide: object | None = None,
                  guide_problem: str | None = None, load_chapter_guide: bool = True,
                  doctor: bool = False, jump_to_finding: bool | None = None,
-                 diagnosis: Diagnosis | None = None) -> None:
+                 diagnosis: Diagnosis | None = None, tour: Tour | None = None) -> None:
         super().__init__()
         self.index = index
         self.cursor = Cursor(index, step)
@@ -102,9 +112,13 @@ class ReplayApp(InputErrorExit, DoctorControls, App[None]):
         self.guide, self.guide_problem = guide, guide_problem
         source = index.reader.header.get("source") or {}
         self.scenario = source.get("name") if isinstance(source, dict) else None
+        self.recording = recording_info(index.reader.path, index.reader.header)
+        self.tour = tour
+        self._contents = None
+        self._landings = None
         self.indexing = False
         self.autoplay = Autoplay(self.set_interval, self._autoplay_tick)
-        self._chapter_key: tuple[str, str] | None = None
+        self._chapter_key: tuple[str, str, tuple[str, ...]] | None = None
         self._section_key: tuple[str | None, str] | None = None
         self._keys_lang: str | None = None
         self._notice: str | None = None
@@ -124,6 +138,7 @@ class ReplayApp(InputErrorExit, DoctorControls, App[None]):
     def compose(self) -> ComposeResult:
         yield JourneyStrip()
         yield Static(id="notice")
+        yield Static(id="tour-bar")
         with Horizontal(id="main"):
             yield Timeline(self.index)
             with Vertical(id="centre"):
@@ -145,6 +160,8 @@ class ReplayApp(InputErrorExit, DoctorControls, App[None]):
             self.call_after_refresh(self.finish_index)  # after the first frame is on screen
         if self.follow:
             self.set_interval(FOLLOW_INTERVAL, self.poll)
+        if self.tour is not None:
+            self.call_after_refresh(self.start_tour)
 
     @work(thread=True, exclusive=True, group="index")
     def finish_index(self) -> None:
@@ -191,22 +208,26 @@ class ReplayApp(InputErrorExit, DoctorControls, App[None]):
         self.query_one(StepBar).show(step, len(index))
         self.query_one(StageView).show(render_step(index, step, lang),
                                        f"{step + 1} · {stage_name(stage, lang)}")
-        total, lines = context.debug_lines(index, step, keep=64)
+        total, lines = context.debug_lines(index, step, keep=64, lang=lang)
         self.query_one(DebugConsole).show_lines(total, lines, lang)
-        if self._chapter_key != (stage, lang):
-            self._chapter_key = (stage, lang)
+        landed = tuple(self.checkpoints_here(step))
+        if self._chapter_key != (stage, lang, landed):
+            self._chapter_key = (stage, lang, landed)
             self.query_one("#chapter-step", ChapterPanel).show(
-                step_text(self.guide, self.guide_problem, stage, lang, self.scenario),
-                f"{tr('chapter', lang)} · {stage_name(stage, lang)}", key=(stage, lang))
-            section = section_of(self.guide, stage)
-            section_key = (getattr(section, "id", None), lang)
-            if section_key != self._section_key:
-                self._section_key = section_key
-                self.query_one("#chapter-section", ChapterPanel).show(
-                    section_text(section, lang) if self.guide is not None else Text(),
-                    key=section_key)
+                step_text(self.guide, self.guide_problem, stage, lang, self.scenario,
+                          landed=landed),
+                f"{tr('chapter', lang)} · {stage_name(stage, lang)}", key=self._chapter_key)
+        # The section comes from the guide's anchors, the scenario and the stage (sections.py).
+        section, _ = section_for_step(self.guide, self.recording, stage, index.turn(step))
+        section_key = (getattr(section, "id", None), lang, self.recording.name)
+        if section_key != self._section_key:
+            self._section_key = section_key
+            self.query_one("#chapter-section", ChapterPanel).show(
+                section_panel_text(section, lang, self.recording, self.guide is not None),
+                key=section_key)
         self._show_notice()
         self._show_findings()
+        self.render_tour_bar()
         if self._keys_lang != lang:  # unchanged widgets are not redrawn
             self._keys_lang = lang
             self.query_one("#keys", Static).update(" " + tr("keys_bar", lang))

@@ -23,7 +23,7 @@ DEFAULT_SIZE = (120, 40)
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "replay", help="step through a recorded trace, station by station",
+        "replay", help="step through a recorded trace, step by step",
         description="Replay a trace in a terminal app: mapping, wrapping, appending, resending, "
                     "step by step, beside chapter 12. Without TRACE, the bundled main walk.")
     parser.add_argument("trace", nargs="?", type=Path, metavar="TRACE",

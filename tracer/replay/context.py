@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from tracer.hooks import shown_line
 from tracer.messages import resolve_part
 from tracer.replay.steps import StepIndex, steps_of
 from tracer.trace.events import AnyEvent, MessageRecorded
@@ -136,11 +137,15 @@ def request_history(index: StepIndex, step: int, points: int = CHART_POINTS) -> 
     return out
 
 
-def debug_lines(index: StepIndex, step: int, keep: int = 200) -> tuple[int, list[str]]:
-    """The ``[DEBUG]`` lines printed once ``step`` is done: (how many in all, the last ``keep``)."""
+def debug_lines(
+    index: StepIndex, step: int, keep: int = 200, lang: str = "en"
+) -> tuple[int, list[str]]:
+    """The ``[DEBUG]`` lines printed once ``step`` is done: (how many in all, the last ``keep``).
+
+    A line the real 2.1.88 would not print (see :mod:`tracer.hooks`) carries a note saying so.
+    """
     total = index.debug_count_through(step)
     lines = []
     for k in range(max(total - keep, 0), total):
-        line = getattr(index.reader[index.debug_positions[k]], "line", "")
-        lines.append(line if isinstance(line, str) else str(line))
+        lines.append(shown_line(index.reader[index.debug_positions[k]], lang))
     return total, lines

@@ -33,12 +33,13 @@ LOAD_GUIDE: Any = _LoadGuide()
 
 def make_app(trace: Path | None = None, *, step: int | None = None, turn: int | None = None,
              stage: str | None = None, lang: str | None = None, follow: bool = False,
-             doctor: bool = False, guide: Any = LOAD_GUIDE) -> ReplayApp:
+             doctor: bool = False, guide: Any = LOAD_GUIDE, tour: Any = None) -> ReplayApp:
     """The replay app for ``trace`` (default: the bundled main walk), ready to run.
 
     ``step`` is 1-based, as ``--step N`` and ``tracer show`` count; ``turn``/``stage`` pick the
     first step of a turn and/or stage. ``doctor``: start at the doctor's first finding (unless a
     position was given) and open the findings panel. ``lang`` None follows the locale.
+    ``tour``: a :class:`tracer.replay.tour.Tour` to walk (see :func:`make_tour_app`).
     """
     from tracer.paths import MAIN_RECORDING
     from tracer.replay.app import ReplayApp
@@ -66,4 +67,45 @@ def make_app(trace: Path | None = None, *, step: int | None = None, turn: int | 
     if guide is not LOAD_GUIDE:
         options = {"guide": guide, "load_chapter_guide": guide is not None}
     return ReplayApp(index, step=start, lang=lang or default_lang(), follow=follow,
-                     doctor=doctor, jump_to_finding=doctor and not positioned, **options)
+                     doctor=doctor, jump_to_finding=doctor and not positioned, tour=tour,
+                     **options)
+
+
+def make_tour_app(*, lang: str | None = None, restart: bool = False,
+                  state: Path | None = None, guide: Any = LOAD_GUIDE) -> ReplayApp:
+    """The app for ``tracer tour``: the chapter in the book's order, resumed where it was left.
+
+    ``state``: the progress file (default ``tour.json`` in :func:`tracer.replay.tour.state_dir`).
+    A missing or broken guide is bad input here: the tour is made of it.
+    """
+    from tracer.chapters import load_guide
+    from tracer.replay.i18n import default_lang
+    from tracer.replay.sections import bundled_contents
+    from tracer.replay.tour import (
+        PROGRESS_FILE,
+        Tour,
+        load_progress,
+        plan_stops,
+        save_progress,
+        state_dir,
+    )
+
+    if guide is LOAD_GUIDE:
+        guide = load_guide()
+    path = state if state is not None else state_dir() / PROGRESS_FILE
+    stops = plan_stops(guide, bundled_contents(guide))
+    if not stops:
+        raise UserError("the guide gives the tour nowhere to go", getattr(guide, "path", None))
+    progress = load_progress(path)
+    lang = lang or progress.lang or default_lang()
+    tour = Tour(stops, progress, path)
+    if restart:
+        tour.restart()
+    tour.progress.lang = lang
+    tour.progress.stop = tour.current.id
+    try:  # where the progress goes is the user's choice ($TRACER_STATE_DIR): check it now
+        save_progress(tour.progress, path)
+    except OSError as exc:
+        raise UserError(f"cannot keep the tour's progress here ({exc.strerror})", path) from None
+    first = tour.current
+    return make_app(first.recording, step=first.step + 1, lang=lang, guide=guide, tour=tour)

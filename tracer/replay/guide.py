@@ -11,11 +11,12 @@ The panel has two parts: :func:`step_text` (changes with every step) above :func
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from rich.text import Text
 
-from tracer.replay.i18n import tr
+from tracer.replay.i18n import colon, tr
 
 LABEL = "bold cyan"
 
@@ -51,8 +52,13 @@ def _anchor(anchor: Any) -> str:
 
 
 def step_text(guide: Any | None, problem: str | None, stage: str, lang: str,
-              scenario: str | None = None) -> Text:
-    """The top of the chapter panel: what this kind of step is, and the checkpoint it shows."""
+              scenario: str | None = None, landed: Collection[str] | None = None) -> Text:
+    """The top of the chapter panel: what this kind of step is, and the checkpoint it shows.
+
+    ``landed``: the ids of the checkpoints this very step shows (see
+    :meth:`~tracer.replay.navigation.NavigationControls.checkpoints_here`); without it, every
+    checkpoint of the stage and scenario is listed.
+    """
     out = Text()
     if guide is None:
         out.append(tr("no_guide", lang) + "\n", style="dim")
@@ -66,12 +72,16 @@ def step_text(guide: Any | None, problem: str | None, stage: str, lang: str,
     if explanation:
         out.append(explanation.strip() + "\n", style="italic")
     for checkpoint in getattr(guide, "checkpoints", []) or []:
-        if getattr(checkpoint, "stage", None) != stage:
+        if landed is not None:
+            if checkpoint.id not in landed:
+                continue
+        elif getattr(checkpoint, "stage", None) != stage:
             continue
         where = getattr(checkpoint, "scenario", None)
-        if where and scenario and where not in (scenario, f"{scenario}.yaml"):
+        if landed is None and where and scenario and where not in (scenario, f"{scenario}.yaml"):
             continue
-        out.append("\n" + tr("checkpoint", lang) + f" {checkpoint.id}: ", style=LABEL)
+        name = "" if lang == "zh" else f" {checkpoint.id}"
+        out.append("\n" + tr("checkpoint", lang) + name + colon(lang), style=LABEL)
         out.append(_pick(checkpoint.text, lang) + "\n")
     return out
 
@@ -86,17 +96,18 @@ def section_text(section: Any | None, lang: str) -> Text:
     if section is None:
         out.append(tr("no_section", lang) + "\n", style="dim")
         return out
-    out.append(f"{section.id}  ", style="bold")
+    if lang != "zh":  # the id is a key for English readers; in zh the title says it all
+        out.append(f"{section.id}  ", style="bold")
     out.append(_pick(section.title, lang) + "\n\n", style="bold underline")
     notes = _pick(section.notes, lang)
     if notes:
         out.append(notes.strip() + "\n\n")
-    out.append(tr("claude_code", lang) + ": ", style=LABEL)
+    out.append(tr("claude_code", lang) + colon(lang), style=LABEL)
     out.append(_anchor(section.claude_code) + "\n")
-    out.append(tr("ours", lang) + ": ", style=LABEL)
+    out.append(tr("ours", lang) + colon(lang), style=LABEL)
     out.append(_anchor(section.tracer) + "\n")
     if section.fidelity:
-        out.append("\n" + tr("fidelity", lang) + ":\n", style=LABEL)
+        out.append("\n" + tr("fidelity", lang) + colon(lang).rstrip() + "\n", style=LABEL)
         for note in section.fidelity:
             out.append(f"• {_pick(note, lang)}\n")
     return out

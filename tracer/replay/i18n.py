@@ -2,7 +2,12 @@
 
 Many readers of the book read Chinese first, so every label has both. ``--lang`` (or ``t`` in the
 app) picks one; the default follows the locale (``zh*`` → Chinese). Field names the real system
-uses (``tool_result``, ``is_error``, ``needsFollowUp``) stay as they are in both languages.
+uses (``tool_result``, ``is_error``, ``needsFollowUp``) stay as they are in both languages; every
+other word is Chinese in zh mode, with full-width punctuation (``参数：``, not ``参数:``).
+
+The four steps of a result's trip use the book's words first (结果的旅途: 翻译 → 包装 → 追加 →
+重新发送) and the code's name after (mapping, wrapping, appending, resending): the book's three
+stations (第一站、第二站、第三站) are sections of the chapter, not these steps.
 """
 
 from __future__ import annotations
@@ -19,10 +24,10 @@ STAGE_NAMES: dict[str, dict[str, str]] = {
     "follow_up": {"zh": "是否继续", "en": "follow-up"},
     "permission": {"zh": "权限", "en": "permission"},
     "tool_run": {"zh": "工具执行", "en": "tool run"},
-    "mapping": {"zh": "映射", "en": "mapping"},
+    "mapping": {"zh": "翻译", "en": "mapping"},
     "wrapping": {"zh": "包装", "en": "wrapping"},
     "appending": {"zh": "追加", "en": "appending"},
-    "max_turns_check": {"zh": "轮数检查", "en": "max-turns check"},
+    "max_turns_check": {"zh": "轮次检查", "en": "max-turns check"},
     "terminal": {"zh": "结束", "en": "terminal"},
 }
 
@@ -38,6 +43,7 @@ TEXT: dict[str, dict[str, str]] = {
     "no_guide": {"zh": "（没有找到章节指南 guide.yaml）", "en": "(no chapter guide found)"},
     "no_section": {"zh": "这一步不在任何小节里。", "en": "No section covers this step."},
     "claude_code": {"zh": "Claude Code 源码", "en": "Claude Code source"},
+    "bridge": {"zh": "书中的名字", "en": "in the book"},
     "ours": {"zh": "本项目", "en": "ours"},
     "fidelity": {"zh": "与原版的差异", "en": "fidelity"},
     "checkpoint": {"zh": "检查点", "en": "checkpoint"},
@@ -66,9 +72,9 @@ TEXT: dict[str, dict[str, str]] = {
     "doctor_failed": {"zh": "诊断无法检查这条轨迹：{problem}",
                       "en": "the doctor cannot check this trace: {problem}"},
     "keys_bar": {
-        "zh": "←→ 上/下一步  [ ] 上/下一轮  1-4 站点  g 跳转  / 搜索  a 播放  t 语言  "
+        "zh": "←→ 上/下一步  [ ] 上/下一轮  1-4 旅途四步  g 跳转  / 搜索  a 播放  t 语言  "
               "c 章节  d 诊断  ? 帮助  q 退出",
-        "en": "←→ step  [ ] turn  1-4 station  g go to  / search  a play  t language  "
+        "en": "←→ step  [ ] turn  1-4 journey step  g go to  / search  a play  t language  "
               "c chapter  d findings  ? help  q quit",
     },
 }
@@ -79,7 +85,7 @@ HELP: list[tuple[str, dict[str, str]]] = [
     ("Home End", {"zh": "第一步 / 最后一步", "en": "first / last step"}),
     ("] n", {"zh": "下一轮", "en": "next turn"}),
     ("[ p", {"zh": "上一轮（或本轮开头）", "en": "previous turn (or this turn's start)"}),
-    ("1 2 3 4", {"zh": "下一个 ①映射 ②包装 ③追加 ④重新发送",
+    ("1 2 3 4", {"zh": "下一个 ①翻译 ②包装 ③追加 ④重新发送",
                  "en": "next ① mapping ② wrapping ③ appending ④ resending"}),
     ("g", {"zh": "跳到第 N 步", "en": "go to step N"}),
     ("/", {"zh": "搜索所有步骤的内容", "en": "search every step's content"}),
@@ -91,6 +97,10 @@ HELP: list[tuple[str, dict[str, str]]] = [
     ("c", {"zh": "显示 / 隐藏章节面板", "en": "show / hide the chapter panel"}),
     ("d", {"zh": "显示 / 隐藏诊断结果（回车跳到该步）",
            "en": "show / hide findings (Enter jumps to one)"}),
+    ("s", {"zh": "目录：本章各节，以及展示它们的录制和步骤",
+           "en": "contents: the chapter's sections, and where each shows"}),
+    ("N B", {"zh": "导览（tracer tour）：下一站 / 上一站",
+             "en": "tour (tracer tour): next / previous stop"}),
     ("? F1", {"zh": "帮助", "en": "help"}),
     ("q", {"zh": "退出", "en": "quit"}),
 ]
@@ -112,6 +122,22 @@ def severity_name(severity: str, lang: str) -> str:
 
 def severity_mark(severity: str) -> str:
     return SEVERITY_MARKS.get(severity, "●")
+
+
+#: The book's name for each step, before the code's (the stage view's title in zh mode).
+BOOK_TERMS = {"mapping": "翻译", "wrapping": "包装", "appending": "追加", "resending": "重新发送"}
+
+
+def colon(lang: str) -> str:
+    """The colon after a label: full-width in Chinese."""
+    return "：" if lang == "zh" else ": "
+
+
+def stage_title(stage: str, lang: str) -> str:
+    """A step's title: the book's term first, the code's name after (``翻译（mapping）``)."""
+    if lang == "zh" and stage in BOOK_TERMS:
+        return f"{BOOK_TERMS[stage]}（{stage}）"
+    return stage_name(stage, lang)
 
 
 def tr(key: str, lang: str, **values: object) -> str:

@@ -1,9 +1,11 @@
 """A step as Rich text: what it produced, and what it changed.
 
-One function per stage; :func:`render_step` picks it. The four stations get the most care:
+One function per stage; :func:`render_step` picks it. The four steps of the result's trip (the
+book's 翻译, 包装, 追加, 重新发送) get the most care:
 ``resending`` folds the prefix a request shares with the previous one and lights the new tail
 (the whole history resent, made visible), ``appending`` lights the rows that joined the history.
-The tool stations (``tool_run``, ``mapping``, ``wrapping``) live in :mod:`render_tools`.
+The tool steps (``tool_run``, ``mapping``, ``wrapping``) live in :mod:`render_tools`. Labels are
+Chinese in zh mode, with full-width colons; request 1 is called the first send, not a resend.
 
 These functions only read the trace through :mod:`context`; nothing here knows about Textual.
 """
@@ -16,8 +18,9 @@ from typing import Any
 from rich.text import Text
 
 from tracer.replay import context
+from tracer.replay.attempts import attempt_rows, attempts_text, worth_showing
 from tracer.replay.fold import as_json, folded_text, short
-from tracer.replay.i18n import stage_name
+from tracer.replay.i18n import colon, stage_title
 from tracer.replay.render_tools import (
     block_text,
     render_mapping,
@@ -35,23 +38,25 @@ SPARK = "▁▂▃▄▅▆▇█"
 
 
 def title(stage: str, lang: str, extra: str = "") -> Text:
-    out = Text(stage_name(stage, lang), style="bold underline")
+    out = Text(stage_title(stage, lang), style="bold underline")
     if extra:
-        out.append("  " + extra, style="bold")
+        # In zh a full-width space: two ASCII spaces would sit between two Chinese words.
+        out.append(("\u3000" if lang == "zh" else "  ") + extra, style="bold")
     out.append("\n\n")
     return out
 
 
-def field(out: Text, label: str, value: Any, style: str = "") -> None:
-    out.append(f"{label}: ", style=LABEL)
+def field(out: Text, label: str, value: Any, style: str = "", lang: str = "en") -> None:
+    """``label: value`` on one line (a full-width colon in Chinese)."""
+    out.append(label + colon(lang), style=LABEL)
     out.append(f"{value}\n", style=style)
 
 
 def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("session", lang, (event.title or {}).get(lang, "") if event.title else "")
-    field(out, "model", event.model)
-    field(out, "tools", ", ".join(event.tools))
-    field(out, "max_turns", event.max_turns)
+    field(out, "model", event.model, lang=lang)
+    field(out, "tools", ", ".join(event.tools), lang=lang)
+    field(out, "max_turns", event.max_turns, lang=lang)
     out.append(say(lang, "prompt (the first user message):\n", "提示词（第一条 user 消息）：\n"),
                style=LABEL)
     out.append_text(folded_text(event.prompt))
@@ -63,8 +68,8 @@ def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
 
 
 def render_turn_start(index: StepIndex, step: int, event: Any, lang: str) -> Text:
-    out = title("turn_start", lang, f"turn {event.turn}")
-    field(out, "state.messages", event.message_count, "bold")
+    out = title("turn_start", lang, say(lang, f"turn {event.turn}", f"第 {event.turn} 轮"))
+    field(out, "state.messages", event.message_count, "bold", lang)
     out.append(say(lang,
                    "The top of while (true): the turn begins with the whole internal history.\n",
                    "while (true) 的开头：这一轮从完整的内部消息历史开始。\n"))
@@ -81,21 +86,33 @@ def sparkline(values: list[int | None]) -> str:
 
 
 def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text:
-    out = title("resending", lang, f"request {event.request_index}")
+    out = title("resending", lang, request_label(event.request_index, lang))
+    if event.request_index == 1:
+        # Step ④ of the journey, but nothing is *re*sent yet: the first request opens the loop.
+        out.append(say(lang, "The first send: no tool result exists yet. Every later request "
+                             "resends this history plus what the turns added.\n\n",
+                       "首次发送：此时还没有任何工具结果。之后的每次请求都会把这段历史连同"
+                       "每轮新增的消息重新发送。\n\n"), style="italic")
     where = index.positions[step]
-    field(out, "API messages", f"{event.message_count}  (internal {event.internal_count})")
-    field(out, "bytes", f"{event.bytes:,}")
+    field(out, say(lang, "API messages", "API 消息数"),
+          say(lang, f"{event.message_count}  (internal {event.internal_count})",
+              f"{event.message_count}（内部列表 {event.internal_count} 条）"), lang=lang)
+    field(out, say(lang, "bytes", "字节数"), f"{event.bytes:,}", lang=lang)
     if event.params:
         keys = ", ".join(k for k in event.params)
-        field(out, say(lang, "parameters", "参数"), keys, "dim")
+        field(out, say(lang, "parameters", "参数"), keys, "dim", lang)
     else:
         field(out, say(lang, "parameters", "参数"),
-              say(lang, "same as before", "与上一次相同"), "dim")
+              say(lang, "same as before", "与上一次相同"), "dim", lang)
+    rows = attempt_rows(index, step)
+    if worth_showing(rows):
+        out.append("\n")
+        out.append_text(attempts_text(rows, lang))
     out.append("\nmessages: [\n", style="bold")
     if event.prefix_len:
         same, request = event.prefix_len, event.prefix_request
         out.append(say(lang, f"  ⋯ same {same} messages as request {request} (folded)\n",
-                       f"  ⋯ 与请求 {request} 相同的 {same} 条消息（折叠）\n"), style="dim")
+                       f"  ⋯ 与第 {request} 次请求相同的 {same} 条消息（已折叠）\n"), style="dim")
     found = context.find_messages(index.reader, context.tail_uuids(event.tail), where)
     for number, (role, blocks) in enumerate(context.resolve_tail(event.tail, found),
                                             start=event.prefix_len + 1):
@@ -111,26 +128,34 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(say(lang, "the whole history, resent each time:\n",
                        "每次都重新发送整个历史：\n"), style=LABEL)
         first, last = history[0].request_index, history[-1].request_index
-        out.append(f"  bytes         {sparkline([p.bytes for p in history])}  ")
+        out.append(say(lang, "  bytes         ", "  字节数        "))
+        out.append(f"{sparkline([p.bytes for p in history])}  ")
         out.append(f"{history[0].bytes:,} → {history[-1].bytes:,}\n")
         tokens = [p.input_tokens for p in history]
         if any(t is not None for t in tokens):
             out.append(f"  input_tokens  {sparkline(tokens)}  ")
             out.append(f"{tokens[0]} → {tokens[-1]}\n")
-        out.append(f"  requests {first}…{last}" if first != last else f"  request {first}",
-                   style="dim")
+        span = (say(lang, f"  requests {first}…{last}", f"  第 {first}–{last} 次请求")
+                if first != last else "  " + request_label(first, lang))
+        out.append(span, style="dim")
         out.append("\n")
     return out
 
 
+def request_label(number: int, lang: str) -> str:
+    return say(lang, f"request {number}", f"第 {number} 次请求")
+
+
 def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
-    out = title("response", lang, f"request {event.request_index}")
-    field(out, "message id", event.message_id)
-    field(out, "stop_reason", event.stop_reason, "bold")
+    out = title("response", lang, request_label(event.request_index, lang))
+    field(out, "message.id", event.message_id, lang=lang)
+    field(out, "stop_reason", event.stop_reason, "bold", lang)
     usage = ", ".join(f"{k} {v}" for k, v in event.usage.items() if v)
-    field(out, "usage", usage)
+    field(out, "usage", usage, lang=lang)
     latency = f"{event.latency_ms} ms" if event.latency_ms is not None else "?"
-    field(out, "latency", f"{latency}, attempts {event.attempts}")
+    field(out, say(lang, "latency", "耗时"),
+          say(lang, f"{latency}, attempts {event.attempts}",
+              f"{latency}，HTTP 尝试 {event.attempts} 次"), lang=lang)
     found = context.find_messages(index.reader, event.assistant_uuids, index.positions[step])
     count = len(event.assistant_uuids)
     out.append(say(lang, f"\n{count} internal assistant messages (one per content block):\n",
@@ -151,9 +176,9 @@ def render_follow_up(index: StepIndex, step: int, event: Any, lang: str) -> Text
     out.append(str(event.needs_follow_up).lower(), style="bold green" if event.needs_follow_up
                else "bold red")
     out.append("\n")
-    field(out, "stop_reason", event.stop_reason)
+    field(out, "stop_reason", event.stop_reason, lang=lang)
     if event.forced:
-        field(out, say(lang, "forced by the scenario", "由场景强制"), "true", "bold red")
+        field(out, say(lang, "forced by the scenario", "由场景强制"), "true", "bold red", lang)
     out.append(say(lang, f"tool_use blocks: {len(event.tool_use_ids)}\n",
                    f"tool_use 块：{len(event.tool_use_ids)} 个\n"), style=LABEL)
     uses = context.find_tool_uses(index.reader, event.tool_use_ids, index.positions[step])
@@ -171,12 +196,13 @@ def render_follow_up(index: StepIndex, step: int, event: Any, lang: str) -> Text
 def render_permission(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("permission", lang, f"{event.tool} {event.tool_use_id}")
     allowed = event.decision in ("allow", "approve")
-    field(out, "decision", event.decision, "bold green" if allowed else "bold red")
-    field(out, "source", event.source)
+    field(out, say(lang, "decision", "决定"), event.decision,
+          "bold green" if allowed else "bold red", lang)
+    field(out, say(lang, "source", "来源"), event.source, lang=lang)
     if event.rule:
-        field(out, "rule", event.rule)
+        field(out, say(lang, "rule", "规则"), event.rule, lang=lang)
     if event.feedback:
-        field(out, "feedback", event.feedback, "bold yellow")
+        field(out, say(lang, "feedback", "反馈"), event.feedback, "bold yellow", lang)
     if event.message:
         out.append(say(lang, "what the model is told:\n", "模型收到的内容：\n"), style=LABEL)
         out.append_text(folded_text(event.message, "yellow"))
@@ -185,8 +211,10 @@ def render_permission(index: StepIndex, step: int, event: Any, lang: str) -> Tex
 
 def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("appending", lang)
-    out.append(f"messages: {event.before_count} → {event.after_count}", style="bold")
-    out.append(f"    API: {event.api_before_count} → {event.api_after_count}\n")
+    out.append(say(lang, "messages", "消息数") + colon(lang), style="bold")
+    out.append(f"{event.before_count} → {event.after_count}", style="bold")
+    out.append(say(lang, "    API: ", "    API 消息数：")
+               + f"{event.api_before_count} → {event.api_after_count}\n")
     out.append(say(lang, f"+{event.assistant_count} assistant, +{event.tool_result_count} "
                          "tool_result (internal list)\n\n",
                    f"+{event.assistant_count} 条 assistant，+{event.tool_result_count} 条 "
@@ -220,26 +248,33 @@ def _message_line(message: MessageRecorded | None, lang: str) -> Text:
 def render_max_turns(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("max_turns_check", lang)
     if event.max_turns is None:
-        out.append(f"next_turn_count {event.next_turn_count}; max_turns: ", style="bold")
+        out.append(f"next_turn_count {event.next_turn_count}; max_turns" + colon(lang),
+                   style="bold")
         out.append(say(lang, "not set, go on\n", "未设置，继续\n"), style="green")
         return out
     out.append(f"next_turn_count ({event.next_turn_count}) > max_turns ({event.max_turns})"
                f"  →  {str(event.exceeded).lower()}\n", style="bold")
     if event.exceeded:
-        out.append(say(lang, "stop: max_turns reached\n", "停止：达到 max_turns\n"),
+        out.append(say(lang, "stop: max_turns reached. This turn's results are already in the "
+                             "transcript, but no next state is built, so no request carries "
+                             "them.\n",
+                       "停止：达到 max_turns。本轮的结果已经交给调用方、进了会话记录，但不再构建"
+                       "下一个状态，也就没有请求会把它们带给模型。\n"),
                    style="bold red")
     else:
-        out.append(say(lang, "go on to the next turn\n", "继续下一轮\n"), style="green")
+        out.append(say(lang, "go on: the next state is built (appending)\n",
+                       "继续：接下来构建下一个状态（追加）\n"), style="green")
     return out
 
 
 def render_terminal(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("terminal", lang)
-    field(out, "reason", event.reason, "bold green" if event.reason == "completed" else "bold red")
-    field(out, "turn_count", event.turn_count)
-    field(out, "messages", event.message_count)
+    field(out, "reason", event.reason,
+          "bold green" if event.reason == "completed" else "bold red", lang)
+    field(out, "turn_count", event.turn_count, lang=lang)
+    field(out, say(lang, "messages", "消息数"), event.message_count, lang=lang)
     if event.error:
-        out.append("error:\n", style=LABEL)
+        out.append(say(lang, "error", "错误") + colon(lang) + "\n", style=LABEL)
         out.append_text(folded_text(event.error, "red"))
     return out
 

@@ -1,4 +1,4 @@
-"""The tool stations as Rich text: tool run, ① mapping, ② wrapping.
+"""The tool steps as Rich text: tool run, ① 翻译 (mapping), ② 包装 (wrapping).
 
 Mapping is where the chapter's lesson starts: a tool's raw output (stdout, stderr and exit code;
 a file; a diff) becomes one ``tool_result`` block (``mapToolResultToToolResultBlockParam`` in
@@ -17,7 +17,7 @@ from rich.text import Text
 
 from tracer.replay import context
 from tracer.replay.fold import as_json, folded_text, short
-from tracer.replay.i18n import stage_name
+from tracer.replay.i18n import colon, stage_title
 from tracer.trace.events import MessageRecorded, ToolFinished
 
 LABEL = "bold cyan"
@@ -31,8 +31,8 @@ def say(lang: str, en: str, zh: str) -> str:
 
 
 def _title(stage: str, lang: str, extra: str) -> Text:
-    out = Text(stage_name(stage, lang), style="bold underline")
-    out.append("  " + extra + "\n\n", style="bold")
+    out = Text(stage_title(stage, lang), style="bold underline")
+    out.append(("\u3000" if lang == "zh" else "  ") + extra + "\n\n", style="bold")
     return out
 
 
@@ -92,20 +92,31 @@ def raw_output_text(output: Any, lang: str) -> Text:
         return out
     if isinstance(output, dict) and isinstance(output.get("file"), dict):
         file = output["file"]
-        out.append(f"file: {file.get('filePath')}  lines {file.get('startLine')}–"
-                   f"{file.get('numLines')} of {file.get('totalLines')}\n", style=LABEL)
+        first, last, total = line_range(file)
+        out.append(say(lang, f"file: {file.get('filePath')}  lines {first}–{last} of {total}\n",
+                       f"文件：{file.get('filePath')}  第 {first}–{last} 行，共 {total} 行\n"),
+                   style=LABEL)
         out.append_text(folded_text(file.get("content", "")))
         return out
     if isinstance(output, dict) and "structuredPatch" in output:
-        out.append(f"file: {output.get('filePath')}\n", style=LABEL)
-        out.append_text(diff_text(output["structuredPatch"]))
+        out.append(say(lang, "file", "文件") + colon(lang) + f"{output.get('filePath')}\n",
+                   style=LABEL)
+        out.append_text(diff_text(output["structuredPatch"], lang))
         return out
     if isinstance(output, str):
         return folded_text(output)
     return folded_text(as_json(output))
 
 
-def diff_text(hunks: list[dict[str, Any]]) -> Text:
+def line_range(file: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """Read's ``(first, last, total)`` lines: ``numLines`` counts them, from ``startLine`` on."""
+    start, count = file.get("startLine"), file.get("numLines")
+    if isinstance(start, int) and isinstance(count, int):
+        return start, start + count - 1, file.get("totalLines")
+    return start, "?", file.get("totalLines")
+
+
+def diff_text(hunks: list[dict[str, Any]], lang: str = "en") -> Text:
     """``structuredPatch`` hunks as a coloured unified diff."""
     out = Text()
     for hunk in hunks[:20]:
@@ -115,19 +126,22 @@ def diff_text(hunks: list[dict[str, Any]]) -> Text:
             style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
             out.append(line[:300] + "\n", style=style)
     if len(hunks) > 20:
-        out.append(f"… {len(hunks) - 20} more hunks (folded)\n", style="dim italic")
+        more = len(hunks) - 20
+        out.append(say(lang, f"… {more} more hunks (folded)\n",
+                       f"… 另有 {more} 段改动（已折叠）\n"), style="dim italic")
     return out
 
 
 def render_tool_run(index: Any, step: int, event: Any, lang: str) -> Text:
     out = _title("tool_run", lang, f"{event.tool} {event.tool_use_id}")
-    out.append("input: ", style=LABEL)
+    out.append("input" + colon(lang), style=LABEL)
     out.append(short(event.input, 200) + "\n")
     if event.duration_ms is not None:
-        out.append("duration: ", style=LABEL)
+        out.append(say(lang, "duration", "耗时") + colon(lang), style=LABEL)
         out.append(f"{event.duration_ms} ms\n")
     if event.is_error:
-        out.append(f"error ({event.error_kind})\n", style=ERROR)
+        out.append(say(lang, f"error ({event.error_kind})", f"出错（{event.error_kind}）") + "\n",
+                   style=ERROR)
     out.append(say(lang, "\nraw output (becomes tool_use_result, never sent to the model):\n",
                    "\n原始输出（成为 tool_use_result，不会发给模型）：\n"), style="bold")
     out.append_text(raw_output_text(event.output, lang))
@@ -144,7 +158,7 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
         out.append_text(raw_output_text(run.output, lang))
         out.append("\n\n")
     out.append("        ⇓  ", style="bold")
-    out.append(say(lang, "mapped to a tool_result block\n\n", "映射成 tool_result 块\n\n"),
+    out.append(say(lang, "mapped to a tool_result block\n\n", "翻译成 tool_result 块\n\n"),
                style="bold")
     block = event.block
     out.append("{\n", style="bold")
@@ -162,10 +176,11 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out.append('  "content": \n', style=LABEL)
     out.append_text(content_text(block.get("content")))
     out.append("\n}\n\n", style="bold")
-    out.append("content length: ", style=LABEL)
+    out.append(say(lang, "content length: ", "content length（内容长度）："), style=LABEL)
     out.append(f"{event.content_length}", style="bold")
     if event.mapped_length != event.content_length:
-        out.append(f"  (before persisting: {event.mapped_length})")
+        out.append(say(lang, f"  (before persisting: {event.mapped_length})",
+                       f"（存入文件之前：{event.mapped_length}）"))
     out.append("\n")
     if event.persisted:
         p = event.persisted
@@ -189,8 +204,10 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
     found = context.find_messages(index.reader,
                                   [event.message_uuid, event.source_tool_assistant_uuid], where)
     message = found.get(event.message_uuid)
-    out.append("create_user_message(content, tool_use_result, source_tool_assistant_uuid)\n\n",
+    out.append("create_user_message(content, tool_use_result, source_tool_assistant_uuid)\n",
                style="dim")
+    out.append(say(lang, "  (the book's createUserMessage, called from addToolResult)\n\n",
+                   "  （即书中 addToolResult 调用的 createUserMessage）\n\n"), style="dim")
     out.append('{ "type": "user",\n', style="bold")
     out.append('  "uuid": ', style=LABEL)
     out.append(f'"{event.message_uuid}"\n')
@@ -216,6 +233,6 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
         out.append_text(raw_output_text(result, lang))
     out.append("\n}\n", style="bold")
     if event.feedback:
-        out.append("feedback: ", style=LABEL)
+        out.append(say(lang, "feedback", "反馈（acceptFeedback）") + colon(lang), style=LABEL)
         out.append(event.feedback + "\n", style="bold yellow")
     return out

@@ -3,8 +3,9 @@
 A step's content is its own record and the records it points at. Rather than decode every event,
 we look for the query in each line's raw bytes (case-insensitive for ASCII; Chinese has no case)
 and then credit each hit to the step that shows it: a ``message`` to the next step (the response
-that produced it, the wrapping that made it), a ``debug_hook`` or ``http_attempt`` to the step
-before (which it reports on), a ``tool_start`` to the next step (its tool run).
+that produced it, the wrapping that made it), a ``debug_hook``, ``http_attempt_start`` or
+``http_attempt`` to the step before (which it reports on), a ``tool_start`` to the next step (its
+tool run).
 
 The JSON on disk escapes newlines, quotes and backslashes, so the query is escaped the same way
 before searching.
@@ -17,7 +18,7 @@ from collections.abc import Callable
 
 from tracer.replay.steps import StepIndex
 
-_BACKWARD_KINDS = {"debug_hook", "http_attempt"}
+_BACKWARD_KINDS = {"debug_hook", "http_attempt_start", "http_attempt"}
 
 
 def _needle(query: str) -> bytes:

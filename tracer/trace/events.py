@@ -4,11 +4,12 @@ A trace is a JSON-lines file. Line 1 is a :class:`Header`; every later line is o
 once and never rewritten. Each event carries ``kind`` (which record it is), ``seq`` (its position,
 from 1), ``turn`` (the loop turn it belongs to) and ``t`` (seconds since the session started).
 
-Events that are a *step* of the journey also carry a ``stage``: the four stations of chapter 12
-use exactly ``mapping``, ``wrapping``, ``appending`` and ``resending``; the loop adds ``session``,
+Events that are a *step* of the journey also carry a ``stage``: the four steps of chapter 12's
+结果的旅途 (翻译, 包装, 追加, 重新发送) use exactly ``mapping``, ``wrapping``, ``appending`` and
+``resending``; the loop adds ``session``,
 ``turn_start``, ``response``, ``follow_up``, ``permission``, ``tool_run``, ``max_turns_check`` and
-``terminal``. Other kinds (``message``, ``debug_hook``, ``tool_start``, ``http_attempt``) are
-supporting records that steps point at.
+``terminal``. Other kinds (``message``, ``debug_hook``, ``tool_start``, ``http_attempt_start``,
+``http_attempt``) are supporting records that steps point at.
 
 Messages are written once, as ``message`` events with their uuid; everything later refers to them
 by uuid, so a trace grows linearly with the conversation even though every request resends all of
@@ -29,8 +30,6 @@ VERSION = 1
 #: header lists them so that other tools can too.
 VOLATILE_FIELDS = ("t", "created", "timestamp", "duration_ms", "latency_ms", "sha256")
 
-#: The stage of every step kind, in journey order. The first four after ``follow_up`` are the
-#: chapter's stations.
 STAGES = (
     "session",
     "turn_start",
@@ -41,11 +40,14 @@ STAGES = (
     "tool_run",
     "mapping",
     "wrapping",
-    "appending",
     "max_turns_check",
+    "appending",
     "terminal",
 )
+"""Every step kind, in the order a turn meets them (query.ts checks max_turns before it builds
+the next State, so ``max_turns_check`` comes before ``appending``)."""
 STATIONS = ("mapping", "wrapping", "appending", "resending")
+"""The four steps of a result's trip (the book's 结果的旅途: 翻译, 包装, 追加, 重新发送)."""
 
 Stage = Literal[
     "session",
@@ -57,8 +59,8 @@ Stage = Literal[
     "tool_run",
     "mapping",
     "wrapping",
-    "appending",
     "max_turns_check",
+    "appending",
     "terminal",
 ]
 EndReason = Literal["completed", "max_turns", "model_error", "aborted_tools", "aborted_streaming"]
@@ -164,6 +166,11 @@ class DebugHook(Event):
     kind: ClassVar[str] = "debug_hook"
     hook: Literal["tool_result", "loop_turn", "needs_follow_up"]
     line: str
+    tracer_only: bool | None = None
+    """Set on a ``Tool result`` line that Claude Code 2.1.88 would not print: that result never
+    passes through ``addToolResult`` there (a refused input, an unknown tool, a refused
+    permission, a thrown error such as a non-zero exit, an interruption). tracer prints it anyway
+    so every result can be compared; readers and ``tracer hooks`` mark it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -179,9 +186,23 @@ class ToolStarted(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class HttpAttemptStarted(Event):
+    """An HTTP attempt behind a request went out. Written as it begins, for every attempt, so a
+    trace that stops mid-request (a killed recorder, a server that never answers) shows what
+    was in flight and since when. How it ended is the ``http_attempt`` with the same numbers
+    (written only for retries and failures) or else the ``response`` step."""
+
+    kind: ClassVar[str] = "http_attempt_start"
+    request_index: int
+    attempt: int
+    timeout: float | None = None
+    """Seconds the attempt may wait for the answer or between two pieces of it."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HttpAttempt(Event):
-    """One HTTP attempt behind a request, written only when a request needed more than one (the
-    SDK retries 429 and 5xx answers on its own) or failed."""
+    """How one HTTP attempt behind a request ended, written only when a request needed more than
+    one (the SDK retries 429 and 5xx answers on its own, this tool a cut stream) or failed."""
 
     kind: ClassVar[str] = "http_attempt"
     request_index: int
@@ -324,7 +345,7 @@ class ToolFinished(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ResultMapped(Event):
-    """Station 1: the raw output became a ``tool_result`` block."""
+    """Step ① (翻译, mapping): the raw output became a ``tool_result`` block."""
 
     kind: ClassVar[str] = "mapping"
     stage: ClassVar[str | None] = "mapping"
@@ -342,7 +363,8 @@ class ResultMapped(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ResultWrapped(Event):
-    """Station 2: the block was wrapped in a user message (``create_user_message``)."""
+    """Step ② (包装, wrapping): the block was wrapped in a user message (``create_user_message``,
+    inside ``add_tool_result``)."""
 
     kind: ClassVar[str] = "wrapping"
     stage: ClassVar[str | None] = "wrapping"
@@ -355,7 +377,9 @@ class ResultWrapped(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HistoryAppended(Event):
-    """Station 3: ``[*messages_for_query, *assistant_messages, *tool_results]``."""
+    """Step ③ (追加, appending): the next State's history,
+    ``[*messages_for_query, *assistant_messages, *tool_results]``. Built only after the max-turns
+    check passed, so a turn that ends at the limit has none."""
 
     kind: ClassVar[str] = "appending"
     stage: ClassVar[str | None] = "appending"
@@ -370,7 +394,7 @@ class HistoryAppended(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MaxTurnsChecked(Event):
-    """The strict check ``next_turn_count > max_turns``."""
+    """The strict check ``next_turn_count > max_turns``, before the next State is built."""
 
     kind: ClassVar[str] = "max_turns_check"
     stage: ClassVar[str | None] = "max_turns_check"
@@ -407,6 +431,7 @@ KNOWN: tuple[type[Event], ...] = (
     MessageRecorded,
     DebugHook,
     ToolStarted,
+    HttpAttemptStarted,
     HttpAttempt,
     ImportNote,
     SessionStarted,

@@ -79,7 +79,12 @@ class TraceReader:
             what = "line 1 is not JSON" if exc.message.startswith("not valid JSON") else exc.message
             raise UserError(f"not a tracer trace ({what})", self.path, 1) from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise UserError('not a tracer trace (line 1 has no "format": "tracer")', self.path, 1)
+            from tracer.trace.foreign import import_hint
+
+            hint = import_hint(header, str(self.path))
+            raise UserError(
+                f'not a tracer trace (line 1 has no "format": "tracer"){hint}', self.path, 1
+            )
         version = header.get("version")
         if not isinstance(version, int):
             raise UserError('trace header has no integer "version"', self.path, 1)

@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from tracer.trace.events import Event, Header
+from tracer.trace.redact import Redactor
 
 
 def dumps(obj: Any) -> str:
@@ -36,12 +37,24 @@ class TraceWriter:
     ``t`` is measured from the moment the writer was opened, on a monotonic clock, unless
     ``keep_time`` is set: an import writes sessions that happened long ago, and keeps the times
     their events already carry.
+
+    Every line is checked against ``redact`` before it is written (by default: the secrets of
+    this process's environment, see :mod:`tracer.trace.redact`), and a line that holds one is
+    rebuilt from the redacted event, so no secret value is ever written, whichever event carried
+    it. The check is a few substring searches; ``bench/hardening.py`` measures it.
     """
 
     def __init__(
-        self, path: str | Path, header: Header, *, keep_time: bool = False, atomic: bool = False
+        self,
+        path: str | Path,
+        header: Header,
+        *,
+        keep_time: bool = False,
+        redact: Redactor | None = None,
+        atomic: bool = False,
     ) -> None:
         self.keep_time = keep_time
+        self.redact = redact if redact is not None else Redactor.from_environ()
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._target: Path | None = None
@@ -67,7 +80,10 @@ class TraceWriter:
             return stamped
 
     def _write_line(self, obj: dict[str, Any]) -> None:
-        self._file.write(dumps(obj) + "\n")
+        line = dumps(obj)
+        if self.redact.found_in(line):
+            line = dumps(self.redact(obj))
+        self._file.write(line + "\n")
         self._file.flush()
 
     def close(self) -> None:

@@ -8,13 +8,15 @@ model, and that raw output is still kept whole as ``tool_use_result``.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
-import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
+
+from tracer.agent.processes import kill_group
+from tracer.agent.sandbox import Sandbox, allowlisted_environ
 
 
 class ToolFailure(Exception):
@@ -33,6 +35,11 @@ class ToolContext:
     workspace: Path
     bash_timeout_s: float = 120.0
     env: dict[str, str] = field(default_factory=dict)
+    """Fixed values every command gets on top of the allowlisted environment."""
+    sandbox: Sandbox | None = None
+    """Where Bash runs walled in; ``None`` runs it directly (allowlisted environment only)."""
+    redact: Callable[[Any], Any] = lambda value: value
+    """Removes secret values from a tool's raw output before anything else sees it."""
     read_file_state: dict[str, float] = field(default_factory=dict)
     """Path → mtime when Read last saw it; Edit refuses files not read first (or changed since)."""
     readable_roots: list[Path] = field(default_factory=list)
@@ -41,8 +48,13 @@ class ToolContext:
 
     def kill_running(self) -> None:
         for pgid in list(self.running):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(pgid, signal.SIGKILL)
+            kill_group(pgid)
+
+    def command_argv(self, argv: list[str]) -> list[str]:
+        return self.sandbox.wrap(argv, self.workspace) if self.sandbox else argv
+
+    def command_environ(self) -> dict[str, str]:
+        return allowlisted_environ(self.workspace, self.env)
 
     def resolve(self, path: str, *, reading: bool = False) -> Path:
         """An absolute path inside the workspace, or a :class:`ToolFailure`.
@@ -64,9 +76,28 @@ class ToolContext:
             )
         return resolved
 
+    def inside(self, path: Path) -> bool:
+        """Is ``path``, once every symlink is followed, inside the workspace?"""
+        return _inside(Path(os.path.realpath(path)), Path(os.path.realpath(self.workspace)))
+
 
 def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
+
+
+def refuse_hard_link(path: Path, shown: str) -> str | None:
+    """Editors that care refuse to write a file with several names: the other name may be
+    outside the workspace, and writing through this one would change it there."""
+    try:
+        links = path.stat().st_nlink
+    except OSError:
+        return None
+    if path.is_file() and links > 1:
+        return (
+            f"{shown} has {links} hard links; tracer does not write a file that also lives "
+            "under another name, which may be outside the workspace."
+        )
+    return None
 
 
 class Tool:

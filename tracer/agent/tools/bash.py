@@ -9,13 +9,11 @@ A non-zero exit is an error whose content starts ``Exit code N``, except where e
 
 from __future__ import annotations
 
-import os
 import shlex
-import signal
-import subprocess
 import time
 from typing import Any, ClassVar
 
+from tracer.agent.processes import run_command
 from tracer.agent.tools.base import Tool, ToolContext
 
 _READ_ONLY_COMMANDS = frozenset(
@@ -42,21 +40,6 @@ _READ_ONLY_COMMANDS = frozenset(
 _READ_ONLY_GIT = frozenset({"status", "diff", "log", "show", "branch", "rev-parse", "ls-files"})
 _EXIT_ONE_IS_NOT_ERROR = frozenset({"grep", "rg", "find", "diff", "test", "["})
 _SHELL_OPERATORS = (";", "&&", "||", "|", ">", "<", "`", "$(")
-
-
-_SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
-
-
-def safe_environ() -> dict[str, str]:
-    """The recorder's environment without anything that looks like a credential.
-
-    Whatever a command prints lands in the trace, so ``env`` must not be able to print the API key.
-    """
-    return {
-        name: value
-        for name, value in os.environ.items()
-        if not name.startswith("ANTHROPIC_") and not any(w in name.upper() for w in _SECRET_WORDS)
-    }
 
 
 def _first_words(command: str) -> list[str]:
@@ -105,39 +88,26 @@ class BashTool(Tool):
             min(float(tool_input.get("timeout") or ctx.bash_timeout_s * 1000), 600_000) / 1000
         )
         started = time.monotonic()
-        # A new session makes the command the leader of its own process group, so a timeout can
-        # kill everything it started, not just the shell.
-        proc = subprocess.Popen(
-            ["bash", "-c", command],
+        # The command runs with an allowlisted environment (and in a sandbox when the session
+        # has one); it and everything it started are killed when it ends, times out or Ctrl-C
+        # arrives (see tracer.agent.processes).
+        done = run_command(
+            ctx.command_argv(["bash", "-c", command]),
             cwd=ctx.workspace,
-            env={**safe_environ(), **ctx.env},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
+            env=ctx.command_environ(),
+            timeout=timeout_s,
+            running=ctx.running,
         )
-        interrupted = False
-        ctx.running.add(proc.pid)
-        try:
-            out, err = proc.communicate(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            interrupted = True
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
-        except KeyboardInterrupt:
-            os.killpg(proc.pid, signal.SIGKILL)
-            raise
-        finally:
-            ctx.running.discard(proc.pid)
+        interrupted = done.timed_out
         # A command killed by signal N reports -N here; a shell would say 128 + N.
         code = (
             None
             if interrupted
-            else (proc.returncode if proc.returncode >= 0 else 128 - proc.returncode)
+            else (done.returncode if done.returncode >= 0 else 128 - done.returncode)
         )
         output: dict[str, Any] = {
-            "stdout": out.decode("utf-8", "replace"),
-            "stderr": err.decode("utf-8", "replace"),
+            "stdout": done.stdout.decode("utf-8", "replace"),
+            "stderr": done.stderr.decode("utf-8", "replace"),
             "exit_code": code,
             "interrupted": interrupted,
             "duration_ms": int((time.monotonic() - started) * 1000),

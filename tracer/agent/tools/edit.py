@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tracer.agent.tools.base import Tool, ToolContext, ToolFailure
+from tracer.agent.tools.base import Tool, ToolContext, ToolFailure, refuse_hard_link
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
@@ -54,6 +54,14 @@ def _must_have_read(path: Path, ctx: ToolContext) -> str | None:
     return None
 
 
+def _writable(file_path: str, ctx: ToolContext) -> Path:
+    """Checked again at call time: the file may have changed since ``validate_input``."""
+    path = ctx.resolve(file_path)
+    if reason := refuse_hard_link(path, file_path):
+        raise ToolFailure(reason)
+    return path
+
+
 class EditTool(Tool):
     name: ClassVar[str] = "Edit"
     description: ClassVar[str] = (
@@ -83,6 +91,8 @@ class EditTool(Tool):
             return failure.content
         if not path.is_file():
             return f"File does not exist: {tool_input['file_path']}"
+        if reason := refuse_hard_link(path, tool_input["file_path"]):
+            return reason
         if reason := _must_have_read(path, ctx):
             return reason
         text = path.read_text(encoding="utf-8")
@@ -99,7 +109,7 @@ class EditTool(Tool):
         return None
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-        path = ctx.resolve(tool_input["file_path"])
+        path = _writable(tool_input["file_path"], ctx)
         original = path.read_text(encoding="utf-8")
         old, new = tool_input["old_string"], tool_input["new_string"]
         replace_all = bool(tool_input.get("replace_all"))
@@ -150,10 +160,14 @@ class WriteTool(Tool):
             return failure.content
         if path.is_dir():
             return f"{tool_input['file_path']} is a directory."
+        if path.exists() and not path.is_file():
+            return f"{tool_input['file_path']} is not a regular file."
+        if reason := refuse_hard_link(path, tool_input["file_path"]):
+            return reason
         return _must_have_read(path, ctx) if path.exists() else None
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-        path = ctx.resolve(tool_input["file_path"])
+        path = _writable(tool_input["file_path"], ctx)
         original = path.read_text(encoding="utf-8") if path.exists() else None
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(tool_input["content"], encoding="utf-8")

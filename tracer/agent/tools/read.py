@@ -46,6 +46,9 @@ class ReadTool(Tool):
             return (
                 f"{tool_input['file_path']} is a directory, not a file. Use Bash `ls` to list it."
             )
+        if not path.is_file():
+            # A FIFO or a device would block the read forever, or never end.
+            return f"{tool_input['file_path']} is not a regular file."
         if path.stat().st_size > MAX_FILE_BYTES:
             return (
                 f"File content ({path.stat().st_size} bytes) exceeds the maximum allowed size "

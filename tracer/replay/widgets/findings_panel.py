@@ -87,7 +87,8 @@ def finding_text(finding: object, lang: str) -> Text:
     text.append(f"  {getattr(finding, 'rule', '?')}", style="bold")
     text.append("  " + tr("finding_where", lang, step=getattr(finding, "step", 0),
                           turn=getattr(finding, "turn", 0)), style="dim")
-    text.append("\n" + str(getattr(finding, "message", "")))
+    zh_message = getattr(finding, "message_zh", "") if lang == "zh" else ""
+    text.append("\n" + str(zh_message or getattr(finding, "message", "")))
     hint = getattr(finding, "hint", None) or {}
     words = hint.get(lang) or hint.get("en") or hint.get("zh")
     if words:

@@ -1,8 +1,12 @@
-"""The journey strip: ① mapping → ② wrapping → ③ appending → ④ resending, the current one lit.
+"""The journey strip: ① 翻译 → ② 包装 → ③ 追加 → ④ 重新发送, the current one lit.
 
-The four stations are the chapter's path for one tool result. The strip is always visible, with
-"turn T · step S/N" on the right, so a reader never loses their place (asciinema's progress and
-Python Tutor's "Step X of Y").
+These are the four steps of the chapter's 结果的旅途 (a result's trip back to the model), named
+in the book's words in Chinese and by the code's stages in English (mapping, wrapping,
+appending, resending). They are not the book's three stations (第一站 to 第三站), which are
+sections of the chapter. Step ④ also lights for request 1, the first send, before any result
+exists; the stage view says so. The strip is always visible, with "turn T · step S/N" on the
+right, so a reader never loses their place (asciinema's progress and Python Tutor's "Step X of
+Y").
 """
 
 from __future__ import annotations

@@ -1,0 +1,53 @@
+"""OTLP export time against trace length: 10,000 turns should cost about 10x 1,000 turns.
+
+The export walks the events once and joins them through dictionaries (tool span by
+``tool_use_id``, by the uuid of its wrapped result, turns that asked for tools); a join done by
+scanning every event for every span would make it quadratic, 100x for 10x the turns. Traces are
+built by :func:`replay_latency.make_big_trace` (one recorded turn repeated). Each size is timed
+best of ``--runs``: reading the trace (``walk``) and building the spans and JSON (``render``).
+The last line is the ratio, 10,000 turns over 1,000 (target <= 12).
+
+Run: ``python bench/otlp_export.py [--runs 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from replay_latency import make_big_trace
+
+from tracer.export.otlp import render
+from tracer.export.walk import walk
+
+
+def best_time(path: Path, runs: int) -> tuple[float, int]:
+    best, size = float("inf"), 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        text = render(walk(path))
+        best = min(best, time.perf_counter() - start)
+        size = len(text)
+    return best, size
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        times = {}
+        for turns in (1_000, 10_000):
+            path = make_big_trace(Path(tmp) / f"big-{turns}.trace.jsonl", turns=turns)
+            times[turns], size = best_time(path, args.runs)
+            print(
+                f"{turns:>6} turns: {times[turns] * 1000:.0f} ms, {size / 1e6:.1f} MB of OTLP/JSON"
+            )
+    ratio = times[10_000] / times[1_000]
+    print(f"otlp export 10,000/1,000 turns time ratio: {ratio:.1f} (target <= 12)")
+
+
+if __name__ == "__main__":
+    main()

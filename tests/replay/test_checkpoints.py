@@ -1,0 +1,140 @@
+"""Checkpoints as questions: each lands on the step that shows it, and its answer comes from the
+trace (change the trace and the answer follows), never from the guide."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from replay_helpers import MAIN_TRACE
+
+from tracer.chapters import load_guide
+from tracer.hooks import hook_lines
+from tracer.paths import resolve_trace
+from tracer.replay.checkpoints import NotInTrace, build_question, landing_step
+from tracer.replay.steps import StepIndex
+from tracer.trace.reader import TraceReader
+
+GUIDE = load_guide()
+CHECKPOINTS = {c.id: c for c in GUIDE.checkpoints}
+
+
+def _index(path: Path) -> StepIndex:
+    return StepIndex(TraceReader(path))
+
+
+def _question(checkpoint_id: str) -> tuple[Any, StepIndex]:
+    checkpoint = CHECKPOINTS[checkpoint_id]
+    index = _index(resolve_trace(checkpoint.scenario))
+    return build_question(index, checkpoint), index
+
+
+def test_the_guide_has_seven_checkpoints_and_each_asks_something() -> None:
+    assert len(GUIDE.checkpoints) == 7
+    for checkpoint in GUIDE.checkpoints:
+        question, index = _question(checkpoint.id)
+        assert index.stage(question.land) == checkpoint.stage
+        assert checkpoint.turn is None or index.turn(question.land) == checkpoint.turn
+        assert question.ask == question.land - 1
+        assert question.check(question.answer)
+        if question.choices:
+            assert question.answer in [c.value for c in question.choices]
+            assert len(question.choices) >= 2
+        assert checkpoint.question.zh and checkpoint.question.en
+
+
+def test_checkpoints_land_on_steps_that_show_them() -> None:
+    q, index = _question("result-translation")
+    block = index.event(q.land).block
+    assert set(block) == {"type", "content", "is_error", "tool_use_id"}
+    q, index = _question("error-marking")
+    block = index.event(q.land).block
+    assert block["is_error"] is True and "<tool_use_error>" in str(block["content"])
+    q, index = _question("feedback-injection")
+    wrapping = index.event(q.land)
+    permissions = [
+        index.event(s)
+        for s in range(q.land)
+        if index.stage(s) == "permission" and index.event(s).tool_use_id == wrapping.tool_use_id
+    ]
+    assert wrapping.feedback and permissions[-1].decision == "approve"
+    q, index = _question("message-wrapping")
+    turn = index.turn(q.land)
+    assert (
+        sum(1 for s in range(len(index)) if index.turn(s) == turn and index.stage(s) == "wrapping")
+        >= 2
+    )
+    q, index = _question("conversation-loop")
+    assert index.event(q.land).needs_follow_up is False
+    q, index = _question("turn-limit")
+    assert index.event(q.land).exceeded is True
+
+
+def test_answers_agree_with_what_the_trace_prints() -> None:
+    q, index = _question("spread-append")
+    lines = [x for x in hook_lines(index.reader) if x.startswith("[DEBUG] Loop turn:")]
+    assert f"[DEBUG] Loop turn: 2 messages: {q.answer}" in lines and q.evidence in lines
+    q, index = _question("conversation-loop")
+    assert f"[DEBUG] needsFollowUp: {q.answer} tool_use blocks: 0" in list(hook_lines(index.reader))
+    q, index = _question("message-wrapping")
+    request = next(
+        index.event(s) for s in range(q.land, len(index)) if index.stage(s) == "resending"
+    )
+    from tracer.trace.requests import rebuild_requests
+
+    rebuilt = next(
+        r for r in rebuild_requests(index.reader) if r.event.request_index == request.request_index
+    )
+    wire_roles = [m["role"] for m in rebuilt.body["messages"]]
+    assert int(q.answer) == wire_roles.count("user")
+    # The lesson: the turn wrapped more user messages than the API sees (they were merged).
+    turn = index.turn(q.land)
+    wrapped = sum(
+        1 for s in range(len(index)) if index.turn(s) == turn and index.stage(s) == "wrapping"
+    )
+    assert int(q.answer) < 1 + wrapped
+
+
+def _rewrite(source: Path, target: Path, change: Any) -> Path:
+    lines = source.read_text(encoding="utf-8").splitlines()
+    target.write_text("\n".join(change(line) for line in lines) + "\n", encoding="utf-8")
+    return target
+
+
+def test_the_answer_follows_the_trace_not_the_guide(tmp_path: Path) -> None:
+    # Change the second turn's message count in the trace: the loop_turn answer changes with it.
+    def bump(line: str) -> str:
+        event = json.loads(line)
+        if event.get("kind") == "turn_start" and event.get("turn") == 2:
+            event["message_count"] = 70
+        return json.dumps(event)
+
+    changed = _rewrite(MAIN_TRACE, tmp_path / "changed.trace.jsonl", bump)
+    checkpoint = CHECKPOINTS["spread-append"]
+    from dataclasses import replace
+
+    checkpoint = replace(checkpoint, scenario="01-main-walk")
+    assert build_question(_index(MAIN_TRACE), checkpoint).answer == "7"
+    assert build_question(_index(changed), checkpoint).answer == "70"
+
+
+def test_the_tool_use_id_answer_is_the_blocks_own(tmp_path: Path) -> None:
+    renamed = _rewrite(
+        MAIN_TRACE,
+        tmp_path / "renamed.trace.jsonl",
+        lambda line: line.replace("toolu_01205ad299e35628f949ad62", "toolu_renamed_for_this_test"),
+    )
+    question = build_question(_index(renamed), CHECKPOINTS["result-translation"])
+    assert question.answer == "toolu_renamed_for_this_test"
+    assert not question.check("toolu_01205ad299e35628f949ad62")
+    assert {c.value for c in question.choices} > {question.answer}
+
+
+def test_a_checkpoint_the_trace_cannot_show_says_so() -> None:
+    from dataclasses import replace
+
+    missing = replace(CHECKPOINTS["turn-limit"], turn=9)
+    with pytest.raises(NotInTrace):
+        landing_step(_index(MAIN_TRACE), missing)

@@ -1,0 +1,181 @@
+"""``export --otlp-endpoint`` into a real tracing backend: Arize Phoenix, read back through its API.
+
+Phoenix runs locally with its own embedded SQLite store. It cannot share tracer's environment
+(it pins an older ``anthropic``), so ``.ci/run`` installs it into ``.venv-phoenix`` and this
+fixture starts ``phoenix serve`` from there (or from ``$TRACER_PHOENIX``, the path of a
+``phoenix`` executable) on free loopback ports, in a temporary working directory. A bundled
+recording goes in over OTLP/HTTP (protobuf, the only encoding Phoenix takes) and comes back out
+through Phoenix's REST API (``/v1/projects/<project>/spans``): the spans, their parents, the
+tool results and the four stations must all be there. Outside CI, without Phoenix, the test is
+skipped; in CI (``CI`` set) a missing Phoenix is a failure, so the test cannot quietly not run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tracer.cli import main
+from tracer.paths import CHECKOUT, RECORDINGS_DIR
+from tracer.trace.events import STATIONS
+from tracer.trace.reader import TraceReader
+
+START_TIMEOUT_S = 180  # a cold start on two busy cores: SQLite migrations, the web app
+INGEST_TIMEOUT_S = 60
+
+
+def _phoenix() -> str | None:
+    given = os.environ.get("TRACER_PHOENIX")
+    if given:
+        return given
+    if CHECKOUT is not None and (CHECKOUT / ".venv-phoenix" / "bin" / "phoenix").exists():
+        return str(CHECKOUT / ".venv-phoenix" / "bin" / "phoenix")
+    return shutil.which("phoenix")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+@pytest.fixture(scope="module")
+def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a Phoenix server started for these tests."""
+    exe = _phoenix()
+    if exe is None:
+        if os.environ.get("CI"):
+            pytest.fail("Phoenix is not installed: .ci/run installs it into .venv-phoenix")
+        pytest.skip("Phoenix is not installed (see .ci/run: .venv-phoenix)")
+    work = tmp_path_factory.mktemp("phoenix")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PHOENIX_WORKING_DIR": str(work),
+        "PHOENIX_HOST": "127.0.0.1",
+        "PHOENIX_PORT": str(port),
+        "PHOENIX_GRPC_PORT": str(_free_port()),
+        "PHOENIX_TELEMETRY_ENABLED": "false",
+    }
+    log = (work / "serve.log").open("w")
+    proc = subprocess.Popen([exe, "serve"], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"Phoenix exited ({proc.returncode}): {_tail(work / 'serve.log')}")
+            try:
+                urllib.request.urlopen(f"{base}/healthz", timeout=2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"Phoenix did not start: {_tail(work / 'serve.log')}")
+                time.sleep(0.5)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def _tail(path: Path) -> str:
+    return " | ".join(path.read_text(errors="replace").splitlines()[-5:])
+
+
+def _spans(base: str, trace_id: str, expected: int) -> list[dict[str, Any]]:
+    """The trace's spans as Phoenix's REST API returns them, once all have been ingested."""
+    deadline = time.monotonic() + INGEST_TIMEOUT_S
+    while True:
+        found = []
+        url = f"{base}/v1/projects/tracer/spans?limit=1000"
+        try:
+            data = _get(url)
+            found = [s for s in data["data"] if s["context"]["trace_id"] == trace_id]
+        except OSError:  # the project appears with its first span
+            pass
+        if len(found) >= expected or time.monotonic() > deadline:
+            return found
+        time.sleep(0.5)
+
+
+def _send(name: str, base: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, int]:
+    capsys.readouterr()
+    assert main(["export", name, "--otlp-endpoint", base]) == 0
+    words = capsys.readouterr().err.split()  # sent N spans of trace ID to URL (protocol)
+    return words[words.index("trace") + 1], int(words[1])
+
+
+def test_a_recording_reads_back_from_phoenix(
+    phoenix: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for key in list(os.environ):
+        if key.startswith("OTEL_"):
+            monkeypatch.delenv(key)
+    trace_id, sent = _send("01-main-walk", phoenix, capsys)
+    spans = _spans(phoenix, trace_id, sent)
+    assert len(spans) == sent
+
+    events = list(TraceReader(RECORDINGS_DIR / "01-main-walk.trace.jsonl"))
+    (agent,) = [s for s in spans if s["parent_id"] is None]
+    assert agent["name"] == "invoke_agent tracer" and agent["span_kind"] == "AGENT"
+    children = [s for s in spans if s is not agent]
+    assert all(s["parent_id"] == agent["context"]["span_id"] for s in children)
+
+    chats = [s for s in children if s["name"].startswith("chat ")]
+    responses = [e for e in events if e.kind == "response"]
+    assert len(chats) == len(responses) and all(s["span_kind"] == "LLM" for s in chats)
+    assert {s["attributes"]["gen_ai.response.id"] for s in chats} == {
+        e.message_id for e in responses
+    }
+
+    tools = sorted(
+        (s for s in children if s["name"].startswith("execute_tool ")),
+        key=lambda s: s["start_time"],
+    )
+    mapped = {e.tool_use_id: e.block["content"] for e in events if e.kind == "mapping"}
+    runs = [e for e in events if e.kind == "tool_run"]
+    assert [s["name"] for s in tools] == [f"execute_tool {e.tool}" for e in runs]
+    for span in tools:
+        attrs = span["attributes"]
+        assert span["span_kind"] == "TOOL"
+        content = mapped[attrs["gen_ai.tool.call.id"]]
+        text = content if isinstance(content, str) else "\n".join(b["text"] for b in content)
+        assert attrs["gen_ai.tool.call.result"] == text == attrs["output.value"]
+        assert [e["name"] for e in span["events"]] == list(STATIONS)
+        assert [e["attributes"]["tracer.station"] for e in span["events"]] == [1, 2, 3, 4]
+
+
+def test_a_result_that_never_went_back_shows_in_phoenix(
+    phoenix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace_id, sent = _send("05-max-turns", phoenix, capsys)
+    spans = _spans(phoenix, trace_id, sent)
+    tools = sorted(
+        (s for s in spans if s["name"].startswith("execute_tool ")), key=lambda s: s["start_time"]
+    )
+    last = [e["name"] for e in tools[-1]["events"]]
+    assert last == ["mapping", "wrapping", "appending"]  # max_turns stopped it before resending
+    (agent,) = [s for s in spans if s["parent_id"] is None]
+    (end,) = [e for e in TraceReader(RECORDINGS_DIR / "05-max-turns.trace.jsonl")
+              if e.kind == "terminal"]  # fmt: skip
+    assert agent["attributes"]["tracer.terminal_reason"] == end.reason == "max_turns"

@@ -1,0 +1,121 @@
+"""Redaction by value: which variables count as secrets, and what a redacted string looks like."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tracer.trace.events import DebugHook, Header
+from tracer.trace.redact import Redactor, name_looks_secret, secret_values, value_looks_secret
+from tracer.trace.writer import TraceWriter
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ANTHROPIC_API_KEY",
+        "DATABASE_URL",
+        "SENTRY_DSN",
+        "CI_JOB_JWT",
+        "MY_PASSWD",
+        "GH_PAT",
+        "X_PWD",
+    ],
+)
+def test_names_that_say_secret(name: str) -> None:
+    assert name_looks_secret(name)
+
+
+@pytest.mark.parametrize("name", ["PATH", "PWD", "OLDPWD", "SSH_AUTH_SOCK", "BYPASS_LIST", "HOME"])
+def test_names_that_do_not(name: str) -> None:
+    assert not name_looks_secret(name)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "sk-ant-api03-abcdefghijkl",
+        "ghp_0123456789abcdefghij",
+        "xoxb-1234-5678-abcdefgh",
+        "AKIAIOSFODNN7EXAMPLE",
+        "postgres://app:s3cr3t-pw@db.internal:5432/app",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig",
+    ],
+)
+def test_values_that_look_secret_whatever_the_name(value: str) -> None:
+    assert value_looks_secret(value)
+    assert secret_values({"INNOCENT_LOOKING": value})[value] == "INNOCENT_LOOKING"
+
+
+def test_plain_values_of_plain_names_are_kept() -> None:
+    found = secret_values({"EDITOR": "vim-but-long", "LANG": "C.UTF-8", "URL": "https://x.y/z"})
+    assert found == {}
+
+
+def test_short_values_are_not_secrets_unless_they_are_the_api_key() -> None:
+    # TOKEN_TTL=60 must not turn every "60" into a redaction mark.
+    assert secret_values({"TOKEN_TTL": "60"}) == {}
+    redact = Redactor.from_environ({"TOKEN_TTL": "60", "ANTHROPIC_API_KEY": "k-12"})
+    assert redact("60 seconds, key k-12") == "60 seconds, key [REDACTED:ANTHROPIC_API_KEY]"
+
+
+def test_a_url_password_is_a_secret_on_its_own() -> None:
+    url = "postgres://app:pw-0123456@db/app"
+    redact = Redactor.from_environ({"DATABASE_URL": url})
+    assert redact(url) == "[REDACTED:DATABASE_URL]"
+    assert redact("password is pw-0123456.") == "password is [REDACTED:DATABASE_URL]."
+
+
+def test_every_string_at_any_depth_and_keys_too() -> None:
+    redact = Redactor({"hunter2hunter2": "MY_PASSWD"})
+    value = {"a": ["x hunter2hunter2 y", {"hunter2hunter2": 1}], "n": 3, "t": ("hunter2hunter2",)}
+    assert redact(value) == {
+        "a": ["x [REDACTED:MY_PASSWD] y", {"[REDACTED:MY_PASSWD]": 1}],
+        "n": 3,
+        "t": ("[REDACTED:MY_PASSWD]",),
+    }
+    assert redact.bytes(b"..hunter2hunter2..") == b"..[REDACTED:MY_PASSWD].."
+
+
+def test_the_longer_secret_wins_when_one_contains_the_other() -> None:
+    redact = Redactor({"abcdefgh": "SHORT_TOKEN", "abcdefgh-more": "LONG_TOKEN"})
+    assert redact("abcdefgh-more") == "[REDACTED:LONG_TOKEN]"
+
+
+def test_the_writer_redacts_the_header_and_every_event(tmp_path: Path) -> None:
+    redact = Redactor({"sk-ant-writer-test-0001": "ANTHROPIC_API_KEY"})
+    header = Header(
+        created="2026-01-01T00:00:00Z",
+        source={"kind": "model", "note": "sk-ant-writer-test-0001"},
+        tracer_version="0",
+    )
+    path = tmp_path / "t.trace.jsonl"
+    with TraceWriter(path, header, redact=redact) as writer:
+        writer(DebugHook(turn=1, hook="loop_turn", line="key=sk-ant-writer-test-0001"))
+    text = path.read_text(encoding="utf-8")
+    assert "sk-ant-writer-test-0001" not in text
+    assert text.count("[REDACTED:ANTHROPIC_API_KEY]") == 2
+
+
+def test_the_writer_reads_secrets_from_the_environment_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GH_PAT", "github_pat_11AAAAAAA0123456789")
+    path = tmp_path / "t.trace.jsonl"
+    header = Header(created="x", source={"kind": "import"}, tracer_version="0")
+    with TraceWriter(path, header) as writer:
+        writer(DebugHook(turn=1, hook="loop_turn", line="github_pat_11AAAAAAA0123456789"))
+    assert "[REDACTED:GH_PAT]" in path.read_text(encoding="utf-8")
+
+
+def test_a_secret_with_quotes_and_backslashes_is_found_in_its_json_form(tmp_path: Path) -> None:
+    secret = 'pa"ss\\word-0123'
+    path = tmp_path / "t.trace.jsonl"
+    header = Header(created="x", source={"kind": "import"}, tracer_version="0")
+    with TraceWriter(path, header, redact=Redactor({secret: "MY_PASSWD"})) as writer:
+        writer(DebugHook(turn=1, hook="loop_turn", line=f"it is {secret}!"))
+    text = path.read_text(encoding="utf-8")
+    assert secret not in text and json.dumps(secret)[1:-1] not in text
+    assert "it is [REDACTED:MY_PASSWD]!" in text

@@ -1,0 +1,227 @@
+"""The chapter's checkpoints as questions: predict, step on, and compare with the trace.
+
+Python Tutor's lesson is that a reader who guesses the next step before seeing it learns more
+than one who only watches. Each checkpoint in the guide names the step that shows it (the
+``nth`` step of a stage, in a turn, of a scenario's recording) and what to ask (``ask``). The
+tour stops one step *before* that step, asks, and only then steps on.
+
+The answer is never written in the guide: :func:`build_question` computes it from the trace, so
+it stays right when the recordings are made again (the loop's order or the scenario's ids may
+change; the question follows). The kinds, and where their answer comes from:
+
+``tool_use_id``        the ``tool_use_id`` of the mapped block (choices: the ids of the turn's
+                       other tool calls, the response's message id, an internal uuid);
+``api_user_messages``  how many ``user`` messages the next request carries, rebuilt with
+                       :func:`tracer.trace.requests.rebuild_requests`;
+``loop_turn``          the message count of the next ``turn_start`` (the ``Loop turn`` line);
+``content_blocks``     how many content blocks the wrapped user message holds;
+``is_error``           the mapped block's ``is_error``: true, false or no such field;
+``needs_follow_up``    the decision of the ``follow_up`` step;
+``max_turns_stop``     whether the ``max_turns_check`` step stops the loop.
+
+Pure: no Textual; reads events through a :class:`~tracer.replay.steps.StepIndex`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from tracer.replay.steps import StepIndex
+
+#: Words for the fixed choices, in both languages.
+CHOICE_WORDS: dict[str, dict[str, str]] = {
+    "true": {"zh": "true", "en": "true"},
+    "false": {"zh": "false", "en": "false"},
+    "absent": {"zh": "没有这个字段", "en": "no such field"},
+    "stop": {"zh": "停下（max_turns）", "en": "stop (max_turns)"},
+    "go on": {"zh": "继续，进入下一轮", "en": "go on to the next turn"},
+}
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: dict[str, str]
+
+    def text(self, lang: str) -> str:
+        return self.label.get(lang) or self.label["en"]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A checkpoint ready to ask: where, what, and the answer the trace gives."""
+
+    checkpoint: Any
+    land: int
+    """The 0-based step that shows the checkpoint."""
+    answer: str
+    choices: tuple[Choice, ...] = ()
+    """Empty for a question answered with a number."""
+    evidence: str = ""
+    """What the trace shows at or after :attr:`land` (a debug line, a field), for the reveal."""
+
+    @property
+    def ask(self) -> int:
+        """The step the reader stands on when asked: the one before the answer shows."""
+        return max(self.land - 1, 0)
+
+    @property
+    def numeric(self) -> bool:
+        return not self.choices
+
+    def check(self, given: str) -> bool:
+        return normalize(given) == normalize(self.answer)
+
+    def answer_text(self, lang: str) -> str:
+        found = next((c for c in self.choices if c.value == self.answer), None)
+        return found.text(lang) if found else self.answer
+
+
+def normalize(text: str) -> str:
+    return " ".join(str(text).strip().lower().split())
+
+
+class NotInTrace(LookupError):
+    """The trace does not hold the step or the record a checkpoint needs."""
+
+
+def landing_step(index: StepIndex, checkpoint: Any) -> int:
+    """The step that shows ``checkpoint``: the ``nth`` of its stage (in its turn, if given)."""
+    index.extend()
+    seen = 0
+    for step in range(len(index)):
+        if index.stage(step) != checkpoint.stage:
+            continue
+        if checkpoint.turn is not None and index.turn(step) != checkpoint.turn:
+            continue
+        seen += 1
+        if seen == (getattr(checkpoint, "nth", 1) or 1):
+            return step
+    raise NotInTrace(f"no {checkpoint.stage} step for checkpoint {checkpoint.id}")
+
+
+def _next_of(index: StepIndex, after: int, stage: str) -> int | None:
+    return next((s for s in range(after, len(index)) if index.stage(s) == stage), None)
+
+
+def _same_turn(index: StepIndex, step: int, stage: str) -> int | None:
+    turn = index.turn(step)
+    return next(
+        (s for s in range(len(index)) if index.turn(s) == turn and index.stage(s) == stage), None
+    )
+
+
+def _shuffled(values: list[str]) -> list[str]:
+    """A fixed order that does not give the answer away (not always first or last)."""
+    return sorted(dict.fromkeys(values), key=lambda v: hashlib.sha256(v.encode()).hexdigest())
+
+
+def _debug_line_after(index: StepIndex, step: int, hook: str) -> str:
+    """The first ``[DEBUG]`` line of ``hook`` printed after ``step``."""
+    reader = index.reader
+    for i in range(index.positions[step], len(reader)):
+        if reader.kind_of(i) == "debug_hook":
+            event = reader[i]
+            if event.hook == hook:
+                return str(event.line)
+    return ""
+
+
+def build_question(index: StepIndex, checkpoint: Any) -> Question:
+    """The question for ``checkpoint`` over the trace in ``index``, its answer computed."""
+    land = landing_step(index, checkpoint)
+    event = index.event(land)
+    kind = checkpoint.ask
+    if kind == "tool_use_id":
+        answer = str(
+            event.block.get("tool_use_id") if hasattr(event, "block") else event.tool_use_id
+        )
+        others: list[str] = []
+        decision = _same_turn(index, land, "follow_up")
+        if decision is not None:
+            others += [i for i in index.event(decision).tool_use_ids if i != answer]
+        response = _same_turn(index, land, "response")
+        if response is not None:  # the response's message id, and an internal message uuid
+            reply = index.event(response)
+            others += [str(reply.message_id), *map(str, reply.assistant_uuids[-1:])]
+        values = _shuffled([answer, *others[:3]])
+        return Question(
+            checkpoint,
+            land,
+            answer,
+            tuple(Choice(v, {"zh": v, "en": v}) for v in values),
+            f"tool_use_id: {answer}",
+        )
+    if kind == "api_user_messages":
+        request = _next_of(index, land, "resending")
+        if request is None:
+            raise NotInTrace(f"no request after step {land + 1}")
+        wanted = index.event(request).request_index
+        from tracer.trace.requests import rebuild_requests
+
+        rebuilt = next(r for r in rebuild_requests(index.reader) if r.event.request_index == wanted)
+        users = sum(1 for m in rebuilt.api_messages if m.role == "user")
+        return Question(
+            checkpoint,
+            land,
+            str(users),
+            (),
+            f"request {wanted}: {len(rebuilt.api_messages)} API messages, {users} user",
+        )
+    if kind == "loop_turn":
+        start = _next_of(index, land, "turn_start")
+        if start is None:
+            raise NotInTrace(f"no turn starts after step {land + 1}")
+        count = index.event(start).message_count
+        line = _debug_line_after(index, start, "loop_turn")
+        return Question(checkpoint, land, str(count), (), line)
+    if kind == "content_blocks":
+        uuid = event.message_uuid
+        message = next(
+            (e for e in index.reader if getattr(e, "kind", None) == "message" and e.uuid == uuid),
+            None,
+        )
+        if message is None:
+            raise NotInTrace(f"no message {uuid}")
+        content = message.content
+        blocks = content if isinstance(content, list) else [content]
+        kinds = ", ".join(str(b.get("type")) if isinstance(b, dict) else "text" for b in blocks)
+        return Question(checkpoint, land, str(len(blocks)), (), f"content: [{kinds}]")
+    if kind == "is_error":
+        value = event.block.get("is_error")
+        answer = "absent" if value is None else str(bool(value)).lower()
+        return Question(
+            checkpoint,
+            land,
+            answer,
+            _fixed("true", "false", "absent"),
+            f"is_error: {value if value is None else str(value).lower()}",
+        )
+    if kind == "needs_follow_up":
+        answer = str(bool(event.needs_follow_up)).lower()
+        return Question(
+            checkpoint,
+            land,
+            answer,
+            _fixed("true", "false"),
+            _debug_line_after(index, land, "needs_follow_up"),
+        )
+    if kind == "max_turns_stop":
+        answer = "stop" if event.exceeded else "go on"
+        return Question(
+            checkpoint,
+            land,
+            answer,
+            _fixed("stop", "go on"),
+            f"{event.next_turn_count} > {event.max_turns}: {str(bool(event.exceeded)).lower()}",
+        )
+    raise NotInTrace(f"checkpoint {checkpoint.id} asks nothing the tour knows ({kind!r})")
+
+
+def _fixed(*values: str) -> tuple[Choice, ...]:
+    return tuple(Choice(v, CHOICE_WORDS[v]) for v in values)
+
+
+__all__ = ["Choice", "NotInTrace", "Question", "build_question", "landing_step"]

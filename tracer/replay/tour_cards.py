@@ -1,0 +1,115 @@
+"""What the tour's cards say: a section stop, a revealed answer, the score. Rich text only.
+
+Kept out of the screens (:mod:`tracer.replay.widgets.tour_screen`) so the words can be tested
+without Textual, and out of :mod:`tracer.replay.tour` so the tour's logic stays free of layout.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from tracer.replay.guide import LABEL
+from tracer.replay.section_panel import diagram_text
+from tracer.replay.sections import RecordingInfo
+from tracer.replay.tour import Stop, Tour
+from tracer.replay.tour_words import pick, say
+
+
+def stop_title(tour: Tour, lang: str) -> str:
+    stop = tour.current
+    head = say("tour", lang, n=tour.position + 1, total=len(tour.stops))
+    if stop.question is not None:
+        name = checkpoint_name(stop.question.checkpoint, lang)
+        return f"{head} · {say('checkpoint', lang, name=name)}"
+    section = pick(getattr(stop.section, "title", None), lang)
+    return f"{head} · {section}" if section else head
+
+
+def _where(stop: Stop, rec: RecordingInfo | None, step: int, lang: str) -> Text:
+    name = rec.name if rec is not None else stop.recording.name
+    return Text(say("where", lang, recording=name, step=step + 1) + "\n", style="dim")
+
+
+def section_card(tour: Tour, guide: Any, rec: RecordingInfo | None, lang: str) -> Text:
+    """A section stop: where we are, the section's notes, its diagram, a fault's notes."""
+    stop = tour.current
+    out = _where(stop, rec, stop.step, lang)
+    out.append("\n" + pick(stop.section.notes, lang).strip() + "\n")
+    if rec is not None and rec.fault:
+        notes = (rec.notes.get(lang) or rec.notes.get("en") or "").strip()
+        if notes:
+            out.append("\n" + say("fault_notes", lang) + "\n", style="bold red")
+            out.append(notes + "\n")
+    lines = diagram_text(stop.section)
+    if lines:
+        out.append("\n" + say("diagram", lang) + "\n", style=LABEL)
+        out.append("\n".join(lines) + "\n")
+    if stop.section.id == "checkpoints":
+        out.append("\n").append_text(score_text(tour, guide, lang))
+    out.append("\n" + say("card_hint", lang) + "\n", style="dim italic")
+    return out
+
+
+def reveal_card(tour: Tour, lang: str) -> Text:
+    """After an answer: right or not, what the trace shows, and why."""
+    stop = tour.current
+    question = stop.question
+    assert question is not None
+    given = (tour.answered() or {}).get("given", "")
+    answer = question.answer_text(lang)
+    out = Text()
+    if question.check(given):
+        out.append("✓ " + say("right", lang, answer=answer) + "\n", style="bold green")
+    else:
+        shown = next((c.text(lang) for c in question.choices if c.value == given), given)
+        out.append("✗ " + say("wrong", lang, given=shown, answer=answer) + "\n", style="bold red")
+    if question.evidence:
+        out.append(say("evidence", lang, evidence=question.evidence) + "\n", style="dim")
+    out.append("\n" + say("why", lang) + "\n", style=LABEL)
+    out.append(pick(question.checkpoint.text, lang).strip() + "\n")
+    out.append("\n" + say("reveal_hint", lang) + "\n", style="dim italic")
+    return out
+
+
+def score_text(tour: Tour, guide: Any, lang: str) -> Text:
+    """Every checkpoint with the reader's mark (✓ ✗ or not yet), and the score."""
+    right, answered = tour.progress.score()
+    asked = [c for c in guide.checkpoints if getattr(c, "ask", None)]
+    out = Text(
+        say("score", lang, right=right, answered=answered, total=len(asked)) + "\n", style="bold"
+    )
+    for checkpoint in asked:
+        got = tour.progress.answers.get(checkpoint.id)
+        name = checkpoint_name(checkpoint, lang)
+        if got is None:
+            note = (
+                f"（{say('unanswered', lang)}）"
+                if lang == "zh"
+                else f" ({say('unanswered', lang)})"
+            )
+            out.append(f"  · {name}{note}\n", style="dim")
+        else:
+            mark, style = ("✓", "green") if got.get("right") else ("✗", "red")
+            out.append(f"  {mark} {name}\n", style=style)
+    return out
+
+
+def checkpoint_name(checkpoint: Any, lang: str) -> str:
+    """A checkpoint's short name: the label of its explanation ("结果翻译：…"), else its id."""
+    text = pick(checkpoint.text, lang)
+    for colon in ("：", ": "):
+        head, found, _ = text.partition(colon)
+        if found and 0 < len(head) <= 30:
+            return head.strip()
+    return str(checkpoint.id)
+
+
+def done_card(tour: Tour, guide: Any, lang: str) -> Text:
+    out = score_text(tour, guide, lang)
+    out.append("\n" + say("tour_done", lang) + "\n")
+    return out
+
+
+__all__ = ["done_card", "reveal_card", "score_text", "section_card", "stop_title"]

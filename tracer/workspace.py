@@ -1,0 +1,196 @@
+"""A session's workspace: its temporary folders, how it is filled, and its wall at the edges.
+
+:class:`SessionDirs` is the throwaway home of one session; :func:`prepare_workspace` writes a
+scenario's files and runs its set-up commands (walled in like Bash: allowlisted environment,
+the session's sandbox, a timeout, secrets redacted from a failure's message).
+
+The tools refuse paths outside the workspace (``ToolContext.resolve``); this module guards the two
+ways in that the user controls. ``record --workspace DIR`` copies ``DIR`` into the throwaway
+workspace, so ``/`` would copy the whole disk and ``/etc`` would put ``/etc/shadow`` in a trace:
+the root, the home folder (and what holds it) and the system folders are refused with one line. A
+scenario's ``workspace.files`` names are relative paths that must stay inside the workspace.
+
+Claude Code has no such copy step (it works in the folder it was started in); its nearest
+relative is the check in ``utils/permissions/filesystem.ts`` that keeps writes in the project.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from tracer.agent.processes import run_command
+from tracer.agent.sandbox import Sandbox, allowlisted_environ
+from tracer.errors import UserError
+from tracer.trace.redact import Redactor
+
+if TYPE_CHECKING:
+    from tracer.scenario import Scenario
+
+#: Folders that are refused as a whole, and everything below them.
+SYSTEM_TREES = ("/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/usr", "/bin", "/sbin", "/lib")
+#: Folders refused themselves (their sub-folders may be projects: /srv/site, /opt/app).
+SYSTEM_FOLDERS = ("/", "/var", "/opt", "/srv", "/home", "/root", "/tmp", "/mnt", "/media")
+
+
+#: Fixed identity and clock for set-up commands, so git hashes are the same on every run.
+DETERMINISTIC_ENV = {
+    "GIT_AUTHOR_NAME": "tracer",
+    "GIT_AUTHOR_EMAIL": "tracer@example.invalid",
+    "GIT_COMMITTER_NAME": "tracer",
+    "GIT_COMMITTER_EMAIL": "tracer@example.invalid",
+    "GIT_AUTHOR_DATE": "2026-05-15T09:00:00+00:00",
+    "GIT_COMMITTER_DATE": "2026-05-15T09:00:00+00:00",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "TZ": "UTC",
+    "TERM": "dumb",
+    "NO_COLOR": "1",
+}
+
+
+@dataclass
+class SessionDirs:
+    """A session's temporary home: ``workspace/`` (tools run here) and ``tool-results/``."""
+
+    root: Path
+
+    @classmethod
+    def create(cls) -> SessionDirs:
+        # A fixed parent keeps path lengths equal from run to run, so request sizes match too.
+        base = "/tmp" if os.path.isdir("/tmp") else None
+        root = Path(tempfile.mkdtemp(prefix="tracer-", dir=base))
+        (root / "workspace").mkdir()
+        return cls(root)
+
+    @property
+    def workspace(self) -> Path:
+        return self.root / "workspace"
+
+    @property
+    def tool_results(self) -> Path:
+        return self.root / "tool-results"
+
+    @property
+    def env(self) -> dict[str, str]:
+        """Fixed values on top of the allowlisted environment (``HOME`` is the workspace)."""
+        return dict(DETERMINISTIC_ENV)
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+SETUP_TIMEOUT_S = 120.0
+
+
+def prepare_workspace(
+    scenario: Scenario,
+    dirs: SessionDirs,
+    *,
+    sandbox: Sandbox | None = None,
+    redact: Redactor | None = None,
+) -> None:
+    """Write the scenario's files and run its set-up commands for real (walled in like Bash)."""
+    for name, content in scenario.workspace.files.items():
+        target = confined(dirs.workspace, name)
+        if target is None:
+            raise UserError(
+                f"workspace.files: {name!r} must be a relative path inside the workspace",
+                scenario.path,
+            )
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+    redact = redact or Redactor.from_environ()
+    argv_of = sandbox.wrap if sandbox else (lambda argv, _ws: argv)
+    for command in scenario.workspace.setup:
+        done = run_command(
+            argv_of(["bash", "-c", command], dirs.workspace),
+            cwd=dirs.workspace,
+            env=allowlisted_environ(dirs.workspace, dirs.env),
+            timeout=SETUP_TIMEOUT_S,
+        )
+        if done.returncode != 0 or done.timed_out:
+            text = (done.stderr or done.stdout).decode("utf-8", "replace")
+            detail = text.strip().splitlines()
+            last = "timed out" if done.timed_out else f"exit {done.returncode}"
+            raise UserError(
+                redact(
+                    f"workspace set-up command failed ({command!r}): "
+                    f"{detail[-1] if detail else last}"
+                ),
+                scenario.path,
+            )
+
+
+def refuse_source(source: Path) -> Path:
+    """``source`` resolved, or a :class:`UserError` saying why it cannot be a workspace."""
+    if not source.is_dir():
+        raise UserError("not a directory", source)
+    real = Path(os.path.realpath(source))
+    home = Path(os.path.realpath(Path.home())) if "HOME" in os.environ else None
+    why = None
+    if str(real) in SYSTEM_FOLDERS or str(real) in SYSTEM_TREES:
+        why = "a system directory"
+    elif any(real.is_relative_to(tree) for tree in SYSTEM_TREES):
+        why = (
+            f"inside the system directory {next(t for t in SYSTEM_TREES if real.is_relative_to(t))}"
+        )
+    elif home is not None and (real == home or home.is_relative_to(real)):
+        why = "your home directory" if real == home else "a directory that holds your home"
+    if why:
+        raise UserError(
+            f"--workspace refuses {real}: it is {why}; copy the project you want into a folder "
+            "of its own and pass that",
+        )
+    return real
+
+
+def copy_source(source: Path, workspace: Path) -> None:
+    """Copy a project into the workspace: symlinks as links (the tools refuse any that lead
+    outside), and no FIFOs, sockets or devices (reading one would hang or never end)."""
+
+    def special(folder: str, names: list[str]) -> list[str]:
+        skipped = []
+        for name in names:
+            try:
+                mode = os.lstat(os.path.join(folder, name)).st_mode
+            except OSError:
+                skipped.append(name)
+                continue
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+                skipped.append(name)
+        return skipped
+
+    try:
+        shutil.copytree(source, workspace, dirs_exist_ok=True, symlinks=True, ignore=special)
+    except (OSError, shutil.Error) as exc:
+        raise UserError(f"could not copy the workspace: {_first_line(exc)}", source) from None
+
+
+def confined(workspace: Path, name: str) -> Path | None:
+    """Where a scenario file named ``name`` goes, or ``None`` when it would land outside."""
+    if not relative_inside(name):
+        return None
+    target = workspace.joinpath(*PurePosixPath(name).parts)
+    real_ws = Path(os.path.realpath(workspace))
+    real = Path(os.path.realpath(target))
+    return target if real == real_ws or real.is_relative_to(real_ws) else None
+
+
+def relative_inside(name: str) -> bool:
+    """Is ``name`` a relative path that cannot climb out (no ``..``, not absolute)?"""
+    parts = PurePosixPath(name).parts
+    return (
+        bool(parts) and not name.startswith(("/", "\\")) and ".." not in parts and "\0" not in name
+    )
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__
