@@ -415,3 +415,25 @@ def test_a_control_character_in_a_scenario_is_one_line(
     path = _scenario(tmp_path, BASE + "title: {en: a\x01b}\n")
     code, _, err = _run(capsys, ["record", "--scenario", str(path)])
     _one_error(code, err, "s.yaml:5: character U+0001 at column 14 is not allowed in YAML")
+
+
+def test_batch_commands_pause_the_cycle_collector_and_give_it_back(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import tracer.show
+
+    seen: list[bool] = []
+    real = tracer.show.show_lines
+
+    def spy(reader: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(reader)
+
+    monkeypatch.setattr(tracer.show, "show_lines", spy)
+    assert gc.isenabled()
+    code, _, _ = _run(capsys, ["show", str(MAIN)])
+    assert code == 0 and seen == [False] and gc.isenabled()
+    code, _, _ = _run(capsys, ["show", str(MAIN) + ".missing"])
+    assert code == 2 and gc.isenabled()  # given back on the error path too
