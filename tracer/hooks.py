@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tracer.agent.messages import content_length
+from tracer.messages import content_length
 
 
 def _js(value: Any) -> str:

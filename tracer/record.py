@@ -40,11 +40,6 @@ from tracer.workspace import (
     refuse_source,
 )
 
-DEFAULT_SYSTEM = (
-    "You are a coding agent working in a small repository. Use the tools to look before you "
-    "answer; keep answers short."
-)
-
 
 @dataclass
 class Recorder:

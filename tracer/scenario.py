@@ -101,6 +101,14 @@ class _Checker:
             raise self.fail(f"{where}.{key} must be {names}, not {type(value).__name__}", node, key)
         return value
 
+    def text_map(self, node: YamlMap, key: str, where: str, default: Any = None) -> Any:
+        """A mapping of strings to strings (a title, notes, a rename table)."""
+        value = self.get(node, key, dict, where, default=default)
+        for name, text in (value or {}).items():
+            if not isinstance(name, str) or not isinstance(text, str):
+                raise self.fail(f"{where}.{key} must map strings to strings", node, key)
+        return value
+
     def strings(self, node: YamlMap, key: str, where: str) -> list[str]:
         values = self.get(node, key, list, where, default=[])
         for value in values:
@@ -149,7 +157,9 @@ def _response(
                 m,
                 "blocks",
             )
-            blocks.append(dict(b))
+            for name in ("type", "thinking", "text", "name", "id", "signature"):
+                c.get(b, name, str, f"{where}.blocks[{i}]")
+            blocks.append(plain(b))
     else:
         if "thinking" in m:
             thinking = c.get(m, "thinking", str, where)
@@ -163,7 +173,7 @@ def _response(
             blocks.append(
                 {
                     "type": "tool_use",
-                    "id": u.get("id") or "",
+                    "id": c.get(u, "id", str, f"{where}.tool_use[{i}]") or "",
                     "name": name,
                     "input": plain(u.get("input", {})),
                 }
@@ -195,7 +205,7 @@ def load_scenario(path: str | Path) -> Scenario:
     c = _Checker(path)
     top = c.mapping(doc, "the scenario", _TOP)
     name = c.get(top, "name", str, "scenario", required=True)
-    title = c.get(top, "title", dict, "scenario", default={"en": name})
+    title = c.text_map(top, "title", "scenario", default={"en": name})
     prompt = c.get(top, "prompt", str, "scenario", required=True)
     responses_node = c.get(top, "responses", list, "scenario", required=True)
     responses = [_response(c, r, i, name, responses_node) for i, r in enumerate(responses_node)]
@@ -211,7 +221,7 @@ def load_scenario(path: str | Path) -> Scenario:
         w = c.mapping(top["workspace"], "workspace", {"files", "setup"}, top, "workspace")
         files = c.get(w, "files", dict, "workspace", default={})
         for fname, content in files.items():
-            if not isinstance(content, str):
+            if not isinstance(fname, str) or not isinstance(content, str):
                 raise c.fail(f"workspace.files.{fname} must be a string", files, fname)
             if not isinstance(fname, str) or not relative_inside(fname):
                 raise c.fail(
@@ -252,7 +262,7 @@ def load_scenario(path: str | Path) -> Scenario:
         )
         faults = Faults(
             drop_tool_result=c.strings(f, "drop_tool_result", "faults"),
-            rewrite_tool_use_id=plain(c.get(f, "rewrite_tool_use_id", dict, "faults", default={})),
+            rewrite_tool_use_id=plain(c.text_map(f, "rewrite_tool_use_id", "faults", default={})),
             malform_block=plain(c.get(f, "malform_block", dict, "faults", default={})),
             force_follow_up=c.get(f, "force_follow_up", bool, "faults", default=False),
         )
@@ -281,6 +291,6 @@ def load_scenario(path: str | Path) -> Scenario:
         model=c.get(top, "model", str, "scenario", default="claude-sonnet-5-5"),
         system=c.get(top, "system", str, "scenario"),
         section=c.get(top, "section", str, "scenario"),
-        notes=plain(c.get(top, "notes", dict, "scenario", default={})),
+        notes=plain(c.text_map(top, "notes", "scenario", default={})),
         sandbox=c.get(top, "sandbox", bool, "scenario", default=False),
     )

@@ -8,6 +8,12 @@ The same loader folds multi-line text the Chinese way. YAML turns each line brea
 block into a space, which leaves "每次 都要重发" in Chinese prose; here a break between two
 Chinese characters, or next to full-width punctuation, joins with nothing
 (:func:`tracer.cjk.join_lines`). English lines still join with a space.
+
+A scenario can also come from someone else, so the loader is bounded: the text comes through
+:func:`tracer.untrusted.read_text` (a regular file, strict UTF-8, no NUL, a few MB at most), and
+while composing, nesting depth, the number of aliases and the size the aliases would expand to are
+counted, so a "billion laughs" file (aliases of aliases of a list) fails in milliseconds instead of
+filling memory.
 """
 
 from __future__ import annotations
@@ -19,6 +25,13 @@ import yaml
 
 from tracer.cjk import join_lines
 from tracer.errors import UserError
+from tracer.untrusted import check_value, read_text
+
+MAX_DEPTH = 32
+"""Nesting of mappings and sequences; real scenarios nest about 6 deep."""
+MAX_ALIASES = 64
+MAX_NODES = 100_000
+"""Nodes in the document once every alias is expanded (the bundled scenarios have a few hundred)."""
 
 
 class YamlMap(dict[str, Any]):
@@ -35,7 +48,47 @@ class YamlSeq(list[Any]):
 
 
 class _LineLoader(yaml.SafeLoader):
-    pass
+    """A safe loader that counts while it composes, so nothing is built past the bounds."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+        self._aliases = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_ALIASES:
+                raise _TooBig(f"more than {MAX_ALIASES} aliases", self.peek_event().start_mark)
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            raise _TooBig(f"nested more than {MAX_DEPTH} deep", self.peek_event().start_mark)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+class _TooBig(Exception):
+    def __init__(self, what: str, mark: Any) -> None:
+        super().__init__(what)
+        self.what, self.mark = what, mark
+
+
+def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
+    """Nodes ``node`` stands for with aliases expanded; shared nodes are counted once per use."""
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    total = 1
+    if isinstance(node, yaml.SequenceNode):
+        total += sum(_expanded_size(child, sizes) for child in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        total += sum(_expanded_size(k, sizes) + _expanded_size(v, sizes) for k, v in node.value)
+    sizes[id(node)] = total
+    if total > MAX_NODES:
+        raise _TooBig(f"expands to more than {MAX_NODES:,} nodes (aliases)", node.start_mark)
+    return total
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YamlMap:
@@ -43,6 +96,13 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YamlMap:
     out.line, out.key_lines = node.start_mark.line + 1, {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, str | int | float | bool) and key is not None:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"a key must be a plain value, not a {type(key).__name__}",
+                key_node.start_mark,
+            )
         out[key] = loader.construct_object(value_node, deep=True)
         out.key_lines[str(key)] = key_node.start_mark.line + 1
     return out
@@ -96,21 +156,42 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
+def _parse(text: str) -> Any:
+    """Compose (bounded), check the expanded size, then construct."""
+    loader = _LineLoader(text)  # checks the characters already: inside the caller's ``try``
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _expanded_size(node, {})
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
 def load_yaml(path: Path) -> Any:
     """Parse a YAML file keeping line numbers; any failure is a :class:`UserError`."""
+    text = read_text(path, "a YAML file")
+    last = max(text.count("\n"), 1)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError("no such file", path) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read: {exc}", path) from None
-    try:
-        return yaml.load(text, Loader=_LineLoader)
+        data = _parse(text)
+    except _TooBig as exc:
+        raise UserError(f"refused: {exc.what}", path, min(exc.mark.line + 1, last)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         # At end of input PyYAML points one past the last line; name the last one instead.
-        line = min(mark.line + 1, max(text.count("\n"), 1)) if mark else None
+        line = min(mark.line + 1, last) if mark else None
         raise UserError(f"not valid YAML: {exc.problem or exc}", path, line) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        line = text.count("\n", 0, exc.position) + 1
+        where = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        what = f"character U+{char:04X} at column {where} is not allowed in YAML"
+        raise UserError(what, path, line) from None
+    except yaml.YAMLError as exc:
+        raise UserError(f"not valid YAML: {' '.join(str(exc).split())}", path) from None
+    check_value(data, path)  # a "\ud800" escape would make a lone surrogate
+    return data
 
 
 def line_of(node: Any, key: str | None = None) -> int | None:

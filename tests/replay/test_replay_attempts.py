@@ -9,8 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from replay_helpers import MAIN_TRACE
 
+from tracer.errors import UserError
 from tracer.replay.attempts import AttemptRow, attempt_rows
 from tracer.replay.render import render_step
 from tracer.replay.search import search_steps
@@ -71,18 +73,28 @@ def test_a_trace_from_before_attempt_starts_still_renders() -> None:
     assert "HTTP attempts" not in render_step(index, step, "en").plain
 
 
-def test_damaged_attempt_records_do_not_break_the_view(record: Any, tmp_path: Path) -> None:
+def test_damaged_attempt_records_do_not_reach_the_view(record: Any, tmp_path: Path) -> None:
+    """Wrong types stop at the reader (one line, file:line), as for every event kind; a start
+    of the right type that pairs with nothing still draws."""
     rec = record({"responses": [{"text": "hi", "faults": [{"hang": 0}]}]}, timeout=0.2)
     text = rec.path.read_text(encoding="utf-8")
-    text = text.replace('"attempt":1,', '"attempt":[1],', 1)  # the first start: unpairable
-    text = text.replace('"timeout":0.2}', '"timeout":"soon"}')
+    wrong = tmp_path / "wrong.trace.jsonl"
+    wrong.write_text(text.replace('"attempt":1,', '"attempt":[1],', 1), encoding="utf-8")
+    line = next(
+        n for n, ln in enumerate(wrong.read_text().splitlines(), 1) if '"attempt":[1]' in ln
+    )
+    with pytest.raises(UserError, match=f":{line}: http_attempt_start event: attempt must be"):
+        list(TraceReader(wrong))
+    text = text.replace('"attempt":1,', '"attempt":99,', 1)  # the first start: unpairable
+    text = text.replace('"timeout":0.2}', '"timeout":null}')
     damaged = tmp_path / "damaged.trace.jsonl"
     damaged.write_text(text, encoding="utf-8")
     index = StepIndex(TraceReader(damaged))
     step = _resending(index)
     rows = attempt_rows(index, step)
     assert [(r.number, r.started is None, r.timeout, r.error) for r in rows] == [
-        (1, True, None, TIMED_OUT),
+        (1, True, None, TIMED_OUT),  # its start now claims to be attempt 99
         (2, False, None, None),
+        (99, False, None, None),  # a start that no ending pairs with still gets its row
     ]
     assert TIMED_OUT in render_step(index, step, "en").plain

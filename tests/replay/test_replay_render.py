@@ -223,11 +223,19 @@ def test_a_persisted_output_is_explained(record: Callable[..., Any]) -> None:
 
 def test_import_notes_show_beside_the_step_they_precede(tmp_path: Path) -> None:
     lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines()
-    note = json.dumps({"kind": "import_note", "seq": 0, "turn": 1, "t": 0.0,
-                       "topic": "compaction", "text": "the history was summarized here"})
     at = next(n for n, line in enumerate(lines) if '"kind":"request"' in line)
+    note = json.dumps({"kind": "import_note", "seq": at, "turn": 1, "t": 0.0,
+                       "topic": "compaction", "text": "the history was summarized here"})
+    # The reader holds seq to the line's position: renumber what follows, pointers included.
+    after = []
+    for line in lines[at:]:
+        event = json.loads(line)
+        for key in ("seq", "block_seq", "tool_use_result_seq"):
+            if isinstance(event.get(key), int) and event[key] >= at:
+                event[key] += 1
+        after.append(json.dumps(event, ensure_ascii=False))
     path = tmp_path / "noted.trace.jsonl"
-    path.write_text("\n".join([*lines[:at], note, *lines[at:]]) + "\n", encoding="utf-8")
+    path.write_text("\n".join([*lines[:at], note, *after]) + "\n", encoding="utf-8")
     index = StepIndex(TraceReader(path))
     text = view(index, locate(index, stage="resending"))
     assert "noted by the import:" in text and "[compaction] the history was summarized" in text

@@ -29,6 +29,13 @@ from tracer.trace.events import Event, SessionStarted
 
 MAX_TOKENS = 4096
 
+#: The system prompt of a session that brings none. It lives here, with the session that sends
+#: it, so that the agent layer never imports ``record`` (which imports the agent).
+DEFAULT_SYSTEM = (
+    "You are a coding agent working in a small repository. Use the tools to look before you "
+    "answer; keep answers short."
+)
+
 
 @dataclass
 class Session:
@@ -162,8 +169,6 @@ class Session:
 
 
 def _params(model: str, system: str | None, tools: dict[str, Tool]) -> dict[str, Any]:
-    from tracer.record import DEFAULT_SYSTEM
-
     return {
         "model": model,
         "max_tokens": MAX_TOKENS,

@@ -109,6 +109,9 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+INCOMPLETE = "the recorder stopped before the session ended (no terminal event)"
+
+
 def run(args: argparse.Namespace) -> int:
     from tracer.doctor import run_doctor
     from tracer.trace.reader import TraceReader
@@ -117,16 +120,24 @@ def run(args: argparse.Namespace) -> int:
     try:
         findings = run_doctor(reader, repeat_limit=args.repeat)
         notice = reader.torn_notice()
+        complete = reader.complete
     finally:
         reader.close()
     if notice:
         print(f"note: {args.trace}: {notice}", file=sys.stderr)
+    # Not a finding of the chapter's table (the JSON list stays what it was): the file itself
+    # stops short, so every check above saw only part of the session.
+    unended = f"warning: {args.trace}: {INCOMPLETE}" if not complete else None
     if args.json:
         print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
+        if unended:
+            print(unended, file=sys.stderr)
     else:
         lang = args.lang or _default_lang()
         for line in report_lines(findings, lang):
             print(line)
+        if unended:
+            print(unended)
         print(summary(args.trace, findings, lang))
     errors = sum(f.severity == "error" for f in findings)
     if errors or (args.strict and findings):

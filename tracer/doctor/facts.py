@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tracer.agent.messages import ApiMessage, materialize
 from tracer.doctor.finding import RULES, Finding
 from tracer.doctor.hints import hint_for
 from tracer.errors import UserError
+from tracer.messages import ApiMessage, materialize
 from tracer.trace.events import (
     STEP_KINDS,
     HttpAttempt,

@@ -29,14 +29,15 @@ from pathlib import Path
 from typing import Any
 
 from tracer import __version__
-from tracer.agent.messages import Message
 from tracer.errors import UserError
 from tracer.importers.builder import ToolResult, TraceBuilder
 from tracer.importers.jsonl import read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
+from tracer.importers.shapes import api_log_record
 from tracer.importers.sse import parse_response
 from tracer.importers.threads import Thread, find_threads, first_prompt, pairs_of, thread_key
 from tracer.importers.wire import Wire
+from tracer.messages import Message
 from tracer.trace.events import Event, Header, HttpAttempt, SessionStarted
 from tracer.trace.requests import encode_body
 from tracer.trace.writer import TraceWriter
@@ -58,7 +59,7 @@ def import_api_log(path: str | Path, output: str | Path,
     """
     path = Path(path)
     report = ImportReport(source=str(path))
-    pairs = pairs_of(read_jsonl(path, report), report)
+    pairs = pairs_of(read_jsonl(path, report, api_log_record), report)
     if not pairs:
         raise UserError("no /v1/messages request/response pairs: not an API log", path)
     threads = find_threads(pairs)
@@ -73,6 +74,8 @@ def import_api_log(path: str | Path, output: str | Path,
         main_thread = Counter(thread_key(p[1]["body"]) for p in pairs).most_common(1)[0][0]
     main = {line for line, req, _ in pairs if thread_key(req["body"]) == main_thread
             and req["body"].get("max_tokens") != 1}
+    if not main:  # every call is a probe (max_tokens 1): there is no loop to import
+        raise UserError("no main-loop request (every call is a max_tokens 1 probe)", path)
     others = [t for t in threads if t is not chosen]
     if len(threads) > 1:
         report.notes.append(f"the log holds {len(threads)} conversations; imported "
@@ -91,7 +94,7 @@ def import_api_log(path: str | Path, output: str | Path,
     start = epoch_of(pairs[0][1].get("timestamp"))
     with TraceWriter(output, Header(created=created_at(start), source=source,
                                      tracer_version=__version__, paths=None),
-                     keep_time=True, flush=False) as writer:
+                     keep_time=True, flush=False, atomic=True) as writer:
         b = emit_log(path, pairs, main, writer, report, others)
     report.count("side calls", len(side))
     report.count("events", b.events)

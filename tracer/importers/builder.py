@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tracer.agent.messages import Message, content_length, materialize
+from tracer.messages import Message, content_length, materialize
 from tracer.hooks import loop_turn_line, needs_follow_up_line, tool_result_line
 from tracer.importers.body_hash import BodyHasher
 from tracer.importers.normal_cache import NormalCache

@@ -174,7 +174,7 @@ def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
     source, start = header_source(t), start_epoch(t)
     with TraceWriter(output, Header(created=created_at(start), source=source,
                                      tracer_version=__version__, paths=None),
-                     keep_time=True, flush=False) as writer:
+                     keep_time=True, flush=False, atomic=True) as writer:
         b = emit_all(t, writer)
     t.report.count("events", b.events)
     return t.report

@@ -11,7 +11,6 @@ appends to it while it runs, and ``--follow`` can watch it.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from dataclasses import dataclass
@@ -19,6 +18,8 @@ from datetime import datetime
 from pathlib import Path
 
 from tracer.cells import clip
+from tracer.errors import UserError
+from tracer.untrusted import loads, open_regular
 
 #: A session written to this recently is taken as still running.
 LIVE_SECONDS = 120.0
@@ -59,7 +60,10 @@ def find_sessions(roots: list[Path] | None = None) -> list[Session]:
         for path in root.glob("*/*.jsonl"):
             if path.name.startswith("agent-"):
                 continue  # a subagent's transcript (2.0 keeps it beside the session)
-            stat = path.stat()
+            try:
+                stat = path.stat()
+            except OSError:
+                continue  # a dangling link or a file that vanished while listing
             if stat.st_size == 0:
                 continue  # nothing was ever written: not a session yet
             found.append(Session(path, stat.st_mtime, stat.st_size))
@@ -69,11 +73,12 @@ def find_sessions(roots: list[Path] | None = None) -> list[Session]:
 def first_prompt(path: Path, max_lines: int = 200) -> str:
     """The first thing the user typed (read from the first lines only, so listing stays fast)."""
     try:
-        with path.open("rb") as fh:
-            for _, raw in zip(range(max_lines), fh, strict=False):
+        # Through the reading layer's open: a FIFO named like a session must not stall --list.
+        with os.fdopen(open_regular(path, "a session"), "rb") as fh:
+            for number, raw in zip(range(1, max_lines + 1), fh, strict=False):
                 try:
-                    rec = json.loads(raw)
-                except ValueError:
+                    rec = loads(raw, path, number)
+                except UserError:
                     continue
                 if (
                     not isinstance(rec, dict)
@@ -83,10 +88,11 @@ def first_prompt(path: Path, max_lines: int = 200) -> str:
                     or rec.get("isSidechain")
                 ):
                     continue
-                text = _prompt_of((rec.get("message") or {}).get("content"))
+                message = rec.get("message")
+                text = _prompt_of(message.get("content") if isinstance(message, dict) else None)
                 if text:
                     return text
-    except OSError:
+    except (OSError, UserError):
         pass
     return ""
 

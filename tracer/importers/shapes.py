@@ -7,6 +7,9 @@ object whose ``content`` is a string or a list of block objects, block ids strin
 booleans). What cannot be read that way is dropped and counted, never a traceback: a
 conversation record whose message is not an object is skipped as a whole, a block that is not an
 object is left out of its message. Unknown fields are kept untouched.
+
+An API log's request/response pairs are checked, not mended (:func:`api_log_record`): a pair of
+the wrong shape is skipped and counted like an unreadable line.
 """
 
 from __future__ import annotations
@@ -130,3 +133,64 @@ def clean_records(records: list[Record], report: ImportReport) -> list[Record]:
         if clean is not None:
             out.append((number, clean))
     return out
+
+
+def content_problem(content: Any, where: str = "content") -> str | None:
+    """A message content: a string, or a list of blocks (objects with a string ``type``)."""
+    if isinstance(content, str):
+        return None
+    if not isinstance(content, list):
+        return f"{where} is {type(content).__name__}, not a string or a list of blocks"
+    for i, block in enumerate(content):
+        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+            return f"{where}[{i}] is not a block"
+        if block["type"] == "tool_result":
+            inner = block.get("content")
+            if inner is not None and (problem := content_problem(inner, f"{where}[{i}].content")):
+                return problem
+        for key in ("id", "tool_use_id", "name", "text"):
+            if key in block and not isinstance(block[key], str):
+                return f"{where}[{i}].{key} is not a string"
+    return None
+
+
+def api_log_record(rec: dict[str, Any]) -> str | None:
+    """What is wrong with one request/response pair of an API log, or ``None``."""
+    request, response = rec.get("request"), rec.get("response")
+    if request is None:
+        return None  # not a pair at all: the importer counts it as such
+    if not isinstance(request, dict):
+        return "request is not an object"
+    if request.get("headers") is not None and not isinstance(request["headers"], dict):
+        return "request.headers is not an object"
+    body = request.get("body")
+    if isinstance(body, dict):
+        messages = body.get("messages")
+        if messages is not None and not isinstance(messages, list):
+            return "request.body.messages is not a list"
+        for i, api in enumerate(messages or []):
+            if not isinstance(api, dict) or not isinstance(api.get("role"), str):
+                return f"request.body.messages[{i}] is not a message"
+            if problem := content_problem(api.get("content"), f"messages[{i}].content"):
+                return problem
+        tools = body.get("tools")
+        if tools is not None and not (
+            isinstance(tools, list) and all(isinstance(t, dict) for t in tools)
+        ):
+            return "request.body.tools is not a list of objects"
+    if response is not None and not isinstance(response, dict):
+        return "response is not an object"
+    if isinstance(response, dict):
+        status = response.get("status_code")
+        if status is not None and (isinstance(status, bool) or not isinstance(status, int)):
+            return "response.status_code is not a number"
+        answer = response.get("body")
+        if isinstance(answer, dict) and answer.get("type") == "message":
+            if problem := content_problem(answer.get("content"), "response.body.content"):
+                return problem
+            if answer.get("usage") is not None and not isinstance(answer["usage"], dict):
+                return "response.body.usage is not an object"
+        raw = response.get("body_raw")
+        if raw is not None and not isinstance(raw, str):
+            return "response.body_raw is not a string"
+    return None

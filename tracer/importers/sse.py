@@ -40,50 +40,68 @@ def accumulate(events: list[dict[str, Any]]) -> dict[str, Any]:
     for event in events:
         kind = event.get("type")
         if kind == "message_start":
-            start = event.get("message") or {}
+            start = event.get("message")
+            start = start if isinstance(start, dict) else {}
             message.update({k: v for k, v in start.items() if k != "content"})
-            message["usage"] = dict(start.get("usage") or {})
+            usage = start.get("usage")
+            message["usage"] = dict(usage) if isinstance(usage, dict) else {}
             message["content"] = []
         elif kind == "content_block_start":
-            block = dict(event.get("content_block") or {})
+            block = event.get("content_block")
+            block = dict(block) if isinstance(block, dict) else {"type": "text", "text": ""}
             if block.get("type") in ("tool_use", "server_tool_use"):
                 partial[len(message["content"])] = ""
             message["content"].append(block)
         elif kind == "content_block_delta":
             _apply_delta(message["content"], partial, event)
         elif kind == "content_block_stop":
-            index = int(event.get("index", len(message["content"]) - 1))
+            index = _index(event, len(message["content"]) - 1)
             if index in partial:
-                text = partial.pop(index)
-                message["content"][index]["input"] = json.loads(text) if text else {}
+                message["content"][index]["input"] = _tool_input(partial.pop(index))
         elif kind == "message_delta":
-            delta = event.get("delta") or {}
+            delta = event.get("delta")
+            delta = delta if isinstance(delta, dict) else {}
             message["stop_reason"] = delta.get("stop_reason", message.get("stop_reason"))
             message["stop_sequence"] = delta.get("stop_sequence", message.get("stop_sequence"))
-            message["usage"].update(event.get("usage") or {})
+            usage = event.get("usage")
+            message["usage"].update(usage if isinstance(usage, dict) else {})
     for index, text in partial.items():  # a stream cut before content_block_stop
-        try:
-            message["content"][index]["input"] = json.loads(text) if text else {}
-        except ValueError:
-            message["content"][index]["input"] = {"_partial_json": text}
+        message["content"][index]["input"] = _tool_input(text)
     return message
+
+
+def _index(event: dict[str, Any], default: int) -> int:
+    """An event's block index; a log can hold anything there, so a non-integer means none."""
+    index = event.get("index", default)
+    return index if isinstance(index, int) and not isinstance(index, bool) else -1
+
+
+def _tool_input(text: str) -> Any:
+    """A tool's input from its joined JSON fragments; kept as text when they do not parse."""
+    try:
+        return json.loads(text) if text else {}
+    except (ValueError, RecursionError):
+        return {"_partial_json": text}
 
 
 def _apply_delta(content: list[dict[str, Any]], partial: dict[int, str],
                  event: dict[str, Any]) -> None:
-    index = int(event.get("index", len(content) - 1))
+    index = _index(event, len(content) - 1)
     if not 0 <= index < len(content):
         return
-    block, delta = content[index], event.get("delta") or {}
+    block, delta = content[index], event.get("delta")
+    if not isinstance(delta, dict):
+        return
     kind = delta.get("type")
-    if kind == "text_delta":
-        block["text"] = block.get("text", "") + delta.get("text", "")
-    elif kind == "thinking_delta":
-        block["thinking"] = block.get("thinking", "") + delta.get("thinking", "")
-    elif kind == "signature_delta":
-        block["signature"] = block.get("signature", "") + delta.get("signature", "")
-    elif kind == "input_json_delta":
-        partial[index] = partial.get(index, "") + delta.get("partial_json", "")
+    field = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature",
+             "input_json_delta": "partial_json"}.get(str(kind))
+    piece = delta.get(field) if field else None
+    if not isinstance(piece, str):
+        return  # a delta without text of its kind adds nothing
+    if kind == "input_json_delta":
+        partial[index] = partial.get(index, "") + piece
+    else:
+        block[field] = str(block.get(field, "")) + piece
 
 
 def parse_response(response: dict[str, Any]) -> dict[str, Any] | None:

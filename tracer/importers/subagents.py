@@ -19,13 +19,14 @@ Each run found (inline or in its file) is imported as a nested loop of its own b
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from tracer.errors import UserError
 from tracer.importers.dag import tool_use_ids
 from tracer.importers.jsonl import Record
+from tracer.untrusted import loads, read_bytes, read_text
 
 AGENT_TOOLS = ("Task", "Agent")
 RECORDS = "_records"
@@ -144,9 +145,9 @@ def _meta_links(folder: Path) -> dict[str, str]:
         return out
     for meta in folder.glob("agent-*.meta.json"):
         try:
-            data = json.loads(meta.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
+            data = loads(read_text(meta, "a subagent's meta file", 1 << 20), meta)
+        except UserError:
+            continue  # a side file: without it the link is only less precise
         if isinstance(data, dict) and data.get("toolUseId"):
             out[str(data["toolUseId"])] = meta.name[len("agent-"):-len(".meta.json")]
     return out
@@ -154,10 +155,14 @@ def _meta_links(folder: Path) -> dict[str, str]:
 
 def _read_loose(file: Path) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for raw in file.read_bytes().splitlines():
+    try:
+        data = read_bytes(file, "a subagent transcript")
+    except UserError:
+        return out  # unreadable: the link says how much it holds, here nothing
+    for number, raw in enumerate(data.splitlines(), start=1):
         try:
-            obj = json.loads(raw)
-        except ValueError:
+            obj = loads(raw, file, number)
+        except UserError:
             continue
         if isinstance(obj, dict):
             out.append(obj)

@@ -3,7 +3,7 @@
 Claude Code writes one record per *internal* message: a streamed response becomes one
 ``assistant`` record per content block (all sharing ``message.id``), each tool result its own
 ``user`` record with the tool's raw output beside it (``toolUseResult``). This module turns the
-records :mod:`~tracer.importers.dag` kept into :class:`~tracer.agent.messages.Message` objects and
+records :mod:`~tracer.importers.dag` kept into :class:`~tracer.messages.Message` objects and
 groups them: each ``message.id`` is one model call (:class:`Response`), and everything after it
 until the next call (tool results, interruptions, new prompts, compaction boundaries) is what
 that call led to.
@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracer.agent.messages import Message
 from tracer.importers.jsonl import Record
 from tracer.importers.output import ImportReport
+from tracer.messages import Message
 
 INTERRUPTED = "[Request interrupted by user"
 

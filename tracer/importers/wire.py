@@ -14,8 +14,8 @@ import uuid as uuidlib
 from pathlib import Path
 from typing import Any
 
-from tracer.agent.messages import Message
 from tracer.importers.builder import TraceBuilder
+from tracer.messages import Message
 
 
 class Wire:

@@ -41,6 +41,7 @@ from tracer.replay.doctor_controls import DoctorControls
 from tracer.replay.frame import FrameControls
 from tracer.replay.guide import load_guide, step_text
 from tracer.replay.i18n import LANGS, stage_name, tr
+from tracer.replay.input_errors import InputErrorExit
 from tracer.replay.keys import KEYS
 from tracer.replay.navigation import NavigationControls
 from tracer.replay.nesting import Nesting
@@ -69,7 +70,13 @@ FOLLOW_INTERVAL = 0.25
 
 
 class ReplayApp(
-    NavigationControls, FrameControls, SearchControls, OpenControls, DoctorControls, App[None]
+    InputErrorExit,
+    NavigationControls,
+    FrameControls,
+    SearchControls,
+    OpenControls,
+    DoctorControls,
+    App[None],
 ):
     """Step through a trace. Keys work the same in both languages (Chinese punctuation too)."""
 
@@ -245,6 +252,8 @@ class ReplayApp(
         text = ""
         if torn is not None and not self.follow:
             text = tr("torn", self.lang, line=torn, steps=len(self.index))
+        elif not self.follow and not self.index.reader.complete:
+            text = tr("incomplete", self.lang)
         if text == self._notice:
             return
         self._notice = text

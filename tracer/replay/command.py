@@ -78,6 +78,8 @@ def build_app(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tracer.replay.input_errors import raise_input_error
+
     check_flags(args)
     if args.follow and args.trace is not None and args.trace.is_file():
         from tracer.importers.live import is_transcript
@@ -97,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         write_screenshot(app, args.screenshot, args.size or DEFAULT_SIZE)
         return 0
     app.run()
+    raise_input_error(app)  # bad input met while drawing: one line, after the terminal is back
     return 0
 
 
@@ -129,11 +132,19 @@ def write_screenshot(app: Any, out: Path, size: tuple[int, int]) -> Path:
     import asyncio
 
     async def shoot() -> str:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await app.workers.wait_for_complete()  # the doctor, on a bigger trace
-            await pilot.pause()
-            return app.export_screenshot(title=app.TITLE)
+        try:
+            async with app.run_test(size=size) as pilot:
+                await pilot.pause()
+                raise_input_error(app)  # the app has closed: waiting on it would time out
+                await app.workers.wait_for_complete()  # the doctor, on a bigger trace
+                await pilot.pause()
+                raise_input_error(app)
+                return app.export_screenshot(title=app.TITLE)
+        except Exception:
+            raise_input_error(app)  # the app stopped over bad input: that is the error to show
+            raise
+
+    from tracer.replay.input_errors import raise_input_error
 
     svg = asyncio.run(shoot())
     try:

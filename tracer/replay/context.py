@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from tracer.agent.messages import resolve_part
 from tracer.hooks import shown_line
+from tracer.messages import resolve_part
 from tracer.replay.steps import StepIndex, steps_of
 from tracer.trace.events import AnyEvent, MessageRecorded
 from tracer.trace.reader import TraceReader

@@ -53,6 +53,10 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "轨迹在第 {line} 行中途截断；只显示前 {steps} 步",
         "en": "the trace ends mid-event at line {line}; showing the first {steps} steps",
     },
+    "incomplete": {
+        "zh": "会话不完整：记录器在会话结束前就停止了（没有 terminal 事件）",
+        "en": "incomplete: the recorder stopped before the session ended",
+    },
     "following": {"zh": "跟随中", "en": "following"},
     "in_subagent": {
         "zh": "子代理 {loop} 内（第 {depth} 层）· Esc 返回",

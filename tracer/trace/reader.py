@@ -8,12 +8,18 @@ Tolerant means: a last line cut off mid-event (the recorder was killed) is not a
 complete event before it is kept and :attr:`TraceReader.torn_line` says where the file ends.
 Kinds this version does not know come back as :class:`~tracer.trace.events.UnknownEvent`.
 Anything else wrong raises :class:`~tracer.errors.UserError` naming the file and line.
+
+Strict means: bytes come in through :mod:`tracer.untrusted` (regular files only, bounded lines,
+strict UTF-8, bounded nesting), and every decoded event is checked against the event schema and
+:mod:`~tracer.trace.shapes` before anyone sees it, so the views behind the reader can trust
+types. ``seq`` must equal the event's position, which also makes the pointers a message keeps
+(``block_seq``, ``tool_use_result_seq``) safe to follow: they may only point back, at an event of
+the right kind.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from collections.abc import Iterator
 from dataclasses import replace
@@ -28,8 +34,11 @@ from tracer.trace.events import (
     VERSION,
     AnyEvent,
     MessageRecorded,
+    UnknownEvent,
     from_dict,
 )
+from tracer.trace.shapes import event_problems, header_problem
+from tracer.untrusted import MAX_LINE, loads, open_regular
 
 _KIND_PREFIX = b'{"kind":"'
 
@@ -39,11 +48,7 @@ class TraceReader:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        if not self.path.exists():
-            raise UserError("no such file", self.path)
-        if self.path.is_dir():
-            raise UserError("is a directory, not a trace", self.path)
-        self._fd = os.open(self.path, os.O_RDONLY)
+        self._fd = open_regular(self.path, "a trace")
         self._offsets: list[int] = []
         self._ends: list[int] = []
         self._scanned = 0
@@ -64,12 +69,15 @@ class TraceReader:
             first += chunk
             if b"\n" in first:
                 first = first[: first.index(b"\n") + 1]
+            elif len(first) > MAX_LINE:
+                break
         if not first.strip():
             raise UserError("empty file, not a tracer trace", self.path)
         try:
-            header = json.loads(first)
-        except ValueError:
-            raise UserError("not a tracer trace (line 1 is not JSON)", self.path, 1) from None
+            header = loads(first, self.path, 1)
+        except UserError as exc:
+            what = "line 1 is not JSON" if exc.message.startswith("not valid JSON") else exc.message
+            raise UserError(f"not a tracer trace ({what})", self.path, 1) from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             from tracer.trace.foreign import import_hint
 
@@ -87,6 +95,8 @@ class TraceReader:
                 self.path,
                 1,
             )
+        if problem := header_problem(header):
+            raise UserError(problem, self.path, 1)
         self._scanned = len(first)
         return header
 
@@ -138,8 +148,13 @@ class TraceReader:
         if head.startswith(_KIND_PREFIX):
             end = head.find(b'"', len(_KIND_PREFIX))
             if end > 0:
-                return head[len(_KIND_PREFIX) : end].decode()
-        return getattr(self[index], "kind", None)
+                with contextlib.suppress(UnicodeDecodeError):
+                    return head[len(_KIND_PREFIX) : end].decode()
+        # Not a line the writer wrote: parse it, but do not decode the event (that could follow
+        # its pointers, and this is what the pointer check itself calls).
+        data = self.dict_at(index)
+        kind = data.get("kind") if isinstance(data, dict) else None
+        return kind if isinstance(kind, str) else None
 
     def is_step(self, index: int) -> bool:
         return self.kind_of(index) in STEP_KINDS
@@ -153,38 +168,81 @@ class TraceReader:
 
     def _decode_uncached(self, index: int) -> AnyEvent:
         line = self.line_number(index)
-        try:
-            data = json.loads(self.raw(index))
-        except ValueError as exc:
-            raise UserError(f"not valid JSON ({exc.msg})", self.path, line) from None
+        data = self.dict_at(index)
         if not isinstance(data, dict):
             raise UserError("an event must be a JSON object", self.path, line)
+        problem = event_problems(data)
+        if problem:
+            raise UserError(problem, self.path, line)
         try:
             event = from_dict(data)
         except (ValueError, TypeError) as exc:
             raise UserError(str(exc), self.path, line) from None
+        if event.seq != index + 1 and not isinstance(event, UnknownEvent):
+            raise UserError(
+                f"seq {event.seq} on the line of event {index + 1}: a line is missing, repeated "
+                "or out of order",
+                self.path,
+                line,
+            )
         if isinstance(event, MessageRecorded) and (event.block_seq or event.tool_use_result_seq):
             event = self._whole_message(event, line)
         return event
 
     def _whole_message(self, message: MessageRecorded, line: int) -> MessageRecorded:
-        """Put back the pieces a message points at instead of repeating them."""
+        """Put back the pieces a message points at instead of repeating them.
+
+        A pointer may only point back, at a ``mapping`` (for the block) or a ``tool_run`` (for the
+        raw output): neither kind points anywhere, so following one can never loop.
+        """
         content, raw = message.content, message.tool_use_result
-        try:
-            if message.block_seq:
-                block = self.by_seq(message.block_seq).block  # type: ignore[union-attr]
-                content = [block, *(content or [])]
-            if message.tool_use_result_seq:
-                raw = self.by_seq(message.tool_use_result_seq).output  # type: ignore[union-attr]
-        except (IndexError, AttributeError):
-            raise UserError(
-                "message points at an event that is not there", self.path, line
-            ) from None
+        if message.block_seq:
+            block = self._pointed(message, message.block_seq, "mapping", line).block  # type: ignore[union-attr]
+            content = [block, *(content or [])]
+        if message.tool_use_result_seq:
+            target = self._pointed(message, message.tool_use_result_seq, "tool_run", line)
+            raw = target.output  # type: ignore[union-attr]
         return replace(message, content=content, tool_use_result=raw)
+
+    def _pointed(self, message: MessageRecorded, seq: int, kind: str, line: int) -> AnyEvent:
+        if not 1 <= seq < message.seq or self.kind_of(seq - 1) != kind:
+            raise UserError(
+                f"message points at seq {seq}, which is not an earlier {kind} event",
+                self.path,
+                line,
+            )
+        return self.by_seq(seq)
 
     def by_seq(self, seq: int) -> AnyEvent:
         """The event with sequence number ``seq`` (the writer numbers events from 1, in order)."""
+        if not 1 <= seq <= len(self._offsets):
+            raise UserError(f"no event with seq {seq} in this trace", self.path)
         return self[seq - 1]
+
+    @property
+    def complete(self) -> bool:
+        """Whether the session's last loop has its ``terminal`` event.
+
+        A recorder that was killed (or a log that was cut) stops before it; an import may hold
+        several loops, so the test is: the last ``session_start`` or ``turn_start`` is followed by a
+        ``terminal``. Scanning backwards reads only a few line heads.
+        """
+        for i in range(len(self._offsets) - 1, -1, -1):
+            try:
+                kind = self.kind_of(i)
+            except UserError:
+                continue  # a broken line is reported where it is read, not here
+            if kind == "terminal":
+                return self.torn_line is None
+            if kind in ("turn_start", "session_start"):
+                return False
+        return False
+
+    def incomplete_notice(self) -> str | None:
+        """The sentence users see when the session has no ending."""
+        if self.complete:
+            return None
+        return "incomplete: the recorder stopped before the session ended (no terminal event)"
 
     def tool_use_result(self, message: Any) -> Any:
         """A message event's raw tool output (decoded messages already carry it whole)."""
@@ -194,14 +252,8 @@ class TraceReader:
         return getattr(message, "tool_use_result", None)
 
     def dict_at(self, index: int) -> dict[str, Any]:
-        """Event ``index`` as plain JSON data (what the file holds)."""
-        try:
-            data = json.loads(self.raw(index))
-        except ValueError as exc:
-            raise UserError(
-                f"not valid JSON ({exc.msg})", self.path, self.line_number(index)
-            ) from None
-        return data
+        """Event ``index`` as plain JSON data (what the file holds), bounded and decoded."""
+        return loads(self.raw(index), self.path, self.line_number(index))  # type: ignore[no-any-return]
 
     def __iter__(self) -> Iterator[AnyEvent]:
         for i in range(len(self._offsets)):

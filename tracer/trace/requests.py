@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tracer.agent.messages import ApiMessage, materialize
+from tracer.messages import ApiMessage, materialize
 from tracer.trace.events import MessageRecorded, RequestSent
 
 

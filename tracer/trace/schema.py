@@ -16,7 +16,6 @@ from typing import Any, Literal
 
 from tracer.errors import UserError
 from tracer.trace.events import FORMAT, KNOWN, VERSION, Event
-from tracer.trace.reader import TraceReader
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 _SIMPLE = {
@@ -142,13 +141,23 @@ def check(value: Any, schema: dict[str, Any], where: str = "") -> list[str]:
 
 
 def validate_trace(path: str | Path) -> tuple[int, list[str], list[str]]:
-    """Check every line; return (events checked, problems as ``file:line: …``, notes)."""
+    """Check every line; return (events checked, problems as ``file:line: …``, notes).
+
+    Each line is checked against the schema, then decoded exactly as every other command decodes
+    it (shapes, ``seq`` order, pointers), and what each event names is checked to exist
+    (:mod:`~tracer.trace.references`), so a trace that validates opens everywhere.
+    """
+    from tracer.trace.reader import TraceReader  # the reader checks with this module's schema
+    from tracer.trace.references import References
+
     schema = load_schema()
     defs = schema["$defs"]
     reader = TraceReader(path)
     problems = [f"{path}:1: header: {p}" for p in check(reader.header, defs["header"])]
     notes: list[str] = []
     unknown: dict[str, int] = {}
+    references = References()
+    steps = 0
     for i in range(len(reader)):
         line = reader.line_number(i)
         try:
@@ -157,12 +166,28 @@ def validate_trace(path: str | Path) -> tuple[int, list[str], list[str]]:
             problems.append(str(exc))
             continue
         kind = data.get("kind") if isinstance(data, dict) else None
+        kind = kind if isinstance(kind, str) else None
         if kind not in defs or kind == "header":
             unknown[str(kind)] = unknown.get(str(kind), 0) + 1
+        else:
+            found = [f"{path}:{line}: {kind}: {p}" for p in check(data, defs[kind])]
+            if found:
+                problems += found
+                continue
+        try:
+            event = reader[i]
+        except UserError as exc:
+            problems.append(str(exc))
             continue
-        problems += [f"{path}:{line}: {kind}: {p}" for p in check(data, defs[kind])]
+        steps += reader.is_step(i)
+        if problem := references.problem(event):
+            problems.append(f"{path}:{line}: {problem}")
+    if not steps and not problems:
+        problems.append(f"{path}: no steps: the recorder stopped before the session started")
     for kind, count in unknown.items():
         notes.append(f"skipped {count} event(s) of unknown kind '{kind}'")
     if notice := reader.torn_notice():
+        notes.append(notice)
+    if notice := reader.incomplete_notice():
         notes.append(notice)
     return len(reader), problems, notes

@@ -3,11 +3,18 @@
 The loop never sees this module: it hands every event to a callback, and a :class:`TraceWriter`
 is one such callback. Each line is flushed at once, so a session killed part-way leaves every
 event it finished on disk and at most one torn last line, which the reader tolerates.
+
+An import is different: it is not a live session, and a half-written import is only misleading.
+With ``atomic=True`` the writer writes to a hidden temporary file beside the target and renames it
+into place when the ``with`` block ends cleanly; if it ends with an exception, the temporary file
+is removed and the target is left as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
 import time
 from dataclasses import replace
@@ -47,6 +54,7 @@ class TraceWriter:
         keep_time: bool = False,
         redact: Redactor | None = None,
         flush: bool = True,
+        atomic: bool = False,
     ) -> None:
         self.keep_time = keep_time
         self.redact = redact if redact is not None else Redactor.from_environ()
@@ -54,6 +62,10 @@ class TraceWriter:
         """Flush every line (a live recording); an import writes in bulk and calls flush()."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._target: Path | None = None
+        if atomic:
+            self._target = self.path
+            self.path = self.path.with_name(f".{self.path.name}.{os.getpid()}.partial")
         self._file: IO[str] = self.path.open("w", encoding="utf-8", newline="\n")
         self._lock = threading.Lock()
         self._start = time.monotonic()
@@ -91,6 +103,19 @@ class TraceWriter:
     def close(self) -> None:
         if not self._file.closed:
             self._file.close()
+            if self._target is not None:  # atomic: the finished file takes the target's place
+                os.replace(self.path, self._target)
+                self.path, self._target = self._target, None
+
+    def discard(self) -> None:
+        """Close and delete what was written (atomic writers only: the target is untouched)."""
+        if self._target is None:
+            self.close()
+            return
+        self._file.close()
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+        self.path, self._target = self._target, None
 
     def __enter__(self) -> TraceWriter:
         return self
@@ -101,7 +126,10 @@ class TraceWriter:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.close()
+        if exc is not None and self._target is not None:
+            self.discard()
+        else:
+            self.close()
 
 
 class EventList:

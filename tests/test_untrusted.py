@@ -1,0 +1,444 @@
+"""The reading layer: every kind of bad input is one line ``file:line: what`` and exit 2.
+
+Each test builds the damage by hand (the fuzzer finds them at random; these pin each one down)
+and runs the real command line in-process, so what is checked is what a user sees.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tracer.cli import main
+from tracer.errors import UserError
+from tracer.paths import RECORDINGS_DIR, SCENARIOS_DIR
+from tracer.trace.reader import TraceReader
+from tracer.trace.schema import validate_trace
+from tracer.trace.writer import TraceWriter
+from tracer.untrusted import loads, read_bytes
+
+MAIN = RECORDINGS_DIR / "01-main-walk.trace.jsonl"
+SCENARIO = SCENARIOS_DIR / "01-main-walk.yaml"
+TRACE_COMMANDS = [
+    ["show"],
+    ["hooks"],
+    ["validate"],
+    ["doctor"],
+    ["export", "--format", "md"],
+    ["export", "--format", "mermaid"],
+    ["export", "--format", "otlp-json"],
+]
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _one_error(code: int, err: str, *needles: str) -> str:
+    lines = [ln for ln in err.splitlines() if ln.startswith("tracer: ")]
+    assert code == 2 and len(lines) == 1, err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def _lines() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in MAIN.read_text(encoding="utf-8").splitlines()]
+
+
+def _write(path: Path, objects: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(o, ensure_ascii=False) + "\n" for o in objects), "utf-8")
+    return path
+
+
+def _line_of(objects: list[dict[str, Any]], kind: str) -> int:
+    """The 0-based list index (file line - 1) of the first event of ``kind``."""
+    return next(i for i, o in enumerate(objects) if o.get("kind") == kind)
+
+
+# -- files that are not files --------------------------------------------------------------------
+
+
+def _special(tmp_path: Path, what: str) -> Path:
+    if what.startswith("/dev/"):
+        return Path(what)
+    path = tmp_path / what
+    if what == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize(
+    ("what", "said"),
+    [
+        ("fifo", "is a FIFO"),
+        ("/dev/zero", "is a character device"),
+        ("/dev/urandom", "is a character device"),
+        ("directory", "is a directory"),
+    ],
+)
+def test_special_files_are_refused_by_every_reader_without_waiting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], what: str, said: str
+) -> None:
+    path = _special(tmp_path, what)
+    commands = [[c[0], str(path), *c[1:]] for c in TRACE_COMMANDS]
+    commands += [
+        ["replay", str(path), "--screenshot", str(tmp_path / "x.svg")],
+        ["record", "--scenario", str(path), "-o", str(tmp_path / "r.jsonl")],
+        ["import", "claude-code", str(path), "-o", str(tmp_path / "c.jsonl")],
+        ["import", "api-log", str(path), "-o", str(tmp_path / "a.jsonl")],
+    ]
+    for argv in commands:
+        code, _, err = _run(capsys, argv)  # a FIFO without a writer would block an open()
+        if argv[0] == "replay" and what == "directory":
+            _one_error(code, err, str(path), "no traces")  # a folder lists its traces
+            continue
+        _one_error(code, err, str(path), said, "refused")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "locked.trace.jsonl"
+    path.write_bytes(MAIN.read_bytes())
+    path.chmod(0)
+    for argv in (["show", str(path)], ["record", "--scenario", str(path)]):
+        code, _, err = _run(capsys, argv)
+        _one_error(code, err, "permission denied")
+
+
+def test_permission_errors_are_worded_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same path as above for a root user: os.open itself refuses."""
+
+    def refuse(*args: object, **kwargs: object) -> int:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "open", refuse)
+    with pytest.raises(UserError, match="locked: permission denied"):
+        read_bytes("locked")
+
+
+# -- bytes and JSON ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        (b'{"a": "\xff"}', "not valid UTF-8 (byte 0xff at column 8)"),
+        (b'{"a": 1}\x00', "NUL byte at column 9"),
+        (b'{"a": "\\ud800"}', "lone surrogate \\ud800"),
+        (b'{"a": "x\\udc00"}', "lone surrogate \\udc00"),
+        (b"[" * 100 + b"]" * 100, "nested too deeply"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"t": NaN}', "NaN is not JSON"),
+        (b'{"a": 1', "not valid JSON"),
+    ],
+)
+def test_json_lines_are_bounded_and_strictly_decoded(raw: bytes, said: str) -> None:
+    with pytest.raises(UserError) as err:
+        loads(raw, "f.jsonl", 7)
+    assert str(err.value).startswith("f.jsonl:7: ") and said in str(err.value)
+
+
+def test_a_surrogate_pair_written_as_escapes_is_fine() -> None:
+    assert loads(b'{"a": "\\ud83d\\ude00"}', "f", 1) == {"a": "😀"}
+
+
+def test_line_length_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tracer.untrusted.MAX_LINE", 100)
+    with pytest.raises(UserError, match="line too long"):
+        loads(b'"' + b"x" * 200 + b'"', "f", 1)
+
+
+# -- traces: types, order, pointers ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "field", "value", "said"),
+    [
+        ("request", "seq", 3.0, "request event: seq must be integer, not float"),
+        ("turn_start", "turn", [1], "turn_start event: turn must be integer, not list"),
+        ("message", "content", 5, "content must be a string or a list of blocks, not int"),
+        ("message", "content", [7], "content[0] must be a block (an object), not int"),
+        ("request", "tail", [{"role": "user", "parts": [[1, 2]]}], "not a [uuid, index] pair"),
+        ("mapping", "block", {"type": 3}, "block has no string 'type'"),
+        ("session_start", "title", {"en": ["x"]}, "title must map languages to strings"),
+        ("response", "usage", "many", "usage must be object, not str"),
+    ],
+)
+def test_wrong_types_stop_at_the_reader_with_their_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+    field: str,
+    value: Any,
+    said: str,
+) -> None:
+    objects = _lines()
+    at = _line_of(objects, kind)
+    objects[at][field] = value
+    path = _write(tmp_path / "t.jsonl", objects)
+    for command in TRACE_COMMANDS:
+        code, out, err = _run(capsys, [command[0], str(path), *command[1:]])
+        if command == ["validate"]:
+            assert code == 1 and f"{path}:{at + 1}: " in out, out
+        else:
+            _one_error(code, err, f"{path}:{at + 1}: ", said)
+
+
+def test_a_message_pointing_at_itself_is_an_error_not_a_recursion(tmp_path: Path) -> None:
+    objects = _lines()
+    at = next(i for i, o in enumerate(objects) if o.get("block_seq"))
+    objects[at]["block_seq"] = objects[at]["seq"]
+    path = _write(tmp_path / "t.jsonl", objects)
+    with pytest.raises(UserError, match=f":{at + 1}: message points at seq {at}, which is not"):
+        list(TraceReader(path))
+    _, problems, _ = validate_trace(path)
+    assert any(f":{at + 1}: message points at" in p for p in problems)
+
+
+def test_a_deleted_line_is_named_where_the_order_breaks(tmp_path: Path) -> None:
+    objects = _lines()
+    del objects[10]
+    path = _write(tmp_path / "t.jsonl", objects)
+    with pytest.raises(UserError, match=":11: seq 11 on the line of event 10: a line is missing"):
+        list(TraceReader(path))
+
+
+def test_a_request_naming_an_unknown_message_fails_validate(tmp_path: Path) -> None:
+    objects = _lines()
+    at = _line_of(objects, "request")
+    objects[at]["tail"][0]["parts"][0][0] = "no-such-uuid"
+    path = _write(tmp_path / "t.jsonl", objects)
+    _, problems, _ = validate_trace(path)
+    assert problems == [
+        f"{path}:{at + 1}: request 1 names message no-such-uuid, which no earlier message event "
+        "holds"
+    ]
+
+
+def test_surrogates_never_reach_hooks_or_the_markdown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = MAIN.read_text(encoding="utf-8").replace("[DEBUG] Loop turn", "[DEBUG] \\ud800", 1)
+    path = tmp_path / "t.jsonl"
+    path.write_text(text, encoding="utf-8")
+    for argv in (["hooks", str(path)], ["export", str(path), "--format", "md"]):
+        code, _, err = _run(capsys, argv)
+        _one_error(code, err, "lone surrogate \\ud800")
+
+
+# -- a session without its end -------------------------------------------------------------------
+
+
+def test_a_session_without_its_end_is_reported_everywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    objects = [o for o in _lines() if o.get("kind") != "terminal"]
+    path = _write(tmp_path / "cut.jsonl", objects)
+    assert not TraceReader(path).complete and TraceReader(MAIN).complete
+    code, out, err = _run(capsys, ["validate", str(path)])
+    assert code == 0 and "incomplete: the recorder stopped before the session ended" in err
+    code, out, err = _run(capsys, ["show", str(path)])
+    assert code == 0 and "incomplete" in err
+    code, out, err = _run(capsys, ["doctor", str(path)])
+    assert f"warning: {path}: the recorder stopped before the session ended" in out
+    code, out, err = _run(capsys, ["doctor", str(MAIN)])
+    assert "stopped before" not in out + err
+
+
+def test_a_trace_with_no_step_does_not_validate(tmp_path: Path) -> None:
+    path = tmp_path / "header.jsonl"
+    path.write_text(MAIN.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    _, problems, _ = validate_trace(path)
+    assert problems == [f"{path}: no steps: the recorder stopped before the session started"]
+
+
+# -- scenarios -----------------------------------------------------------------------------------
+
+
+def _scenario(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+BASE = "name: s\nprompt: p\nresponses:\n  - text: hi\n"
+
+
+def _bomb() -> str:
+    rows = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    rows += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 9)}]" for n in range(1, 9)]
+    return "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (BASE + "title: {en: x\0}\n", "s.yaml:5: NUL byte at column"),
+        (BASE + "title: " + "[" * 5000 + "]" * 5000 + "\n", "s.yaml:5: refused: nested more"),
+        (BASE.replace("prompt: p", 'prompt: "\\ud800"'), "lone surrogate \\ud800"),
+        (BASE + "[1, 2]: x\n", "s.yaml:5: not valid YAML: a key must be a plain value"),
+        (BASE.replace("- text: hi", "- tool_use: [{name: Bash, id: {a: 1}}]"), "id must be str"),
+        (BASE + "title: {en: [1]}\n", "scenario.title must map strings to strings"),
+    ],
+)
+def test_bad_scenarios_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
+) -> None:
+    path = _scenario(tmp_path, text)
+    code, _, err = _run(capsys, ["record", "--scenario", str(path), "-o", str(tmp_path / "o")])
+    _one_error(code, err, said)
+
+
+def test_a_yaml_alias_bomb_fails_fast(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _scenario(tmp_path, BASE + _bomb() + "title: {en: *a8}\n")
+    code, _, err = _run(capsys, ["record", "--scenario", str(path), "-o", str(tmp_path / "o")])
+    _one_error(code, err, "refused: more than 64 aliases")
+
+
+def test_few_aliases_that_expand_hugely_are_refused_too(tmp_path: Path) -> None:
+    from tracer.yamlfile import load_yaml
+
+    rows = ["a0: &a0 [" + ", ".join(["x"] * 60) + "]"]
+    rows += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 6)}]" for n in range(1, 6)]
+    path = _scenario(tmp_path, "\n".join(rows) + "\n")
+    with pytest.raises(UserError, match="expands to more than 100,000 nodes"):
+        load_yaml(path)
+
+
+def test_bundled_scenarios_still_load() -> None:
+    from tracer.scenario import load_scenario
+
+    for path in sorted(SCENARIOS_DIR.glob("*.yaml")):
+        assert load_scenario(path).responses
+
+
+# -- imports -------------------------------------------------------------------------------------
+
+
+def test_an_atomic_writer_leaves_nothing_when_it_fails(tmp_path: Path) -> None:
+    from tracer.trace.events import Header, TurnStarted
+
+    target = tmp_path / "out.trace.jsonl"
+    header = Header(created="2026-01-01T00:00:00Z", source={"kind": "import"}, tracer_version="x")
+    with pytest.raises(RuntimeError), TraceWriter(target, header, atomic=True) as writer:
+        writer(TurnStarted(turn=1, message_count=1))
+        assert not target.exists()  # the events go to a hidden file until the end
+        raise RuntimeError("the importer broke")
+    assert list(tmp_path.iterdir()) == []
+    with TraceWriter(target, header, atomic=True) as writer:
+        writer(TurnStarted(turn=1, message_count=1))
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+    assert len(target.read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_an_import_that_fails_leaves_no_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "probes.jsonl"
+    body = {"model": "m", "max_tokens": 1, "messages": [{"role": "user", "content": "hi"}]}
+    log.write_text(json.dumps({"request": {"body": body}, "response": {}}) + "\n", "utf-8")
+    out = tmp_path / "out.trace.jsonl"
+    code, _, err = _run(capsys, ["import", "api-log", str(log), "-o", str(out)])
+    _one_error(code, err, "no main-loop request")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["probes.jsonl"]
+
+
+def test_transcript_records_of_the_wrong_shape_are_skipped_and_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = {
+        "type": "user",
+        "uuid": "u1",
+        "parentUuid": None,
+        "message": {"role": "user", "content": "hello"},
+    }
+    answer = {
+        "type": "assistant",
+        "uuid": "a1",
+        "parentUuid": "u1",
+        "message": {
+            "id": "msg_1",
+            "role": "assistant",
+            "model": "m",
+            "content": [{"type": "text", "text": "hi"}],
+        },
+    }
+    bad = dict(answer, uuid="a2", message=dict(answer["message"], content=[5]))  # type: ignore[arg-type]
+    log = tmp_path / "s.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in (good, answer, bad)), "utf-8")
+    out = tmp_path / "out.trace.jsonl"
+    code, _, err = _run(capsys, ["import", "claude-code", str(log), "-o", str(out)])
+    assert code == 0, err
+    # The record is mended, not dropped: the block that is not an object is left out, and counted.
+    assert "skipped: 1 content blocks that are not objects" in err
+    assert validate_trace(out)[1] == []
+
+
+def test_listing_sessions_skips_a_fifo_without_waiting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "projects" / "-work"
+    project.mkdir(parents=True)
+    os.mkfifo(project / "stuck.jsonl")
+    (project / "gone.jsonl").symlink_to(tmp_path / "nowhere")
+    record = {"type": "user", "message": {"role": "user", "content": "list me"}}
+    (project / "real.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path))
+    code, out, err = _run(capsys, ["import", "claude-code", "--list"])
+    assert code == 0, err
+    # Listed without reading the FIFO (it holds nothing yet, so it is not a session yet).
+    assert "list me" in out and "stuck.jsonl" not in out and "gone.jsonl" not in out
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("source", [1]), ("created", 5), ("paths", ["x"]), ("volatile", [3])]
+)
+def test_a_header_of_the_wrong_types_is_refused_at_line_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, value: Any
+) -> None:
+    objects = _lines()
+    objects[0][field] = value
+    path = _write(tmp_path / "t.jsonl", objects)
+    for command in TRACE_COMMANDS:
+        code, _, err = _run(capsys, [command[0], str(path), *command[1:]])
+        _one_error(code, err, f"{path}:1: header: ")
+
+
+def test_a_control_character_in_a_scenario_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _scenario(tmp_path, BASE + "title: {en: a\x01b}\n")
+    code, _, err = _run(capsys, ["record", "--scenario", str(path)])
+    _one_error(code, err, "s.yaml:5: character U+0001 at column 14 is not allowed in YAML")
+
+
+def test_batch_commands_pause_the_cycle_collector_and_give_it_back(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import tracer.show
+
+    seen: list[bool] = []
+    real = tracer.show.show_lines
+
+    def spy(reader: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(reader)
+
+    monkeypatch.setattr(tracer.show, "show_lines", spy)
+    assert gc.isenabled()
+    code, _, _ = _run(capsys, ["show", str(MAIN)])
+    assert code == 0 and seen == [False] and gc.isenabled()
+    code, _, _ = _run(capsys, ["show", str(MAIN) + ".missing"])
+    assert code == 2 and gc.isenabled()  # given back on the error path too

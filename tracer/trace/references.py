@@ -1,0 +1,85 @@
+"""Checks across events: everything an event refers to was written before it.
+
+One event on its own can be sound and still point at nothing: a request part naming a message
+uuid the trace never wrote, a block index past the end of that message, a response listing
+assistant messages that are not there, a prefix longer than the request it shares. The views
+follow these references (the replay draws the messages, the doctor and the exports rebuild each
+request), so ``validate`` follows them first, in file order, the way the writer made them: a
+message is written once, before anything names it.
+
+Claude Code keeps the same rule in memory (a ``tool_result`` must answer a ``tool_use`` already
+sent, see ``ensureToolResultPairing`` in ``utils/messages.ts``); here it is a property of the file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracer.messages import attachment_blocks
+from tracer.trace.events import (
+    HistoryAppended,
+    MessageRecorded,
+    RequestSent,
+    ResponseReceived,
+    ResultWrapped,
+)
+
+
+class References:
+    """Feed events in file order; :meth:`problem` says what the next one points at wrongly."""
+
+    def __init__(self) -> None:
+        self._blocks: dict[str, int | None] = {}
+        """Each message written so far: how many blocks it has (``None``: string content)."""
+        self._attachments: set[str] = set()
+        self._api_len = 0
+        """How many API messages the previous request held (the next prefix can share no more)."""
+
+    def problem(self, event: Any) -> str | None:
+        if isinstance(event, MessageRecorded):
+            self._blocks[event.uuid] = _block_count(event)
+            if event.type == "attachment":
+                self._attachments.add(event.uuid)
+            return None
+        if isinstance(event, RequestSent):
+            return self._request(event)
+        if isinstance(event, ResponseReceived):
+            return self._known(event.assistant_uuids, "response")
+        if isinstance(event, ResultWrapped):
+            return self._known([event.message_uuid], "wrapping")
+        if isinstance(event, HistoryAppended):
+            return self._known(event.new_uuids, "appending")
+        return None
+
+    def _known(self, uuids: list[str], kind: str) -> str | None:
+        missing = next((u for u in uuids if u not in self._blocks), None)
+        if missing is None:
+            return None
+        return f"{kind} names message {missing}, which no earlier message event holds"
+
+    def _request(self, event: RequestSent) -> str | None:
+        where = f"request {event.request_index}"
+        held, self._api_len = self._api_len, event.prefix_len + len(event.tail)
+        if event.prefix_len > held:
+            return f"{where} shares {event.prefix_len} messages with a request that held {held}"
+        for api in event.tail:
+            for uuid, index in api["parts"]:
+                if uuid not in self._blocks:
+                    return f"{where} names message {uuid}, which no earlier message event holds"
+                count = self._blocks[uuid]
+                if index is None and uuid in self._attachments:
+                    index = 0  # an attachment's whole content is its first block
+                if index is not None and count is not None and index >= count:
+                    return f"{where} names block {index} of message {uuid}, which has {count}"
+        return None
+
+
+def _block_count(message: MessageRecorded) -> int | None:
+    if message.type == "attachment":
+        try:
+            return len(attachment_blocks(message.attachment or {}))
+        except (AttributeError, KeyError, TypeError, ValueError):
+            return 0  # an attachment of a shape the model cannot hold: nothing may point into it
+    if isinstance(message.content, list):
+        return len(message.content)
+    return None if isinstance(message.content, str) else 0

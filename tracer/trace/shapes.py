@@ -1,0 +1,198 @@
+"""What an event must look like before any view may touch it: its schema, and the shapes inside.
+
+The JSON Schema (:mod:`tracer.trace.schema`) fixes the type of each field: ``seq`` an integer,
+``turn`` an integer, ``tail`` an array. The views need a little more than that: content blocks are
+objects with a string ``type``, a request's parts are ``[uuid, index]`` pairs, a title maps
+languages to strings. :func:`event_problems` checks both, so that the reader and ``validate`` say
+the same thing, and a file that validates never crashes another command.
+
+Claude Code trusts its own transcripts (it wrote them); tracer cannot, since traces are shared,
+imported and edited by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from tracer.trace.schema import build_schema, check
+
+_ROLES = ("user", "assistant")
+
+
+@cache
+def _schemas() -> dict[str, dict[str, Any]]:
+    return {k: v for k, v in build_schema()["$defs"].items() if k != "header"}
+
+
+Test = Callable[[Any], bool]
+_PYTHON = {
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
+    "object": dict,
+    "array": list,
+    "null": type(None),
+}
+
+
+def _compile(schema: dict[str, Any]) -> Test:
+    """One schema as a plain predicate: the reader checks every event it decodes, and walking
+    the schema generically for each one costs more than all the rest of the decoding.
+    ``check`` still words the problem when the predicate says no."""
+    if "const" in schema:
+        const = schema["const"]
+        return lambda v: v == const
+    if "enum" in schema:
+        options = schema["enum"]
+        return lambda v: v in options
+    if "anyOf" in schema:
+        tests = [_compile(option) for option in schema["anyOf"]]
+        return lambda v: any(t(v) for t in tests)
+    tests: list[Test] = []
+    expected = schema.get("type")
+    if expected:
+        python = _PYTHON[expected]
+        numeric = expected in ("integer", "number")
+        tests.append(lambda v: isinstance(v, python) and not (numeric and isinstance(v, bool)))
+    if schema.get("required") or schema.get("properties"):
+        required = tuple(schema.get("required", ()))
+        props = tuple((name, _compile(sub)) for name, sub in schema.get("properties", {}).items())
+        tests.append(
+            lambda v: (
+                not isinstance(v, dict)
+                or (all(n in v for n in required) and all(t(v[n]) for n, t in props if n in v))
+            )
+        )
+    if "items" in schema:
+        item = _compile(schema["items"])
+        tests.append(lambda v: not isinstance(v, list) or all(item(x) for x in v))
+    if len(tests) == 1:
+        return tests[0]
+    return lambda v: all(t(v) for t in tests)
+
+
+@cache
+def _tests() -> dict[str, Test]:
+    return {kind: _compile(schema) for kind, schema in _schemas().items()}
+
+
+def event_problems(data: dict[str, Any]) -> str | None:
+    """The first thing wrong with one event object, as ``kind event: what``; ``None`` if sound."""
+    kind = data.get("kind")
+    if not isinstance(kind, str):
+        return "an event needs a string 'kind'"
+    schema = _schemas().get(kind)
+    if schema is None:
+        problems = _unknown_problems(data)
+    else:
+        sound = _tests()[kind](data)
+        problems = (check(data, schema) if not sound else []) or _inner_problems(kind, data)
+    # A missing ``stage`` is implied by the kind: the reader lets it pass (validate does not).
+    problems = [p for p in problems if p != "missing 'stage'"]
+    missing = [p.split("'")[1] for p in problems if p.startswith("missing '")]
+    if missing:  # worded as the decoder words it, all at once
+        return f"{kind} event: missing {', '.join(missing)}"
+    return f"{kind} event: {problems[0]}" if problems else None
+
+
+_HEADER_TYPES: dict[str, Any] = {
+    "source": dict,
+    "created": str,
+    "tracer_version": str,
+    "chapter": str | None,
+    "paths": dict | None,
+    "volatile": list,
+}
+
+
+def header_problem(header: dict[str, Any]) -> str | None:
+    """What is wrong with the types of a header's fields (absent fields are the reader's call)."""
+    for name, types in _HEADER_TYPES.items():
+        if name in header and not isinstance(header[name], types):
+            return f"header: {name} has the wrong type ({type(header[name]).__name__})"
+    texts = [*(header.get("paths") or {}).values(), *header.get("volatile", [])]
+    if not all(isinstance(t, str) for t in texts):
+        return "header: paths and volatile must hold strings"
+    return None
+
+
+def _unknown_problems(data: dict[str, Any]) -> list[str]:
+    """A kind this version does not know still has the fields every event has."""
+    for name, types in (("seq", int), ("turn", int), ("t", int | float)):
+        value = data.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, types):
+            return [f"{name} has the wrong type ({type(value).__name__})"]
+    stage = data.get("stage")
+    if stage is not None and not isinstance(stage, str):
+        return [f"stage must be string, not {type(stage).__name__}"]
+    return []
+
+
+def _inner_problems(kind: str, data: dict[str, Any]) -> list[str]:
+    if kind == "message":
+        return _content_problems(data.get("content"), "content")
+    if kind == "request":
+        return _tail_problems(data["tail"]) or _non_negative(data, "prefix_len")
+    if kind == "mapping":
+        return _block_problems(data["block"], "block")
+    if kind == "session_start":
+        title = data.get("title")
+        if isinstance(title, dict) and not all(isinstance(v, str) for v in title.values()):
+            return ["title must map languages to strings"]
+    if kind == "response":
+        return _non_negative(data, "request_index", "attempts")
+    return []
+
+
+def _non_negative(data: dict[str, Any], *names: str) -> list[str]:
+    return [
+        f"{n} must not be negative" for n in names if isinstance(data.get(n), int) and data[n] < 0
+    ]
+
+
+def _content_problems(content: Any, where: str) -> list[str]:
+    if content is None or isinstance(content, str):
+        return []
+    if not isinstance(content, list):
+        return [f"{where} must be a string or a list of blocks, not {type(content).__name__}"]
+    for i, block in enumerate(content):
+        if problems := _block_problems(block, f"{where}[{i}]"):
+            return problems
+    return []
+
+
+def _block_problems(block: Any, where: str) -> list[str]:
+    if not isinstance(block, dict):
+        return [f"{where} must be a block (an object), not {type(block).__name__}"]
+    if not isinstance(block.get("type"), str):
+        return [f"{where} has no string 'type'"]
+    if block["type"] == "tool_result":
+        inner = block.get("content")
+        if inner is not None and not isinstance(inner, str | list):
+            return [f"{where}.content must be a string or a list of blocks"]
+        if isinstance(inner, list):
+            return _content_problems(inner, f"{where}.content")
+    return []
+
+
+def _tail_problems(tail: list[Any]) -> list[str]:
+    for i, api in enumerate(tail):
+        where = f"tail[{i}]"
+        if not isinstance(api, dict) or api.get("role") not in _ROLES:
+            return [f"{where} must be an object with role user or assistant"]
+        parts = api.get("parts")
+        if not isinstance(parts, list) or not parts:
+            return [f"{where}.parts must be a non-empty list of [uuid, index] pairs"]
+        for part in parts:
+            ok = (
+                isinstance(part, list)
+                and len(part) == 2
+                and isinstance(part[0], str)
+                and (part[1] is None or (type(part[1]) is int and part[1] >= 0))
+            )
+            if not ok:
+                return [f"{where}.parts holds {part!r:.40}, not a [uuid, index] pair"]
+    return []

@@ -1,0 +1,193 @@
+"""The one door untrusted bytes come in by: files, lines, JSON and YAML, checked and bounded.
+
+Everything tracer reads that someone else wrote (a trace, a scenario, a Claude Code transcript,
+an API log) goes through here before any other module looks at it. The rule is simple: what comes
+out is well formed and of reasonable size, and anything else becomes a :class:`UserError` saying
+``file:line: what``, never a traceback, a hang or a runaway allocation.
+
+* **files**: only regular files are read. A FIFO would block forever, ``/dev/zero`` and
+  ``/dev/urandom`` never end, a directory is not data; they are refused from ``fstat`` alone,
+  after an ``O_NONBLOCK`` open, so even a FIFO with no writer cannot stall the open itself;
+* **text**: UTF-8 only, strict. An invalid byte, a NUL, or a lone surrogate (JSON lets you write
+  ``"\\ud800"``; no UTF-8 file can hold it, so writing it back out or printing it would fail
+  later, far from the cause) is named with its column;
+* **JSON**: one line is at most :data:`MAX_LINE` bytes and nests at most :data:`MAX_DEPTH` deep
+  (the rest of tracer walks values recursively); ``NaN`` and ``Infinity`` are not JSON;
+* **YAML**: see :mod:`tracer.yamlfile`, which reads through :func:`read_text` and bounds aliases,
+  depth and size as it composes.
+
+Claude Code has no single counterpart: its readers of ``~/.claude/projects`` transcripts
+(``utils/sessionStorage.ts``) skip lines that fail ``JSON.parse``. Here the boundary also checks
+shapes, because the readers behind it are written for well-formed data.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from tracer.errors import UserError
+
+MAX_LINE = 64 * 1024 * 1024
+"""Bytes in one JSON line. The largest real line is a request or a persisted tool output (a
+few MB); a line bigger than this is damage, and decoding it would cost seconds and gigabytes."""
+MAX_DEPTH = 64
+"""Nesting of arrays and objects in one JSON value. Real traces nest about 8 deep."""
+MAX_TEXT = 4 * 1024 * 1024
+"""Bytes in a hand-written text file (a scenario); big files of that kind are not hand-written."""
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""Any surrogate escape: a cheap pre-check; the walk then tells a pair from a lone one."""
+_KINDS = {
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFDIR: "a directory",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def open_regular(path: str | Path, what: str = "file") -> int:
+    """Open ``path`` for reading and return the descriptor; refuse anything but a regular file.
+
+    ``what`` names what was expected (``a trace``, ``a scenario``) in the error.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise UserError(_os_reason(exc), path) from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise UserError(_os_reason(exc), path) from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+        raise UserError(f"is {kind}, not {what}: refused", path)
+    return fd
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ENOENT:
+        return "no such file"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if exc.errno == errno.ENOTDIR:
+        return "no such file (a part of the path is not a directory)"
+    return f"cannot read: {exc.strerror or exc}"
+
+
+def read_bytes(path: str | Path, what: str = "file", limit: int | None = None) -> bytes:
+    """The whole of a regular file, refusing more than ``limit`` bytes."""
+    fd = open_regular(path, what)
+    try:
+        size = os.fstat(fd).st_size
+        if limit is not None and size > limit:
+            raise UserError(f"too large ({size:,} bytes; the limit is {limit:,})", path)
+        chunks: list[bytes] = []
+        total = 0
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            total += len(chunk)
+            if limit is not None and total > limit:  # it grew while we read
+                raise UserError(f"too large (over {limit:,} bytes)", path)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise UserError(_os_reason(exc), path) from None
+    finally:
+        os.close(fd)
+
+
+def decode(raw: bytes, path: str | Path, line: int | None = None) -> str:
+    """Strict UTF-8, with the column of the first bad byte; NUL is refused too."""
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        raise UserError(f"NUL byte at column {_column(raw, nul)}", path, _line(raw, nul, line))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = raw[exc.start]
+        where = _column(raw, exc.start)
+        raise UserError(
+            f"not valid UTF-8 (byte 0x{bad:02x} at column {where})",
+            path,
+            _line(raw, exc.start, line),
+        ) from None
+
+
+def _column(raw: bytes, offset: int) -> int:
+    return offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
+
+
+def _line(raw: bytes, offset: int, line: int | None) -> int:
+    """The line of ``offset``: counted in ``raw`` when it is a whole file (``line`` unknown)."""
+    return line if line is not None else raw.count(b"\n", 0, offset) + 1
+
+
+def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT) -> str:
+    """A whole text file, bounded and strictly decoded."""
+    return decode(read_bytes(path, what, limit), path)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(raw: bytes | str, path: str | Path, line: int | None = None) -> Any:
+    """One JSON value from one line, bounded in size and depth, with no lone surrogates."""
+    if len(raw) > MAX_LINE:
+        raise UserError(
+            f"line too long ({len(raw):,} bytes; the limit is {MAX_LINE:,})", path, line
+        )
+    text = decode(raw, path, line) if isinstance(raw, bytes) else raw
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"not valid JSON ({exc.msg}, column {exc.colno})", path, line) from None
+    except RecursionError:
+        raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line) from None
+    except ValueError as exc:  # NaN, or an integer too long to convert
+        raise UserError(f"not valid JSON ({exc})", path, line) from None
+    # Both walks below are skipped for ordinary lines: a value cannot nest deeper than it has
+    # brackets, and a lone surrogate can only come from an escape.
+    deep = text.count("[") + text.count("{") > MAX_DEPTH
+    surrogates = "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None
+    if deep or surrogates:
+        check_value(value, path, line)
+    return value
+
+
+def check_value(value: Any, path: str | Path, line: int | None = None) -> None:
+    """Walk a parsed value (without recursion): depth bounded, every string encodable."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _encodable(item, path, line)
+            continue
+        if not isinstance(item, dict | list):
+            continue
+        if depth > MAX_DEPTH:
+            raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line)
+        if isinstance(item, dict):
+            for key, sub in item.items():
+                _encodable(key, path, line)
+                stack.append((sub, depth + 1))
+        else:
+            stack.extend((sub, depth + 1) for sub in item)
+
+
+def _encodable(text: str, path: str | Path, line: int | None) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        point = ord(text[exc.start])
+        raise UserError(
+            f"lone surrogate \\u{point:04x} in a string (not text any file can hold)", path, line
+        ) from None
