@@ -22,7 +22,10 @@ from tracer.agent.messages import ApiMessage, materialize
 _SLOT = "\x00tracer-messages\x00"
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+# No cycle check (messages are parsed JSON, never cyclic): see tracer.trace.writer.
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False
+)
 
 
 def _dumps(value: Any) -> bytes:
