@@ -7,7 +7,6 @@ event it finished on disk and at most one torn last line, which the reader toler
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from dataclasses import replace
@@ -15,17 +14,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from tracer.trace.compact_json import compact_encoder
 from tracer.trace.events import Event, Header
 from tracer.trace.redact import Redactor
 
-# check_circular=False: events are plain JSON data (parsed, or built by us), never cyclic, and the
-# default check keeps an id() of every list and dict it enters, a tenth of the encoding time.
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+_ENCODE = compact_encoder()
 
 
 def dumps(obj: Any) -> str:
     """One compact JSON line; non-ASCII kept as is, so Chinese text stays readable."""
-    return _ENCODER.encode(obj)  # one encoder for every line: building one costs as much
+    return _ENCODE(obj)  # one encoder for every line: building one costs as much
 
 
 class TraceWriter:
