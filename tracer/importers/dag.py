@@ -246,9 +246,16 @@ def _in_conversation_order(keep: list[Record]) -> list[Record]:
     out: list[Record] = []
 
     def blocker(rec: dict[str, Any]) -> str | None:
-        needs = [rec.get("parentUuid"), *(holder.get(t) for t in tool_result_ids(rec))]
-        return next((n for n in needs if isinstance(n, str) and n in kept and n not in done
-                     and n != rec.get("uuid")), None)
+        """The first record ``rec`` must wait for: its parent, then each tool_use it answers."""
+        uid = rec.get("uuid")
+        need = rec.get("parentUuid")
+        if isinstance(need, str) and need in kept and need not in done and need != uid:
+            return need
+        for tid in tool_result_ids(rec):
+            need = holder.get(tid)
+            if need is not None and need in kept and need not in done and need != uid:
+                return need
+        return None
 
     def place(item: Record) -> None:
         stack = [item]
