@@ -280,7 +280,8 @@ class EndLast:
 
     def __call__(self, event: Event) -> Any:
         if not self.passing:
-            self.release()
+            if self.held is not None:
+                self.release()
             if event.kind == "terminal":
                 self.held = event
                 return event

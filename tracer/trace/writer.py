@@ -67,9 +67,6 @@ class TraceWriter:
         self._seq = 0
         self._write_line(header.to_dict())
 
-    def __call__(self, event: Event) -> Event:
-        return self.write(event)
-
     def write(self, event: Event) -> Event:
         """Stamp ``seq`` and ``t``, write the event as one line, return the stamped copy."""
         with self._lock:
@@ -81,6 +78,10 @@ class TraceWriter:
                 stamped = replace(event, seq=self._seq, t=t)
             self._write_line(stamped.to_dict())
             return stamped
+
+    # Calling the writer is writing (it is the loop's event callback): the same function, not a
+    # wrapper around it, since an import calls it for every event.
+    __call__ = write
 
     def _write_line(self, obj: dict[str, Any]) -> None:
         line = dumps(obj)
