@@ -9,6 +9,7 @@ have, that the shortcut and the full computation agree.
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,13 @@ import pytest
 from tracer.agent.messages import materialize, normalize_messages_for_api
 from tracer.importers import normal_cache
 from tracer.importers.claude_code import emit_transcript, load_transcript
+from tracer.importers.jsonl import parse_lines, read_jsonl
+from tracer.importers.output import ImportReport
 from tracer.paths import ROOT
+from tracer.trace.compact_json import compact_encoder
+from tracer.trace.events import Header, TurnStarted
 from tracer.trace.requests import encode_body, rebuild_requests
-from tracer.trace.writer import EventList
+from tracer.trace.writer import EventList, TraceWriter, dumps
 
 DATA = Path(__file__).parent / "data" / "claude-code"
 SHARED = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
@@ -59,3 +64,117 @@ def test_cached_normalization_and_hashes_match_the_full_ones(
             request.event.bytes,
             request.event.sha256,
         )
+
+
+# -- reading: the scanner called directly, lines decoded one by one ------------------------------
+
+AWKWARD_LINES = [
+    '{"type":"user","n":1}',
+    "",
+    "   ",
+    '{"type":"assistant"}\r',  # a file written with CRLF line ends
+    '   {"padded":true}   ',
+    '{"a":1} trailing words',
+    "[1, 2]",
+    "42",
+    '"just a string"',
+    '{"text":"中文 and 😀","nested":{"x":[1.5,null,true]}}',
+    '{"broken": ',
+    "\ufeff{}",  # a byte-order mark json.loads refuses
+    '{"last":"line"}',
+]
+
+
+def _plain_parse(lines: list[str]) -> tuple[list[tuple[int, dict]], int | None, dict[str, int]]:
+    """What parse_lines did before its shortcut: json.loads on every non-blank line."""
+    records, first_bad, skipped = [], None, {}
+    for number, raw in enumerate(lines, start=1):
+        if not raw or raw.isspace():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            obj = None
+        if not isinstance(obj, dict):
+            first_bad = first_bad or number
+            skipped["unreadable lines"] = skipped.get("unreadable lines", 0) + 1
+            continue
+        records.append((number, obj))
+    return records, first_bad, skipped
+
+
+def test_parse_lines_reads_every_awkward_line_as_json_loads_does() -> None:
+    report = ImportReport(source="awkward")
+    records, first_bad = parse_lines(AWKWARD_LINES, 1, report)
+    assert (records, first_bad, report.skipped) == _plain_parse(AWKWARD_LINES)
+    assert [n for n, _ in records] == [1, 4, 5, 10, 13]
+
+
+def test_a_torn_last_line_is_still_told_apart_from_a_broken_one() -> None:
+    report = ImportReport(source="torn")
+    records, first_bad = parse_lines(['{"a":1}', '{"b": [1, 2'], 1, report, torn=True)
+    assert (records, first_bad) == ([(1, {"a": 1})], None)
+    assert report.skipped == {"torn last line": 1}
+
+
+def test_lines_decoded_one_by_one_are_the_lines_of_the_decoded_file(tmp_path: Path) -> None:
+    # Invalid UTF-8 right before a newline, a character cut in half, wide characters on some
+    # lines only, CRLF, and a last line without its newline. Each line is decoded strictly on
+    # its own (tracer.untrusted): a line with a bad byte is unreadable and counted, never
+    # silently mended, and the lines around it read as they would in a clean file.
+    data = (
+        b'{"a":"\xe4\xb8"}\n{"b":"\xf0\x9f\x98\x80"}\r\n\xff\xfe\n{"c":"\xe4\xb8\xad\xe6"}\n'
+        b'{"plain":"ascii"}\n{"d":"cut'
+    )
+    path = tmp_path / "bytes.jsonl"
+    path.write_bytes(data)
+    report = ImportReport(source=str(path))
+    got = read_jsonl(path, report)
+    assert got == [(2, {"b": "\U0001f600"}), (5, {"plain": "ascii"})]
+    assert report.skipped == {"unreadable lines": 3, "torn last line": 1}
+    assert any(f"{path}:1: " in note and "UTF-8" in note for note in report.notes), report.notes
+
+
+# -- writing: one compact encoder, built once ------------------------------------------------------
+
+AWKWARD_VALUES = [
+    "plain",
+    'quotes " and \\ and \n\t\x00 and \u2028',
+    "中文，全角标点。",
+    "😀 astral",
+    "\ud800 lone surrogate",
+    0,
+    -1.5,
+    1e300,
+    -0.0,
+    2**70,
+    True,
+    None,
+    [],
+    {},
+    {"kind": "message", "content": [{"type": "text", "text": "é"}], "n": [1, 2.0, None]},
+]
+
+
+@pytest.mark.parametrize("value", AWKWARD_VALUES, ids=repr)
+def test_the_compact_encoder_writes_what_json_dumps_writes(value: object) -> None:
+    expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert compact_encoder()(value) == expected
+    assert compact_encoder(allow_nan=False)(value) == expected
+    assert dumps(value) == expected
+
+
+def test_the_request_encoder_still_refuses_nan_as_the_sdk_does() -> None:
+    assert compact_encoder()(float("nan")) == "NaN"
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        compact_encoder(allow_nan=False)({"x": float("inf")})
+
+
+def test_a_bulk_writer_puts_its_lines_on_disk_when_flushed(tmp_path: Path) -> None:
+    path = tmp_path / "bulk.trace.jsonl"
+    header = Header(created="2026-01-01T00:00:00Z", source={"kind": "import"}, tracer_version="0")
+    with TraceWriter(path, header, keep_time=True, flush=False) as writer:
+        writer(TurnStarted(seq=1, turn=1, message_count=0))
+        writer.flush()
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert [json.loads(line).get("kind") for line in lines] == [None, "turn_start"]

@@ -153,6 +153,8 @@ def content_length(content: Any) -> int:
     prints for a result whose content is a list.
     """
     if isinstance(content, str):
+        if content.isascii():  # a flag CPython keeps on every str: no need to encode
+            return len(content)
         return len(content.encode("utf-16-le")) // 2
     if isinstance(content, list):
         return len(",".join("[object Object]" if isinstance(b, dict) else str(b) for b in content))

@@ -135,7 +135,8 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT) -> st
     return decode(read_bytes(path, what, limit), path)
 
 
-def _no_constant(name: str) -> Any:
+def no_constant(name: str) -> Any:
+    """``parse_constant`` for JSON readers: NaN and Infinity are not JSON."""
     raise ValueError(f"{name} is not JSON")
 
 
@@ -147,20 +148,41 @@ def loads(raw: bytes | str, path: str | Path, line: int | None = None) -> Any:
         )
     text = decode(raw, path, line) if isinstance(raw, bytes) else raw
     try:
-        value = json.loads(text, parse_constant=_no_constant)
+        value = json.loads(text, parse_constant=no_constant)
     except json.JSONDecodeError as exc:
         raise UserError(f"not valid JSON ({exc.msg}, column {exc.colno})", path, line) from None
     except RecursionError:
         raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line) from None
     except ValueError as exc:  # NaN, or an integer too long to convert
         raise UserError(f"not valid JSON ({exc})", path, line) from None
-    # Both walks below are skipped for ordinary lines: a value cannot nest deeper than it has
-    # brackets, and a lone surrogate can only come from an escape.
-    deep = text.count("[") + text.count("{") > MAX_DEPTH
-    surrogates = "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None
-    if deep or surrogates:
-        check_value(value, path, line)
+    vet(value, text, path, line)
     return value
+
+
+def vet(value: Any, text: str, path: str | Path, line: int | None = None) -> None:
+    """Check a value just parsed from ``text``: nested at most :data:`MAX_DEPTH` deep, and no
+    lone surrogate in any string.
+
+    Both walks are skipped for ordinary lines, which keeps a whole import dominated by parsing:
+    a value cannot nest deeper than it has brackets, and a lone surrogate can only come from an
+    escape. The depth walk visits containers only, never strings.
+    """
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        _check_depth(value, path, line)
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
+        check_value(value, path, line)
+
+
+def _check_depth(value: Any, path: str | Path, line: int | None) -> None:
+    if not isinstance(value, dict | list):
+        return
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line)
+        subs = item.values() if isinstance(item, dict) else item
+        stack.extend((sub, depth + 1) for sub in subs if isinstance(sub, dict | list))
 
 
 def check_value(value: Any, path: str | Path, line: int | None = None) -> None:

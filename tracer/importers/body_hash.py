@@ -13,20 +13,20 @@ full bodies; tests compare the two.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from tracer.agent.messages import ApiMessage, materialize
+from tracer.trace.compact_json import compact_encoder
 
 _SLOT = "\x00tracer-messages\x00"
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_ENCODE = compact_encoder(allow_nan=False)  # as encode_body: the SDK refuses NaN
 
 
 def _dumps(value: Any) -> bytes:
-    return _ENCODER.encode(value).encode()
+    return _ENCODE(value).encode()
 
 
 class BodyHasher:

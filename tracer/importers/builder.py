@@ -16,15 +16,16 @@ source cannot tell us is never made up: no permission step unless the user visib
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tracer.messages import Message, content_length, materialize
 from tracer.hooks import loop_turn_line, needs_follow_up_line, tool_result_line
 from tracer.importers.body_hash import BodyHasher
 from tracer.importers.normal_cache import NormalCache
 from tracer.importers.output import epoch_of
+from tracer.messages import Message, content_length, materialize
 from tracer.trace.events import (
     DebugHook,
     EndReason,
@@ -184,11 +185,16 @@ class TraceBuilder:
         one); otherwise only its size and hash are computed, incrementally (:mod:`.body_hash`).
         """
         api = self._normalized(self.messages if messages is None else messages)
-        prefix = 0
         prev = self._prev_api
         limit = min(len(api), len(prev))
-        while prefix < limit and (api[prefix] is prev[prefix] or (
-                api[prefix].role == prev[prefix].role and api[prefix].parts == prev[prefix].parts)):
+        # The normalizer hands back the very same objects for the part of the history it kept,
+        # so the shared prefix is mostly found by identity: map() compares them all in C rather
+        # than one Python step per message (each request would otherwise walk the whole
+        # history again). Past the identical run, equal messages still count.
+        same = list(map(operator.is_, api[:limit], prev[:limit]))
+        prefix = same.index(False) if False in same else limit
+        while prefix < limit and (
+                api[prefix].role == prev[prefix].role and api[prefix].parts == prev[prefix].parts):
             prefix += 1
         changed = params != self._params or list(keys) != self._keys
         size, sha = self._hasher.digest(params, keys, api, prefix, self.by_uuid)

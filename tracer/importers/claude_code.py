@@ -23,6 +23,7 @@ again and again while Claude Code is still writing the session.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,10 +99,14 @@ def analyse(records: list[Record], path: Path, report: ImportReport,
     if not active.records:
         raise UserError("no user or assistant messages: not a Claude Code transcript", path,
                         records[0][0])
-    for _, rec in records:
-        if rec.get("type") not in CONVERSATION and not (
-                rec.get("subtype") == "compact_boundary" and rec.get("parentUuid") is None):
-            report.skip(skip_label(rec))
+    # Counted first and reported once per label (in first-seen order, as one skip() each would):
+    # a long session holds hundreds of progress records.
+    left_out = Counter(skip_label(rec) for _, rec in records
+                       if rec.get("type") not in CONVERSATION and not (
+                           rec.get("subtype") == "compact_boundary"
+                           and rec.get("parentUuid") is None))
+    for label, n in left_out.items():
+        report.skip(label, n)
     if active.summary_roots:
         report.notes.append(f"{len(active.summary_roots)} compaction(s) without a "
                             "compact_boundary record (1.0.x): the history before each summary "

@@ -140,9 +140,20 @@ class _Chain:
 
 def active_path(records: list[Record], report: ImportReport) -> ActivePath:
     """The main conversation's records in conversation order, from its last message back."""
-    messages = [r for r in records if r[1].get("type") in CONVERSATION and r[1].get("uuid")]
-    main = [r for r in messages if not r[1].get("isSidechain")]
-    sidechain = [r for r in records if r[1].get("isSidechain") and r[1].get("uuid")]
+    messages: list[Record] = []  # user, assistant and attachment records with a uuid
+    main: list[Record] = []  # ... of them, those not in a sidechain
+    sidechain: list[Record] = []  # every sidechain record with a uuid, of any kind
+    for item in records:  # one pass: a long session holds thousands of records
+        rec = item[1]
+        if not rec.get("uuid"):
+            continue
+        side = rec.get("isSidechain")
+        if side:
+            sidechain.append(item)
+        if rec.get("type") in CONVERSATION:
+            messages.append(item)
+            if not side:
+                main.append(item)
     subagent_file = not main and bool(messages)
     if subagent_file:
         main, sidechain = messages, []
@@ -246,9 +257,16 @@ def _in_conversation_order(keep: list[Record]) -> list[Record]:
     out: list[Record] = []
 
     def blocker(rec: dict[str, Any]) -> str | None:
-        needs = [rec.get("parentUuid"), *(holder.get(t) for t in tool_result_ids(rec))]
-        return next((n for n in needs if isinstance(n, str) and n in kept and n not in done
-                     and n != rec.get("uuid")), None)
+        """The first record ``rec`` must wait for: its parent, then each tool_use it answers."""
+        uid = rec.get("uuid")
+        need = rec.get("parentUuid")
+        if isinstance(need, str) and need in kept and need not in done and need != uid:
+            return need
+        for tid in tool_result_ids(rec):
+            need = holder.get(tid)
+            if need is not None and need in kept and need not in done and need != uid:
+                return need
+        return None
 
     def place(item: Record) -> None:
         stack = [item]

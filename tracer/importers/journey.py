@@ -79,20 +79,22 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
                 _tool_steps(b, t, m)
         stop = next((k + 1 for k, m in enumerate(pre) if _is_interruption(m)), None)
         reason: EndReason = "aborted_tools" if uses else "completed"
-        error = _unfinished(uses, pre) if uses and stop is None else None
         if uses and stop is None and not last:
             b.append([*resp.messages, *pre])  # the loop goes on: appending, then resending
         elif last:
             b.extend([*resp.messages, *pre])
             _compactions(b, segments[1:])
-            b.end(reason, error)
+            # Only the last call can have asked for tools and got no interruption yet no next
+            # request: say why (worked out here, not for every call on the way).
+            b.end(reason, _unfinished(uses, pre) if uses and stop is None else None)
             break
         else:
-            # The loop ended here; whatever follows (a new prompt) opens the next loop.
+            # The loop ended here (no tool asked for, or interrupted); whatever follows (a new
+            # prompt) opens the next loop.
             if stop is None:
                 stop = next((k for k, m in enumerate(pre) if not m.has_tool_result()), len(pre))
             b.extend([*resp.messages, *pre[:stop]])
-            b.end(reason, error)
+            b.end(reason)
             b.extend(pre[stop:])
         _compactions(b, segments[1:])
 
@@ -278,7 +280,8 @@ class EndLast:
 
     def __call__(self, event: Event) -> Any:
         if not self.passing:
-            self.release()
+            if self.held is not None:
+                self.release()
             if event.kind == "terminal":
                 self.held = event
                 return event

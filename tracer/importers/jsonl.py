@@ -12,14 +12,18 @@ shape (:mod:`tracer.importers.shapes`), so what the importers get is what they w
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tracer.errors import UserError
 from tracer.importers.output import ImportReport
+from tracer.untrusted import MAX_LINE, no_constant, read_bytes, vet
 from tracer.untrusted import loads as loads_line
-from tracer.untrusted import read_bytes
+
+#: The C scanner, built once: NaN and Infinity are refused, as :func:`tracer.untrusted.loads` does.
+_raw_decode = json.JSONDecoder(parse_constant=no_constant).raw_decode
 
 Record = tuple[int, dict[str, Any]]
 """A parsed line: its 1-based line number and its object."""
@@ -49,7 +53,8 @@ def parse_lines(lines: list[str] | list[bytes], first_number: int, report: Impor
                 ) -> tuple[list[Record], int | None]:
     """Parse complete lines (numbered from ``first_number``): the one place a JSON line becomes
     a record, shared by whole-file imports and ``--follow``. Returns the records and the number
-    of the first line that was not a JSON object (skipped and counted in ``report``).
+    of the first line that was not a JSON object of a sound ``shape`` (skipped and counted in
+    ``report``, with a note naming why).
 
     With ``torn`` the last line may be cut off: it is dropped with a note, not counted as bad.
     """
@@ -60,18 +65,20 @@ def parse_lines(lines: list[str] | list[bytes], first_number: int, report: Impor
     for number, raw in enumerate(lines, start=first_number):
         if not raw or raw.isspace():
             continue
-        try:
-            obj = loads_line(raw, path, number)  # bounded, strictly decoded: tracer.untrusted
-        except UserError as exc:
-            if torn and number == last:
-                report.notes.append(f"{path}:{number}: the last line is cut off; kept the "
-                                    f"{len(records)} complete lines before it")
-                report.skip("torn last line")
+        obj = _fast(raw, path, number)
+        if obj is None:  # not an ordinary line: tracer.untrusted decides, and says why
+            try:
+                obj = loads_line(raw, path, number)
+            except UserError as exc:
+                if torn and number == last:
+                    report.notes.append(f"{path}:{number}: the last line is cut off; kept the "
+                                        f"{len(records)} complete lines before it")
+                    report.skip("torn last line")
+                    continue
+                if first_bad is None:
+                    first_bad, first_why = number, exc.message
+                report.skip("unreadable lines")
                 continue
-            if first_bad is None:
-                first_bad, first_why = number, exc.message
-            report.skip("unreadable lines")
-            continue
         problem = "not a JSON object" if not isinstance(obj, dict) else shape and shape(obj)
         if problem:
             if first_bad is None:
@@ -82,3 +89,26 @@ def parse_lines(lines: list[str] | list[bytes], first_number: int, report: Impor
     if first_bad is not None:
         report.notes.append(f"{path}:{first_bad}: {first_why} (skipped, with any others)")
     return records, first_bad
+
+
+def _fast(raw: str | bytes, path: str | Path, number: int) -> Any:
+    """An ordinary line parsed the quick way, or None to send it through the careful one.
+
+    Most of an import's time should be JSON parsing, so the common case is cut short: the
+    bytes are decoded strictly on their own (one emoji elsewhere in the file does not make every
+    line a wide string), and the C scanner is called directly (json.loads would also match
+    whitespace around the object and check that nothing follows it). Anything unusual, such as
+    a bad byte, padding, a "\r", a broken or over-long line, goes back to
+    :func:`tracer.untrusted.loads`, which reads it the same way and names the problem.
+    """
+    if len(raw) > MAX_LINE:
+        return None
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        obj, end = _raw_decode(text)
+        if end != len(text):
+            return None
+        vet(obj, text, path, number)
+    except (ValueError, RecursionError, UserError):
+        return None
+    return obj

@@ -128,8 +128,12 @@ def _is_clean(rec: dict[str, Any]) -> bool:
 def clean_records(records: list[Record], report: ImportReport) -> list[Record]:
     """Every record that can be read, in the shapes the importer relies on."""
     out: list[Record] = []
-    for number, rec in records:
-        clean = rec if _is_clean(rec) else clean_record(rec, report)
+    for item in records:
+        number, rec = item
+        if _is_clean(rec):
+            out.append(item)  # the common case: the same record, not even a new pair
+            continue
+        clean = clean_record(rec, report)
         if clean is not None:
             out.append((number, clean))
     return out

@@ -112,7 +112,8 @@ class Redactor:
     def found_in(self, line: str) -> bool:
         """Does a JSON line hold a secret? The cheap test the writer runs on every line, so the
         walk through the event (:meth:`__call__`) happens only for the rare line that does."""
-        return any(secret in line for secret in self._in_json)
+        # Most environments hold no secret at all: then there is nothing to search for.
+        return bool(self._in_json) and any(secret in line for secret in self._in_json)
 
     def text(self, value: str) -> str:
         for secret, name in self.secrets:
