@@ -41,8 +41,12 @@ MAX_DEPTH = 64
 MAX_TEXT = 4 * 1024 * 1024
 """Bytes in a hand-written text file (a scenario); big files of that kind are not hand-written."""
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-"""Any surrogate escape: a cheap pre-check; the walk then tells a pair from a lone one."""
+#: A lone surrogate escape: a high half not followed by a low one, or a low half on its own.
+#: A valid pair (how JSON writers escape an emoji) does not match, so it costs no walk.
+_SURROGATE_ESCAPE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 _KINDS = {
     stat.S_IFIFO: "a FIFO (named pipe)",
     stat.S_IFCHR: "a character device",
