@@ -79,14 +79,20 @@ def main() -> None:
         read_jsonl(source, ImportReport(source=str(source)))
         parse = min(parse, time.process_time() - start)
     size = source.stat().st_size / 1024
-    print(f"source: {source.name} ({size:.0f} KB, {report.counts.get('model calls', 0)} model "
-          f"calls), {events} events, best of {args.runs}: {best * 1000:.1f} ms CPU, "
-          f"{wall * 1000:.1f} ms wall clock")
-    print(f"reading and parsing the JSON lines alone: {parse * 1000:.1f} ms "
-          f"({parse / best:.0%} of the import)")
-    print(f"encoding and writing the trace's JSON lines alone: {write * 1000:.1f} ms "
-          f"({write / best:.0%}); our own bookkeeping (request hashing included): the other "
-          f"{1 - (parse + write) / best:.0%}")
+    print(
+        f"source: {source.name} ({size:.0f} KB, {report.counts.get('model calls', 0)} model "
+        f"calls), {events} events, best of {args.runs}: {best * 1000:.1f} ms CPU, "
+        f"{wall * 1000:.1f} ms wall clock"
+    )
+    print(
+        f"reading and parsing the JSON lines alone: {parse * 1000:.1f} ms "
+        f"({parse / best:.0%} of the import)"
+    )
+    print(
+        f"encoding and writing the trace's JSON lines alone: {write * 1000:.1f} ms "
+        f"({write / best:.0%}); our own bookkeeping (request hashing included): the other "
+        f"{1 - (parse + write) / best:.0%}"
+    )
     print(f"import speed: {events / best:,.0f} events/s (CPU time)")
 
 

@@ -66,9 +66,13 @@ def make_big_trace(path: Path, turns: int = 10_000, source: Path = MAIN_RECORDIN
             event = dict(event)
             _renumber(event, turns)
             if event["kind"] == "request":  # it resends the last copied turn's messages
-                event["tail"] = [{"role": ref["role"],
-                                  "parts": [[_uuid(u, turns - 1), i] for u, i in ref["parts"]]}
-                                 for ref in next_tail]
+                event["tail"] = [
+                    {
+                        "role": ref["role"],
+                        "parts": [[_uuid(u, turns - 1), i] for u, i in ref["parts"]],
+                    }
+                    for ref in next_tail
+                ]
             emit(event)
     return path
 
@@ -87,9 +91,10 @@ def _rename(event: dict[str, Any], turn: int, next_tail: list[dict[str, Any]]) -
         if key in event:
             event[key] = [_uuid(u, turn) for u in event[key]]
     if event["kind"] == "request" and turn > 2:
-        event["tail"] = [{"role": ref["role"],
-                          "parts": [[_uuid(u, turn - 1), i] for u, i in ref["parts"]]}
-                         for ref in next_tail]
+        event["tail"] = [
+            {"role": ref["role"], "parts": [[_uuid(u, turn - 1), i] for u, i in ref["parts"]]}
+            for ref in next_tail
+        ]
 
 
 def _renumber(event: dict[str, Any], turn: int) -> None:
@@ -194,9 +199,12 @@ def measure_in_child(path: Path, start_fraction: float, repeat: int) -> dict[str
     start equal), and keep the median of each figure: a busy machine skews single runs."""
     runs = []
     for _ in range(repeat):
-        proc = subprocess.run([sys.executable, __file__, "--measure", str(path),
-                               "--start", str(start_fraction)],
-                              capture_output=True, text=True, check=True)
+        proc = subprocess.run(
+            [sys.executable, __file__, "--measure", str(path), "--start", str(start_fraction)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
@@ -220,14 +228,18 @@ def main() -> None:
         small = measure_in_child(small_path, 0.0, args.repeat)
         large = measure_in_child(big, 0.5, args.repeat)
     for name, r in (("small (bundled)", small), (f"big ({args.turns} turns)", large)):
-        print(f"{name}: {int(r['steps'])} steps, first frame {r['first_frame_s'] * 1000:.0f} ms "
-              f"(fully indexed {r['indexed_s'] * 1000:.0f} ms), "
-              f"median step {r['median_ms']:.1f} ms, peak RSS {r['peak_rss_mb']:.0f} MB")
+        print(
+            f"{name}: {int(r['steps'])} steps, first frame {r['first_frame_s'] * 1000:.0f} ms "
+            f"(fully indexed {r['indexed_s'] * 1000:.0f} ms), "
+            f"median step {r['median_ms']:.1f} ms, peak RSS {r['peak_rss_mb']:.0f} MB"
+        )
     print(f"big trace file: {size_mb:.0f} MB")
     ratio = large["first_frame_s"] / small["first_frame_s"]
-    print(f"first-frame ratio {ratio:.2f} (target <= 2); median keypress-to-step "
-          f"{small['median_ms']:.1f} ms small, {large['median_ms']:.1f} ms big (target <= 16); "
-          f"big peak RSS {large['peak_rss_mb']:.0f} MB (target <= 300)")
+    print(
+        f"first-frame ratio {ratio:.2f} (target <= 2); median keypress-to-step "
+        f"{small['median_ms']:.1f} ms small, {large['median_ms']:.1f} ms big (target <= 16); "
+        f"big peak RSS {large['peak_rss_mb']:.0f} MB (target <= 300)"
+    )
 
 
 if __name__ == "__main__":

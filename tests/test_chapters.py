@@ -21,13 +21,27 @@ from tracer.paths import SCENARIOS_DIR
 from tracer.trace.events import STAGES, STATIONS
 
 CHAPTER_SECTIONS = [
-    "路线图", "源码入口", "第一站：结果长什么样", "第二站：包装进消息", "出错了怎么办",
-    "第三站：对话循环", "多轮工具调用：一次不够", "结果的旅途", "常见错误与检查方法", "试试看",
-    "检查点", "下一站预告",
+    "路线图",
+    "源码入口",
+    "第一站：结果长什么样",
+    "第二站：包装进消息",
+    "出错了怎么办",
+    "第三站：对话循环",
+    "多轮工具调用：一次不够",
+    "结果的旅途",
+    "常见错误与检查方法",
+    "试试看",
+    "检查点",
+    "下一站预告",
 ]
 BadGuide = Callable[[str, str], UserError]
-RULES = {"result-not-returned", "tool-use-id-mismatch", "malformed-result", "loop-not-ending",
-         "max-turns"}
+RULES = {
+    "result-not-returned",
+    "tool-use-id-mismatch",
+    "malformed-result",
+    "loop-not-ending",
+    "max-turns",
+}
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +105,11 @@ def test_every_tracer_anchor_imports_and_resolves(guide: Guide) -> None:
 
 
 def test_the_chapters_named_functions_are_anchored(guide: Guide) -> None:
-    ours = {(s.claude_code.function, s.tracer.dotted) for s in guide.sections
-            if s.claude_code is not None and s.tracer is not None}
+    ours = {
+        (s.claude_code.function, s.tracer.dotted)
+        for s in guide.sections
+        if s.claude_code is not None and s.tracer is not None
+    }
     assert ("addToolResult", "tracer.agent.execution.ToolRunner.add_tool_result") in ours
     assert ("queryLoop", "tracer.agent.loop.query_loop") in ours
     assert ("processToolResultBlock", "tracer.agent.results.process_tool_result_block") in ours
@@ -101,20 +118,23 @@ def test_the_chapters_named_functions_are_anchored(guide: Guide) -> None:
             assert re.fullmatch(r"src/[\w/]+\.tsx?", section.claude_code.file)
 
 
-@pytest.mark.parametrize("literal", [
-    "Exit code N",                        # Bash: a non-zero exit
-    "file-descriptor level",              # Bash: stderr merged into stdout in 2.1.88
-    "<persisted-output>",                 # oversized results
-    "(Bash completed with no output)",    # empty results
-    "tool_use_result",                    # Edit: the diff stays here
-    "has been updated successfully.",     # Edit: the one sentence
-    "3, 7, 11",                           # internal list vs the API's
-    "only a tool call that returned normally reaches addToolResult",  # errors skip the hook
-    "tracer only",                        # ...and tracer marks the line it prints anyway
-    "{stdout, stderr, interrupted, isImage, noOutputExpected}",  # Bash's real raw output
-    "not a confirmed one",                # the makeup of 3/7/11 is one reading
-    "is_error: undefined",                # Read's block has no is_error
-])
+@pytest.mark.parametrize(
+    "literal",
+    [
+        "Exit code N",  # Bash: a non-zero exit
+        "file-descriptor level",  # Bash: stderr merged into stdout in 2.1.88
+        "<persisted-output>",  # oversized results
+        "(Bash completed with no output)",  # empty results
+        "tool_use_result",  # Edit: the diff stays here
+        "has been updated successfully.",  # Edit: the one sentence
+        "3, 7, 11",  # internal list vs the API's
+        "only a tool call that returned normally reaches addToolResult",  # errors skip the hook
+        "tracer only",  # ...and tracer marks the line it prints anyway
+        "{stdout, stderr, interrupted, isImage, noOutputExpected}",  # Bash's real raw output
+        "not a confirmed one",  # the makeup of 3/7/11 is one reading
+        "is_error: undefined",  # Read's block has no is_error
+    ],
+)
 def test_fidelity_notes_cover_where_2_1_88_differs(guide: Guide, literal: str) -> None:
     notes = [note for s in guide.sections for note in s.fidelity]
     assert all(note["zh"].strip() and note["en"].strip() for note in notes)
@@ -205,8 +225,10 @@ def _line_of(path: Path, needle: str) -> int:
 
 
 def test_a_stage_without_text_is_named(bad_guide: BadGuide, tmp_path: Path) -> None:
-    error = bad_guide("\n  max_turns_check:\n    section: multi-turn", "\n  max_turns_chek:\n"
-                      "    section: multi-turn")
+    error = bad_guide(
+        "\n  max_turns_check:\n    section: multi-turn",
+        "\n  max_turns_chek:\n    section: multi-turn",
+    )
     assert "stages.max_turns_chek" in str(error)
     assert error.line == _line_of(tmp_path / "guide.yaml", "max_turns_chek:")
 

@@ -21,10 +21,20 @@ from tracer.paths import MAIN_RECORDING, ROOT
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 
-API_LOG = (Path(ROOT).parent / "shared" / "fixtures" / "api-logs"
-           / "claude-trace-2025-05-29-weather-app-first19.jsonl")
-TRANSCRIPT = (Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
-              / "spotter-v2.1.38-task-subagent-parent.jsonl")
+API_LOG = (
+    Path(ROOT).parent
+    / "shared"
+    / "fixtures"
+    / "api-logs"
+    / "claude-trace-2025-05-29-weather-app-first19.jsonl"
+)
+TRANSCRIPT = (
+    Path(ROOT).parent
+    / "shared"
+    / "fixtures"
+    / "claude-code-transcripts"
+    / "spotter-v2.1.38-task-subagent-parent.jsonl"
+)
 
 
 @pytest.fixture(params=["recording", "api-log", "claude-code"])
@@ -62,7 +72,8 @@ def test_markdown_has_a_section_per_turn_with_stations(trace: Path) -> None:
 _MERMAID_LINE = re.compile(
     r"^    (participant [A-Z] as \w+"
     r"|[MLT]-{1,2}>>[MLT]: [^;#\n]+"
-    r"|Note over [MLT](,[MLT])?: [^;#\n]+)$")
+    r"|Note over [MLT](,[MLT])?: [^;#\n]+)$"
+)
 
 
 def test_mermaid_is_a_well_formed_sequence_diagram(trace: Path) -> None:
@@ -72,25 +83,36 @@ def test_mermaid_is_a_well_formed_sequence_diagram(trace: Path) -> None:
     assert bad == []
     events = _events(trace)
     assert sum(line.startswith("    L->>M: resending") for line in lines) == sum(
-        e.kind == "request" for e in events)
+        e.kind == "request" for e in events
+    )
     assert sum(line.startswith("    L->>T: ") for line in lines) == sum(
-        e.kind == "tool_run" for e in events)
+        e.kind == "tool_run" for e in events
+    )
     participants = {m.group(1) for line in lines if (m := re.match(r"    participant (\w)", line))}
-    used = {c for line in lines if (m := re.match(r"    ([MLT])-{1,2}>>([MLT])", line))
-            for c in m.groups()}
+    used = {
+        c
+        for line in lines
+        if (m := re.match(r"    ([MLT])-{1,2}>>([MLT])", line))
+        for c in m.groups()
+    }
     assert used <= participants == {"M", "L", "T"}
 
 
 def _to_proto_json(payload: dict[str, Any]) -> str:
     """OTLP/JSON writes ids as hex; protobuf's generic JSON mapping expects base64 bytes."""
+
     def convert(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: base64.b64encode(bytes.fromhex(v)).decode()
-                    if k in ("traceId", "spanId", "parentSpanId") else convert(v)
-                    for k, v in value.items()}
+            return {
+                k: base64.b64encode(bytes.fromhex(v)).decode()
+                if k in ("traceId", "spanId", "parentSpanId")
+                else convert(v)
+                for k, v in value.items()
+            }
         if isinstance(value, list):
             return [convert(v) for v in value]
         return value
+
     return json.dumps(convert(payload))
 
 
@@ -112,10 +134,15 @@ def test_otlp_json_parses_with_opentelemetry_proto(trace: Path) -> None:
 
     text = export_text(trace, "otlp-json")
     payload = json.loads(text)
-    ids = [(s["traceId"], s["spanId"]) for rs in payload["resourceSpans"]
-           for ss in rs["scopeSpans"] for s in ss["spans"]]
-    assert all(re.fullmatch(r"[0-9a-f]{32}", t) and re.fullmatch(r"[0-9a-f]{16}", s)
-               for t, s in ids)
+    ids = [
+        (s["traceId"], s["spanId"])
+        for rs in payload["resourceSpans"]
+        for ss in rs["scopeSpans"]
+        for s in ss["spans"]
+    ]
+    assert all(
+        re.fullmatch(r"[0-9a-f]{32}", t) and re.fullmatch(r"[0-9a-f]{16}", s) for t, s in ids
+    )
     request = Parse(_to_proto_json(payload), ExportTraceServiceRequest())
     spans = list(request.resource_spans[0].scope_spans[0].spans)
     assert all(len(s.trace_id) == 16 and len(s.span_id) == 8 for s in spans)
@@ -134,12 +161,17 @@ def test_otlp_json_parses_with_opentelemetry_proto(trace: Path) -> None:
         assert span.name == f"chat {response.model}"
         assert _attr(span, "gen_ai.request.model") == response.model
         assert _attr(span, "gen_ai.usage.output_tokens") == response.usage.get("output_tokens", 0)
-        assert _attr(span, "gen_ai.response.finish_reasons")[0] in ("tool_use", "end_turn",
-                                                                    "max_tokens", "stop_sequence")
+        assert _attr(span, "gen_ai.response.finish_reasons")[0] in (
+            "tool_use",
+            "end_turn",
+            "max_tokens",
+            "stop_sequence",
+        )
         assert span.end_time_unix_nano >= span.start_time_unix_nano
     runs = [e for e in events if e.kind == "tool_run"]
     assert [(_attr(s, "gen_ai.tool.name"), _attr(s, "gen_ai.tool.call.id")) for s in tools] == [
-        (e.tool, e.tool_use_id) for e in runs]
+        (e.tool, e.tool_use_id) for e in runs
+    ]
     for span in tools:  # the stations a result reached, in the chapter's order
         order = [STATIONS.index(ev.name) for ev in span.events]
         assert order == sorted(set(order)) and order[:2] == [0, 1], order
@@ -147,8 +179,9 @@ def test_otlp_json_parses_with_opentelemetry_proto(trace: Path) -> None:
     assert export_text(trace, "otlp-json") == text  # ids and times come from the trace alone
 
 
-def test_export_cli_writes_a_file_and_rejects_bad_input(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_cli_writes_a_file_and_rejects_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "walk.md"
     assert main(["export", str(MAIN_RECORDING), "--format", "md", "-o", str(out)]) == 0
     assert out.read_text(encoding="utf-8").startswith("# Session walk-through")

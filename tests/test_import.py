@@ -28,8 +28,9 @@ from tracer.trace.schema import validate_trace
 FIXTURES = Path(ROOT).parent / "shared" / "fixtures"
 TRANSCRIPTS = FIXTURES / "claude-code-transcripts"
 API_LOG = FIXTURES / "api-logs" / "claude-trace-2025-05-29-weather-app-first19.jsonl"
-needs_fixtures = pytest.mark.skipif(not TRANSCRIPTS.is_dir(),
-                                    reason=f"fixtures not found at {FIXTURES}")
+needs_fixtures = pytest.mark.skipif(
+    not TRANSCRIPTS.is_dir(), reason=f"fixtures not found at {FIXTURES}"
+)
 FIXTURE_NAMES = sorted(p.name for p in TRANSCRIPTS.glob("*.jsonl")) if TRANSCRIPTS.is_dir() else []
 
 
@@ -90,8 +91,9 @@ def test_fixture_round_trips(name: str, tmp_path: Path, capsys: pytest.CaptureFi
 
 @needs_fixtures
 def test_one_response_over_five_records_is_one_call(tmp_path: Path) -> None:
-    events = _import(TRANSCRIPTS / "spotter-v2.1.38-short-parallel-rejected.jsonl",
-                     tmp_path / "t.jsonl")
+    events = _import(
+        TRANSCRIPTS / "spotter-v2.1.38-short-parallel-rejected.jsonl", tmp_path / "t.jsonl"
+    )
     (response,) = _of(events, "response")
     assert len(response.assistant_uuids) == 5  # text, thinking, text, tool_use, tool_use
     assert [e.decision for e in _of(events, "permission")] == ["reject", "reject"]
@@ -101,8 +103,10 @@ def test_one_response_over_five_records_is_one_call(tmp_path: Path) -> None:
     assert len(holders) == 2 and holders <= set(response.assistant_uuids)
     assert events[-1].reason == "aborted_tools"
     lines = [e.line for e in _of(events, "debug_hook")]
-    assert lines[:2] == ["[DEBUG] Loop turn: 1 messages: 1",
-                         "[DEBUG] needsFollowUp: true tool_use blocks: 2"]
+    assert lines[:2] == [
+        "[DEBUG] Loop turn: 1 messages: 1",
+        "[DEBUG] needsFollowUp: true tool_use blocks: 2",
+    ]
 
 
 @needs_fixtures
@@ -139,8 +143,9 @@ def test_tool_results_keep_their_raw_output_once(tmp_path: Path) -> None:
 
 @needs_fixtures
 def test_compaction_starts_the_list_afresh(tmp_path: Path) -> None:
-    events = _import(TRANSCRIPTS / "spotter-v2.1.39-post-compaction-tail.jsonl",
-                     tmp_path / "t.jsonl")
+    events = _import(
+        TRANSCRIPTS / "spotter-v2.1.39-post-compaction-tail.jsonl", tmp_path / "t.jsonl"
+    )
     notes = [e for e in events if e.kind == "import_note" and e.topic == "compaction"]
     assert len(notes) == 1 and notes[0].data["pre_tokens"] == 167094
     assert _of(events, "turn_start")[0].message_count == 1
@@ -174,17 +179,24 @@ def test_inline_sidechains_are_linked_to_their_task_calls(tmp_path: Path) -> Non
 @needs_fixtures
 def test_subagent_file_is_found_next_to_its_session(tmp_path: Path) -> None:
     parent = TRANSCRIPTS / "spotter-v2.1.38-task-subagent-parent.jsonl"
-    agent_id = next(r["toolUseResult"]["agentId"] for r in _records(parent)
-                    if isinstance(r.get("toolUseResult"), dict) and "agentId" in r["toolUseResult"])
+    agent_id = next(
+        r["toolUseResult"]["agentId"]
+        for r in _records(parent)
+        if isinstance(r.get("toolUseResult"), dict) and "agentId" in r["toolUseResult"]
+    )
     session = tmp_path / "session.jsonl"
     session.write_bytes(parent.read_bytes())
     folder = tmp_path / "session" / "subagents"
     folder.mkdir(parents=True)
     (folder / f"agent-{agent_id}.jsonl").write_bytes(
-        (TRANSCRIPTS / "spotter-v2.1.39-subagent-file-agent-a2898e3.jsonl").read_bytes())
+        (TRANSCRIPTS / "spotter-v2.1.39-subagent-file-agent-a2898e3.jsonl").read_bytes()
+    )
     events = _import(session, tmp_path / "t.jsonl")
-    links = {e.data["source"]: e.to_dict() for e in events
-             if e.kind == "import_note" and e.topic == "subagent"}
+    links = {
+        e.data["source"]: e.to_dict()
+        for e in events
+        if e.kind == "import_note" and e.topic == "subagent"
+    }
     assert links["file"]["data"]["responses"] == 12 and links["file"]["data"]["tool_calls"] == 33
     assert links["progress"]["data"]["records"] == 19
     task = next(e for e in _of(events, "tool_run") if e.tool == "Task")
@@ -211,8 +223,15 @@ def _rec(kind: str, uuid: str, parent: str | None, content: Any, **extra: Any) -
     message: dict[str, Any] = {"role": kind, "content": content}
     if kind == "assistant":
         message.update(id=extra.pop("mid"), model="claude-x", usage={"output_tokens": 1})
-    return {"type": kind, "uuid": uuid, "parentUuid": parent, "isSidechain": False,
-            "version": "9.9.9", "message": message, **extra}
+    return {
+        "type": kind,
+        "uuid": uuid,
+        "parentUuid": parent,
+        "isSidechain": False,
+        "version": "9.9.9",
+        "message": message,
+        **extra,
+    }
 
 
 def _write(path: Path, records: list[dict[str, Any]]) -> Path:
@@ -221,29 +240,48 @@ def _write(path: Path, records: list[dict[str, Any]]) -> Path:
 
 
 def test_rewound_branch_and_unknown_records_are_skipped(tmp_path: Path) -> None:
-    source = _write(tmp_path / "s.jsonl", [
-        {"type": "atis-latch", "brandNew": True},
-        _rec("user", "u1", None, "first try", somethingNew={"x": 1}),
-        _rec("assistant", "a1", "u1", [{"type": "text", "text": "old answer"}], mid="m1"),
-        _rec("user", "u2", None, "second try"),  # the user rewound and asked again
-        _rec("assistant", "a2", "u2", [{"type": "tool_use", "id": "t1", "name": "Read",
-                                        "input": {"file_path": "x"}}], mid="m2"),
-        _rec("user", "r1", "a2", [{"type": "tool_result", "tool_use_id": "t1", "content": "hi"}],
-             toolUseResult={"file": {"content": "hi"}}, sourceToolAssistantUUID="a2"),
-        _rec("assistant", "a3", "r1", [{"type": "text", "text": "done"}], mid="m3"),
-    ])
+    source = _write(
+        tmp_path / "s.jsonl",
+        [
+            {"type": "atis-latch", "brandNew": True},
+            _rec("user", "u1", None, "first try", somethingNew={"x": 1}),
+            _rec("assistant", "a1", "u1", [{"type": "text", "text": "old answer"}], mid="m1"),
+            _rec("user", "u2", None, "second try"),  # the user rewound and asked again
+            _rec(
+                "assistant",
+                "a2",
+                "u2",
+                [{"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "x"}}],
+                mid="m2",
+            ),
+            _rec(
+                "user",
+                "r1",
+                "a2",
+                [{"type": "tool_result", "tool_use_id": "t1", "content": "hi"}],
+                toolUseResult={"file": {"content": "hi"}},
+                sourceToolAssistantUUID="a2",
+            ),
+            _rec("assistant", "a3", "r1", [{"type": "text", "text": "done"}], mid="m3"),
+        ],
+    )
     from tracer.importers.claude_code import import_claude_code
 
     report = import_claude_code(source, tmp_path / "t.jsonl")
     events = list(TraceReader(tmp_path / "t.jsonl"))
-    assert report.skipped == {"atis-latch records": 1,
-                              "records off the active branch (rewound or edited)": 2}
+    assert report.skipped == {
+        "atis-latch records": 1,
+        "records off the active branch (rewound or edited)": 2,
+    }
     assert {m.uuid for m in _of(events, "message")} == {"u2", "a2", "r1", "a3"}
     assert [e.message_count for e in _of(events, "request")] == [1, 3]
     assert [e.line for e in _of(events, "debug_hook")] == [
-        "[DEBUG] Loop turn: 1 messages: 1", "[DEBUG] needsFollowUp: true tool_use blocks: 1",
+        "[DEBUG] Loop turn: 1 messages: 1",
+        "[DEBUG] needsFollowUp: true tool_use blocks: 1",
         "[DEBUG] Tool result: Read is_error: undefined content length: 2",
-        "[DEBUG] Loop turn: 2 messages: 3", "[DEBUG] needsFollowUp: false tool_use blocks: 0"]
+        "[DEBUG] Loop turn: 2 messages: 3",
+        "[DEBUG] needsFollowUp: false tool_use blocks: 0",
+    ]
     assert events[-1].reason == "completed"
 
 
@@ -254,15 +292,28 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
         from tracer.importers.claude_code import import_claude_code
 
         import_claude_code(bad, tmp_path / "t.jsonl")
-    proc = subprocess.run([sys.executable, "-m", "tracer", "import", "claude-code", str(bad),
-                           "-o", str(tmp_path / "t.jsonl")], capture_output=True, text=True,
-                          check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tracer",
+            "import",
+            "claude-code",
+            str(bad),
+            "-o",
+            str(tmp_path / "t.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and f"{bad}:1:" in proc.stderr
 
 
-def test_list_shows_sessions_newest_first(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_list_shows_sessions_newest_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = tmp_path / "projects" / "-home-me-app"
     (project / "old" / "subagents").mkdir(parents=True)
     old = _write(project / "old.jsonl", [_rec("user", "u", None, "the old question")])
@@ -283,28 +334,54 @@ def test_list_shows_sessions_newest_first(tmp_path: Path, capsys: pytest.Capture
 def test_sse_stream_is_folded_into_a_message() -> None:
     from tracer.importers.sse import accumulate, sse_events
 
-    raw = "".join(f"event: x\ndata: {json.dumps(e)}\n\n" for e in [
-        {"type": "message_start", "message": {"id": "m", "model": "x", "content": [],
-                                              "usage": {"input_tokens": 5}}},
-        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi"}},
-        {"type": "content_block_stop", "index": 0},
-        {"type": "ping"},
-        {"type": "content_block_start", "index": 1,
-         "content_block": {"type": "tool_use", "id": "t", "name": "Bash", "input": {}}},
-        {"type": "content_block_delta", "index": 1,
-         "delta": {"type": "input_json_delta", "partial_json": '{"comm'}},
-        {"type": "content_block_delta", "index": 1,
-         "delta": {"type": "input_json_delta", "partial_json": 'and": "ls"}'}},
-        {"type": "content_block_stop", "index": 1},
-        {"type": "message_delta", "delta": {"stop_reason": "tool_use"},
-         "usage": {"output_tokens": 9}},
-        {"type": "message_stop"},
-    ])
+    raw = "".join(
+        f"event: x\ndata: {json.dumps(e)}\n\n"
+        for e in [
+            {
+                "type": "message_start",
+                "message": {"id": "m", "model": "x", "content": [], "usage": {"input_tokens": 5}},
+            },
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            },
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": "Hi"},
+            },
+            {"type": "content_block_stop", "index": 0},
+            {"type": "ping"},
+            {
+                "type": "content_block_start",
+                "index": 1,
+                "content_block": {"type": "tool_use", "id": "t", "name": "Bash", "input": {}},
+            },
+            {
+                "type": "content_block_delta",
+                "index": 1,
+                "delta": {"type": "input_json_delta", "partial_json": '{"comm'},
+            },
+            {
+                "type": "content_block_delta",
+                "index": 1,
+                "delta": {"type": "input_json_delta", "partial_json": 'and": "ls"}'},
+            },
+            {"type": "content_block_stop", "index": 1},
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "tool_use"},
+                "usage": {"output_tokens": 9},
+            },
+            {"type": "message_stop"},
+        ]
+    )
     message = accumulate(sse_events(raw))
-    assert message["content"] == [{"type": "text", "text": "Hi"},
-                                  {"type": "tool_use", "id": "t", "name": "Bash",
-                                   "input": {"command": "ls"}}]
+    assert message["content"] == [
+        {"type": "text", "text": "Hi"},
+        {"type": "tool_use", "id": "t", "name": "Bash", "input": {"command": "ls"}},
+    ]
     assert message["stop_reason"] == "tool_use"
     assert message["usage"] == {"input_tokens": 5, "output_tokens": 9}
 
@@ -315,15 +392,21 @@ def test_api_log_main_loop_and_side_calls(tmp_path: Path) -> None:
     events = _import(API_LOG, out, "api-log")
     assert validate_trace(out)[1] == []
     pairs = _records(API_LOG)
-    main_bodies = [p["request"]["body"] for p in pairs
-                   if p["request"]["body"]["model"].startswith("claude-sonnet")]
+    main_bodies = [
+        p["request"]["body"]
+        for p in pairs
+        if p["request"]["body"]["model"].startswith("claude-sonnet")
+    ]
     requests = _of(events, "request")
     assert [r.message_count for r in requests] == [1, 3, 5, 7, 9, 11, 13]
     # Each main request is rebuilt exactly as logged (its bytes match the logged content-length).
     rebuilt = [r.body for r in rebuild_requests(events)]
     assert rebuilt == main_bodies
-    lengths = [int(p["request"]["headers"]["content-length"]) for p in pairs
-               if p["request"]["body"]["model"].startswith("claude-sonnet")]
+    lengths = [
+        int(p["request"]["headers"]["content-length"])
+        for p in pairs
+        if p["request"]["body"]["model"].startswith("claude-sonnet")
+    ]
     assert [r.bytes for r in requests] == lengths
     tools = [e.tool for e in _of(events, "tool_run")]
     assert tools == ["TodoWrite", "LS", "Bash", "TodoWrite", "Write", "TodoWrite"]
@@ -346,24 +429,42 @@ def test_api_log_never_carries_auth_headers(tmp_path: Path) -> None:
 
 
 def test_compaction_mid_session_follows_the_logical_parent(tmp_path: Path) -> None:
-    source = _write(tmp_path / "s.jsonl", [
-        _rec("user", "u1", None, "first question"),
-        _rec("assistant", "a1", "u1", [{"type": "text", "text": "first answer"}], mid="m1"),
-        {"type": "system", "subtype": "compact_boundary", "uuid": "c1", "parentUuid": None,
-         "logicalParentUuid": "a1", "compactMetadata": {"trigger": "manual", "preTokens": 99}},
-        _rec("user", "s1", "c1", "This session is being continued from a previous conversation",
-             isCompactSummary=True),
-        _rec("user", "u2", "s1", "second question"),
-        _rec("assistant", "a2", "u2", [{"type": "text", "text": "second answer"}], mid="m2"),
-    ])
+    source = _write(
+        tmp_path / "s.jsonl",
+        [
+            _rec("user", "u1", None, "first question"),
+            _rec("assistant", "a1", "u1", [{"type": "text", "text": "first answer"}], mid="m1"),
+            {
+                "type": "system",
+                "subtype": "compact_boundary",
+                "uuid": "c1",
+                "parentUuid": None,
+                "logicalParentUuid": "a1",
+                "compactMetadata": {"trigger": "manual", "preTokens": 99},
+            },
+            _rec(
+                "user",
+                "s1",
+                "c1",
+                "This session is being continued from a previous conversation",
+                isCompactSummary=True,
+            ),
+            _rec("user", "u2", "s1", "second question"),
+            _rec("assistant", "a2", "u2", [{"type": "text", "text": "second answer"}], mid="m2"),
+        ],
+    )
     out = tmp_path / "t.jsonl"
     events = _import(source, out)
     assert validate_trace(out)[1] == []
-    (note,) = [e.to_dict() for e in events if e.kind == "import_note"
-               and e.topic != "counts"]
+    (note,) = [e.to_dict() for e in events if e.kind == "import_note" and e.topic != "counts"]
     assert note["topic"] == "compaction"
-    assert note["data"] == {"trigger": "manual", "pre_tokens": 99, "logical_parent_uuid": "a1",
-                            "before_count": 2, "after_count": 1}
+    assert note["data"] == {
+        "trigger": "manual",
+        "pre_tokens": 99,
+        "logical_parent_uuid": "a1",
+        "before_count": 2,
+        "after_count": 1,
+    }
     assert [e.message_count for e in _of(events, "turn_start")] == [1, 2]
     bodies = [r.body["messages"] for r in rebuild_requests(events)]
     assert bodies[0] == [{"role": "user", "content": "first question"}]
@@ -377,56 +478,115 @@ def test_import_without_a_session_says_what_to_give(capsys: pytest.CaptureFixtur
 
 
 def _sse(message: dict[str, Any]) -> str:
-    events: list[dict[str, Any]] = [{"type": "message_start", "message": {
-        **{k: v for k, v in message.items() if k not in ("content", "stop_reason")},
-        "content": [], "usage": {"input_tokens": 10, "output_tokens": 1}}}]
+    events: list[dict[str, Any]] = [
+        {
+            "type": "message_start",
+            "message": {
+                **{k: v for k, v in message.items() if k not in ("content", "stop_reason")},
+                "content": [],
+                "usage": {"input_tokens": 10, "output_tokens": 1},
+            },
+        }
+    ]
     for i, block in enumerate(message["content"]):
         if block["type"] == "tool_use":
-            events.append({"type": "content_block_start", "index": i,
-                           "content_block": {**block, "input": {}}})
-            events.append({"type": "content_block_delta", "index": i, "delta": {
-                "type": "input_json_delta", "partial_json": json.dumps(block["input"])}})
+            events.append(
+                {"type": "content_block_start", "index": i, "content_block": {**block, "input": {}}}
+            )
+            events.append(
+                {
+                    "type": "content_block_delta",
+                    "index": i,
+                    "delta": {
+                        "type": "input_json_delta",
+                        "partial_json": json.dumps(block["input"]),
+                    },
+                }
+            )
         else:
             events.append({"type": "content_block_start", "index": i, "content_block": block})
         events.append({"type": "content_block_stop", "index": i})
-    events.append({"type": "message_delta", "delta": {"stop_reason": message["stop_reason"]},
-                   "usage": {"output_tokens": 7}})
+    events.append(
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": message["stop_reason"]},
+            "usage": {"output_tokens": 7},
+        }
+    )
     return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
 
 
-def _pair(body: dict[str, Any], status: int = 200, message: dict[str, Any] | None = None,
-          t: float = 0.0) -> dict[str, Any]:
+def _pair(
+    body: dict[str, Any], status: int = 200, message: dict[str, Any] | None = None, t: float = 0.0
+) -> dict[str, Any]:
     headers = {"authorization": "Bearer sk-secret-123", "x-api-key": "sk-secret-456"}
-    response: dict[str, Any] = {"timestamp": t + 1, "status_code": status, "headers": {},
-                                "body": None}
+    response: dict[str, Any] = {
+        "timestamp": t + 1,
+        "status_code": status,
+        "headers": {},
+        "body": None,
+    }
     if message is not None:
         response["body_raw"] = _sse(message)
-    return {"request": {"timestamp": t, "method": "POST", "headers": headers,
-                        "url": "https://api.anthropic.com/v1/messages", "body": body},
-            "response": response}
+    return {
+        "request": {
+            "timestamp": t,
+            "method": "POST",
+            "headers": headers,
+            "url": "https://api.anthropic.com/v1/messages",
+            "body": body,
+        },
+        "response": response,
+    }
 
 
 def test_api_log_retries_are_attempts_and_a_torn_line_is_dropped(tmp_path: Path) -> None:
     tools = [{"name": "Read", "input_schema": {"type": "object"}}]
-    first = {"model": "big", "max_tokens": 100, "tools": tools, "stream": True,
-             "messages": [{"role": "user", "content": "read x"}]}
+    first = {
+        "model": "big",
+        "max_tokens": 100,
+        "tools": tools,
+        "stream": True,
+        "messages": [{"role": "user", "content": "read x"}],
+    }
     use = {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "x"}}
-    second = {**first, "messages": [
-        *first["messages"], {"role": "assistant", "content": [use]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
-                                      "content": "hello"}]}]}
+    second = {
+        **first,
+        "messages": [
+            *first["messages"],
+            {"role": "assistant", "content": [use]},
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "hello"}],
+            },
+        ],
+    }
     pairs = [
-        _pair({"model": "small", "max_tokens": 1, "messages": [{"role": "user", "content": "q"}]},
-              message={"id": "p", "model": "small", "content": [], "stop_reason": "max_tokens"}),
+        _pair(
+            {"model": "small", "max_tokens": 1, "messages": [{"role": "user", "content": "q"}]},
+            message={"id": "p", "model": "small", "content": [], "stop_reason": "max_tokens"},
+        ),
         _pair(first, status=529, t=1),
-        _pair(first, message={"id": "m1", "model": "big", "content": [use],
-                              "stop_reason": "tool_use"}, t=2),
-        _pair(second, message={"id": "m2", "model": "big", "stop_reason": "end_turn",
-                               "content": [{"type": "text", "text": "it says hello"}]}, t=5),
+        _pair(
+            first,
+            message={"id": "m1", "model": "big", "content": [use], "stop_reason": "tool_use"},
+            t=2,
+        ),
+        _pair(
+            second,
+            message={
+                "id": "m2",
+                "model": "big",
+                "stop_reason": "end_turn",
+                "content": [{"type": "text", "text": "it says hello"}],
+            },
+            t=5,
+        ),
     ]
     log = tmp_path / "log.jsonl"
-    log.write_text("".join(json.dumps(p) + "\n" for p in pairs) + '{"request": {"bo',
-                   encoding="utf-8")
+    log.write_text(
+        "".join(json.dumps(p) + "\n" for p in pairs) + '{"request": {"bo', encoding="utf-8"
+    )
     from tracer.importers.api_log import import_api_log
 
     out = tmp_path / "t.jsonl"
@@ -436,11 +596,15 @@ def test_api_log_retries_are_attempts_and_a_torn_line_is_dropped(tmp_path: Path)
     assert report.skipped == {"torn last line": 1}
     assert report.counts["side calls"] == 1 and report.counts["failed attempts retried"] == 1
     assert [(e.request_index, e.attempt, e.status) for e in _of(events, "http_attempt")] == [
-        (1, 1, 529), (1, 2, 200)]
+        (1, 1, 529),
+        (1, 2, 200),
+    ]
     assert [e.attempts for e in _of(events, "response")] == [2, 1]
     assert [r.body for r in rebuild_requests(events)] == [first, second]
     (run,) = _of(events, "tool_run")
     assert (run.tool, run.input, run.output) == ("Read", {"file_path": "x"}, "hello")
     assert [e.line for e in _of(events, "debug_hook")][-2:] == [
-        "[DEBUG] Loop turn: 2 messages: 3", "[DEBUG] needsFollowUp: false tool_use blocks: 0"]
+        "[DEBUG] Loop turn: 2 messages: 3",
+        "[DEBUG] needsFollowUp: false tool_use blocks: 0",
+    ]
     assert "sk-secret" not in out.read_text(encoding="utf-8")

@@ -33,8 +33,7 @@ class Trace:
         self.requests = [r.body for r in rebuild_requests(self.events)]
 
     def of(self, kind: str, turn: int | None = None) -> list[Any]:
-        return [e for e in self.events
-                if e.kind == kind and (turn is None or e.turn == turn)]
+        return [e for e in self.events if e.kind == kind and (turn is None or e.turn == turn)]
 
     def stages(self) -> set[str]:
         return {e.stage for e in self.events if e.stage}
@@ -86,7 +85,8 @@ def test_scenario_names_its_file_and_a_guide_section(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_recording_ends_and_every_request_holds_matched_results(
-        path: Path, traces: dict[str, Trace]) -> None:
+    path: Path, traces: dict[str, Trace]
+) -> None:
     trace = traces[path.stem]
     assert trace.terminal.reason in ("completed", "max_turns")
     for body in trace.requests:
@@ -120,9 +120,11 @@ def test_each_checkpoint_can_be_seen_in_its_scenario(traces: dict[str, Trace]) -
 def test_01_main_walk_counts_the_books_3_7_11(traces: dict[str, Trace]) -> None:
     trace = traces["01-main-walk"]
     loop_lines = [e.line for e in trace.of("debug_hook") if e.hook == "loop_turn"]
-    assert loop_lines[:3] == ["[DEBUG] Loop turn: 1 messages: 3",
-                              "[DEBUG] Loop turn: 2 messages: 7",
-                              "[DEBUG] Loop turn: 3 messages: 11"]
+    assert loop_lines[:3] == [
+        "[DEBUG] Loop turn: 1 messages: 3",
+        "[DEBUG] Loop turn: 2 messages: 7",
+        "[DEBUG] Loop turn: 3 messages: 11",
+    ]
     # The API is sent the merged list: 1, 3, 5 messages.
     assert [len(body["messages"]) for body in trace.requests][:3] == [1, 3, 5]
 
@@ -131,7 +133,8 @@ def test_01_main_walk_counts_the_books_3_7_11(traces: dict[str, Trace]) -> None:
 
 
 def test_02_bad_input_becomes_a_tagged_error_and_the_model_corrects_itself(
-        traces: dict[str, Trace]) -> None:
+    traces: dict[str, Trace],
+) -> None:
     trace = traces["02-error-path"]
     first, second = trace.of("mapping")
     assert first.block["is_error"] is True
@@ -153,8 +156,7 @@ def test_02_bad_input_becomes_a_tagged_error_and_the_model_corrects_itself(
 # -- 03: three tools in one turn -----------------------------------------------------------------
 
 
-def test_03_three_results_three_internal_messages_one_api_message(
-        traces: dict[str, Trace]) -> None:
+def test_03_three_results_three_internal_messages_one_api_message(traces: dict[str, Trace]) -> None:
     trace = traces["03-three-tools"]
     (follow_up,) = trace.of("follow_up", turn=1)
     ids = follow_up.tool_use_ids
@@ -178,7 +180,8 @@ def test_03_three_results_three_internal_messages_one_api_message(
 
 
 def test_04_approval_feedback_follows_the_result_in_the_same_message(
-        traces: dict[str, Trace]) -> None:
+    traces: dict[str, Trace],
+) -> None:
     trace = traces["04-permission-feedback"]
     approved = next(e for e in trace.of("permission") if e.decision == "approve" and e.feedback)
     wrap = next(e for e in trace.of("wrapping") if e.tool_use_id == approved.tool_use_id)
@@ -213,21 +216,27 @@ def test_04_rejection_with_feedback_keeps_the_loop_going(traces: dict[str, Trace
 
 
 def test_05_max_turns_stops_after_the_tools_ran_and_never_sends_them(
-        traces: dict[str, Trace]) -> None:
+    traces: dict[str, Trace],
+) -> None:
     trace = traces["05-max-turns"]
     assert trace.terminal.reason == "max_turns"
     assert trace.terminal.turn_count == 3  # max_turns + 1, as Claude Code reports it
     assert len(trace.requests) == 2  # the model was called max_turns times
     check = trace.of("max_turns_check")[-1]
     assert (check.next_turn_count, check.max_turns, check.exceeded) == (3, 2, True)
-    reached = [m for m in trace.of("message") if m.type == "attachment"
-               and m.attachment["type"] == "max_turns_reached"]
+    reached = [
+        m
+        for m in trace.of("message")
+        if m.type == "attachment" and m.attachment["type"] == "max_turns_reached"
+    ]
     assert [m.attachment for m in reached] == [
-        {"type": "max_turns_reached", "maxTurns": 2, "turnCount": 3}]
+        {"type": "max_turns_reached", "maxTurns": 2, "turnCount": 3}
+    ]
     last_results = {e.tool_use_id for e in trace.of("wrapping", turn=2)}
     assert len(last_results) == 2  # the last tools ran and their results were wrapped ...
-    sent = {p.get("tool_use_id") for body in trace.requests for m in body["messages"]
-            for p in _parts(m)}
+    sent = {
+        p.get("tool_use_id") for body in trace.requests for m in body["messages"] for p in _parts(m)
+    }
     assert not last_results & sent  # ... but no request ever carried them
 
 
@@ -261,7 +270,8 @@ def test_06_large_output_is_persisted_with_a_preview(traces: dict[str, Trace]) -
 
 
 def test_07_edit_diff_stays_in_tool_use_result_model_gets_one_sentence(
-        traces: dict[str, Trace]) -> None:
+    traces: dict[str, Trace],
+) -> None:
     trace = traces["07-edit"]
     edit = next(e for e in trace.of("tool_run") if e.tool == "Edit")
     (hunk,) = edit.output["structuredPatch"]
@@ -273,8 +283,7 @@ def test_07_edit_diff_stays_in_tool_use_result_model_gets_one_sentence(
     message = trace.message(wrap.message_uuid)
     assert trace.reader.tool_use_result(message)["structuredPatch"] == [hunk]
     sent = trace.requests[edit.turn]
-    assert "structuredPatch" not in str(sent) and "FREE_FROM:" not in str(
-        sent["messages"][-1])
+    assert "structuredPatch" not in str(sent) and "FREE_FROM:" not in str(sent["messages"][-1])
     # To see the change the model must ask: git diff shows the real diff.
     diff = trace.of("mapping")[-1].block["content"]
     assert "+    if total >= FREE_FROM:" in diff
@@ -292,8 +301,9 @@ def test_08_nonzero_exit_is_an_error_starting_with_exit_code(traces: dict[str, T
     assert run.is_error and run.error_kind == "exit_code"
     block = trace.of("mapping")[0].block
     assert block["is_error"] is True
-    assert block["content"] == ("Exit code 3\nchecking config.ini ...\n"
-                                "config.ini: missing required key 'port'")
+    assert block["content"] == (
+        "Exit code 3\nchecking config.ini ...\nconfig.ini: missing required key 'port'"
+    )
     hooks = [e.line for e in trace.of("debug_hook")]
     assert "[DEBUG] Tool result: Bash is_error: true content length: 75" in hooks
     assert trace.terminal.reason == "completed"
@@ -308,8 +318,14 @@ def test_09_answer_without_tools_ends_on_the_first_turn(traces: dict[str, Trace]
     assert follow_up.turn == 1 and follow_up.needs_follow_up is False
     assert follow_up.tool_use_ids == []
     assert len(trace.requests) == 1
-    assert not trace.stages() & {"permission", "tool_run", "mapping", "wrapping", "appending",
-                                 "max_turns_check"}
+    assert not trace.stages() & {
+        "permission",
+        "tool_run",
+        "mapping",
+        "wrapping",
+        "appending",
+        "max_turns_check",
+    }
     assert (trace.terminal.reason, trace.terminal.turn_count) == ("completed", 1)
     assert [e.line for e in trace.of("debug_hook")] == [
         "[DEBUG] Loop turn: 1 messages: 1",

@@ -31,8 +31,15 @@ SEVERITIES = ("error", "warning")
 DEFAULT_CHAPTER = "ch12"
 #: What a checkpoint can ask the reader to predict (answers computed in
 #: :mod:`tracer.replay.checkpoints`).
-ASK_KINDS = ("tool_use_id", "api_user_messages", "loop_turn", "content_blocks", "is_error",
-             "needs_follow_up", "max_turns_stop")
+ASK_KINDS = (
+    "tool_use_id",
+    "api_user_messages",
+    "loop_turn",
+    "content_blocks",
+    "is_error",
+    "needs_follow_up",
+    "max_turns_stop",
+)
 _RULE_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
@@ -191,15 +198,25 @@ class _Check:
     def fail(self, where: str, message: str, node: Any = None, key: str | None = None) -> UserError:
         return UserError(f"{where}: {message}", self.path, line_of(node, key))
 
-    def mapping(self, node: Any, where: str, required: set[str],
-                optional: frozenset[str] | set[str] = frozenset(), parent: Any = None,
-                key: str | None = None) -> YamlMap:
+    def mapping(
+        self,
+        node: Any,
+        where: str,
+        required: set[str],
+        optional: frozenset[str] | set[str] = frozenset(),
+        parent: Any = None,
+        key: str | None = None,
+    ) -> YamlMap:
         if not isinstance(node, YamlMap):
             raise self.fail(where, "must be a mapping", parent, key)
         for name in node:
             if name not in required | optional:
-                raise self.fail(f"{where}.{name}", f"unknown key (allowed: "
-                                f"{', '.join(sorted(required | optional))})", node, name)
+                raise self.fail(
+                    f"{where}.{name}",
+                    f"unknown key (allowed: {', '.join(sorted(required | optional))})",
+                    node,
+                    name,
+                )
         for name in sorted(required):
             if name not in node:
                 raise self.fail(f"{where}.{name}", "missing", node)
@@ -211,8 +228,9 @@ class _Check:
             raise self.fail(f"{where}.{key}", "must be a non-empty string", node, key)
         return value
 
-    def text_value(self, value: Any, where: str, parent: Any = None,
-                   key: str | None = None) -> Text:
+    def text_value(
+        self, value: Any, where: str, parent: Any = None, key: str | None = None
+    ) -> Text:
         m = self.mapping(value, where, set(LANGS), parent=parent, key=key)
         return Text({lang: self.string(m, lang, where) for lang in LANGS})
 
@@ -228,14 +246,23 @@ class _Check:
     def stage(self, node: YamlMap, key: str, where: str) -> str:
         value = self.string(node, key, where)
         if value not in STAGES:
-            raise self.fail(f"{where}.{key}", f"unknown stage {value!r} (stages: "
-                            f"{', '.join(STAGES)})", node, key)
+            raise self.fail(
+                f"{where}.{key}",
+                f"unknown stage {value!r} (stages: {', '.join(STAGES)})",
+                node,
+                key,
+            )
         return value
 
 
 def _section(c: _Check, node: Any, where: str, parent: YamlSeq) -> Section:
-    m = c.mapping(node, where, {"id", "title", "notes", "stages", "claude_code", "tracer",
-                                "fidelity", "mermaid"}, optional={"mermaid_zh"}, parent=parent)
+    m = c.mapping(
+        node,
+        where,
+        {"id", "title", "notes", "stages", "claude_code", "tracer", "fidelity", "mermaid"},
+        optional={"mermaid_zh"},
+        parent=parent,
+    )
     stages_node = c.sequence(m, "stages", where)
     stages = []
     for i, stage in enumerate(stages_node):
@@ -244,36 +271,62 @@ def _section(c: _Check, node: Any, where: str, parent: YamlSeq) -> Section:
         stages.append(stage)
     claude_code = tracer = None
     if m["claude_code"] is not None:
-        cc = c.mapping(m["claude_code"], f"{where}.claude_code", {"file", "function"},
-                       parent=m, key="claude_code")
-        claude_code = ClaudeCodeAnchor(c.string(cc, "file", f"{where}.claude_code"),
-                                       c.string(cc, "function", f"{where}.claude_code"))
+        cc = c.mapping(
+            m["claude_code"],
+            f"{where}.claude_code",
+            {"file", "function"},
+            parent=m,
+            key="claude_code",
+        )
+        claude_code = ClaudeCodeAnchor(
+            c.string(cc, "file", f"{where}.claude_code"),
+            c.string(cc, "function", f"{where}.claude_code"),
+        )
     if m["tracer"] is not None:
-        tr = c.mapping(m["tracer"], f"{where}.tracer", {"module", "function"}, parent=m,
-                       key="tracer")
-        tracer = TracerAnchor(c.string(tr, "module", f"{where}.tracer"),
-                              c.string(tr, "function", f"{where}.tracer"))
+        tr = c.mapping(
+            m["tracer"], f"{where}.tracer", {"module", "function"}, parent=m, key="tracer"
+        )
+        tracer = TracerAnchor(
+            c.string(tr, "module", f"{where}.tracer"), c.string(tr, "function", f"{where}.tracer")
+        )
     fidelity_node = c.sequence(m, "fidelity", where)
-    fidelity = [c.text_value(note, f"{where}.fidelity[{i}]", fidelity_node)
-                for i, note in enumerate(fidelity_node)]
+    fidelity = [
+        c.text_value(note, f"{where}.fidelity[{i}]", fidelity_node)
+        for i, note in enumerate(fidelity_node)
+    ]
     diagrams: dict[str, str | None] = {}
     for key in ("mermaid", "mermaid_zh"):
         source = m.get(key)
         if source is not None:
             source = c.string(m, key, where)
             if not source.lstrip().startswith(("graph ", "flowchart ")):
-                raise c.fail(f"{where}.{key}", "must start with a Mermaid graph header such as "
-                             "'graph LR'", m, key)
+                raise c.fail(
+                    f"{where}.{key}",
+                    "must start with a Mermaid graph header such as 'graph LR'",
+                    m,
+                    key,
+                )
         diagrams[key] = source
-    return Section(id=c.string(m, "id", where), title=c.text(m, "title", where),
-                   notes=c.text(m, "notes", where), stages=stages, claude_code=claude_code,
-                   tracer=tracer, fidelity=fidelity, **diagrams)
+    return Section(
+        id=c.string(m, "id", where),
+        title=c.text(m, "title", where),
+        notes=c.text(m, "notes", where),
+        stages=stages,
+        claude_code=claude_code,
+        tracer=tracer,
+        fidelity=fidelity,
+        **diagrams,
+    )
 
 
 def _parse(doc: Any, path: Path) -> Guide:
     c = _Check(path)
-    top = c.mapping(doc, "guide", {"chapter", "title", "sections", "stages", "checkpoints",
-                                   "common_errors"}, {"anchors"})
+    top = c.mapping(
+        doc,
+        "guide",
+        {"chapter", "title", "sections", "stages", "checkpoints", "common_errors"},
+        {"anchors"},
+    )
     sections: list[Section] = []
     node = c.sequence(top, "sections", "guide")
     for i, item in enumerate(node):
@@ -287,38 +340,61 @@ def _parse(doc: Any, path: Path) -> Guide:
     stages: dict[str, StageText] = {}
     for stage in STAGES:
         where = f"stages.{stage}"
-        entry = c.mapping(stages_node[stage], where, {"section", *LANGS}, parent=stages_node,
-                          key=stage)
+        entry = c.mapping(
+            stages_node[stage], where, {"section", *LANGS}, parent=stages_node, key=stage
+        )
         section_id = c.string(entry, "section", where)
         if section_id not in ids:
-            raise c.fail(f"{where}.section", f"no section with id {section_id!r}", entry,
-                         "section")
-        stages[stage] = StageText(section_id, Text({lang: c.string(entry, lang, where)
-                                                    for lang in LANGS}))
+            raise c.fail(f"{where}.section", f"no section with id {section_id!r}", entry, "section")
+        stages[stage] = StageText(
+            section_id, Text({lang: c.string(entry, lang, where) for lang in LANGS})
+        )
 
     checkpoints: list[Checkpoint] = []
     node = c.sequence(top, "checkpoints", "guide")
     scenarios_dir = path.parent / "scenarios"
     for i, item in enumerate(node):
         where = f"checkpoints[{i}]"
-        m = c.mapping(item, where, {"id", "text", "stage", "scenario"},
-                      {"turn", "nth", "ask", "question"}, parent=node)
+        m = c.mapping(
+            item,
+            where,
+            {"id", "text", "stage", "scenario"},
+            {"turn", "nth", "ask", "question"},
+            parent=node,
+        )
         scenario = c.string(m, "scenario", where)
         if not (scenarios_dir / f"{scenario}.yaml").is_file():
-            raise c.fail(f"{where}.scenario", f"no scenario {scenario}.yaml in "
-                         f"{scenarios_dir.name}/", m, "scenario")
+            raise c.fail(
+                f"{where}.scenario",
+                f"no scenario {scenario}.yaml in {scenarios_dir.name}/",
+                m,
+                "scenario",
+            )
         turn = _count(c, m, "turn", where, None)
         nth = _count(c, m, "nth", where, 1)
         ask = c.string(m, "ask", where) if m.get("ask") is not None else None
         if ask is not None and ask not in ASK_KINDS:
-            raise c.fail(f"{where}.ask", f"unknown question kind {ask!r} (kinds: "
-                         f"{', '.join(ASK_KINDS)})", m, "ask")
+            raise c.fail(
+                f"{where}.ask",
+                f"unknown question kind {ask!r} (kinds: {', '.join(ASK_KINDS)})",
+                m,
+                "ask",
+            )
         question = c.text(m, "question", where) if m.get("question") is not None else None
         if (ask is None) != (question is None):
             raise c.fail(where, "ask and question go together", m, "ask" if ask else None)
-        checkpoints.append(Checkpoint(c.string(m, "id", where), c.text(m, "text", where),
-                                      c.stage(m, "stage", where), scenario, turn,
-                                      nth if nth is not None else 1, ask, question))
+        checkpoints.append(
+            Checkpoint(
+                c.string(m, "id", where),
+                c.text(m, "text", where),
+                c.stage(m, "stage", where),
+                scenario,
+                turn,
+                nth if nth is not None else 1,
+                ask,
+                question,
+            )
+        )
 
     anchors: list[Anchor] = []
     node = top.get("anchors")
@@ -329,36 +405,52 @@ def _parse(doc: Any, path: Path) -> Guide:
             m = c.mapping(item, where, {"section", "recording"}, {"turn", "stages"}, parent=node)
             section_id = c.string(m, "section", where)
             if section_id not in ids:
-                raise c.fail(f"{where}.section", f"no section with id {section_id!r}", m,
-                             "section")
+                raise c.fail(f"{where}.section", f"no section with id {section_id!r}", m, "section")
             stages_node = c.sequence(m, "stages", where) if "stages" in m else []
             for stage in stages_node:
                 if not isinstance(stage, str) or stage not in STAGES:
                     raise c.fail(f"{where}.stages", f"unknown stage {stage!r}", m, "stages")
-            anchors.append(Anchor(section_id, c.string(m, "recording", where),
-                                  _count(c, m, "turn", where, None), tuple(stages_node)))
+            anchors.append(
+                Anchor(
+                    section_id,
+                    c.string(m, "recording", where),
+                    _count(c, m, "turn", where, None),
+                    tuple(stages_node),
+                )
+            )
 
     errors: list[CommonError] = []
     node = c.sequence(top, "common_errors", "guide")
     for i, item in enumerate(node):
         where = f"common_errors[{i}]"
-        m = c.mapping(item, where, {"rule", "symptom", "check", "severity"}, {"stage"},
-                      parent=node)
+        m = c.mapping(item, where, {"rule", "symptom", "check", "severity"}, {"stage"}, parent=node)
         rule = c.string(m, "rule", where)
         if not _RULE_ID.match(rule) or any(e.rule == rule for e in errors):
-            raise c.fail(f"{where}.rule", f"rule id {rule!r} must be unique and kebab-case", m,
-                         "rule")
+            raise c.fail(
+                f"{where}.rule", f"rule id {rule!r} must be unique and kebab-case", m, "rule"
+            )
         severity = c.string(m, "severity", where)
         if severity not in SEVERITIES:
-            raise c.fail(f"{where}.severity", f"must be error or warning, not {severity!r}", m,
-                         "severity")
+            raise c.fail(
+                f"{where}.severity", f"must be error or warning, not {severity!r}", m, "severity"
+            )
         stage = c.stage(m, "stage", where) if m.get("stage") is not None else None
-        errors.append(CommonError(rule, c.text(m, "symptom", where), c.text(m, "check", where),
-                                  severity, stage))
+        errors.append(
+            CommonError(
+                rule, c.text(m, "symptom", where), c.text(m, "check", where), severity, stage
+            )
+        )
 
-    return Guide(chapter=c.string(top, "chapter", "guide"), title=c.text(top, "title", "guide"),
-                 sections=sections, stages=stages, checkpoints=checkpoints,
-                 common_errors=errors, path=path, anchors=anchors)
+    return Guide(
+        chapter=c.string(top, "chapter", "guide"),
+        title=c.text(top, "title", "guide"),
+        sections=sections,
+        stages=stages,
+        checkpoints=checkpoints,
+        common_errors=errors,
+        path=path,
+        anchors=anchors,
+    )
 
 
 def _count(c: _Check, m: YamlMap, key: str, where: str, default: int | None) -> int | None:

@@ -51,22 +51,29 @@ class StubGuide:
 
     def __init__(self) -> None:
         self.sections = [
-            StubSection("s1", {"zh": "第一站：结果长什么样", "en": "Station 1: a result"},
-                        {"zh": "原始输出变成 tool_result 块。",
-                         "en": "Raw output becomes a block."},
-                        ["tool_run", "mapping"],
-                        {"file": "src/services/tools/toolExecution.ts",
-                         "function": "addToolResult"},
-                        {"module": "tracer.agent.execution", "function": "add_tool_result"},
-                        [{"zh": "Bash 把 stderr 并进 stdout。", "en": "Bash merges stderr."}]),
-            StubSection("s3", {"zh": "第三站：循环", "en": "Station 3: the loop"},
-                        {"zh": "每轮重发全部历史。", "en": "Every turn resends the history."},
-                        ["resending", "appending", "turn_start"],
-                        {"file": "src/query.ts", "function": "queryLoop"},
-                        {"module": "tracer.agent.loop", "function": "query_loop"}),
+            StubSection(
+                "s1",
+                {"zh": "第一站：结果长什么样", "en": "Station 1: a result"},
+                {"zh": "原始输出变成 tool_result 块。", "en": "Raw output becomes a block."},
+                ["tool_run", "mapping"],
+                {"file": "src/services/tools/toolExecution.ts", "function": "addToolResult"},
+                {"module": "tracer.agent.execution", "function": "add_tool_result"},
+                [{"zh": "Bash 把 stderr 并进 stdout。", "en": "Bash merges stderr."}],
+            ),
+            StubSection(
+                "s3",
+                {"zh": "第三站：循环", "en": "Station 3: the loop"},
+                {"zh": "每轮重发全部历史。", "en": "Every turn resends the history."},
+                ["resending", "appending", "turn_start"],
+                {"file": "src/query.ts", "function": "queryLoop"},
+                {"module": "tracer.agent.loop", "function": "query_loop"},
+            ),
         ]
-        self.checkpoints = [StubCheckpoint("cp-1", {"zh": "长度是 266。", "en": "Length is 266."},
-                                           "mapping", "01-main-walk")]
+        self.checkpoints = [
+            StubCheckpoint(
+                "cp-1", {"zh": "长度是 266。", "en": "Length is 266."}, "mapping", "01-main-walk"
+            )
+        ]
 
     def section_for_stage(self, stage: str) -> StubSection | None:
         return next((s for s in self.sections if stage in s.stages), None)
@@ -75,20 +82,29 @@ class StubGuide:
         return f"[{stage}:{lang}]"
 
 
-def make_app(path: Path = MAIN_TRACE, *, step: int = 0, lang: str = "en", follow: bool = False,
-             real_guide: bool = False, doctor: bool = False,
-             diagnosis: Diagnosis | None = None) -> ReplayApp:
+def make_app(
+    path: Path = MAIN_TRACE,
+    *,
+    step: int = 0,
+    lang: str = "en",
+    follow: bool = False,
+    real_guide: bool = False,
+    doctor: bool = False,
+    diagnosis: Diagnosis | None = None,
+) -> ReplayApp:
     """The app as ``tracer replay`` builds it, at 0-based ``step``, with the stub guide unless
     ``real_guide``; ``diagnosis`` replaces what the doctor would find."""
     options = {} if real_guide else {"guide": StubGuide()}
-    app = factory.make_app(path, step=step + 1 if step else None, lang=lang, follow=follow,
-                           doctor=doctor, **options)
+    app = factory.make_app(
+        path, step=step + 1 if step else None, lang=lang, follow=follow, doctor=doctor, **options
+    )
     if diagnosis is not None:
         app.diagnosis = diagnosis
     if not real_guide and app.recording.notes:
         # A fault scenario's notes, fixed like the guide: rewording them redraws no snapshot.
-        app.recording = replace(app.recording, notes={"zh": "故意弄坏的地方。",
-                                                      "en": "What was broken."})
+        app.recording = replace(
+            app.recording, notes={"zh": "故意弄坏的地方。", "en": "What was broken."}
+        )
     return app
 
 
@@ -102,14 +118,19 @@ def stub_diagnosis(path: Path) -> Diagnosis:
     found = diagnose(path)
     assert found.problem is None, found.problem
     findings = tuple(
-        replace(f, message=f"[{f.rule} message]",
-                hint={"zh": f"检查 {f.rule} 的提示。", "en": f"How to check {f.rule}."})
-        for f in found.findings)
+        replace(
+            f,
+            message=f"[{f.rule} message]",
+            hint={"zh": f"检查 {f.rule} 的提示。", "en": f"How to check {f.rule}."},
+        )
+        for f in found.findings
+    )
     return Diagnosis(findings, None, marks_of(findings))
 
 
-def drive(app: ReplayApp, script: Callable[[Any], Awaitable[None]],
-          size: tuple[int, int] = SIZE) -> None:
+def drive(
+    app: ReplayApp, script: Callable[[Any], Awaitable[None]], size: tuple[int, int] = SIZE
+) -> None:
     """Run ``script(pilot)`` against ``app`` headless."""
 
     async def main() -> None:

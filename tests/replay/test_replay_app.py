@@ -27,14 +27,31 @@ def run_keys(keys: list[str], step: int = 0, lang: str = "en") -> ReplayApp:
     return app
 
 
-@pytest.mark.parametrize("keys, start, expected", [
-    (["right"], 0, 1), (["l"], 0, 1), (["space"], 0, 1),
-    (["left"], 5, 4), (["h"], 5, 4), (["left"], 0, 0),
-    ([">"], 0, 35), (["<"], 20, 0), (["right"], 35, 35),
-    (["]"], 0, 1), (["n"], 1, 11), (["】"], 11, 21),
-    (["["], 15, 11), (["p"], 11, 1), (["【"], 11, 1),
-    (["1"], 0, 7), (["2"], 0, 8), (["3"], 0, 9), (["4"], 0, 2), (["1", "1"], 0, 17),
-])
+@pytest.mark.parametrize(
+    "keys, start, expected",
+    [
+        (["right"], 0, 1),
+        (["l"], 0, 1),
+        (["space"], 0, 1),
+        (["left"], 5, 4),
+        (["h"], 5, 4),
+        (["left"], 0, 0),
+        ([">"], 0, 35),
+        (["<"], 20, 0),
+        (["right"], 35, 35),
+        (["]"], 0, 1),
+        (["n"], 1, 11),
+        (["】"], 11, 21),
+        (["["], 15, 11),
+        (["p"], 11, 1),
+        (["【"], 11, 1),
+        (["1"], 0, 7),
+        (["2"], 0, 8),
+        (["3"], 0, 9),
+        (["4"], 0, 2),
+        (["1", "1"], 0, 17),
+    ],
+)
 def test_moving_keys(keys: list[str], start: int, expected: int) -> None:
     assert run_keys(keys, start).step == expected
 

@@ -18,8 +18,18 @@ Cli = Callable[..., subprocess.CompletedProcess[str]]
 
 def test_screenshot_renders_the_chosen_step(tracer_cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "shots" / "mapping.svg"
-    proc = tracer_cli("replay", str(MAIN_TRACE), "--step", "8", "--lang", "en",
-                      "--screenshot", str(out), "--size", "100x30")
+    proc = tracer_cli(
+        "replay",
+        str(MAIN_TRACE),
+        "--step",
+        "8",
+        "--lang",
+        "en",
+        "--screenshot",
+        str(out),
+        "--size",
+        "100x30",
+    )
     assert proc.returncode == 0, proc.stderr
     svg = out.read_text(encoding="utf-8")
     assert svg.startswith("<svg")
@@ -28,8 +38,17 @@ def test_screenshot_renders_the_chosen_step(tracer_cli: Cli, tmp_path: Path) -> 
 
 def test_screenshot_by_turn_and_stage_in_chinese(tracer_cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "appending.svg"
-    proc = tracer_cli("replay", str(MAIN_TRACE), "--turn", "2", "--stage", "appending",
-                      "--screenshot", str(out), env={"LANG": "zh_CN.UTF-8", "LC_ALL": ""})
+    proc = tracer_cli(
+        "replay",
+        str(MAIN_TRACE),
+        "--turn",
+        "2",
+        "--stage",
+        "appending",
+        "--screenshot",
+        str(out),
+        env={"LANG": "zh_CN.UTF-8", "LC_ALL": ""},
+    )
     assert proc.returncode == 0, proc.stderr
     svg = out.read_text(encoding="utf-8")
     assert "20/36" in svg and "追加" in svg
@@ -51,16 +70,23 @@ def _newer(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("make, args, words", [
-    (lambda d: d / "missing.jsonl", [], "no such file"),
-    (lambda d: (d / "notes.txt").write_text("hello\n") and d / "notes.txt", [],
-     "not a tracer trace"),
-    (_newer, [], "newer tracer (format version 99"),
-    (lambda d: MAIN_TRACE, ["--step", "99"], "no step 99: the trace has 36 steps"),
-    (lambda d: MAIN_TRACE, ["--turn", "7"], "no step with turn 7"),
-])
-def test_bad_input_is_one_line_and_exit_2(tracer_cli: Cli, tmp_path: Path, make: Callable,
-                                         args: list[str], words: str) -> None:
+@pytest.mark.parametrize(
+    "make, args, words",
+    [
+        (lambda d: d / "missing.jsonl", [], "no such file"),
+        (
+            lambda d: (d / "notes.txt").write_text("hello\n") and d / "notes.txt",
+            [],
+            "not a tracer trace",
+        ),
+        (_newer, [], "newer tracer (format version 99"),
+        (lambda d: MAIN_TRACE, ["--step", "99"], "no step 99: the trace has 36 steps"),
+        (lambda d: MAIN_TRACE, ["--turn", "7"], "no step with turn 7"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    tracer_cli: Cli, tmp_path: Path, make: Callable, args: list[str], words: str
+) -> None:
     path = make(tmp_path)
     proc = tracer_cli("replay", str(path), *args, "--screenshot", str(tmp_path / "x.svg"))
     assert proc.returncode == 2
@@ -82,18 +108,28 @@ def test_the_replay_never_imports_anthropic(tmp_path: Path) -> None:
         f"rc = main(['replay', {str(MAIN_TRACE)!r}, '--screenshot', {str(tmp_path / 'a.svg')!r}])\n"
         "print(rc, 'anthropic' in sys.modules)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, check=False, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+        timeout=60,
+    )
     assert proc.stdout.split()[-2:] == ["0", "False"], proc.stdout + proc.stderr
 
 
-@pytest.mark.parametrize("flags, words", [
-    (["--step", "5", "--turn", "2"], "--step picks the step itself"),
-    (["--step", "5", "--stage", "mapping"], "--step picks the step itself"),
-    (["--size", "80x24"], "--size sets the size of a --screenshot"),
-])
-def test_conflicting_or_ignored_flags_are_one_line_errors(tracer_cli: Cli, flags: list[str],
-                                                          words: str) -> None:
+@pytest.mark.parametrize(
+    "flags, words",
+    [
+        (["--step", "5", "--turn", "2"], "--step picks the step itself"),
+        (["--step", "5", "--stage", "mapping"], "--step picks the step itself"),
+        (["--size", "80x24"], "--size sets the size of a --screenshot"),
+    ],
+)
+def test_conflicting_or_ignored_flags_are_one_line_errors(
+    tracer_cli: Cli, flags: list[str], words: str
+) -> None:
     proc = tracer_cli("replay", str(MAIN_TRACE), *flags)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
@@ -111,7 +147,16 @@ def test_a_folder_lists_its_traces_with_titles(tracer_cli: Cli, tmp_path: Path) 
 
 def test_a_bundled_name_opens_from_anywhere(tracer_cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "max.svg"
-    proc = tracer_cli("replay", "05-max-turns", "--lang", "en", "--screenshot", str(out),
-                      "--size", "80x24", cwd=tmp_path)
+    proc = tracer_cli(
+        "replay",
+        "05-max-turns",
+        "--lang",
+        "en",
+        "--screenshot",
+        str(out),
+        "--size",
+        "80x24",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "step 1/" in out.read_text(encoding="utf-8").replace("&#160;", " ")

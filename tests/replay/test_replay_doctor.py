@@ -29,8 +29,10 @@ MARKS = ("●", "▲")
 def timeline_lines(app: ReplayApp) -> list[str]:
     """The timeline as drawn, one string per row."""
     timeline = app.query_one(Timeline)
-    return ["".join(segment.text for segment in timeline.render_line(y))
-            for y in range(timeline.content_size.height)]
+    return [
+        "".join(segment.text for segment in timeline.render_line(y))
+        for y in range(timeline.content_size.height)
+    ]
 
 
 def panel_text(app: ReplayApp) -> str:
@@ -52,7 +54,9 @@ class _F:
 
 def test_marks_keep_the_worst_severity_of_a_step_and_count_from_zero() -> None:
     assert marks_of((_F(3, "warning"), _F(3, "error"), _F(5, "warning"))) == {
-        2: "error", 4: "warning"}
+        2: "error",
+        4: "warning",
+    }
     assert step_of(_F(0, "error")) == 0  # "before the first step" shows at the first one
 
 
@@ -77,7 +81,7 @@ def test_a_finding_is_marked_on_its_step_and_on_its_closed_turn() -> None:
         lines = timeline_lines(app)
         row = next(n for n, line in enumerate(lines) if " 16 " in line)
         assert lines[row].startswith("●")
-        others = lines[:row] + lines[row + 1:]
+        others = lines[:row] + lines[row + 1 :]
         assert not any(mark in line for line in others for mark in MARKS)
 
     drive(app, script)
@@ -171,7 +175,7 @@ def test_a_trace_the_doctor_cannot_follow_still_opens(tmp_path: Path) -> None:
     lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines(keepends=True)
     first_message = next(n for n, line in enumerate(lines) if '"kind":"message"' in line)
     path = tmp_path / "holey.trace.jsonl"
-    path.write_text("".join(lines[:first_message] + lines[first_message + 1:]), encoding="utf-8")
+    path.write_text("".join(lines[:first_message] + lines[first_message + 1 :]), encoding="utf-8")
     app = make_app(path, doctor=True)
 
     async def script(pilot: Any) -> None:
@@ -282,8 +286,9 @@ def test_a_given_diagnosis_is_used_as_is() -> None:
 
 def test_doctor_from_the_command_line(tracer_cli: Any, tmp_path: Path) -> None:
     out = tmp_path / "doctor.svg"
-    proc = tracer_cli("replay", str(FAULT_TRACE), "--doctor", "--lang", "en",
-                      "--screenshot", str(out))
+    proc = tracer_cli(
+        "replay", str(FAULT_TRACE), "--doctor", "--lang", "en", "--screenshot", str(out)
+    )
     assert proc.returncode == 0, proc.stderr
     svg = out.read_text(encoding="utf-8").replace("&#160;", " ")
     assert "step 16/17" in svg and "result-not-returned" in svg
@@ -292,12 +297,20 @@ def test_doctor_from_the_command_line(tracer_cli: Any, tmp_path: Path) -> None:
 def test_replay_help_imports_neither_anthropic_nor_textual() -> None:
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "tracer", "replay", "--help"],
-        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "--doctor" in proc.stdout
-    modules = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()
-               if line.startswith("import time:") and "|" in line}
+    modules = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
     assert "tracer.cli" in modules, "importtime output was not parsed"
     heavy = sorted(m for m in modules if m.split(".")[0] in ("anthropic", "textual"))
     assert heavy == [], heavy[:3]

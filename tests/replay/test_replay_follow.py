@@ -43,8 +43,7 @@ def test_follow_shows_steps_as_they_are_written(tmp_path: Path) -> None:
             for line in lines[13:]:
                 out.write(line)
                 out.flush()
-        assert await wait_for(lambda: app.index.event(len(app.index) - 1).kind == "terminal",
-                              pilot)
+        assert await wait_for(lambda: app.index.event(len(app.index) - 1).kind == "terminal", pilot)
         assert len(app.index) > first
         assert app.step == len(app.index) - 1  # we were at the end, so we stay at the end
         assert "reason: completed" in visible_text(app, "#stage")
@@ -95,7 +94,8 @@ def test_follow_waits_for_a_file_not_written_yet_and_says_when_it_ended(tmp_path
     async def script(pilot: Any) -> None:
         await pilot.pause(0.3)
         assert "waiting for" in visible_text(app, "#stage") and str(path) in visible_text(
-            app, "#stage")
+            app, "#stage"
+        )
         assert "following" in visible_text(app, "#position")
         with path.open("w", encoding="utf-8") as out:
             out.write("".join(lines[:15]))  # the recorder starts

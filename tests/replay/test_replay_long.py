@@ -24,8 +24,9 @@ TURNS = 300
 
 @pytest.fixture(scope="module")
 def long_trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    spec = importlib.util.spec_from_file_location("replay_latency",
-                                                  ROOT / "bench" / "replay_latency.py")
+    spec = importlib.util.spec_from_file_location(
+        "replay_latency", ROOT / "bench" / "replay_latency.py"
+    )
     assert spec and spec.loader
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
@@ -84,8 +85,9 @@ def test_a_step_deep_in_the_session_renders_from_nearby_records(long_trace: Path
 
 def test_the_timeline_shows_a_window_of_turns(long_trace: Path) -> None:
     index = StepIndex(TraceReader(long_trace))
-    app = ReplayApp(index, step=locate(index, turn=150, stage="mapping"), lang="en",
-                    load_chapter_guide=False)
+    app = ReplayApp(
+        index, step=locate(index, turn=150, stage="mapping"), lang="en", load_chapter_guide=False
+    )
 
     async def script(pilot: Any) -> None:
         timeline = app.query_one("Timeline")

@@ -31,26 +31,55 @@ def view(index: StepIndex, step: int, lang: str = "en") -> str:
     return render_step(index, step, lang).plain
 
 
-@pytest.mark.parametrize("stage, words", [
-    ("session", ["claude-sonnet-4-5", "Bash, Read, Edit", "max_turns: 10", "tests started"]),
-    ("turn_start", ["state.messages: 3"]),
-    ("resending", ["request 1", "bytes: 3,235", "1. user", "new"]),
-    ("response", ["stop_reason: tool_use", "input_tokens 809", "3 internal assistant messages",
-                  "tool_use Bash id=toolu_01205ad299e35628f949ad62"]),
-    ("follow_up", ["needsFollowUp = true", "tool_use blocks: 1", "git status"]),
-    ("permission", ["decision: allow", "source: rule", "Bash(git status:*)"]),
-    ("tool_run", ["stdout:", "modified:   calc.py", "exit_code: 0", "duration: 3 ms"]),
-    ("mapping", ['"type": "tool_result"', '"is_error": false', "content length: 266",
-                 "⇓", "toolu_01205ad299e35628f949ad62"]),
-    ("wrapping", ["create_user_message", "6b2c4754-34ae-532e-830a-b9a0fd7ae842",
-                  '"source_tool_assistant_uuid": "829d34bb', "↳ tool_use Bash",
-                  "tool_use_result"]),
-    ("appending", ["messages: 3 → 7", "API: 1 → 3", "1–3  unchanged", "7  user"]),
-    ("max_turns_check", ["next_turn_count (2) > max_turns (10)", "go on: the next state is built"]),
-    ("terminal", ["reason: completed", "turn_count: 4", "messages: 17"]),
-])
-def test_every_stage_view_shows_what_the_step_produced(index: StepIndex, stage: str,
-                                                        words: list[str]) -> None:
+@pytest.mark.parametrize(
+    "stage, words",
+    [
+        ("session", ["claude-sonnet-4-5", "Bash, Read, Edit", "max_turns: 10", "tests started"]),
+        ("turn_start", ["state.messages: 3"]),
+        ("resending", ["request 1", "bytes: 3,235", "1. user", "new"]),
+        (
+            "response",
+            [
+                "stop_reason: tool_use",
+                "input_tokens 809",
+                "3 internal assistant messages",
+                "tool_use Bash id=toolu_01205ad299e35628f949ad62",
+            ],
+        ),
+        ("follow_up", ["needsFollowUp = true", "tool_use blocks: 1", "git status"]),
+        ("permission", ["decision: allow", "source: rule", "Bash(git status:*)"]),
+        ("tool_run", ["stdout:", "modified:   calc.py", "exit_code: 0", "duration: 3 ms"]),
+        (
+            "mapping",
+            [
+                '"type": "tool_result"',
+                '"is_error": false',
+                "content length: 266",
+                "⇓",
+                "toolu_01205ad299e35628f949ad62",
+            ],
+        ),
+        (
+            "wrapping",
+            [
+                "create_user_message",
+                "6b2c4754-34ae-532e-830a-b9a0fd7ae842",
+                '"source_tool_assistant_uuid": "829d34bb',
+                "↳ tool_use Bash",
+                "tool_use_result",
+            ],
+        ),
+        ("appending", ["messages: 3 → 7", "API: 1 → 3", "1–3  unchanged", "7  user"]),
+        (
+            "max_turns_check",
+            ["next_turn_count (2) > max_turns (10)", "go on: the next state is built"],
+        ),
+        ("terminal", ["reason: completed", "turn_count: 4", "messages: 17"]),
+    ],
+)
+def test_every_stage_view_shows_what_the_step_produced(
+    index: StepIndex, stage: str, words: list[str]
+) -> None:
     text = view(index, locate(index, stage=stage))
     for word in words:
         assert word in text, f"{stage}: {word!r} missing from\n{text}"
@@ -71,11 +100,14 @@ def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
     assert "absent: prints as undefined" in text
 
 
-@pytest.mark.parametrize("stage, zh_words", [
-    ("mapping", ["翻译（mapping）", "翻译成 tool_result 块"]),
-    ("appending", ["追加", "未变（已折叠，按 o 展开）"]),
-    ("response", ["模型响应", "条内部 assistant 消息"]),
-])
+@pytest.mark.parametrize(
+    "stage, zh_words",
+    [
+        ("mapping", ["翻译（mapping）", "翻译成 tool_result 块"]),
+        ("appending", ["追加", "未变（已折叠，按 o 展开）"]),
+        ("response", ["模型响应", "条内部 assistant 消息"]),
+    ],
+)
 def test_views_speak_chinese(index: StepIndex, stage: str, zh_words: list[str]) -> None:
     text = view(index, locate(index, stage=stage), "zh")
     for word in zh_words:
@@ -143,20 +175,37 @@ def test_next_match_wraps_both_ways() -> None:
 
 
 EDIT_SCENARIO: dict[str, Any] = {
-    "workspace": {"files": {"shipping.py": "def cost(total):\n    if total > 50:\n"
-                                           "        return 0\n    return 5\n"}},
+    "workspace": {
+        "files": {
+            "shipping.py": "def cost(total):\n    if total > 50:\n        return 0\n    return 5\n"
+        }
+    },
     "permissions": {"allow": ["Read", "Edit"]},
     "responses": [
         {"text": "Reading.", "tool_use": [{"name": "Read", "input": {"file_path": "shipping.py"}}]},
-        {"text": "Fixing.", "tool_use": [{"name": "Edit", "input": {
-            "file_path": "shipping.py", "old_string": "total > 50", "new_string": "total >= 50"}}]},
+        {
+            "text": "Fixing.",
+            "tool_use": [
+                {
+                    "name": "Edit",
+                    "input": {
+                        "file_path": "shipping.py",
+                        "old_string": "total > 50",
+                        "new_string": "total >= 50",
+                    },
+                }
+            ],
+        },
         {"text": "Done."},
     ],
 }
 
 REJECT_SCENARIO: dict[str, Any] = {
-    "permissions": {"decisions": [{"rule": "Bash(rm:*)", "decision": "reject",
-                                   "feedback": "Never delete files here."}]},
+    "permissions": {
+        "decisions": [
+            {"rule": "Bash(rm:*)", "decision": "reject", "feedback": "Never delete files here."}
+        ]
+    },
     "responses": [
         {"text": "Cleaning up.", "tool_use": [{"name": "Bash", "input": {"command": "rm -rf x"}}]},
         {"text": "Understood."},
@@ -224,8 +273,16 @@ def test_a_persisted_output_is_explained(record: Callable[..., Any]) -> None:
 def test_import_notes_show_beside_the_step_they_precede(tmp_path: Path) -> None:
     lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines()
     at = next(n for n, line in enumerate(lines) if '"kind":"request"' in line)
-    note = json.dumps({"kind": "import_note", "seq": at, "turn": 1, "t": 0.0,
-                       "topic": "compaction", "text": "the history was summarized here"})
+    note = json.dumps(
+        {
+            "kind": "import_note",
+            "seq": at,
+            "turn": 1,
+            "t": 0.0,
+            "topic": "compaction",
+            "text": "the history was summarized here",
+        }
+    )
     # The reader holds seq to the line's position: renumber what follows, pointers included.
     after = []
     for line in lines[at:]:

@@ -29,8 +29,17 @@ def test_steps_are_the_events_with_a_stage(index: StepIndex) -> None:
     assert len(index) == 36
     assert index.stage(0) == "session" and index.turn(0) == 0
     assert [index.stage(s) for s in range(1, 11)] == [
-        "turn_start", "resending", "response", "follow_up", "permission", "tool_run",
-        "mapping", "wrapping", "appending", "max_turns_check"]
+        "turn_start",
+        "resending",
+        "response",
+        "follow_up",
+        "permission",
+        "tool_run",
+        "mapping",
+        "wrapping",
+        "appending",
+        "max_turns_check",
+    ]
     assert index.stage(35) == "terminal" and index.turn(35) == 4
     assert index.event(7).kind == "mapping"
 
@@ -74,12 +83,15 @@ def test_locate_by_step_turn_and_stage(index: StepIndex) -> None:
     assert locate(index, stage="terminal") == 35
 
 
-@pytest.mark.parametrize("kwargs, words", [
-    ({"step": 0}, "no step 0: the trace has 36 steps"),
-    ({"step": 37}, "no step 37"),
-    ({"turn": 9}, "no step with turn 9"),
-    ({"turn": 4, "stage": "mapping"}, "no step with turn 4 stage mapping"),
-])
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"step": 0}, "no step 0: the trace has 36 steps"),
+        ({"step": 37}, "no step 37"),
+        ({"turn": 9}, "no step with turn 9"),
+        ({"turn": 4, "stage": "mapping"}, "no step with turn 4 stage mapping"),
+    ],
+)
 def test_locate_names_what_is_missing(index: StepIndex, kwargs: dict, words: str) -> None:
     with pytest.raises(UserError, match=words):
         locate(index, **kwargs)
@@ -130,13 +142,16 @@ def test_a_half_written_line_waits_for_its_newline(tmp_path: Path) -> None:
     assert cursor.refresh() > 0
 
 
-@pytest.mark.parametrize("env, lang", [
-    ({"LANG": "zh_CN.UTF-8"}, "zh"),
-    ({"LANG": "en_US.UTF-8"}, "en"),
-    ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),
-    ({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, "en"),
-    ({}, "en"),
-])
+@pytest.mark.parametrize(
+    "env, lang",
+    [
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),
+        ({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
 def test_the_language_follows_the_locale(env: dict[str, str], lang: str) -> None:
     from tracer.replay.i18n import default_lang
 

@@ -7,8 +7,10 @@ from rich.text import Text
 
 from tracer.replay.wrap import wrap
 
-MIXED = ("API 不记得上一次调用，所以每一轮都要把完整历史重新发出：问题、模型的每次回答、"
-         "每个 tool_use、每个 tool_result。")
+MIXED = (
+    "API 不记得上一次调用，所以每一轮都要把完整历史重新发出：问题、模型的每次回答、"
+    "每个 tool_use、每个 tool_result。"
+)
 
 
 def _plain(text: str, width: int) -> list[str]:

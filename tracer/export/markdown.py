@@ -27,8 +27,16 @@ def _guide_titles() -> dict[str, str]:
 
         guide = load_guide()
         out: dict[str, str] = {}
-        for stage in ("tool_run", "mapping", "wrapping", "appending", "resending", "follow_up",
-                      "max_turns_check", "permission"):
+        for stage in (
+            "tool_run",
+            "mapping",
+            "wrapping",
+            "appending",
+            "resending",
+            "follow_up",
+            "max_turns_check",
+            "permission",
+        ):
             section = guide.section_for_stage(stage)
             if section is not None:
                 out[stage] = section.title.get("en") or next(iter(section.title.values()), "")
@@ -47,8 +55,10 @@ def _content_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(str(b.get("text", json.dumps(b, ensure_ascii=False)))
-                         if isinstance(b, dict) else str(b) for b in content)
+        return "\n".join(
+            str(b.get("text", json.dumps(b, ensure_ascii=False))) if isinstance(b, dict) else str(b)
+            for b in content
+        )
     return json.dumps(content, ensure_ascii=False)
 
 
@@ -58,25 +68,39 @@ def describe(w: Walk, e: Any) -> list[str]:
     if k == "turn_start":
         return [f"`state.messages` holds {e.message_count} internal messages"]
     if k == "request":
-        same = (f"the first {e.prefix_len} as in request {e.prefix_request}, "
-                if e.prefix_request else "")
-        verb = ("is the first send (no result yet to resend)" if e.request_index == 1
-                else "resends the whole history")
-        return [f"request {e.request_index} {verb}: {e.message_count} API "
-                f"messages ({same}{len(e.tail)} new), normalized from {e.internal_count} "
-                f"internal ones, {e.bytes} bytes"]
+        same = (
+            f"the first {e.prefix_len} as in request {e.prefix_request}, "
+            if e.prefix_request
+            else ""
+        )
+        verb = (
+            "is the first send (no result yet to resend)"
+            if e.request_index == 1
+            else "resends the whole history"
+        )
+        return [
+            f"request {e.request_index} {verb}: {e.message_count} API "
+            f"messages ({same}{len(e.tail)} new), normalized from {e.internal_count} "
+            f"internal ones, {e.bytes} bytes"
+        ]
     if k == "response":
-        blocks = [block_summary((w.messages[u].content or [{}])[0])
-                  for u in e.assistant_uuids if u in w.messages
-                  and isinstance(w.messages[u].content, list) and w.messages[u].content]
+        blocks = [
+            block_summary((w.messages[u].content or [{}])[0])
+            for u in e.assistant_uuids
+            if u in w.messages and isinstance(w.messages[u].content, list) and w.messages[u].content
+        ]
         usage = e.usage or {}
-        return [f"`{e.model}` answered with {len(e.assistant_uuids)} block(s), stop_reason "
-                f"`{e.stop_reason}`, {usage.get('input_tokens')} input / "
-                f"{usage.get('output_tokens')} output tokens",
-                *(f"   - {b}" for b in blocks)]
+        return [
+            f"`{e.model}` answered with {len(e.assistant_uuids)} block(s), stop_reason "
+            f"`{e.stop_reason}`, {usage.get('input_tokens')} input / "
+            f"{usage.get('output_tokens')} output tokens",
+            *(f"   - {b}" for b in blocks),
+        ]
     if k == "follow_up":
-        return [f"`needsFollowUp` = {str(e.needs_follow_up).lower()} "
-                f"({len(e.tool_use_ids)} tool_use block(s))"]
+        return [
+            f"`needsFollowUp` = {str(e.needs_follow_up).lower()} "
+            f"({len(e.tool_use_ids)} tool_use block(s))"
+        ]
     if k == "permission":
         return [f"{e.tool} `{e.tool_use_id}`: {e.decision} ({e.source})"]
     if k == "tool_run":
@@ -84,22 +108,30 @@ def describe(w: Walk, e: Any) -> list[str]:
         return [f"{e.tool} `{short(e.input, 70)}` → {status}"]
     if k == "mapping":
         block = e.block
-        return [f"`tool_result` block for `{e.tool_use_id}`, is_error "
-                f"{str(block.get('is_error', 'unset')).lower()}, content length "
-                f"{e.content_length}", *("   " + line for line in
-                                         _fence(_content_text(block.get("content"))))]
+        return [
+            f"`tool_result` block for `{e.tool_use_id}`, is_error "
+            f"{str(block.get('is_error', 'unset')).lower()}, content length "
+            f"{e.content_length}",
+            *("   " + line for line in _fence(_content_text(block.get("content")))),
+        ]
     if k == "wrapping":
         extra = " with the user's feedback" if e.feedback else ""
-        return [f"wrapped in user message `{e.message_uuid[:8]}`{extra} "
-                f"(sourceToolAssistantUUID `{e.source_tool_assistant_uuid[:8]}`)"]
+        return [
+            f"wrapped in user message `{e.message_uuid[:8]}`{extra} "
+            f"(sourceToolAssistantUUID `{e.source_tool_assistant_uuid[:8]}`)"
+        ]
     if k == "appending":
-        return [f"history {e.before_count} → {e.after_count} internal messages "
-                f"(+{e.assistant_count} assistant, +{e.tool_result_count} tool result); "
-                f"API view {e.api_before_count} → {e.api_after_count}"]
+        return [
+            f"history {e.before_count} → {e.after_count} internal messages "
+            f"(+{e.assistant_count} assistant, +{e.tool_result_count} tool result); "
+            f"API view {e.api_before_count} → {e.api_after_count}"
+        ]
     if k == "max_turns_check":
         limit = e.max_turns if e.max_turns is not None else "unset"
-        return [f"next turn {e.next_turn_count} > max_turns {limit}? "
-                f"{'yes: stop' if e.exceeded else 'no'}"]
+        return [
+            f"next turn {e.next_turn_count} > max_turns {limit}? "
+            f"{'yes: stop' if e.exceeded else 'no'}"
+        ]
     if k == "terminal":
         error = f": {e.error}" if e.error else ""
         return [f"the loop returns `{e.reason}` after turn {e.turn_count}{error}"]
@@ -115,23 +147,29 @@ def render(w: Walk) -> str:
     what = src.get("format") or src.get("name") or ""
     lines.append(f"- source: {src.get('kind')} {what}".rstrip())
     if session is not None:
-        lines += [f"- model: `{session.model}`", f"- prompt: {short(session.prompt, 200)}",
-                  f"- tools: {', '.join(session.tools) or '(none)'}"]
+        lines += [
+            f"- model: `{session.model}`",
+            f"- prompt: {short(session.prompt, 200)}",
+            f"- tools: {', '.join(session.tools) or '(none)'}",
+        ]
     requests = sum(e.kind == "request" for e in w.events)
     lines.append(f"- {len(w.turns)} turns, {requests} requests, {inp} input / {out} output tokens")
     side = src.get("side_calls") or []
     if side:
         kinds = Counter(str(s.get("purpose")) for s in side)
-        lines.append(f"- {len(side)} side calls kept out of the loop: "
-                     + ", ".join(f"{n} {k}" for k, n in kinds.items()))
+        lines.append(
+            f"- {len(side)} side calls kept out of the loop: "
+            + ", ".join(f"{n} {k}" for k, n in kinds.items())
+        )
     lines.append("")
     for note in src.get("notes") or []:
         lines.append(f"> {note}")
     if w.torn:
         lines.append(f"> {w.torn}")
     # One count for the whole session, the session step included, exactly as `tracer show`.
-    numbers = {id(e): n for n, e in enumerate(
-        (e for e in w.events if getattr(e, "stage", None)), start=1)}
+    numbers = {
+        id(e): n for n, e in enumerate((e for e in w.events if getattr(e, "stage", None)), start=1)
+    }
     for turn in w.turns:
         lines += ["", f"## Turn {turn.number}", ""]
         for e in turn.events:

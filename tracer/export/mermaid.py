@@ -22,10 +22,12 @@ def label(text: Any, width: int = 60) -> str:
 
 
 def render(w: Walk) -> str:
-    lines = ["sequenceDiagram",
-             "    participant M as Model",
-             "    participant L as Loop",
-             "    participant T as Tools"]
+    lines = [
+        "sequenceDiagram",
+        "    participant M as Model",
+        "    participant L as Loop",
+        "    participant T as Tools",
+    ]
     session = w.session
     if session is not None:
         lines.append(f"    Note over L: prompt - {label(session.prompt, 50)}")
@@ -35,11 +37,15 @@ def render(w: Walk) -> str:
             if k == "turn_start":
                 lines.append(f"    Note over M,T: turn {turn.number} - {e.message_count} messages")
             elif k == "request":
-                lines.append(f"    L->>M: resending - request {e.request_index}, "
-                             f"{e.message_count} API messages, {e.bytes} bytes")
+                lines.append(
+                    f"    L->>M: resending - request {e.request_index}, "
+                    f"{e.message_count} API messages, {e.bytes} bytes"
+                )
             elif k == "response":
-                lines.append(f"    M-->>L: response - {len(e.assistant_uuids)} blocks, "
-                             f"stop_reason {label(e.stop_reason)}")
+                lines.append(
+                    f"    M-->>L: response - {len(e.assistant_uuids)} blocks, "
+                    f"stop_reason {label(e.stop_reason)}"
+                )
             elif k == "follow_up":
                 lines.append(f"    Note over L: needsFollowUp {str(e.needs_follow_up).lower()}")
             elif k == "permission":
@@ -53,8 +59,9 @@ def render(w: Walk) -> str:
             elif k == "wrapping":
                 lines.append("    Note over L: wrapping - user message")
             elif k == "appending":
-                lines.append(f"    Note over L: appending - {e.before_count} to "
-                             f"{e.after_count} messages")
+                lines.append(
+                    f"    Note over L: appending - {e.before_count} to {e.after_count} messages"
+                )
             elif k == "terminal":
                 lines.append(f"    Note over L: terminal - {label(e.reason)}")
             elif k == "import_note":

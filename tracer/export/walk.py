@@ -109,8 +109,10 @@ def usage_totals(events: list[Any]) -> tuple[int, int]:
     for e in events:
         if e.kind == "response":
             usage = e.usage or {}
-            inp += int(usage.get("input_tokens") or 0) + int(
-                usage.get("cache_read_input_tokens") or 0) + int(
-                usage.get("cache_creation_input_tokens") or 0)
+            inp += (
+                int(usage.get("input_tokens") or 0)
+                + int(usage.get("cache_read_input_tokens") or 0)
+                + int(usage.get("cache_creation_input_tokens") or 0)
+            )
             out += int(usage.get("output_tokens") or 0)
     return inp, out

@@ -50,8 +50,7 @@ NOTES = (
 _AGENT = re.compile(r"claude-cli/([\w.\-]+)")
 
 
-def import_api_log(path: str | Path, output: str | Path,
-                   thread: int | None = None) -> ImportReport:
+def import_api_log(path: str | Path, output: str | Path, thread: int | None = None) -> ImportReport:
     """Import the log ``path`` into the trace ``output``.
 
     ``thread`` picks one conversation (numbered as :func:`find_threads` lists them); by default
@@ -64,37 +63,68 @@ def import_api_log(path: str | Path, output: str | Path,
         raise UserError("no /v1/messages request/response pairs: not an API log", path)
     threads = find_threads(pairs)
     if thread is not None and not 1 <= thread <= len(threads):
-        raise UserError(f"there is no thread {thread}: the log holds {len(threads)} "
-                        f"conversation(s) with tools", path)
+        raise UserError(
+            f"there is no thread {thread}: the log holds {len(threads)} conversation(s) with tools",
+            path,
+        )
     if threads:
         chosen = threads[thread - 1] if thread else max(threads, key=lambda t: len(t.lines))
         main_thread = chosen.key
     else:  # no request sent tools: the busiest thread of all is the loop
         chosen = None
         main_thread = Counter(thread_key(p[1]["body"]) for p in pairs).most_common(1)[0][0]
-    main = {line for line, req, _ in pairs if thread_key(req["body"]) == main_thread
-            and req["body"].get("max_tokens") != 1}
+    main = {
+        line
+        for line, req, _ in pairs
+        if thread_key(req["body"]) == main_thread and req["body"].get("max_tokens") != 1
+    }
     if not main:  # every call is a probe (max_tokens 1): there is no loop to import
         raise UserError("no main-loop request (every call is a max_tokens 1 probe)", path)
     others = [t for t in threads if t is not chosen]
     if len(threads) > 1:
-        report.notes.append(f"the log holds {len(threads)} conversations; imported "
-                            f"thread {chosen.number if chosen else '?'} (--thread N picks another)")
+        report.notes.append(
+            f"the log holds {len(threads)} conversations; imported "
+            f"thread {chosen.number if chosen else '?'} (--thread N picks another)"
+        )
         report.notes += [("* " if t is chosen else "  ") + t.describe() for t in threads]
-    agent = next((m.group(1) for _, req, _ in pairs
-                  if (m := _AGENT.search(str(_header(req, "user-agent"))))), None)
+    agent = next(
+        (
+            m.group(1)
+            for _, req, _ in pairs
+            if (m := _AGENT.search(str(_header(req, "user-agent"))))
+        ),
+        None,
+    )
     side = [_side(line, req, resp, others) for line, req, resp in pairs if line not in main]
-    source = {"kind": "import", "format": "api-log", "path": str(path), "version": agent,
-              "notes": list(NOTES), "side_calls": side, "skipped": dict(report.skipped)}
+    source = {
+        "kind": "import",
+        "format": "api-log",
+        "path": str(path),
+        "version": agent,
+        "notes": list(NOTES),
+        "side_calls": side,
+        "skipped": dict(report.skipped),
+    }
     if len(threads) > 1 and chosen is not None:
         source["thread"] = chosen.number
-        source["threads"] = [{"number": t.number, "model": t.model, "requests": len(t.lines),
-                              "tool_calls": t.tool_calls, "prompt": t.prompt[:200]}
-                             for t in threads]
+        source["threads"] = [
+            {
+                "number": t.number,
+                "model": t.model,
+                "requests": len(t.lines),
+                "tool_calls": t.tool_calls,
+                "prompt": t.prompt[:200],
+            }
+            for t in threads
+        ]
     start = epoch_of(pairs[0][1].get("timestamp"))
-    with TraceWriter(output, Header(created=created_at(start), source=source,
-                                     tracer_version=__version__, paths=None),
-                     keep_time=True, flush=False, atomic=True) as writer:
+    with TraceWriter(
+        output,
+        Header(created=created_at(start), source=source, tracer_version=__version__, paths=None),
+        keep_time=True,
+        flush=False,
+        atomic=True,
+    ) as writer:
         b = emit_log(path, pairs, main, writer, report, others)
     report.count("side calls", len(side))
     report.count("events", b.events)
@@ -108,31 +138,53 @@ def _header(request: dict[str, Any], name: str) -> Any:
     return next((v for k, v in headers.items() if str(k).lower() == name), None)
 
 
-def _side(line: int, request: dict[str, Any], response: dict[str, Any],
-          others: list[Thread] | None = None) -> dict[str, Any]:
+def _side(
+    line: int, request: dict[str, Any], response: dict[str, Any], others: list[Thread] | None = None
+) -> dict[str, Any]:
     body = request["body"]
     message = parse_response(response) or {}
     blocks = [b for b in message.get("content") or [] if isinstance(b, dict)]
     text = "".join(str(b.get("text", "")) for b in blocks)
     other = next((t for t in others or [] if line in t.lines), None)
-    purpose = "quota probe" if body.get("max_tokens") == 1 else (
-        f"thread {other.number}" if other else "other thread" if body.get("tools") else "helper")
-    return {"line": line, "model": body.get("model"), "max_tokens": body.get("max_tokens"),
-            "stream": bool(body.get("stream")), "messages": len(body.get("messages") or []),
-            "purpose": purpose, "stop_reason": message.get("stop_reason"),
-            "usage": message.get("usage"), "text": text[:80]}
+    purpose = (
+        "quota probe"
+        if body.get("max_tokens") == 1
+        else (
+            f"thread {other.number}" if other else "other thread" if body.get("tools") else "helper"
+        )
+    )
+    return {
+        "line": line,
+        "model": body.get("model"),
+        "max_tokens": body.get("max_tokens"),
+        "stream": bool(body.get("stream")),
+        "messages": len(body.get("messages") or []),
+        "purpose": purpose,
+        "stop_reason": message.get("stop_reason"),
+        "usage": message.get("usage"),
+        "text": text[:80],
+    }
 
 
-def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]], main: set[int],
-             emit: Callable[[Event], Any], report: ImportReport,
-             others: list[Thread] | None = None) -> TraceBuilder:
+def emit_log(
+    path: Path,
+    pairs: list[tuple[int, dict[str, Any], dict[str, Any]]],
+    main: set[int],
+    emit: Callable[[Event], Any],
+    report: ImportReport,
+    others: list[Thread] | None = None,
+) -> TraceBuilder:
     b = TraceBuilder(emit)
     wire = Wire(b, path)
     first = next(req["body"] for line, req, _ in pairs if line in main)
     prompt = first_prompt(first["messages"])
-    b._emit(SessionStarted, model=str(first.get("model")), prompt=prompt,
-            tools=[str(t.get("name")) for t in first.get("tools") or [] if isinstance(t, dict)],
-            request_params={k: v for k, v in first.items() if k != "messages"})
+    b._emit(
+        SessionStarted,
+        model=str(first.get("model")),
+        prompt=prompt,
+        tools=[str(t.get("name")) for t in first.get("tools") or [] if isinstance(t, dict)],
+        request_params={k: v for k, v in first.items() if k != "messages"},
+    )
     pending: tuple[list[Message], list[dict[str, Any]], int] | None = None
     exact = total = 0
     retried, failed_before = _retries([p for p in pairs if p[0] in main])
@@ -142,11 +194,19 @@ def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]
         if line not in main:
             info = _side(line, request, response, others)
             if info["purpose"].startswith("thread "):
-                b.note("side_call", f"request of {info['purpose']}, a conversation of its own "
-                       f"(import it with --thread {info['purpose'][7:]})", data=info)
+                b.note(
+                    "side_call",
+                    f"request of {info['purpose']}, a conversation of its own "
+                    f"(import it with --thread {info['purpose'][7:]})",
+                    data=info,
+                )
                 continue
-            b.note("side_call", f"side call to {info['model']} ({info['purpose']}, "
-                   f"max_tokens {info['max_tokens']}): not part of the loop", data=info)
+            b.note(
+                "side_call",
+                f"side call to {info['model']} ({info['purpose']}, "
+                f"max_tokens {info['max_tokens']}): not part of the loop",
+                data=info,
+            )
             continue
         if line in retried:
             report.count("failed attempts retried")
@@ -155,18 +215,27 @@ def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]
             _tool_phase(b, wire, pending, body["messages"], report)
         wire.sync(body["messages"])
         b.start_turn()
-        encoded = b.request({k: v for k, v in body.items() if k != "messages"}, list(body),
-                            body=True)
+        encoded = b.request(
+            {k: v for k, v in body.items() if k != "messages"}, list(body), body=True
+        )
         total += 1
         exact += encoded == encode_body(body)
         earlier = failed_before.get(line, [])
-        for number, status in enumerate([*earlier, response.get("status_code")] if earlier
-                                        else [], start=1):
-            b._emit(HttpAttempt, request_index=b.request_index, attempt=number, status=status,
-                    error=f"HTTP {status}" if status != 200 else None)
+        for number, status in enumerate(
+            [*earlier, response.get("status_code")] if earlier else [], start=1
+        ):
+            b._emit(
+                HttpAttempt,
+                request_index=b.request_index,
+                attempt=number,
+                status=status,
+                error=f"HTTP {status}" if status != 200 else None,
+            )
         message = parse_response(response)
-        if message is not None and not (isinstance(message.get("content"), list) and all(
-                isinstance(b, dict) for b in message["content"])):
+        if message is not None and not (
+            isinstance(message.get("content"), list)
+            and all(isinstance(b, dict) for b in message["content"])
+        ):
             message = None  # a response whose blocks cannot be read: no message
         report.count("model calls")
         b.at(epoch_of(response.get("timestamp")))
@@ -174,27 +243,39 @@ def emit_log(path: Path, pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]
             b.end("model_error", f"HTTP {response.get('status_code')}: no message in the log")
             pending = None
             continue
-        assistant = wire.messages_for({"role": "assistant", "content": message.get("content")},
-                                      str(message.get("id")))
+        assistant = wire.messages_for(
+            {"role": "assistant", "content": message.get("content")}, str(message.get("id"))
+        )
         latency = _latency(request, response)
-        uses = b.response(message_id=str(message.get("id")), model=str(message.get("model")),
-                          usage=dict(message.get("usage") or {}), assistant=assistant,
-                          stop_reason=message.get("stop_reason"), latency_ms=latency,
-                          attempts=len(earlier) + 1)
-        wire.place(len(body["messages"]), {"role": "assistant", "content": message.get("content")},
-                   assistant)
+        uses = b.response(
+            message_id=str(message.get("id")),
+            model=str(message.get("model")),
+            usage=dict(message.get("usage") or {}),
+            assistant=assistant,
+            stop_reason=message.get("stop_reason"),
+            latency_ms=latency,
+            attempts=len(earlier) + 1,
+        )
+        wire.place(
+            len(body["messages"]),
+            {"role": "assistant", "content": message.get("content")},
+            assistant,
+        )
         pending = (assistant, uses, len(body["messages"]))
     if pending is not None:
         uses = pending[1]
         b.messages = [*b.messages, *pending[0]]
-        b.end("aborted_tools" if uses else "completed",
-              "the log ends before the tool results were sent" if uses else None)
+        b.end(
+            "aborted_tools" if uses else "completed",
+            "the log ends before the tool results were sent" if uses else None,
+        )
     report.notes.append(f"{exact} of {total} main-loop requests rebuilt byte for byte")
     return b
 
 
-def _retries(mains: list[tuple[int, dict[str, Any], dict[str, Any]]]
-             ) -> tuple[set[int], dict[int, list[Any]]]:
+def _retries(
+    mains: list[tuple[int, dict[str, Any], dict[str, Any]]],
+) -> tuple[set[int], dict[int, list[Any]]]:
     """Failed calls sent again with the same body are attempts of one request, not turns.
 
     Returns the lines of those failed attempts, and for each request that followed them the
@@ -214,8 +295,13 @@ def _retries(mains: list[tuple[int, dict[str, Any], dict[str, Any]]]
     return retried, before
 
 
-def _tool_phase(b: TraceBuilder, wire: Wire, pending: tuple[list[Message], list[dict[str, Any]],
-                int], body_messages: list[Any], report: ImportReport) -> None:
+def _tool_phase(
+    b: TraceBuilder,
+    wire: Wire,
+    pending: tuple[list[Message], list[dict[str, Any]], int],
+    body_messages: list[Any],
+    report: ImportReport,
+) -> None:
     """Between two main requests: the tool results the next one carries, or the loop's end."""
     assistant, uses, p = pending
     nxt = body_messages[p + 1] if len(body_messages) > p + 1 else None
@@ -232,8 +318,17 @@ def _tool_phase(b: TraceBuilder, wire: Wire, pending: tuple[list[Message], list[
                 continue
             tid = str(block.get("tool_use_id"))
             use = calls.get(tid, {})
-            b.tool_result(ToolResult(tid, str(use.get("name", "unknown")), use.get("input"), block,
-                                     m, block.get("content"), holder.get(tid, "")))
+            b.tool_result(
+                ToolResult(
+                    tid,
+                    str(use.get("name", "unknown")),
+                    use.get("input"),
+                    block,
+                    m,
+                    block.get("content"),
+                    holder.get(tid, ""),
+                )
+            )
             report.count("tool results")
     wire.place(p + 1, nxt, results)
     b.append([*assistant, *results])

@@ -153,13 +153,20 @@ class TraceBuilder:
         for m in messages:
             self.by_uuid[m.uuid] = m
             self.at(epoch_of(m.timestamp))
-            self._emit(MessageRecorded, uuid=m.uuid, type=m.type, content=m.content,
-                       attachment=m.attachment, message_id=m.message_id,
-                       is_meta=m.is_meta or None, origin=m.origin,
-                       tool_use_result=None if raw_seq else m.tool_use_result,
-                       tool_use_result_seq=raw_seq,
-                       source_tool_assistant_uuid=m.source_tool_assistant_uuid,
-                       timestamp=m.timestamp or None)
+            self._emit(
+                MessageRecorded,
+                uuid=m.uuid,
+                type=m.type,
+                content=m.content,
+                attachment=m.attachment,
+                message_id=m.message_id,
+                is_meta=m.is_meta or None,
+                origin=m.origin,
+                tool_use_result=None if raw_seq else m.tool_use_result,
+                tool_use_result_seq=raw_seq,
+                source_tool_assistant_uuid=m.source_tool_assistant_uuid,
+                timestamp=m.timestamp or None,
+            )
 
     def _hook(self, hook: str, line: str) -> None:
         self._emit(DebugHook, hook=hook, line=line)
@@ -176,8 +183,14 @@ class TraceBuilder:
         self._emit(TurnStarted, message_count=len(self.messages))
         self._hook("loop_turn", loop_turn_line(self.turn, len(self.messages)))
 
-    def request(self, params: dict[str, Any], keys: Sequence[str],
-                messages: list[Message] | None = None, *, body: bool = False) -> bytes | None:
+    def request(
+        self,
+        params: dict[str, Any],
+        keys: Sequence[str],
+        messages: list[Message] | None = None,
+        *,
+        body: bool = False,
+    ) -> bytes | None:
         """Resending: log the request the internal list normalizes to.
 
         ``keys`` is the body's key order (``messages`` among them); ``params`` the other keys.
@@ -194,7 +207,8 @@ class TraceBuilder:
         same = list(map(operator.is_, api[:limit], prev[:limit]))
         prefix = same.index(False) if False in same else limit
         while prefix < limit and (
-                api[prefix].role == prev[prefix].role and api[prefix].parts == prev[prefix].parts):
+            api[prefix].role == prev[prefix].role and api[prefix].parts == prev[prefix].parts
+        ):
             prefix += 1
         changed = params != self._params or list(keys) != self._keys
         size, sha = self._hasher.digest(params, keys, api, prefix, self.by_uuid)
@@ -203,39 +217,70 @@ class TraceBuilder:
             wire = materialize(api, self.by_uuid)
             encoded = encode_body({k: wire if k == "messages" else params[k] for k in keys})
         self.request_index += 1
-        self._emit(RequestSent, request_index=self.request_index, message_count=len(api),
-                   internal_count=len(self.messages),
-                   prefix_request=self.request_index - 1 if prefix else None, prefix_len=prefix,
-                   tail=[m.to_ref() for m in api[prefix:]], bytes=size, sha256=sha,
-                   params=params if changed else None, body_keys=list(keys) if changed else None)
+        self._emit(
+            RequestSent,
+            request_index=self.request_index,
+            message_count=len(api),
+            internal_count=len(self.messages),
+            prefix_request=self.request_index - 1 if prefix else None,
+            prefix_len=prefix,
+            tail=[m.to_ref() for m in api[prefix:]],
+            bytes=size,
+            sha256=sha,
+            params=params if changed else None,
+            body_keys=list(keys) if changed else None,
+        )
         self._prev_api, self._params, self._keys = api, params, list(keys)
         self._api_count = len(api)
         return encoded
 
     def _normalized(self, messages: list[Message]) -> list[Any]:
         """The API messages of a list; the last list's are reused (appending computed them)."""
-        if self._api_cache is not None and self._api_cache[0] is messages \
-                and self._api_cache[1] == len(messages):
+        if (
+            self._api_cache is not None
+            and self._api_cache[0] is messages
+            and self._api_cache[1] == len(messages)
+        ):
             return self._api_cache[2]
         api = self._normal.normalize(messages)
         self._api_cache = (messages, len(messages), api)
         return api
 
-    def response(self, *, message_id: str, model: str, usage: dict[str, Any],
-                 assistant: list[Message], stop_reason: str | None,
-                 latency_ms: int | None = None, attempts: int = 1) -> list[dict[str, Any]]:
+    def response(
+        self,
+        *,
+        message_id: str,
+        model: str,
+        usage: dict[str, Any],
+        assistant: list[Message],
+        stop_reason: str | None,
+        latency_ms: int | None = None,
+        attempts: int = 1,
+    ) -> list[dict[str, Any]]:
         """The response's messages, the response step and the follow-up decision.
 
         Returns the ``tool_use`` blocks (``needs_follow_up`` is true exactly when there are any,
         whatever ``stop_reason`` says, as in Claude Code).
         """
         self.record(*assistant)
-        self._emit(ResponseReceived, request_index=self.request_index, message_id=message_id,
-                   model=model, usage=usage, assistant_uuids=[m.uuid for m in assistant],
-                   stop_reason=stop_reason, latency_ms=latency_ms, attempts=attempts)
+        self._emit(
+            ResponseReceived,
+            request_index=self.request_index,
+            message_id=message_id,
+            model=model,
+            usage=usage,
+            assistant_uuids=[m.uuid for m in assistant],
+            stop_reason=stop_reason,
+            latency_ms=latency_ms,
+            attempts=attempts,
+        )
         uses = [b for m in assistant for b in m.tool_uses()]
-        self._emit(FollowUpDecided, needs_follow_up=bool(uses),
-                   tool_use_ids=[str(b.get("id")) for b in uses], stop_reason=stop_reason)
+        self._emit(
+            FollowUpDecided,
+            needs_follow_up=bool(uses),
+            tool_use_ids=[str(b.get("id")) for b in uses],
+            stop_reason=stop_reason,
+        )
         self._hook("needs_follow_up", needs_follow_up_line(bool(uses), len(uses)))
         return uses
 
@@ -244,26 +289,55 @@ class TraceBuilder:
         block = result.block
         kind = error_kind(block, result.output)
         if kind == "permission":
-            self._emit(PermissionDecided, tool_use_id=result.tool_use_id, tool=result.tool,
-                       decision="reject", source="prompt", feedback=result.feedback,
-                       message=block_text(block))
-        run = self._emit(ToolFinished, tool_use_id=result.tool_use_id, tool=result.tool,
-                   input=result.input, output=result.output, is_error=bool(block.get("is_error")),
-                   error_kind=kind, duration_ms=result.duration_ms)
+            self._emit(
+                PermissionDecided,
+                tool_use_id=result.tool_use_id,
+                tool=result.tool,
+                decision="reject",
+                source="prompt",
+                feedback=result.feedback,
+                message=block_text(block),
+            )
+        run = self._emit(
+            ToolFinished,
+            tool_use_id=result.tool_use_id,
+            tool=result.tool,
+            input=result.input,
+            output=result.output,
+            is_error=bool(block.get("is_error")),
+            error_kind=kind,
+            duration_ms=result.duration_ms,
+        )
         length = content_length(block.get("content"))
         text = block_text(block)
         persisted = {"preview": True} if text.startswith("<persisted-output>") else None
         empty = text.startswith(f"({result.tool} completed with no output)") or None
-        self._emit(ResultMapped, tool_use_id=result.tool_use_id, tool=result.tool, block=block,
-                   content_length=length, mapped_length=len(text), persisted=persisted,
-                   empty_replaced=empty)
+        self._emit(
+            ResultMapped,
+            tool_use_id=result.tool_use_id,
+            tool=result.tool,
+            block=block,
+            content_length=length,
+            mapped_length=len(text),
+            persisted=persisted,
+            empty_replaced=empty,
+        )
         if record_message and result.message.uuid not in self.by_uuid:
             # Only the first result of a message owns the raw output (one toolUseResult each).
-            self.record(result.message, raw_seq=getattr(run, "seq", None) or None
-                        if result.output is result.message.tool_use_result else None)
-        self._emit(ResultWrapped, tool_use_id=result.tool_use_id, tool=result.tool,
-                   message_uuid=result.message.uuid,
-                   source_tool_assistant_uuid=result.assistant_uuid, feedback=result.feedback)
+            self.record(
+                result.message,
+                raw_seq=getattr(run, "seq", None) or None
+                if result.output is result.message.tool_use_result
+                else None,
+            )
+        self._emit(
+            ResultWrapped,
+            tool_use_id=result.tool_use_id,
+            tool=result.tool,
+            message_uuid=result.message.uuid,
+            source_tool_assistant_uuid=result.assistant_uuid,
+            feedback=result.feedback,
+        )
         self._hook("tool_result", tool_result_line(result.tool, block))
 
     def append(self, new: list[Message]) -> None:
@@ -273,12 +347,16 @@ class TraceBuilder:
             if m.uuid not in self.by_uuid:
                 self.record(m)
         self.messages = [*self.messages, *new]
-        self._emit(HistoryAppended, before_count=before, after_count=len(self.messages),
-                   new_uuids=[m.uuid for m in new],
-                   assistant_count=sum(m.type == "assistant" for m in new),
-                   tool_result_count=sum(m.has_tool_result() for m in new),
-                   api_before_count=self._api_count,
-                   api_after_count=len(self._normalized(self.messages)))
+        self._emit(
+            HistoryAppended,
+            before_count=before,
+            after_count=len(self.messages),
+            new_uuids=[m.uuid for m in new],
+            assistant_count=sum(m.type == "assistant" for m in new),
+            tool_result_count=sum(m.has_tool_result() for m in new),
+            api_before_count=self._api_count,
+            api_after_count=len(self._normalized(self.messages)),
+        )
         self._emit(MaxTurnsChecked, next_turn_count=self.turn + 1, exceeded=False)
 
     def reset(self, messages: list[Message], text: str, data: dict[str, Any]) -> None:
@@ -286,11 +364,17 @@ class TraceBuilder:
         before = len(self.messages)
         self.record(*(m for m in messages if m.uuid not in self.by_uuid))
         self.messages = list(messages)
-        self.note("compaction", text, data={**data, "before_count": before,
-                                            "after_count": len(self.messages)})
+        self.note(
+            "compaction",
+            text,
+            data={**data, "before_count": before, "after_count": len(self.messages)},
+        )
 
     def end(self, reason: EndReason, error: str | None = None) -> None:
-        self._emit(SessionEnded, reason=reason, turn_count=self.turn,
-                   message_count=len(self.messages), error=error)
-
-
+        self._emit(
+            SessionEnded,
+            reason=reason,
+            turn_count=self.turn,
+            message_count=len(self.messages),
+            error=error,
+        )

@@ -88,32 +88,44 @@ def header_source(t: Transcript) -> dict[str, Any]:
 
 def start_epoch(t: Transcript) -> float | None:
     """When the session began: its first dated message."""
-    return next((e for m in t.before + [r.messages[0] for r in t.responses]
-                 if isinstance(m, Message) and (e := epoch_of(m.timestamp)) is not None), None)
+    return next(
+        (
+            e
+            for m in t.before + [r.messages[0] for r in t.responses]
+            if isinstance(m, Message) and (e := epoch_of(m.timestamp)) is not None
+        ),
+        None,
+    )
 
 
-def analyse(records: list[Record], path: Path, report: ImportReport,
-            depth: int = 0) -> Transcript:
+def analyse(records: list[Record], path: Path, report: ImportReport, depth: int = 0) -> Transcript:
     """Pick the conversation out of a transcript's records and find its subagent runs."""
     active = active_path(records, report)
     if not active.records:
-        raise UserError("no user or assistant messages: not a Claude Code transcript", path,
-                        records[0][0])
+        raise UserError(
+            "no user or assistant messages: not a Claude Code transcript", path, records[0][0]
+        )
     # Counted first and reported once per label (in first-seen order, as one skip() each would):
     # a long session holds hundreds of progress records.
-    left_out = Counter(skip_label(rec) for _, rec in records
-                       if rec.get("type") not in CONVERSATION and not (
-                           rec.get("subtype") == "compact_boundary"
-                           and rec.get("parentUuid") is None))
+    left_out = Counter(
+        skip_label(rec)
+        for _, rec in records
+        if rec.get("type") not in CONVERSATION
+        and not (rec.get("subtype") == "compact_boundary" and rec.get("parentUuid") is None)
+    )
     for label, n in left_out.items():
         report.skip(label, n)
     if active.summary_roots:
-        report.notes.append(f"{len(active.summary_roots)} compaction(s) without a "
-                            "compact_boundary record (1.0.x): the history before each summary "
-                            "is kept, and the compaction is noted")
+        report.notes.append(
+            f"{len(active.summary_roots)} compaction(s) without a "
+            "compact_boundary record (1.0.x): the history before each summary "
+            "is kept, and the compaction is noted"
+        )
     if active.orphans:
-        report.notes.append(f"{len(active.orphans)} tool_result(s) answer no tool_use in this "
-                            f"file ({', '.join(active.orphans[:3])}): kept, for the doctor")
+        report.notes.append(
+            f"{len(active.orphans)} tool_result(s) answer no tool_use in this "
+            f"file ({', '.join(active.orphans[:3])}): kept, for the doctor"
+        )
 
     before, responses = group_calls(active.records, report, active.summary_roots)
     calls: dict[str, tuple[str, Any, str]] = {}
@@ -126,14 +138,23 @@ def analyse(records: list[Record], path: Path, report: ImportReport,
             if isinstance(m, Message) and m.has_tool_result():
                 for b in m.blocks:
                     results[str(b.get("tool_use_id"))] = m.tool_use_result
-    links = link_subagents(records, active.sidechain, path,
-                           {k: (v[0], v[1]) for k, v in calls.items()}, results)
+    links = link_subagents(
+        records, active.sidechain, path, {k: (v[0], v[1]) for k, v in calls.items()}, results
+    )
 
     first = next((r for _, r in records if r.get("version")), {})
-    source: dict[str, Any] = {"kind": "import", "format": "claude-code", "path": str(path),
-                              "version": first.get("version"), "session_id": first.get("sessionId")}
-    titles = [str(r.get("summary") or r.get("customTitle") or r.get("aiTitle")) for _, r in records
-              if r.get("type") in ("summary", "custom-title", "ai-title")]
+    source: dict[str, Any] = {
+        "kind": "import",
+        "format": "claude-code",
+        "path": str(path),
+        "version": first.get("version"),
+        "session_id": first.get("sessionId"),
+    }
+    titles = [
+        str(r.get("summary") or r.get("customTitle") or r.get("aiTitle"))
+        for _, r in records
+        if r.get("type") in ("summary", "custom-title", "ai-title")
+    ]
     if titles:
         source["title"] = titles[-1]  # the newest title Claude Code gave the session
     if active.subagent_file and depth == 0:
@@ -144,8 +165,9 @@ def analyse(records: list[Record], path: Path, report: ImportReport,
     t = Transcript(path, before, responses, calls, links, report, source, records, depth=depth)
     nested = _find_children(t) if depth < MAX_DEPTH else 0
     if len(active.sidechain) > nested:
-        report.skip("sidechain records of no Task call found in this file",
-                    len(active.sidechain) - nested)
+        report.skip(
+            "sidechain records of no Task call found in this file", len(active.sidechain) - nested
+        )
     return t
 
 
@@ -160,8 +182,9 @@ def _find_children(t: Transcript) -> int:
             try:
                 if conv is not None:
                     inline += len(conv)
-                    child = analyse(conv, t.path, ImportReport(source=f"{t.path} (sidechain)"),
-                                    t.depth + 1)
+                    child = analyse(
+                        conv, t.path, ImportReport(source=f"{t.path} (sidechain)"), t.depth + 1
+                    )
                     child.source["inline"] = True
                 elif link["source"] == "file" and not link.get("missing"):
                     child = load_transcript(link["file"], t.depth + 1)
@@ -177,13 +200,24 @@ def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
     """Import ``path`` into the trace ``output``; return what was done and skipped."""
     t = load_transcript(path)
     source, start = header_source(t), start_epoch(t)
-    with TraceWriter(output, Header(created=created_at(start), source=source,
-                                     tracer_version=__version__, paths=None),
-                     keep_time=True, flush=False, atomic=True) as writer:
+    with TraceWriter(
+        output,
+        Header(created=created_at(start), source=source, tracer_version=__version__, paths=None),
+        keep_time=True,
+        flush=False,
+        atomic=True,
+    ) as writer:
         b = emit_all(t, writer)
     t.report.count("events", b.events)
     return t.report
 
 
-__all__ = ["Transcript", "analyse", "emit_all", "emit_transcript", "import_claude_code",
-           "load_transcript", "prompt_text"]
+__all__ = [
+    "Transcript",
+    "analyse",
+    "emit_all",
+    "emit_transcript",
+    "import_claude_code",
+    "load_transcript",
+    "prompt_text",
+]

@@ -16,38 +16,70 @@ from tracer.errors import UserError
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "import", help="turn a Claude Code transcript or an API log into a trace",
+        "import",
+        help="turn a Claude Code transcript or an API log into a trace",
         description="Import someone else's log of an agent loop as a tracer trace, so that "
-                    "show, hooks, validate, the doctor and the replay can read it.")
+        "show, hooks, validate, the doctor and the replay can read it.",
+    )
     formats = parser.add_subparsers(dest="format", metavar="FORMAT", required=True)
 
     cc = formats.add_parser(
-        "claude-code", help="a Claude Code session (~/.claude/projects/<project>/<id>.jsonl)",
-        description="Rebuild each request of a Claude Code session from its transcript.")
+        "claude-code",
+        help="a Claude Code session (~/.claude/projects/<project>/<id>.jsonl)",
+        description="Rebuild each request of a Claude Code session from its transcript.",
+    )
     cc.add_argument("session", type=Path, nargs="?", metavar="SESSION.jsonl")
-    cc.add_argument("-o", "--output", type=Path, metavar="TRACE",
-                    help="where to write the trace (default: <session>.trace.jsonl here)")
-    cc.add_argument("--list", action="store_true",
-                    help="list the sessions under ~/.claude/projects (or $CLAUDE_CONFIG_DIR), "
-                         "newest first")
-    cc.add_argument("--follow", action="store_true",
-                    help="keep importing as Claude Code writes the session, until Ctrl-C")
-    cc.add_argument("--idle-exit", type=float, metavar="SECONDS",
-                    help="with --follow: stop after SECONDS without a new line")
+    cc.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="TRACE",
+        help="where to write the trace (default: <session>.trace.jsonl here)",
+    )
+    cc.add_argument(
+        "--list",
+        action="store_true",
+        help="list the sessions under ~/.claude/projects (or $CLAUDE_CONFIG_DIR), newest first",
+    )
+    cc.add_argument(
+        "--follow",
+        action="store_true",
+        help="keep importing as Claude Code writes the session, until Ctrl-C",
+    )
+    cc.add_argument(
+        "--idle-exit",
+        type=float,
+        metavar="SECONDS",
+        help="with --follow: stop after SECONDS without a new line",
+    )
     cc.set_defaults(func=_claude_code)
 
     api = formats.add_parser(
-        "api-log", help="a wire log of /v1/messages pairs (claude-trace's .jsonl)",
+        "api-log",
+        help="a wire log of /v1/messages pairs (claude-trace's .jsonl)",
         description="Import every main-loop request of a request/response log; side calls to "
-                    "other models and quota probes are counted and kept apart.")
+        "other models and quota probes are counted and kept apart.",
+    )
     api.add_argument("log", type=Path, metavar="LOG.jsonl")
-    api.add_argument("-o", "--output", type=Path, metavar="TRACE",
-                     help="where to write the trace (default: <log>.trace.jsonl here)")
-    api.add_argument("--list", action="store_true",
-                     help="list the conversations (threads) the log holds, and stop")
-    api.add_argument("--thread", type=int, metavar="N",
-                     help="import conversation N of the log (the import lists them; default: "
-                          "the one with the most requests)")
+    api.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="TRACE",
+        help="where to write the trace (default: <log>.trace.jsonl here)",
+    )
+    api.add_argument(
+        "--list",
+        action="store_true",
+        help="list the conversations (threads) the log holds, and stop",
+    )
+    api.add_argument(
+        "--thread",
+        type=int,
+        metavar="N",
+        help="import conversation N of the log (the import lists them; default: "
+        "the one with the most requests)",
+    )
     api.set_defaults(func=_api_log)
 
 
@@ -82,8 +114,9 @@ def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
     if not session.exists():
         raise UserError("no such file (yet): start Claude Code first", session)
     if session.is_file() and not is_transcript(session):
-        raise UserError("this is already a tracer trace; follow it with tracer replay --follow",
-                        session, 1)
+        raise UserError(
+            "this is already a tracer trace; follow it with tracer replay --follow", session, 1
+        )
     print(f"following {session} into {output} (Ctrl-C to stop)", file=sys.stderr)
     live = follow_import(session, output, idle_exit=idle_exit)
     if live.problem:
@@ -119,6 +152,8 @@ def _list() -> int:
         root = next((r for r in roots if session.path.is_relative_to(r)), session.path.parent)
         print(session.line(root, first_prompt(session.path)))
     if any(s.live() for s in sessions):
-        print("live: still being written; watch one with tracer replay --follow SESSION.jsonl",
-              file=sys.stderr)
+        print(
+            "live: still being written; watch one with tracer replay --follow SESSION.jsonl",
+            file=sys.stderr,
+        )
     return 0

@@ -65,16 +65,20 @@ def tool_result_ids(rec: dict[str, Any]) -> list[str]:
     content = _content(rec)
     if not isinstance(content, list):
         return []
-    return [str(b.get("tool_use_id")) for b in content
-            if isinstance(b, dict) and b.get("type") == "tool_result"]
+    return [
+        str(b.get("tool_use_id"))
+        for b in content
+        if isinstance(b, dict) and b.get("type") == "tool_result"
+    ]
 
 
 def tool_use_ids(rec: dict[str, Any]) -> list[str]:
     content = _content(rec)
     if not isinstance(content, list):
         return []
-    return [str(b.get("id")) for b in content
-            if isinstance(b, dict) and b.get("type") == "tool_use"]
+    return [
+        str(b.get("id")) for b in content if isinstance(b, dict) and b.get("type") == "tool_use"
+    ]
 
 
 def _message_id(rec: dict[str, Any]) -> str | None:
@@ -86,8 +90,11 @@ def _message_id(rec: dict[str, Any]) -> str | None:
 
 def is_summary_root(rec: dict[str, Any]) -> bool:
     """A 1.0.x compaction: the summary is itself a root, with no ``compact_boundary`` before."""
-    return rec.get("type") == "user" and bool(rec.get("isCompactSummary")) \
+    return (
+        rec.get("type") == "user"
+        and bool(rec.get("isCompactSummary"))
         and rec.get("parentUuid") is None
+    )
 
 
 class _Chain:
@@ -197,8 +204,9 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
             orphans += ids
         else:
             report.skip(reasons.of(rec))
-    return ActivePath(_in_conversation_order(keep), sidechain, subagent_file, summary_roots,
-                      orphans)
+    return ActivePath(
+        _in_conversation_order(keep), sidechain, subagent_file, summary_roots, orphans
+    )
 
 
 class _SkipReasons:

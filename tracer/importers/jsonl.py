@@ -29,8 +29,11 @@ Record = tuple[int, dict[str, Any]]
 """A parsed line: its 1-based line number and its object."""
 
 
-def read_jsonl(path: str | Path, report: ImportReport,
-               shape: Callable[[dict[str, Any]], str | None] | None = None) -> list[Record]:
+def read_jsonl(
+    path: str | Path,
+    report: ImportReport,
+    shape: Callable[[dict[str, Any]], str | None] | None = None,
+) -> list[Record]:
     """Every line of ``path`` that is a JSON object of a sound ``shape``, with its line number."""
     path = Path(path)
     data = read_bytes(path, "a JSON-lines log")
@@ -42,15 +45,21 @@ def read_jsonl(path: str | Path, report: ImportReport,
     if not records:
         raise UserError("no JSON object on any line: not a JSON-lines log", path, first_bad or 1)
     if records[0][1].get("format") == "tracer":
-        raise UserError("this is already a tracer trace; open it with tracer show/replay",
-                        path, records[0][0])
+        raise UserError(
+            "this is already a tracer trace; open it with tracer show/replay", path, records[0][0]
+        )
     return records
 
 
-def parse_lines(lines: list[str] | list[bytes], first_number: int, report: ImportReport, *,
-                path: str | Path = "", torn: bool = False,
-                shape: Callable[[dict[str, Any]], str | None] | None = None,
-                ) -> tuple[list[Record], int | None]:
+def parse_lines(
+    lines: list[str] | list[bytes],
+    first_number: int,
+    report: ImportReport,
+    *,
+    path: str | Path = "",
+    torn: bool = False,
+    shape: Callable[[dict[str, Any]], str | None] | None = None,
+) -> tuple[list[Record], int | None]:
     """Parse complete lines (numbered from ``first_number``): the one place a JSON line becomes
     a record, shared by whole-file imports and ``--follow``. Returns the records and the number
     of the first line that was not a JSON object of a sound ``shape`` (skipped and counted in
@@ -71,8 +80,10 @@ def parse_lines(lines: list[str] | list[bytes], first_number: int, report: Impor
                 obj = loads_line(raw, path, number)
             except UserError as exc:
                 if torn and number == last:
-                    report.notes.append(f"{path}:{number}: the last line is cut off; kept the "
-                                        f"{len(records)} complete lines before it")
+                    report.notes.append(
+                        f"{path}:{number}: the last line is cut off; kept the "
+                        f"{len(records)} complete lines before it"
+                    )
                     report.skip("torn last line")
                     continue
                 if first_bad is None:

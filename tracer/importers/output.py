@@ -61,4 +61,3 @@ class ImportReport:
             lines.append(f"skipped: {left}")
         lines += [f"note: {n}" for n in self.notes]
         return lines
-

@@ -84,8 +84,9 @@ def _tool_input(text: str) -> Any:
         return {"_partial_json": text}
 
 
-def _apply_delta(content: list[dict[str, Any]], partial: dict[int, str],
-                 event: dict[str, Any]) -> None:
+def _apply_delta(
+    content: list[dict[str, Any]], partial: dict[int, str], event: dict[str, Any]
+) -> None:
     index = _index(event, len(content) - 1)
     if not 0 <= index < len(content):
         return
@@ -93,8 +94,12 @@ def _apply_delta(content: list[dict[str, Any]], partial: dict[int, str],
     if not isinstance(delta, dict):
         return
     kind = delta.get("type")
-    field = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature",
-             "input_json_delta": "partial_json"}.get(str(kind))
+    field = {
+        "text_delta": "text",
+        "thinking_delta": "thinking",
+        "signature_delta": "signature",
+        "input_json_delta": "partial_json",
+    }.get(str(kind))
     piece = delta.get(field) if field else None
     if not isinstance(piece, str):
         return  # a delta without text of its kind adds nothing

@@ -47,8 +47,11 @@ def _text_of(rec: dict[str, Any]) -> str:
 def conversation_stats(records: list[dict[str, Any]]) -> dict[str, int]:
     """How big a subagent run was: records, model responses, tool calls."""
     ids = {(r.get("message") or {}).get("id") for r in records if r.get("type") == "assistant"}
-    return {"records": len(records), "responses": len(ids - {None}),
-            "tool_calls": sum(len(tool_use_ids(r)) for r in records)}
+    return {
+        "records": len(records),
+        "responses": len(ids - {None}),
+        "tool_calls": sum(len(tool_use_ids(r)) for r in records),
+    }
 
 
 def _inline_conversations(sidechain: list[Record]) -> list[list[Record]]:
@@ -65,9 +68,13 @@ def _inline_conversations(sidechain: list[Record]) -> list[list[Record]]:
     return list(convs.values())
 
 
-def link_subagents(records: list[Record], sidechain: list[Record], path: Path,
-                   calls: dict[str, tuple[str, Any]],
-                   results: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def link_subagents(
+    records: list[Record],
+    sidechain: list[Record],
+    path: Path,
+    calls: dict[str, tuple[str, Any]],
+    results: dict[str, Any],
+) -> dict[str, list[dict[str, Any]]]:
     """Links per ``tool_use`` id: ``{source, agent_id?, records, responses, tool_calls, file?}``.
 
     ``calls`` maps tool_use ids of the main loop to ``(name, input)``; ``results`` maps them to
@@ -80,26 +87,38 @@ def link_subagents(records: list[Record], sidechain: list[Record], path: Path,
     for conv_records in _inline_conversations(sidechain):
         conv = [rec for _, rec in conv_records]
         prompt = _text_of(conv[0])
-        tid = next((t for t in unmatched
-                    if str((calls[t][1] or {}).get("prompt", "")).strip() == prompt), None)
+        tid = next(
+            (t for t in unmatched if str((calls[t][1] or {}).get("prompt", "")).strip() == prompt),
+            None,
+        )
         if tid is None and unmatched:
             tid = unmatched[0]  # same order as the calls, when the prompt was rewritten
         if tid is None:
             continue
         unmatched.remove(tid)
-        links[tid].append({"source": "inline", "agent_id": conv[0].get("agentId"),
-                           **conversation_stats(conv), RECORDS: conv_records})
+        links[tid].append(
+            {
+                "source": "inline",
+                "agent_id": conv[0].get("agentId"),
+                **conversation_stats(conv),
+                RECORDS: conv_records,
+            }
+        )
 
     progress: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for _, rec in records:
         data = rec.get("data")
-        if rec.get("type") == "progress" and isinstance(data, dict) \
-                and data.get("type") == "agent_progress":
+        if (
+            rec.get("type") == "progress"
+            and isinstance(data, dict)
+            and data.get("type") == "agent_progress"
+        ):
             progress[str(rec.get("parentToolUseID"))].append(data)
     for tid, items in progress.items():
         if tid in calls:
-            links[tid].append({"source": "progress", "agent_id": items[0].get("agentId"),
-                               "records": len(items)})
+            links[tid].append(
+                {"source": "progress", "agent_id": items[0].get("agentId"), "records": len(items)}
+            )
 
     folders = agent_folders(path)
     by_meta: dict[str, str] = {}
@@ -149,7 +168,7 @@ def _meta_links(folder: Path) -> dict[str, str]:
         except UserError:
             continue  # a side file: without it the link is only less precise
         if isinstance(data, dict) and data.get("toolUseId"):
-            out[str(data["toolUseId"])] = meta.name[len("agent-"):-len(".meta.json")]
+            out[str(data["toolUseId"])] = meta.name[len("agent-") : -len(".meta.json")]
     return out
 
 
@@ -178,5 +197,7 @@ def describe(link: dict[str, Any]) -> str:
         where = " nor in ".join(link.get("looked_in") or [str(Path(link["file"]).parent)])
         return f"{who}: no agent-{link['agent_id']}.jsonl in {where}"
     where = "inline sidechain" if link["source"] == "inline" else link["file"]
-    return (f"{who} ({where}): {link['responses']} model responses, {link['tool_calls']} tool "
-            f"calls, {link['records']} records, not part of the main loop")
+    return (
+        f"{who} ({where}): {link['responses']} model responses, {link['tool_calls']} tool "
+        f"calls, {link['records']} records, not part of the main loop"
+    )

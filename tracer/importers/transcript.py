@@ -47,12 +47,23 @@ def api_error(rec: dict[str, Any]) -> str | None:
     if rec.get("type") != "assistant" or not (rec.get("isApiErrorMessage") or rec.get("error")):
         return None
     content = msg.get("content")
-    text = content if isinstance(content, str) else " ".join(
-        str(b.get("text", "")) for b in content or [] if isinstance(b, dict)
-        and b.get("type") == "text")
+    text = (
+        content
+        if isinstance(content, str)
+        else " ".join(
+            str(b.get("text", ""))
+            for b in content or []
+            if isinstance(b, dict) and b.get("type") == "text"
+        )
+    )
     kind = rec.get("error")
-    kind = kind if isinstance(kind, str) else (kind or {}).get("type") if isinstance(
-        kind, dict) else None
+    kind = (
+        kind
+        if isinstance(kind, str)
+        else (kind or {}).get("type")
+        if isinstance(kind, dict)
+        else None
+    )
     return ": ".join(x for x in (kind, " ".join(str(text).split())) if x) or "API error"
 
 
@@ -62,8 +73,13 @@ def to_message(rec: dict[str, Any]) -> Message:
     stamp = str(rec.get("timestamp") or "")
     if kind == "attachment":
         attachment = rec.get("attachment")
-        return Message(type="attachment", uuid=rec["uuid"], origin="attachment", timestamp=stamp,
-                       attachment=attachment if isinstance(attachment, dict) else {})
+        return Message(
+            type="attachment",
+            uuid=rec["uuid"],
+            origin="attachment",
+            timestamp=stamp,
+            attachment=attachment if isinstance(attachment, dict) else {},
+        )
     content = msg.get("content")
     if kind == "assistant":
         synthetic = msg.get("model") == "<synthetic>" or rec.get("isApiErrorMessage")
@@ -71,35 +87,76 @@ def to_message(rec: dict[str, Any]) -> Message:
         # but is never sent: the API rejects it and Claude Code filters it out when normalizing
         # (filterWhitespaceOnlyAssistantMessages). The loop's normalizer skips only "synthetic".
         synthetic = synthetic or _blank_text(content)
-        return Message(type="assistant", uuid=rec["uuid"], content=content,
-                       message_id=msg.get("id"), timestamp=stamp,
-                       origin="synthetic" if synthetic else "response")
+        return Message(
+            type="assistant",
+            uuid=rec["uuid"],
+            content=content,
+            message_id=msg.get("id"),
+            timestamp=stamp,
+            origin="synthetic" if synthetic else "response",
+        )
     blocks = content if isinstance(content, list) else []
-    text = content if isinstance(content, str) else next(
-        (str(b.get("text", "")) for b in blocks if isinstance(b, dict) and b.get("type") == "text"),
-        "")
+    text = (
+        content
+        if isinstance(content, str)
+        else next(
+            (
+                str(b.get("text", ""))
+                for b in blocks
+                if isinstance(b, dict) and b.get("type") == "text"
+            ),
+            "",
+        )
+    )
     origin = "prompt"
     if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks):
         origin = "tool_result"
     elif rec.get("isCompactSummary") or text.startswith(INTERRUPTED):
         origin = "synthetic"
-    return Message(type="user", uuid=rec["uuid"], content=content, is_meta=bool(rec.get("isMeta")),
-                   origin=origin, tool_use_result=rec.get("toolUseResult"),
-                   source_tool_assistant_uuid=rec.get("sourceToolAssistantUUID"), timestamp=stamp)
+    return Message(
+        type="user",
+        uuid=rec["uuid"],
+        content=content,
+        is_meta=bool(rec.get("isMeta")),
+        origin=origin,
+        tool_use_result=rec.get("toolUseResult"),
+        source_tool_assistant_uuid=rec.get("sourceToolAssistantUUID"),
+        timestamp=stamp,
+    )
 
 
 def _blank_text(content: Any) -> bool:
-    return (isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict)
-            and content[0].get("type") == "text" and not str(content[0].get("text", "")).strip())
+    return (
+        isinstance(content, list)
+        and len(content) == 1
+        and isinstance(content[0], dict)
+        and content[0].get("type") == "text"
+        and not str(content[0].get("text", "")).strip()
+    )
 
 
 #: Record kinds Claude Code writes that hold no part of the conversation the model saw. They are
 #: left out on purpose; any other kind is new to us and is named as unknown.
-IGNORED_KINDS = frozenset({
-    "system", "progress", "file-history-snapshot", "queue-operation", "summary", "custom-title",
-    "ai-title", "agent-name", "permission-mode", "mode", "last-prompt", "pr-link",
-    "bridge-session", "atis-latch", "tag", "away-summary",
-})
+IGNORED_KINDS = frozenset(
+    {
+        "system",
+        "progress",
+        "file-history-snapshot",
+        "queue-operation",
+        "summary",
+        "custom-title",
+        "ai-title",
+        "agent-name",
+        "permission-mode",
+        "mode",
+        "last-prompt",
+        "pr-link",
+        "bridge-session",
+        "atis-latch",
+        "tag",
+        "away-summary",
+    }
+)
 
 
 def skip_label(rec: dict[str, Any]) -> str:
@@ -111,9 +168,9 @@ def skip_label(rec: dict[str, Any]) -> str:
     return f"{kind}/{sub} records" if sub else f"{kind} records"
 
 
-def group_calls(active: list[Record], report: ImportReport,
-                summary_roots: dict[str, str | None] | None = None
-                ) -> tuple[list[Message | Boundary], list[Response]]:
+def group_calls(
+    active: list[Record], report: ImportReport, summary_roots: dict[str, str | None] | None = None
+) -> tuple[list[Message | Boundary], list[Response]]:
     """Assistant fragments grouped by ``message.id``; other messages follow the call before.
 
     A ``<synthetic>`` API-error message is a call of its own that failed (``Response.error``);
@@ -130,14 +187,24 @@ def group_calls(active: list[Record], report: ImportReport,
 
     for _, rec in active:
         if rec.get("uuid") in summary_roots:
-            follow(Boundary({"trigger": None, "pre_tokens": None,
-                             "logical_parent_uuid": summary_roots[rec["uuid"]],
-                             "boundary": "none (1.0.x: the summary is a root record)"}))
+            follow(
+                Boundary(
+                    {
+                        "trigger": None,
+                        "pre_tokens": None,
+                        "logical_parent_uuid": summary_roots[rec["uuid"]],
+                        "boundary": "none (1.0.x: the summary is a root record)",
+                    }
+                )
+            )
         if rec.get("type") == "system":
-            item: Message | Boundary = Boundary({
-                "trigger": (rec.get("compactMetadata") or {}).get("trigger"),
-                "pre_tokens": (rec.get("compactMetadata") or {}).get("preTokens"),
-                "logical_parent_uuid": rec.get("logicalParentUuid")})
+            item: Message | Boundary = Boundary(
+                {
+                    "trigger": (rec.get("compactMetadata") or {}).get("trigger"),
+                    "pre_tokens": (rec.get("compactMetadata") or {}).get("preTokens"),
+                    "logical_parent_uuid": rec.get("logicalParentUuid"),
+                }
+            )
         else:
             if rec["uuid"] in seen:
                 report.skip("duplicate records (same uuid)")
@@ -148,8 +215,12 @@ def group_calls(active: list[Record], report: ImportReport,
         if error is not None and isinstance(item, Message):
             failed = Response(item.uuid, [item], [rec], error=error)
             responses.append(failed)
-        elif isinstance(item, Message) and item.type == "assistant" and item.message_id \
-                and (rec.get("message") or {}).get("model") != "<synthetic>":
+        elif (
+            isinstance(item, Message)
+            and item.type == "assistant"
+            and item.message_id
+            and (rec.get("message") or {}).get("model") != "<synthetic>"
+        ):
             resp = by_id.get(item.message_id)
             if resp is None:
                 resp = by_id[item.message_id] = Response(item.message_id)
@@ -161,8 +232,9 @@ def group_calls(active: list[Record], report: ImportReport,
     return before, responses
 
 
-def split_at_compactions(items: list[Message | Boundary]
-                         ) -> list[tuple[Boundary | None, list[Message]]]:
+def split_at_compactions(
+    items: list[Message | Boundary],
+) -> list[tuple[Boundary | None, list[Message]]]:
     """Split at compaction boundaries: ``[(None, first), (boundary, after it), ...]``."""
     out: list[tuple[Boundary | None, list[Message]]] = [(None, [])]
     for item in items:
@@ -171,4 +243,3 @@ def split_at_compactions(items: list[Message | Boundary]
         else:
             out[-1][1].append(item)
     return out
-

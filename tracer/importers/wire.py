@@ -37,18 +37,38 @@ class Wire:
         them; user content split per tool_result only when that normalizes back the same way."""
         content = api.get("content")
         if api.get("role") == "assistant" and isinstance(content, list):
-            return [Message(type="assistant", uuid=self.uuid(), content=[block],
-                            message_id=message_id, origin="response", timestamp="")
-                    for block in content]
+            return [
+                Message(
+                    type="assistant",
+                    uuid=self.uuid(),
+                    content=[block],
+                    message_id=message_id,
+                    origin="response",
+                    timestamp="",
+                )
+                for block in content
+            ]
         if api.get("role") == "assistant":
-            return [Message(type="assistant", uuid=self.uuid(), content=content,
-                            message_id=message_id, origin="response", timestamp="")]
+            return [
+                Message(
+                    type="assistant",
+                    uuid=self.uuid(),
+                    content=content,
+                    message_id=message_id,
+                    origin="response",
+                    timestamp="",
+                )
+            ]
         blocks = content if isinstance(content, list) else []
         kinds = [isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks]
         if any(kinds) and kinds == sorted(kinds, reverse=True):
-            split = [Message(type="user", uuid=self.uuid(), content=[b], origin="tool_result",
-                             timestamp="")
-                     for b, is_result in zip(blocks, kinds, strict=True) if is_result]
+            split = [
+                Message(
+                    type="user", uuid=self.uuid(), content=[b], origin="tool_result", timestamp=""
+                )
+                for b, is_result in zip(blocks, kinds, strict=True)
+                if is_result
+            ]
             rest = [b for b, is_result in zip(blocks, kinds, strict=True) if not is_result]
             if rest:
                 split.append(Message(type="user", uuid=self.uuid(), content=rest, timestamp=""))
@@ -70,6 +90,5 @@ class Wire:
             messages = self.messages_for(api, f"logged-{k}")
             self.b.record(*messages)
             self.place(k, api, messages)
-        del self.positions[len(body_messages):], self.sent[len(body_messages):]
+        del self.positions[len(body_messages) :], self.sent[len(body_messages) :]
         self.b.messages = [m for group in self.positions for m in group]
-

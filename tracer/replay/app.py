@@ -85,11 +85,21 @@ class ReplayApp(
     AUTO_FOCUS = "#stage"  # the step view has the keys; Tab moves them to another panel
     BINDINGS = KEYS
 
-    def __init__(self, index: StepIndex, *, step: int = 0, lang: str = "en",
-                 follow: bool = False, guide: object | None = None,
-                 guide_problem: str | None = None, load_chapter_guide: bool = True,
-                 doctor: bool = False, jump_to_finding: bool | None = None,
-                 diagnosis: Diagnosis | None = None, tour: Tour | None = None) -> None:
+    def __init__(
+        self,
+        index: StepIndex,
+        *,
+        step: int = 0,
+        lang: str = "en",
+        follow: bool = False,
+        guide: object | None = None,
+        guide_problem: str | None = None,
+        load_chapter_guide: bool = True,
+        doctor: bool = False,
+        jump_to_finding: bool | None = None,
+        diagnosis: Diagnosis | None = None,
+        tour: Tour | None = None,
+    ) -> None:
         super().__init__()
         self.index = index
         self.cursor = Cursor(index, step)
@@ -206,8 +216,9 @@ class ReplayApp(
         self.query_one(KeyBar).show(lang, self.autoplay.playing)
         if not len(index):
             waiting = isinstance(index.reader, WaitingReader)
-            words = (tr("waiting_for", lang, path=index.reader.path) if waiting
-                     else tr("no_steps", lang))
+            words = (
+                tr("waiting_for", lang, path=index.reader.path) if waiting else tr("no_steps", lang)
+            )
             self.query_one(StageView).show(Text(words, style="dim"))
             self.query_one(JourneyStrip).show("session", 0, -1, 0, lang, self.status())
             self._show_notice()
@@ -218,23 +229,28 @@ class ReplayApp(
         same_step = step == self._shown_step
         self._shown_step = step
         stage = index.stage(step)
-        self.query_one(JourneyStrip).show(stage, index.turn(step), step, len(index), lang,
-                                          self.status())
+        self.query_one(JourneyStrip).show(
+            stage, index.turn(step), step, len(index), lang, self.status()
+        )
         self.query_one(Timeline).show(step, lang)
         self.query_one(StepBar).show(step, len(index))
         self.query_one(StageView).show(
             self.highlight(self.step_text(step)),
             f"{step + 1} · {stage_name(stage, lang)}{self.mode_label()}",
-            keep_offset=same_step and not keep_mode)
+            keep_offset=same_step and not keep_mode,
+        )
         total, lines = context.debug_lines(index, step, keep=64, lang=lang)
         self.query_one(DebugConsole).show_lines(total, lines, lang, self.hit_lighter())
         landed = tuple(self.checkpoints_here(step))
         if self._chapter_key != (stage, lang, landed):
             self._chapter_key = (stage, lang, landed)
             self.query_one("#chapter-step", ChapterPanel).show(
-                step_text(self.guide, self.guide_problem, stage, lang, self.scenario,
-                          landed=landed),
-                f"{tr('chapter', lang)} · {stage_name(stage, lang)}", key=self._chapter_key)
+                step_text(
+                    self.guide, self.guide_problem, stage, lang, self.scenario, landed=landed
+                ),
+                f"{tr('chapter', lang)} · {stage_name(stage, lang)}",
+                key=self._chapter_key,
+            )
         # The section comes from the guide's anchors, the scenario and the stage (sections.py).
         section, _ = section_for_step(self.guide, self.recording, stage, index.turn(step))
         section_key = (getattr(section, "id", None), lang, self.recording.name)
@@ -242,7 +258,8 @@ class ReplayApp(
             self._section_key = section_key
             self.query_one("#chapter-section", ChapterPanel).show(
                 section_panel_text(section, lang, self.recording, self.guide is not None),
-                key=section_key)
+                key=section_key,
+            )
         self._show_notice()
         self._show_findings()
         self.render_tour_bar()
@@ -358,4 +375,3 @@ class ReplayApp(
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.lang))
-

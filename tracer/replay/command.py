@@ -23,28 +23,58 @@ DEFAULT_SIZE = (120, 40)
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "replay", help="step through a recorded trace, step by step",
+        "replay",
+        help="step through a recorded trace, step by step",
         description="Replay a trace in a terminal app: mapping, wrapping, appending, resending, "
-                    "step by step, beside chapter 12. Without TRACE, the bundled main walk.")
-    parser.add_argument("trace", nargs="?", type=Path, metavar="TRACE",
-                        help="the trace to replay: a file, a bundled recording's name "
-                             "(05-max-turns, faults/03-malformed-result), or a folder to list "
-                             "its traces (default: the bundled chapter-12 recording)")
+        "step by step, beside chapter 12. Without TRACE, the bundled main walk.",
+    )
+    parser.add_argument(
+        "trace",
+        nargs="?",
+        type=Path,
+        metavar="TRACE",
+        help="the trace to replay: a file, a bundled recording's name "
+        "(05-max-turns, faults/03-malformed-result), or a folder to list "
+        "its traces (default: the bundled chapter-12 recording)",
+    )
     parser.add_argument("--step", type=int, metavar="N", help="open at step N (1-based)")
     parser.add_argument("--turn", type=int, metavar="T", help="open at the first step of turn T")
-    parser.add_argument("--stage", choices=STAGES, metavar="STAGE",
-                        help="with --turn (or alone): the first step of this stage, e.g. mapping")
-    parser.add_argument("--lang", choices=("zh", "en"), default=None,
-                        help="language (default from the locale: zh* means Chinese)")
-    parser.add_argument("--follow", action="store_true",
-                        help="keep reading a trace that `tracer record` is still writing")
-    parser.add_argument("--doctor", action="store_true",
-                        help="open at the doctor's first finding (see `tracer doctor`), with the "
-                             "findings panel open")
-    parser.add_argument("--screenshot", type=Path, metavar="OUT.svg",
-                        help="render the chosen step to an SVG file and exit (no terminal needed)")
-    parser.add_argument("--size", type=parse_size, default=None, metavar="WxH",
-                        help="screen size for --screenshot (default 120x40)")
+    parser.add_argument(
+        "--stage",
+        choices=STAGES,
+        metavar="STAGE",
+        help="with --turn (or alone): the first step of this stage, e.g. mapping",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=("zh", "en"),
+        default=None,
+        help="language (default from the locale: zh* means Chinese)",
+    )
+    parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="keep reading a trace that `tracer record` is still writing",
+    )
+    parser.add_argument(
+        "--doctor",
+        action="store_true",
+        help="open at the doctor's first finding (see `tracer doctor`), with the "
+        "findings panel open",
+    )
+    parser.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="OUT.svg",
+        help="render the chosen step to an SVG file and exit (no terminal needed)",
+    )
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=None,
+        metavar="WxH",
+        help="screen size for --screenshot (default 120x40)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -65,16 +95,24 @@ def check_flags(args: argparse.Namespace) -> None:
     if args.size is not None and args.screenshot is None:
         raise UserError("--size sets the size of a --screenshot: use it with --screenshot")
     if args.follow and args.screenshot is not None:
-        raise UserError("--follow keeps reading a live trace; a --screenshot is one frame: "
-                        "use one or the other")
+        raise UserError(
+            "--follow keeps reading a live trace; a --screenshot is one frame: use one or the other"
+        )
 
 
 def build_app(args: argparse.Namespace) -> Any:
     """Open the trace, find the starting step and make the app (not yet running)."""
     from tracer.replay.factory import make_app
 
-    return make_app(args.trace, step=args.step, turn=args.turn, stage=args.stage,
-                    lang=args.lang, follow=args.follow, doctor=args.doctor)
+    return make_app(
+        args.trace,
+        step=args.step,
+        turn=args.turn,
+        stage=args.stage,
+        lang=args.lang,
+        follow=args.follow,
+        doctor=args.doctor,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

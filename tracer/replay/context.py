@@ -28,8 +28,9 @@ SCAN_LIMIT = 20_000
 CHART_POINTS = 48
 
 
-def find_messages(reader: TraceReader, uuids: Iterable[str], before: int,
-                  limit: int = SCAN_LIMIT) -> dict[str, MessageRecorded]:
+def find_messages(
+    reader: TraceReader, uuids: Iterable[str], before: int, limit: int = SCAN_LIMIT
+) -> dict[str, MessageRecorded]:
     """The ``message`` records with these uuids, nearest first, looking back from ``before``."""
     wanted = set(uuids)
     found: dict[str, MessageRecorded] = {}
@@ -46,8 +47,9 @@ def find_messages(reader: TraceReader, uuids: Iterable[str], before: int,
     return found
 
 
-def history_before(reader: TraceReader, before: int, count: int, skip: Iterable[str],
-                   limit: int = 1000) -> list[MessageRecorded]:
+def history_before(
+    reader: TraceReader, before: int, count: int, skip: Iterable[str], limit: int = 1000
+) -> list[MessageRecorded]:
     """The last ``min(count, limit)`` messages recorded before ``before``, oldest first, leaving
     out the uuids in ``skip`` (the ones a step adds). The internal history is the messages in
     the order they were recorded, so this is the history a step appended to (unfolded view)."""
@@ -65,9 +67,13 @@ def history_before(reader: TraceReader, before: int, count: int, skip: Iterable[
     return out
 
 
-def find_back(reader: TraceReader, before: int, kind: str,
-              test: Callable[[Any], bool] = lambda _e: True,
-              limit: int = SCAN_LIMIT) -> AnyEvent | None:
+def find_back(
+    reader: TraceReader,
+    before: int,
+    kind: str,
+    test: Callable[[Any], bool] = lambda _e: True,
+    limit: int = SCAN_LIMIT,
+) -> AnyEvent | None:
     """The nearest earlier event of ``kind`` that passes ``test``."""
     for i in range(before - 1, max(before - limit, 0) - 1, -1):
         if reader.kind_of(i) == kind:
@@ -100,8 +106,9 @@ def message_dict(message: MessageRecorded) -> dict[str, Any]:
     return {"type": message.type, "content": message.content, "attachment": message.attachment}
 
 
-def resolve_tail(tail: list[dict[str, Any]], messages: dict[str, MessageRecorded]
-                 ) -> list[tuple[str, list[Any]]]:
+def resolve_tail(
+    tail: list[dict[str, Any]], messages: dict[str, MessageRecorded]
+) -> list[tuple[str, list[Any]]]:
     """A request's new API messages: ``(role, [block or string, ...])``; missing parts → None."""
     by_uuid = {uuid: message_dict(m) for uuid, m in messages.items()}
     out: list[tuple[str, list[Any]]] = []
@@ -151,8 +158,14 @@ def request_history(index: StepIndex, step: int, points: int = CHART_POINTS) -> 
                 usage = getattr(index.event(look), "usage", {}) or {}
                 tokens = usage.get("input_tokens")
                 break
-        out.append(RequestPoint(getattr(event, "request_index", 0), getattr(event, "bytes", 0),
-                                tokens, current=s == step))
+        out.append(
+            RequestPoint(
+                getattr(event, "request_index", 0),
+                getattr(event, "bytes", 0),
+                tokens,
+                current=s == step,
+            )
+        )
     return out
 
 

@@ -71,17 +71,22 @@ class DoctorControls:
     def diagnosed(self, diagnosis: Diagnosis) -> None:
         """The doctor is done: mark the timeline, fill the panel, and (``--doctor``) jump."""
         self.diagnosis, self.doctor_state = diagnosis, ""
-        self._diagnosed_complete = (bool(len(self.index))
-                                    and self.index.stage(len(self.index) - 1) == "terminal")
+        self._diagnosed_complete = (
+            bool(len(self.index)) and self.index.stage(len(self.index) - 1) == "terminal"
+        )
         self.query_one(Timeline).set_marks(diagnosis.marks)
         # Opened with --doctor: say what it found (about a followed trace, once it has ended).
-        if self.doctor and not self._doctor_reported and (self._diagnosed_complete
-                                                          or not self.follow):
+        if (
+            self.doctor
+            and not self._doctor_reported
+            and (self._diagnosed_complete or not self.follow)
+        ):
             self._doctor_reported = True
             first = diagnosis.first_step
             if diagnosis.problem is not None:
-                self.notify(tr("doctor_failed", self.lang, problem=diagnosis.problem),
-                            severity="warning")
+                self.notify(
+                    tr("doctor_failed", self.lang, problem=diagnosis.problem), severity="warning"
+                )
             elif first is None:
                 self.notify(tr("no_findings", self.lang))
             else:
@@ -124,8 +129,12 @@ class DoctorControls:
 
     def _recheck_when_finished(self) -> None:
         """A followed trace was checked while it grew: check it again once it has ended."""
-        if (self._diagnosed_complete or self.doctor_state or not len(self.index)
-                or self.index.stage(len(self.index) - 1) != "terminal"):
+        if (
+            self._diagnosed_complete
+            or self.doctor_state
+            or not len(self.index)
+            or self.index.stage(len(self.index) - 1) != "terminal"
+        ):
             return
         if plan(len(self.index.reader), self.doctor) == "now":
             self.diagnosed(diagnose(self.index.reader))

@@ -31,9 +31,18 @@ class _LoadGuide:
 LOAD_GUIDE: Any = _LoadGuide()
 
 
-def make_app(trace: Path | None = None, *, step: int | None = None, turn: int | None = None,
-             stage: str | None = None, lang: str | None = None, follow: bool = False,
-             doctor: bool = False, guide: Any = LOAD_GUIDE, tour: Any = None) -> ReplayApp:
+def make_app(
+    trace: Path | None = None,
+    *,
+    step: int | None = None,
+    turn: int | None = None,
+    stage: str | None = None,
+    lang: str | None = None,
+    follow: bool = False,
+    doctor: bool = False,
+    guide: Any = LOAD_GUIDE,
+    tour: Any = None,
+) -> ReplayApp:
     """The replay app for ``trace`` (default: the bundled main walk), ready to run.
 
     ``trace`` may also be a bundled recording's short name (``05-max-turns``). With ``follow``
@@ -57,9 +66,14 @@ def make_app(trace: Path | None = None, *, step: int | None = None, turn: int | 
         if step is not None or turn is not None or stage is not None:
             raise UserError("--follow on a file not written yet cannot start at a step", path)
         waiting: Any = WaitingReader(path)
-        return ReplayApp(StepIndex(waiting, eager=False), lang=lang or default_lang(),
-                         follow=True, doctor=doctor, jump_to_finding=doctor,
-                         **_guide_options(guide))
+        return ReplayApp(
+            StepIndex(waiting, eager=False),
+            lang=lang or default_lang(),
+            follow=True,
+            doctor=doctor,
+            jump_to_finding=doctor,
+            **_guide_options(guide),
+        )
     # Checked here too, so the reader is only built for a file that exists (a reader whose
     # constructor fails prints a stray warning when it is collected).
     if not path.exists():
@@ -75,13 +89,25 @@ def make_app(trace: Path | None = None, *, step: int | None = None, turn: int | 
     else:
         start = 0  # following a trace whose first step is not written yet
     positioned = step is not None or turn is not None or stage is not None
-    return ReplayApp(index, step=start, lang=lang or default_lang(), follow=follow,
-                     doctor=doctor, jump_to_finding=doctor and not positioned, tour=tour,
-                     **_guide_options(guide))
+    return ReplayApp(
+        index,
+        step=start,
+        lang=lang or default_lang(),
+        follow=follow,
+        doctor=doctor,
+        jump_to_finding=doctor and not positioned,
+        tour=tour,
+        **_guide_options(guide),
+    )
 
 
-def make_tour_app(*, lang: str | None = None, restart: bool = False,
-                  state: Path | None = None, guide: Any = LOAD_GUIDE) -> ReplayApp:
+def make_tour_app(
+    *,
+    lang: str | None = None,
+    restart: bool = False,
+    state: Path | None = None,
+    guide: Any = LOAD_GUIDE,
+) -> ReplayApp:
     """The app for ``tracer tour``: the chapter in the book's order, resumed where it was left.
 
     ``state``: the progress file (default ``tour.json`` in :func:`tracer.replay.tour.state_dir`).

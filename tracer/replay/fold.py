@@ -53,8 +53,9 @@ def is_unfolded() -> bool:
     return _UNFOLDED.get()
 
 
-def fold(text: str, max_lines: int = MAX_LINES,
-         max_chars: int = MAX_CHARS) -> tuple[str, str | None]:
+def fold(
+    text: str, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS
+) -> tuple[str, str | None]:
     """``text`` cut to ``max_lines`` lines and ``max_chars`` characters, noting any cut."""
     if is_unfolded():
         max_lines, max_chars = max(max_lines, OPEN_LINES), max(max_chars, OPEN_CHARS)
@@ -67,8 +68,10 @@ def fold(text: str, max_lines: int = MAX_LINES,
     if not cut_lines and len(text) <= max_chars:
         return shown, None
     total_lines = text.count("\n") + 1
-    note = (f"… folded: showing {len(lines)} of {total_lines} lines, "
-            f"{len(shown)} of {len(text)} chars (o: unfold)")
+    note = (
+        f"… folded: showing {len(lines)} of {total_lines} lines, "
+        f"{len(shown)} of {len(text)} chars (o: unfold)"
+    )
     return shown, note
 
 

@@ -51,8 +51,14 @@ def _anchor(anchor: Any) -> str:
     return f"{file} · {function}" if function else str(file)
 
 
-def step_text(guide: Any | None, problem: str | None, stage: str, lang: str,
-              scenario: str | None = None, landed: Collection[str] | None = None) -> Text:
+def step_text(
+    guide: Any | None,
+    problem: str | None,
+    stage: str,
+    lang: str,
+    scenario: str | None = None,
+    landed: Collection[str] | None = None,
+) -> Text:
     """The top of the chapter panel: what this kind of step is, and the checkpoint it shows.
 
     ``landed``: the ids of the checkpoints this very step shows (see

@@ -58,8 +58,10 @@ def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     field(out, "model", event.model, lang=lang)
     field(out, "tools", ", ".join(event.tools), lang=lang)
     field(out, "max_turns", event.max_turns, lang=lang)
-    out.append(say(lang, "prompt (the first user message):\n", "提示词（第一条 user 消息）：\n"),
-               style=LABEL)
+    out.append(
+        say(lang, "prompt (the first user message):\n", "提示词（第一条 user 消息）：\n"),
+        style=LABEL,
+    )
     out.append_text(folded_text(event.prompt))
     system = event.request_params.get("system")
     if system:
@@ -71,9 +73,13 @@ def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
 def render_turn_start(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("turn_start", lang, say(lang, f"turn {event.turn}", f"第 {event.turn} 轮"))
     field(out, "state.messages", event.message_count, "bold", lang)
-    out.append(say(lang,
-                   "The top of while (true): the turn begins with the whole internal history.\n",
-                   "while (true) 的开头：这一轮从完整的内部消息历史开始。\n"))
+    out.append(
+        say(
+            lang,
+            "The top of while (true): the turn begins with the whole internal history.\n",
+            "while (true) 的开头：这一轮从完整的内部消息历史开始。\n",
+        )
+    )
     return out
 
 
@@ -82,29 +88,49 @@ def sparkline(values: list[int | None]) -> str:
     if not known:
         return ""
     top = max(known) or 1
-    return "".join(" " if v is None else SPARK[min(len(SPARK) - 1, v * len(SPARK) // (top + 1))]
-                   for v in values)
+    return "".join(
+        " " if v is None else SPARK[min(len(SPARK) - 1, v * len(SPARK) // (top + 1))]
+        for v in values
+    )
 
 
 def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("resending", lang, request_label(event.request_index, lang))
     if event.request_index == 1:
         # Step ④ of the journey, but nothing is *re*sent yet: the first request opens the loop.
-        out.append(say(lang, "The first send: no tool result exists yet. Every later request "
-                             "resends this history plus what the turns added.\n\n",
-                       "首次发送：此时还没有任何工具结果。之后的每次请求都会把这段历史连同"
-                       "每轮新增的消息重新发送。\n\n"), style="italic")
+        out.append(
+            say(
+                lang,
+                "The first send: no tool result exists yet. Every later request "
+                "resends this history plus what the turns added.\n\n",
+                "首次发送：此时还没有任何工具结果。之后的每次请求都会把这段历史连同"
+                "每轮新增的消息重新发送。\n\n",
+            ),
+            style="italic",
+        )
     where = index.positions[step]
-    field(out, say(lang, "API messages", "API 消息数"),
-          say(lang, f"{event.message_count}  (internal {event.internal_count})",
-              f"{event.message_count}（内部列表 {event.internal_count} 条）"), lang=lang)
+    field(
+        out,
+        say(lang, "API messages", "API 消息数"),
+        say(
+            lang,
+            f"{event.message_count}  (internal {event.internal_count})",
+            f"{event.message_count}（内部列表 {event.internal_count} 条）",
+        ),
+        lang=lang,
+    )
     field(out, say(lang, "bytes", "字节数"), f"{event.bytes:,}", lang=lang)
     if event.params:
         keys = ", ".join(k for k in event.params)
         field(out, say(lang, "parameters", "参数"), keys, "dim", lang)
     else:
-        field(out, say(lang, "parameters", "参数"),
-              say(lang, "same as before", "与上一次相同"), "dim", lang)
+        field(
+            out,
+            say(lang, "parameters", "参数"),
+            say(lang, "same as before", "与上一次相同"),
+            "dim",
+            lang,
+        )
     rows = attempt_rows(index, step)
     if worth_showing(rows):
         out.append("\n")
@@ -115,12 +141,18 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
     elif event.prefix_len:
         same, request = event.prefix_len, event.prefix_request
         noun = "message" if same == 1 else "messages"
-        out.append(say(lang, f"  ⋯ same {same} {noun} as request {request} (folded; o: unfold)\n",
-                       f"  ⋯ 与第 {request} 次请求相同的 {same} 条消息（已折叠，按 o 展开）\n"),
-                   style="dim")
+        out.append(
+            say(
+                lang,
+                f"  ⋯ same {same} {noun} as request {request} (folded; o: unfold)\n",
+                f"  ⋯ 与第 {request} 次请求相同的 {same} 条消息（已折叠，按 o 展开）\n",
+            ),
+            style="dim",
+        )
     found = context.find_messages(index.reader, context.tail_uuids(event.tail), where)
-    for number, (role, blocks) in enumerate(context.resolve_tail(event.tail, found),
-                                            start=event.prefix_len + 1):
+    for number, (role, blocks) in enumerate(
+        context.resolve_tail(event.tail, found), start=event.prefix_len + 1
+    ):
         out.append(f"  {number}. {role}", style=LIT)
         out.append(say(lang, "  new\n", "  新增\n"), style=LIT)
         for block in blocks:
@@ -129,8 +161,10 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
     out.append("]\n\n", style="bold")
     history = context.request_history(index, step)
     if history:
-        out.append(say(lang, "the whole history, resent each time:\n",
-                       "每次都重新发送整个历史：\n"), style=LABEL)
+        out.append(
+            say(lang, "the whole history, resent each time:\n", "每次都重新发送整个历史：\n"),
+            style=LABEL,
+        )
         first, last = history[0].request_index, history[-1].request_index
         out.append(say(lang, "  bytes         ", "  字节数        "))
         out.append(f"{sparkline([p.bytes for p in history])}  ")
@@ -139,8 +173,11 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         if any(t is not None for t in tokens):
             out.append(f"  input_tokens  {sparkline(tokens)}  ")
             out.append(f"{tokens[0]} → {tokens[-1]}\n")
-        span = (say(lang, f"  requests {first}…{last}", f"  第 {first}–{last} 次请求")
-                if first != last else "  " + request_label(first, lang))
+        span = (
+            say(lang, f"  requests {first}…{last}", f"  第 {first}–{last} 次请求")
+            if first != last
+            else "  " + request_label(first, lang)
+        )
         out.append(span, style="dim")
         out.append("\n")
     return out
@@ -171,14 +208,27 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     usage = ", ".join(f"{k} {v}" for k, v in event.usage.items() if v)
     field(out, "usage", usage, lang=lang)
     latency = f"{event.latency_ms} ms" if event.latency_ms is not None else "?"
-    field(out, say(lang, "latency", "耗时"),
-          say(lang, f"{latency}, attempts {event.attempts}",
-              f"{latency}，HTTP 尝试 {event.attempts} 次"), lang=lang)
+    field(
+        out,
+        say(lang, "latency", "耗时"),
+        say(
+            lang,
+            f"{latency}, attempts {event.attempts}",
+            f"{latency}，HTTP 尝试 {event.attempts} 次",
+        ),
+        lang=lang,
+    )
     found = context.find_messages(index.reader, event.assistant_uuids, index.positions[step])
     count = len(event.assistant_uuids)
     noun = "message" if count == 1 else "messages"
-    out.append(say(lang, f"\n{count} internal assistant {noun} (one per content block):\n",
-                   f"\n变成 {count} 条内部 assistant 消息（每个内容块一条）：\n"), style=LABEL)
+    out.append(
+        say(
+            lang,
+            f"\n{count} internal assistant {noun} (one per content block):\n",
+            f"\n变成 {count} 条内部 assistant 消息（每个内容块一条）：\n",
+        ),
+        style=LABEL,
+    )
     for uuid in event.assistant_uuids:
         message = found.get(uuid)
         out.append(f"  {uuid[:8]}  ", style="dim")
@@ -192,14 +242,22 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
 def render_follow_up(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("follow_up", lang)
     out.append("needsFollowUp = ", style=LABEL)
-    out.append(str(event.needs_follow_up).lower(), style="bold green" if event.needs_follow_up
-               else "bold red")
+    out.append(
+        str(event.needs_follow_up).lower(),
+        style="bold green" if event.needs_follow_up else "bold red",
+    )
     out.append("\n")
     field(out, "stop_reason", event.stop_reason, lang=lang)
     if event.forced:
         field(out, say(lang, "forced by the scenario", "由场景强制"), "true", "bold red", lang)
-    out.append(say(lang, f"tool_use blocks: {len(event.tool_use_ids)}\n",
-                   f"tool_use 块：{len(event.tool_use_ids)} 个\n"), style=LABEL)
+    out.append(
+        say(
+            lang,
+            f"tool_use blocks: {len(event.tool_use_ids)}\n",
+            f"tool_use 块：{len(event.tool_use_ids)} 个\n",
+        ),
+        style=LABEL,
+    )
     uses = context.find_tool_uses(index.reader, event.tool_use_ids, index.positions[step])
     for tool_id in event.tool_use_ids:
         block = uses.get(tool_id, {"type": "tool_use", "id": tool_id})
@@ -207,16 +265,27 @@ def render_follow_up(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append_text(block_text(block, lang, width=200, full=True))
         out.append("\n")
     out.append("\n")
-    out.append(say(lang, "any tool_use → run the tools and loop again; none → the loop ends.",
-                   "有 tool_use → 执行工具，再来一轮；没有 → 循环结束。"), style="dim")
+    out.append(
+        say(
+            lang,
+            "any tool_use → run the tools and loop again; none → the loop ends.",
+            "有 tool_use → 执行工具，再来一轮；没有 → 循环结束。",
+        ),
+        style="dim",
+    )
     return out
 
 
 def render_permission(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("permission", lang, f"{event.tool} {event.tool_use_id}")
     allowed = event.decision in ("allow", "approve")
-    field(out, say(lang, "decision", "决定"), event.decision,
-          "bold green" if allowed else "bold red", lang)
+    field(
+        out,
+        say(lang, "decision", "决定"),
+        event.decision,
+        "bold green" if allowed else "bold red",
+        lang,
+    )
     field(out, say(lang, "source", "来源"), event.source, lang=lang)
     if event.rule:
         field(out, say(lang, "rule", "规则"), event.rule, lang=lang)
@@ -232,27 +301,44 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
     out = title("appending", lang)
     out.append(say(lang, "messages", "消息数") + colon(lang), style="bold")
     out.append(f"{event.before_count} → {event.after_count}", style="bold")
-    out.append(say(lang, "    API: ", "    API 消息数：")
-               + f"{event.api_before_count} → {event.api_after_count}\n")
-    out.append(say(lang, f"+{event.assistant_count} assistant, +{event.tool_result_count} "
-                         "tool_result (internal list)\n\n",
-                   f"+{event.assistant_count} 条 assistant，+{event.tool_result_count} 条 "
-                   "tool_result（内部列表）\n\n"), style="dim")
+    out.append(
+        say(lang, "    API: ", "    API 消息数：")
+        + f"{event.api_before_count} → {event.api_after_count}\n"
+    )
+    out.append(
+        say(
+            lang,
+            f"+{event.assistant_count} assistant, +{event.tool_result_count} "
+            "tool_result (internal list)\n\n",
+            f"+{event.assistant_count} 条 assistant，+{event.tool_result_count} 条 "
+            "tool_result（内部列表）\n\n",
+        ),
+        style="dim",
+    )
     out.append("[...messagesForQuery, ...assistantMessages, ...toolResults]\n", style=LABEL)
     if event.before_count and is_unfolded():
-        old = context.history_before(index.reader, index.positions[step], event.before_count,
-                                     event.new_uuids)
+        old = context.history_before(
+            index.reader, index.positions[step], event.before_count, event.new_uuids
+        )
         if len(old) < event.before_count:
             missing = event.before_count - len(old)
-            out.append(say(lang, f"  ⋯ {missing} older not listed\n",
-                           f"  ⋯ 更早的 {missing} 条未列出\n"), style="dim")
+            out.append(
+                say(lang, f"  ⋯ {missing} older not listed\n", f"  ⋯ 更早的 {missing} 条未列出\n"),
+                style="dim",
+            )
         for number, message in enumerate(old, start=event.before_count - len(old) + 1):
             out.append(f"  {number:>3}  {message.type:<10} {message.uuid[:8]}  ", style="dim")
             out.append_text(_message_line(message, lang))
             out.append("\n")
     elif event.before_count:
-        out.append(say(lang, f"  1–{event.before_count}  unchanged (folded; o: unfold)\n",
-                       f"  1–{event.before_count}  未变（已折叠，按 o 展开）\n"), style="dim")
+        out.append(
+            say(
+                lang,
+                f"  1–{event.before_count}  unchanged (folded; o: unfold)\n",
+                f"  1–{event.before_count}  未变（已折叠，按 o 展开）\n",
+            ),
+            style="dim",
+        )
     found = context.find_messages(index.reader, event.new_uuids, index.positions[step])
     for number, uuid in enumerate(event.new_uuids, start=event.before_count + 1):
         message = found.get(uuid)
@@ -284,29 +370,49 @@ def _summary(message: MessageRecorded | None, lang: str) -> Text:
 def render_max_turns(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("max_turns_check", lang)
     if event.max_turns is None:
-        out.append(f"next_turn_count {event.next_turn_count}; max_turns" + colon(lang),
-                   style="bold")
+        out.append(
+            f"next_turn_count {event.next_turn_count}; max_turns" + colon(lang), style="bold"
+        )
         out.append(say(lang, "not set, go on\n", "未设置，继续\n"), style="green")
         return out
-    out.append(f"next_turn_count ({event.next_turn_count}) > max_turns ({event.max_turns})"
-               f"  →  {str(event.exceeded).lower()}\n", style="bold")
+    out.append(
+        f"next_turn_count ({event.next_turn_count}) > max_turns ({event.max_turns})"
+        f"  →  {str(event.exceeded).lower()}\n",
+        style="bold",
+    )
     if event.exceeded:
-        out.append(say(lang, "stop: max_turns reached. This turn's results are already in the "
-                             "transcript, but no next state is built, so no request carries "
-                             "them.\n",
-                       "停止：达到 max_turns。本轮的结果已经交给调用方、进了会话记录，但不再构建"
-                       "下一个状态，也就没有请求会把它们带给模型。\n"),
-                   style="bold red")
+        out.append(
+            say(
+                lang,
+                "stop: max_turns reached. This turn's results are already in the "
+                "transcript, but no next state is built, so no request carries "
+                "them.\n",
+                "停止：达到 max_turns。本轮的结果已经交给调用方、进了会话记录，但不再构建"
+                "下一个状态，也就没有请求会把它们带给模型。\n",
+            ),
+            style="bold red",
+        )
     else:
-        out.append(say(lang, "go on: the next state is built (appending)\n",
-                       "继续：接下来构建下一个状态（追加）\n"), style="green")
+        out.append(
+            say(
+                lang,
+                "go on: the next state is built (appending)\n",
+                "继续：接下来构建下一个状态（追加）\n",
+            ),
+            style="green",
+        )
     return out
 
 
 def render_terminal(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("terminal", lang)
-    field(out, "reason", event.reason,
-          "bold green" if event.reason == "completed" else "bold red", lang)
+    field(
+        out,
+        "reason",
+        event.reason,
+        "bold green" if event.reason == "completed" else "bold red",
+        lang,
+    )
     field(out, "turn_count", event.turn_count, lang=lang)
     field(out, say(lang, "messages", "消息数"), event.message_count, lang=lang)
     if event.error:
@@ -353,5 +459,6 @@ def import_notes(index: StepIndex, step: int) -> list[Any]:
     """``import_note`` records written between the previous step and this one (imports only)."""
     start = index.positions[step - 1] + 1 if step else 0
     reader = index.reader
-    return [reader[i] for i in range(start, index.positions[step])
-            if reader.kind_of(i) == "import_note"]
+    return [
+        reader[i] for i in range(start, index.positions[step]) if reader.kind_of(i) == "import_note"
+    ]

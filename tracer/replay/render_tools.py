@@ -46,12 +46,17 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
     full = full or is_unfolded()  # the reader asked to see everything
     out = Text(f"{kind} ", style="bold magenta")
     if kind == "text":
-        out.append_text(folded_text(block.get("text", "")) if full
-                        else Text(short(block.get("text", ""), width)))
+        out.append_text(
+            folded_text(block.get("text", ""))
+            if full
+            else Text(short(block.get("text", ""), width))
+        )
     elif kind == "thinking":
         thinking = block.get("thinking", "")
-        out.append(thinking if is_unfolded() else short(thinking, width if not full else 400),
-                   style="dim italic")
+        out.append(
+            thinking if is_unfolded() else short(thinking, width if not full else 400),
+            style="dim italic",
+        )
     elif kind == "tool_use":
         out.append(f"{block.get('name', '?')} ", style="bold")
         out.append(f"id={block.get('id', '?')} ", style="yellow")
@@ -81,8 +86,10 @@ def indented(text: Text, spaces: int) -> Text:
 def content_text(content: Any) -> Text:
     """A ``tool_result``'s content, folded, with ``<tool_use_error>`` and persisted tags lit."""
     if isinstance(content, list):
-        parts = [b.get("text", "") if isinstance(b, dict) and b.get("type") == "text"
-                 else as_json(b) for b in content]
+        parts = [
+            b.get("text", "") if isinstance(b, dict) and b.get("type") == "text" else as_json(b)
+            for b in content
+        ]
         content = "\n".join(parts)
     out = folded_text(str(content) if content is not None else "")
     out.highlight_regex(_TAGS, ERROR)
@@ -107,14 +114,20 @@ def raw_output_text(output: Any, lang: str) -> Text:
     if isinstance(output, dict) and isinstance(output.get("file"), dict):
         file = output["file"]
         first, last, total = line_range(file)
-        out.append(say(lang, f"file: {file.get('filePath')}  lines {first}–{last} of {total}\n",
-                       f"文件：{file.get('filePath')}  第 {first}–{last} 行，共 {total} 行\n"),
-                   style=LABEL)
+        out.append(
+            say(
+                lang,
+                f"file: {file.get('filePath')}  lines {first}–{last} of {total}\n",
+                f"文件：{file.get('filePath')}  第 {first}–{last} 行，共 {total} 行\n",
+            ),
+            style=LABEL,
+        )
         out.append_text(folded_text(file.get("content", "")))
         return out
     if isinstance(output, dict) and "structuredPatch" in output:
-        out.append(say(lang, "file", "文件") + colon(lang) + f"{output.get('filePath')}\n",
-                   style=LABEL)
+        out.append(
+            say(lang, "file", "文件") + colon(lang) + f"{output.get('filePath')}\n", style=LABEL
+        )
         out.append_text(diff_text(output["structuredPatch"], lang))
         return out
     if isinstance(output, str):
@@ -134,15 +147,20 @@ def diff_text(hunks: list[dict[str, Any]], lang: str = "en") -> Text:
     """``structuredPatch`` hunks as a coloured unified diff."""
     out = Text()
     for hunk in hunks[:20]:
-        out.append(f"@@ -{hunk.get('oldStart')},{hunk.get('oldLines')} "
-                   f"+{hunk.get('newStart')},{hunk.get('newLines')} @@\n", style="cyan")
+        out.append(
+            f"@@ -{hunk.get('oldStart')},{hunk.get('oldLines')} "
+            f"+{hunk.get('newStart')},{hunk.get('newLines')} @@\n",
+            style="cyan",
+        )
         for line in hunk.get("lines", [])[:60]:
             style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
             out.append(line[:300] + "\n", style=style)
     if len(hunks) > 20:
         more = len(hunks) - 20
-        out.append(say(lang, f"… {more} more hunks (folded)\n",
-                       f"… 另有 {more} 段改动（已折叠）\n"), style="dim italic")
+        out.append(
+            say(lang, f"… {more} more hunks (folded)\n", f"… 另有 {more} 段改动（已折叠）\n"),
+            style="dim italic",
+        )
     return out
 
 
@@ -154,27 +172,41 @@ def render_tool_run(index: Any, step: int, event: Any, lang: str) -> Text:
         out.append(say(lang, "duration", "耗时") + colon(lang), style=LABEL)
         out.append(f"{event.duration_ms} ms\n")
     if event.is_error:
-        out.append(say(lang, f"error ({event.error_kind})", f"出错（{event.error_kind}）") + "\n",
-                   style=ERROR)
-    out.append(say(lang, "\nraw output (becomes tool_use_result, never sent to the model):\n",
-                   "\n原始输出（成为 tool_use_result，不会发给模型）：\n"), style="bold")
+        out.append(
+            say(lang, f"error ({event.error_kind})", f"出错（{event.error_kind}）") + "\n",
+            style=ERROR,
+        )
+    out.append(
+        say(
+            lang,
+            "\nraw output (becomes tool_use_result, never sent to the model):\n",
+            "\n原始输出（成为 tool_use_result，不会发给模型）：\n",
+        ),
+        style="bold",
+    )
     out.append_text(raw_output_text(event.output, lang))
     return out
 
 
 def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out = _title("mapping", lang, f"{event.tool} {event.tool_use_id}")
-    run = context.find_back(index.reader, index.positions[step], "tool_run",
-                            lambda e: getattr(e, "tool_use_id", None) == event.tool_use_id,
-                            limit=200)
+    run = context.find_back(
+        index.reader,
+        index.positions[step],
+        "tool_run",
+        lambda e: getattr(e, "tool_use_id", None) == event.tool_use_id,
+        limit=200,
+    )
     if isinstance(run, ToolFinished):
         out.append(say(lang, "raw output:\n", "原始输出：\n"), style="bold")
         out.append_text(raw_output_text(run.output, lang))
         out.append("\n\n")
     out.append("        ⇓  ", style="bold")
     out.append(say(lang, "mapped to a tool_result block", "翻译成 tool_result 块"), style="bold")
-    out.append(say(lang, "   (b: jump here and back)\n\n", "（按 b 在此处与原始输出之间跳转）\n\n"),
-               style="dim")
+    out.append(
+        say(lang, "   (b: jump here and back)\n\n", "（按 b 在此处与原始输出之间跳转）\n\n"),
+        style="dim",
+    )
     block = event.block
     out.append("{\n", style="bold")
     out.append('  "type": ', style=LABEL)
@@ -188,35 +220,57 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
         out.append(str(is_error).lower(), style=ERROR if is_error else "green")
         out.append(",\n")
     else:
-        out.append(say(lang, "(absent: prints as undefined)\n",
-                       "（没有这个字段：打印为 undefined）\n"), style="dim")
+        out.append(
+            say(lang, "(absent: prints as undefined)\n", "（没有这个字段：打印为 undefined）\n"),
+            style="dim",
+        )
     out.append('  "content": \n', style=LABEL)
     out.append_text(content_text(block.get("content")))
     out.append("\n}\n\n", style="bold")
     out.append(say(lang, "content length: ", "content length（内容长度）："), style=LABEL)
     out.append(f"{event.content_length}", style="bold")
     if event.mapped_length != event.content_length:
-        out.append(say(lang, f"  (before persisting: {event.mapped_length})",
-                       f"（存入文件之前：{event.mapped_length}）"))
+        out.append(
+            say(
+                lang,
+                f"  (before persisting: {event.mapped_length})",
+                f"（存入文件之前：{event.mapped_length}）",
+            )
+        )
     out.append("\n")
     if event.persisted:
         p = event.persisted
-        out.append(say(lang,
-                       f"<persisted-output>: the output ({p.get('size')} chars) was over "
-                       f"{p.get('threshold')}, so it was saved to {p.get('path')} and the model "
-                       "gets a preview and the path instead.\n",
-                       f"<persisted-output>：输出（{p.get('size')} 字符）超过 "
-                       f"{p.get('threshold')}，已保存到 {p.get('path')}，模型只拿到预览和路径。\n"),
-               style="yellow")
+        out.append(
+            say(
+                lang,
+                f"<persisted-output>: the output ({p.get('size')} chars) was over "
+                f"{p.get('threshold')}, so it was saved to {p.get('path')} and the model "
+                "gets a preview and the path instead.\n",
+                f"<persisted-output>：输出（{p.get('size')} 字符）超过 "
+                f"{p.get('threshold')}，已保存到 {p.get('path')}，模型只拿到预览和路径。\n",
+            ),
+            style="yellow",
+        )
         kept = kept_copy(index, p)
         if kept:  # the session's temporary folder is gone; the recorder kept a copy
-            out.append(say(lang, f"That temporary file is gone; the copy kept with the recording: "
-                                 f"{kept}\n",
-                           f"那个临时文件已删除；随录制保存的副本：{kept}\n"), style="yellow")
+            out.append(
+                say(
+                    lang,
+                    f"That temporary file is gone; the copy kept with the recording: {kept}\n",
+                    f"那个临时文件已删除；随录制保存的副本：{kept}\n",
+                ),
+                style="yellow",
+            )
     if event.empty_replaced:
-        out.append(say(lang, "Empty output was replaced by a sentence, so the model is never "
-                             "handed an empty result.\n",
-                       "空输出被替换成一句话，模型不会收到空结果。\n"), style="yellow")
+        out.append(
+            say(
+                lang,
+                "Empty output was replaced by a sentence, so the model is never "
+                "handed an empty result.\n",
+                "空输出被替换成一句话，模型不会收到空结果。\n",
+            ),
+            style="yellow",
+        )
     return out
 
 
@@ -238,13 +292,21 @@ def kept_copy(index: Any, persisted: dict[str, Any]) -> str | None:
 def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out = _title("wrapping", lang, f"{event.tool} {event.tool_use_id}")
     where = index.positions[step]
-    found = context.find_messages(index.reader,
-                                  [event.message_uuid, event.source_tool_assistant_uuid], where)
+    found = context.find_messages(
+        index.reader, [event.message_uuid, event.source_tool_assistant_uuid], where
+    )
     message = found.get(event.message_uuid)
-    out.append("create_user_message(content, tool_use_result, source_tool_assistant_uuid)\n",
-               style="dim")
-    out.append(say(lang, "  (the book's createUserMessage, called from addToolResult)\n\n",
-                   "  （即书中 addToolResult 调用的 createUserMessage）\n\n"), style="dim")
+    out.append(
+        "create_user_message(content, tool_use_result, source_tool_assistant_uuid)\n", style="dim"
+    )
+    out.append(
+        say(
+            lang,
+            "  (the book's createUserMessage, called from addToolResult)\n\n",
+            "  （即书中 addToolResult 调用的 createUserMessage）\n\n",
+        ),
+        style="dim",
+    )
     out.append('{ "type": "user",\n', style="bold")
     out.append('  "uuid": ', style=LABEL)
     out.append(f'"{event.message_uuid}",\n')
@@ -263,8 +325,10 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
         out.append("\n")
     out.append("  ],\n", style=LABEL)
     out.append('  "tool_use_result": ', style=LABEL)
-    out.append(say(lang, "(kept beside the message, never sent)\n", "（留在消息旁，不发送）\n"),
-               style="dim")
+    out.append(
+        say(lang, "(kept beside the message, never sent)\n", "（留在消息旁，不发送）\n"),
+        style="dim",
+    )
     if message is not None:
         result = index.reader.tool_use_result(message)  # written once, on the tool_run event
         out.append_text(raw_output_text(result, lang))

@@ -41,8 +41,9 @@ def _needle(query: str) -> bytes:
     return escaped.lower().encode("utf-8")
 
 
-def search_steps(index: StepIndex, query: str,
-                 cancelled: Callable[[], bool] = lambda: False) -> list[int]:
+def search_steps(
+    index: StepIndex, query: str, cancelled: Callable[[], bool] = lambda: False
+) -> list[int]:
     """The steps (0-based, ascending, unique) whose content contains ``query``."""
     if not query.strip() or not len(index):
         return []
@@ -84,15 +85,20 @@ def step_text(index: StepIndex, step: int, lang: str) -> str:
 
     text = render_step(index, step, lang).plain
     first = index.debug_count_through(step - 1) if step else 0
-    lines = [str(getattr(index.reader[index.debug_positions[k]], "line", ""))
-             for k in range(first, index.debug_count_through(step))]
+    lines = [
+        str(getattr(index.reader[index.debug_positions[k]], "line", ""))
+        for k in range(first, index.debug_count_through(step))
+    ]
     return text + "\n" + "\n".join(lines)
 
 
-def search_rendered(path: Path, query: str, lang: str,
-                    cancelled: Callable[[], bool] = lambda: False,
-                    progress: Callable[[int, int], None] = lambda _done, _total: None
-                    ) -> list[int]:
+def search_rendered(
+    path: Path,
+    query: str,
+    lang: str,
+    cancelled: Callable[[], bool] = lambda: False,
+    progress: Callable[[int, int], None] = lambda _done, _total: None,
+) -> list[int]:
     """The steps whose rendered text (in ``lang``) contains ``query``, ignoring case.
 
     Opens ``path`` with a reader of its own, so it can run in a thread beside the screen's.

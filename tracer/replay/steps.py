@@ -139,7 +139,7 @@ class StepIndex:
 
     def group_range(self, group: int) -> range:
         start = self.group_starts[group]
-        end = (self.group_starts[group + 1] if group + 1 < self.group_count else len(self))
+        end = self.group_starts[group + 1] if group + 1 < self.group_count else len(self)
         return range(start, end)
 
     def debug_count_through(self, step: int) -> int:
@@ -198,8 +198,9 @@ def station_stage(number: int) -> str:
     return STATIONS[number - 1]
 
 
-def locate(index: StepIndex, *, step: int | None = None, turn: int | None = None,
-           stage: str | None = None) -> int:
+def locate(
+    index: StepIndex, *, step: int | None = None, turn: int | None = None, stage: str | None = None
+) -> int:
     """The step ``--step N`` (1-based) or ``--turn T [--stage S]`` names; UserError if none.
 
     Indexes only as far as it must to find the step (all of the file when it is not there).
@@ -226,8 +227,11 @@ def locate(index: StepIndex, *, step: int | None = None, turn: int | None = None
         if index.complete:
             break
         index.extend(CHUNK)
-    wanted = " ".join(x for x in (f"turn {turn}" if turn is not None else "",
-                                  f"stage {stage}" if stage else "") if x)
+    wanted = " ".join(
+        x
+        for x in (f"turn {turn}" if turn is not None else "", f"stage {stage}" if stage else "")
+        if x
+    )
     raise UserError(f"no step with {wanted} in this trace", index.reader.path)
 
 

@@ -52,12 +52,23 @@ class FindingsPanel(OptionList):
         self.border_title = tr("findings", lang) + (f" ({count})" if count else "")
         self.steps = []
         if diagnosis is None:
-            self.set_options([Option(Text(tr(f"doctor_{state or 'checking'}", lang),
-                                          style="dim"), disabled=True)])
+            self.set_options(
+                [
+                    Option(
+                        Text(tr(f"doctor_{state or 'checking'}", lang), style="dim"), disabled=True
+                    )
+                ]
+            )
             return
         if diagnosis.problem is not None:
-            self.set_options([Option(Text(tr("doctor_failed", lang, problem=diagnosis.problem),
-                                          style="dim"), disabled=True)])
+            self.set_options(
+                [
+                    Option(
+                        Text(tr("doctor_failed", lang, problem=diagnosis.problem), style="dim"),
+                        disabled=True,
+                    )
+                ]
+            )
             return
         if not diagnosis.findings:
             self.set_options([Option(Text(tr("no_findings", lang), style="dim"), disabled=True)])
@@ -85,8 +96,16 @@ def finding_text(finding: object, lang: str) -> Text:
     text = Text()
     text.append(f"{severity_mark(severity)} {severity_name(severity, lang)}", style=style)
     text.append(f"  {getattr(finding, 'rule', '?')}", style="bold")
-    text.append("  " + tr("finding_where", lang, step=getattr(finding, "step", 0),
-                          turn=getattr(finding, "turn", 0)), style="dim")
+    text.append(
+        "  "
+        + tr(
+            "finding_where",
+            lang,
+            step=getattr(finding, "step", 0),
+            turn=getattr(finding, "turn", 0),
+        ),
+        style="dim",
+    )
     zh_message = getattr(finding, "message_zh", "") if lang == "zh" else ""
     text.append("\n" + str(zh_message or getattr(finding, "message", "")))
     hint = getattr(finding, "hint", None) or {}

@@ -36,8 +36,9 @@ class JourneyStrip(Widget):
         """The stations as numbers only, for a narrow screen."""
         self.position = Text()
 
-    def show(self, stage: str, turn: int, step: int, total: int, lang: str,
-             status: str = "") -> None:
+    def show(
+        self, stage: str, turn: int, step: int, total: int, lang: str, status: str = ""
+    ) -> None:
         line, compact = Text(), Text(" ")
         for number, station in enumerate(STATIONS):
             lit = "bold black on #e8d44d" if station == stage else ""
@@ -65,5 +66,5 @@ class JourneyStrip(Widget):
         out = left.copy()
         out.append(" " * max(gap, 1))
         out.append_text(self.position)
-        out = out[max(out.cell_len - width, 0):] if out.cell_len > width else out
+        out = out[max(out.cell_len - width, 0) :] if out.cell_len > width else out
         return text_strip(out, width, self.rich_style, self.app.console)

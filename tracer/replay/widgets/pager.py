@@ -56,8 +56,9 @@ class Pager(Widget):
         self._strips: dict[tuple[object, int, int], Strip] = {}
         self._wrapped: tuple[int, list[Text]] | None = None
 
-    def show(self, text: Text, title: str | None = None, keep_offset: bool = False,
-             key: object = None) -> None:
+    def show(
+        self, text: Text, title: str | None = None, keep_offset: bool = False, key: object = None
+    ) -> None:
         """Show ``text``. With a ``key``, lines drawn for that key before are reused."""
         if title is not None:
             self.border_title = title

@@ -94,14 +94,19 @@ class SearchBar(Horizontal):
         worker = get_current_worker()
         path = getattr(self.index.reader, "path", None)
         if query.startswith(search.RAW_PREFIX):
-            matches = search.search_steps(self.index, query.removeprefix(search.RAW_PREFIX),
-                                          lambda: worker.is_cancelled)
+            matches = search.search_steps(
+                self.index, query.removeprefix(search.RAW_PREFIX), lambda: worker.is_cancelled
+            )
         elif path is None or not len(self.index):
             matches = []
         else:
             matches = search.search_rendered(
-                path, query, lang, lambda: worker.is_cancelled,
-                lambda done, total: self.app.call_from_thread(self._progress, done, total))
+                path,
+                query,
+                lang,
+                lambda: worker.is_cancelled,
+                lambda done, total: self.app.call_from_thread(self._progress, done, total),
+            )
         if not worker.is_cancelled:
             self.app.call_from_thread(self._found, matches)
 
@@ -109,14 +114,15 @@ class SearchBar(Horizontal):
         if total > search.PROGRESS_EVERY:
             percent = done * 100 // max(total, 1)
             self.query_one("#search-count", Static).update(
-                f"{tr('searching', self.lang)} {percent}%")
+                f"{tr('searching', self.lang)} {percent}%"
+            )
 
     def _found(self, matches: list[int]) -> None:
         self.matches = matches
         self.post_message(self.Found(matches))
 
     def show_count(self, step: int) -> None:
-        """"match n/N" for the current step ("–" when it is not a match), or "no match"."""
+        """ "match n/N" for the current step ("–" when it is not a match), or "no match"."""
         count = self.query_one("#search-count", Static)
         if not self.query_text:
             count.update("")

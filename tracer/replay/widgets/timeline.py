@@ -78,8 +78,9 @@ class Timeline(Widget):
         rows = self._current_rows()
         if rows == old_rows and lang == old_lang and self.content_size.height:
             # Same rows, the marker moved: repaint just the two lines that changed.
-            changed = [n for n, r in enumerate(rows)
-                       if not r.heading and r.step in (old_step, step)]
+            changed = [
+                n for n, r in enumerate(rows) if not r.heading and r.step in (old_step, step)
+            ]
             width = self.content_size.width
             self.refresh(*(Region(0, n, width, 1) for n in changed))
             return
@@ -96,8 +97,10 @@ class Timeline(Widget):
             return
         if self.only:  # filtered: move between the listed steps, stopping at either end
             at = bisect_left(self.only, self.step)
-            at = max(0, min(at + delta if self.step in self.only or delta < 0 else at,
-                            len(self.only) - 1))
+            at = max(
+                0,
+                min(at + delta if self.step in self.only or delta < 0 else at, len(self.only) - 1),
+            )
             self.post_message(self.Selected(self.only[at]))
             return
         self.post_message(self.Selected(max(0, min(self.step + delta, len(self.index) - 1))))
@@ -129,8 +132,7 @@ class Timeline(Widget):
         if key != self._rows_key:
             self._rows_key = key
             height = self.content_size.height
-            self._rows = (self._filtered(height) if self.only is not None
-                          else self._layout(height))
+            self._rows = self._filtered(height) if self.only is not None else self._layout(height)
         return self._rows
 
     def _heading(self, group: int) -> str:
@@ -153,12 +155,13 @@ class Timeline(Widget):
         rows = [_Row(index.group_starts[g], True) for g in range(group - before_groups, group)]
         rows.append(_Row(steps.start, True))
         rows.extend(_Row(s, False) for s in steps)
-        rows.extend(_Row(index.group_starts[g], True)
-                    for g in range(group + 1, group + 1 + after_groups))
+        rows.extend(
+            _Row(index.group_starts[g], True) for g in range(group + 1, group + 1 + after_groups)
+        )
         if len(rows) > height:  # a turn with more steps than fit: keep the current one in view
             mark = next(i for i, r in enumerate(rows) if not r.heading and r.step == self.step)
             start = max(0, min(mark - height // 2, len(rows) - height))
-            rows = rows[start:start + height]
+            rows = rows[start : start + height]
         return rows
 
     def _filtered(self, height: int) -> list[_Row]:
@@ -167,7 +170,7 @@ class Timeline(Widget):
         height = max(height, 1)
         at = bisect_left(only, self.step)
         start = max(0, min(at - height // 2, len(only) - height))
-        return [_Row(s, False) for s in only[start:start + height]]
+        return [_Row(s, False) for s in only[start : start + height]]
 
     def render_line(self, y: int) -> Strip:
         """Row ``y`` (Textual's line API, so a moved marker repaints two lines, not all)."""
@@ -184,12 +187,14 @@ class Timeline(Widget):
         if row.heading:
             group = self.index.group_of(row.step)
             opened = group == self.index.group_of(self.step)
-            heading = Text(("▾ " if opened else "▸ ") + self._heading(group),
-                           style="bold" if opened else "dim")
+            heading = Text(
+                ("▾ " if opened else "▸ ") + self._heading(group), style="bold" if opened else "dim"
+            )
             severity = None if opened else self._group_mark(group)
             if severity is not None:
-                heading.append(" " + severity_mark(severity),
-                               style=SEVERITY_STYLE.get(severity, "bold"))
+                heading.append(
+                    " " + severity_mark(severity), style=SEVERITY_STYLE.get(severity, "bold")
+                )
             return heading
         stage = self.index.stage(row.step)
         current = row.step == self.step
