@@ -298,6 +298,8 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert zh_problems("“这是错误， 不是输出”")
     assert zh_problems("Claude Code 源码: query.ts")
     assert zh_problems("参数:model")
+    assert zh_problems("内容以 “Exit code 1” 开头")
+    assert zh_problems("内容以“Exit code 1”开头") == []
     assert zh_problems("每次都要重发，tool_result 块（Loop turn）") == []
     assert english_words("第 2 次请求（internal 7）") == ["internal"]
     assert english_words("lines 1–5 of 9") == ["lines", "of"]

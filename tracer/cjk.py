@@ -23,6 +23,8 @@ _QUOTES = "“”‘’"
 _SPACE_BETWEEN = re.compile(f"(?<={_WIDE}) +(?={_WIDE})")
 _SPACE_AFTER_PUNCT = re.compile(f"(?<=[{_FULLWIDTH_PUNCT}]) +(?=\\S)")
 _SPACE_BEFORE_PUNCT = re.compile(f"(?<=\\w) +(?=[{_FULLWIDTH_PUNCT}])")
+# Curly quotes are full-width in Chinese text: no space between them and a character beside them.
+_SPACE_BY_QUOTE = re.compile(f"(?<={_WIDE}) +(?=[“‘])|(?<=[”’]) +(?={_WIDE})")
 _ASCII_COLON = re.compile(f"[{_IDEOGRAPH}]:(?!//)")
 
 
@@ -67,6 +69,7 @@ def zh_problems(text: str) -> list[str]:
         (_SPACE_BETWEEN, "ASCII space between two Chinese characters"),
         (_SPACE_AFTER_PUNCT, "ASCII space after full-width punctuation"),
         (_SPACE_BEFORE_PUNCT, "ASCII space before full-width punctuation"),
+        (_SPACE_BY_QUOTE, "ASCII space between a Chinese character and a curly quote"),
     ):
         for m in pattern.finditer(text):
             problems.append(f"{what}: …{around(m)}…")

@@ -49,7 +49,8 @@ class FindingsPanel(OptionList):
             return
         self._shown = (diagnosis, lang, state)
         count = len(diagnosis.findings) if diagnosis is not None else 0
-        self.border_title = tr("findings", lang) + (f" ({count})" if count else "")
+        count_text = (f"（{count}）" if lang == "zh" else f" ({count})") if count else ""
+        self.border_title = tr("findings", lang) + count_text
         self.steps = []
         if diagnosis is None:
             self.set_options(
