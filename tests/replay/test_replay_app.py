@@ -47,7 +47,7 @@ def run_keys(keys: list[str], step: int = 0, lang: str = "en") -> ReplayApp:
         (["【"], 11, 1),
         (["1"], 0, 7),
         (["2"], 0, 8),
-        (["3"], 0, 9),
+        (["3"], 0, 10),  # appending comes after the max_turns check
         (["4"], 0, 2),
         (["1", "1"], 0, 17),
     ],

@@ -67,7 +67,10 @@ def test_a_clean_request_lists_no_attempts(record: Any) -> None:
 
 
 def test_a_trace_from_before_attempt_starts_still_renders() -> None:
-    index = StepIndex(TraceReader(MAIN_TRACE))
+    # Recorded before http_attempt_start existed (and before max_turns moved ahead of appending).
+    index = StepIndex(
+        TraceReader(MAIN_TRACE.with_name("main-walk-before-attempt-starts.trace.jsonl"))
+    )
     step = _resending(index)
     assert attempt_rows(index, step) == []
     assert "HTTP attempts" not in render_step(index, step, "en").plain

@@ -51,7 +51,7 @@ def test_screenshot_by_turn_and_stage_in_chinese(tracer_cli: Cli, tmp_path: Path
     )
     assert proc.returncode == 0, proc.stderr
     svg = out.read_text(encoding="utf-8")
-    assert "20/36" in svg and "追加" in svg
+    assert "21/36" in svg and "追加" in svg
 
 
 def test_without_a_trace_it_opens_the_bundled_recording(tracer_cli: Cli, tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ def test_the_app_keeps_the_error_and_closes(tmp_path: Path) -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             assert app.input_error is None  # step 1 draws fine
-            for _ in range(19):  # on to step 20, whose view needs the broken message
+            for _ in range(20):  # on to step 21 (appending), whose view needs the broken message
                 await pilot.press("l")
             await pilot.pause()
 
@@ -53,7 +53,7 @@ def test_the_app_keeps_the_error_and_closes(tmp_path: Path) -> None:
 
 def test_the_command_prints_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, line = _broken_message(tmp_path)
-    code = main(["replay", str(path), "--step", "20", "--screenshot", str(tmp_path / "x.svg")])
+    code = main(["replay", str(path), "--step", "21", "--screenshot", str(tmp_path / "x.svg")])
     err = capsys.readouterr().err
     assert code == 2
     assert err.splitlines() == [

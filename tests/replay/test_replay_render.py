@@ -34,7 +34,7 @@ def view(index: StepIndex, step: int, lang: str = "en") -> str:
 @pytest.mark.parametrize(
     "stage, words",
     [
-        ("session", ["claude-sonnet-4-5", "Bash, Read, Edit", "max_turns: 10", "tests started"]),
+        ("session", ["claude-sonnet-5-5", "Bash, Read, Edit", "max_turns: 10", "tests started"]),
         ("turn_start", ["state.messages: 3"]),
         ("resending", ["request 1", "bytes: 3,235", "1. user", "new"]),
         (
@@ -152,8 +152,10 @@ def test_search_credits_each_hit_to_the_step_that_shows_it(index: StepIndex) -> 
     assert locate(index, turn=2, stage="response") in hits
     assert locate(index, turn=2, stage="tool_run") in hits
     assert locate(index, turn=1, stage="mapping") not in hits
-    # A message is credited to the step after it: the tool result to its wrapping step.
-    assert locate(index, turn=3, stage="wrapping") in search_steps(index, "return add(*values")
+    # The file Read returned is on screen where the tool ran and where its block was made.
+    hits = search_steps(index, "return add(*values")
+    assert locate(index, turn=3, stage="tool_run") in hits
+    assert locate(index, turn=3, stage="mapping") in hits
     assert search_steps(index, "RETURN A - B") == search_steps(index, "return a - b")
     assert search_steps(index, "no such words anywhere") == []
     assert search_steps(index, "") == []

@@ -37,8 +37,8 @@ def test_steps_are_the_events_with_a_stage(index: StepIndex) -> None:
         "tool_run",
         "mapping",
         "wrapping",
+        "max_turns_check",  # checked before the next State is built, as query.ts does
         "appending",
-        "max_turns_check",
     ]
     assert index.stage(35) == "terminal" and index.turn(35) == 4
     assert index.event(7).kind == "mapping"
