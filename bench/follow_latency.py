@@ -55,7 +55,7 @@ async def measure(turns: int) -> list[float]:
         app.feed = live.poll
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            await pilot.press("end")
+            await pilot.press("greater_than_sign")  # the last step (Home/End scroll the panel)
             with source.open("a", encoding="utf-8") as out:
                 for k in range(turns - 1):
                     out.write(lines[2 + 2 * k])  # the tool result: nothing settles yet
@@ -66,6 +66,8 @@ async def measure(turns: int) -> list[float]:
                     out.flush()
                     start = time.perf_counter()
                     while _requests(app) == requests or app.index.stage(app.step) != "resending":
+                        if time.perf_counter() - start > 10:  # bounded: a bench never hangs
+                            raise SystemExit(f"turn {k + 1}: the request never reached the screen")
                         await asyncio.sleep(0.002)
                     delays.append(time.perf_counter() - start)
         live.finish()
