@@ -16,7 +16,6 @@ source cannot tell us is never made up: no permission step unless the user visib
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -201,11 +200,13 @@ class TraceBuilder:
         prev = self._prev_api
         limit = min(len(api), len(prev))
         # The normalizer hands back the very same objects for the part of the history it kept,
-        # so the shared prefix is mostly found by identity: map() compares them all in C rather
-        # than one Python step per message (each request would otherwise walk the whole
-        # history again). Past the identical run, equal messages still count.
-        same = list(map(operator.is_, api[:limit], prev[:limit]))
-        prefix = same.index(False) if False in same else limit
+        # and an object it kept stays at its place until it is normalized again, never to come
+        # back: the identical messages are one run from the start. So the run is found from its
+        # end, in as many steps as messages changed, not one per message of the whole history
+        # (which made a long import quadratic). Past the identical run, equal messages count.
+        prefix = limit
+        while prefix > 0 and api[prefix - 1] is not prev[prefix - 1]:
+            prefix -= 1
         while prefix < limit and (
             api[prefix].role == prev[prefix].role and api[prefix].parts == prev[prefix].parts
         ):

@@ -26,7 +26,11 @@ class NormalCache:
     """``normalize(messages)`` for a list that mostly grows at its end."""
 
     def __init__(self) -> None:
-        self._messages: list[Message] = []
+        # The first message and the one just before the cut are all a later call needs to know
+        # that it extends the same list: holding a copy of the whole list would cost a copy of
+        # the whole history on every call, and make a long import quadratic.
+        self._first: Message | None = None
+        self._at_cut: Message | None = None
         self._api: list[ApiMessage] = []
         self._cut = 0
         """Messages ``[:cut]`` normalize to ``api[:api_cut]``, and nothing after can change that."""
@@ -36,17 +40,20 @@ class NormalCache:
         cut, api_cut = self._cut, self._api_cut
         same = len(messages) >= cut and (
             cut == 0
-            or (messages[cut - 1] is self._messages[cut - 1] and messages[0] is self._messages[0])
+            or (messages[cut - 1] is self._at_cut and messages[0] is self._first)
         )
         if not same:
             cut, api_cut = 0, 0
         tail = normalize_messages_for_api(messages[cut:])
         # The kept prefix is shared, never changed: normalizing the tail builds new objects.
         api = [*self._api[:api_cut], *tail] if cut else tail
-        self._messages = list(messages)
         self._api = api
         self._cut, self._api_cut = self._find_cut(messages, cut, api_cut, api)
-        return list(api)
+        self._first = messages[0] if messages else None
+        self._at_cut = messages[self._cut - 1] if self._cut else None
+        # A fresh list every call, never changed afterwards (the next call builds its own), so
+        # it is handed out as it is: callers keep it as "the previous request".
+        return api
 
     def _find_cut(
         self, messages: Sequence[Message], cut: int, api_cut: int, api: list[ApiMessage]
