@@ -39,8 +39,7 @@ class NormalCache:
     def normalize(self, messages: Sequence[Message]) -> list[ApiMessage]:
         cut, api_cut = self._cut, self._api_cut
         same = len(messages) >= cut and (
-            cut == 0
-            or (messages[cut - 1] is self._at_cut and messages[0] is self._first)
+            cut == 0 or (messages[cut - 1] is self._at_cut and messages[0] is self._first)
         )
         if not same:
             cut, api_cut = 0, 0
