@@ -65,7 +65,7 @@ def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out.append_text(folded_text(event.prompt))
     system = event.request_params.get("system")
     if system:
-        out.append("\n\nsystem:\n", style=LABEL)
+        out.append("\n\nsystem" + colon(lang).rstrip() + "\n", style=LABEL)
         out.append_text(folded_text(system if isinstance(system, str) else as_json(system), "dim"))
     return out
 
