@@ -294,10 +294,15 @@ def stage_title(stage: str, lang: str) -> str:
     return stage_name(stage, lang)
 
 
+def words_for(table: dict[str, dict[str, str]], key: str, lang: str, **values: object) -> str:
+    """``table[key]`` in ``lang`` (English when it has no such language), fields filled in."""
+    text = table[key].get(lang) or table[key]["en"]
+    return text.format(**values) if values else text
+
+
 def tr(key: str, lang: str, **values: object) -> str:
     """The text for ``key`` in ``lang``, with ``{name}`` fields filled in."""
-    text = TEXT[key].get(lang) or TEXT[key]["en"]
-    return text.format(**values) if values else text
+    return words_for(TEXT, key, lang, **values)
 
 
 def stage_name(stage: str, lang: str) -> str:

@@ -1,13 +1,16 @@
 """The words of the table of contents, the tour and the section panel's extras, in both languages.
 
 Kept apart from :mod:`tracer.replay.i18n` (the replay's own labels) so the navigation can grow
-without touching them; :func:`say` works like :func:`tracer.replay.i18n.tr`. Chinese strings use
-full-width punctuation and no ASCII space between two Chinese characters.
+without touching them; :func:`say` looks words up as :func:`tracer.replay.i18n.tr` does, through
+the same :func:`~tracer.replay.i18n.words_for`. Chinese strings use full-width punctuation and no
+ASCII space between two Chinese characters.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from tracer.replay.i18n import words_for
 
 WORDS: dict[str, dict[str, str]] = {
     "toc_title": {
@@ -87,8 +90,7 @@ def pick(text: Any, lang: str) -> str:
 
 def say(key: str, lang: str, **values: object) -> str:
     """The words for ``key`` in ``lang``, with ``{name}`` fields filled in."""
-    text = WORDS[key].get(lang) or WORDS[key]["en"]
-    return text.format(**values) if values else text
+    return words_for(WORDS, key, lang, **values)
 
 
 def ranges_text(ranges: list[tuple[int, int]], lang: str, most: int = 4) -> str:
