@@ -401,6 +401,8 @@ class _Export:
         begin = self.at(start, offset)
         if (chat := asked.get(e.tool_use_id)) is not None:  # not before the model asked for it
             begin = max(begin, chat["startTimeUnixNano"])
+            if start is e and not e.duration_ms:  # an import: ran once the answer was in
+                begin = max(begin, chat["endTimeUnixNano"])
         key = f"tool:{e.tool_use_id}:{n}"
         s = span(
             self.ids,

@@ -114,6 +114,8 @@ def _exchange(
         data = answer.read(MAX_ANSWER + 1)
         if len(data) > MAX_ANSWER:
             raise _Failed(f"the answer's body runs past {MAX_ANSWER // 1024} KB; stopped reading")
+        if answer.length:  # announced more than arrived before the connection closed
+            raise http.client.IncompleteRead(data, answer.length)
         if expired.is_set():
             raise TimeoutError
         return answer.status, answer.reason, answer.headers, data
