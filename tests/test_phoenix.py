@@ -8,7 +8,8 @@ recording goes in over OTLP/HTTP (protobuf, the only encoding Phoenix takes) and
 through Phoenix's REST API (``/v1/projects/<project>/spans``): the spans, their parents, the
 tool results, the four steps of the journey and what each request sent must all be there; a
 subagent under its Task call, a refused request in red, an old import moved into the last 7
-days. Outside CI, without Phoenix, the test is skipped; in CI (``CI`` set) a missing Phoenix is a failure, so the test cannot quietly not run.
+days. Outside CI, without Phoenix, the test is skipped; in CI (``CI`` set) a missing Phoenix is
+a failure, so the test cannot quietly not run.
 """
 
 from __future__ import annotations
