@@ -31,7 +31,7 @@ from typing import Any
 from tracer.messages import ApiMessage, materialize
 
 #: ``--otlp-max-content``'s default: bytes of message JSON kept per span attribute.
-DEFAULT_LIMIT = 64_000
+DEFAULT_LIMIT = 16_000
 FLAG = "--otlp-max-content"
 
 
@@ -111,6 +111,18 @@ def tool_definitions(tools: Any) -> list[dict[str, Any]] | None:
     ]
 
 
+def bounded_tools(tools: list[dict[str, Any]] | None, limit: int) -> list[dict[str, Any]] | None:
+    """Tool definitions within ``limit`` bytes: past it, each keeps its name and a short
+    description, and its input schema gives way to a note (Claude Code's own run to tens of KB)."""
+    if not tools or limit <= 0 or len(_json(tools).encode()) <= limit:
+        return tools
+    note = f"[left out by tracer to keep this span under {limit} bytes; see {FLAG}]"
+    return [
+        {**t, "description": _cut(str(t.get("description") or ""), 200), "parameters": note}
+        for t in tools
+    ]
+
+
 def _cut(text: str, limit: int) -> str:
     data = text.encode()
     if len(data) <= limit:
@@ -138,9 +150,14 @@ class History:
     to the trace, not to the square of its turns.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = DEFAULT_LIMIT) -> None:
+        self.limit = limit
         self.by_uuid: dict[str, dict[str, Any]] = {}
         self.params: dict[str, Any] = {}
+        self.system: list[dict[str, Any]] | None = None
+        self.params_attributes: dict[str, Any] = {}
+        """The system prompt and tool definitions as attributes, built once per change."""
+        self.new_from = 0
         self._api: list[ApiMessage] = []
         self._done: list[tuple[dict[str, Any], int] | None] = []
 
@@ -154,12 +171,21 @@ class History:
     def request(self, event: Any) -> None:
         if event.params is not None:
             self.params = event.params
+            self.system = system_instructions(event.params.get("system"))
+            tools = bounded_tools(tool_definitions(event.params.get("tools")), self.limit)
+            self.params_attributes = {
+                "gen_ai.system_instructions": _json(self.system) if self.system else None,
+                "gen_ai.tool.definitions": _json(tools) if tools else None,
+                **openinference_tools(tools),
+            }
+        self.new_from = event.prefix_len
         del self._api[event.prefix_len :], self._done[event.prefix_len :]
         for ref in event.tail:
             self._api.append(ApiMessage.from_ref(ref))
             self._done.append(None)
 
-    def _get(self, i: int, limit: int) -> tuple[dict[str, Any], int]:
+    def _get(self, i: int) -> tuple[dict[str, Any], int]:
+        limit = self.limit
         done = self._done[i]
         if done is None:
             try:
@@ -172,17 +198,28 @@ class History:
             done = self._done[i] = (msg, len(_json(msg).encode()))
         return done
 
-    def window(self, limit: int) -> list[dict[str, Any]]:
+    def added(self) -> list[dict[str, Any]]:
+        """The messages this request added after the resent prefix (up to the limit)."""
+        out, used = [], 0
+        for i in range(self.new_from, len(self._api)):
+            msg, size = self._get(i)
+            if out and self.limit > 0 and used + size > self.limit:
+                break
+            out.append(msg)
+            used += size
+        return out
+
+    def window(self) -> list[dict[str, Any]]:
         """The request's messages in about ``limit`` bytes: the prompt, a marker, the newest."""
-        n = len(self._api)
+        n, limit = len(self._api), self.limit
         if limit <= 0 or n <= 2:
-            return [self._get(i, limit)[0] for i in range(n)]
-        used = self._get(0, limit)[1]
+            return [self._get(i)[0] for i in range(n)]
+        used = self._get(0)[1]
         start = n
-        while start > 1 and used + self._get(start - 1, limit)[1] <= limit:
+        while start > 1 and used + self._get(start - 1)[1] <= limit:
             start -= 1
-            used += self._get(start, limit)[1]
-        kept = [self._get(i, limit)[0] for i in (0, *range(start, n))]
+            used += self._get(start)[1]
+        kept = [self._get(i)[0] for i in (0, *range(start, n))]
         if start == 1:
             return kept
         note = (
