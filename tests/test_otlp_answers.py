@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import gzip
 import os
+import shutil
 import socket
+import ssl
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -27,8 +31,9 @@ SECRET = "sk-test-0123456789abcdef"
 class Collector:
     """A loopback TCP server; connection *n* runs ``scripts[n]`` (the last one repeats)."""
 
-    def __init__(self, scripts: list[Script]) -> None:
+    def __init__(self, scripts: list[Script], tls: ssl.SSLContext | None = None) -> None:
         self.scripts = scripts
+        self.tls = tls
         self.requests: list[tuple[bytes, bytes, float]] = []  # head, body, arrival
         self.server = socket.create_server(("127.0.0.1", 0))
         self.server.settimeout(0.2)
@@ -53,13 +58,16 @@ class Collector:
 
     def _serve(self, conn: socket.socket, script: Script) -> None:
         conn.settimeout(5)
-        with conn:
-            try:
-                head, body = _read_request(conn)
-                self.requests.append((head, body, time.monotonic()))
-                script(conn, head)
-            except OSError:  # the client gave up first: that is what some tests want
-                pass
+        try:
+            if self.tls is not None:
+                conn = self.tls.wrap_socket(conn, server_side=True)
+            head, body = _read_request(conn)
+            self.requests.append((head, body, time.monotonic()))
+            script(conn, head)
+        except OSError:  # the client gave up first (or refused our certificate)
+            pass
+        finally:
+            conn.close()
 
     def stop(self) -> None:
         self.stopped.set()
@@ -125,8 +133,8 @@ def endless(conn: socket.socket, head: bytes) -> None:
 def collector() -> Iterator[Callable[..., Collector]]:
     made: list[Collector] = []
 
-    def make(*scripts: Script) -> Collector:
-        made.append(Collector(list(scripts)))
+    def make(*scripts: Script, tls: ssl.SSLContext | None = None) -> Collector:
+        made.append(Collector(list(scripts), tls))
         return made[-1]
 
     try:
@@ -309,3 +317,30 @@ def test_https_to_a_plain_http_port_is_one_line(
     code, err = _export(c.url.replace("http://", "https://"), capsys)
     assert code == 2 and err.count("\n") == 1 and "TLS failed" in err, err
     assert "Traceback" not in err
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_a_private_ca_is_trusted_only_when_named(
+    collector: Callable[..., Collector],
+    capsys: pytest.CaptureFixture[str],
+    clean_env: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    made = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(cert, key)
+    c = collector(answer("200 OK"), tls=server)
+    url = c.url.replace("http://", "https://")
+    code, err = _export(url, capsys)
+    assert code == 2 and err.count("\n") == 1 and "not trusted" in err, err
+    assert "OTEL_EXPORTER_OTLP_CERTIFICATE" in err
+    clean_env.setenv("OTEL_EXPORTER_OTLP_CERTIFICATE", str(cert))
+    code, err = _export(url, capsys)
+    assert code == 0 and err.startswith("sent ") and url in err, err
