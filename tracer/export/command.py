@@ -64,7 +64,7 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="BYTES",
         help="OTLP: keep each span's input messages under BYTES (the prompt and the newest "
-        "messages; a marker says what was left out). Default 64000; 0 keeps everything",
+        "messages; a marker says what was left out). Default 16000; 0 keeps everything",
     )
     parser.add_argument(
         "--shift-to-now",
