@@ -93,10 +93,12 @@ def _context(w: Walk, options: Options) -> chat.Context:
     imported = source.get("kind") == "import"
     content = not imported if options.content is None else options.content
     conversation = source.get("session_id") or f"tracer-{ids.trace}"
-    # Recordings talk to the SDK's default host (offline, the scripted transport answers for
-    # it); an import does not say which server it talked to.
-    server = None if imported else urlsplit(source.get("base_url") or "https://api.anthropic.com")
-    host = server.hostname if server is not None else None
+    # A scenario's requests go to the SDK's default host (offline, the scripted transport
+    # answers for it); a model recording or an import names its server only if it kept it.
+    base_url = source.get("base_url") or (
+        "https://api.anthropic.com" if source.get("kind") == "scenario" else None
+    )
+    host = urlsplit(base_url).hostname if base_url else None
     return chat.Context(ids, _base_ns(w, options), content, conversation, host)
 
 
