@@ -166,12 +166,13 @@ def test_shift_to_now_keeps_the_shape_and_starts_now(tmp_path: Path) -> None:
     assert [int(s["startTimeUnixNano"]) - offset for s in moved] == [
         int(s["startTimeUnixNano"]) for s in kept
     ]
-    capsys_free = tmp_path / "out.json"
-    assert (
-        main(["export", str(trace), "-f", "otlp-json", "--shift-to-now", "-o", str(capsys_free)])
-        == 0
-    )
+    out = tmp_path / "out.json"
+    assert main(["export", str(trace), "-f", "otlp-json", "--shift-to-now", "-o", str(out)]) == 0
+    first = json.loads(out.read_text(encoding="utf-8"))["resourceSpans"][0]["scopeSpans"][0]
+    assert int(first["spans"][0]["startTimeUnixNano"]) > int(kept[0]["startTimeUnixNano"])
+    # The OTLP flags belong to OTLP; a bad bound is one line, exit 2.
     assert main(["export", str(trace), "-f", "md", "--shift-to-now"]) == 2
+    assert main(["export", str(trace), "-f", "otlp-json", "--otlp-max-content", "-1"]) == 2
 
 
 @pytest.mark.parametrize("which", ["recording", "fault", "import"])
@@ -219,7 +220,7 @@ def test_the_conventions_are_finished() -> None:
     for tool in _named(found, "execute_tool "):
         a = _attrs(tool)
         assert a["gen_ai.tool.description"] == descriptions[a["gen_ai.tool.name"]]
-        steps = [e for e in tool["events"]]
+        steps = tool["events"]
         assert [int(_attrs(e)["tracer.journey.step"]) for e in steps] == [1, 2, 3, 4]
         assert not any("tracer.station" in _attrs(e) for e in steps)
     last = [e for e in events if e.kind == "response"][-1]
