@@ -344,3 +344,24 @@ def test_a_private_ca_is_trusted_only_when_named(
     clean_env.setenv("OTEL_EXPORTER_OTLP_CERTIFICATE", str(cert))
     code, err = _export(url, capsys)
     assert code == 0 and err.startswith("sent ") and url in err, err
+
+
+def test_a_partial_success_is_not_reported_as_sent(
+    collector: Callable[..., Collector], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceResponse,
+    )
+
+    body = ExportTraceServiceResponse()
+    body.partial_success.rejected_spans = 1
+    body.partial_success.error_message = "span too large"
+    c = collector(
+        answer("200 OK", "Content-Type: application/x-protobuf", body.SerializeToString())
+    )
+    code, err = _export(c.url, capsys)
+    assert code == 2 and err.count("\n") == 1, err
+    assert "rejected 1 of its spans: span too large" in err and "sent " not in err
+    # An empty 200, as most collectors answer, is a plain success.
+    ok = collector(answer("200 OK"))
+    assert _export(ok.url, capsys)[0] == 0

@@ -14,6 +14,8 @@
   which stops past 64 KB a line and 100 headers; its body is read up to :data:`MAX_ANSWER` bytes.
   A bad status line, a short body, a body that never ends, a TLS port spoken to in plain HTTP:
   each is one line naming the endpoint, never a traceback.
+* **Partial success.** A 200 whose body says some spans were rejected (``partial_success``) is
+  reported as such, never as "sent N spans".
 * **No secrets shown.** The endpoint is printed without its password and with its query's values
   hidden; a header value, password or query value echoed back by the server is blanked out.
 
@@ -155,6 +157,32 @@ def _explain(exc: BaseException, scheme: str) -> str:
     return f"cannot send the spans ({reason})"
 
 
+def _rejected(data: bytes, protocol: str) -> tuple[int, str] | None:
+    """A 200 answer's ``partial_success``: (spans rejected, why), or None when all were taken.
+
+    The specification lets a collector take a request and still refuse some of its spans; it
+    says so in the body, which is small (an ``ExportTraceServiceResponse``)."""
+    if not data.strip():
+        return None
+    try:
+        if protocol == "http/json":
+            partial = json.loads(data).get("partialSuccess") or {}
+            count, why = (
+                int(partial.get("rejectedSpans") or 0),
+                str(partial.get("errorMessage") or ""),
+            )
+        else:
+            from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+                ExportTraceServiceResponse,
+            )
+
+            answer = ExportTraceServiceResponse.FromString(data)
+            count, why = answer.partial_success.rejected_spans, answer.partial_success.error_message
+    except Exception:  # not the response message at all: a 200 is a 200
+        return None
+    return (count, why) if count > 0 else None
+
+
 def _retry_after(value: str | None) -> float | None:
     """``Retry-After`` as seconds from now: a number, or an HTTP date."""
     if not value:
@@ -187,6 +215,12 @@ def _send(target: Target, body: bytes, headers: dict[str, str]) -> None:
         except _Failed as exc:
             raise UserError(f"{where}: {_scrub(str(exc), target)}") from None
         if 200 <= status < 300:
+            if rejected := _rejected(data, target.protocol):
+                count, why = rejected
+                raise UserError(
+                    f"{where}: the collector took the request but rejected {count} of its spans"
+                    + (f": {_scrub(why, target)}" if why else "")
+                )
             return
         said = f"the collector answered {status} {_scrub(reason, target)}"
         if 300 <= status < 400:
