@@ -63,7 +63,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         cwd=base,
     )  # fmt: skip
     assert build.returncode == 0, build.stderr[-3000:]
-    wheels = list(dist.glob("tracer-*.whl"))
+    wheels = list(dist.glob("agent_loop_tracer-*.whl"))
     assert len(wheels) == 1, wheels
     assert not (CHECKOUT / "build").exists(), "building the wheel left build/ in the checkout"
 

@@ -68,10 +68,13 @@ def test_a_fault_section_opens_where_the_doctor_finds_the_fault(stops: list[Any]
     assert stop.step == diagnose(stop.recording).first_step
 
 
-def test_state_dir_prefers_the_env_var_then_xdg_then_home() -> None:
+def test_state_dir_prefers_the_env_var_then_xdg_then_home(monkeypatch: pytest.MonkeyPatch) -> None:
     assert state_dir({STATE_ENV: "/a", "XDG_STATE_HOME": "/b", "HOME": "/c"}) == Path("/a")
-    assert state_dir({"XDG_STATE_HOME": "/b", "HOME": "/c"}) == Path("/b/tracer")
-    assert state_dir({"HOME": "/c"}) == Path("/c/.local/state/tracer")
+    monkeypatch.setenv("XDG_STATE_HOME", "/b")
+    monkeypatch.setenv("HOME", "/c")
+    assert state_dir({}) == Path("/b/tracer")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    assert state_dir({}) == Path("/c/.local/state/tracer")
 
 
 def test_progress_round_trips_and_a_damaged_file_starts_afresh(tmp_path: Path) -> None:

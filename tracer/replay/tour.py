@@ -11,8 +11,9 @@ The tour is a list of stops made from the guide and the bundled recordings:
   tour steps on and shows the explanation.
 
 :class:`Tour` moves through the stops and keeps the reader's answers in a :class:`Progress`,
-saved as JSON under ``$TRACER_STATE_DIR``, else ``$XDG_STATE_HOME/tracer``, else
-``~/.local/state/tracer`` (the XDG place for state a program wants to keep between runs), so a
+saved as JSON under ``$TRACER_STATE_DIR``, else the platform's folder for state a program keeps
+between runs (``platformdirs``, installed with Textual: ``$XDG_STATE_HOME/tracer`` or
+``~/.local/state/tracer`` on Linux, ``~/Library/Application Support/tracer`` on macOS), so a
 tour resumes where it was left. Nothing here imports Textual.
 """
 
@@ -143,9 +144,9 @@ def state_dir(environ: Mapping[str, str] | None = None) -> Path:
     env = os.environ if environ is None else environ
     if env.get(STATE_ENV):
         return Path(env[STATE_ENV])
-    if env.get("XDG_STATE_HOME"):
-        return Path(env["XDG_STATE_HOME"]) / "tracer"
-    return Path(env.get("HOME") or Path.home()) / ".local" / "state" / "tracer"
+    import platformdirs  # reads XDG_STATE_HOME and HOME from the process's environment
+
+    return platformdirs.user_state_path("tracer", appauthor=False)
 
 
 @dataclass
