@@ -65,7 +65,9 @@ def chapter_panels(
     for step in range(len(index)):
         stage, turn = index.stage(step), index.turn(step)
         here = tuple(landed.get(step, ()))
-        chapter.append(
+        found, _ = section_for_step(guide, rec, stage, turn)
+        keys = (("step", stage, here), ("section", getattr(found, "id", None)))
+        if keys[0] not in panels:  # each panel rendered once, however many steps show it
             panels.add(
                 {
                     lang: text_lines(
@@ -73,11 +75,9 @@ def chapter_panels(
                     )
                     for lang in LANGS
                 },
-                key=("step", stage, here),
+                key=keys[0],
             )
-        )
-        found, _ = section_for_step(guide, rec, stage, turn)
-        section.append(
+        if keys[1] not in panels:
             panels.add(
                 {
                     lang: text_lines(
@@ -85,9 +85,10 @@ def chapter_panels(
                     )
                     for lang in LANGS
                 },
-                key=("section", getattr(found, "id", None)),
+                key=keys[1],
             )
-        )
+        chapter.append(panels.add(None, key=keys[0]))
+        section.append(panels.add(None, key=keys[1]))
     return {
         "name": rec.name,
         "title": _title(index),

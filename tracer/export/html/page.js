@@ -54,9 +54,12 @@
   }
 
   // -- state ------------------------------------------------------------------------------
-  let lang = "en";
-  try { lang = localStorage.getItem("tracer-lang") || ""; } catch (e) { lang = ""; }
-  if (!LANGS.includes(lang)) lang = (navigator.language || "").startsWith("zh") ? "zh" : "en";
+  // The language the page was exported in, unless the reader switched (remembered per browser).
+  let lang = document.documentElement.lang.startsWith("zh") ? "zh" : "en";
+  try {
+    const chosen = localStorage.getItem("tracer-lang");
+    if (LANGS.includes(chosen)) lang = chosen;
+  } catch (e) { /* storage may be off for file:// pages */ }
   let step = stepFromHash();
   let drawn = -1;
   const opened = new Set();  // subagent loops the reader opened
@@ -419,6 +422,5 @@
 
   drawStatic();
   const first = draw();
-  if (location.hash) first.then(() => $("step").focus({ preventScroll: true }));
   window.tracerPage = { go, ready: () => first, get step() { return step; } };
 })();

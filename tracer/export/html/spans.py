@@ -37,6 +37,9 @@ class Interner:
         self.items: list[Any] = []
         self._ids: dict[Any, int] = {}
 
+    def __contains__(self, key: Any) -> bool:
+        return key in self._ids
+
     def add(self, value: Any, key: Any = None) -> int:
         key = value if key is None else key
         found = self._ids.get(key)
@@ -62,31 +65,48 @@ def style_class(style: str) -> str:
     return " ".join(names)
 
 
-def _segments(line: Text, styles: Interner) -> Line:
-    plain = line.plain
-    if not plain:
-        return ""
-    cuts = {0, len(plain)}
-    spans = [s for s in line.spans if s.end > s.start]
-    for span in spans:
-        cuts.add(min(span.start, len(plain)))
-        cuts.add(min(span.end, len(plain)))
-    points = sorted(cuts)
-    # A Text's own base style is left out, as the replay's pager leaves it out (it renders each
-    # line's spans only), so the page looks like the terminal.
-    out: list[Segment] = []
-    for start, end in itertools.pairwise(points):
-        parts = [str(s.style) for s in spans if s.start <= start and s.end >= end]
-        name = style_class(" ".join(p for p in parts if p)) if parts else ""
-        piece = plain[start:end]
-        if out and _class_of(out[-1], styles) == name:  # same look: one segment
-            out[-1] = _join(out[-1], piece)
+def text_lines(text: Text, styles: Interner) -> list[Line]:
+    """``text`` as lines of segments (trailing empty lines dropped).
+
+    Works on the text's plain string and spans directly (``Text.split`` builds a ``Text`` per
+    line and is most of the cost on a big trace). A Text's own base style is left out, as the
+    replay's pager leaves it out (it renders each line's spans only), so the page looks like the
+    terminal.
+    """
+    plain = text.plain
+    size = len(plain)
+    spans = [(min(s.start, size), min(s.end, size), str(s.style)) for s in text.spans]
+    spans = [s for s in spans if s[1] > s[0]]
+    cuts = {0, size}
+    for a, b, _ in spans:
+        cuts.add(a)
+        cuts.add(b)
+    at = plain.find("\n")
+    while at >= 0:
+        cuts.add(at)
+        cuts.add(at + 1)
+        at = plain.find("\n", at + 1)
+    lines: list[list[Segment]] = [[]]
+    for a, b in itertools.pairwise(sorted(cuts)):
+        piece = plain[a:b]
+        if piece == "\n":
+            lines.append([])
+            continue
+        parts = [style for s, e, style in spans if s <= a and e >= b and style]
+        name = style_class(" ".join(parts)) if parts else ""
+        line = lines[-1]
+        if line and _class_of(line[-1], styles) == name:  # same look: one segment
+            line[-1] = _join(line[-1], piece)
         elif name:
-            out.append([piece, styles.add(name)])
+            line.append([piece, styles.add(name)])
         else:
-            out.append(piece)
-    if len(out) == 1 and isinstance(out[0], str):
-        return out[0]
+            line.append(piece)
+    out: list[Line] = [
+        "" if not line else line[0] if len(line) == 1 and isinstance(line[0], str) else line
+        for line in lines
+    ]
+    while out and out[-1] == "":
+        out.pop()
     return out
 
 
@@ -98,14 +118,6 @@ def _join(segment: Segment, piece: str) -> Segment:
     if isinstance(segment, str):
         return segment + piece
     return [segment[0] + piece, segment[1]]
-
-
-def text_lines(text: Text, styles: Interner) -> list[Line]:
-    """``text`` as lines of segments (trailing empty lines dropped)."""
-    lines = [_segments(line, styles) for line in text.split("\n", allow_blank=True)]
-    while lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 def plain_of(line: Line) -> str:
