@@ -35,11 +35,12 @@ from tracer.export.html.words import page_words
 from tracer.replay.fold import fold, whole, without_key_hints
 from tracer.replay.i18n import LANGS, STAGE_NAMES
 from tracer.replay.nesting import Nesting
-from tracer.replay.raw import step_json, step_records
+from tracer.replay.raw import step_json
 from tracer.replay.render import render_step
 from tracer.replay.steps import StepIndex, steps_of
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
+from tracer.trace.requests import rebuild_requests
 
 #: Steps per chunk of the payload.
 CHUNK = 400
@@ -90,13 +91,19 @@ def run_lengths(values: Iterator[Any]) -> list[list[Any]]:
     return out
 
 
-def _raw(index: StepIndex, step: int, full: bool) -> str:
-    if len(index.reader) <= BODY_LINES:
-        text = step_json(index, step)
-    else:
-        records = {"step": step + 1, "stage": index.stage(step), "turn": index.turn(step)}
-        records["records"] = step_records(index, step)  # type: ignore[assignment]
-        text = json.dumps(records, ensure_ascii=False, indent=2, default=str)
+def _bodies(index: StepIndex) -> dict[int, Any]:
+    """Resending step → the request body it sent, all rebuilt in one pass (small traces only:
+    the bodies together grow with the square of the turns)."""
+    reader = index.reader
+    if len(reader) > BODY_LINES:
+        return {}
+    events = (reader[i] for i in range(len(reader)) if reader.kind_of(i) in ("message", "request"))
+    bodies = [rebuilt.body for rebuilt in rebuild_requests(events)]
+    return dict(zip(steps_of(index, "resending"), bodies, strict=False))
+
+
+def _raw(index: StepIndex, step: int, bodies: dict[int, Any], full: bool) -> str:
+    text = step_json(index, step, body=bodies.get(step))
     if full:
         return text
     shown, note = fold(text, RAW_LINES, RAW_CHARS)
@@ -161,6 +168,7 @@ def build(
     styles = Interner()
     deflate = count > DEFLATE_ABOVE
     payload = Payload({})
+    bodies = _bodies(index)
     with ExitStack() as modes:
         modes.enter_context(without_key_hints())
         if full:
@@ -174,7 +182,7 @@ def build(
                            text_lines(render_step(index, step, lang), styles)]
                     for lang in LANGS
                 }  # fmt: skip
-                steps.append([said["zh"], said["en"], _raw(index, step, full)])
+                steps.append([said["zh"], said["en"], _raw(index, step, bodies, full)])
             chunk = {"first": first, "lines": lines.items, "steps": steps}
             payload.chunks.append(_chunk_text(chunk, deflate))
     panels = chapter_panels(index, styles, guide, contents, links)

@@ -1,0 +1,203 @@
+"""``export --format html`` without a browser: the page parses, fetches nothing, holds every step.
+
+The page is read back with the standard library's ``html.parser`` and its data decoded the way
+``page.js`` decodes it (plain JSON, or deflate + base64 on a big trace). The words of each step
+must be exactly what the replay's renderer says (key hints left out), so the page has no copy of
+its own. The browser test (``test_export_html_browser.py``) drives the page itself.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import sys
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tracer.cli import main
+from tracer.export.html.page import page_html
+from tracer.export.html.payload import build
+from tracer.export.html.spans import plain_of
+from tracer.paths import MAIN_RECORDING, RECORDINGS_DIR, ROOT
+from tracer.replay.fold import without_key_hints
+from tracer.replay.render import render_step
+from tracer.replay.steps import StepIndex
+from tracer.trace.reader import TraceReader
+
+
+class Page(HTMLParser):
+    """Every tag with its attributes, and the text of each ``<script>``."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.scripts: list[tuple[dict[str, str], str]] = []
+        self._in: dict[str, str] | None = None
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {k: v or "" for k, v in attrs}
+        self.tags.append((tag, found))
+        if tag == "script":
+            self._in = found
+            self.scripts.append((found, ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in is not None:
+            attrs, text = self.scripts[-1]
+            self.scripts[-1] = (attrs, text + data)
+
+
+def data_of(page: Page) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The page's meta and its chunks, decoded as page.js decodes them."""
+    blocks = {a.get("id"): text for a, text in page.scripts if a.get("type") == "application/json"}
+    meta = json.loads(blocks.pop("tracer-meta"))
+    chunks = []
+    for number in range(len(blocks)):
+        text = blocks[f"chunk-{number}"]
+        if meta["encoding"] == "deflate":
+            text = zlib.decompress(base64.b64decode(json.loads(text))).decode("utf-8")
+        chunks.append(json.loads(text))
+    return meta, chunks
+
+
+def step_lines(chunks: list[dict[str, Any]], step: int, lang: str) -> list[str]:
+    for chunk in chunks:
+        if chunk["first"] <= step < chunk["first"] + len(chunk["steps"]):
+            ids = chunk["steps"][step - chunk["first"]][0 if lang == "zh" else 1]
+            return [plain_of(chunk["lines"][i]) for i in ids]
+    raise AssertionError(f"step {step} is in no chunk")
+
+
+@pytest.fixture(scope="module")
+def walk_page() -> str:
+    return page_html(build(MAIN_RECORDING))
+
+
+def test_the_page_fetches_nothing_and_allows_only_its_own_code(walk_page: str) -> None:
+    page = Page(walk_page)
+    for tag, attrs in page.tags:
+        for name in ("src", "href", "action", "srcset", "poster", "data"):
+            value = attrs.get(name, "")
+            assert not value.startswith(("http://", "https://", "//")), (tag, name, value)
+    assert not any(tag in ("link", "img", "iframe", "object", "embed") for tag, _ in page.tags)
+    csp = next(
+        a["content"] for t, a in page.tags if a.get("http-equiv") == "Content-Security-Policy"
+    )
+    assert csp.startswith("default-src 'none';")
+    code = next(text for attrs, text in page.scripts if not attrs)
+    digest = base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
+    assert f"script-src 'sha256-{digest}'" in csp  # only this very script may run
+    assert "unsafe" not in csp
+
+
+def test_the_page_has_landmarks_and_headings(walk_page: str) -> None:
+    tags = [tag for tag, _ in Page(walk_page).tags]
+    for landmark in ("header", "nav", "main", "aside", "h1", "h2"):
+        assert landmark in tags, landmark
+    assert '<html lang="en">' in walk_page
+
+
+def test_every_step_of_the_main_walk_says_what_the_replay_says(walk_page: str) -> None:
+    meta, chunks = data_of(Page(walk_page))
+    index = StepIndex(TraceReader(MAIN_RECORDING))
+    assert meta["count"] == len(index) == sum(len(c["steps"]) for c in chunks)
+    for step in range(len(index)):
+        for lang in ("zh", "en"):
+            with without_key_hints():
+                expected = render_step(index, step, lang).plain.rstrip("\n").split("\n")
+            assert step_lines(chunks, step, lang) == expected, (step, lang)
+    mapping = step_lines(chunks, 7, "en")
+    assert mapping[0].startswith("mapping") and any("tool_result" in line for line in mapping)
+    assert meta["stages"][meta["stage"][7]] == "mapping"
+
+
+def test_key_hints_are_left_out_of_the_page_only(walk_page: str) -> None:
+    _meta, chunks = data_of(Page(walk_page))
+    index = StepIndex(TraceReader(MAIN_RECORDING))
+    resent = next(s for s in range(len(index)) if "same 1 message" in render_step(index, s, "en"))
+    assert "o: unfold" in render_step(index, resent, "en").plain  # the terminal keeps them
+    words = "\n".join(step_lines(chunks, resent, "en") + step_lines(chunks, resent, "zh"))
+    assert "(folded)" in words and "（已折叠）" in words
+    assert "o: unfold" not in words and "按 o" not in words
+
+
+def test_a_closing_script_tag_in_a_tool_output_cannot_end_the_data(tmp_path: Path) -> None:
+    evil = "</script><script>alert(1)</script><!--"
+    text = MAIN_RECORDING.read_text(encoding="utf-8").replace("On branch cmbt", evil)
+    trace = tmp_path / "evil.trace.jsonl"
+    trace.write_text(text, encoding="utf-8")
+    written = page_html(build(trace))
+    page = Page(written)
+    assert [a.get("id") for a, _ in page.scripts] == ["tracer-meta", "chunk-0", None]
+    assert "<script>alert" not in written and "alert(1)" in written  # escaped, not gone
+    _meta, chunks = data_of(page)
+    assert any(evil in line for line in step_lines(chunks, 7, "en"))
+
+
+def test_chapter_panels_toc_findings_and_requests() -> None:
+    meta, _ = data_of(Page(page_html(build(RECORDINGS_DIR / "faults" / "01-result-not-returned"
+                                                            ".trace.jsonl"))))  # fmt: skip
+    assert meta["findings"] and all(0 <= f["step"] < meta["count"] for f in meta["findings"])
+    assert all(f["text"]["zh"] and f["text"]["en"] for f in meta["findings"])
+    walk, _ = data_of(Page(page_html(build(MAIN_RECORDING))))
+    assert [r["n"] for r in walk["requests"]] == list(range(1, len(walk["requests"]) + 1))
+    assert all(r["tokens"]["input_tokens"] > 0 for r in walk["requests"])
+    assert walk["toc"][0]["id"] == "roadmap" and walk["toc"][0]["first"] == 0
+    panel = walk["panels"][walk["chapter"][0][0]]
+    assert panel["zh"] and panel["en"] and panel["zh"] != panel["en"]
+
+
+def _all_text(trace: Path, full: bool) -> str:
+    _meta, chunks = data_of(Page(page_html(build(trace, full=full))))
+    return "\n".join(plain_of(line) for chunk in chunks for line in chunk["lines"])
+
+
+def test_full_keeps_a_long_output_whole() -> None:
+    trace = RECORDINGS_DIR / "06-large-output.trace.jsonl"
+    folded, whole = _all_text(trace, False), _all_text(trace, True)
+    assert "… folded: showing" in folded and "(o: unfold)" not in folded
+    assert "… folded: showing" not in whole and len(whole) > len(folded)
+
+
+def test_a_big_trace_stays_small_and_keeps_every_step(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(ROOT) / "bench"))
+    try:
+        from replay_latency import make_big_trace
+    finally:
+        sys.path.pop(0)
+    trace = make_big_trace(tmp_path / "big.trace.jsonl", turns=200)
+    written = page_html(build(trace))
+    meta, chunks = data_of(Page(written))
+    assert meta["encoding"] == "deflate" and len(chunks) > 1
+    assert meta["count"] == len(StepIndex(TraceReader(trace)))
+    assert step_lines(chunks, meta["count"] - 1, "en")[0].startswith("terminal")
+    per_turn = len(written.encode()) / 200
+    assert per_turn < 3_000, per_turn  # about 1.4 kB a turn: 10,000 turns make about 14 MB
+
+
+def test_the_command_writes_a_page_and_a_site(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "page.html"
+    assert main(["export", "01-main-walk", "--format", "html", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").startswith("<!doctype html>")
+    site = tmp_path / "site"
+    assert main(["export", "--all", "--format", "html", "-o", str(site)]) == 0
+    index = (site / "index.html").read_text(encoding="utf-8")
+    hrefs = [a["href"] for t, a in Page(index).tags if t == "a"]
+    assert "01-main-walk.html" in hrefs and all((site / h).is_file() for h in hrefs)
+    capsys.readouterr()
+    for bad in (["export", "01-main-walk", "-f", "html"], ["export", "--all", "-f", "md"]):
+        assert main(bad) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("tracer: "), err
