@@ -248,17 +248,19 @@
     const shown = rows.filter((_, i) => i % stride === 0 || i === rows.length - 1);
     let now = -1;
     for (let i = 0; i < shown.length; i++) if (shown[i].step <= step) now = i;
-    const W = 600, H = 70, gap = 14, bar = W / shown.length;
+    const W = 600, H = 44, gap = 14, bar = W / shown.length;
     const chart = svg("svg", { viewBox: `0 0 ${W} ${2 * H + gap + 12}`, role: "img" });
     chart.setAttribute("aria-label", say("requests_chart"));
     const topBytes = Math.max(...shown.map((r) => r.bytes), 1);
     const parts = ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"];
     const total = (r) => parts.reduce((sum, k) => sum + ((r.tokens && r.tokens[k]) || 0), 0);
     const topTokens = Math.max(...shown.map(total), 1);
+    // The request of this step is outlined; those not sent yet are faint.
+    const mark = (i) => (i === now ? " now" : i > now ? " later" : "");
     shown.forEach((r, i) => {
       const x = i * bar + 1, w = Math.max(bar - 2, 1);
       const h = (r.bytes / topBytes) * H;
-      const b = svg("rect", { x, y: H - h, width: w, height: h, class: "bytes" + (i === now ? " now" : "") });
+      const b = svg("rect", { x, y: H - h, width: w, height: h, class: "bytes" + mark(i) });
       const t = svg("title", {});
       t.textContent = say("request_n", { n: r.n }) + ": " + r.bytes.toLocaleString() + " " + say("bytes");
       b.append(t);
@@ -270,7 +272,7 @@
         const hh = (v / topTokens) * H;
         y -= hh;
         const name = k.replace("_input_tokens", "").replace("_tokens", "");
-        const rect = svg("rect", { x, y, width: w, height: hh, class: name + (i === now ? " now" : "") });
+        const rect = svg("rect", { x, y, width: w, height: hh, class: name + mark(i) });
         const tt = svg("title", {});
         tt.textContent = say("request_n", { n: r.n }) + ": " + k + " " + v.toLocaleString();
         rect.append(tt);
