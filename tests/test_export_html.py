@@ -59,12 +59,14 @@ class Page(HTMLParser):
 
 def data_of(page: Page) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The page's meta and its chunks, decoded as page.js decodes them."""
-    blocks = {a.get("id"): text for a, text in page.scripts if a.get("type") == "application/json"}
-    meta = json.loads(blocks.pop("tracer-meta"))
+    blocks = {
+        a.get("id"): (a, text) for a, text in page.scripts if a.get("type") == "application/json"
+    }
+    meta = json.loads(blocks.pop("tracer-meta")[1])
     chunks = []
     for number in range(len(blocks)):
-        text = blocks[f"chunk-{number}"]
-        if meta["encoding"] == "deflate":
+        attrs, text = blocks[f"chunk-{number}"]
+        if attrs.get("data-encoding") == "deflate":
             text = zlib.decompress(base64.b64decode(json.loads(text))).decode("utf-8")
         chunks.append(json.loads(text))
     return meta, chunks
@@ -177,12 +179,19 @@ def test_a_big_trace_stays_small_and_keeps_every_step(tmp_path: Path) -> None:
         sys.path.pop(0)
     trace = make_big_trace(tmp_path / "big.trace.jsonl", turns=200)
     written = page_html(build(trace))
+    scripts = Page(written).scripts
     meta, chunks = data_of(Page(written))
     assert meta["encoding"] == "deflate" and len(chunks) > 1
+    coded = [a.get("data-encoding") for a, _ in scripts if a.get("id", "").startswith("chunk")]
+    assert coded[0] is None and set(coded[1:]) == {"deflate"}  # the first is plain: drawn at once
     assert meta["count"] == len(StepIndex(TraceReader(trace)))
     assert step_lines(chunks, meta["count"] - 1, "en")[0].startswith("terminal")
-    per_turn = len(written.encode()) / 200
-    assert per_turn < 3_000, per_turn  # about 1.4 kB a turn: 10,000 turns make about 14 MB
+    # Past the first chunk (plain, so step 1 draws at once) a step costs about 100 bytes of
+    # deflated chunk and 70 of meta: 10,000 turns (100,000 steps) make a page of about 17 MB.
+    steps = meta["count"] - len(chunks[0]["steps"])
+    deflated = sum(len(text) for a, text in scripts if a.get("data-encoding") == "deflate")
+    assert deflated / steps < 250, deflated / steps
+    assert len(written.encode()) < 1_000_000
 
 
 def test_the_command_writes_a_page_and_a_site(

@@ -245,3 +245,27 @@ def test_the_policy_stops_a_fetch_before_it_leaves(browser: Any, pages: dict[str
     assert opened.requests == []  # blocked by the policy, so it never reached the network
     opened.errors = [e for e in opened.errors if "Content Security Policy" not in e]
     opened.close()
+
+
+def test_a_big_page_inflates_the_chunk_it_needs(browser: Any, tmp_path: Path) -> None:
+    """Past the first chunk a big trace's steps are deflated; a deep link and search reach them."""
+    import sys
+
+    from tracer.paths import ROOT
+
+    sys.path.insert(0, str(Path(ROOT) / "bench"))
+    try:
+        from replay_latency import make_big_trace
+    finally:
+        sys.path.pop(0)
+    trace = make_big_trace(tmp_path / "big.trace.jsonl", turns=200)
+    page_path = tmp_path / "big.html"
+    assert main(["export", str(trace), "--format", "html", "-o", str(page_path)]) == 0
+    opened = Opened(browser, page_path, "#step-1500")
+    assert opened.wait_step(1500) == 1500
+    assert "step 1500/" in opened.text("#position") and opened.text("#step-title")
+    opened.page.locator("#query").fill("request 199")
+    opened.page.keyboard.press("Enter")
+    until(opened.page, "document.getElementById('search-count').textContent.includes('/')")
+    assert "request 199" in opened.text("#step-title") + opened.text("#view")
+    opened.close()

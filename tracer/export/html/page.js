@@ -28,7 +28,7 @@
   function readChunk(number) {
     const el = document.getElementById("chunk-" + number);
     const text = el.textContent;
-    if (meta.encoding === "json") return Promise.resolve(JSON.parse(text));
+    if (el.dataset.encoding !== "deflate") return Promise.resolve(JSON.parse(text));
     const bytes = Uint8Array.from(atob(JSON.parse(text)), (c) => c.charCodeAt(0));
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
     return new Response(stream).text().then(JSON.parse);
@@ -423,6 +423,6 @@
   });
 
   drawStatic();
-  const first = draw();
+  const first = draw().then(() => performance.mark("tracer-first-step"));  // bench/html_export.py
   window.tracerPage = { go, ready: () => first, get step() { return step; } };
 })();

@@ -58,7 +58,11 @@ def _fill(template: str, values: dict[str, str]) -> str:
 
 
 def _chunk_element(number: int, text: str) -> str:
-    return f'<script type="application/json" id="chunk-{number}">{script_json(text)}</script>'
+    """A chunk's script element; a deflated one (a JSON string) says so in ``data-encoding``."""
+    coded = ' data-encoding="deflate"' if text.startswith('"') else ""
+    return (
+        f'<script type="application/json" id="chunk-{number}"{coded}>{script_json(text)}</script>'
+    )
 
 
 def page_html(payload: Payload, lang: str = "en") -> str:

@@ -14,8 +14,9 @@ Two parts, so that opening the page costs the same on any trace:
   table of contents, the doctor's findings, and one row per request for the chart;
 - **chunks** of :data:`CHUNK` steps: each step's lines as numbers into the chunk's own table of
   distinct lines (a repeated label or tool output is written once per chunk), plus its raw JSON.
-  A big trace's chunks are deflated and base64-coded (``encoding: "deflate"``): the page
-  inflates only the chunk of the step on screen.
+  A big trace's chunks after the first are deflated and base64-coded (``encoding:
+  "deflate"``): the page inflates only the chunk of the step on screen. The first stays plain
+  JSON and comes before the script, so step 1 is drawn before the rest of the file is read.
 """
 
 from __future__ import annotations
@@ -43,12 +44,12 @@ from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 
 #: Steps per chunk of the payload.
-CHUNK = 400
+CHUNK = 100
 #: Above this many steps the chunks are deflated (a small page stays plain, readable JSON).
 DEFLATE_ABOVE = 2 * CHUNK
 #: Up to this many trace lines a resending step's raw view carries the rebuilt request body (the
 #: rebuild replays every earlier request, so it is kept to traces where that is cheap).
-BODY_LINES = 5_000
+BODY_LINES = 2_000
 #: The raw JSON of one step is folded like a long output, with room for a few records.
 RAW_LINES, RAW_CHARS = 400, 40_000
 
@@ -184,7 +185,8 @@ def build(
                 }  # fmt: skip
                 steps.append([said["zh"], said["en"], _raw(index, step, bodies, full)])
             chunk = {"first": first, "lines": lines.items, "steps": steps}
-            payload.chunks.append(_chunk_text(chunk, deflate))
+            # The first chunk stays plain, so the first step draws while the rest still loads.
+            payload.chunks.append(_chunk_text(chunk, deflate and bool(first)))
     panels = chapter_panels(index, styles, guide, contents, links)
     nesting = Nesting(index)
     findings, problem = findings_of(reader)
