@@ -210,3 +210,43 @@ def test_the_command_writes_a_page_and_a_site(
         assert main(bad) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("tracer: "), err
+
+
+API_LOG = (
+    Path(ROOT).parent / "shared" / "fixtures" / "api-logs"
+    / "claude-trace-2025-05-29-weather-app-first19.jsonl"
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["api-log", "claude-code"])
+def test_imported_sessions_export_every_step(kind: str, tmp_path: Path) -> None:
+    source = (
+        API_LOG
+        if kind == "api-log"
+        else Path(__file__).parent / "data" / "claude-code" / "layout-2.0"
+        / "5e55a0f1-0000-4000-8000-000000000001.jsonl"
+    )  # fmt: skip
+    if not source.is_file():
+        pytest.skip(f"fixture not found: {source}")
+    trace = tmp_path / "imported.trace.jsonl"
+    assert main(["import", kind, str(source), "-o", str(trace)]) == 0
+    meta, chunks = data_of(Page(page_html(build(trace))))
+    index = StepIndex(TraceReader(trace))
+    assert meta["count"] == len(index) > 0
+    with without_key_hints():
+        last = render_step(index, len(index) - 1, "zh").plain.rstrip("\n").split("\n")
+    assert step_lines(chunks, len(index) - 1, "zh") == last
+    if kind == "claude-code":
+        assert [loop[3] for loop in meta["loops"]] == ["b1d2e3f4"]
+        first, last_step = meta["loops"][0][:2]
+        assert meta["stages"][meta["stage"][first - 1]] == "follow_up"  # under its Task call
+        assert first not in meta["top"] and last_step < meta["count"] - 1
+
+
+def test_a_torn_trace_says_so_on_the_page(tmp_path: Path) -> None:
+    trace = tmp_path / "torn.trace.jsonl"
+    text = MAIN_RECORDING.read_text(encoding="utf-8")
+    trace.write_text(text + '{"kind": "turn_st', encoding="utf-8")
+    meta, _ = data_of(Page(page_html(build(trace))))
+    assert meta["torn_line"] == text.count("\n") + 1
+    assert "{line}" in meta["words"]["torn"]["en"]

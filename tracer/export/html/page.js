@@ -129,6 +129,8 @@
     $("timeline-title").textContent = say("timeline");
     $("raw-title").textContent = say("mode_raw");
     $("toc-title").textContent = say("contents");
+    $("notice").hidden = meta.torn_line === null;
+    if (meta.torn_line !== null) $("notice").textContent = say("torn", { line: meta.torn_line, steps: meta.count });
     drawToc();
   }
 

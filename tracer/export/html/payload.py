@@ -232,7 +232,7 @@ def build(
         "requests": requests,
         "words": page_words(),
         "links": links or {},
-        "torn": reader.torn_notice(),
+        "torn_line": reader.torn_line,
     }
     reader.close()
     return payload

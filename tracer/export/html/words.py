@@ -15,8 +15,6 @@ FROM_TEXT = (
     "turn_step",
     "timeline",
     "chapter",
-    "findings",
-    "no_findings",
     "search_prompt",
     "matches",
     "no_matches",
@@ -24,7 +22,6 @@ FROM_TEXT = (
     "mode_raw",
     "setup",
     "turn",
-    "checkpoint",
     "torn",
 )
 
@@ -51,13 +48,10 @@ PAGE: dict[str, dict[str, str]] = {
     },
     "subagent": {"zh": "子代理 {loop}（{id}）", "en": "subagent {loop} for {id}"},
     "skip": {"zh": "跳到当前步骤", "en": "skip to the step"},
-    "step_view": {"zh": "当前步骤", "en": "the step"},
     "results": {"zh": "搜索结果", "en": "search results"},
-    "here": {"zh": "本录制", "en": "here"},
     "step_n": {"zh": "第 {n} 步", "en": "step {n}"},
     "index_title": {"zh": "第 12 章的录制", "en": "The chapter's recordings"},
     "steps_n": {"zh": "{n} 步", "en": "{n} steps"},
-    "loading": {"zh": "载入中…", "en": "loading…"},
 }
 
 
