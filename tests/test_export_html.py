@@ -152,10 +152,15 @@ def test_chapter_panels_toc_findings_and_requests() -> None:
     assert meta["findings"] and all(0 <= f["step"] < meta["count"] for f in meta["findings"])
     assert all(f["text"]["zh"] and f["text"]["en"] for f in meta["findings"])
     walk, _ = data_of(Page(page_html(build(MAIN_RECORDING))))
-    assert [r["n"] for r in walk["requests"]] == list(range(1, len(walk["requests"]) + 1))
-    assert all(r["tokens"]["input_tokens"] > 0 for r in walk["requests"])
+    requests = walk["requests"]
+    assert requests["n"] == list(range(1, len(requests["n"]) + 1))
+    assert all(t > 0 for t in requests["input_tokens"])
+    assert requests["cache_read_input_tokens"] == [0] * len(requests["n"])  # the split, kept
     assert walk["toc"][0]["id"] == "roadmap" and walk["toc"][0]["first"] == 0
-    panel = walk["panels"][walk["chapter"][0][0]]
+    index = StepIndex(TraceReader(MAIN_RECORDING))
+    chapter = walk["chapter"]
+    first = chapter["others"].get("0", chapter["usual"][index.stage_codes[0]])
+    panel = walk["panels"][first]
     assert panel["zh"] and panel["en"] and panel["zh"] != panel["en"]
 
 
@@ -250,3 +255,39 @@ def test_a_torn_trace_says_so_on_the_page(tmp_path: Path) -> None:
     meta, _ = data_of(Page(page_html(build(trace))))
     assert meta["torn_line"] == text.count("\n") + 1
     assert "{line}" in meta["words"]["torn"]["en"]
+
+
+def test_exporting_a_page_needs_neither_textual_nor_the_sdk() -> None:
+    import subprocess
+
+    code = (
+        "import sys; from tracer.cli import main;"
+        "assert main(['export', '01-main-walk', '-f', 'html', '-o', sys.argv[1]]) == 0;"
+        "print(sorted(m for m in ('textual', 'anthropic') if m in sys.modules))"
+    )
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(Path(tmp) / "p.html")],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_per_stage_panel_table_gives_back_every_step() -> None:
+    from tracer.export.html.chapter import chapter_panels
+    from tracer.export.html.spans import Interner
+
+    for trace in (MAIN_RECORDING, RECORDINGS_DIR / "02-error-path.trace.jsonl"):
+        index = StepIndex(TraceReader(trace))
+        meta, _ = data_of(Page(page_html(build(trace))))
+        panels = chapter_panels(index, Interner())
+        for key in ("chapter", "section"):
+            table = meta[key]
+            decoded = [
+                table["others"].get(str(s), table["usual"][index.stage_codes[s]])
+                for s in range(len(index))
+            ]
+            assert decoded == panels[key], (trace.name, key)
+        assert len(set(panels["section"])) > 1  # not one panel for every step

@@ -23,6 +23,9 @@ from tracer.replay.section_panel import section_panel_text
 from tracer.replay.sections import RecordingInfo, entries_of, recording_info, section_for_step
 from tracer.replay.steps import StepIndex
 
+#: Steps listed under a section in the table of contents.
+TOC_PLACES = 8
+
 
 def landings(guide: Any, rec: RecordingInfo, index: StepIndex) -> dict[int, list[str]]:
     """Step → ids of the checkpoints it shows (as the replay's ``checkpoints_here`` finds them)."""
@@ -126,7 +129,9 @@ def _toc(
             {
                 "id": sec.id,
                 "title": {lang: _pick(sec.title, lang) for lang in LANGS},
-                "here": [a - 1 for a, _ in entry.ranges()] if entry else [],
+                # The first few places (a long session shows a stage thousands of times).
+                "here": [a - 1 for a, _ in entry.ranges()[:TOC_PLACES]] if entry else [],
+                "more": max(len(entry.ranges()) - TOC_PLACES, 0) if entry else 0,
                 "first": entry.first if entry else None,
                 "elsewhere": elsewhere,
             }

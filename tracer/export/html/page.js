@@ -16,8 +16,12 @@
     return out;
   }
   const turns = expand(meta.turns);
-  const chapterOf = expand(meta.chapter);
-  const sectionOf = expand(meta.section);
+  const byStage = (table) => (s) => {
+    const other = table.others[s];
+    return other === undefined ? table.usual[meta.stage[s]] : other;
+  };
+  const chapterOf = byStage(meta.chapter);
+  const sectionOf = byStage(meta.section);
   const findingsAt = new Map();
   for (const f of meta.findings) {
     if (!findingsAt.has(f.step)) findingsAt.set(f.step, []);
@@ -143,7 +147,7 @@
         a.href = "#step-" + (section.first + 1);
         a.textContent = name;
         li.append(a);
-        const steps = section.here.map((s) => s + 1).join(", ");
+        const steps = section.here.map((s) => s + 1).join(", ") + (section.more ? ", …" : "");
         li.append(" (" + say("step_n", { n: steps }) + ")");
       } else {
         li.append(name);
@@ -185,6 +189,8 @@
   }
 
   function drawTimeline() {
+    // A keyboard reader who moved from the timeline stays in it, on the current step.
+    const hadFocus = $("turn").contains(document.activeElement);
     const [first, end] = topTurn(step);
     const turn = turns[first];
     const title = document.createElement("p");
@@ -215,6 +221,7 @@
       stack[stack.length - 1].list.append(li);
     }
     $("turn").replaceChildren(title, root);
+    if (hadFocus) { const here = root.querySelector("[aria-current=step]"); if (here) here.focus(); }
   }
 
   function drawFindings() {
@@ -242,48 +249,47 @@
   }
   function drawChart() {
     const fig = $("chart");
-    const rows = meta.requests;
-    if (!rows.length) { fig.hidden = true; return; }
+    const cols = meta.requests;
+    const count = cols.step.length;
+    if (!count) { fig.hidden = true; return; }
     fig.hidden = false;
+    const parts = ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"];
     const most = 60;  // sample a long session to about this many bars
-    const stride = Math.max(1, Math.ceil(rows.length / most));
-    const shown = rows.filter((_, i) => i % stride === 0 || i === rows.length - 1);
+    const stride = Math.max(1, Math.ceil(count / most));
+    const shown = [];
+    for (let i = 0; i < count; i += 1) if (i % stride === 0 || i === count - 1) shown.push(i);
     let now = -1;
-    for (let i = 0; i < shown.length; i++) if (shown[i].step <= step) now = i;
+    shown.forEach((row, i) => { if (cols.step[row] <= step) now = i; });
     const W = 600, H = 44, gap = 14, bar = W / shown.length;
     const chart = svg("svg", { viewBox: `0 0 ${W} ${2 * H + gap + 12}`, role: "img" });
     chart.setAttribute("aria-label", say("requests_chart"));
-    const topBytes = Math.max(...shown.map((r) => r.bytes), 1);
-    const parts = ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"];
-    const total = (r) => parts.reduce((sum, k) => sum + ((r.tokens && r.tokens[k]) || 0), 0);
+    const total = (row) => parts.reduce((sum, k) => sum + (cols[k][row] || 0), 0);
+    const topBytes = Math.max(...shown.map((row) => cols.bytes[row]), 1);
     const topTokens = Math.max(...shown.map(total), 1);
     // The request of this step is outlined; those not sent yet are faint.
     const mark = (i) => (i === now ? " now" : i > now ? " later" : "");
-    shown.forEach((r, i) => {
+    const titled = (el, text) => { const t = svg("title", {}); t.textContent = text; el.append(t); return el; };
+    shown.forEach((row, i) => {
       const x = i * bar + 1, w = Math.max(bar - 2, 1);
-      const h = (r.bytes / topBytes) * H;
-      const b = svg("rect", { x, y: H - h, width: w, height: h, class: "bytes" + mark(i) });
-      const t = svg("title", {});
-      t.textContent = say("request_n", { n: r.n }) + ": " + r.bytes.toLocaleString() + " " + say("bytes");
-      b.append(t);
-      chart.append(b);
+      const label = say("request_n", { n: cols.n[row] }) + ": ";
+      const h = (cols.bytes[row] / topBytes) * H;
+      chart.append(titled(svg("rect", { x, y: H - h, width: w, height: h, class: "bytes" + mark(i) }),
+        label + cols.bytes[row].toLocaleString() + " " + say("bytes")));
       let y = 2 * H + gap;
       for (const k of parts) {
-        const v = (r.tokens && r.tokens[k]) || 0;
+        const v = cols[k][row] || 0;
         if (!v) continue;
         const hh = (v / topTokens) * H;
         y -= hh;
         const name = k.replace("_input_tokens", "").replace("_tokens", "");
-        const rect = svg("rect", { x, y, width: w, height: hh, class: name + mark(i) });
-        const tt = svg("title", {});
-        tt.textContent = say("request_n", { n: r.n }) + ": " + k + " " + v.toLocaleString();
-        rect.append(tt);
-        chart.append(rect);
+        chart.append(titled(svg("rect", { x, y, width: w, height: hh, class: name + mark(i) }),
+          label + k + " " + v.toLocaleString()));
       }
     });
     const note = (y, text) => { const el = svg("text", { x: 2, y }); el.textContent = text; chart.append(el); };
     note(10, say("bytes") + " ≤ " + topBytes.toLocaleString());
-    note(H + gap + 10, rows.some((r) => r.tokens)
+    const known = parts.some((k) => cols[k].some((v) => v !== null));
+    note(H + gap + 10, known
       ? "input_tokens ≤ " + topTokens.toLocaleString() + " (" + [say("input"), say("cache_read"), say("cache_creation")].join(" / ") + ")"
       : say("no_tokens"));
     const caption = document.createElement("figcaption");
@@ -293,8 +299,8 @@
 
   function drawChapter() {
     $("chapter-title").textContent = say("chapter") + " · " + stageName(meta.stage[step]);
-    linesInto($("chapter-step"), meta.panels[chapterOf[step]][lang]);
-    linesInto($("chapter-section"), meta.panels[sectionOf[step]][lang]);
+    linesInto($("chapter-step"), meta.panels[chapterOf(step)][lang]);
+    linesInto($("chapter-section"), meta.panels[sectionOf(step)][lang]);
   }
 
   function drawPosition() {

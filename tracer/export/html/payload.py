@@ -81,6 +81,51 @@ def request_tokens(index: StepIndex, step: int) -> dict[str, int] | None:
     return None
 
 
+#: The chart draws about 60 bars; a long session's requests are sampled to this many rows.
+CHART_ROWS = 600
+TOKEN_KEYS = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+
+
+def request_rows(index: StepIndex) -> dict[str, list[Any]]:
+    """The requests for the chart, as columns: step, request number, bytes, and the input
+    tokens in three parts (None where the trace has no count). Sampled evenly to
+    :data:`CHART_ROWS`, first and last kept, as the replay samples its own chart."""
+    sent = list(steps_of(index, "resending"))
+    if len(sent) > CHART_ROWS:
+        stride = (len(sent) - 1) / (CHART_ROWS - 1)
+        sent = [sent[round(k * stride)] for k in range(CHART_ROWS)]
+    rows: dict[str, list[Any]] = {"step": [], "n": [], "bytes": [], **{k: [] for k in TOKEN_KEYS}}
+    for step in sent:
+        event = index.event(step)
+        tokens = request_tokens(index, step) or {}
+        rows["step"].append(step)
+        rows["n"].append(getattr(event, "request_index", 0))
+        rows["bytes"].append(getattr(event, "bytes", 0))
+        for key in TOKEN_KEYS:
+            rows[key].append(tokens.get(key))
+    return rows
+
+
+def by_stage(index: StepIndex, values: list[int]) -> dict[str, Any]:
+    """Per-step values that mostly follow the step's stage: the usual value of each stage, and
+    the steps that differ (a checkpoint's step, a section an anchor points at)."""
+    counts: dict[tuple[int, int], int] = {}
+    for step, value in enumerate(values):
+        key = (index.stage_codes[step], value)
+        counts[key] = counts.get(key, 0) + 1
+    usual: dict[int, tuple[int, int]] = {}
+    for (code, value), seen in counts.items():
+        if code not in usual or seen > usual[code][1]:
+            usual[code] = (value, seen)
+    default = [usual.get(code, (0, 0))[0] for code in range(len(index.stage_names))]
+    others = {
+        str(step): value
+        for step, value in enumerate(values)
+        if value != default[index.stage_codes[step]]
+    }
+    return {"usual": default, "others": others}
+
+
 def run_lengths(values: Iterator[Any]) -> list[list[Any]]:
     """``[a, a, a, b]`` → ``[[a, 3], [b, 1]]``: the page expands it."""
     out: list[list[Any]] = []
@@ -190,17 +235,7 @@ def build(
     panels = chapter_panels(index, styles, guide, contents, links)
     nesting = Nesting(index)
     findings, problem = findings_of(reader)
-    requests = []
-    for step in steps_of(index, "resending"):
-        event = index.event(step)
-        requests.append(
-            {
-                "step": step,
-                "n": getattr(event, "request_index", 0),
-                "bytes": getattr(event, "bytes", 0),
-                "tokens": request_tokens(index, step),
-            }
-        )
+    requests = request_rows(index)
     header = reader.header if isinstance(reader.header, dict) else {}
     stage_list = index.stage_names
     payload.meta = {
@@ -223,8 +258,8 @@ def build(
         "loops": loops_of(index, nesting),
         "styles": styles.items,
         "panels": panels["panels"],
-        "chapter": run_lengths(iter(panels["chapter"])),
-        "section": run_lengths(iter(panels["section"])),
+        "chapter": by_stage(index, panels["chapter"]),
+        "section": by_stage(index, panels["section"]),
         "toc": panels["toc"],
         "title": panels["title"],
         "findings": findings,
