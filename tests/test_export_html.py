@@ -192,7 +192,7 @@ def test_a_big_trace_stays_small_and_keeps_every_step(tmp_path: Path) -> None:
     assert meta["count"] == len(StepIndex(TraceReader(trace)))
     assert step_lines(chunks, meta["count"] - 1, "en")[0].startswith("terminal")
     # Past the first chunk (plain, so step 1 draws at once) a step costs about 100 bytes of
-    # deflated chunk and 70 of meta: 10,000 turns (100,000 steps) make a page of about 17 MB.
+    # deflated chunk and 70 of meta: 10,000 turns (100,000 steps) make a page of about 15 MB.
     steps = meta["count"] - len(chunks[0]["steps"])
     deflated = sum(len(text) for a, text in scripts if a.get("data-encoding") == "deflate")
     assert deflated / steps < 250, deflated / steps

@@ -9,9 +9,10 @@ lines; it never decides what a step says.
 
 Two parts, so that opening the page costs the same on any trace:
 
-- **meta**: small and read at once: the stage and turn of each step (run-length coded), the
-  subagent loops, the chapter panels (each written once, shared by the steps that show it), the
-  table of contents, the doctor's findings, and one row per request for the chart;
+- **meta**: small and read at once: the stage of each step and its turn (run-length coded), the
+  subagent loops, the chapter panels (each written once; which one a step shows is stored by
+  stage, with the few steps that differ), the table of contents, the doctor's findings, and the
+  requests for the chart (sampled on a long session);
 - **chunks** of :data:`CHUNK` steps: each step's lines as numbers into the chunk's own table of
   distinct lines (a repeated label or tool output is written once per chunk), plus its raw JSON.
   A big trace's chunks after the first are deflated and base64-coded (``encoding:
