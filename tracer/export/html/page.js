@@ -260,7 +260,7 @@
     for (let i = 0; i < count; i += 1) if (i % stride === 0 || i === count - 1) shown.push(i);
     let now = -1;
     shown.forEach((row, i) => { if (cols.step[row] <= step) now = i; });
-    const W = 600, H = 44, gap = 14, bar = W / shown.length;
+    const W = 600, H = 44, gap = 14, room = H - 12, bar = W / shown.length;  // room: under the label
     const chart = svg("svg", { viewBox: `0 0 ${W} ${2 * H + gap + 12}`, role: "img" });
     chart.setAttribute("aria-label", say("requests_chart"));
     const total = (row) => parts.reduce((sum, k) => sum + (cols[k][row] || 0), 0);
@@ -272,14 +272,14 @@
     shown.forEach((row, i) => {
       const x = i * bar + 1, w = Math.max(bar - 2, 1);
       const label = say("request_n", { n: cols.n[row] }) + ": ";
-      const h = (cols.bytes[row] / topBytes) * H;
+      const h = (cols.bytes[row] / topBytes) * room;
       chart.append(titled(svg("rect", { x, y: H - h, width: w, height: h, class: "bytes" + mark(i) }),
         label + cols.bytes[row].toLocaleString() + " " + say("bytes")));
       let y = 2 * H + gap;
       for (const k of parts) {
         const v = cols[k][row] || 0;
         if (!v) continue;
-        const hh = (v / topTokens) * H;
+        const hh = (v / topTokens) * room;
         y -= hh;
         const name = k.replace("_input_tokens", "").replace("_tokens", "");
         chart.append(titled(svg("rect", { x, y, width: w, height: hh, class: name + mark(i) }),
