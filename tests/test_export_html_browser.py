@@ -157,6 +157,12 @@ def test_deep_link_keys_reload_and_language(browser: Any, pages: dict[str, Path]
     assert "第 " in opened.text("#position")
     page.locator("#raw summary").click()
     assert '"records"' in opened.text("#raw-json")
+    page.emulate_media(media="print")  # the print stylesheet: the step and its chapter only
+    shown = "e => getComputedStyle(e).display !== 'none'"
+    assert not page.locator("#timeline").evaluate(shown)
+    assert not page.locator(".controls").evaluate(shown)
+    assert page.locator("#view").evaluate(shown) and page.locator("#chapter").evaluate(shown)
+    page.emulate_media(media="screen")
     page.locator("#lang").click()  # back to English for the other tests (it is remembered)
     until(page, "document.documentElement.lang === 'en'")
     opened.close()
