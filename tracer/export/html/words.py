@@ -34,7 +34,7 @@ PAGE: dict[str, dict[str, str]] = {
     "journey": {"zh": "结果的旅途", "en": "the result's journey"},
     "station_next": {"zh": "下一个{name}步骤", "en": "next {name} step"},
     "requests_chart": {
-        "zh": "每次请求的字节数和输入 token 数",
+        "zh": "每次请求的字节数和 input_tokens",
         "en": "bytes and input tokens per request",
     },
     "bytes": {"zh": "字节数", "en": "bytes"},
@@ -43,7 +43,7 @@ PAGE: dict[str, dict[str, str]] = {
     "cache_creation": {"zh": "缓存写入", "en": "cache creation"},
     "request_n": {"zh": "第 {n} 次请求", "en": "request {n}"},
     "no_tokens": {
-        "zh": "这条轨迹没有记录 token 数",
+        "zh": "这条轨迹没有记录 input_tokens",
         "en": "this trace has no token counts",
     },
     "subagent": {"zh": "子代理 {loop}（{id}）", "en": "subagent {loop} for {id}"},
