@@ -275,3 +275,13 @@ def test_a_big_page_inflates_the_chunk_it_needs(browser: Any, tmp_path: Path) ->
     until(opened.page, "document.getElementById('search-count').textContent.includes('/')")
     assert "request 199" in opened.text("#step-title") + opened.text("#view")
     opened.close()
+
+
+def test_a_trace_without_steps_says_so(browser: Any, tmp_path: Path) -> None:
+    trace = tmp_path / "empty.trace.jsonl"
+    trace.write_text(MAIN_RECORDING.read_text(encoding="utf-8").split("\n")[0] + "\n")
+    page_path = tmp_path / "empty.html"
+    assert main(["export", str(trace), "--format", "html", "-o", str(page_path)]) == 0
+    opened = Opened(browser, page_path)
+    assert opened.wait_step() == 0 and "no steps" in opened.text("#view")
+    opened.close()

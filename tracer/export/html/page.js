@@ -44,7 +44,8 @@
   }
   function chunk(number) {
     if (!chunks.has(number)) {
-      const ready = document.getElementById("chunk-" + number) ? Promise.resolve() : loaded();
+      // The first chunk comes before this script; a later one may still be half read.
+      const ready = number === 0 ? Promise.resolve() : loaded();
       chunks.set(number, ready.then(() => readChunk(number)));
       if (chunks.size > 12) chunks.delete(chunks.keys().next().value);  // keep a few
     }
@@ -431,6 +432,11 @@
   });
 
   drawStatic();
+  if (!meta.count) {  // a trace with no steps yet: say so, and draw nothing else
+    $("view").textContent = say("no_steps");
+    document.body.dataset.step = "0";
+    return;
+  }
   const first = draw().then(() => performance.mark("tracer-first-step"));  // bench/html_export.py
   window.tracerPage = { go, ready: () => first, get step() { return step; } };
 })();

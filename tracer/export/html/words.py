@@ -23,6 +23,7 @@ FROM_TEXT = (
     "setup",
     "turn",
     "torn",
+    "no_steps",
 )
 
 #: Words a page needs that a terminal does not.
