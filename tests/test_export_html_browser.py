@@ -285,3 +285,22 @@ def test_a_trace_without_steps_says_so(browser: Any, tmp_path: Path) -> None:
     opened = Opened(browser, page_path)
     assert opened.wait_step() == 0 and "no steps" in opened.text("#view")
     opened.close()
+
+
+def test_keyboard_only(browser: Any, pages: dict[str, Path]) -> None:
+    """Tab reaches the skip link first; a timeline link works with Enter, and keeps the focus."""
+    opened = Opened(browser, pages["walk"], "#step-2")
+    page = opened.page
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip"
+    page.focus('#timeline a[href="#step-4"]')
+    page.keyboard.press("Enter")
+    assert opened.wait_step(4) == 4
+    until(page, "document.activeElement.getAttribute('aria-current') === 'step'")
+    assert page.evaluate("document.activeElement.getAttribute('href')") == "#step-4"
+    page.keyboard.press("ArrowRight")  # the step keys work from the timeline too
+    assert opened.wait_step(5) == 5
+    page.focus("#prev")
+    page.keyboard.press("Enter")  # a button, pressed from the keyboard
+    assert opened.wait_step(4) == 4
+    opened.close()
