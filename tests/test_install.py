@@ -148,6 +148,19 @@ def test_record_all_never_writes_into_site_packages(installed: Installed) -> Non
     assert written == sorted(bundled)
 
 
+def test_export_html_uses_the_page_files_the_wheel_carries(installed: Installed) -> None:
+    proc = installed.tracer("export", "01-main-walk", "--format", "html", "-o", "walk.html")
+    assert proc.returncode == 0, proc.stderr
+    page = (installed.home / "walk.html").read_text(encoding="utf-8")
+    for name in ("page.css", "page.js"):  # inlined from the installed package's own copies
+        shipped = installed.python(
+            f"from importlib.resources import files; print(files('tracer.export.html')"
+            f".joinpath('{name}'))"
+        )
+        assert Path(shipped).is_relative_to(installed.venv), shipped
+        assert Path(shipped).read_text(encoding="utf-8") in page
+
+
 def test_usage_errors_are_one_line(installed: Installed) -> None:
     proc = installed.tracer("replay", "--stage", "bogus")
     assert proc.returncode == 2

@@ -240,7 +240,18 @@ def tour_strings() -> list[str]:
     return [w["zh"] for table in (WORDS, CHOICE_WORDS) for w in table.values() if "zh" in w]
 
 
+def page_strings() -> list[str]:
+    """The exported web page's own words, their fields filled as the page fills them."""
+    from tracer.export.html.words import page_words
+
+    values = {"loop": "b1d2e3f4", "id": "toolu_l1", "name": "翻译", "n": 3, "turn": 2, "step": 8,
+              "total": 36, "query": "git diff", "line": 12, "steps": 11}  # fmt: skip
+    return [re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), w["zh"])
+            for w in page_words().values()]  # fmt: skip
+
+
 STATIC = {
+    "page": page_strings,
     "guide": guide_strings,
     "tour": tour_strings,
     "scenarios": scenario_strings,

@@ -1,4 +1,8 @@
-"""``tracer export TRACE --format md|mermaid|otlp-json [-o OUT]`` or ``--otlp-endpoint [URL]``.
+"""``tracer export TRACE --format md|mermaid|otlp-json|html [-o OUT]`` or ``--otlp-endpoint [URL]``.
+
+``--format html`` writes one self-contained page that replays the trace in a browser
+(:mod:`tracer.export.html`); ``tracer export --all --format html -o site/`` writes a page per
+bundled recording and an index page.
 
 Light at import time (``tracer --help`` loads it); the format modules load when the command runs.
 ``--otlp-endpoint`` sends the same spans ``otlp-json`` writes to a collector
@@ -19,6 +23,8 @@ FORMATS = {
     "mermaid": "tracer.export.mermaid",
     "otlp-json": "tracer.export.otlp",
 }
+#: Formats written by a module of their own rather than through :func:`export_text`.
+PAGE_FORMATS = ("html",)
 #: ``--otlp-endpoint`` given without a URL: take it from the environment.
 FROM_ENV = ""
 
@@ -26,15 +32,34 @@ FROM_ENV = ""
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "export",
-        help="write a trace as Markdown, a Mermaid diagram or OTLP/JSON spans, or send the "
-        "spans to a tracing backend",
+        help="write a trace as Markdown, a Mermaid diagram, OTLP/JSON spans or a web page that "
+        "replays it, or send the spans to a tracing backend",
         description="Export a trace for the tools people already use: md (a walk-through, one "
         "section per turn), mermaid (a sequence diagram), otlp-json (OpenTelemetry GenAI spans "
-        "for Jaeger, Langfuse or Phoenix); or POST those spans to a collector over OTLP/HTTP.",
+        "for Jaeger, Langfuse or Phoenix), html (one self-contained page that steps through the "
+        "trace in a browser); or POST those spans to a collector over OTLP/HTTP.",
     )
-    parser.add_argument("trace", type=Path, metavar="TRACE")
+    parser.add_argument("trace", type=Path, metavar="TRACE", nargs="?")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="with --format html: a page for every bundled recording, and an index page, in "
+        "the folder -o names",
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="with --format html: keep long outputs whole instead of folding them as the "
+        "replay does",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=("zh", "en"),
+        default="en",
+        help="with --format html: the language a page opens in (the reader can switch)",
+    )
     how = parser.add_mutually_exclusive_group(required=True)
-    how.add_argument("--format", "-f", choices=sorted(FORMATS))
+    how.add_argument("--format", "-f", choices=sorted([*FORMATS, *PAGE_FORMATS]))
     how.add_argument(
         "--otlp-endpoint",
         nargs="?",
@@ -127,8 +152,34 @@ def send(
     return sent, spans[0]["traceId"], f"{target.shown} ({target.protocol})"
 
 
+def _export_html(args: argparse.Namespace) -> int:
+    from tracer.errors import UserError
+    from tracer.export.html.page import export_page, export_site
+
+    if args.output is None:
+        raise UserError("--format html needs -o: a page for one trace, a folder with --all")
+    if args.all:
+        written = export_site(args.output, full=args.full, lang=args.lang)
+        print(f"wrote {len(written)} pages into {args.output}", file=sys.stderr)
+        return 0
+    size = export_page(args.trace, args.output, full=args.full, lang=args.lang)
+    print(f"wrote {args.output} ({size:,} bytes)", file=sys.stderr)
+    return 0
+
+
 def _export(args: argparse.Namespace) -> int:
     from tracer.errors import UserError
+
+    if args.all and args.trace is not None:
+        raise UserError("give a TRACE or --all, not both")
+    if args.trace is None and not args.all:
+        raise UserError("give a TRACE to export (or --all with --format html)")
+    if args.all and args.format != "html":
+        raise UserError("--all goes with --format html")
+    if args.full and args.format != "html":
+        raise UserError("--full goes with --format html")
+    if args.format == "html":
+        return _export_html(args)
 
     if args.otlp_endpoint is not None:
         if args.output is not None:

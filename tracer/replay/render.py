@@ -19,7 +19,7 @@ from rich.text import Text
 
 from tracer.replay import context
 from tracer.replay.attempts import attempt_rows, attempts_text, worth_showing
-from tracer.replay.fold import as_json, folded, folded_text, is_unfolded, short
+from tracer.replay.fold import as_json, folded, folded_text, is_unfolded, key_hint, short
 from tracer.replay.i18n import colon, stage_title
 from tracer.replay.render_tools import (
     block_text,
@@ -144,8 +144,9 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(
             say(
                 lang,
-                f"  ⋯ same {same} {noun} as request {request} (folded; o: unfold)\n",
-                f"  ⋯ 与第 {request} 次请求相同的 {same} 条消息（已折叠，按 o 展开）\n",
+                f"  ⋯ same {same} {noun} as request {request} (folded{key_hint('; o: unfold')})\n",
+                f"  ⋯ 与第 {request} 次请求相同的 {same} 条消息"
+                f"（已折叠{key_hint('，按 o 展开')}）\n",
             ),
             style="dim",
         )
@@ -334,8 +335,8 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(
             say(
                 lang,
-                f"  1–{event.before_count}  unchanged (folded; o: unfold)\n",
-                f"  1–{event.before_count}  未变（已折叠，按 o 展开）\n",
+                f"  1–{event.before_count}  unchanged (folded{key_hint('; o: unfold')})\n",
+                f"  1–{event.before_count}  未变（已折叠{key_hint('，按 o 展开')}）\n",
             ),
             style="dim",
         )

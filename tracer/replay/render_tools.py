@@ -16,7 +16,7 @@ from typing import Any
 from rich.text import Text
 
 from tracer.replay import context
-from tracer.replay.fold import as_json, folded_text, is_unfolded, short
+from tracer.replay.fold import as_json, folded_text, is_unfolded, key_hint, short
 from tracer.replay.i18n import colon, stage_title
 from tracer.trace.events import MessageRecorded, ToolFinished
 
@@ -204,7 +204,12 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out.append("        ⇓  ", style="bold")
     out.append(say(lang, "mapped to a tool_result block", "翻译成 tool_result 块"), style="bold")
     out.append(
-        say(lang, "   (b: jump here and back)\n\n", "（按 b 在此处与原始输出之间跳转）\n\n"),
+        say(
+            lang,
+            key_hint("   (b: jump here and back)"),
+            key_hint("（按 b 在此处与原始输出之间跳转）"),
+        )
+        + "\n\n",
         style="dim",
     )
     block = event.block
