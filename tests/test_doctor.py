@@ -345,7 +345,7 @@ def test_json_output_has_the_published_shape(fault_traces: dict[str, Path]) -> N
     jsonschema.validate(data, FINDINGS_JSON_SCHEMA)
     assert [d["rule"] for d in data] == ["tool-use-id-mismatch"]
     assert set(data[0]) == {"rule", "severity", "step", "turn", "message", "message_zh", "hint"}
-    assert data[0]["message_zh"].startswith("第 ") and "tool_result" in data[0]["message_zh"]
+    assert data[0]["message_zh"].startswith("第2次请求") and "tool_result" in data[0]["message_zh"]
 
 
 def test_text_output_and_exit_codes(fault_traces: dict[str, Path]) -> None:

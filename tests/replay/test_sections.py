@@ -172,7 +172,10 @@ def test_a_bad_anchor_is_one_line_with_its_place(tmp_path: Path, anchor: str, pr
 
 
 def test_a_section_opens_where_the_guide_anchors_it(guide, contents) -> None:  # type: ignore[no-untyped-def]
-    for anchor in guide.anchors:
+    firsts = {}
+    for anchor in guide.anchors:  # a section opens at the first of its anchors in a recording
+        firsts.setdefault((anchor.section, anchor.recording), anchor)
+    for anchor in firsts.values():
         entry = next(e for e in contents.of(anchor.section) if e.recording.called(anchor.recording))
         _, index = _open(entry.recording.name)
         assert entry.anchored and entry.first == entry.anchored[0]

@@ -56,8 +56,8 @@ def test_each_checkpoint_comes_right_after_its_sections_stop(stops: list[Any]) -
         position = stops.index(stop)
         owner = next(s for s in reversed(stops[:position]) if s.kind == "section")
         assert owner.section.id == stop.section.id
-        # The tour stands one step before the step that shows the checkpoint.
-        assert stop.step == stop.question.land - 1
+        # The tour stands before the checkpoint's step, and the reveal where the answer shows.
+        assert stop.step == stop.question.ask < stop.question.step <= stop.question.land
 
 
 def test_a_fault_section_opens_where_the_doctor_finds_the_fault(stops: list[Any]) -> None:
@@ -332,7 +332,7 @@ def test_the_score_names_each_checkpoint_in_the_readers_language(stops: list[Any
     tour = Tour(stops, Progress(answers={"turn-limit": {"given": "stop", "right": True}}))
     zh = score_text(tour, GUIDE, "zh").plain
     en = score_text(tour, GUIDE, "en").plain
-    assert "答对 1 个，共答了 1 个（全部 7 个）" in zh and "（还没答）" in zh and "(" not in zh
+    assert "答对1个，共答了1个（全部7个）" in zh and "（还没答）" in zh and "(" not in zh
     limit = next(c for c in GUIDE.checkpoints if c.id == "turn-limit")
     assert f"✓ {limit.text.zh.split('：')[0]}" in zh
     assert f"✓ {limit.text.en.split(': ')[0]}" in en and "(not answered yet)" in en
