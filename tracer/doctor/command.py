@@ -172,7 +172,7 @@ def summary(trace: Path, findings: list[Any], lang: str = "en") -> str:
     if lang == "zh":
         if not findings:
             return f"{trace}：没有发现问题"
-        return f"{trace}：{errors} 个错误，{warnings} 个警告"
+        return f"{trace}：{errors}个错误，{warnings}个警告"
     if not findings:
         return f"{trace}: no findings"
     return (

@@ -42,7 +42,7 @@ FALLBACK: dict[str, dict[str, str]] = {
         "en": "Rebuild the request as sent: it starts with user, roles alternate, and every "
         "tool_use is answered in the very next user message.",
         "zh": "还原实际发出的请求：以 user 开头、角色交替、"
-        "每个 tool_use 都在紧随其后的 user 消息里得到回答。",
+        "每个 tool_use 都在紧随其后的用户消息里得到回答。",
     },
 }
 

@@ -30,7 +30,7 @@ REPEAT_HINT = {
     "en": "The model asked for the same call with the same input again and again: compare the "
     "tool_result it got each time with what it asked next. needsFollowUp is rightly true while "
     "it keeps asking; only max_turns stops such a loop.",
-    "zh": "模型一次次用同样的输入请求同一个调用：对比它每次拿到的 tool_result 和它接下来的请求。"
+    "zh": "AI 一次次用同样的输入请求同一个调用：对比它每次拿到的 tool_result 和它接下来的请求。"
     "只要它还在请求工具，needsFollowUp 为 true 就没有错；这样的循环只有 max_turns 能拦住。",
 }
 
@@ -166,7 +166,7 @@ def check_max_turns(facts: TraceFacts, loop_findings: list[Finding]) -> list[Fin
             and ((r := facts.next_request(u.response_index)) is None or r.index > end)
         ]
         tail = f"; the results of {len(unsent)} tool call(s) were never sent" if unsent else ""
-        tail_zh = f"；有{len(unsent)}个工具调用的结果没有发给模型" if unsent else ""
+        tail_zh = f"；有{len(unsent)}个工具调用的结果没有发给 AI" if unsent else ""
         shown = limit if limit is not None else "?"
         findings.append(
             facts.finding(

@@ -120,7 +120,7 @@ def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
                 end,
                 f"the session ended ({facts.events[end].reason}) without sending the result of "
                 f"{calls} back to the model",
-                f"会话结束了（{facts.events[end].reason}），{calls} 的结果却没有送回模型",
+                f"会话结束了（{facts.events[end].reason}），{calls} 的结果却没有送回 AI",
             )
         )
     return findings

@@ -42,7 +42,7 @@ def section_card(tour: Tour, guide: Any, rec: RecordingInfo | None, lang: str) -
         if notes:
             out.append("\n" + say("fault_notes", lang) + "\n", style="bold red")
             out.append(notes + "\n")
-    lines = diagram_text(stop.section)
+    lines = diagram_text(stop.section, lang)
     if lines:
         out.append("\n" + say("diagram", lang) + "\n", style=LABEL)
         out.append("\n".join(lines) + "\n")
