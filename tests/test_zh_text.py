@@ -473,6 +473,8 @@ def test_the_glossary_catches_what_it_is_for() -> None:
     assert book_words("决定：approve")
     assert book_words("第 2 轮")
     assert book_words("内部列表 9 条")
+    assert book_words("看 wrapping 步骤")
+    assert book_words("翻译（mapping）步骤") == []
     # What stays: the stations, literals, a value with its Chinese gloss, numbers with no measure.
     assert book_words("第一站：结果长什么样；第二站；第三站；下一站预告") == []
     assert book_words("决定：批准（approve）") == []
@@ -480,3 +482,23 @@ def test_the_glossary_catches_what_it_is_for() -> None:
     assert book_words("messages: [") == []
     assert book_words("max_turns 是 2，第2轮的工具刚执行完") == []
     assert book_words("内容以“Exit code 1”开头，is_error 为 true") == []
+
+
+def test_one_name_per_stage_in_the_diagrams_and_the_timeline() -> None:
+    """A step kind is called the same in the zh diagrams as on the timeline (是否继续, not
+    要不要继续 in one place and 是否继续 in another)."""
+    guide = load_guide()
+    named = 0
+    for section in guide.sections:
+        for label, stage in re.findall(
+            r"[\"\\[>]\s*([^\"<>\[\]（）]+)（(\w+)）", section.diagram("zh") or ""
+        ):
+            if stage in STAGES:
+                label = label.strip(" ①②③④")
+                assert label in (i18n.stage_name(stage, "zh"), i18n.BOOK_TERMS.get(stage)), (
+                    section.id,
+                    label,
+                    stage,
+                )
+                named += 1
+    assert named >= 12

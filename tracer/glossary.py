@@ -2,7 +2,8 @@
 
 ``chapters/<chapter>/glossary.yaml`` sits beside the guide and lists, for the chapter's Chinese,
 the book's word and the words it replaces (AI, not 模型; 执行, not 运行; 用户消息, not
-user 消息; 轮, not 回合 …), where 站 may appear (the book's three stations and 下一站预告
+user 消息; 轮, not 回合 …), the four steps by the book's word first (翻译（mapping）, never a
+bare ``mapping``), where 站 may appear (the book's three stations and 下一站预告
 only), the English words that must not be labels or values in zh text (``model：``,
 ``决定：approve``), and the measure words a number keeps beside it (第2轮, not 第 2 轮).
 :func:`glossary_problems` lists what a zh string gets wrong by it; the typography itself (spaces
@@ -37,6 +38,8 @@ class Glossary:
     ui_labels: frozenset[str]
     ui_values: frozenset[str]
     measure_words: str
+    steps: dict[str, str] = field(default_factory=dict)
+    """The four steps' code names and the book's words for them (mapping → 翻译)."""
     path: Path | None = None
     _patterns: dict[str, re.Pattern[str]] = field(default_factory=dict, repr=False)
 
@@ -51,6 +54,7 @@ class Glossary:
             # A value: an English word right after a full-width colon, not followed by its
             # Chinese gloss or more of an identifier.
             value=re.compile(rf"：\s*({values})(?![\w（(.\-])"),
+            step=re.compile(rf"(?<![\w（(\-/])({'|'.join(self.steps) or '(?!)'})(?![\w）)\-])"),
             number=re.compile(
                 rf"第 +{number}|(?<![\w.]){number} +[{self.measure_words}]"
                 rf"|[{_IDEOGRAPH}] +{number}(?=[{self.measure_words}])"
@@ -76,6 +80,9 @@ class Glossary:
                 found.append(
                     f"{what} “{m.group(1)}”: …{text[max(m.start() - 8, 0) : m.end() + 8]}…"
                 )
+        for m in self._patterns["step"].finditer(text):
+            book = self.steps[m.group(1)]
+            found.append(f"“{m.group(1)}” alone: the book says {book}（{m.group(1)}）")
         for m in self._patterns["number"].finditer(text):
             found.append(f"a number set apart from 第 or its measure word: “{m.group(0)}”")
         return found
@@ -131,8 +138,20 @@ def load_glossary(path: Path) -> Glossary:
         frozenset(words("ui_labels")),
         frozenset(words("ui_values")),
         measure,
+        _steps(doc, path),
         path,
     )
+
+
+def _steps(doc: dict[str, object], path: Path) -> dict[str, str]:
+    steps = doc.get("steps", {})
+    if not isinstance(steps, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in steps.items()
+    ):
+        raise UserError(
+            "steps: must map each code name to the book's word", path, line_of(doc, "steps")
+        )
+    return dict(steps)
 
 
 def maybe_glossary(guide_path: Path) -> Glossary | None:

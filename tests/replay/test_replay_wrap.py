@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from rich.cells import cell_len
 from rich.text import Text
 
@@ -42,3 +44,12 @@ def test_newlines_tabs_and_styles_survive() -> None:
     lines = wrap(text, 40)
     assert [line.plain for line in lines] == ["1       def add(a, b):", "红色"]
     assert lines[1].spans and lines[1].spans[0].style == "red"
+
+
+def test_a_number_keeps_di_and_its_measure_word_on_one_line() -> None:
+    text = "循环在第2轮结束时停下，共11条消息，其中用户消息3条。"
+    for width in range(8, 40):  # narrower, "息3条。" alone overflows and is cut where it must
+        lines = _plain(text, width)
+        assert "".join(lines) == text
+        for line, following in pairwise(lines):
+            assert not (line[-1:].isdigit() or following[:1].isdigit()), (width, lines)

@@ -4,7 +4,8 @@ Rich wraps at whitespace, which suits English. Chinese has no spaces: a paragrap
 "word" to Rich, so it is pushed whole onto a new line and folded there, leaving the English
 words around it stranded on short lines ("API" alone, then the Chinese). Here a line may also
 break between two characters when either is wide (CJK), never before closing punctuation such
-as ，。、：) and never after opening punctuation such as （《, as Chinese typesetting does.
+as ，。、：) and never after opening punctuation such as （《, as Chinese typesetting does; nor
+between a number and the character beside it, so 第2轮 and 3条 never split across lines.
 Pure: it takes a Rich ``Text`` and a width and returns the lines; the pager draws them.
 """
 
@@ -20,11 +21,18 @@ _NO_LINE_END = frozenset("（《「『【〔〈([{")
 def _may_break_before(previous: str, char: str) -> bool:
     if char in _NO_LINE_START or previous in _NO_LINE_END:
         return False
+    if _number_and_word(previous, char) or _number_and_word(char, previous):
+        return False  # 第2轮 stays whole: a number keeps 第 and its measure word beside it
     if previous.isspace():
         return not char.isspace()
     if char.isspace():
         return False
     return get_character_cell_size(previous) == 2 or get_character_cell_size(char) == 2
+
+
+def _number_and_word(digit: str, other: str) -> bool:
+    """An ASCII digit beside a Chinese character (第2, 2轮, 3条): one unit to the wrapper."""
+    return digit.isascii() and digit.isdigit() and get_character_cell_size(other) == 2
 
 
 def _cuts(plain: str, width: int) -> list[int]:
