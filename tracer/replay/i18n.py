@@ -47,7 +47,7 @@ TEXT: dict[str, dict[str, str]] = {
     "claude_code": {"zh": "Claude Code 源码", "en": "Claude Code source"},
     "bridge": {"zh": "书中的名字", "en": "in the book"},
     "ours": {"zh": "本项目", "en": "ours"},
-    "fidelity": {"zh": "与原版的差异", "en": "fidelity"},
+    "fidelity": {"zh": "与书中的出入", "en": "fidelity"},
     "checkpoint": {"zh": "检查点", "en": "checkpoint"},
     "torn": {
         "zh": "轨迹在第{line}行中途截断；只显示前{steps}步",
@@ -83,7 +83,7 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "too big to check on opening: opening this panel checks it",
     },
     "doctor_failed": {
-        "zh": "诊断无法检查这条轨迹：{problem}",
+        "zh": "无法诊断这条轨迹：{problem}",
         "en": "the doctor cannot check this trace: {problem}",
     },
     "ended": {"zh": "已结束", "en": "ended"},
