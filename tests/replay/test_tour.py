@@ -4,6 +4,7 @@ both languages, answering right and wrong."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import subprocess
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 from nav_helpers import nav_tour
+from rich.text import Text
 
 from tracer.chapters import load_guide
 from tracer.paths import ROOT
@@ -338,3 +340,32 @@ def test_the_score_names_each_checkpoint_in_the_readers_language(stops: list[Any
     assert f"✓ {limit.text.en.split(': ')[0]}" in en and "(not answered yet)" in en
     tour.move(next(i for i, s in enumerate(stops) if s.id == "checkpoint:turn-limit"))
     assert stop_title(tour, "zh").endswith(f"检查点：{limit.text.zh.split('：')[0]}")
+
+
+@pytest.mark.parametrize("width", [24, 31, 37])
+def test_a_card_keeps_a_number_with_its_measure_word(width: int) -> None:
+    """The card wraps the Chinese way: 第4轮 is never split as 第4 / 轮 (Rich alone splits it)."""
+    from textual.app import App
+
+    from tracer.replay.widgets.wrapped_text import WrappedText
+
+    body = Text("第4轮的回复到了。" * 6 + "共11条消息，其中用户消息3条。" * 3)
+
+    class One(App[None]):
+        def compose(self) -> Any:
+            yield WrappedText(body)
+
+    app = One()
+
+    async def main() -> None:
+        async with app.run_test(size=(width, 20)) as pilot:
+            await pilot.pause()
+            widget = app.query_one(WrappedText)
+            lines = ["".join(s.text for s in widget.render_line(y)).rstrip() for y in range(20)]
+            shown = [line for line in lines if line]
+            assert "".join(shown) == body.plain
+            assert widget.size.height == len(shown)
+            for line, following in itertools.pairwise(shown):
+                assert not (line[-1].isdigit() or following[0].isdigit()), (line, following)
+
+    asyncio.run(main())
