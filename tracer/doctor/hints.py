@@ -36,7 +36,8 @@ FALLBACK: dict[str, dict[str, str]] = {
     },
     "max-turns": {
         "en": "Compare maxTurns with the turn count: the check is next turn > maxTurns.",
-        "zh": "对照 maxTurns 配置和 turnCount 计数：判断条件是 nextTurnCount > maxTurns（严格大于）。",
+        "zh": "对照 maxTurns 配置和 turnCount 计数："
+        "判断条件是 nextTurnCount > maxTurns（严格大于）。",
     },
     "api-invariants": {
         "en": "Rebuild the request as sent: it starts with user, roles alternate, and every "
