@@ -53,3 +53,20 @@ def test_a_number_keeps_di_and_its_measure_word_on_one_line() -> None:
         assert "".join(lines) == text
         for line, following in pairwise(lines):
             assert not (line[-1:].isdigit() or following[:1].isdigit()), (width, lines)
+
+
+def test_the_wrapped_renderable_wraps_the_same_way_inside_rich() -> None:
+    """Widgets that hand their rows to Rich (the findings panel) get the same wrapping."""
+    from rich.console import Console
+
+    from tracer.replay.wrap import Wrapped
+
+    text = Text("第2次请求重发了工具调用，却没有带上它的结果；共11条消息。" * 2)
+    console = Console(width=200)
+    for width in range(10, 40):
+        lines = console.render_lines(Wrapped(text), console.options.update_width(width))
+        plain = ["".join(s.text for s in line).rstrip() for line in lines]
+        assert "".join(plain) == text.plain
+        for line, following in pairwise(p for p in plain if p):
+            assert not (line[-1].isdigit() or following[0].isdigit()), (width, line, following)
+    assert str(Wrapped(text)) == text.plain

@@ -11,7 +11,10 @@ Pure: it takes a Rich ``Text`` and a width and returns the lines; the pager draw
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.cells import cell_len, get_character_cell_size
+from rich.measure import Measurement
 from rich.text import Text
 
 _NO_LINE_START = frozenset("，。、：；！？）》」』】〕〉,.;:!?)]}…%")
@@ -124,3 +127,23 @@ def wrap(text: Text, width: int) -> list[Text]:
             line.expand_tabs(8)  # as Rich does before it wraps
         lines.extend(wrap_line(line, width))
     return lines
+
+
+class Wrapped:
+    """A Rich renderable: ``text`` wrapped by :func:`wrap` at whatever width Rich offers it.
+
+    For widgets that hand their content to Rich (an option list's rows), so Chinese wraps there as
+    it does in the pager: ``Option(Wrapped(text))``. ``str()`` gives the plain text.
+    """
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text.plain
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        yield Text("\n").join(wrap(self.text.copy(), options.max_width))
+
+    def __rich_measure__(self, console: Any, options: Any) -> Measurement:
+        return Measurement.get(console, options, self.text)
