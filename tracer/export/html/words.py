@@ -42,7 +42,7 @@ PAGE: dict[str, dict[str, str]] = {
     "input": {"zh": "输入", "en": "input"},
     "cache_read": {"zh": "缓存读取", "en": "cache read"},
     "cache_creation": {"zh": "缓存写入", "en": "cache creation"},
-    "request_n": {"zh": "第 {n} 次请求", "en": "request {n}"},
+    "request_n": {"zh": "第{n}次请求", "en": "request {n}"},
     "no_tokens": {
         "zh": "这条轨迹没有记录 input_tokens",
         "en": "this trace has no token counts",
@@ -50,9 +50,9 @@ PAGE: dict[str, dict[str, str]] = {
     "subagent": {"zh": "子代理 {loop}（{id}）", "en": "subagent {loop} for {id}"},
     "skip": {"zh": "跳到当前步骤", "en": "skip to the step"},
     "results": {"zh": "搜索结果", "en": "search results"},
-    "step_n": {"zh": "第 {n} 步", "en": "step {n}"},
-    "index_title": {"zh": "第 12 章的录制", "en": "The chapter's recordings"},
-    "steps_n": {"zh": "{n} 步", "en": "{n} steps"},
+    "step_n": {"zh": "第{n}步", "en": "step {n}"},
+    "index_title": {"zh": "第12章的录制", "en": "The chapter's recordings"},
+    "steps_n": {"zh": "{n}步", "en": "{n} steps"},
 }
 
 
