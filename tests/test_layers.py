@@ -52,3 +52,57 @@ def test_the_check_sees_lazy_imports(tmp_path: Path, banned: str) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(f"def f():\n    from {banned} import thing\n", encoding="utf-8")
     assert (2, banned) in _imports(sample)
+
+
+def _module_of(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def _cycles(folder: Path) -> list[list[str]]:
+    """Import circles among the modules of ``folder`` (lazy and TYPE_CHECKING imports count)."""
+    files = sorted(folder.rglob("*.py"))
+    modules = {_module_of(p): p for p in files}
+    graph = {
+        name: {m for _, m in _imports(path) if m in modules and m != name}
+        for name, path in modules.items()
+    }
+    found: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                found.append([*stack[stack.index(nxt) :], nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
+    return found
+
+
+def test_the_importers_have_no_import_circle() -> None:
+    # claude_code.py analyses a transcript and journey.py emits it: the record they share
+    # (Transcript) lives below both, in transcript.py.
+    assert _cycles(PACKAGE / "importers") == []
+
+
+def test_the_circle_check_finds_a_circle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pkg = tmp_path / "tracer" / "importers"
+    pkg.mkdir(parents=True)
+    (pkg / "a.py").write_text("from tracer.importers.b import x\n", encoding="utf-8")
+    (pkg / "b.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from tracer.importers.a import y\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(f"{__name__}.PACKAGE", tmp_path / "tracer")
+    assert _cycles(pkg) == [["tracer.importers.a", "tracer.importers.b", "tracer.importers.a"]]

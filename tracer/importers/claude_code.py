@@ -24,12 +24,10 @@ again and again while Claude Code is still writing the session.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tracer import __version__
-from tracer.agent.messages import Message
 from tracer.errors import UserError
 from tracer.importers.dag import CONVERSATION, active_path
 from tracer.importers.journey import emit_all, emit_transcript, prompt_text
@@ -37,7 +35,8 @@ from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
 from tracer.importers.shapes import clean_records
 from tracer.importers.subagents import RECORDS, link_subagents
-from tracer.importers.transcript import Boundary, Response, group_calls, skip_label
+from tracer.importers.transcript import Transcript, group_calls, skip_label
+from tracer.messages import Message
 from tracer.trace.events import Header
 from tracer.trace.writer import TraceWriter
 
@@ -50,23 +49,6 @@ NOTES = (
     "Turns are numbered across the whole session; Claude Code restarts its count at each prompt.",
     "Permission steps appear only where the user refused a tool; tool start times are not logged.",
 )
-
-
-@dataclass
-class Transcript:
-    """A transcript read and analysed, ready to be emitted."""
-
-    path: Path
-    before: list[Message | Boundary]
-    responses: list[Response]
-    calls: dict[str, tuple[str, Any, str]]
-    links: dict[str, list[dict[str, Any]]]
-    report: ImportReport
-    source: dict[str, Any]
-    records: list[Record] = field(default_factory=list)
-    children: dict[str, Transcript] = field(default_factory=dict)
-    """Subagent runs, by the ``tool_use`` id of the Task call that ran them: nested loops."""
-    depth: int = 0
 
 
 #: Subagents of subagents of ... are followed this deep.

@@ -13,7 +13,7 @@ without ``tool_use`` ends a loop and the next prompt opens the next one in the s
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tracer.agent.messages import Message
 from tracer.importers.builder import ToolResult, TraceBuilder
@@ -21,11 +21,14 @@ from tracer.importers.counts import Tally, check_counts
 from tracer.importers.counts import describe as describe_counts
 from tracer.importers.output import epoch_of
 from tracer.importers.subagents import describe
-from tracer.importers.transcript import INTERRUPTED, Boundary, Response, split_at_compactions
+from tracer.importers.transcript import (
+    INTERRUPTED,
+    Boundary,
+    Response,
+    Transcript,
+    split_at_compactions,
+)
 from tracer.trace.events import EndReason, Event, SessionStarted, SubagentEnded, SubagentStarted
-
-if TYPE_CHECKING:
-    from tracer.importers.claude_code import Transcript
 
 
 def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:

@@ -12,6 +12,7 @@ that call led to.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tracer.importers.jsonl import Record
@@ -243,3 +244,22 @@ def split_at_compactions(
         else:
             out[-1][1].append(item)
     return out
+
+
+@dataclass
+class Transcript:
+    """A transcript read and analysed (:mod:`tracer.importers.claude_code`), ready to be
+    emitted (:mod:`tracer.importers.journey`). It lives here, below both, so that neither
+    module imports the other."""
+
+    path: Path
+    before: list[Message | Boundary]
+    responses: list[Response]
+    calls: dict[str, tuple[str, Any, str]]
+    links: dict[str, list[dict[str, Any]]]
+    report: ImportReport
+    source: dict[str, Any]
+    records: list[Record] = field(default_factory=list)
+    children: dict[str, Transcript] = field(default_factory=dict)
+    """Subagent runs, by the ``tool_use`` id of the Task call that ran them: nested loops."""
+    depth: int = 0
