@@ -40,6 +40,7 @@ from tracer.importers.output import ImportReport
 
 CONVERSATION = ("user", "assistant", "attachment")
 REWOUND = "records off the active branch (rewound or edited)"
+CYCLE = "records whose parentUuid chain goes round in a cycle"
 
 
 @dataclass
@@ -100,9 +101,11 @@ def is_summary_root(rec: dict[str, Any]) -> bool:
 class _Chain:
     """Parent links as the conversation really ran (see the module docstring)."""
 
-    def __init__(self, records: list[Record], main_uuids: set[str]) -> None:
+    def __init__(self, records: list[Record], main_uuids: set[str], path: str = "") -> None:
+        self.path = path
         self.by_uuid: dict[str, dict[str, Any]] = {}
         self.position: dict[str, int] = {}
+        self.lines: dict[str, int] = {}
         self._main_positions: list[int] = []
         self._main_at: list[str] = []
         for pos, (_, rec) in enumerate(records):
@@ -111,6 +114,7 @@ class _Chain:
                 continue
             self.by_uuid[uid] = rec
             self.position[uid] = pos
+            self.lines[uid] = records[pos][0]
             if uid in main_uuids:
                 self._main_positions.append(pos)
                 self._main_at.append(uid)
@@ -130,6 +134,14 @@ class _Chain:
             uid = parent if isinstance(parent, str) else None
             seen += 1
         return False
+
+    def cycle_note(self, uid: str) -> str:
+        """The note for a parent link that loops back to ``uid``."""
+        line = self.lines.get(uid, 0)
+        return (
+            f"{self.path}:{line}: the parentUuid chain loops back to record {uid} (a cycle): "
+            "the walk stopped there, and what lies before it is left out"
+        )
 
     def parent(self, rec: dict[str, Any]) -> str | None:
         parent = rec.get("parentUuid")
@@ -167,16 +179,21 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
     if not main:
         return ActivePath([], sidechain, subagent_file)
 
-    chain = _Chain(records, {r[1]["uuid"] for r in main})
+    chain = _Chain(records, {r[1]["uuid"] for r in main}, report.source)
     on_path: set[str] = set()
     summary_roots: dict[str, str | None] = {}
     cur: dict[str, Any] | None = main[-1][1]
-    while cur is not None and cur["uuid"] not in on_path:
+    while cur is not None:
         on_path.add(cur["uuid"])
         parent = chain.parent(cur)
         if is_summary_root(cur):
             summary_roots[cur["uuid"]] = parent
         cur = chain.by_uuid.get(parent) if parent else None
+        if cur is not None and cur["uuid"] in on_path:
+            # A record that names itself or a later record of its own chain as its parent:
+            # the file was edited or damaged. Walking on would go round forever.
+            report.notes.append(chain.cycle_note(cur["uuid"]))
+            break
 
     # Parallel tool_use blocks of one response can sit on side branches: a response is all the
     # records with its message.id, wherever they hang.
@@ -218,6 +235,7 @@ class _SkipReasons:
 
     def of(self, rec: dict[str, Any]) -> str:
         trail: list[str] = []
+        seen: set[str] = set()
         cur: dict[str, Any] | None = rec
         reason = "records off the active branch"
         while cur is not None:
@@ -225,7 +243,11 @@ class _SkipReasons:
             if uid in self._memo:
                 reason = self._memo[uid]
                 break
+            if uid in seen:  # the parent links go round: never reach the path or a root
+                reason = CYCLE
+                break
             trail.append(uid)
+            seen.add(uid)
             parent = self.chain.parent(cur)
             if parent is None or parent in self.on_path:
                 reason = self._branch(cur, parent)
