@@ -360,13 +360,16 @@ class TraceBuilder:
         )
         self._emit(MaxTurnsChecked, next_turn_count=self.turn + 1, exceeded=False)
 
-    def reset(self, messages: list[Message], text: str, data: dict[str, Any]) -> None:
-        """Compaction: the list is replaced by a summary; the next request starts afresh."""
+    def reset(
+        self, messages: list[Message], text: str, data: dict[str, Any], topic: str = "compaction"
+    ) -> None:
+        """Compaction (or a cleared context): the list is replaced; the next request starts
+        afresh."""
         before = len(self.messages)
         self.record(*(m for m in messages if m.uuid not in self.by_uuid))
         self.messages = list(messages)
         self.note(
-            "compaction",
+            topic,
             text,
             data={**data, "before_count": before, "after_count": len(self.messages)},
         )

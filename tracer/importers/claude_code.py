@@ -109,7 +109,15 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
             f"file ({', '.join(active.orphans[:3])}): kept, for the doctor"
         )
 
-    before, responses = group_calls(active.records, report, active.summary_roots)
+    if active.clear_roots:
+        report.notes.append(
+            f"{len(active.clear_roots) + 1} conversations in this file (the context was cleared "
+            f"{len(active.clear_roots)} time(s): /clear, or plan mode's clear context): each is "
+            "imported as its own loop, one after the other"
+        )
+    before, responses = group_calls(
+        active.records, report, active.summary_roots, active.clear_roots
+    )
     calls: dict[str, tuple[str, Any, str]] = {}
     results: dict[str, Any] = {}
     for resp in responses:

@@ -82,6 +82,10 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
                 _tool_steps(b, t, m)
         stop = next((k + 1 for k, m in enumerate(pre) if _is_interruption(m)), None)
         reason: EndReason = "aborted_tools" if uses else "completed"
+        why: str | None = None
+        if stop is None and any(s and s.data.get("cleared") for s, _ in segments[1:]):
+            stop = len(pre)  # the context was cleared: this loop ends here, whatever it asked
+            why = CLEARED if uses else None
         if uses and stop is None and not last:
             b.append([*resp.messages, *pre])  # the loop goes on: appending, then resending
         elif last:
@@ -97,7 +101,7 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
             if stop is None:
                 stop = next((k for k, m in enumerate(pre) if not m.has_tool_result()), len(pre))
             b.extend([*resp.messages, *pre[:stop]])
-            b.end(reason)
+            b.end(reason, why)
             b.extend(pre[stop:])
         _compactions(b, segments[1:])
 
@@ -171,9 +175,34 @@ def _is_interruption(m: Message) -> bool:
     )
 
 
+CLEARED = (
+    "the context was cleared (/clear, or plan mode's clear context) before the next request: "
+    "a new conversation follows"
+)
+
+
 def _compactions(b: TraceBuilder, segments: list[tuple[Boundary | None, list[Message]]]) -> None:
     for boundary, messages in segments:
         data = {k: v for k, v in (boundary.data if boundary else {}).items() if v is not None}
+        if data.get("cleared"):
+            # A new root: nothing of the history before is sent again.
+            cut = next(
+                (
+                    k
+                    for k, m in enumerate(messages)
+                    if m.type == "assistant" or (m.origin == "prompt" and not m.is_meta)
+                ),
+                len(messages),
+            )
+            b.reset(
+                messages[:cut],
+                "a new conversation in the same file: the context was cleared (/clear, or "
+                "plan mode's clear context), and the next request starts from nothing",
+                data,
+                topic="context_cleared",
+            )
+            b.extend(messages[cut:])
+            continue
         # What compaction put in place: the summary and the meta messages and attachments that
         # follow it; the first real prompt or response after them is ordinary history again.
         cut = next(

@@ -24,7 +24,8 @@ INTERRUPTED = "[Request interrupted by user"
 
 @dataclass
 class Boundary:
-    """A ``compact_boundary``: the history before it was replaced by a summary."""
+    """A ``compact_boundary``: the history before it was replaced by a summary; or, with
+    ``cleared`` in its data, a new root: the context was cleared and a new conversation begins."""
 
     data: dict[str, Any]
 
@@ -170,7 +171,10 @@ def skip_label(rec: dict[str, Any]) -> str:
 
 
 def group_calls(
-    active: list[Record], report: ImportReport, summary_roots: dict[str, str | None] | None = None
+    active: list[Record],
+    report: ImportReport,
+    summary_roots: dict[str, str | None] | None = None,
+    clear_roots: dict[str, str] | None = None,
 ) -> tuple[list[Message | Boundary], list[Response]]:
     """Assistant fragments grouped by ``message.id``; other messages follow the call before.
 
@@ -182,6 +186,7 @@ def group_calls(
     by_id: dict[str, Response] = {}
     seen: set[str] = set()
     summary_roots = summary_roots or {}
+    clear_roots = clear_roots or {}
 
     def follow(item: Message | Boundary) -> None:
         (responses[-1].after if responses else before).append(item)
@@ -198,6 +203,8 @@ def group_calls(
                     }
                 )
             )
+        if rec.get("uuid") in clear_roots:
+            follow(Boundary({"cleared": True, "previous_leaf": clear_roots[rec["uuid"]]}))
         if rec.get("type") == "system":
             item: Message | Boundary = Boundary(
                 {
