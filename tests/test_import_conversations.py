@@ -91,3 +91,65 @@ def test_hook_text_for_the_model_on_side_branches_is_kept(tmp_path: Path) -> Non
     )
     assert "<system-reminder>\nRemember to update CHANGELOG.md.\n</system-reminder>" in texts
     assert _errors(out) == []
+
+
+def _nesting(events: list[Any]) -> dict[str, str | None]:
+    """Each tool_run's tool_use id → the Task call whose nested loop it ran in (None: main)."""
+    where: dict[str, str | None] = {}
+    stack: list[str] = []
+    for e in events:
+        if e.kind == "subagent_start":
+            stack.append(e.tool_use_id)
+        elif e.kind == "subagent_end":
+            stack.pop()
+        elif e.kind == "tool_run":
+            where[e.tool_use_id] = stack[-1] if stack else None
+    return where
+
+
+def test_a_retried_task_prompt_nests_each_run_in_the_call_that_ran_it(tmp_path: Path) -> None:
+    events, _, out = _import("v1.0-task-retried-same-prompt.jsonl", tmp_path)
+    # Three calls with the same prompt; the first two interrupted. The first run (one Grep,
+    # cut off) ran in the first call, the answered run in the third: matched by time.
+    assert [e.tool_use_id for e in _of(events, "subagent_start")] == ["toolu_t0", "toolu_t2"]
+    assert _nesting(events) == {
+        "toolu_t0": None,
+        "toolu_t1": None,
+        "toolu_tz": "toolu_t2",
+        "toolu_t2": None,
+    }
+    assert len(_of(events, "response")) == 7  # 5 in the main loop, 1 + 1 in the runs
+    assert _errors(out) == []
+
+
+def test_a_warmup_sidechain_is_nested_in_no_call(tmp_path: Path) -> None:
+    name = "layout-2.0-warmup/5e55a0f1-0000-4000-8000-0000000000aa.jsonl"
+    events, report, out = _import(name, tmp_path)
+    # The Task call of the next day gets its own run (its agent file), not the Warmup.
+    (start,) = _of(events, "subagent_start")
+    assert (start.tool_use_id, start.prompt) == ("toolu_w1", "Find every TODO.")
+    assert _nesting(events) == {"toolu_wa": "toolu_w1", "toolu_w1": None}
+    assert report.skipped == {"sidechain records of no Task call found in this file": 2}
+    (note,) = [n for n in report.notes if "Warmup" in n]
+    assert note.endswith(
+        ':1: a start-up "Warmup" sidechain (Claude Code 2.0 writes one as it '
+        "starts) that no Task call of this file ran: left out, it is no part of "
+        "any loop"
+    )
+    assert "Ready to help." not in out.read_text(encoding="utf-8")
+    assert _errors(out) == []
+
+
+def test_a_subagent_kept_only_as_progress_records_is_imported(tmp_path: Path) -> None:
+    events, _, out = _import("v2.1-subagent-only-in-progress-records.jsonl", tmp_path)
+    (start,) = _of(events, "subagent_start")
+    assert (start.tool_use_id, start.prompt) == ("toolu_g1", "Count the TODOs.")
+    assert _nesting(events) == {"toolu_ga": "toolu_g1", "toolu_gb": "toolu_g1", "toolu_g1": None}
+    assert len(_of(events, "response")) == 5  # 2 in the main loop, 3 in the run
+    # The run's own model is sent in its requests, and the main loop's again after it.
+    models = [r.body["model"] for r in rebuild_requests(events)]
+    assert models == ["claude-sonnet-4-5", *["claude-haiku-4-5"] * 3, "claude-sonnet-4-5"]
+    links = {e.data["source"]: e.data for e in _of(events, "import_note") if e.topic == "subagent"}
+    assert links["progress"]["tool_calls"] == 2 and links["progress"]["responses"] == 3
+    assert links["file"]["missing"]  # the run came from the mirror: its file was not kept
+    assert _errors(out) == []

@@ -123,6 +123,9 @@ class TraceBuilder:
         self.events, self.t = inner.events, max(self.t, inner.t)
         self.request_index = inner.request_index
         self._prev_api = []
+        # Readers carry a request's params forward to the next one, the nested loop's too: the
+        # next request says its own again (a subagent often runs on another model).
+        self._params, self._keys = None, None
 
     def at(self, epoch: float | None) -> None:
         """Date the next events: seconds since the session's first dated moment.

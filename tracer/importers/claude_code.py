@@ -120,16 +120,27 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     )
     calls: dict[str, tuple[str, Any, str]] = {}
     results: dict[str, Any] = {}
+    times: dict[str, tuple[float | None, float | None]] = {}
     for resp in responses:
         for m in resp.messages:
             for b in m.tool_uses():
-                calls[str(b.get("id"))] = (str(b.get("name")), b.get("input"), m.uuid)
+                tid = str(b.get("id"))
+                calls[tid] = (str(b.get("name")), b.get("input"), m.uuid)
+                times[tid] = (epoch_of(m.timestamp), None)
         for m in resp.after:
             if isinstance(m, Message) and m.has_tool_result():
                 for b in m.blocks:
-                    results[str(b.get("tool_use_id"))] = m.tool_use_result
+                    tid = str(b.get("tool_use_id"))
+                    results[tid] = m.tool_use_result
+                    times[tid] = (times.get(tid, (None, None))[0], epoch_of(m.timestamp))
     links = link_subagents(
-        records, active.sidechain, path, {k: (v[0], v[1]) for k, v in calls.items()}, results
+        records,
+        active.sidechain,
+        path,
+        {k: (v[0], v[1]) for k, v in calls.items()},
+        results,
+        times,
+        report,
     )
 
     first = next((r for _, r in records if r.get("version")), {})
@@ -161,27 +172,36 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     return t
 
 
+#: Where a subagent run is read from when several are found: its own file is the whole run, the
+#: inline records come next, the progress mirror last.
+_PREFERENCE = {"file": 0, "inline": 1, "progress": 2}
+
+
 def _find_children(t: Transcript) -> int:
     """Load each Task call's subagent run as a transcript of its own; return how many inline
     sidechain records they hold."""
     inline = 0
     for tid, links in t.links.items():
-        for link in links:
+        for link in sorted(links, key=lambda k: _PREFERENCE.get(k["source"], 3)):
             conv = link.pop(RECORDS, None)
+            if link["source"] == "inline" and conv is not None:
+                inline += len(conv)
+            if tid in t.children:
+                continue
             child: Transcript | None = None
             try:
                 if conv is not None:
-                    inline += len(conv)
-                    child = analyse(
-                        conv, t.path, ImportReport(source=f"{t.path} (sidechain)"), t.depth + 1
-                    )
+                    where = "sidechain" if link["source"] == "inline" else "agent_progress"
+                    report = ImportReport(source=f"{t.path} ({where})")
+                    child = analyse(clean_records(conv, report), t.path, report, t.depth + 1)
                     child.source["inline"] = True
+                    child.source["rebuilt_from"] = link["source"]
                 elif link["source"] == "file" and not link.get("missing"):
                     child = load_transcript(link["file"], t.depth + 1)
             except UserError as exc:
                 link["unreadable"] = str(exc)
                 t.report.notes.append(f"subagent of {tid} not imported: {exc}")
-            if child is not None and tid not in t.children:
+            if child is not None:
                 t.children[tid] = child
     return inline
 

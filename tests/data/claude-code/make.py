@@ -9,11 +9,13 @@ own; only the shapes follow the real files. Run: ``python tests/data/claude-code
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).parent
 SESSION = "5e55a0f1-0000-4000-8000-000000000001"
+START = datetime(2026, 3, 1, 10)
 
 
 class Transcript:
@@ -45,7 +47,7 @@ class Transcript:
             "gitBranch": "main",
             "type": kind,
             "uuid": uuid or f"{kind[:2]}-{self.agent_id or 'main'}-{self.n:03d}",
-            "timestamp": f"2026-03-01T10:{self.clock // 60:02d}:{self.clock % 60:02d}.000Z",
+            "timestamp": (START + timedelta(seconds=self.clock)).strftime("%Y-%m-%dT%H:%M:%S.000Z"),
         }
         if self.version.startswith("2.1"):
             rec["slug"] = "quiet-little-walrus"
