@@ -85,7 +85,9 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     active = active_path(records, report)
     if not active.records:
         raise UserError(
-            "no user or assistant messages: not a Claude Code transcript", path, records[0][0]
+            "no user or assistant messages: not a Claude Code transcript",
+            path,
+            records[0][0] if records else None,
         )
     # Counted first and reported once per label (in first-seen order, as one skip() each would):
     # a long session holds hundreds of progress records.

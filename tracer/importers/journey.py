@@ -13,14 +13,16 @@ without ``tool_use`` ends a loop and the next prompt opens the next one in the s
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from tracer.agent.messages import Message
 from tracer.importers.builder import ToolResult, TraceBuilder
-from tracer.importers.counts import Tally, check_counts
+from tracer.importers.counts import Tally, check_counts, session_blocks
 from tracer.importers.counts import describe as describe_counts
+from tracer.importers.jsonl import Record
 from tracer.importers.output import epoch_of
-from tracer.importers.subagents import describe
+from tracer.importers.subagents import describe, read_records, session_agent_files
 from tracer.importers.transcript import (
     INTERRUPTED,
     Boundary,
@@ -292,12 +294,29 @@ def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
     tally = Tally()
     last = EndLast(tally.watch(emit))
     b = emit_transcript(t, last)
-    counts = check_counts(source_records(t), tally, nested_uuids(t))
+    files = _agent_files(t)
+    counts = check_counts(session_blocks(t.path, t.records, files), tally, 1 + len(files))
     last.passing = True
     b.note("counts", describe_counts(counts), data=counts)
     last.release()
     t.report.notes.append(describe_counts(counts))
     return b
+
+
+def _agent_files(t: Transcript) -> list[tuple[Path, list[Record]]]:
+    """The session's agent files with their records: read again here unless already loaded,
+    so the count check sees the files the importer did not follow too."""
+    loaded: dict[Path, list[Record]] = {}
+    stack = list(t.children.values())
+    while stack:
+        child = stack.pop()
+        if not child.source.get("inline"):
+            loaded[Path(child.path)] = child.records
+        stack += child.children.values()
+    return [
+        (f, loaded[f] if f in loaded else read_records(f))
+        for f in session_agent_files(Path(t.path), t.source.get("session_id"))
+    ]
 
 
 class EndLast:
@@ -323,21 +342,3 @@ class EndLast:
         if self.held is not None:
             held, self.held = self.held, None
             self.emit(held)
-
-
-def source_records(t: Transcript) -> list[dict[str, Any]]:
-    """Every record of the source: this file and the subagent files it led to."""
-    out = [rec for _, rec in t.records]
-    for child in t.children.values():
-        if not child.source.get("inline"):
-            out += source_records(child)
-    return out
-
-
-def nested_uuids(t: Transcript) -> set[str]:
-    """uuids of the sidechain records imported as nested loops."""
-    out: set[str] = set()
-    for child in t.children.values():
-        out |= {str(rec.get("uuid")) for _, rec in child.records}
-        out |= nested_uuids(child)
-    return out

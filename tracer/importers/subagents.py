@@ -28,6 +28,7 @@ call: it is left out, with a note.
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from tracer.errors import UserError
 from tracer.importers.dag import tool_result_ids, tool_use_ids
 from tracer.importers.jsonl import Record
 from tracer.importers.output import epoch_of
-from tracer.untrusted import loads, read_bytes, read_text
+from tracer.untrusted import MAX_LINE, loads, open_regular, read_bytes, read_text
 
 AGENT_TOOLS = ("Task", "Agent")
 RECORDS = "_records"
@@ -257,6 +258,36 @@ def agent_folders(session: Path) -> list[Path]:
     return [session.parent / session.stem / "subagents", session.parent]
 
 
+def session_agent_files(session: Path, session_id: str | None) -> list[Path]:
+    """Every agent file of a session: all of ``<session>/subagents/``, and the ``agent-*.jsonl``
+    beside the session (2.0) whose records carry the session's id."""
+    own = session.parent / session.stem / "subagents"
+    found = sorted(own.glob("agent-*.jsonl")) if own.is_dir() else []
+    if session_id and not session.name.startswith("agent-"):
+        for file in sorted(session.parent.glob("agent-*.jsonl")):
+            first = next(iter(_read_loose(file, limit=1)), {})
+            if first.get("sessionId") == session_id:
+                found.append(file)
+    return found
+
+
+def read_records(file: Path) -> list[Record]:
+    """Every JSON object of a file with its line number; unreadable lines left out."""
+    try:
+        data = read_bytes(file, "a subagent transcript")
+    except UserError:
+        return []
+    out: list[Record] = []
+    for number, raw in enumerate(data.splitlines(), start=1):
+        try:
+            obj = loads(raw, file, number)
+        except UserError:
+            continue
+        if isinstance(obj, dict):
+            out.append((number, obj))
+    return out
+
+
 def find_agent_file(session: Path, agent_id: str) -> Path | None:
     for folder in agent_folders(session):
         file = folder / f"agent-{agent_id}.jsonl"
@@ -280,20 +311,24 @@ def _meta_links(folder: Path) -> dict[str, str]:
     return out
 
 
-def _read_loose(file: Path) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    try:
-        data = read_bytes(file, "a subagent transcript")
-    except UserError:
-        return out  # unreadable: the link says how much it holds, here nothing
-    for number, raw in enumerate(data.splitlines(), start=1):
+def _read_loose(file: Path, limit: int | None = None) -> list[dict[str, Any]]:
+    """The objects of a file (unreadable: nothing; the link then says it holds nothing)."""
+    if limit is not None:
         try:
-            obj = loads(raw, file, number)
-        except UserError:
-            continue
-        if isinstance(obj, dict):
-            out.append(obj)
-    return out
+            with os.fdopen(open_regular(file, "a subagent transcript"), "rb") as fh:
+                lines = [fh.readline(MAX_LINE) for _ in range(limit)]
+        except (OSError, UserError):
+            return []
+        out = []
+        for number, raw in enumerate(lines, start=1):
+            try:
+                obj = loads(raw, file, number) if raw.strip() else None
+            except UserError:
+                continue
+            if isinstance(obj, dict):
+                out.append(obj)
+        return out
+    return [rec for _, rec in read_records(file)]
 
 
 def describe(link: dict[str, Any]) -> str:
