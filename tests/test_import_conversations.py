@@ -153,3 +153,25 @@ def test_a_subagent_kept_only_as_progress_records_is_imported(tmp_path: Path) ->
     assert links["progress"]["tool_calls"] == 2 and links["progress"]["responses"] == 3
     assert links["file"]["missing"]  # the run came from the mirror: its file was not kept
     assert _errors(out) == []
+
+
+def test_a_resent_request_and_an_unwritten_input_are_no_doctor_errors(tmp_path: Path) -> None:
+    events, report, out = _import("v2.1-resent-after-broken-stream.jsonl", tmp_path)
+    # msg_x1 ("Let me look at the", 1 output token) counted the same prompt as msg_x2: its
+    # stream broke off and the request went out again. One turn, one request, two attempts.
+    (attempt,) = _of(events, "http_attempt")
+    assert attempt.request_index == 1 and "stream broke off" in attempt.error
+    responses = _of(events, "response")
+    assert [(r.message_id, r.request_index, r.attempts) for r in responses] == [
+        ("msg_x2", 1, 2),
+        ("msg_x3", 2, 1),
+        ("msg_x4", 3, 1),
+    ]
+    assert report.counts["model calls cut off and sent again"] == 1
+    bodies = [r.body["messages"] for r in rebuild_requests(events)]
+    assert "Let me look at the" not in str(bodies)
+    # msg_x4's prompt counted 12,719 tokens: 12,651 + 25 answered + 43 never written.
+    (note,) = [e for e in _of(events, "import_note") if e.topic == "unwritten_input"]
+    assert note.data == {"tokens_estimate": 43, "estimate": True}
+    assert [e.reason for e in _of(events, "terminal")] == ["completed", "completed"]
+    assert _errors(out) == []

@@ -31,6 +31,7 @@ from tracer.trace.events import (
     Event,
     FollowUpDecided,
     HistoryAppended,
+    HttpAttempt,
     ImportNote,
     MaxTurnsChecked,
     MessageRecorded,
@@ -287,6 +288,16 @@ class TraceBuilder:
         )
         self._hook("needs_follow_up", needs_follow_up_line(bool(uses), len(uses)))
         return uses
+
+    def http_attempt(self, attempt: int, error: str, status: int | None = None) -> None:
+        """An attempt behind the current request that gave no whole response."""
+        self._emit(
+            HttpAttempt,
+            request_index=self.request_index,
+            attempt=attempt,
+            status=status,
+            error=error,
+        )
 
     def tool_result(self, result: ToolResult, *, record_message: bool = True) -> None:
         """``tool_run``, mapping, the wrapped message, wrapping and the ``Tool result`` hook."""

@@ -35,7 +35,7 @@ from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
 from tracer.importers.shapes import clean_records
 from tracer.importers.subagents import RECORDS, link_subagents
-from tracer.importers.transcript import Transcript, group_calls, skip_label
+from tracer.importers.transcript import Transcript, group_calls, mark_resends, skip_label
 from tracer.messages import Message
 from tracer.trace.events import Header
 from tracer.trace.writer import TraceWriter
@@ -120,6 +120,7 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     before, responses = group_calls(
         active.records, report, active.summary_roots, active.clear_roots
     )
+    mark_resends(responses)
     calls: dict[str, tuple[str, Any, str]] = {}
     results: dict[str, Any] = {}
     times: dict[str, tuple[float | None, float | None]] = {}

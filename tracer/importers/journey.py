@@ -66,6 +66,7 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
     _compactions(b, segments[1:])
     if not t.responses:
         b.end("aborted_streaming", "the transcript holds no model response")
+    resent = False
     for i, resp in enumerate(t.responses):
         last = i == len(t.responses) - 1
         if resp.error is not None:
@@ -75,7 +76,21 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
             b.extend(segments[0][1])
             _compactions(b, segments[1:])
             continue
-        uses = _call(b, resp)
+        if resp.cut_off:
+            _cut_off(b, resp)
+            t.report.count("model calls cut off and sent again")
+            resent = True
+            continue
+        if resp.unwritten_input:
+            b.note(
+                "unwritten_input",
+                f"the input of this turn (about {resp.unwritten_input} tokens, by the usage "
+                "Claude Code recorded) was never written to the transcript: the rebuilt "
+                "request lacks it",
+                data={"tokens_estimate": resp.unwritten_input, "estimate": True},
+            )
+        uses = _call(b, resp, resent)
+        resent = False
         t.report.count("model calls")
         segments = split_at_compactions(resp.after)
         pre = segments[0][1]
@@ -108,12 +123,16 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
         _compactions(b, segments[1:])
 
 
-def _call(b: TraceBuilder, resp: Response) -> list[dict[str, Any]]:
-    """One model call: turn start, the rebuilt request, the response and its follow-up."""
+def _call(b: TraceBuilder, resp: Response, resent: bool = False) -> list[dict[str, Any]]:
+    """One model call: turn start, the rebuilt request, the response and its follow-up.
+
+    ``resent``: the request already went out once and its stream broke off (:func:`_cut_off`);
+    this response answers it the second time, so no new turn or request is written."""
     recs = resp.records
     model = str(recs[-1]["message"].get("model", "unknown"))
-    b.start_turn()
-    b.request({"model": model}, ["model", "messages"])
+    if not resent:
+        b.start_turn()
+        b.request({"model": model}, ["model", "messages"])
     stop = next(
         (
             r["message"].get("stop_reason")
@@ -128,6 +147,22 @@ def _call(b: TraceBuilder, resp: Response) -> list[dict[str, Any]]:
         stop_reason=stop,
         usage=dict(recs[-1]["message"].get("usage") or {}),
         assistant=resp.messages,
+        attempts=2 if resent else 1,
+    )
+
+
+def _cut_off(b: TraceBuilder, resp: Response) -> None:
+    """A request whose stream broke off: the piece that came is recorded, but it is no turn of
+    the conversation (the next request, sent again, does not hold it)."""
+    model = str(resp.records[-1]["message"].get("model", "unknown"))
+    b.start_turn()
+    b.request({"model": model}, ["model", "messages"])
+    b.record(*resp.messages)
+    b.http_attempt(
+        1,
+        f"the stream broke off after {len(resp.messages)} content block(s); Claude Code kept "
+        "the piece in the transcript and sent the same request again (the next answer's "
+        "usage counts the same prompt)",
     )
 
 

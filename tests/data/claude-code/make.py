@@ -708,9 +708,9 @@ def broken_stream_2_1() -> None:
     a = t.assistant(
         r, "msg_x3", text("lib.h is missing from the include path."), usage=tokens(1, 12560, 90, 25)
     )
-    # The next answer's request held 12,676 + 43 tokens more than the last: the user wrote
-    # something (about 40 tokens) that the transcript never got.
-    t.assistant(a, "msg_x4", text("Then add -Iinclude to CFLAGS."), usage=tokens(44, 12650, 0, 11))
+    # The next answer's request counted 12,719 prompt tokens: the last request's 12,651, its
+    # answer's 25, and 43 more: the user wrote something the transcript never got.
+    t.assistant(a, "msg_x4", text("Then add -Iinclude to CFLAGS."), usage=tokens(69, 12650, 0, 11))
     t.write("v2.1-resent-after-broken-stream.jsonl")
 
 
