@@ -11,6 +11,7 @@ from typing import Any
 from tracer.cells import clip
 from tracer.trace.events import STEP_KINDS
 from tracer.trace.reader import TraceReader
+from tracer.trace.tokens import token_account, tokens_of
 
 _WIDTH = 72
 
@@ -39,11 +40,9 @@ def describe(event: Any) -> str:
             f"({same}), {event.bytes} bytes"
         )
     if kind == "response":
-        tokens = event.usage.get("input_tokens")
-        return (
-            f"{len(event.assistant_uuids)} block(s), stop_reason {event.stop_reason}, "
-            f"input_tokens {tokens}"
-        )
+        tokens = tokens_of(event.usage)
+        counted = tokens.line() if tokens is not None else "no usage recorded"
+        return f"{len(event.assistant_uuids)} block(s), stop_reason {event.stop_reason}, {counted}"
     if kind == "follow_up":
         return (
             f"needsFollowUp {str(event.needs_follow_up).lower()}, "
@@ -118,6 +117,9 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
         step += 1
         pad = "  " * depth
         yield f"{step:>4}  turn {event.turn:<3} {pad}{STEP_KINDS[kind]:<16} {describe(event)}"
+    account = token_account(reader[i] for i in range(len(reader)))
+    if account.rows:
+        yield account.summary()
     if waiting is not None:
         seconds = waiting.timeout
         limit = f"{seconds:g} s" if isinstance(seconds, int | float) else "none"

@@ -158,6 +158,15 @@ def _cut_off(b: TraceBuilder, resp: Response) -> None:
     b.start_turn()
     b.request({"model": model}, ["model", "messages"])
     b.record(*resp.messages)
+    b.note(
+        "cut_off",
+        "the answer that broke off still cost tokens (its usage, as Claude Code recorded it)",
+        data={
+            "message_id": resp.message_id,
+            "request_index": b.request_index,
+            "usage": dict(resp.usage()),
+        },
+    )
     b.http_attempt(
         1,
         f"the stream broke off after {len(resp.messages)} content block(s); Claude Code kept "
