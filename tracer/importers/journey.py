@@ -344,6 +344,8 @@ def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
     b.note("counts", describe_counts(counts), data=counts)
     last.release()
     t.report.notes.append(describe_counts(counts))
+    if counts["not_in_trace"]:
+        t.report.count("tool blocks not in the trace", counts["not_in_trace"])
     return b
 
 

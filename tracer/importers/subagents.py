@@ -263,7 +263,9 @@ def session_agent_files(session: Path, session_id: str | None) -> list[Path]:
     beside the session (2.0) whose records carry the session's id."""
     own = session.parent / session.stem / "subagents"
     found = sorted(own.glob("agent-*.jsonl")) if own.is_dir() else []
-    if session_id and not session.name.startswith("agent-"):
+    # Beside the session (2.0) every session's agents lie together: an agent file is this
+    # session's when it carries the session's id, which is also the session file's name.
+    if session_id and session.stem == session_id:
         for file in sorted(session.parent.glob("agent-*.jsonl")):
             first = next(iter(_read_loose(file, limit=1)), {})
             if first.get("sessionId") == session_id:

@@ -27,7 +27,9 @@ class Transcript:
         sidechain: bool = False,
         agent_id: str | None = None,
         write_agent_id: bool = True,
+        session: str = SESSION,
     ) -> None:
+        self.session = session
         self.version, self.sidechain, self.agent_id = version, sidechain, agent_id
         self.write_agent_id = write_agent_id
         self.records: list[dict[str, Any]] = []
@@ -42,7 +44,7 @@ class Transcript:
             "isSidechain": self.sidechain,
             "userType": "external",
             "cwd": "/home/dev/app",
-            "sessionId": SESSION,
+            "sessionId": self.session,
             "version": self.version,
             "gitBranch": "main",
             "type": kind,
@@ -515,8 +517,9 @@ def retried_task_1_0() -> None:
 
 def warmup_2_0(folder: Path) -> None:
     """2.0.x: a start-up "Warmup" sidechain with no Task call; a Task call the next day."""
-    t = Transcript("2.0.43")
-    w = Transcript("2.0.43", sidechain=True, agent_id="c0ffee01")
+    session = "5e55a0f1-0000-4000-8000-0000000000aa"
+    t = Transcript("2.0.43", session=session)
+    w = Transcript("2.0.43", sidechain=True, agent_id="c0ffee01", session=session)
     wu = w.user(None, "Warmup")
     w.assistant(wu, "msg_w0", text("Ready to help."), model="claude-haiku-4-5")
     t.records += w.records
@@ -546,8 +549,8 @@ def warmup_2_0(folder: Path) -> None:
         },
     )
     t.assistant(r, "msg_w2", text("There is one TODO, in src/a.py."))
-    t.write("5e55a0f1-0000-4000-8000-0000000000aa.jsonl", folder)
-    sub = Transcript("2.0.43", sidechain=True, agent_id="d1e2f3a4")
+    t.write(f"{session}.jsonl", folder)
+    sub = Transcript("2.0.43", sidechain=True, agent_id="d1e2f3a4", session=session)
     sub.clock = t.clock - 3
     _subagent(sub, "Find every TODO.", "msg_wa", "toolu_wa")
     sub.write("agent-d1e2f3a4.jsonl", folder)
