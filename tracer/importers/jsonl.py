@@ -19,7 +19,7 @@ from typing import Any
 
 from tracer.errors import UserError
 from tracer.importers.output import ImportReport
-from tracer.untrusted import MAX_LINE, no_constant, read_bytes, vet
+from tracer.untrusted import MAX_LINE, MISS, no_constant, quick_loads, read_bytes, vet
 from tracer.untrusted import loads as loads_line
 
 #: The C scanner, built once: NaN and Infinity are refused, as :func:`tracer.untrusted.loads` does.
@@ -74,8 +74,10 @@ def parse_lines(
     for number, raw in enumerate(lines, start=first_number):
         if not raw or raw.isspace():
             continue
-        obj = _fast(raw, path, number)
-        if obj is None:  # not an ordinary line: tracer.untrusted decides, and says why
+        obj = quick_loads(raw) if isinstance(raw, bytes) else MISS
+        if obj is MISS:
+            obj = _fast(raw, path, number)
+        if obj is None or obj is MISS:  # not ordinary: tracer.untrusted decides, and says why
             try:
                 obj = loads_line(raw, path, number)
             except UserError as exc:
