@@ -10,10 +10,9 @@ and writing JSON. The bench prints how much of the best run parsing the source a
 much encoding and writing the trace's lines alone takes (the JSON writing an import cannot
 avoid; measured on the lines the import wrote, so the import's own figure is unchanged), what is
 left for our own bookkeeping (which still holds encoding and hashing every rebuilt request's new
-messages once), events per second, and on the last line the figure that holds across machines: the whole
-import's CPU time over a bare ``json.loads`` of the same file's lines (read and split, one
-``json.loads`` a line, nothing else). The target is at most 3x. Times
-are CPU time of this process (``time.process_time``): on a shared machine wall-clock time
+messages once), events per second, and on the last line the figure that holds across
+machines: the whole import's CPU time over a bare ``json.loads`` of the same file's lines (read
+and split, one ``json.loads`` a line, nothing else). The target is at most 3x. Times are CPU time of this process (``time.process_time``): on a shared machine wall-clock time
 mostly measures the other processes; the wall-clock figure is printed too.
 
 Run: ``python bench/import_speed.py [TRANSCRIPT.jsonl] [--runs 5]``.

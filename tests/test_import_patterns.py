@@ -318,6 +318,21 @@ def test_an_api_log_with_two_conversations_imports_each_as_its_own_loop(
         main(["import", "api-log", str(log), "-o", str(tmp_path / "x.jsonl"), "--thread", "3"]) == 2
     )
     assert "there is no thread 3" in capsys.readouterr().err
+    # Without --thread, each conversation goes into a trace of its own, and the import says so.
+    assert main(["import", "api-log", str(log), "-o", str(tmp_path / "all.trace.jsonl")]) == 0
+    err = capsys.readouterr().err
+    second = tmp_path / "all.thread-2.trace.jsonl"
+    assert (
+        f"each conversation went into its own trace: thread 1 → {tmp_path / 'all.trace.jsonl'}; "
+        f"thread 2 → {second}"
+    ) in err
+    assert f"wrote {second}" in err
+    commands = {
+        out.name: [e.input["command"] for e in _of(list(TraceReader(out)), "tool_run")]
+        for out in (tmp_path / "all.trace.jsonl", second)
+    }
+    assert commands == {"all.trace.jsonl": ["ls"], "all.thread-2.trace.jsonl": ["date"]}
+    assert run_doctor(TraceReader(second)) == []
 
 
 # -- the count check ---------------------------------------------------------------------------

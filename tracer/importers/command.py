@@ -84,8 +84,9 @@ def register(subparsers: Any) -> None:
         "--thread",
         type=int,
         metavar="N",
-        help="import conversation N of the log (the import lists them; default: "
-        "the one with the most requests)",
+        help="import conversation N of the log alone (default: each conversation into a "
+        "trace of its own, the busiest into TRACE, the others beside it as "
+        "TRACE.thread-N.trace.jsonl)",
     )
     api.set_defaults(func=_api_log)
 
@@ -153,7 +154,7 @@ def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
 
 
 def _api_log(args: argparse.Namespace) -> int:
-    from tracer.importers.api_log import import_api_log
+    from tracer.importers.api_log import import_api_log, import_every_thread
     from tracer.importers.threads import list_threads
 
     if args.list:
@@ -161,8 +162,13 @@ def _api_log(args: argparse.Namespace) -> int:
             print(line)
         return 0
     output = args.output or _default_output(args.log)
-    report = import_api_log(args.log, output, thread=args.thread)
-    _report(report.summary(), output)
+    if args.thread is not None:
+        report = import_api_log(args.log, output, thread=args.thread)
+        _report(report.summary(), output)
+        return 0
+    done = import_every_thread(args.log, output)  # one trace per conversation of the log
+    for out, report in done:
+        _report(report.summary(), out)
     return 0
 
 
