@@ -12,8 +12,9 @@ avoid; measured on the lines the import wrote, so the import's own figure is unc
 left for our own bookkeeping (which still holds encoding and hashing every rebuilt request's new
 messages once), events per second, and on the last line the figure that holds across
 machines: the whole import's CPU time over a bare ``json.loads`` of the same file's lines (read
-and split, one ``json.loads`` a line, nothing else). The target is at most 3x. Times are CPU time of this process (``time.process_time``): on a shared machine wall-clock time
-mostly measures the other processes; the wall-clock figure is printed too.
+and split, one ``json.loads`` a line, nothing else). The target is at most 3x. Times are CPU
+time of this process (``time.process_time``): on a shared machine wall-clock time mostly
+measures the other processes; the wall-clock figure is printed too.
 
 Run: ``python bench/import_speed.py [TRANSCRIPT.jsonl] [--runs 5]``.
 """
