@@ -218,3 +218,18 @@ def test_random_floats_are_written_as_json_dumps_writes_them() -> None:
         f = struct.unpack("d", rng.randbytes(8))[0]
         value = {"t": f, "items": [f, -f]}
         assert encode(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("value", LINE_VALUES, ids=repr)
+def test_request_bytes_are_what_the_sdk_encodes(value: object) -> None:
+    from tracer.trace.compact_json import bytes_encoder
+
+    encode = bytes_encoder(allow_nan=False)
+    try:
+        expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        expected_bytes = expected.encode()
+    except (ValueError, UnicodeEncodeError) as exc:  # NaN refused; a lone surrogate unwritable
+        with pytest.raises(type(exc)):
+            encode(value)
+        return
+    assert encode(value) == expected_bytes
