@@ -536,3 +536,14 @@ def test_random_numbers_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     for raw in (floats, ("[" + ",".join(ints + long) + "]").encode()):  # orjson's; the stdlib's
         fast, plain = _both(raw, monkeypatch)
         assert fast == plain
+
+
+def test_a_file_with_a_long_integer_reads_it_as_the_stdlib_does(tmp_path: Path) -> None:
+    from tracer.importers.jsonl import read_jsonl
+    from tracer.importers.output import ImportReport
+
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(b'{"n": 1}\n{"n": 123456789012345678901234567890, "f": 1.5}\n')
+    records = read_jsonl(path, ImportReport(source=str(path)))
+    assert records == [(1, {"n": 1}), (2, {"n": 123456789012345678901234567890, "f": 1.5})]
+    assert isinstance(records[1][1]["n"], int)

@@ -163,14 +163,23 @@ MISS = object()
 """What :func:`quick_loads` returns for a line it leaves to the careful reading."""
 
 
-def quick_loads(raw: bytes) -> Any:
+def no_long_digits(data: bytes) -> bool:
+    """True when no line of ``data`` holds a run of 19 digits: then :func:`quick_loads` need not
+    look for one line by line (one pass over a whole file costs what one per line does)."""
+    return _LONG_DIGITS not in data.translate(_DIGITS_TO_ZERO)
+
+
+def quick_loads(raw: bytes, digits_checked: bool = False) -> Any:
     """The value of an ordinary line, read by orjson, or :data:`MISS` when anything about it
-    is unusual (then :func:`loads` reads it and says what is wrong). Same value as ``loads``."""
+    is unusual (then :func:`loads` reads it and says what is wrong). Same value as ``loads``.
+
+    ``digits_checked``: the caller made sure (:func:`no_long_digits`) that no run of 19 digits
+    is in the line."""
     if (
         _orjson is None
         or len(raw) > MAX_LINE
         or raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
-        or _LONG_DIGITS in raw.translate(_DIGITS_TO_ZERO)
+        or (not digits_checked and _LONG_DIGITS in raw.translate(_DIGITS_TO_ZERO))
     ):
         return MISS
     try:
