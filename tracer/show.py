@@ -117,12 +117,16 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
         step += 1
         pad = "  " * depth
         yield f"{step:>4}  turn {event.turn:<3} {pad}{STEP_KINDS[kind]:<16} {describe(event)}"
-    account = token_account(reader[i] for i in range(len(reader)))
-    if account.rows:
-        yield account.summary()
     if waiting is not None:
         seconds = waiting.timeout
         limit = f"{seconds:g} s" if isinstance(seconds, int | float) else "none"
         yield (
             f"{'':<32}attempt {waiting.attempt}: in flight when the trace stops (timeout {limit})"
         )
+
+
+def token_line(reader: TraceReader) -> str | None:
+    """The session's tokens as Claude Code counted them (input, cache read and write, output),
+    for the line after the steps; ``None`` when no call recorded any."""
+    account = token_account(reader[i] for i in range(len(reader)))
+    return account.summary() if account.rows else None

@@ -16,7 +16,7 @@ import pytest
 from tracer.importers.api_log import import_api_log
 from tracer.importers.claude_code import import_claude_code
 from tracer.paths import ROOT
-from tracer.show import show_lines
+from tracer.show import token_line
 from tracer.trace.reader import TraceReader
 from tracer.trace.tokens import Tokens, token_account, tokens_of
 
@@ -56,8 +56,7 @@ def test_our_broken_stream_session_counts_the_cut_off_answer_too(tmp_path: Path)
         (3, False),
     ]
     assert account.by_request()[1] == Tokens(3, 12_000, 500, 60)
-    last = list(show_lines(TraceReader(out)))[-1]
-    assert last == (
+    assert token_line(TraceReader(out)) == (
         "tokens over 4 model call(s): input 76, cache read 49,210, cache write 1,090, "
         "output 97 (50,376 read in all)"
     )

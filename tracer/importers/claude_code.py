@@ -30,7 +30,8 @@ from typing import Any
 from tracer import __version__
 from tracer.errors import UserError
 from tracer.importers.dag import CONVERSATION, active_path
-from tracer.importers.journey import emit_all, emit_transcript, prompt_text
+from tracer.importers.emit import emit_all
+from tracer.importers.journey import emit_transcript, prompt_text
 from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
 from tracer.importers.shapes import clean_records

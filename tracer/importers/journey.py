@@ -13,16 +13,12 @@ without ``tool_use`` ends a loop and the next prompt opens the next one in the s
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from tracer.agent.messages import Message
 from tracer.importers.builder import ToolResult, TraceBuilder
-from tracer.importers.counts import Tally, check_counts, session_blocks
-from tracer.importers.counts import describe as describe_counts
-from tracer.importers.jsonl import Record
 from tracer.importers.output import epoch_of
-from tracer.importers.subagents import describe, read_records, session_agent_files
+from tracer.importers.subagents import describe
 from tracer.importers.transcript import (
     INTERRUPTED,
     Boundary,
@@ -331,60 +327,3 @@ def _nested(b: TraceBuilder, t: Transcript, tid: str, child: Transcript) -> None
 def _first_prompt(t: Transcript) -> str | None:
     users = [m for m in t.before if isinstance(m, Message) and m.type == "user" and not m.is_meta]
     return prompt_text(users[0]) if users else None
-
-
-def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
-    """Every step, then the count check (as a note just before the last step)."""
-    tally = Tally()
-    last = EndLast(tally.watch(emit))
-    b = emit_transcript(t, last)
-    files = _agent_files(t)
-    counts = check_counts(session_blocks(t.path, t.records, files), tally, 1 + len(files))
-    last.passing = True
-    b.note("counts", describe_counts(counts), data=counts)
-    last.release()
-    t.report.notes.append(describe_counts(counts))
-    if counts["not_in_trace"]:
-        t.report.count("tool blocks not in the trace", counts["not_in_trace"])
-    return b
-
-
-def _agent_files(t: Transcript) -> list[tuple[Path, list[Record]]]:
-    """The session's agent files with their records: read again here unless already loaded,
-    so the count check sees the files the importer did not follow too."""
-    loaded: dict[Path, list[Record]] = {}
-    stack = list(t.children.values())
-    while stack:
-        child = stack.pop()
-        if not child.source.get("inline"):
-            loaded[Path(child.path)] = child.records
-        stack += child.children.values()
-    return [
-        (f, loaded[f] if f in loaded else read_records(f))
-        for f in session_agent_files(Path(t.path), t.source.get("session_id"))
-    ]
-
-
-class EndLast:
-    """Passes events on, holding each ``terminal`` back until the next event: so a note written
-    once everything is emitted (the count check) still comes before the trace's last step."""
-
-    def __init__(self, emit: Callable[[Event], Any]) -> None:
-        self.emit = emit
-        self.held: Event | None = None
-        self.passing = False
-        """Let events through without releasing the held one."""
-
-    def __call__(self, event: Event) -> Any:
-        if not self.passing:
-            if self.held is not None:
-                self.release()
-            if event.kind == "terminal":
-                self.held = event
-                return event
-        return self.emit(event)
-
-    def release(self) -> None:
-        if self.held is not None:
-            held, self.held = self.held, None
-            self.emit(held)

@@ -28,16 +28,21 @@ call: it is left out, with a note.
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from tracer.errors import UserError
+from tracer.importers.agent_files import (
+    agent_folders,
+    find_agent_file,
+    meta_links,
+    read_loose,
+    read_records,
+    session_agent_files,
+)
 from tracer.importers.dag import tool_result_ids, tool_use_ids
 from tracer.importers.jsonl import Record
 from tracer.importers.output import epoch_of
-from tracer.untrusted import MAX_LINE, loads, open_regular, read_bytes, read_text
 
 AGENT_TOOLS = ("Task", "Agent")
 RECORDS = "_records"
@@ -189,7 +194,7 @@ def link_subagents(
     folders = agent_folders(path)
     by_meta: dict[str, str] = {}
     for folder in folders:
-        by_meta.update(_meta_links(folder))
+        by_meta.update(meta_links(folder))
     for tid in agent_calls:
         result = results.get(tid)
         agent_id = result.get("agentId") if isinstance(result, dict) else None
@@ -200,7 +205,7 @@ def link_subagents(
         link: dict[str, Any] = {"source": "file", "agent_id": str(agent_id)}
         if file is not None:
             link["file"] = str(file)
-            link.update(conversation_stats(_read_loose(file)))
+            link.update(conversation_stats(read_loose(file)))
         else:
             link["file"] = str(folders[0] / f"agent-{agent_id}.jsonl")
             link["looked_in"] = [str(f) for f in folders]
@@ -252,87 +257,6 @@ def progress_records(items: list[Record]) -> list[Record]:
     return out
 
 
-def agent_folders(session: Path) -> list[Path]:
-    """Where a session's subagent files can be: ``<session>/subagents/`` (2.1) or beside the
-    session file itself (2.0)."""
-    return [session.parent / session.stem / "subagents", session.parent]
-
-
-def session_agent_files(session: Path, session_id: str | None) -> list[Path]:
-    """Every agent file of a session: all of ``<session>/subagents/``, and the ``agent-*.jsonl``
-    beside the session (2.0) whose records carry the session's id."""
-    own = session.parent / session.stem / "subagents"
-    found = sorted(own.glob("agent-*.jsonl")) if own.is_dir() else []
-    # Beside the session (2.0) every session's agents lie together: an agent file is this
-    # session's when it carries the session's id, which is also the session file's name.
-    if session_id and session.stem == session_id:
-        for file in sorted(session.parent.glob("agent-*.jsonl")):
-            first = next(iter(_read_loose(file, limit=1)), {})
-            if first.get("sessionId") == session_id:
-                found.append(file)
-    return found
-
-
-def read_records(file: Path) -> list[Record]:
-    """Every JSON object of a file with its line number; unreadable lines left out."""
-    try:
-        data = read_bytes(file, "a subagent transcript")
-    except UserError:
-        return []
-    out: list[Record] = []
-    for number, raw in enumerate(data.splitlines(), start=1):
-        try:
-            obj = loads(raw, file, number)
-        except UserError:
-            continue
-        if isinstance(obj, dict):
-            out.append((number, obj))
-    return out
-
-
-def find_agent_file(session: Path, agent_id: str) -> Path | None:
-    for folder in agent_folders(session):
-        file = folder / f"agent-{agent_id}.jsonl"
-        if file.is_file():
-            return file
-    return None
-
-
-def _meta_links(folder: Path) -> dict[str, str]:
-    """``toolUseId`` → agent id from ``agent-<id>.meta.json`` files, when present."""
-    out: dict[str, str] = {}
-    if not folder.is_dir():
-        return out
-    for meta in folder.glob("agent-*.meta.json"):
-        try:
-            data = loads(read_text(meta, "a subagent's meta file", 1 << 20), meta)
-        except UserError:
-            continue  # a side file: without it the link is only less precise
-        if isinstance(data, dict) and data.get("toolUseId"):
-            out[str(data["toolUseId"])] = meta.name[len("agent-") : -len(".meta.json")]
-    return out
-
-
-def _read_loose(file: Path, limit: int | None = None) -> list[dict[str, Any]]:
-    """The objects of a file (unreadable: nothing; the link then says it holds nothing)."""
-    if limit is not None:
-        try:
-            with os.fdopen(open_regular(file, "a subagent transcript"), "rb") as fh:
-                lines = [fh.readline(MAX_LINE) for _ in range(limit)]
-        except (OSError, UserError):
-            return []
-        out = []
-        for number, raw in enumerate(lines, start=1):
-            try:
-                obj = loads(raw, file, number) if raw.strip() else None
-            except UserError:
-                continue
-            if isinstance(obj, dict):
-                out.append(obj)
-        return out
-    return [rec for _, rec in read_records(file)]
-
-
 def describe(link: dict[str, Any]) -> str:
     """One line for the note: where the subagent's activity is and how much of it there was."""
     who = f"subagent {link['agent_id']}" if link.get("agent_id") else "subagent"
@@ -349,3 +273,15 @@ def describe(link: dict[str, Any]) -> str:
         f"{who} ({where}): {link['responses']} model responses, {link['tool_calls']} tool "
         f"calls, {link['records']} records, not part of the main loop"
     )
+
+
+__all__ = [
+    "AGENT_TOOLS",
+    "RECORDS",
+    "describe",
+    "find_agent_file",
+    "link_subagents",
+    "progress_records",
+    "read_records",
+    "session_agent_files",
+]
