@@ -17,8 +17,11 @@ never writes is the request itself, so this module rebuilds each one:
    and becomes a nested loop inside the call.
 
 This module reads and analyses (:func:`load_transcript`, :func:`analyse`);
-:mod:`tracer.importers.journey` writes the steps, and :mod:`tracer.importers.live` does both
-again and again while Claude Code is still writing the session.
+:mod:`tracer.importers.journey` writes the steps, :mod:`tracer.importers.emit` adds the count
+check, and :mod:`tracer.importers.live` does it all again and again while Claude Code is still
+writing the session. Subagent runs are matched to their Task call by
+:mod:`tracer.importers.subagents`; a second conversation in the file, local commands and hook
+text are placed by :mod:`tracer.importers.dag`.
 """
 
 from __future__ import annotations
