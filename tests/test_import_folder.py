@@ -100,3 +100,14 @@ def test_the_progress_bar_is_drawn_on_a_terminal_only(
     assert main(["import", "claude-code", str(project), "-o", str(tmp_path / "p")]) == 0
     drawn = term.getvalue()
     assert drawn.count("\r[") == 4 and "\r[" + "#" * 30 + "]   3/3" in drawn
+
+
+def test_an_output_that_is_a_file_is_one_line(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("x", encoding="utf-8")
+    assert main(["import", "claude-code", str(project), "-o", str(taken)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tracer: {taken}: cannot make the folder for the traces")
+    assert "Traceback" not in err

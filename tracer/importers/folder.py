@@ -57,7 +57,10 @@ def import_folder(
     sessions = folder_sessions(folder)
     if not sessions:
         raise UserError("no Claude Code session (*.jsonl) in this folder", folder)
-    output.mkdir(parents=True, exist_ok=True)
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot make the folder for the traces ({exc.strerror})", output) from None
     rows: list[Row] = []
     for k, session in enumerate(sessions):
         if progress is not None:
