@@ -174,6 +174,8 @@ def attachment_blocks(attachment: dict[str, Any]) -> list[dict[str, Any]]:
     text = attachment.get("content")
     if attachment.get("type") == "max_turns_reached" or not text:
         return []
+    if isinstance(text, list):  # hook attachments hold a list of strings
+        text = "\n".join(str(x) for x in text)
     return [{"type": "text", "text": f"<system-reminder>\n{text}\n</system-reminder>"}]
 
 

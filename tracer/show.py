@@ -11,6 +11,7 @@ from typing import Any
 from tracer.cells import clip
 from tracer.trace.events import STEP_KINDS
 from tracer.trace.reader import TraceReader
+from tracer.trace.tokens import token_account, tokens_of
 
 _WIDTH = 72
 
@@ -39,11 +40,9 @@ def describe(event: Any) -> str:
             f"({same}), {event.bytes} bytes"
         )
     if kind == "response":
-        tokens = event.usage.get("input_tokens")
-        return (
-            f"{len(event.assistant_uuids)} block(s), stop_reason {event.stop_reason}, "
-            f"input_tokens {tokens}"
-        )
+        tokens = tokens_of(event.usage)
+        counted = tokens.line() if tokens is not None else "no usage recorded"
+        return f"{len(event.assistant_uuids)} block(s), stop_reason {event.stop_reason}, {counted}"
     if kind == "follow_up":
         return (
             f"needsFollowUp {str(event.needs_follow_up).lower()}, "
@@ -124,3 +123,10 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
         yield (
             f"{'':<32}attempt {waiting.attempt}: in flight when the trace stops (timeout {limit})"
         )
+
+
+def token_line(reader: TraceReader) -> str | None:
+    """The session's tokens as Claude Code counted them (input, cache read and write, output),
+    for the line after the steps; ``None`` when no call recorded any."""
+    account = token_account(reader[i] for i in range(len(reader)))
+    return account.summary() if account.rows else None

@@ -31,6 +31,7 @@ from tracer.replay.render_tools import (
 )
 from tracer.replay.steps import StepIndex
 from tracer.trace.events import MessageRecorded
+from tracer.trace.tokens import Tokens, tokens_of
 
 LIT = "bold black on #e8d44d"
 """What changed at this step: new rows, the new tail."""
@@ -173,8 +174,14 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(f"{history[0].bytes:,} → {history[-1].bytes:,}\n")
         tokens = [p.input_tokens for p in history]
         if any(t is not None for t in tokens):
-            out.append(f"  input_tokens  {sparkline(tokens)}  ")
-            out.append(f"{tokens[0]} → {tokens[-1]}\n")
+            # With a cache the prompt is input + cache read + cache write (tracer.trace.tokens).
+            label = (
+                say(lang, "  prompt tokens ", "  输入 token   ")
+                if any(p.cached for p in history)
+                else "  input_tokens  "
+            )
+            out.append(f"{label}{sparkline(tokens)}  ")
+            out.append(f"{_num(tokens[0])} → {_num(tokens[-1])}\n")
         span = (
             say(lang, f"  requests {first}…{last}", f"  第{first}–{last}次请求")
             if first != last
@@ -183,6 +190,21 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(span, style="dim")
         out.append("\n")
     return out
+
+
+def _num(n: int | None) -> str:
+    return "?" if n is None else f"{n:,}" if n >= 10_000 else str(n)
+
+
+def tokens_text(tokens: Tokens, lang: str) -> str:
+    """The four counts of one response, as the transcript or API log recorded them."""
+    return say(
+        lang,
+        f"input {tokens.input:,} + cache read {tokens.cache_read:,} + cache write "
+        f"{tokens.cache_creation:,} = {tokens.prompt:,} read; output {tokens.output:,}",
+        f"输入 {tokens.input:,} + 缓存读取 {tokens.cache_read:,} + 缓存写入 "
+        f"{tokens.cache_creation:,} = 共读入 {tokens.prompt:,}；输出 {tokens.output:,}",
+    )
 
 
 def request_label(number: int, lang: str) -> str:
@@ -209,6 +231,10 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     field(out, "stop_reason", event.stop_reason, "bold", lang)
     usage = ", ".join(f"{k} {v}" for k, v in event.usage.items() if v)
     field(out, say(lang, "usage", "用量"), usage, lang=lang)
+    tokens = tokens_of(event.usage)
+    if tokens is not None and (tokens.cache_read or tokens.cache_creation):
+        # What the model read is the cache too: input_tokens alone is only the fresh tail.
+        field(out, say(lang, "tokens", "token 数"), tokens_text(tokens, lang), lang=lang)
     latency = f"{event.latency_ms} ms" if event.latency_ms is not None else "?"
     field(
         out,
