@@ -291,7 +291,9 @@ class ToolRunner:
         """
         content: list[dict[str, Any]] = [block]
         if accept_feedback:
-            content.append({"type": "text", "text": accept_feedback})
+            feedback = {"type": "text", "text": accept_feedback}
+            # The fault feedback_first breaks the order the API demands: results first.
+            content.insert(0 if self.faults.feedback_first else 1, feedback)
         message = create_user_message(
             content,
             new_uuid=self.new_uuid,

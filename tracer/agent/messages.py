@@ -8,9 +8,11 @@ working for code written before the move.
 from __future__ import annotations
 
 from tracer.messages import (
+    MISSING_RESULT_MESSAGE,
     NO_CONTENT_MESSAGE,
     ApiMessage,
     Message,
+    PairingRepair,
     Part,
     UuidSource,
     attachment_blocks,
@@ -19,17 +21,21 @@ from tracer.messages import (
     create_assistant_messages,
     create_attachment_message,
     create_user_message,
+    ensure_tool_result_pairing,
     materialize,
     normalize_messages_for_api,
     now_iso,
     resolve_part,
+    synthetic_tool_result_block,
     tool_use_error,
 )
 
 __all__ = [
+    "MISSING_RESULT_MESSAGE",
     "NO_CONTENT_MESSAGE",
     "ApiMessage",
     "Message",
+    "PairingRepair",
     "Part",
     "UuidSource",
     "attachment_blocks",
@@ -38,9 +44,11 @@ __all__ = [
     "create_assistant_messages",
     "create_attachment_message",
     "create_user_message",
+    "ensure_tool_result_pairing",
     "materialize",
     "normalize_messages_for_api",
     "now_iso",
     "resolve_part",
+    "synthetic_tool_result_block",
     "tool_use_error",
 ]

@@ -323,6 +323,11 @@ class RequestSent(Event):
     """The body without ``messages``, as sent; only when it differs from the previous request's."""
     body_keys: list[str] | None = None
     """The body's key order, ``messages`` included; with ``params``."""
+    pairing: dict[str, Any] | None = None
+    """What ``ensureToolResultPairing`` changed before this request went out: ``added`` (tool_use
+    ids given a synthetic ``is_error`` result), ``stripped`` (orphan results removed) and, when
+    the loop first sent the request unpatched to show the bare API's answer,
+    ``unpatched_request`` (that request's index)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
