@@ -17,10 +17,10 @@ import pytest
 
 from tracer.agent.execution import CANCEL_MESSAGE, INTERRUPT_MESSAGE_FOR_TOOL_USE
 from tracer.agent.loop import State, needs_follow_up
-from tracer.messages import MISSING_RESULT_MESSAGE
 from tracer.agent.permissions import REJECT_MESSAGE
 from tracer.agent.tools.read import ReadTool
 from tracer.cli import main as cli_main
+from tracer.messages import MISSING_RESULT_MESSAGE
 from tracer.paths import SCENARIOS_DIR
 from tracer.trace.schema import validate_trace
 

@@ -304,8 +304,11 @@ class ToolRunner:
         if self.faults.drops(call.tool_use_id):
             return None  # the fault: resultingMessages.push() never runs
         refs = refs or _Refs()
+        # The message may point at the mapping step for its first block only when that block
+        # is first (feedback_first puts the text ahead of it).
+        block_seq = refs.block if content[0] is block else None
         self.emit(
-            message_event(message, self.turn, tool_use_result_seq=refs.raw, block_seq=refs.block)
+            message_event(message, self.turn, tool_use_result_seq=refs.raw, block_seq=block_seq)
         )
         self._emit(
             ResultWrapped,

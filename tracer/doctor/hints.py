@@ -39,10 +39,13 @@ FALLBACK: dict[str, dict[str, str]] = {
         "zh": "对照 maxTurns 配置与 turnCount 计数：判断条件是下一轮 > maxTurns。",
     },
     "api-invariants": {
-        "en": "Rebuild the request as sent: it starts with user, roles alternate, and every "
-        "tool_use is answered in the very next user message.",
-        "zh": "还原实际发出的请求：以 user 开头、角色交替、"
-        "每个 tool_use 都在紧随其后的 user 消息里得到回答。",
+        "en": "Rebuild the request as sent: it starts with a user message, every tool_use is "
+        "answered in the very next user message, and that message starts with its tool_result "
+        "blocks, text after them. (Two messages with the same role in a row are fine: the API "
+        "combines them.)",
+        "zh": "还原实际发出的请求：以用户消息开头；每个 tool_use 都在紧随其后的用户消息里得到回答；"
+        "这条用户消息以 tool_result 块开头，文字排在后面。（相邻两条同角色的消息没有问题："
+        "API 会把它们合并。）",
     },
 }
 
