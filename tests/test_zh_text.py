@@ -149,6 +149,7 @@ ALLOWED = {
     "prompt",
     "system",
     "InputValidationError",
+    "ToolResultBlockParam",
     "ShellError",
     "PreToolUse",
     "PostToolUse",
