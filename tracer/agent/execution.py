@@ -273,7 +273,9 @@ class ToolRunner:
         # 2.1.88 calls addToolResult only after tool.call() returned: refusals, thrown errors
         # (a non-zero exit throws ShellError) and interruptions build their message elsewhere.
         reached = outcome.error_block is None and error_kind != "exit_code"
-        return self.add_tool_result(call, outcome.output, final, feedback, refs, reached)
+        return self.add_tool_result(
+            call, outcome.output, final, feedback, refs, reached, error_kind=error_kind
+        )
 
     def add_tool_result(
         self,
@@ -283,6 +285,8 @@ class ToolRunner:
         accept_feedback: str | None,
         refs: _Refs | None = None,
         reached_in_claude_code: bool = True,
+        *,
+        error_kind: str | None = None,
     ) -> Message | None:
         """Wrap the block in a user message and push it (the chapter's ``addToolResult``).
 
@@ -317,6 +321,7 @@ class ToolRunner:
             message_uuid=message.uuid,
             source_tool_assistant_uuid=call.assistant_uuid,
             feedback=accept_feedback,
+            error_kind=error_kind,
         )
         self._emit(
             DebugHook,

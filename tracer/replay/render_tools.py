@@ -4,8 +4,10 @@ Mapping is where the chapter's lesson starts: a tool's raw output (stdout, stder
 a file; a diff) becomes one ``tool_result`` block (``mapToolResultToToolResultBlockParam`` in
 Claude Code's tools, ``map_result`` here). Wrapping puts that block in a user message with
 ``create_user_message(content, tool_use_result, source_tool_assistant_uuid)``, as
-``toolExecution.ts``'s ``addToolResult`` does. Errors (``is_error``, ``<tool_use_error>``) are lit,
-and ``<persisted-output>`` previews (output too large, saved to a file) are explained.
+``toolExecution.ts``'s ``addToolResult`` does for a call that returned; a failure is wrapped here
+too, and the view says which other 2.1.88 path builds it (:mod:`tracer.error_paths`). Errors
+(``is_error``, ``<tool_use_error>``) are lit, and ``<persisted-output>`` previews (output too
+large, saved to a file) are explained.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from rich.text import Text
 
+from tracer.error_paths import error_path
 from tracer.replay import context
 from tracer.replay.fold import as_json, folded_text, is_unfolded, short
 from tracer.replay.i18n import colon, stage_title
@@ -299,14 +302,26 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out.append(
         "create_user_message(content, tool_use_result, source_tool_assistant_uuid)\n", style="dim"
     )
-    out.append(
-        say(
-            lang,
-            "  (the book's createUserMessage, called from addToolResult)\n\n",
-            "  （即书中 addToolResult 调用的 createUserMessage）\n\n",
-        ),
-        style="dim",
-    )
+    path = error_path(getattr(event, "error_kind", None))
+    if path is None or path.via_add_tool_result:
+        out.append(
+            say(
+                lang,
+                "  (the book's createUserMessage, called from addToolResult)\n\n",
+                "  （即书中 addToolResult 调用的 createUserMessage）\n\n",
+            ),
+            style="dim",
+        )
+    else:
+        # One voice with the debug console and the guide: say which 2.1.88 path builds it.
+        out.append(
+            say(
+                lang,
+                f"  tracer wraps this failure here too; in 2.1.88 {path.en}.\n\n",
+                f"  tracer 在这里同样包装了这个失败结果；在 2.1.88 中，{path.zh}。\n\n",
+            ),
+            style="yellow",
+        )
     out.append('{ "type": "user",\n', style="bold")
     out.append('  "uuid": ', style=LABEL)
     out.append(f'"{event.message_uuid}",\n')

@@ -423,6 +423,9 @@ class ResultWrapped(Event):
     message_uuid: str
     source_tool_assistant_uuid: str
     feedback: str | None = None
+    error_kind: str | None = None
+    """The failure this result reports (the ``tool_run``'s ``error_kind``): 2.1.88 builds such a
+    message outside ``addToolResult`` (:mod:`tracer.error_paths`); tracer wraps it here too."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
