@@ -188,7 +188,24 @@ def render_tool_run(index: Any, step: int, event: Any, lang: str) -> Text:
         style="bold",
     )
     out.append_text(raw_output_text(event.output, lang))
+    if note := failed_raw_note(event.error_kind, event.output, lang):
+        out.append("\n" + note, style="yellow")
     return out
+
+
+def failed_raw_note(error_kind: str | None, output: Any, lang: str) -> str | None:
+    """Where tracer's raw output of a failed command is not 2.1.88's, say so beside it."""
+    if error_kind != "exit_code" or not isinstance(output, dict):
+        return None
+    return say(
+        lang,
+        "2.1.88 keeps no such object for a failed command: the non-zero exit throws, and its "
+        'tool_use_result is the string "Error: Exit code N …" (the error\'s text). tracer keeps '
+        "its own dict, so stdout, stderr and the exit code can be seen apart.\n",
+        "2.1.88 不会为失败的命令留下这样的对象：非零退出码会抛出错误，tool_use_result 是一个字符串"
+        "“Error: Exit code N …”（错误的文字）。tracer 保留自己的字典，好把 stdout、stderr 和退出码"
+        "分开来看。\n",
+    )
 
 
 def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
@@ -347,6 +364,8 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
     if message is not None:
         result = index.reader.tool_use_result(message)  # written once, on the tool_run event
         out.append_text(raw_output_text(result, lang))
+        if note := failed_raw_note(getattr(event, "error_kind", None), result, lang):
+            out.append("\n" + note, style="yellow")
     out.append("\n}\n", style="bold")
     if event.feedback:
         out.append(say(lang, "feedback", "反馈（acceptFeedback）") + colon(lang), style=LABEL)
