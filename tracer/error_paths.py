@@ -65,8 +65,8 @@ PATHS: dict[str | None, ErrorPath] = {
             False,
             "the tool's own validateInput refuses the input (e.g. Edit's \"String to replace not "
             'found in file.") before it runs: an early return, without addToolResult',
-            "工具自己的 validateInput 在执行前拒绝了输入（比如 Edit 的“String to replace not "
-            "found in file.”）：提前返回，不经过 addToolResult",
+            "工具自己的 validateInput 在执行前拒绝了输入（比如 Edit 找不到要替换的字符串）："
+            "提前返回，不经过 addToolResult",
         ),
         ErrorPath(
             "unknown_tool",
