@@ -46,7 +46,8 @@ UI_PHRASES = re.compile(
     r"\brequests? \d|\(internal \d|\battempts\b|\blines \d|more hunks|before persisting|"
     r"station-\d|API messages|\bbytes\b|\(folded\)|same as before|\bturns? \d|\bstep \d|"
     # "String to replace not found" is Edit's own error text (trace data), not UI chrome.
-    r"(?<!replace )\bnot found\b|\bmissing\)|go on\b|\bforced by\b|\bnoted by\b|\bduration\b|\blatency\b"
+    r"(?<!replace )\bnot found\b|\bmissing\)|go on\b|\bforced by\b|\bnoted by\b|"
+    r"\bduration\b|\blatency\b"
 )
 
 #: ASCII words allowed in Chinese prose: names of things, not words of the UI.
