@@ -81,6 +81,7 @@ def test_the_wrapping_view_names_the_path_that_builds_the_failure(
 def test_a_success_is_wrapped_by_add_tool_result() -> None:
     index = StepIndex(TraceReader(RECORDINGS_DIR / "01-main-walk.trace.jsonl"))
     step = index.by_stage["wrapping"][0]
-    assert "(the book's createUserMessage, called from addToolResult)" in render_step(
-        index, step, "en"
-    ).plain
+    assert (
+        "(the book's createUserMessage, called from addToolResult)"
+        in render_step(index, step, "en").plain
+    )

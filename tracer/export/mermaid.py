@@ -4,7 +4,8 @@ Three participants, the loop in the middle: the **model** answers, the **loop** 
 decides, the **tools** run. Each request is an arrow to the model, each response one back; each
 tool call an arrow to the tools and its ``tool_result`` one back; notes mark the turn, the
 stations, the max-turns check (which comes before appending, as in query.ts) and a request the
-pairing patch changed. Mermaid reads ``;`` and ``#`` inside a message as syntax, so labels are cleaned.
+pairing patch changed. Mermaid reads ``;`` and ``#`` inside a message as syntax, so labels are
+cleaned.
 """
 
 from __future__ import annotations
