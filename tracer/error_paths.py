@@ -13,6 +13,11 @@ tracer wraps every result, failures too, with its ``add_tool_result``, so each r
 wrapping step to look at; the replay's wrapping view, the debug console's "tracer only" marker and
 the guide's errors section all read this table, so they say the same thing. The ``kind`` keys are
 the ``error_kind`` values of a ``tool_run`` event.
+
+Two 2.1.88 forms tracer never produces, for completeness: an unexpected exception in
+``runToolUse`` itself is tagged (``<tool_use_error>Error calling tool (X): …</tool_use_error>``),
+unlike an error thrown by the tool's ``call()``; and the streaming executor's synthetic results
+for a discarded or cancelled sibling call are tagged too.
 """
 
 from __future__ import annotations

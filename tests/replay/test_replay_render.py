@@ -317,3 +317,16 @@ def test_the_refused_request_and_the_patched_one_say_what_each_is(fault: str) ->
     assert "ensureToolResultPairing 在发出前修补了这次请求" in zh and "API 拒绝了它：400" in zh
     if fault.startswith("02"):
         assert "stripped" in patched and "删掉" in zh
+
+
+def test_a_failed_commands_raw_output_says_what_2_1_88_keeps_instead() -> None:
+    from tracer.paths import RECORDINGS_DIR
+
+    index = StepIndex(TraceReader(RECORDINGS_DIR / "08-failing-command.trace.jsonl"))
+    run = next(s for s in index.by_stage["tool_run"] if index.event(s).error_kind == "exit_code")
+    wrap = next(s for s in index.by_stage["wrapping"] if index.event(s).error_kind == "exit_code")
+    for step in (run, wrap):
+        assert 'the string "Error: Exit code N …"' in view(index, step)
+        assert "“Error: Exit code N …”" in view(index, step, "zh")
+    ok = next(s for s in index.by_stage["tool_run"] if not index.event(s).error_kind)
+    assert "Error: Exit code N" not in view(index, ok)

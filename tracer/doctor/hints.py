@@ -14,8 +14,11 @@ from typing import Any
 FALLBACK: dict[str, dict[str, str]] = {
     "result-not-returned": {
         "en": "Check that the wrapped result message is pushed (resultingMessages.push()) and "
-        "appended before the next request.",
-        "zh": "确认包装好的结果消息被 push 进 resultingMessages，并在下一次请求前拼进历史。",
+        "appended before the next request. In real Claude Code look for "
+        '"[Tool result missing due to internal error]": ensureToolResultPairing made it up.',
+        "zh": "确认包装好的结果消息被 push 进 resultingMessages，并在下一次请求前拼进历史。"
+        "在真实的 Claude Code 里，要找的是“[Tool result missing due to internal error]”："
+        "那是 ensureToolResultPairing 补上的结果。",
     },
     "tool-use-id-mismatch": {
         "en": "Compare each tool_result's tool_use_id with the ids of the tool_use blocks in the "
