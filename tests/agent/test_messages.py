@@ -158,7 +158,8 @@ def test_main_walk_requests_hold_fewer_messages_than_the_internal_list(main_walk
 
 
 def _pairing(messages: list[Message]) -> tuple[list[dict[str, Any]], Any, list[Message]]:
-    from tracer.messages import ensure_tool_result_pairing, synthetic_tool_result_block
+    from tracer.messages import synthetic_tool_result_block
+    from tracer.pairing import ensure_tool_result_pairing
 
     new = UuidSource("pairing")
     by_uuid = {m.uuid: m for m in messages}

@@ -12,7 +12,6 @@ from tracer.messages import (
     NO_CONTENT_MESSAGE,
     ApiMessage,
     Message,
-    PairingRepair,
     Part,
     UuidSource,
     attachment_blocks,
@@ -21,7 +20,6 @@ from tracer.messages import (
     create_assistant_messages,
     create_attachment_message,
     create_user_message,
-    ensure_tool_result_pairing,
     materialize,
     normalize_messages_for_api,
     now_iso,
@@ -29,6 +27,7 @@ from tracer.messages import (
     synthetic_tool_result_block,
     tool_use_error,
 )
+from tracer.pairing import PairingRepair, ensure_tool_result_pairing
 
 __all__ = [
     "MISSING_RESULT_MESSAGE",
