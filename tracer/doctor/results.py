@@ -103,7 +103,8 @@ def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
             if end is not None and facts.events[end].reason not in _STOPPED_SHORT:
                 ended_without.setdefault(end, []).append(use)
             continue
-        if use.id in facts.explained:
+        patched = (request.event.pairing or {}).get("added") or []
+        if use.id in facts.explained and use.id in patched:
             continue  # a wrong id the mismatch rule already told (its result was stripped)
         if not _answered(facts, request, use):
             missing.setdefault(request.index, []).append(use)
