@@ -249,3 +249,14 @@ def test_a_deny_rule_on_the_command_line_beats_the_scenarios_allow(
         ("allow", "Read"),
         ("deny", "Bash(git diff:*)"),
     ]
+
+
+def test_show_marks_the_request_the_pairing_patch_changed(tracer_cli: Any) -> None:
+    proc = tracer_cli("show", "faults/02-tool-use-id-mismatch")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    # Every later request is patched again: the internal history keeps its hole.
+    patched = [line for line in lines if "ensureToolResultPairing" in line]
+    assert "request 3:" in patched[0] and "+1 made-up result, -1 orphan" in patched[0]
+    assert len(patched) == 2 and "request 4:" in patched[1]
+    assert any("request 2:" in line for line in lines)

@@ -50,7 +50,9 @@ RECORDINGS = sorted(RECORDINGS_DIR.glob("*.trace.jsonl")) + sorted(
 UI_PHRASES = re.compile(
     r"\brequests? \d|\(internal \d|\battempts\b|\blines \d|more hunks|before persisting|"
     r"station-\d|API messages|\bbytes\b|\(folded\)|same as before|\bturns? \d|\bstep \d|"
-    r"\bnot found\b|\bmissing\)|go on\b|\bforced by\b|\bnoted by\b|\bduration\b|\blatency\b"
+    # "String to replace not found" is Edit's own error text (trace data), not UI chrome.
+    r"(?<!replace )\bnot found\b|\bmissing\)|go on\b|\bforced by\b|\bnoted by\b|"
+    r"\bduration\b|\blatency\b"
 )
 
 #: ASCII words allowed in Chinese prose: names of things, not words of the UI.
@@ -154,6 +156,7 @@ ALLOWED = {
     "prompt",
     "system",
     "InputValidationError",
+    "ToolResultBlockParam",
     "ShellError",
     "PreToolUse",
     "PostToolUse",

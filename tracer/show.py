@@ -35,10 +35,17 @@ def describe(event: Any) -> str:
         else:  # request 1 is the first send, not a resend: nothing came before it
             same = "first send" if event.request_index == 1 else f"{len(event.tail)} new"
         count = event.message_count
-        return (
+        line = (
             f"request {event.request_index}: {count} API message{'' if count == 1 else 's'} "
             f"({same}), {event.bytes} bytes"
         )
+        pairing = getattr(event, "pairing", None) or {}
+        if pairing.get("added") or pairing.get("stripped"):
+            fixes = [f"+{len(pairing.get('added') or [])} made-up result"]
+            if pairing.get("stripped"):
+                fixes.append(f"-{len(pairing['stripped'])} orphan")
+            line += f"; ensureToolResultPairing: {', '.join(fixes)}"
+        return line
     if kind == "response":
         tokens = tokens_of(event.usage)
         counted = tokens.line() if tokens is not None else "no usage recorded"

@@ -21,6 +21,7 @@ from tracer.replay import context
 from tracer.replay.attempts import attempt_rows, attempts_text, worth_showing
 from tracer.replay.fold import as_json, folded, folded_text, is_unfolded, key_hint, short
 from tracer.replay.i18n import colon, stage_title, value_word
+from tracer.replay.render_pairing import pairing_text
 from tracer.replay.render_tools import (
     block_text,
     indented,
@@ -138,6 +139,9 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
     if worth_showing(rows):
         out.append("\n")
         out.append_text(attempts_text(rows, lang))
+    if (patch := pairing_text(index, step, event, lang)) is not None:
+        out.append("\n")
+        out.append_text(patch)
     out.append("\nmessages: [\n", style="bold")
     if event.prefix_len and is_unfolded():
         _unfolded_prefix(out, index, step, event.prefix_len, lang)
