@@ -72,35 +72,57 @@ def text_lines(text: Text, styles: Interner) -> list[Line]:
     line and is most of the cost on a big trace). A Text's own base style is left out, as the
     replay's pager leaves it out (it renders each line's spans only), so the page looks like the
     terminal.
+
+    One sweep from left to right: at each place where a span starts or ends, or a line breaks,
+    the spans in force change; the look of a piece is the spans in force, in the order the Text
+    holds them (as Rich combines them), and neighbours with the same look become one segment.
     """
     plain = text.plain
     size = len(plain)
-    spans = [(min(s.start, size), min(s.end, size), str(s.style)) for s in text.spans]
-    spans = [s for s in spans if s[1] > s[0]]
-    cuts = {0, size}
-    for a, b, _ in spans:
-        cuts.add(a)
-        cuts.add(b)
+    looks: list[str] = []
+    opens: dict[int, list[int]] = {}
+    shuts: dict[int, list[int]] = {}
+    for span in text.spans:
+        a, b = min(span.start, size), min(span.end, size)
+        style = str(span.style)
+        if b > a and style:  # a span without a style changes nothing drawn
+            opens.setdefault(a, []).append(len(looks))
+            shuts.setdefault(b, []).append(len(looks))
+            looks.append(style)
+    cuts = {0, size, *opens, *shuts}
     at = plain.find("\n")
     while at >= 0:
         cuts.add(at)
         cuts.add(at + 1)
         at = plain.find("\n", at + 1)
+    names: dict[tuple[int, ...], str] = {(): ""}
+    active: list[int] = []
     lines: list[list[Segment]] = [[]]
-    for a, b in itertools.pairwise(sorted(cuts)):
+    last = ""  # the look of the current line's last segment
+    order = sorted(cuts)
+    for a, b in itertools.pairwise(order):
+        ended = shuts.get(a)
+        if ended:
+            active = [k for k in active if k not in ended]
+        started = opens.get(a)
+        if started:
+            active = sorted(active + started)
         piece = plain[a:b]
         if piece == "\n":
             lines.append([])
             continue
-        parts = [style for s, e, style in spans if s <= a and e >= b and style]
-        name = style_class(" ".join(parts)) if parts else ""
+        key = tuple(active)
+        name = names.get(key)
+        if name is None:
+            name = names[key] = style_class(" ".join(looks[k] for k in key))
         line = lines[-1]
-        if line and _class_of(line[-1], styles) == name:  # same look: one segment
+        if line and last == name:  # same look: one segment
             line[-1] = _join(line[-1], piece)
         elif name:
             line.append([piece, styles.add(name)])
         else:
             line.append(piece)
+        last = name
     out: list[Line] = [
         "" if not line else line[0] if len(line) == 1 and isinstance(line[0], str) else line
         for line in lines
@@ -108,10 +130,6 @@ def text_lines(text: Text, styles: Interner) -> list[Line]:
     while out and out[-1] == "":
         out.pop()
     return out
-
-
-def _class_of(segment: Segment, styles: Interner) -> str:
-    return "" if isinstance(segment, str) else styles.items[segment[1]]
 
 
 def _join(segment: Segment, piece: str) -> Segment:
