@@ -176,6 +176,17 @@ def test_full_keeps_a_long_output_whole() -> None:
     assert "… folded: showing" not in whole and len(whole) > len(folded)
 
 
+def test_the_fold_note_is_chinese_in_the_chinese_lines() -> None:
+    trace = RECORDINGS_DIR / "06-large-output.trace.jsonl"
+    _meta, chunks = data_of(Page(page_html(build(trace))))
+    zh = [plain_of(c["lines"][i]) for c in chunks for step in c["steps"] for i in step[0]]
+    en = [plain_of(c["lines"][i]) for c in chunks for step in c["steps"] for i in step[1]]
+    notes = [line for line in zh if line.startswith("… 已折叠：")]
+    assert notes and not any("按 o" in line for line in notes)  # no key hint on a page
+    assert not any("folded: showing" in line for line in zh)
+    assert any(line.startswith("… folded: showing") for line in en)
+
+
 def test_a_big_trace_stays_small_and_keeps_every_step(tmp_path: Path) -> None:
     sys.path.insert(0, str(Path(ROOT) / "bench"))
     try:
