@@ -80,6 +80,8 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
 def indented(text: Text, spaces: int) -> Text:
     """``text`` with every line indented (an unfolded block spans lines; they stay nested)."""
     pad = Text(" " * spaces)
+    if "\n" not in text.plain:  # most blocks are one line: the same Text, without a split
+        return pad + text
     return Text("\n").join(pad + line for line in text.split("\n", allow_blank=True))
 
 

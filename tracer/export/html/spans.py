@@ -89,17 +89,12 @@ def text_lines(text: Text, styles: Interner) -> list[Line]:
             opens.setdefault(a, []).append(len(looks))
             shuts.setdefault(b, []).append(len(looks))
             looks.append(style)
-    cuts = {0, size, *opens, *shuts}
-    at = plain.find("\n")
-    while at >= 0:
-        cuts.add(at)
-        cuts.add(at + 1)
-        at = plain.find("\n", at + 1)
+    order = sorted({0, size, *opens, *shuts})
     names: dict[tuple[int, ...], str] = {(): ""}
     active: list[int] = []
     lines: list[list[Segment]] = [[]]
+    line = lines[0]
     last = ""  # the look of the current line's last segment
-    order = sorted(cuts)
     for a, b in itertools.pairwise(order):
         ended = shuts.get(a)
         if ended:
@@ -107,22 +102,24 @@ def text_lines(text: Text, styles: Interner) -> list[Line]:
         started = opens.get(a)
         if started:
             active = sorted(active + started)
-        piece = plain[a:b]
-        if piece == "\n":
-            lines.append([])
-            continue
         key = tuple(active)
         name = names.get(key)
         if name is None:
             name = names[key] = style_class(" ".join(looks[k] for k in key))
-        line = lines[-1]
-        if line and last == name:  # same look: one segment
-            line[-1] = _join(line[-1], piece)
-        elif name:
-            line.append([piece, styles.add(name)])
-        else:
-            line.append(piece)
-        last = name
+        piece = plain[a:b]
+        for number, part in enumerate(piece.split("\n") if "\n" in piece else (piece,)):
+            if number:  # a line break inside the piece
+                line = []
+                lines.append(line)
+            if not part:
+                continue
+            if line and last == name:  # same look: one segment
+                line[-1] = _join(line[-1], part)
+            elif name:
+                line.append([part, styles.add(name)])
+            else:
+                line.append(part)
+            last = name
     out: list[Line] = [
         "" if not line else line[0] if len(line) == 1 and isinstance(line[0], str) else line
         for line in lines
