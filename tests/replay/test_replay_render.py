@@ -313,3 +313,24 @@ def test_import_notes_show_beside_the_step_they_precede(tmp_path: Path) -> None:
     text = view(index, locate(index, stage="resending"))
     assert "noted by the import:" in text and "[compaction] the history was summarized" in text
     assert "noted by the import" not in view(index, locate(index, stage="response"))
+
+
+def test_pretty_json_writes_what_json_dumps_writes() -> None:
+    import datetime
+    from decimal import Decimal
+
+    from tracer.replay.pretty_json import pretty_json
+    from tracer.replay.raw import step_records
+
+    index = StepIndex(TraceReader(MAIN_TRACE))
+    odd = {
+        "numbers": [0, -1, 2**70, 1.5, -0.0, 1e300, float("nan"), float("inf"), -float("inf")],
+        "words": ["", "é 中文", '"\\\n\t\x00\u2028', {"k": ()}, [], {}],
+        "flags": (True, False, None),
+        "not json": [datetime.date(2026, 5, 15), Decimal("1.5")],
+        3: "a key that is not a string",
+    }
+    values = [odd, odd["numbers"], "plain", 7, None, []]
+    values += [step_records(index, step) for step in range(len(index))]
+    for value in values:
+        assert pretty_json(value) == json.dumps(value, ensure_ascii=False, indent=2, default=str)
