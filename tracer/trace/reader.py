@@ -150,7 +150,12 @@ class TraceReader:
 
         The writer always puts ``kind`` first; for lines that do not, this decodes.
         """
-        known = self._kinds[index]
+        if index < 0:
+            index += len(self._offsets)
+        try:
+            known = self._kinds[index]
+        except IndexError:  # a line a refresh in another thread is indexing right now
+            return self._kind_uncached(index)
         if known is _UNREAD:
             known = self._kinds[index] = self._kind_uncached(index)
         return known  # type: ignore[no-any-return]
