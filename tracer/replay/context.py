@@ -147,9 +147,9 @@ Point = tuple[int, int, int | None]
 _POINTS: WeakKeyDictionary[StepIndex, dict[int, Point]] = WeakKeyDictionary()
 
 
-def _point(index: StepIndex, s: int) -> Point:
-    """Request number, body bytes and input tokens of resending step ``s`` (remembered)."""
-    known = _POINTS.setdefault(index, {})
+def _point(index: StepIndex, s: int, known: dict[int, Point]) -> Point:
+    """Request number, body bytes and input tokens of resending step ``s`` (remembered in
+    ``known``, the index's entry of :data:`_POINTS`)."""
     found = known.get(s)
     if found is not None:
         return found
@@ -180,7 +180,8 @@ def request_history(index: StepIndex, step: int, points: int = CHART_POINTS) -> 
         steps = [sent[round(k * stride)] for k in range(points)]
     else:
         steps = list(sent[:count])
-    return [RequestPoint(*_point(index, s), current=s == step) for s in steps]
+    known = _POINTS.setdefault(index, {})
+    return [RequestPoint(*_point(index, s, known), current=s == step) for s in steps]
 
 
 def debug_lines(

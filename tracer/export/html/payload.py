@@ -157,13 +157,6 @@ def _raw(index: StepIndex, step: int, bodies: dict[int, Any], full: bool) -> str
     return shown + ("\n" + note if note else "")
 
 
-def _key(line: Any) -> Any:
-    """A line as something hashable, to share it (a bare string is its own key)."""
-    if isinstance(line, str):
-        return line
-    return tuple(seg if isinstance(seg, str) else (seg[0], seg[1]) for seg in line)
-
-
 def _chunk_text(chunk: dict[str, Any], deflate: bool) -> str:
     text = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"))
     if not deflate:
@@ -225,7 +218,7 @@ def build(
             steps = []
             for step in range(first, min(first + CHUNK, count)):
                 said = {
-                    lang: [lines.add(line, key=_key(line)) for line in
+                    lang: [lines.add(line) for line in
                            text_lines(render_step(index, step, lang), styles)]
                     for lang in LANGS
                 }  # fmt: skip

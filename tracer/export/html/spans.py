@@ -7,8 +7,8 @@ line written once however many steps show it. So:
 - :func:`style_class` maps a Rich style to a few class names (``b`` bold, ``i`` italic, ``d``
   dim, ``u`` underline, ``fg-cyan`` a colour, ``lit`` the lit background of "what changed",
   ``err`` the error background); ``page.css`` gives each its look, in light and dark;
-- :func:`text_lines` cuts a ``Text`` into lines, each a list of segments; a segment with no
-  style is a bare string, a styled one is ``[text, style number]``;
+- :func:`text_lines` cuts a ``Text`` into lines, each a tuple of segments; a segment with no
+  style is a bare string, a styled one is ``(text, style number)`` (in the JSON, arrays);
 - :class:`Interner` numbers equal things once (the lines of a chunk of steps, the style classes).
 
 Nothing here knows about steps or HTML.
@@ -26,8 +26,10 @@ from rich.text import Text
 #: Backgrounds with a meaning of their own in the replay (see ``render.LIT`` and ``ERROR``).
 BACKGROUNDS = {"#e8d44d": "lit", "#b03030": "err"}
 
-Segment = str | list[Any]
-Line = str | list[Segment]
+Segment = str | tuple[str, int]
+Line = str | tuple[Segment, ...]
+"""A line: a bare string when it has one unstyled segment. Tuples, so that a line is its own key
+in an :class:`Interner`; JSON writes them as arrays."""
 
 
 class Interner:
@@ -116,12 +118,12 @@ def text_lines(text: Text, styles: Interner) -> list[Line]:
             if line and last == name:  # same look: one segment
                 line[-1] = _join(line[-1], part)
             elif name:
-                line.append([part, styles.add(name)])
+                line.append((part, styles.add(name)))
             else:
                 line.append(part)
             last = name
     out: list[Line] = [
-        "" if not line else line[0] if len(line) == 1 and isinstance(line[0], str) else line
+        "" if not line else line[0] if len(line) == 1 and isinstance(line[0], str) else tuple(line)
         for line in lines
     ]
     while out and out[-1] == "":
@@ -132,7 +134,7 @@ def text_lines(text: Text, styles: Interner) -> list[Line]:
 def _join(segment: Segment, piece: str) -> Segment:
     if isinstance(segment, str):
         return segment + piece
-    return [segment[0] + piece, segment[1]]
+    return (segment[0] + piece, segment[1])
 
 
 def plain_of(line: Line) -> str:
