@@ -302,3 +302,23 @@ def test_the_per_stage_panel_table_gives_back_every_step() -> None:
             ]
             assert decoded == panels[key], (trace.name, key)
         assert len(set(panels["section"])) > 1  # not one panel for every step
+
+
+def test_rich_text_becomes_segments_with_nested_spans_combined() -> None:
+    from rich.text import Text
+
+    from tracer.export.html.spans import Interner, text_lines
+
+    flat = Text("ab")
+    flat.append("cd", style="bold")
+    flat.append("ef\ngh", style="bold")  # the same look as before: one segment
+    flat.append(" i\n\n")
+    styles = Interner()
+    assert text_lines(flat, styles) == [("ab", ("cdef", 0)), (("gh", 0), " i")]
+    assert styles.items == ["b"]
+    nested = Text("x ", style="italic")  # a base style is left out, as the pager leaves it
+    nested.append_text(Text("lit tail", style="bold"))
+    nested.stylize("bold black on #e8d44d", 2, 5)  # a span inside a span: the looks combine
+    styles = Interner()
+    assert text_lines(nested, styles) == [("x ", ("lit", 0), (" tail", 1))]
+    assert styles.items == ["b lit", "b"]

@@ -75,39 +75,21 @@ def text_lines(text: Text, styles: Interner) -> list[Line]:
     replay's pager leaves it out (it renders each line's spans only), so the page looks like the
     terminal.
 
-    One sweep from left to right: at each place where a span starts or ends, or a line breaks,
-    the spans in force change; the look of a piece is the spans in force, in the order the Text
-    holds them (as Rich combines them), and neighbours with the same look become one segment.
+    The text is cut where its look changes (:func:`_runs`), each stretch at its line breaks,
+    and neighbours with the same look become one segment.
     """
     plain = text.plain
     size = len(plain)
-    looks: list[str] = []
-    opens: dict[int, list[int]] = {}
-    shuts: dict[int, list[int]] = {}
+    spans = []
     for span in text.spans:
-        a, b = min(span.start, size), min(span.end, size)
+        start, end = min(span.start, size), min(span.end, size)
         style = str(span.style)
-        if b > a and style:  # a span without a style changes nothing drawn
-            opens.setdefault(a, []).append(len(looks))
-            shuts.setdefault(b, []).append(len(looks))
-            looks.append(style)
-    order = sorted({0, size, *opens, *shuts})
-    names: dict[tuple[int, ...], str] = {(): ""}
-    active: list[int] = []
+        if end > start and style:  # a span without a style changes nothing drawn
+            spans.append((start, end, style))
     lines: list[list[Segment]] = [[]]
     line = lines[0]
     last = ""  # the look of the current line's last segment
-    for a, b in itertools.pairwise(order):
-        ended = shuts.get(a)
-        if ended:
-            active = [k for k in active if k not in ended]
-        started = opens.get(a)
-        if started:
-            active = sorted(active + started)
-        key = tuple(active)
-        name = names.get(key)
-        if name is None:
-            name = names[key] = style_class(" ".join(looks[k] for k in key))
+    for a, b, name in _runs(spans, size):
         piece = plain[a:b]
         for number, part in enumerate(piece.split("\n") if "\n" in piece else (piece,)):
             if number:  # a line break inside the piece
@@ -128,6 +110,44 @@ def text_lines(text: Text, styles: Interner) -> list[Line]:
     ]
     while out and out[-1] == "":
         out.pop()
+    return out
+
+
+def _runs(spans: list[tuple[int, int, str]], size: int) -> list[tuple[int, int, str]]:
+    """``(start, end, class names)`` of each stretch of one look, covering ``0..size``."""
+    if all(spans[k - 1][1] <= spans[k][0] for k in range(1, len(spans))):
+        # The usual Text, built by appends: spans one after another, none inside another.
+        out, at = [], 0
+        for start, end, style in spans:
+            if start > at:
+                out.append((at, start, ""))
+            out.append((start, end, style_class(style)))
+            at = end
+        if at < size:
+            out.append((at, size, ""))
+        return out
+    # Spans inside spans (a base style, a highlight): sweep, with the spans in force at each
+    # place combined in the order the Text holds them, as Rich combines them.
+    opens: dict[int, list[int]] = {}
+    shuts: dict[int, list[int]] = {}
+    for k, (start, end, _style) in enumerate(spans):
+        opens.setdefault(start, []).append(k)
+        shuts.setdefault(end, []).append(k)
+    names: dict[tuple[int, ...], str] = {(): ""}
+    active: list[int] = []
+    out = []
+    for a, b in itertools.pairwise(sorted({0, size, *opens, *shuts})):
+        ended = shuts.get(a)
+        if ended:
+            active = [k for k in active if k not in ended]
+        started = opens.get(a)
+        if started:
+            active = sorted(active + started)
+        key = tuple(active)
+        name = names.get(key)
+        if name is None:
+            name = names[key] = style_class(" ".join(spans[k][2] for k in key))
+        out.append((a, b, name))
     return out
 
 
