@@ -17,7 +17,9 @@ shared machine the wall clock measures the neighbours as much as the command, wh
 shows what the algorithm costs. The table gives seconds and the ratio; the last line is the worst
 ratio.
 
-Run: ``python bench/scaling.py [--small 1000] [--large 10000] [--runs 1]``.
+Run: ``python bench/scaling.py [--small 1000] [--large 10000] [--runs 1] [--only "export html"]``
+(``--only``: just the commands whose label starts with it, the import that makes the traces
+always timed).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ TRACE_COMMANDS: list[tuple[str, list[str]]] = [
     ("export md", ["export", "{trace}", "--format", "md"]),
     ("export mermaid", ["export", "{trace}", "--format", "mermaid"]),
     ("export otlp-json", ["export", "{trace}", "--format", "otlp-json"]),
+    ("export html", ["export", "{trace}", "--format", "html", "-o", "{out}"]),
 ]
 
 
@@ -168,11 +171,16 @@ def timed(argv: list[str], runs: int) -> float:
     return best
 
 
+def _fill(arg: str, trace: Path, out: Path) -> str:
+    return arg.replace("{trace}", str(trace)).replace("{out}", str(out))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=10000)
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--only", default="", help="time only the commands starting with this")
     args = parser.parse_args()
     sizes = (args.small, args.large)
     with tempfile.TemporaryDirectory(prefix="tracer-scaling-") as tmp:
@@ -187,19 +195,23 @@ def main() -> None:
             import_times.append(timed(argv, args.runs))
         rows.append(("import claude-code", *import_times, ""))
         for label, template in TRACE_COMMANDS:
+            if not label.startswith(args.only):
+                continue
             times = [
-                timed([a.replace("{trace}", str(traces[n])) for a in template], args.runs)
+                timed([_fill(a, traces[n], folder / f"s{n}.out") for a in template], args.runs)
                 for n in sizes
             ]
             rows.append((label, *times, ""))
         log_times, log_bytes = [], []
-        for n in (s // 10 for s in sizes):
+        for n in [] if not "import api-log".startswith(args.only) else (s // 10 for s in sizes):
             log = write_jsonl(folder / f"log{n}.jsonl", api_log_records(n))
             log_bytes.append(log.stat().st_size)
             argv = ["import", "api-log", str(log), "-o", str(folder / f"log{n}.trace.jsonl")]
             log_times.append(timed(argv, args.runs))
-        note = f"input bytes x{log_bytes[1] / log_bytes[0]:.0f}"
-        rows.append((f"import api-log ({sizes[0] // 10}/{sizes[1] // 10} turns)", *log_times, note))
+        if log_times:
+            note = f"input bytes x{log_bytes[1] / log_bytes[0]:.0f}"
+            label = f"import api-log ({sizes[0] // 10}/{sizes[1] // 10} turns)"
+            rows.append((label, *log_times, note))
     print(f"{'command':<34} {sizes[0]:>7} turns {sizes[1]:>7} turns   ratio")
     worst = ("", 0.0)
     for label, small, large, note in rows:

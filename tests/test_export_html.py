@@ -176,6 +176,17 @@ def test_full_keeps_a_long_output_whole() -> None:
     assert "… folded: showing" not in whole and len(whole) > len(folded)
 
 
+def test_the_fold_note_is_chinese_in_the_chinese_lines() -> None:
+    trace = RECORDINGS_DIR / "06-large-output.trace.jsonl"
+    _meta, chunks = data_of(Page(page_html(build(trace))))
+    zh = [plain_of(c["lines"][i]) for c in chunks for step in c["steps"] for i in step[0]]
+    en = [plain_of(c["lines"][i]) for c in chunks for step in c["steps"] for i in step[1]]
+    notes = [line for line in zh if line.startswith("… 已折叠：")]
+    assert notes and not any("按 o" in line for line in notes)  # no key hint on a page
+    assert not any("folded: showing" in line for line in zh)
+    assert any(line.startswith("… folded: showing") for line in en)
+
+
 def test_a_big_trace_stays_small_and_keeps_every_step(tmp_path: Path) -> None:
     sys.path.insert(0, str(Path(ROOT) / "bench"))
     try:
@@ -291,3 +302,23 @@ def test_the_per_stage_panel_table_gives_back_every_step() -> None:
             ]
             assert decoded == panels[key], (trace.name, key)
         assert len(set(panels["section"])) > 1  # not one panel for every step
+
+
+def test_rich_text_becomes_segments_with_nested_spans_combined() -> None:
+    from rich.text import Text
+
+    from tracer.export.html.spans import Interner, text_lines
+
+    flat = Text("ab")
+    flat.append("cd", style="bold")
+    flat.append("ef\ngh", style="bold")  # the same look as before: one segment
+    flat.append(" i\n\n")
+    styles = Interner()
+    assert text_lines(flat, styles) == [("ab", ("cdef", 0)), (("gh", 0), " i")]
+    assert styles.items == ["b"]
+    nested = Text("x ", style="italic")  # a base style is left out, as the pager leaves it
+    nested.append_text(Text("lit tail", style="bold"))
+    nested.stylize("bold black on #e8d44d", 2, 5)  # a span inside a span: the looks combine
+    styles = Interner()
+    assert text_lines(nested, styles) == [("x ", ("lit", 0), (" tail", 1))]
+    assert styles.items == ["b lit", "b"]

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from replay_helpers import MAIN_TRACE
 
+from tracer.paths import RECORDINGS_DIR
 from tracer.replay.fold import MAX_LINES, fold
 from tracer.replay.render import render_step
 from tracer.replay.search import next_match, search_steps
@@ -120,6 +121,19 @@ def test_fold_cuts_a_megabyte_to_a_screenful() -> None:
     assert shown.count("\n") < MAX_LINES
     assert note is not None and f"of {len(big)} chars" in note
     assert fold("short") == ("short", None)
+
+
+def test_the_fold_note_speaks_chinese() -> None:
+    big = "\n".join(f"line {n} " + "x" * 90 for n in range(12_000))
+    _shown, note = fold(big, lang="zh")
+    assert note is not None and note.startswith("… 已折叠：")
+    assert f"{big.count(chr(10)) + 1}行中的{MAX_LINES}行" in note
+    assert "（按 o 展开）" in note and "folded" not in note and "unfold" not in note
+    index = StepIndex(TraceReader(RECORDINGS_DIR / "06-large-output.trace.jsonl"))
+    run = locate(index, turn=1, stage="tool_run")
+    zh, en = render_step(index, run, "zh").plain, render_step(index, run, "en").plain
+    assert "… 已折叠：" in zh and "folded:" not in zh
+    assert "… folded: showing" in en and "已折叠" not in en
 
 
 def _with_huge_output(tmp_path: Path) -> Path:
@@ -330,3 +344,24 @@ def test_a_failed_commands_raw_output_says_what_2_1_88_keeps_instead() -> None:
         assert "“Error: Exit code N …”" in view(index, step, "zh")
     ok = next(s for s in index.by_stage["tool_run"] if not index.event(s).error_kind)
     assert "Error: Exit code N" not in view(index, ok)
+
+
+def test_pretty_json_writes_what_json_dumps_writes() -> None:
+    import datetime
+    from decimal import Decimal
+
+    from tracer.replay.pretty_json import pretty_json
+    from tracer.replay.raw import step_records
+
+    index = StepIndex(TraceReader(MAIN_TRACE))
+    odd = {
+        "numbers": [0, -1, 2**70, 1.5, -0.0, 1e300, float("nan"), float("inf"), -float("inf")],
+        "words": ["", "é 中文", '"\\\n\t\x00\u2028', {"k": ()}, [], {}],
+        "flags": (True, False, None),
+        "not json": [datetime.date(2026, 5, 15), Decimal("1.5")],
+        3: "a key that is not a string",
+    }
+    values = [odd, odd["numbers"], "plain", 7, None, []]
+    values += [step_records(index, step) for step in range(len(index))]
+    for value in values:
+        assert pretty_json(value) == json.dumps(value, ensure_ascii=False, indent=2, default=str)

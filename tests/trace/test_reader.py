@@ -108,6 +108,19 @@ def test_refresh_picks_up_appended_events_and_waits_for_a_torn_line(tmp_path: Pa
     assert reader.torn_line is None and reader[1].message_count == 7
 
 
+def test_kinds_stay_right_as_lines_are_appended(tmp_path: Path) -> None:
+    path = _write(tmp_path / "t.jsonl", [TurnStarted(turn=1, message_count=3)])
+    reader = TraceReader(path)
+    assert reader.kind_of(0) == reader.kind_of(-1) == "turn_start"
+    with path.open("a") as fh:  # a line a hand wrote, kind not first
+        fh.write(json.dumps({"seq": 2, "kind": "future_kind", "x": 1}) + "\n")
+    assert reader.refresh() == 1
+    assert [reader.kind_of(i) for i in range(len(reader))] == ["turn_start", "future_kind"]
+    assert reader.kind_of(-1) == "future_kind"
+    with pytest.raises(IndexError):
+        reader.kind_of(2)
+
+
 def test_a_file_cut_mid_line_keeps_every_complete_event(tmp_path: Path) -> None:
     path = _write(tmp_path / "t.jsonl", [TurnStarted(turn=i, message_count=i) for i in (1, 2, 3)])
     data = path.read_bytes()

@@ -14,10 +14,11 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from tracer.hooks import shown_line
 from tracer.messages import resolve_part
-from tracer.replay.steps import StepIndex, steps_of
+from tracer.replay.steps import StepIndex
 from tracer.trace.events import AnyEvent, MessageRecorded
 from tracer.trace.reader import TraceReader
 from tracer.trace.tokens import tokens_of
@@ -141,35 +142,58 @@ class RequestPoint:
     """Part of it came from (or went to) the prompt cache."""
 
 
+Point = tuple[int, int, int | None, bool]
+"""A request's number, body bytes, prompt tokens (the cache included) and whether the cache
+had a part in it."""
+
+#: Each index's request points, by resending step, once they can no longer change (see
+#: :func:`_point`). The chart of every resending step samples requests from the whole session;
+#: decoding them afresh each time cost a step a hundred random reads on a long trace.
+_POINTS: WeakKeyDictionary[StepIndex, dict[int, Point]] = WeakKeyDictionary()
+
+
+def _point(index: StepIndex, s: int, known: dict[int, Point]) -> Point:
+    """Request number, body bytes and input tokens of resending step ``s`` (remembered in
+    ``known``, the index's entry of :data:`_POINTS`)."""
+    found = known.get(s)
+    if found is not None:
+        return found
+    event = index.event(s)
+    counted = None
+    for look in range(s + 1, min(s + 4, len(index))):
+        if index.stage(look) == "response":
+            counted = tokens_of(getattr(index.event(look), "usage", {}) or {})
+            break
+    found = (
+        getattr(event, "request_index", 0),
+        getattr(event, "bytes", 0),
+        counted.prompt if counted is not None else None,
+        bool(counted and (counted.cache_read or counted.cache_creation)),
+    )
+    if s + 4 <= len(index):  # the steps where its response could be are all published: final
+        known[s] = found
+    return found
+
+
 def request_history(index: StepIndex, step: int, points: int = CHART_POINTS) -> list[RequestPoint]:
     """The requests sent up to ``step`` (sampled evenly to ``points``), for the growth chart.
 
     Input tokens come from each request's response, the step after it.
     """
-    sent = steps_of(index, "resending")
-    steps = list(sent[: bisect_right(sent, step)])
-    if not steps:
+    sent = index.by_stage.get("resending")
+    count = bisect_right(sent, step) if sent is not None else 0
+    if not count:
         return []
-    if len(steps) > points:
-        stride = (len(steps) - 1) / (points - 1)
-        steps = [steps[round(k * stride)] for k in range(points)]
-    out: list[RequestPoint] = []
+    if count > points:
+        stride = (count - 1) / (points - 1)
+        steps = [sent[round(k * stride)] for k in range(points)]
+    else:
+        steps = list(sent[:count])
+    known = _POINTS.setdefault(index, {})
+    out = []
     for s in steps:
-        event = index.event(s)
-        counted = None
-        for look in range(s + 1, min(s + 4, len(index))):
-            if index.stage(look) == "response":
-                counted = tokens_of(getattr(index.event(look), "usage", {}) or {})
-                break
-        out.append(
-            RequestPoint(
-                getattr(event, "request_index", 0),
-                getattr(event, "bytes", 0),
-                counted.prompt if counted is not None else None,
-                current=s == step,
-                cached=bool(counted and (counted.cache_read or counted.cache_creation)),
-            )
-        )
+        number, size, prompt, cached = _point(index, s, known)
+        out.append(RequestPoint(number, size, prompt, current=s == step, cached=cached))
     return out
 
 

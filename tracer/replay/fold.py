@@ -86,9 +86,10 @@ def is_unfolded() -> bool:
 
 
 def fold(
-    text: str, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS
+    text: str, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS, lang: str = "en"
 ) -> tuple[str, str | None]:
-    """``text`` cut to ``max_lines`` lines and ``max_chars`` characters, noting any cut."""
+    """``text`` cut to ``max_lines`` lines and ``max_chars`` characters, noting any cut (the
+    note in ``lang``)."""
     if _WHOLE.get():
         return text, None
     if is_unfolded():
@@ -102,16 +103,23 @@ def fold(
     if not cut_lines and len(text) <= max_chars:
         return shown, None
     total_lines = text.count("\n") + 1
-    note = (
-        f"… folded: showing {len(lines)} of {total_lines} lines, "
-        f"{len(shown)} of {len(text)} chars{key_hint(' (o: unfold)')}"
-    )
+    if lang == "zh":
+        note = (
+            f"… 已折叠：显示{total_lines}行中的{len(lines)}行，"
+            f"{len(text)}个字符中的{len(shown)}个{key_hint('（按 o 展开）')}"
+        )
+    else:
+        note = (
+            f"… folded: showing {len(lines)} of {total_lines} lines, "
+            f"{len(shown)} of {len(text)} chars{key_hint(' (o: unfold)')}"
+        )
     return shown, note
 
 
-def folded_text(text: str, style: str = "", max_lines: int = MAX_LINES) -> Text:
-    """A Rich ``Text`` of folded content, with the fold note dimmed on its own line."""
-    shown, note = fold(text, max_lines=max_lines)
+def folded_text(text: str, style: str = "", max_lines: int = MAX_LINES, lang: str = "en") -> Text:
+    """A Rich ``Text`` of folded content, with the fold note (in ``lang``) dimmed on its own
+    line."""
+    shown, note = fold(text, max_lines=max_lines, lang=lang)
     out = Text(shown, style=style)
     if note:
         out.append("\n" + note, style="dim italic")

@@ -12,9 +12,9 @@ Pure: no Textual, no ``anthropic``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from tracer.replay.pretty_json import pretty_json
 from tracer.replay.steps import StepIndex
 from tracer.trace.requests import rebuild_requests
 
@@ -62,4 +62,4 @@ def step_json(index: StepIndex, step: int, body: Any = REBUILD) -> str:
         body = request_body(index, step)
     if body is not None:
         out["request_body"] = body
-    return json.dumps(out, ensure_ascii=False, indent=2, default=str)
+    return pretty_json(out)

@@ -64,13 +64,15 @@ def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
         say(lang, "prompt (the first user message):\n", "提示词（第一条用户消息）：\n"),
         style=LABEL,
     )
-    out.append_text(folded_text(event.prompt))
+    out.append_text(folded_text(event.prompt, lang=lang))
     system = event.request_params.get("system")
     if system:
         out.append(
             "\n\n" + say(lang, "system", "系统提示词") + colon(lang).rstrip() + "\n", style=LABEL
         )
-        out.append_text(folded_text(system if isinstance(system, str) else as_json(system), "dim"))
+        out.append_text(
+            folded_text(system if isinstance(system, str) else as_json(system), "dim", lang=lang)
+        )
     return out
 
 
@@ -325,7 +327,7 @@ def render_permission(index: StepIndex, step: int, event: Any, lang: str) -> Tex
         field(out, say(lang, "feedback", "反馈"), event.feedback, "bold yellow", lang)
     if event.message:
         out.append(say(lang, "what the model is told:\n", "AI 收到的内容：\n"), style=LABEL)
-        out.append_text(folded_text(event.message, "yellow"))
+        out.append_text(folded_text(event.message, "yellow", lang=lang))
     return out
 
 
@@ -449,7 +451,7 @@ def render_terminal(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     field(out, say(lang, "messages", "消息数"), event.message_count, lang=lang)
     if event.error:
         out.append(say(lang, "error", "错误") + colon(lang) + "\n", style=LABEL)
-        out.append_text(folded_text(event.error, "red"))
+        out.append_text(folded_text(event.error, "red", lang=lang))
     return out
 
 
@@ -475,7 +477,7 @@ def render_step(index: StepIndex, step: int, lang: str) -> Text:
     renderer = RENDERERS.get(index.stage(step))
     if renderer is None:
         out = title(index.stage(step), lang)
-        out.append_text(folded_text(as_json(getattr(event, "raw", event))))
+        out.append_text(folded_text(as_json(getattr(event, "raw", event)), lang=lang))
     else:
         out = renderer(index, step, event, lang)
     notes = import_notes(index, step)

@@ -50,7 +50,7 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
     out = Text(f"{kind} ", style="bold magenta")
     if kind == "text":
         out.append_text(
-            folded_text(block.get("text", ""))
+            folded_text(block.get("text", ""), lang=lang)
             if full
             else Text(short(block.get("text", ""), width))
         )
@@ -72,7 +72,7 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
             out.append("is_error ", style=ERROR)
         if is_unfolded():  # the whole content, on its own lines
             out.append("\n")
-            out.append_text(content_text(block.get("content", "")))
+            out.append_text(content_text(block.get("content", ""), lang))
         else:
             out.append(short(block.get("content", ""), width))
     else:
@@ -83,10 +83,12 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
 def indented(text: Text, spaces: int) -> Text:
     """``text`` with every line indented (an unfolded block spans lines; they stay nested)."""
     pad = Text(" " * spaces)
+    if "\n" not in text.plain:  # most blocks are one line: the same Text, without a split
+        return pad + text
     return Text("\n").join(pad + line for line in text.split("\n", allow_blank=True))
 
 
-def content_text(content: Any) -> Text:
+def content_text(content: Any, lang: str = "en") -> Text:
     """A ``tool_result``'s content, folded, with ``<tool_use_error>`` and persisted tags lit."""
     if isinstance(content, list):
         parts = [
@@ -94,7 +96,7 @@ def content_text(content: Any) -> Text:
             for b in content
         ]
         content = "\n".join(parts)
-    out = folded_text(str(content) if content is not None else "")
+    out = folded_text(str(content) if content is not None else "", lang=lang)
     out.highlight_regex(_TAGS, ERROR)
     return out
 
@@ -104,10 +106,10 @@ def raw_output_text(output: Any, lang: str) -> Text:
     out = Text()
     if isinstance(output, dict) and "stdout" in output:
         out.append("stdout:\n", style=LABEL)
-        out.append_text(folded_text(output.get("stdout") or ""))
+        out.append_text(folded_text(output.get("stdout") or "", lang=lang))
         if output.get("stderr"):
             out.append("\nstderr:\n", style=LABEL)
-            out.append_text(folded_text(output["stderr"], "red"))
+            out.append_text(folded_text(output["stderr"], "red", lang=lang))
         code = output.get("exit_code")
         out.append("\nexit_code: ", style=LABEL)
         out.append(str(code), style="bold red" if code else "bold green")
@@ -125,7 +127,7 @@ def raw_output_text(output: Any, lang: str) -> Text:
             ),
             style=LABEL,
         )
-        out.append_text(folded_text(file.get("content", "")))
+        out.append_text(folded_text(file.get("content", ""), lang=lang))
         return out
     if isinstance(output, dict) and "structuredPatch" in output:
         out.append(
@@ -134,8 +136,8 @@ def raw_output_text(output: Any, lang: str) -> Text:
         out.append_text(diff_text(output["structuredPatch"], lang))
         return out
     if isinstance(output, str):
-        return folded_text(output)
-    return folded_text(as_json(output))
+        return folded_text(output, lang=lang)
+    return folded_text(as_json(output), lang=lang)
 
 
 def line_range(file: dict[str, Any]) -> tuple[Any, Any, Any]:
@@ -250,7 +252,7 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
             style="dim",
         )
     out.append('  "content": \n', style=LABEL)
-    out.append_text(content_text(block.get("content")))
+    out.append_text(content_text(block.get("content"), lang))
     out.append("\n}\n\n", style="bold")
     out.append(say(lang, "content length: ", "content length（内容长度）："), style=LABEL)
     out.append(f"{event.content_length}", style="bold")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
@@ -41,6 +42,7 @@ from tracer.trace.shapes import event_problems, header_problem
 from tracer.untrusted import MAX_LINE, loads, open_regular
 
 _KIND_PREFIX = b'{"kind":"'
+_UNREAD = object()
 
 
 class TraceReader:
@@ -51,6 +53,9 @@ class TraceReader:
         self._fd = open_regular(self.path, "a trace")
         self._offsets: list[int] = []
         self._ends: list[int] = []
+        self._kinds: list[Any] = []
+        """Each line's kind once read (:data:`_UNREAD` before): a line never changes once
+        indexed, and the views ask for the same kinds again and again."""
         self._scanned = 0
         self.torn_line: int | None = None
         """File line number of a last line cut off mid-event, if there is one."""
@@ -122,6 +127,7 @@ class TraceReader:
                 self._ends.append(base + nl)
             pos = nl + 1
         self._scanned = base + pos
+        self._kinds.extend([_UNREAD] * (len(self._offsets) - len(self._kinds)))
         rest = data[pos:]
         self.torn_line = len(self._offsets) + 2 if rest.strip() else None
         return len(self._offsets) - before
@@ -144,12 +150,23 @@ class TraceReader:
 
         The writer always puts ``kind`` first; for lines that do not, this decodes.
         """
+        if index < 0:
+            index += len(self._offsets)
+        try:
+            known = self._kinds[index]
+        except IndexError:  # a line a refresh in another thread is indexing right now
+            return self._kind_uncached(index)
+        if known is _UNREAD:
+            known = self._kinds[index] = self._kind_uncached(index)
+        return known  # type: ignore[no-any-return]
+
+    def _kind_uncached(self, index: int) -> str | None:
         head = os.pread(self._fd, 64, self._offsets[index])
         if head.startswith(_KIND_PREFIX):
             end = head.find(b'"', len(_KIND_PREFIX))
             if end > 0:
                 with contextlib.suppress(UnicodeDecodeError):
-                    return head[len(_KIND_PREFIX) : end].decode()
+                    return sys.intern(head[len(_KIND_PREFIX) : end].decode())
         # Not a line the writer wrote: parse it, but do not decode the event (that could follow
         # its pointers, and this is what the pointer check itself calls).
         data = self.dict_at(index)

@@ -43,6 +43,7 @@ from tracer.replay.steps import StepIndex, steps_of
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
+from tracer.trace.tokens import tokens_of
 
 #: Steps per chunk of the payload.
 CHUNK = 100
@@ -63,22 +64,21 @@ class Payload:
 
 
 def request_tokens(index: StepIndex, step: int) -> dict[str, int] | None:
-    """The token counts of the request sent at resending ``step``, from its response's usage.
-
-    One small function on purpose: the per-request accounting of the importers (input, cache
-    read, cache creation, output, estimates labelled) can replace it without touching the page.
-    """
+    """The token counts of the request sent at resending ``step``, from its response's usage,
+    as :func:`tracer.trace.tokens.tokens_of` counts them (the same accounting as ``show`` and
+    the replay); ``None`` where the trace recorded no count (the page draws no estimate)."""
     for look in range(step + 1, min(step + 4, len(index))):
         if index.stage(look) == "response":
-            usage = getattr(index.event(look), "usage", None) or {}
-            keys = (
-                "input_tokens",
-                "cache_read_input_tokens",
-                "cache_creation_input_tokens",
-                "output_tokens",
-            )
-            found = {k: int(usage[k]) for k in keys if isinstance(usage.get(k), int)}
-            return found or None
+            tokens = tokens_of(getattr(index.event(look), "usage", None) or {})
+            if tokens is None or tokens.estimated:
+                return None
+            found = {
+                "input_tokens": tokens.input,
+                "cache_read_input_tokens": tokens.cache_read,
+                "cache_creation_input_tokens": tokens.cache_creation,
+                "output_tokens": tokens.output,
+            }
+            return found
     return None
 
 
@@ -157,13 +157,6 @@ def _raw(index: StepIndex, step: int, bodies: dict[int, Any], full: bool) -> str
     return shown + ("\n" + note if note else "")
 
 
-def _key(line: Any) -> Any:
-    """A line as something hashable, to share it (a bare string is its own key)."""
-    if isinstance(line, str):
-        return line
-    return tuple(seg if isinstance(seg, str) else (seg[0], seg[1]) for seg in line)
-
-
 def _chunk_text(chunk: dict[str, Any], deflate: bool) -> str:
     text = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"))
     if not deflate:
@@ -225,7 +218,7 @@ def build(
             steps = []
             for step in range(first, min(first + CHUNK, count)):
                 said = {
-                    lang: [lines.add(line, key=_key(line)) for line in
+                    lang: [lines.add(line) for line in
                            text_lines(render_step(index, step, lang), styles)]
                     for lang in LANGS
                 }  # fmt: skip

@@ -7,8 +7,8 @@ line written once however many steps show it. So:
 - :func:`style_class` maps a Rich style to a few class names (``b`` bold, ``i`` italic, ``d``
   dim, ``u`` underline, ``fg-cyan`` a colour, ``lit`` the lit background of "what changed",
   ``err`` the error background); ``page.css`` gives each its look, in light and dark;
-- :func:`text_lines` cuts a ``Text`` into lines, each a list of segments; a segment with no
-  style is a bare string, a styled one is ``[text, style number]``;
+- :func:`text_lines` cuts a ``Text`` into lines, each a tuple of segments; a segment with no
+  style is a bare string, a styled one is ``(text, style number)`` (in the JSON, arrays);
 - :class:`Interner` numbers equal things once (the lines of a chunk of steps, the style classes).
 
 Nothing here knows about steps or HTML.
@@ -26,8 +26,10 @@ from rich.text import Text
 #: Backgrounds with a meaning of their own in the replay (see ``render.LIT`` and ``ERROR``).
 BACKGROUNDS = {"#e8d44d": "lit", "#b03030": "err"}
 
-Segment = str | list[Any]
-Line = str | list[Segment]
+Segment = str | tuple[str, int]
+Line = str | tuple[Segment, ...]
+"""A line: a bare string when it has one unstyled segment. Tuples, so that a line is its own key
+in an :class:`Interner`; JSON writes them as arrays."""
 
 
 class Interner:
@@ -72,37 +74,38 @@ def text_lines(text: Text, styles: Interner) -> list[Line]:
     line and is most of the cost on a big trace). A Text's own base style is left out, as the
     replay's pager leaves it out (it renders each line's spans only), so the page looks like the
     terminal.
+
+    The text is cut where its look changes (:func:`_runs`), each stretch at its line breaks,
+    and neighbours with the same look become one segment.
     """
     plain = text.plain
     size = len(plain)
-    spans = [(min(s.start, size), min(s.end, size), str(s.style)) for s in text.spans]
-    spans = [s for s in spans if s[1] > s[0]]
-    cuts = {0, size}
-    for a, b, _ in spans:
-        cuts.add(a)
-        cuts.add(b)
-    at = plain.find("\n")
-    while at >= 0:
-        cuts.add(at)
-        cuts.add(at + 1)
-        at = plain.find("\n", at + 1)
+    spans = []
+    for span in text.spans:
+        start, end = min(span.start, size), min(span.end, size)
+        style = str(span.style)
+        if end > start and style:  # a span without a style changes nothing drawn
+            spans.append((start, end, style))
     lines: list[list[Segment]] = [[]]
-    for a, b in itertools.pairwise(sorted(cuts)):
+    line = lines[0]
+    last = ""  # the look of the current line's last segment
+    for a, b, name in _runs(spans, size):
         piece = plain[a:b]
-        if piece == "\n":
-            lines.append([])
-            continue
-        parts = [style for s, e, style in spans if s <= a and e >= b and style]
-        name = style_class(" ".join(parts)) if parts else ""
-        line = lines[-1]
-        if line and _class_of(line[-1], styles) == name:  # same look: one segment
-            line[-1] = _join(line[-1], piece)
-        elif name:
-            line.append([piece, styles.add(name)])
-        else:
-            line.append(piece)
+        for number, part in enumerate(piece.split("\n") if "\n" in piece else (piece,)):
+            if number:  # a line break inside the piece
+                line = []
+                lines.append(line)
+            if not part:
+                continue
+            if line and last == name:  # same look: one segment
+                line[-1] = _join(line[-1], part)
+            elif name:
+                line.append((part, styles.add(name)))
+            else:
+                line.append(part)
+            last = name
     out: list[Line] = [
-        "" if not line else line[0] if len(line) == 1 and isinstance(line[0], str) else line
+        "" if not line else line[0] if len(line) == 1 and isinstance(line[0], str) else tuple(line)
         for line in lines
     ]
     while out and out[-1] == "":
@@ -110,14 +113,48 @@ def text_lines(text: Text, styles: Interner) -> list[Line]:
     return out
 
 
-def _class_of(segment: Segment, styles: Interner) -> str:
-    return "" if isinstance(segment, str) else styles.items[segment[1]]
+def _runs(spans: list[tuple[int, int, str]], size: int) -> list[tuple[int, int, str]]:
+    """``(start, end, class names)`` of each stretch of one look, covering ``0..size``."""
+    if all(spans[k - 1][1] <= spans[k][0] for k in range(1, len(spans))):
+        # The usual Text, built by appends: spans one after another, none inside another.
+        out, at = [], 0
+        for start, end, style in spans:
+            if start > at:
+                out.append((at, start, ""))
+            out.append((start, end, style_class(style)))
+            at = end
+        if at < size:
+            out.append((at, size, ""))
+        return out
+    # Spans inside spans (a base style, a highlight): sweep, with the spans in force at each
+    # place combined in the order the Text holds them, as Rich combines them.
+    opens: dict[int, list[int]] = {}
+    shuts: dict[int, list[int]] = {}
+    for k, (start, end, _style) in enumerate(spans):
+        opens.setdefault(start, []).append(k)
+        shuts.setdefault(end, []).append(k)
+    names: dict[tuple[int, ...], str] = {(): ""}
+    active: list[int] = []
+    out = []
+    for a, b in itertools.pairwise(sorted({0, size, *opens, *shuts})):
+        ended = shuts.get(a)
+        if ended:
+            active = [k for k in active if k not in ended]
+        started = opens.get(a)
+        if started:
+            active = sorted(active + started)
+        key = tuple(active)
+        name = names.get(key)
+        if name is None:
+            name = names[key] = style_class(" ".join(spans[k][2] for k in key))
+        out.append((a, b, name))
+    return out
 
 
 def _join(segment: Segment, piece: str) -> Segment:
     if isinstance(segment, str):
         return segment + piece
-    return [segment[0] + piece, segment[1]]
+    return (segment[0] + piece, segment[1])
 
 
 def plain_of(line: Line) -> str:
