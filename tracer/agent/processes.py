@@ -155,6 +155,7 @@ def run_command(
     env: Mapping[str, str],
     timeout: float | None,
     running: set[int] | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> Finished:
     """Run ``argv`` to the end (or ``timeout``), then kill whatever it left behind.
 
@@ -172,6 +173,7 @@ def run_command(
             stdout=out,
             stderr=err,
             start_new_session=True,  # its own process group, which a kill takes down whole
+            pass_fds=pass_fds,
         )
         running.add(proc.pid)
         timed_out = False

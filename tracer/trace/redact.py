@@ -43,7 +43,7 @@ _SECRET_VALUE = re.compile(
 _URL_CREDENTIALS = re.compile(r"^[a-zA-Z][\w+.-]*://[^/:@\s]*:([^/@\s]+)@")
 
 #: The keys the SDK reads: redacted whatever their length.
-_API_KEY_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+API_KEY_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 
 #: Shorter values are not redacted (unless they are the API key): ``TOKEN_TTL=60`` would
 #: otherwise turn every "60" in a trace into ``[REDACTED:TOKEN_TTL]``.
@@ -99,12 +99,16 @@ class Redactor:
         length: it is the one secret we know for sure is in use."""
         environ = os.environ if environ is None else environ
         found = secret_values(environ)
-        for name in _API_KEY_NAMES:
+        for name in API_KEY_NAMES:
             if len(environ.get(name, "")) >= 4:
                 found[environ[name]] = name
         if api_key:
             found[api_key] = "ANTHROPIC_API_KEY"
         return cls(found)
+
+    def names(self) -> set[str]:
+        """The variables whose values are known secrets."""
+        return {name for _secret, name in self.secrets}
 
     def __bool__(self) -> bool:
         return bool(self.secrets)

@@ -8,6 +8,7 @@ model, and that raw output is still kept whole as ``tool_use_result``.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from tracer.agent.processes import kill_group
-from tracer.agent.sandbox import Sandbox, allowlisted_environ
+from tracer.agent.sandbox import Launch, Sandbox, allowlisted_environ, launch
 
 
 class ToolFailure(Exception):
@@ -50,8 +51,9 @@ class ToolContext:
         for pgid in list(self.running):
             kill_group(pgid)
 
-    def command_argv(self, argv: list[str]) -> list[str]:
-        return self.sandbox.wrap(argv, self.workspace) if self.sandbox else argv
+    def launch(self, argv: list[str]) -> contextlib.AbstractContextManager[Launch]:
+        """The command line that runs ``argv`` walled in, and the descriptors to pass it."""
+        return launch(argv, self.workspace, self.sandbox)
 
     def command_environ(self) -> dict[str, str]:
         return allowlisted_environ(self.workspace, self.env)

@@ -91,13 +91,15 @@ class BashTool(Tool):
         # The command runs with an allowlisted environment (and in a sandbox when the session
         # has one); it and everything it started are killed when it ends, times out or Ctrl-C
         # arrives (see tracer.agent.processes).
-        done = run_command(
-            ctx.command_argv(["bash", "-c", command]),
-            cwd=ctx.workspace,
-            env=ctx.command_environ(),
-            timeout=timeout_s,
-            running=ctx.running,
-        )
+        with ctx.launch(["bash", "-c", command]) as (argv, fds):
+            done = run_command(
+                argv,
+                cwd=ctx.workspace,
+                env=ctx.command_environ(),
+                timeout=timeout_s,
+                running=ctx.running,
+                pass_fds=fds,
+            )
         interrupted = done.timed_out
         # A command killed by signal N reports -N here; a shell would say 128 + N.
         code = (
