@@ -32,7 +32,14 @@ from tracer.errors import UserError
 from tracer.hooks import shown_line
 from tracer.interrupts import Interrupts
 from tracer.scenario import Scenario
-from tracer.trace.events import DebugHook, Event, Header, ResultMapped, SessionEnded
+from tracer.trace.events import (
+    DebugHook,
+    Event,
+    Header,
+    ResultMapped,
+    SessionEnded,
+    ToolFinished,
+)
 from tracer.trace.redact import API_KEY_NAMES, Redactor
 from tracer.trace.writer import TraceWriter
 from tracer.workspace import (
@@ -57,6 +64,12 @@ class Recorder:
     def __call__(self, event: Event) -> Event:
         if isinstance(event, ResultMapped) and event.persisted:
             event = replace(event, persisted=self._keep(event.persisted))
+        if (
+            isinstance(event, ToolFinished)
+            and isinstance(event.output, dict)
+            and event.output.get("persistedOutputPath")
+        ):
+            event = replace(event, output=self._keep_output(event.output))
         if isinstance(event, SessionEnded) and not event.error and self._stopped():
             # The loop ends a turn cut short by any stop signal as aborted_tools; say which.
             event = replace(event, error=self.interrupts.reason)  # type: ignore[union-attr]
@@ -74,11 +87,26 @@ class Recorder:
 
     def _keep(self, persisted: dict[str, Any]) -> dict[str, Any]:
         source = Path(persisted["path"])
+        folder = self._folder()
+        # Tool output was redacted before it was persisted; the copy is checked again anyway.
+        self.writer.redact.copy_file(source, folder / source.name)
+        return {**persisted, "saved": f"{folder.name}/{source.name}"}
+
+    def _keep_output(self, output: dict[str, Any]) -> dict[str, Any]:
+        """A command's rolled-over stdout, copied beside the trace (redacted on the way: it was
+        written by the command, never seen whole by the redactor)."""
+        source = Path(output["persistedOutputPath"])
+        folder = self._folder()
+        try:
+            self.writer.redact.copy_file(source, folder / source.name)
+        except OSError:
+            return output
+        return {**output, "persistedOutputSaved": f"{folder.name}/{source.name}"}
+
+    def _folder(self) -> Path:
         folder = self.writer.path.with_name(self.writer.path.stem + ".tool-results")
         folder.mkdir(parents=True, exist_ok=True)
-        # Tool output was redacted before it was persisted; the copy is checked again anyway.
-        (folder / source.name).write_bytes(self.writer.redact.bytes(source.read_bytes()))
-        return {**persisted, "saved": f"{folder.name}/{source.name}"}
+        return folder
 
 
 def _header(source: dict[str, Any], dirs: SessionDirs) -> Header:

@@ -32,6 +32,7 @@ import json
 import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from tracer.trace.secret_shapes import SHAPES, encoded_forms, might_hold_a_shape, redact_shapes
@@ -234,6 +235,20 @@ class Redactor:
         if isinstance(value, list | tuple):
             return type(value)(self(v) for v in value)
         return value
+
+    def copy_file(self, source: Path, target: Path, chunk: int = 1 << 20) -> None:
+        """Copy ``source`` to ``target`` redacted, a chunk at a time (a kept output can be tens
+        of megabytes). The last bytes of each chunk wait for the next, so that a secret that
+        straddles two chunks is still whole when it is searched for."""
+        keep = max((len(s.encode()) for s, _ in self.secrets), default=1) - 1
+        with source.open("rb") as src, target.open("wb") as dst:
+            carry = b""
+            while block := src.read(chunk):
+                data = self.bytes(carry + block)
+                cut = max(len(data) - keep, 0)
+                dst.write(data[:cut])
+                carry = data[cut:]
+            dst.write(self.bytes(carry))
 
     def bytes(self, data: bytes) -> bytes:
         """The same for a file's bytes (a persisted tool result copied beside the trace)."""

@@ -45,6 +45,8 @@ class ToolContext:
     read_file_state: dict[str, float] = field(default_factory=dict)
     """Path → mtime when Read last saw it; Edit refuses files not read first (or changed since)."""
     readable_roots: list[Path] = field(default_factory=list)
+    results_dir: Path | None = None
+    """Where a command's overflowing output is kept (the session's ``tool-results``)."""
     running: set[int] = field(default_factory=set)
     """Process groups of commands still running, so Ctrl-C can stop them all."""
 
