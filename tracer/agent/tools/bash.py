@@ -17,7 +17,7 @@ import time
 from typing import Any, ClassVar
 
 from tracer.agent.processes import KEPT_OUTPUT_BYTES, run_command
-from tracer.agent.results import PREVIEW_SIZE_CHARS, format_file_size
+from tracer.agent.sizes import PREVIEW_SIZE_CHARS, format_file_size
 from tracer.agent.tools.base import Tool, ToolContext
 
 _READ_ONLY_COMMANDS = frozenset(
