@@ -25,7 +25,7 @@ import re
 from urllib.parse import quote, quote_plus
 
 #: Derived forms shorter than this are not searched for: they would match by accident.
-MIN_FORM_LENGTH = 8
+MIN_FORM_LENGTH = 6
 
 #: Cheap substrings, one of which every shape contains: a line with none of them skips the
 #: regular expressions altogether (the writer checks every line it writes).
@@ -74,7 +74,7 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"https://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]+",
             0,
         ),
-        ("jwt", r"\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*", 0),
+        ("jwt", r"eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*", 0),
         (
             "authorization",
             _KEEP_PREFIX + r"\b(?:authorization|x-api-key)[\"']?\s*[:=]\s*[\"']?"
@@ -86,15 +86,15 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             _KEEP_PREFIX + r"aws_secret_access_key[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9/+=]{40}",
             re.IGNORECASE,
         ),
-        ("stripe_key", r"\b[sr]k_(?:live|test)_[0-9A-Za-z]{10,}", 0),
-        ("slack_token", r"\bxox[abprse]-[0-9A-Za-z-]{10,}", 0),
-        ("aws_access_key_id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", 0),
-        ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}", 0),
-        ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})", 0),
-        ("gitlab_token", r"\bglpat-[\w-]{20,}", 0),
+        ("stripe_key", r"[sr]k_(?:live|test)_[0-9A-Za-z]{10,}", 0),
+        ("slack_token", r"xox[abprse]-[0-9A-Za-z-]{10,}", 0),
+        ("aws_access_key_id", r"(?:AKIA|ASIA)[0-9A-Z]{16}", 0),
+        ("google_api_key", r"AIza[0-9A-Za-z_-]{35}", 0),
+        ("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})", 0),
+        ("gitlab_token", r"glpat-[\w-]{20,}", 0),
         ("api_key", r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", 0),
-        ("npm_token", r"\bnpm_[A-Za-z0-9]{36}", 0),
-        ("pypi_token", r"\bpypi-[\w-]{50,}", 0),
+        ("npm_token", r"npm_[A-Za-z0-9]{36}", 0),
+        ("pypi_token", r"pypi-[\w-]{50,}", 0),
     )
 )
 

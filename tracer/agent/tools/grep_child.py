@@ -48,8 +48,9 @@ class GrepTimeout(Exception):
     """The search did not finish in time."""
 
 
-def matching(pattern: str, contents: list[bytes], seconds: float = GREP_SECONDS) -> list[int]:
-    """The indices of ``contents`` in which ``pattern`` is found (UTF-8 text only)."""
+def matching(pattern: str, contents: list[bytes], seconds: float | None = None) -> list[int]:
+    """The indices of ``contents`` in which ``pattern`` is found (UTF-8 text only), within
+    ``seconds`` (default :data:`GREP_SECONDS`) or :class:`GrepTimeout`."""
     body = pattern.encode("utf-8")
     feed = [struct.pack("<Q", len(body)), body]
     for content in contents:
@@ -63,7 +64,7 @@ def matching(pattern: str, contents: list[bytes], seconds: float = GREP_SECONDS)
         start_new_session=True,
     )
     try:
-        out, _ = proc.communicate(b"".join(feed), timeout=seconds)
+        out, _ = proc.communicate(b"".join(feed), timeout=seconds or GREP_SECONDS)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
