@@ -63,9 +63,7 @@ def test_proc_cannot_be_unmounted_nor_the_disk_remounted(ctx: ToolContext) -> No
 
 
 def test_no_way_out_through_a_new_user_namespace(ctx: ToolContext) -> None:
-    out = _run(
-        ctx, "unshare -Urm sh -c 'umount -l /proc && mount -o remount,rw /' ; echo n=$?"
-    )
+    out = _run(ctx, "unshare -Urm sh -c 'umount -l /proc && mount -o remount,rw /' ; echo n=$?")
     assert "n=0" not in out["stdout"]
 
 

@@ -107,7 +107,8 @@ def test_a_secret_that_is_a_word_of_the_format_leaves_the_trace_valid(
     )
     trace = tmp_path / "word.trace.jsonl"
     env = {"APP_SECRET": "assistant", "OTHER_TOKEN": "tool_result"}
-    assert tracer_cli("record", "--scenario", str(scenario), "-o", str(trace), env=env).returncode == 0
+    proc = tracer_cli("record", "--scenario", str(scenario), "-o", str(trace), env=env)
+    assert proc.returncode == 0, proc.stderr
     check = tracer_cli("validate", str(trace))
     assert check.returncode == 0, check.stdout + check.stderr
     text = trace.read_text()

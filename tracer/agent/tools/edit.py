@@ -101,6 +101,8 @@ class EditTool(Tool):
                 text = _text_of(opened, shown)
         except ToolFailure as failure:
             return failure.content
+        except OSError as exc:
+            return f"{shown!r} cannot be edited: {exc.strerror}"
         except UnicodeDecodeError:
             return f"{shown} is not UTF-8 text."
         count = text.count(old)
@@ -174,6 +176,8 @@ class WriteTool(Tool):
                 return _must_have_read(opened.real, opened.st.st_mtime, ctx)
         except ToolFailure as failure:
             return failure.content
+        except OSError as exc:  # a name too long, say: one line for the model, no traceback
+            return f"{shown!r} cannot be written: {exc.strerror}"
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
         shown, content = tool_input["file_path"], tool_input["content"]

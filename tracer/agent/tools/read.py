@@ -47,6 +47,8 @@ class ReadTool(Tool):
                 return _unreadable(opened.fd, opened.st.st_size)
         except ToolFailure as failure:
             return failure.content
+        except OSError as exc:  # a name too long, say: one line for the model, no traceback
+            return f"{shown!r} cannot be read: {exc.strerror}"
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
         # Opened once; every check is made again on what was opened.
