@@ -1,4 +1,4 @@
-"""The sandbox where the machine has one (bwrap, unshare), and the fallback always.
+"""The sandbox where the machine has one (bwrap), and the fallback always.
 
 Commands run through the real Bash tool, as a session runs them. A test of a sandbox kind this
 machine cannot start is skipped, saying why; the fallback is forced with ``TRACER_SANDBOX=none``.
