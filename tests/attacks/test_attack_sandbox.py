@@ -115,3 +115,37 @@ def test_limits_hold_inside(ctx: ToolContext) -> None:
         str(MAX_MEMORY_BYTES // 1024),
         "0",
     ]
+
+
+FORK_BOMB = (
+    "import os, time\n"
+    "n = 0\n"
+    "try:\n"
+    "    while n < 200:\n"
+    "        if os.fork() == 0:\n"
+    "            time.sleep(5)\n"
+    "            os._exit(0)\n"
+    "        n += 1\n"
+    "except OSError:\n"
+    "    pass\n"
+    "print(n)\n"
+)
+
+
+@pytest.mark.parametrize("sandboxed", [True, False])
+def test_a_fork_bomb_stops_at_the_process_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandboxed: bool
+) -> None:
+    from tracer.agent import limits, pids_cgroup
+
+    if os.geteuid() == 0 and pids_cgroup.hierarchy() is None:
+        pytest.skip("root, and no pids cgroup can be made here: only the PID namespace bounds it")
+    walls = find_sandbox() if sandboxed else None
+    if sandboxed and walls is None:
+        pytest.skip("bwrap cannot start a sandbox on this machine")
+    monkeypatch.setattr(limits, "MAX_PROCESSES", 30)
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "bomb.py").write_text(FORK_BOMB)
+    out = _run(ToolContext(workspace=ws, sandbox=walls), "python3 bomb.py")
+    assert int(out["stdout"]) < 30, out

@@ -5,8 +5,7 @@ set-up command starts under ``setrlimit`` limits, sandboxed or not (Claude Code'
 this to the operating system; container runtimes set the same four):
 
 * ``RLIMIT_NPROC`` — processes of the user (a fork bomb stops at the limit; the kernel does not
-  apply it to real root, uid 0, so as root the sandbox's PID namespace and the kill at the end
-  are what bound it);
+  apply it to real root, uid 0, so as root a pids cgroup does, :mod:`tracer.agent.pids_cgroup`);
 * ``RLIMIT_AS`` — address space of each process;
 * ``RLIMIT_FSIZE`` — the largest file a command may write (its output files included: a command
   that prints more than this is stopped by ``SIGXFSZ``);

@@ -45,6 +45,7 @@ from typing import Literal
 
 from tracer.agent import seccomp
 from tracer.agent.limits import limited
+from tracer.agent.pids_cgroup import capped
 
 #: Variables a command may inherit from the recorder; nothing else passes.
 ALLOWED_NAMES = frozenset(
@@ -159,12 +160,14 @@ def _hidden(workspace: Path) -> list[str]:
 
 @contextlib.contextmanager
 def launch(argv: list[str], workspace: Path, sandbox: Sandbox | None) -> Iterator[Launch]:
-    """``argv`` under the limits, in ``sandbox`` when there is one."""
+    """``argv`` under the limits, in ``sandbox`` when there is one, and in a pids cgroup of its
+    own where one can be made (:mod:`tracer.agent.pids_cgroup`: the process limit root obeys)."""
     if sandbox is None:
-        yield limited(argv), ()
+        with capped(limited(argv)) as full:
+            yield full, ()
         return
-    with sandbox.launch(argv, workspace) as launched:
-        yield launched
+    with sandbox.launch(argv, workspace) as (walled, fds), capped(walled) as full:
+        yield full, fds
 
 
 #: What a missing sandbox means, said once when a recording asked for one.

@@ -1,0 +1,105 @@
+"""A cap on a command's processes that holds for root too: a ``pids`` cgroup of its own.
+
+``RLIMIT_NPROC`` (:mod:`tracer.agent.limits`) counts the processes of a *user*, and the kernel
+never applies it to real root, uid 0, which is what a bwrap sandbox started by root maps its
+``nobody`` to. So where this process may create cgroups (root, with a writable ``pids``
+hierarchy: cgroup v1, or v2 with the controller enabled below us), each command starts in a
+fresh one whose ``pids.max`` is :data:`~tracer.agent.limits.MAX_PROCESSES`: a fork bomb stops
+there. The command joins it before anything else runs (a ``sh`` writes its own pid into
+``cgroup.procs`` and ``exec``\\ s the command, so every descendant is born inside), and when the
+command is done every process still in the cgroup is killed, escaped or not, and the cgroup
+removed. Container runtimes bound a container the same way; Claude Code's sandbox does not.
+
+Where cgroups cannot be created (an ordinary user, a read-only ``/sys/fs/cgroup``), nothing
+changes: the rlimit and the PID namespace are the bound.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import signal
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+from tracer.agent import limits
+
+
+@functools.cache
+def hierarchy() -> Path | None:
+    """The folder under which this process may create a pids cgroup, or ``None``."""
+    try:
+        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+        own = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in mounts:
+        fields = line.split()
+        if " - " not in line:
+            continue
+        point = fields[4]
+        fstype, _source, options = line.split(" - ", 1)[1].split()[:3]
+        if fstype == "cgroup" and "pids" in options.split(","):
+            path = next((p for p in own if "pids" in p.split(":")[1].split(",")), None)
+        elif fstype == "cgroup2":
+            path = next((p for p in own if p.startswith("0::")), None)
+        else:
+            continue
+        if path is None:
+            continue
+        base = Path(point) / path.split(":", 2)[2].lstrip("/")
+        if fstype == "cgroup2" and not _has_pids(base):
+            continue
+        if os.access(base, os.W_OK):
+            return base
+    return None
+
+
+def _has_pids(base: Path) -> bool:
+    try:
+        return "pids" in (base / "cgroup.subtree_control").read_text().split()
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def capped(argv: list[str]) -> Iterator[list[str]]:
+    """``argv`` started inside a pids cgroup of its own (where one can be made)."""
+    base = hierarchy()
+    folder = base / f"tracer-{uuid.uuid4().hex[:16]}" if base is not None else None
+    try:
+        if folder is not None:
+            folder.mkdir()
+            (folder / "pids.max").write_text(str(limits.MAX_PROCESSES))
+    except OSError:
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # type: ignore[union-attr]
+        folder = None
+    if folder is None:
+        yield argv
+        return
+    try:
+        yield ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', str(folder / "cgroup.procs"), *argv]
+    finally:
+        empty(folder)
+
+
+def empty(folder: Path, seconds: float = 5.0) -> None:
+    """Kill every process in the cgroup until none is left, then remove it."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            pids = [int(p) for p in (folder / "cgroup.procs").read_text().split()]
+        except (OSError, ValueError):
+            break
+        if not pids:
+            break
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.01)
+    with contextlib.suppress(OSError):
+        folder.rmdir()
