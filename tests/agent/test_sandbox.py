@@ -238,3 +238,49 @@ def _sleeping(seconds: str) -> bool:
         if argv[:2] == [b"sleep", seconds.encode()] and state != b"Z":
             return True
     return False
+
+
+def test_a_scenario_runs_in_the_sandbox_by_default(record: Any) -> None:
+    walls = _sandbox("bwrap")
+    rec = record(
+        {
+            "permissions": {"allow": ["Bash"]},
+            "responses": [
+                {"tool_use": [{"name": "Bash", "input": {"command": "id -u; echo $$"}}]},
+                {"text": "ok"},
+            ],
+        }
+    )
+    uid, pid = rec.one("tool_run").output["stdout"].split()
+    assert uid == "65534" and int(pid) < 10, walls.describe()
+    assert "sandbox" not in rec.reader.header["source"]  # not asked: the header stays as it was
+
+
+def test_no_sandbox_says_in_one_line_what_it_gives_up(
+    tracer_cli: Any, write_scenario: Any, open_recording: Any, tmp_path: Path
+) -> None:
+    scenario = write_scenario(
+        {
+            "permissions": {"allow": ["Bash"]},
+            "responses": [
+                {"tool_use": [{"name": "Bash", "input": {"command": "echo $$"}}]},
+                {"text": "ok"},
+            ],
+        }
+    )
+    out = tmp_path / "t.trace.jsonl"
+    proc = tracer_cli("record", "--scenario", str(scenario), "-o", str(out), "--no-sandbox")
+    assert proc.returncode == 0, proc.stderr
+    (note,) = [line for line in proc.stderr.splitlines() if line.startswith("tracer: note:")]
+    assert note.startswith("tracer: note: sandbox off:") and "/proc/$PPID" in note
+    rec = open_recording(out)
+    assert rec.reader.header["source"]["sandbox"] == "off"
+    assert int(rec.one("tool_run").output["stdout"]) > 10  # the machine's PIDs
+
+
+def test_the_unshare_fallback_is_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # It mapped the command to root in its namespace (which can unmount /proc) and left the
+    # disk writable; asking for it now means no sandbox, said as such.
+    assert find_sandbox(choice="unshare") is None
+    monkeypatch.setenv("TRACER_SANDBOX", "unshare")
+    assert find_sandbox() is None
