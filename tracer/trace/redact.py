@@ -179,7 +179,9 @@ class Redactor:
     """Replaces every known secret value (and its encodings, and every credential shape) in the
     string values of a JSON-like value, however deep."""
 
-    def __init__(self, secrets: Mapping[str, str]) -> None:
+    def __init__(self, secrets: Mapping[str, str], *, shapes: bool = True) -> None:
+        self.shapes = shapes
+        """Also replace credentials by their shape (:data:`SHAPES`), not only known values."""
         forms = dict(secrets)
         for secret, name in secrets.items():
             for form in encoded_forms(secret):
@@ -192,7 +194,11 @@ class Redactor:
 
     @classmethod
     def from_environ(
-        cls, environ: Mapping[str, str] | None = None, *, api_key: str | None = None
+        cls,
+        environ: Mapping[str, str] | None = None,
+        *,
+        api_key: str | None = None,
+        shapes: bool = True,
     ) -> Redactor:
         """The secrets of ``environ`` (default: this process's), plus ``api_key`` whatever its
         length: it is the one secret we know for sure is in use."""
@@ -203,7 +209,7 @@ class Redactor:
                 found[environ[name]] = name
         if api_key:
             found[api_key] = "ANTHROPIC_API_KEY"
-        return cls(found)
+        return cls(found, shapes=shapes)
 
     def names(self) -> set[str]:
         """The variables whose values are known secrets."""
@@ -217,13 +223,13 @@ class Redactor:
         walk through the event (:meth:`__call__`) happens only for the rare line that does."""
         if any(secret in line for secret in self._in_json):
             return True
-        return might_hold_a_shape(line) and any(p.search(line) for _n, p in SHAPES)
+        return self.shapes and might_hold_a_shape(line) and any(p.search(line) for _n, p in SHAPES)
 
     def text(self, value: str) -> str:
         for secret, name in self.secrets:
             if secret in value:
                 value = value.replace(secret, f"[REDACTED:{name}]")
-        return redact_shapes(value)
+        return redact_shapes(value) if self.shapes else value
 
     def __call__(self, value: Any) -> Any:
         """``value`` with every secret replaced in its strings, but never in a string that is a
@@ -254,5 +260,7 @@ class Redactor:
         """The same for a file's bytes (a persisted tool result copied beside the trace)."""
         for secret, name in self.secrets:
             data = data.replace(secret.encode(), f"[REDACTED:{name}]".encode())
+        if not self.shapes:
+            return data
         text = data.decode("utf-8", "surrogateescape")
         return redact_shapes(text).encode("utf-8", "surrogateescape")
