@@ -109,6 +109,7 @@ class Sandbox:
             # A private /tmp hides other sessions (and our tool-results folder).
             *("--tmpfs", "/tmp"),
             *_hidden(workspace),
+            *(_resolver() if self.allow_network else []),
             # Last, so that it wins over whatever it lies under: the one writable place.
             *("--bind", ws, ws),
             *("--chdir", ws),
@@ -168,6 +169,18 @@ def launch(argv: list[str], workspace: Path, sandbox: Sandbox | None) -> Iterato
         return
     with sandbox.launch(argv, workspace) as (walled, fds), capped(walled) as full:
         yield full, fds
+
+
+def _resolver() -> list[str]:
+    """With the network on, ``/etc/resolv.conf`` must still resolve names: on systemd machines it
+    is a link into ``/run``, which the sandbox covers, so its target is bound back, read-only."""
+    conf = Path("/etc/resolv.conf")
+    if not conf.is_symlink():
+        return []
+    target = os.path.realpath(conf)
+    if target.startswith("/run/") and Path(target).is_file():
+        return ["--ro-bind", target, target]
+    return []
 
 
 #: What a missing sandbox means, said once when a recording asked for one.
