@@ -32,7 +32,7 @@ from tracer.trace.redact import Redactor
 #: Folders that are refused as a whole, and everything below them.
 SYSTEM_TREES = ("/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/usr", "/bin", "/sbin", "/lib")
 #: Folders refused themselves (their sub-folders may be projects: /srv/site, /opt/app).
-SYSTEM_FOLDERS = ("/", "/opt", "/srv", "/home", "/tmp", "/mnt", "/media")
+SYSTEM_FOLDERS = ("/", "/var", "/root", "/opt", "/srv", "/home", "/tmp", "/mnt", "/media")
 #: Trees that hold a machine's or a user's secrets: refused, and everything below them, unless
 #: ``--i-know`` is given (logs, databases and root's own files under /var and /root).
 SENSITIVE_TREES = ("/etc", "/var", "/root", "/proc", "/sys", "/dev")

@@ -56,7 +56,7 @@ def test_i_know_lets_a_sensitive_folder_through(home: Path, tmp_path: Path) -> N
 
 
 def test_the_root_and_the_home_stay_refused_even_with_i_know() -> None:
-    for folder in ("/", os.path.expanduser("~")):
+    for folder in ("/", "/var", os.path.expanduser("~")):
         with pytest.raises(UserError):
             refuse_source(Path(folder), i_know=True)
 
