@@ -6,9 +6,10 @@ The figures:
    output open, yet the call must end when the shell does (target: about one second; before
    issue 13 it never ended).
 2. The price of the walls per Bash call, best of ``--repeat``: the command bare (no limits),
-   under the limits (``prlimit``), under a bare ``unshare`` (user, PID, mount and network
-   namespaces: the fallback issue 20 removed, for comparison), and in the full bwrap sandbox as
-   tracer starts it (uid nobody without capabilities, seccomp filter, limits).
+   under the limits (``prlimit``, and a pids cgroup where one can be made), under a bare
+   ``unshare`` (user, PID, mount and network namespaces: the fallback issue 20 removed, for
+   comparison), and in the full bwrap sandbox as tracer starts it (uid nobody without
+   capabilities, seccomp filter, limits).
 3. Memory of a recording whose one command prints ``--output-mb`` MB (default 1024), beside one
    that prints a tenth of it, each in a fresh interpreter: peak RSS (target: under 200 MB, and
    flat in the output size), and the trace's size.
@@ -172,7 +173,7 @@ def main() -> None:
         print(f"setsid sleep 1000 & sleep 1: {_escape_seconds(folder):.2f} s (target: about 1 s)")
         for kind, label in (
             ("bare", "bare"),
-            ("limits", "under the limits (prlimit)"),
+            ("limits", "under the limits (prlimit, and a pids cgroup where one can be made)"),
             ("unshare", "bare unshare (the old fallback)"),
             ("bwrap", "in the bwrap sandbox"),
         ):
