@@ -144,8 +144,18 @@ def test_a_fork_bomb_stops_at_the_process_limit(
     if sandboxed and walls is None:
         pytest.skip("bwrap cannot start a sandbox on this machine")
     monkeypatch.setattr(limits, "MAX_PROCESSES", 30)
+    emptied: list[Path] = []
+    real_empty = pids_cgroup.empty
+
+    def empty(folder: Path) -> None:
+        real_empty(folder)
+        emptied.append(folder)
+
+    monkeypatch.setattr(pids_cgroup, "empty", empty)
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "bomb.py").write_text(FORK_BOMB)
     out = _run(ToolContext(workspace=ws, sandbox=walls), "python3 bomb.py")
     assert int(out["stdout"]) < 30, out
+    # The cgroup went with its processes (the children that came back to us included).
+    assert all(not folder.exists() for folder in emptied)

@@ -88,18 +88,35 @@ def capped(argv: list[str]) -> Iterator[list[str]]:
 
 
 def empty(folder: Path, seconds: float = 5.0) -> None:
-    """Kill every process in the cgroup until none is left, then remove it."""
+    """Kill every process in the cgroup until none is left, then remove it.
+
+    A killed process that came back to us (we are the session's subreaper) stays a zombie until
+    it is reaped, and a cgroup v1 with a zombie in it refuses ``rmdir``: so each one killed is
+    reaped here too (only those: every other child of ours has an owner that waits for it).
+    """
+    killed: set[int] = set()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             pids = [int(p) for p in (folder / "cgroup.procs").read_text().split()]
         except (OSError, ValueError):
-            break
-        if not pids:
-            break
+            return
         for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+            killed.add(pid)
+        for pid in list(killed):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    killed.discard(pid)
+            except ChildProcessError:
+                killed.discard(pid)  # not ours: its own parent reaps it
+        if not pids:
+            try:
+                folder.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                pass  # still busy: a process on its way out
         time.sleep(0.01)
-    with contextlib.suppress(OSError):
-        folder.rmdir()
