@@ -26,6 +26,7 @@ from typing import Any, TextIO
 
 from tracer import __version__
 from tracer.agent.hide_environ import hidden_from_children
+from tracer.agent.pids_cgroup import remove_pending
 from tracer.agent.processes import become_subreaper, children, kill_orphans
 from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbox, find_sandbox
 from tracer.errors import UserError
@@ -282,6 +283,7 @@ def _run(
         _write_session(session, output, header, debug, also, redact, interrupts)
     finally:
         kill_orphans(before)
+        remove_pending()  # a command's cgroup that a zombie kept busy, reaped by now
 
 
 def _write_session(

@@ -16,6 +16,7 @@ changes: the rlimit and the PID namespace are the bound.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import os
@@ -120,3 +121,23 @@ def empty(folder: Path, seconds: float = 5.0) -> None:
             except OSError:
                 pass  # still busy: a process on its way out
         time.sleep(0.01)
+    _pending.add(folder)
+
+
+#: Cgroups still busy when their command ended (a zombie of ours in them): removed once the
+#: session has reaped every orphan (:func:`remove_pending`), or when the interpreter exits.
+_pending: set[Path] = set()
+
+
+def remove_pending() -> None:
+    for folder in list(_pending):
+        try:
+            folder.rmdir()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            continue
+        _pending.discard(folder)
+
+
+atexit.register(remove_pending)
