@@ -97,6 +97,7 @@ def empty(folder: Path, seconds: float = 5.0) -> None:
     """
     killed: set[int] = set()
     deadline = time.monotonic() + seconds
+    busy_since: float | None = None
     while time.monotonic() < deadline:
         try:
             pids = [int(p) for p in (folder / "cgroup.procs").read_text().split()]
@@ -119,7 +120,11 @@ def empty(folder: Path, seconds: float = 5.0) -> None:
             except FileNotFoundError:
                 return
             except OSError:
-                pass  # still busy: a process on its way out
+                # Still busy with no process listed: one on its way out, or a zombie that is
+                # someone else's to reap. Not worth more than a moment: the session's end does.
+                busy_since = busy_since or time.monotonic()
+                if time.monotonic() - busy_since > 0.2:
+                    break
         time.sleep(0.01)
     _pending.add(folder)
 
@@ -140,4 +145,13 @@ def remove_pending() -> None:
         _pending.discard(folder)
 
 
-atexit.register(remove_pending)
+@atexit.register
+def _at_exit() -> None:
+    """The interpreter is leaving and waits for nothing any more: reap the zombies a subreaper
+    collected (they keep a cgroup v1 busy), then remove what is left."""
+    if not _pending:
+        return
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    remove_pending()
