@@ -1,29 +1,45 @@
 """What the hardening of issue 13 costs, and the one speed promise it makes.
 
-Three figures:
+The figures:
 
 1. ``setsid sleep 1000 & sleep 1`` through the real Bash tool: the escaped child holds the
    output open, yet the call must end when the shell does (target: about one second; before
    issue 13 it never ended).
-2. The price of a sandbox: the same trivial command run plainly, with ``unshare`` and with
-   ``bwrap`` (each where this machine can start it), best of ``--repeat``.
-3. The price of redaction by value: writing ``--events`` events with seven secrets known, divided
+2. The price of the walls per Bash call, best of ``--repeat``: the command bare (no limits),
+   under the limits (``prlimit``, and a pids cgroup where one can be made), under a bare
+   ``unshare`` (user, PID, mount and network namespaces: the fallback issue 20 removed, for
+   comparison), and in the full bwrap sandbox as tracer starts it (uid nobody without
+   capabilities, seccomp filter, limits).
+3. Memory of a recording whose one command prints ``--output-mb`` MB (default 1024), beside one
+   that prints a tenth of it, each in a fresh interpreter: peak RSS (target: under 200 MB, and
+   flat in the output size), and the trace's size.
+4. Grep's bound: ``^(a+)+$`` over a line of forty ``a`` and a ``b`` (exponential backtracking)
+   with the deadline set to 2 s: the call must end at the deadline, not run for ever; and
+   Grep's cost on an ordinary workspace of 200 files (the child process it starts).
+5. The price of redaction by value: writing ``--events`` events with seven secrets known, divided
    by writing them with none (target: ≤ 1.5).
 
-Run: ``python bench/hardening.py [--events 20000] [--repeat 5]``; the last line printed is the
-redaction ratio.
+Run: ``python bench/hardening.py [--events 20000] [--repeat 5] [--output-mb 1024]``; the last
+line printed is the redaction ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from tracer.agent.sandbox import find_sandbox
-from tracer.agent.tools import ToolContext
+from tracer.agent.processes import run_command
+from tracer.agent.sandbox import find_sandbox, launch
+from tracer.agent.tools import ToolContext, grep_child
+from tracer.agent.tools.base import ToolFailure
 from tracer.agent.tools.bash import BashTool
+from tracer.agent.tools.search import GrepTool
 from tracer.trace.events import DebugHook, Header, ToolFinished
 from tracer.trace.redact import Redactor
 from tracer.trace.writer import TraceWriter
@@ -45,17 +61,83 @@ def _escape_seconds(workspace: Path) -> float:
     return time.perf_counter() - started
 
 
-def _command_ms(workspace: Path, kind: str | None, repeat: int) -> float | None:
-    walls = find_sandbox(choice=kind) if kind else None
-    if kind and walls is None:
+UNSHARE = ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc", "--net"]
+
+
+def _command_ms(workspace: Path, kind: str, repeat: int) -> float | None:
+    """Best time of one ``bash -c true`` run the way ``kind`` says, in milliseconds."""
+    argv = ["bash", "-c", "true"]
+    walls = find_sandbox() if kind == "bwrap" else None
+    if (kind == "bwrap" and walls is None) or (kind == "unshare" and not shutil.which("unshare")):
         return None
-    ctx = ToolContext(workspace=workspace, sandbox=walls)
     best = float("inf")
     for _ in range(repeat):
         started = time.perf_counter()
-        BashTool().call({"command": "true"}, ctx)
+        if kind == "bare":
+            run_command(argv, cwd=workspace, env={"PATH": "/usr/bin:/bin"}, timeout=30)
+        elif kind == "unshare":
+            done = run_command(
+                [*UNSHARE, "--", *argv], cwd=workspace, env={"PATH": "/usr/bin:/bin"}, timeout=30
+            )
+            if done.returncode != 0:
+                return None
+        else:
+            with launch(argv, workspace, walls) as (full, fds):
+                run_command(
+                    full, cwd=workspace, env={"PATH": "/usr/bin:/bin"}, timeout=30, pass_fds=fds
+                )
         best = min(best, time.perf_counter() - started)
     return best * 1000
+
+
+_BIG_OUTPUT = """
+import json, resource, sys, tempfile
+from pathlib import Path
+import yaml
+from tracer.record import record_scenario
+from tracer.scenario import load_scenario
+folder = Path(tempfile.mkdtemp())
+command = f"head -c {sys.argv[1]}M /dev/zero | tr '\\\\0' a"
+scenario = {"name": "big", "prompt": "p", "permissions": {"allow": ["Bash"]}, "responses": [
+    {"tool_use": [{"name": "Bash", "input": {"command": command}}]}, {"text": "ok"}]}
+(folder / "s.yaml").write_text(yaml.safe_dump(scenario))
+trace = record_scenario(load_scenario(folder / "s.yaml"), folder / "t.trace.jsonl")
+print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "trace_mb": trace.stat().st_size / 1e6}))
+"""
+
+
+def _output_run(megabytes: int) -> dict[str, float]:
+    proc = subprocess.run(
+        [sys.executable, "-c", _BIG_OUTPUT, str(megabytes)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=True,
+    )
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _grep_bound(folder: Path) -> tuple[float, float]:
+    """Seconds a backtracking Grep takes with a 2 s deadline; ms of an ordinary Grep."""
+    ws = folder / "grep"
+    ws.mkdir(exist_ok=True)
+    (ws / "a.txt").write_text("a" * 40 + "b\n")
+    ctx = ToolContext(workspace=ws)
+    saved, grep_child.GREP_SECONDS = grep_child.GREP_SECONDS, 2.0
+    started = time.perf_counter()
+    try:
+        GrepTool().call({"pattern": "^(a+)+$"}, ctx)
+    except ToolFailure:
+        pass
+    finally:
+        grep_child.GREP_SECONDS = saved
+    stopped = time.perf_counter() - started
+    for i in range(200):
+        (ws / f"f{i}.py").write_text(f"def f{i}():\n    return {i}\n" * 20)
+    started = time.perf_counter()
+    GrepTool().call({"pattern": r"return 19\d\b"}, ctx)
+    return stopped, (time.perf_counter() - started) * 1000
 
 
 def _write_seconds(folder: Path, redact: Redactor, events: int) -> float:
@@ -84,14 +166,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--output-mb", type=int, default=1024)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         print(f"setsid sleep 1000 & sleep 1: {_escape_seconds(folder):.2f} s (target: about 1 s)")
-        for kind in (None, "unshare", "bwrap"):
+        for kind, label in (
+            ("bare", "bare"),
+            ("limits", "under the limits (prlimit, and a pids cgroup where one can be made)"),
+            ("unshare", "bare unshare (the old fallback)"),
+            ("bwrap", "in the bwrap sandbox"),
+        ):
             ms = _command_ms(folder, kind, args.repeat)
             shown = "not available here" if ms is None else f"{ms:.1f} ms"
-            print(f"Bash 'true' {kind or 'without a sandbox'}: {shown}")
+            print(f"Bash 'true' {label}: {shown}")
+        small, big = _output_run(max(args.output_mb // 10, 1)), _output_run(args.output_mb)
+        print(
+            f"recording {args.output_mb // 10} MB of output: {small['rss_mb']:.0f} MB peak RSS, "
+            f"trace {small['trace_mb']:.1f} MB"
+        )
+        print(
+            f"recording {args.output_mb} MB of output: {big['rss_mb']:.0f} MB peak RSS, "
+            f"trace {big['trace_mb']:.1f} MB (target: under 200 MB, flat; "
+            f"ratio {big['rss_mb'] / small['rss_mb']:.2f})"
+        )
+        stopped, ordinary = _grep_bound(folder)
+        print(f"Grep '^(a+)+$' with a 2 s deadline: stopped after {stopped:.2f} s")
+        print(f"Grep over 200 files: {ordinary:.0f} ms")
         # Alternate the two, keeping the best of each, so a busy moment hits neither alone.
         plain = secret = float("inf")
         for _ in range(args.repeat):

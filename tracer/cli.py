@@ -119,7 +119,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--workspace",
         type=Path,
         metavar="DIR",
-        help="with --prompt: copy DIR into the throwaway workspace",
+        help="with --prompt: copy DIR into the throwaway workspace (refused: the root, your "
+        "home, system folders, and places that hold secrets such as ~/.ssh, ~/.aws, /etc, /var, "
+        "/root, unless --i-know)",
+    )
+    rec.add_argument(
+        "--i-know",
+        action="store_true",
+        help="let --workspace copy a folder that may hold secrets (~/.ssh, /etc, /var, /root…)",
     )
     rec.add_argument(
         "--timeout",
@@ -133,9 +140,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--sandbox",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="run Bash and set-up commands in a sandbox (bwrap or unshare): own PID namespace "
-        "and /proc, no network, only the workspace writable (default: on for --prompt, the "
-        "scenario's own choice for --scenario)",
+        help="run Bash and set-up commands in a sandbox (bwrap): as nobody without capabilities, "
+        "own PID namespace and /proc, no network, only the workspace writable, a seccomp filter "
+        "(default: on in every mode where bwrap starts; a scenario may say sandbox: false). "
+        "--no-sandbox gives all of that up: commands then see /proc/$PPID and every process, "
+        "write wherever you can and use the network",
     )
     rec.add_argument(
         "--allow-network",
@@ -223,6 +232,7 @@ def _record_one(args: argparse.Namespace) -> int:
             allow=args.allow,
             deny=args.deny,
             workspace_from=args.workspace,
+            i_know=args.i_know,
             timeout=args.timeout,
             **walls,
         )

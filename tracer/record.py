@@ -14,6 +14,8 @@ process exits 130, 143 or 129 (:mod:`tracer.interrupts`).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -23,14 +25,23 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tracer import __version__
+from tracer.agent.hide_environ import hidden_from_children
+from tracer.agent.pids_cgroup import remove_pending
 from tracer.agent.processes import become_subreaper, children, kill_orphans
-from tracer.agent.sandbox import NO_SANDBOX_NOTE, Sandbox, find_sandbox
+from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbox, find_sandbox
 from tracer.errors import UserError
 from tracer.hooks import shown_line
 from tracer.interrupts import Interrupts
 from tracer.scenario import Scenario
-from tracer.trace.events import DebugHook, Event, Header, ResultMapped, SessionEnded
-from tracer.trace.redact import Redactor
+from tracer.trace.events import (
+    DebugHook,
+    Event,
+    Header,
+    ResultMapped,
+    SessionEnded,
+    ToolFinished,
+)
+from tracer.trace.redact import API_KEY_NAMES, Redactor
 from tracer.trace.writer import TraceWriter
 from tracer.workspace import (
     DETERMINISTIC_ENV,
@@ -54,6 +65,12 @@ class Recorder:
     def __call__(self, event: Event) -> Event:
         if isinstance(event, ResultMapped) and event.persisted:
             event = replace(event, persisted=self._keep(event.persisted))
+        if (
+            isinstance(event, ToolFinished)
+            and isinstance(event.output, dict)
+            and event.output.get("persistedOutputPath")
+        ):
+            event = replace(event, output=self._keep_output(event.output))
         if isinstance(event, SessionEnded) and not event.error and self._stopped():
             # The loop ends a turn cut short by any stop signal as aborted_tools; say which.
             event = replace(event, error=self.interrupts.reason)  # type: ignore[union-attr]
@@ -71,11 +88,26 @@ class Recorder:
 
     def _keep(self, persisted: dict[str, Any]) -> dict[str, Any]:
         source = Path(persisted["path"])
+        folder = self._folder()
+        # Tool output was redacted before it was persisted; the copy is checked again anyway.
+        self.writer.redact.copy_file(source, folder / source.name)
+        return {**persisted, "saved": f"{folder.name}/{source.name}"}
+
+    def _keep_output(self, output: dict[str, Any]) -> dict[str, Any]:
+        """A command's rolled-over stdout, copied beside the trace (redacted on the way: it was
+        written by the command, never seen whole by the redactor)."""
+        source = Path(output["persistedOutputPath"])
+        folder = self._folder()
+        try:
+            self.writer.redact.copy_file(source, folder / source.name)
+        except OSError:
+            return output
+        return {**output, "persistedOutputSaved": f"{folder.name}/{source.name}"}
+
+    def _folder(self) -> Path:
         folder = self.writer.path.with_name(self.writer.path.stem + ".tool-results")
         folder.mkdir(parents=True, exist_ok=True)
-        # Tool output was redacted before it was persisted; the copy is checked again anyway.
-        (folder / source.name).write_bytes(self.writer.redact.bytes(source.read_bytes()))
-        return {**persisted, "saved": f"{folder.name}/{source.name}"}
+        return folder
 
 
 def _header(source: dict[str, Any], dirs: SessionDirs) -> Header:
@@ -103,7 +135,7 @@ def record_scenario(
 
     The scripted API checks each request as the real one does (``tracer.agent.api_rules``), so
     a loop broken on purpose fails the way it would against the real service. A scenario runs
-    its commands outside a sandbox unless it (``sandbox: true``) or ``sandbox`` asks for one.
+    its commands in the sandbox unless it (``sandbox: false``) or ``sandbox`` says otherwise.
     """
     from tracer.agent.api_rules import validate_request
     from tracer.agent.scripted import ScriptedTransport
@@ -111,12 +143,12 @@ def record_scenario(
 
     validator = validator or validate_request
     wanted = scenario.sandbox if sandbox is None else sandbox
-    walls = _walls(wanted, allow_network)
+    walls = _walls(wanted, allow_network or scenario.allow_network)
     redact = Redactor.from_environ()
 
     dirs = SessionDirs.create()
     try:
-        with Interrupts() as interrupts:
+        with Interrupts() as interrupts, _guarded(redact, walls):
             prepare_workspace(scenario, dirs, sandbox=walls, redact=redact)
             source = {
                 "kind": "scenario",
@@ -156,6 +188,7 @@ def record_prompt(
     timeout: float | None = None,
     sandbox: bool | None = None,
     allow_network: bool = False,
+    i_know: bool = False,
 ) -> Path:
     """Run a real model on ``prompt`` (``ANTHROPIC_API_KEY``, optional ``ANTHROPIC_BASE_URL``).
 
@@ -168,7 +201,9 @@ def record_prompt(
         raise UserError(
             "tracer record --prompt needs ANTHROPIC_API_KEY (or record a --scenario offline)"
         )
-    source_dir = refuse_source(workspace_from) if workspace_from is not None else None
+    source_dir = (
+        refuse_source(workspace_from, i_know=i_know) if workspace_from is not None else None
+    )
     wanted = True if sandbox is None else sandbox
     walls = _walls(wanted, allow_network)
     redact = Redactor.from_environ(api_key=api_key)
@@ -191,28 +226,46 @@ def record_prompt(
             )
             session.ctx.sandbox, session.ctx.redact = walls, redact
             source = {"kind": "model", "model": model, **_sandbox_field(wanted, walls)}
-            _run(session, output, _header(source, dirs), debug, [], redact, interrupts)
+            # The SDK client holds the key now: out of the environment before any child exists.
+            with _guarded(redact, walls):
+                _run(session, output, _header(source, dirs), debug, [], redact, interrupts)
     finally:
         dirs.cleanup()
     interrupts.raise_if_received()
     return output
 
 
-def _walls(wanted: bool, allow_network: bool) -> Sandbox | None:
-    """The sandbox to use, if one was asked for; says in one line when there is none."""
-    if not wanted:
+def _walls(wanted: bool | None, allow_network: bool) -> Sandbox | None:
+    """The sandbox to use (the default, unless ``wanted`` is false); says in one line, once
+    per process, when there is none and what that gives up."""
+    if wanted is False:
+        _note_once(NO_SANDBOX_CHOSEN_NOTE)
         return None
     walls = find_sandbox(allow_network)
     if walls is None:
-        print(f"tracer: note: {NO_SANDBOX_NOTE}", file=sys.stderr)
+        _note_once(NO_SANDBOX_NOTE)
     return walls
 
 
-def _sandbox_field(wanted: bool, walls: Sandbox | None) -> dict[str, Any]:
-    # Only when asked for, so that recordings made without one keep their exact header.
-    if not wanted:
+@functools.cache
+def _note_once(note: str) -> None:
+    print(f"tracer: note: {note}", file=sys.stderr)
+
+
+def _sandbox_field(wanted: bool | None, walls: Sandbox | None) -> dict[str, Any]:
+    # Only when asked for either way, so that a bundled recording's header does not depend on
+    # the machine that made it (bwrap here, none there).
+    if wanted is None:
         return {}
+    if not wanted:
+        return {"sandbox": "off"}
     return {"sandbox": walls.describe() if walls else "none"}
+
+
+def _guarded(redact: Redactor, walls: Sandbox | None) -> contextlib.AbstractContextManager[None]:
+    """The recorder's secrets out of its children's reach (:mod:`tracer.agent.hide_environ`):
+    gone from its environment, and, without a sandbox to hide it, the recorder not dumpable."""
+    return hidden_from_children(redact.names() | set(API_KEY_NAMES), undumpable=walls is None)
 
 
 def _run(
@@ -230,6 +283,7 @@ def _run(
         _write_session(session, output, header, debug, also, redact, interrupts)
     finally:
         kill_orphans(before)
+        remove_pending()  # a command's cgroup that a zombie kept busy, reaped by now
 
 
 def _write_session(

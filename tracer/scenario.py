@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tracer.agent.faults import Faults
@@ -19,7 +19,6 @@ from tracer.agent.scripted import ScriptedResponse
 from tracer.agent.scripted_faults import FAULT_KINDS, fault_problem
 from tracer.agent.tools import DEFAULT_TOOLS
 from tracer.errors import UserError
-from tracer.workspace import relative_inside
 from tracer.yamlfile import YamlMap, YamlSeq, line_of, load_yaml, plain
 
 TOOL_NAMES = [cls.name for cls in DEFAULT_TOOLS]
@@ -50,8 +49,11 @@ class Scenario:
     system: str | None = None
     section: str | None = None
     notes: dict[str, str] = field(default_factory=dict)
-    sandbox: bool = False
-    """Run Bash and set-up commands in a sandbox (``record --prompt`` always does by default)."""
+    sandbox: bool | None = None
+    """``false`` runs Bash and set-up commands without a sandbox; unset or ``true``: in one,
+    where the machine has one (the default of every mode)."""
+    allow_network: bool = False
+    """Let sandboxed commands use the network (off by default)."""
 
 
 class _Checker:
@@ -133,6 +135,7 @@ _TOP = {
     "model",
     "system",
     "sandbox",
+    "allow_network",
 }
 _RESPONSE = {"thinking", "text", "tool_use", "blocks", "stop_reason", "faults", "after_text"}
 
@@ -301,5 +304,14 @@ def load_scenario(path: str | Path) -> Scenario:
         system=c.get(top, "system", str, "scenario"),
         section=c.get(top, "section", str, "scenario"),
         notes=plain(c.text_map(top, "notes", "scenario", default={})),
-        sandbox=c.get(top, "sandbox", bool, "scenario", default=False),
+        sandbox=c.get(top, "sandbox", bool, "scenario"),
+        allow_network=c.get(top, "allow_network", bool, "scenario", default=False),
+    )
+
+
+def relative_inside(name: str) -> bool:
+    """Is ``name`` a relative path that cannot climb out (no ``..``, not absolute)?"""
+    parts = PurePosixPath(name).parts
+    return (
+        bool(parts) and not name.startswith(("/", "\\")) and ".." not in parts and "\0" not in name
     )

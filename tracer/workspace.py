@@ -22,20 +22,23 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
 
 from tracer.agent.processes import run_command
-from tracer.agent.sandbox import Sandbox, allowlisted_environ
+from tracer.agent.sandbox import Sandbox, allowlisted_environ, launch
 from tracer.errors import UserError
+from tracer.scenario import Scenario, relative_inside
 from tracer.trace.redact import Redactor
-
-if TYPE_CHECKING:
-    from tracer.scenario import Scenario
 
 #: Folders that are refused as a whole, and everything below them.
 SYSTEM_TREES = ("/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/usr", "/bin", "/sbin", "/lib")
 #: Folders refused themselves (their sub-folders may be projects: /srv/site, /opt/app).
-SYSTEM_FOLDERS = ("/", "/var", "/opt", "/srv", "/home", "/root", "/tmp", "/mnt", "/media")
+SYSTEM_FOLDERS = ("/", "/var", "/root", "/opt", "/srv", "/home", "/tmp", "/mnt", "/media")
+#: Trees that hold a machine's or a user's secrets: refused, and everything below them, unless
+#: ``--i-know`` is given (logs, databases and root's own files under /var and /root).
+SENSITIVE_TREES = ("/etc", "/var", "/root", "/proc", "/sys", "/dev")
+#: Folder names that hold keys and credentials, wherever they are (``~/.ssh``, ``~/.aws``):
+#: a path through one, or a folder holding one (a home), is refused unless ``--i-know``.
+SENSITIVE_NAMES = (".ssh", ".aws", ".gnupg", ".config", ".kube", ".docker")
 
 
 #: Fixed identity and clock for set-up commands, so git hashes are the same on every run.
@@ -107,14 +110,15 @@ def prepare_workspace(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
     redact = redact or Redactor.from_environ()
-    argv_of = sandbox.wrap if sandbox else (lambda argv, _ws: argv)
     for command in scenario.workspace.setup:
-        done = run_command(
-            argv_of(["bash", "-c", command], dirs.workspace),
-            cwd=dirs.workspace,
-            env=allowlisted_environ(dirs.workspace, dirs.env),
-            timeout=SETUP_TIMEOUT_S,
-        )
+        with launch(["bash", "-c", command], dirs.workspace, sandbox) as (argv, fds):
+            done = run_command(
+                argv,
+                cwd=dirs.workspace,
+                env=allowlisted_environ(dirs.workspace, dirs.env),
+                timeout=SETUP_TIMEOUT_S,
+                pass_fds=fds,
+            )
         if done.returncode != 0 or done.timed_out:
             text = (done.stderr or done.stdout).decode("utf-8", "replace")
             detail = text.strip().splitlines()
@@ -128,27 +132,51 @@ def prepare_workspace(
             )
 
 
-def refuse_source(source: Path) -> Path:
-    """``source`` resolved, or a :class:`UserError` saying why it cannot be a workspace."""
+def refuse_source(source: Path, *, i_know: bool = False) -> Path:
+    """``source`` resolved, or a :class:`UserError` saying why it cannot be a workspace.
+
+    The root, the home folder (and what holds it) and the system folders are always refused;
+    the places that hold secrets (:data:`SENSITIVE_TREES`, :data:`SENSITIVE_NAMES`) unless
+    ``i_know``: whatever is copied goes to the model and into the trace.
+    """
     if not source.is_dir():
         raise UserError("not a directory", source)
     real = Path(os.path.realpath(source))
-    home = Path(os.path.realpath(Path.home())) if "HOME" in os.environ else None
-    why = None
-    if str(real) in SYSTEM_FOLDERS or str(real) in SYSTEM_TREES:
-        why = "a system directory"
-    elif any(real.is_relative_to(tree) for tree in SYSTEM_TREES):
-        why = (
-            f"inside the system directory {next(t for t in SYSTEM_TREES if real.is_relative_to(t))}"
-        )
-    elif home is not None and (real == home or home.is_relative_to(real)):
-        why = "your home directory" if real == home else "a directory that holds your home"
+    why = _always_refused(real)
+    if why is None and not i_know:
+        why = _sensitive(real)
+        if why is not None:
+            why += " (add --i-know to copy it anyway)"
     if why:
         raise UserError(
             f"--workspace refuses {real}: it is {why}; copy the project you want into a folder "
             "of its own and pass that",
         )
     return real
+
+
+def _always_refused(real: Path) -> str | None:
+    home = Path(os.path.realpath(Path.home())) if "HOME" in os.environ else None
+    if str(real) in SYSTEM_FOLDERS or str(real) in SYSTEM_TREES:
+        return "a system directory"
+    for tree in SYSTEM_TREES:
+        if tree not in SENSITIVE_TREES and real.is_relative_to(tree):
+            return f"inside the system directory {tree}"
+    if home is not None and (real == home or home.is_relative_to(real)):
+        return "your home directory" if real == home else "a directory that holds your home"
+    return None
+
+
+def _sensitive(real: Path) -> str | None:
+    for tree in SENSITIVE_TREES:
+        if real == Path(tree) or real.is_relative_to(tree):
+            return f"inside {tree}, where secrets live"
+    for name in SENSITIVE_NAMES:
+        if name in real.parts:
+            return f"inside a {name} folder, where keys and credentials live"
+        if (real / name).is_dir():
+            return f"a folder holding {name} (a home directory?)"
+    return None
 
 
 def copy_source(source: Path, workspace: Path) -> None:
@@ -181,14 +209,6 @@ def confined(workspace: Path, name: str) -> Path | None:
     real_ws = Path(os.path.realpath(workspace))
     real = Path(os.path.realpath(target))
     return target if real == real_ws or real.is_relative_to(real_ws) else None
-
-
-def relative_inside(name: str) -> bool:
-    """Is ``name`` a relative path that cannot climb out (no ``..``, not absolute)?"""
-    parts = PurePosixPath(name).parts
-    return (
-        bool(parts) and not name.startswith(("/", "\\")) and ".." not in parts and "\0" not in name
-    )
 
 
 def _first_line(exc: BaseException) -> str:

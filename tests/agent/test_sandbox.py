@@ -1,4 +1,4 @@
-"""The sandbox where the machine has one (bwrap, unshare), and the fallback always.
+"""The sandbox where the machine has one (bwrap), and the fallback always.
 
 Commands run through the real Bash tool, as a session runs them. A test of a sandbox kind this
 machine cannot start is skipped, saying why; the fallback is forced with ``TRACER_SANDBOX=none``.
@@ -68,7 +68,7 @@ def _connect(port: int) -> str:
     )
 
 
-@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+@pytest.mark.parametrize("kind", ["bwrap"])
 def test_the_recorders_environment_and_processes_are_out_of_sight(
     kind: str, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -83,7 +83,7 @@ def test_the_recorders_environment_and_processes_are_out_of_sight(
     assert int(pids) < 10  # a fresh PID namespace, not the machine's processes
 
 
-@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+@pytest.mark.parametrize("kind", ["bwrap"])
 def test_the_network_is_off_unless_allowed(kind: str, workspace: Path, listener: int) -> None:
     walled = ToolContext(workspace=workspace, sandbox=_sandbox(kind))
     refused = _run(walled, _connect(listener))
@@ -219,7 +219,7 @@ def test_record_prompt_uses_a_sandbox_by_default(
     assert b"sk-ant-test-0000" not in out.read_bytes()
 
 
-@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+@pytest.mark.parametrize("kind", ["bwrap"])
 def test_the_timeout_kills_everything_in_the_sandbox(kind: str, workspace: Path) -> None:
     ctx = ToolContext(workspace=workspace, sandbox=_sandbox(kind))
     seconds = f"{4000 + os.getpid() % 1000}.5"  # a length of our own
@@ -238,3 +238,49 @@ def _sleeping(seconds: str) -> bool:
         if argv[:2] == [b"sleep", seconds.encode()] and state != b"Z":
             return True
     return False
+
+
+def test_a_scenario_runs_in_the_sandbox_by_default(record: Any) -> None:
+    walls = _sandbox("bwrap")
+    rec = record(
+        {
+            "permissions": {"allow": ["Bash"]},
+            "responses": [
+                {"tool_use": [{"name": "Bash", "input": {"command": "id -u; echo $$"}}]},
+                {"text": "ok"},
+            ],
+        }
+    )
+    uid, pid = rec.one("tool_run").output["stdout"].split()
+    assert uid == "65534" and int(pid) < 10, walls.describe()
+    assert "sandbox" not in rec.reader.header["source"]  # not asked: the header stays as it was
+
+
+def test_no_sandbox_says_in_one_line_what_it_gives_up(
+    tracer_cli: Any, write_scenario: Any, open_recording: Any, tmp_path: Path
+) -> None:
+    scenario = write_scenario(
+        {
+            "permissions": {"allow": ["Bash"]},
+            "responses": [
+                {"tool_use": [{"name": "Bash", "input": {"command": "echo $$"}}]},
+                {"text": "ok"},
+            ],
+        }
+    )
+    out = tmp_path / "t.trace.jsonl"
+    proc = tracer_cli("record", "--scenario", str(scenario), "-o", str(out), "--no-sandbox")
+    assert proc.returncode == 0, proc.stderr
+    (note,) = [line for line in proc.stderr.splitlines() if line.startswith("tracer: note:")]
+    assert note.startswith("tracer: note: sandbox off:") and "/proc/$PPID" in note
+    rec = open_recording(out)
+    assert rec.reader.header["source"]["sandbox"] == "off"
+    assert int(rec.one("tool_run").output["stdout"]) > 10  # the machine's PIDs
+
+
+def test_the_unshare_fallback_is_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # It mapped the command to root in its namespace (which can unmount /proc) and left the
+    # disk writable; asking for it now means no sandbox, said as such.
+    assert find_sandbox(choice="unshare") is None
+    monkeypatch.setenv("TRACER_SANDBOX", "unshare")
+    assert find_sandbox() is None

@@ -72,10 +72,16 @@ def test_read_refuses_a_fifo_instead_of_hanging(ctx: ToolContext) -> None:
     assert "not a regular file" in (ReadTool().validate_input({"file_path": "pipe"}, ctx) or "")
 
 
-def test_edit_and_write_refuse_a_hard_link_to_a_file_outside(ctx: ToolContext) -> None:
+def test_every_tool_refuses_a_hard_link_to_a_file_outside(ctx: ToolContext) -> None:
     outside = ctx.workspace.parent / "secret.txt"
     os.link(outside, ctx.workspace / "linked.txt")
-    ReadTool().call({"file_path": "linked.txt"}, ctx)  # read first, so only the link is at issue
+    assert "hard links" in (ReadTool().validate_input({"file_path": "linked.txt"}, ctx) or "")
+    with pytest.raises(ToolFailure, match="hard links"):
+        ReadTool().call({"file_path": "linked.txt"}, ctx)
+    grep = GrepTool().call({"pattern": "needle outside"}, ctx)
+    assert grep["filenames"] == [] and grep["skipped"] == 1
+    # As if it had been read before it became a link: only the link is at issue.
+    ctx.read_file_state[str(ctx.workspace / "linked.txt")] = 1e12
     edit = {"file_path": "linked.txt", "old_string": "needle", "new_string": "pin"}
     assert "hard links" in (EditTool().validate_input(edit, ctx) or "")
     with pytest.raises(ToolFailure, match="hard links"):

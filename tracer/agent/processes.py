@@ -29,6 +29,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 MARKER = "TRACER_RUN"
 PR_SET_CHILD_SUBREAPER = 36
@@ -45,12 +46,23 @@ def become_subreaper() -> bool:
         return False
 
 
+#: Bytes of each stream a command's result holds in memory (and in the trace).
+OUTPUT_CAP_BYTES = 1024 * 1024
+#: Bytes of stdout kept in the overflow file when there is more than the cap.
+KEPT_OUTPUT_BYTES = 64 * 1024 * 1024
+
+
 @dataclass(frozen=True, slots=True)
 class Finished:
     returncode: int
     stdout: bytes
     stderr: bytes
     timed_out: bool
+    stdout_size: int = 0
+    """Bytes the command printed on stdout in all (``stdout`` holds at most the cap)."""
+    stderr_size: int = 0
+    overflow: Path | None = None
+    """Where the whole stdout was kept (up to :data:`KEPT_OUTPUT_BYTES`) when it overflowed."""
 
 
 def kill_group(pgid: int) -> None:
@@ -105,14 +117,24 @@ def kill_orphans(known: set[int]) -> list[int]:
 
     Every command has finished by then, so such a child is a process that escaped its command
     *and* shed the ``TRACER_RUN`` marker (``env -i setsid ...``), and came back to us because we
-    are its subreaper.
+    are its subreaper. Killing it orphans *its* children, which come back to us in turn: so
+    scan, kill, reap and scan again until a scan finds nobody (a daemon two levels deep,
+    ``bash -c 'sleep 1000 & sleep 1001'``, survived the single scan there used to be).
     """
-    strays = sorted(children() - known)
-    for pid in strays:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    _reap(strays)
-    return strays
+    killed: list[int] = []
+    deadline = time.monotonic() + 10.0
+    while time.monotonic() < deadline:
+        strays = sorted(children() - known)
+        if not strays:
+            break
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.killpg(pid, signal.SIGKILL)  # a stray that leads a group takes it along
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        _reap(strays)
+        killed += strays
+    return killed
 
 
 def _pids() -> list[int]:
@@ -155,11 +177,16 @@ def run_command(
     env: Mapping[str, str],
     timeout: float | None,
     running: set[int] | None = None,
+    pass_fds: tuple[int, ...] = (),
+    overflow_dir: Path | None = None,
 ) -> Finished:
     """Run ``argv`` to the end (or ``timeout``), then kill whatever it left behind.
 
     ``running`` holds the process groups still running, so that Ctrl-C in another thread can
-    kill them (:meth:`ToolContext.kill_running`).
+    kill them (:meth:`ToolContext.kill_running`). Output is read back only up to
+    :data:`OUTPUT_CAP_BYTES` per stream, so a command printing a gigabyte costs a gigabyte of
+    disk for a moment, never of memory; a longer stdout is copied, in chunks, to
+    ``overflow_dir`` (as Claude Code copies a large output file to ``tool-results/``).
     """
     token = uuid.uuid4().hex
     running = running if running is not None else set()
@@ -172,6 +199,7 @@ def run_command(
             stdout=out,
             stderr=err,
             start_new_session=True,  # its own process group, which a kill takes down whole
+            pass_fds=pass_fds,
         )
         running.add(proc.pid)
         timed_out = False
@@ -185,9 +213,36 @@ def run_command(
             kill_group(proc.pid)
             kill_marked(token)
             _wait_quietly(proc)
-        out.seek(0)
-        err.seek(0)
-        return Finished(proc.returncode, out.read(), err.read(), timed_out)
+        sizes = os.fstat(out.fileno()).st_size, os.fstat(err.fileno()).st_size
+        overflow = None
+        if sizes[0] > OUTPUT_CAP_BYTES and overflow_dir is not None:
+            overflow = _keep(out, overflow_dir / f"{token}.stdout.txt")
+        return Finished(
+            proc.returncode,
+            os.pread(out.fileno(), OUTPUT_CAP_BYTES, 0),
+            os.pread(err.fileno(), OUTPUT_CAP_BYTES, 0),
+            timed_out,
+            stdout_size=sizes[0],
+            stderr_size=sizes[1],
+            overflow=overflow,
+        )
+
+
+def _keep(source: IO[bytes], target: Path) -> Path | None:
+    """Copy the first :data:`KEPT_OUTPUT_BYTES` of ``source`` to ``target``, a chunk at a time."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("xb") as fh:
+            offset = 0
+            while offset < KEPT_OUTPUT_BYTES:
+                chunk = os.pread(source.fileno(), min(1 << 20, KEPT_OUTPUT_BYTES - offset), offset)
+                if not chunk:
+                    break
+                fh.write(chunk)
+                offset += len(chunk)
+    except OSError:
+        return None
+    return target
 
 
 def _wait_quietly(proc: subprocess.Popen[bytes]) -> None:

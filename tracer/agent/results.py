@@ -13,13 +13,11 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
+from tracer.agent.sizes import PREVIEW_SIZE_CHARS, format_file_size
 from tracer.agent.tools.base import Tool
-
-PREVIEW_SIZE_CHARS = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,19 +28,6 @@ class ProcessedBlock:
     mapped_length: int
     persisted: dict[str, Any] | None = None
     empty_replaced: bool = False
-
-
-def format_file_size(size: int) -> str:
-    """``N bytes``, ``x.yKB`` or ``x.yMB``, a trailing ``.0`` dropped (Claude Code's format)."""
-    if size < 1024:
-        return f"{size} bytes"
-    for unit, scale in (("KB", 1024), ("MB", 1024 * 1024)):
-        if size < scale * 1024 or unit == "MB":
-            # JavaScript's toFixed(1) rounds an exact tie up (1.25 → 1.3); format() would not.
-            rounded = Decimal(size / scale).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
-            text = str(rounded).removesuffix(".0")
-            return f"{text}{unit}"
-    raise AssertionError("unreachable")
 
 
 def safe_file_stem(tool_use_id: Any) -> str:

@@ -1,41 +1,69 @@
-"""Where a command runs: an allowlisted environment and, on Linux, a sandbox.
+"""Where a command runs: an allowlisted environment, resource limits and, on Linux, a sandbox.
 
 Bash and a scenario's set-up commands run real programs, and whatever they print lands in the
-trace (and goes back to the model). Two walls keep the recorder's secrets out of reach:
+trace (and goes back to the model). Three walls keep the recorder and the machine out of reach:
 
 * **An allowlisted environment.** A command gets ``PATH``, the locale, ``TERM``, ``TZ`` and the
   like, plus the session's own fixed values; ``HOME`` is the workspace. Everything else is left
   out, whatever its name: a filter by name would still pass ``DATABASE_URL`` or ``GH_PAT``.
-* **A sandbox** (when asked for, and when the machine allows one): `bubblewrap`_ (``bwrap``, the
-  tool Claude Code's own sandbox runtime uses on Linux) or, failing that, ``unshare``. Inside, the
-  command has its own PID namespace and ``/proc`` (so ``cat /proc/$PPID/environ`` shows nothing
-  of the recorder), no network unless ``--allow-network``, and with ``bwrap`` the workspace is
-  the only place it can write.
+* **Resource limits** on processes, memory, file size and CPU time (:mod:`tracer.agent.limits`).
+* **A sandbox**: `bubblewrap`_ (``bwrap``), the tool Claude Code's own sandbox runtime uses on
+  Linux, set up the way that runtime and Codex's Linux sandbox set theirs up: a new user
+  namespace in which the command is ``nobody`` (uid 65534) with **no capability at all**, even
+  when tracer runs as root (without that, root inside bwrap keeps every capability and can
+  ``mount -o remount,rw /`` or ``umount /proc`` to uncover the host's); its own PID, IPC and UTS
+  namespaces and a fresh ``/proc`` (so ``cat /proc/$PPID/environ`` shows nothing of the
+  recorder, and a ``/proc`` mounted by a less privileged namespace cannot be unmounted); no
+  further user namespaces (``--disable-userns``); no network unless asked; the whole disk
+  read-only, the workspace the only writable place, and a private ``/tmp``; the places where a
+  root-owned secret lives (``/root``, the recorder's ``HOME``, ``/run``, ``/etc/shadow``, the SSH
+  host keys) covered by empty folders; and a seccomp filter (:mod:`tracer.agent.seccomp`).
 
-``TRACER_SANDBOX`` picks the kind (``auto``, ``bwrap``, ``unshare``, ``none``); ``none`` is how
-the tests check the fallback on a machine that has a sandbox.
+There used to be an ``unshare`` fallback. It is gone: it mapped the command to root in its
+namespace, which can unmount ``/proc`` and see every host process, and it left the disk writable,
+so it promised walls it did not have. Where bwrap cannot start, there is no namespace sandbox and
+tracer says so once; the environment allowlist, the limits and the tools' path wall remain.
+
+``TRACER_SANDBOX`` picks the kind (``auto``, ``bwrap``, ``none``); ``none`` is how the tests check
+the fallback on a machine that has a sandbox.
 
 .. _bubblewrap: https://github.com/containers/bubblewrap
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from tracer.agent import seccomp
+from tracer.agent.limits import limited
+from tracer.agent.pids_cgroup import capped
 
 #: Variables a command may inherit from the recorder; nothing else passes.
 ALLOWED_NAMES = frozenset(
     {"PATH", "LANG", "LANGUAGE", "TERM", "TZ", "USER", "LOGNAME", "SHELL", "COLUMNS", "LINES"}
 )
 
-SandboxKind = Literal["bwrap", "unshare"]
+SandboxKind = Literal["bwrap"]
+#: A command line ready to start, and the file descriptors it needs passed.
+Launch = tuple[list[str], tuple[int, ...]]
+
+#: The uid and gid of a sandboxed command, in its own user namespace: ``nobody``.
+SANDBOX_UID = 65534
+
+#: Folders covered by an empty tmpfs inside the sandbox: root's home (keys, cloud credentials)
+#: and ``/run`` (sockets of the host's daemons, such as Docker's).
+HIDDEN_FOLDERS = ("/root", "/run", "/var/run", "/etc/ssh", "/var/lib/docker")
+#: Files replaced by an empty one.
+HIDDEN_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers")
 
 
 def allowlisted_environ(
@@ -57,88 +85,156 @@ def allowlisted_environ(
 class Sandbox:
     """How to wrap a command so that it runs walled in."""
 
-    kind: SandboxKind
+    kind: SandboxKind = "bwrap"
     allow_network: bool = False
+    disable_userns: bool = True
+    """``--disable-userns`` (bwrap 0.8 and later)."""
+    filtered: bool = True
+    """Load the seccomp filter (where :mod:`tracer.agent.seccomp` has one for this machine)."""
 
-    def wrap(self, argv: list[str], workspace: Path) -> list[str]:
+    def wrap(self, argv: list[str], workspace: Path, seccomp_fd: int | None = None) -> list[str]:
         ws = str(workspace)
-        if self.kind == "bwrap":
-            return [
-                "bwrap",
-                *("--ro-bind", "/", "/"),
-                *("--dev", "/dev"),
-                *("--proc", "/proc"),
-                # A private /tmp hides other sessions (and our tool-results folder); the
-                # workspace is then bound back in, writable.
-                *("--tmpfs", "/tmp"),
-                *("--bind", ws, ws),
-                "--unshare-pid",
-                "--unshare-ipc",
-                *([] if self.allow_network else ["--unshare-net"]),
-                "--die-with-parent",
-                "--new-session",
-                *("--chdir", ws),
-                "--",
-                *argv,
-            ]
         return [
-            "unshare",
-            "--user",
-            "--map-root-user",
-            "--pid",
-            "--fork",
-            "--mount-proc",
-            "--kill-child",
-            *([] if self.allow_network else ["--net"]),
+            "bwrap",
+            *("--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)),
+            *(["--disable-userns"] if self.disable_userns else []),
+            *("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"),
+            *([] if self.allow_network else ["--unshare-net"]),
+            *("--cap-drop", "ALL"),
+            "--die-with-parent",
+            "--new-session",  # no TIOCSTI into a terminal
+            *("--ro-bind", "/", "/"),
+            *("--dev", "/dev"),
+            *("--proc", "/proc"),
+            # A private /tmp hides other sessions (and our tool-results folder).
+            *("--tmpfs", "/tmp"),
+            *_hidden(workspace),
+            *(_resolver() if self.allow_network else []),
+            # Last, so that it wins over whatever it lies under: the one writable place.
+            *("--bind", ws, ws),
+            *("--chdir", ws),
+            *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
             "--",
             *argv,
         ]
 
+    @contextlib.contextmanager
+    def launch(self, argv: list[str], workspace: Path) -> Iterator[Launch]:
+        """The full command line (limits, bwrap, filter) and the descriptors it needs passed.
+
+        The filter travels in a file descriptor of its own for each command: bwrap reads it to
+        the end, so two commands must never share one (they run in parallel)."""
+        program = seccomp.program() if self.filtered else None
+        if program is None:
+            yield limited(self.wrap(argv, workspace)), ()
+            return
+        fd = os.memfd_create("tracer-seccomp", 0)  # not inherited unless passed
+        try:
+            os.write(fd, program)
+            os.lseek(fd, 0, os.SEEK_SET)
+            yield limited(self.wrap(argv, workspace, fd)), (fd,)
+        finally:
+            os.close(fd)
+
     def describe(self) -> str:
-        walls = "own PID namespace and /proc"
-        walls += ", workspace the only writable place" if self.kind == "bwrap" else ""
+        walls = "uid nobody without capabilities, own PID namespace and /proc"
+        walls += ", workspace the only writable place"
+        walls += ", seccomp" if self.filtered and seccomp.program() is not None else ""
         walls += ", network on" if self.allow_network else ", network off"
         return f"{self.kind} ({walls})"
 
 
+def _hidden(workspace: Path) -> list[str]:
+    """bwrap arguments that cover the places holding root's secrets (when they exist)."""
+    out: list[str] = []
+    home = os.environ.get("HOME")
+    folders = [*HIDDEN_FOLDERS, *([home] if home and home not in ("/", "/tmp") else [])]
+    for folder in folders:
+        path = Path(folder)
+        if path.is_dir() and not path.is_symlink() and path != Path("/"):
+            out += ["--tmpfs", folder]
+    for name in HIDDEN_FILES:
+        if Path(name).is_file():
+            out += ["--ro-bind", "/dev/null", name]
+    return out
+
+
+@contextlib.contextmanager
+def launch(argv: list[str], workspace: Path, sandbox: Sandbox | None) -> Iterator[Launch]:
+    """``argv`` under the limits, in ``sandbox`` when there is one, and in a pids cgroup of its
+    own where one can be made (:mod:`tracer.agent.pids_cgroup`: the process limit root obeys)."""
+    if sandbox is None:
+        with capped(limited(argv)) as full:
+            yield full, ()
+        return
+    with sandbox.launch(argv, workspace) as (walled, fds), capped(walled) as full:
+        yield full, fds
+
+
+def _resolver() -> list[str]:
+    """With the network on, ``/etc/resolv.conf`` must still resolve names: on systemd machines it
+    is a link into ``/run``, which the sandbox covers, so its target is bound back, read-only."""
+    conf = Path("/etc/resolv.conf")
+    if not conf.is_symlink():
+        return []
+    target = os.path.realpath(conf)
+    if target.startswith("/run/") and Path(target).is_file():
+        return ["--ro-bind", target, target]
+    return []
+
+
 #: What a missing sandbox means, said once when a recording asked for one.
 NO_SANDBOX_NOTE = (
-    "no sandbox available (neither bwrap nor unshare works here): Bash and set-up commands run "
-    "with an allowlisted environment only, so they can still see other processes, write outside "
-    "the workspace and use the network"
+    "no sandbox available (bwrap is missing or cannot start here): Bash and set-up commands run "
+    "with an allowlisted environment and resource limits only, so they can still see other "
+    "processes, write outside the workspace and use the network"
+)
+#: What ``--no-sandbox`` (or ``sandbox: false``) gives up, said once.
+NO_SANDBOX_CHOSEN_NOTE = (
+    "sandbox off: commands run as you, can read /proc/$PPID and every process, write wherever "
+    "you can and use the network; only the environment allowlist, the limits and the tools' "
+    "path wall remain"
 )
 
 
 def find_sandbox(allow_network: bool = False, choice: str | None = None) -> Sandbox | None:
-    """The best sandbox this machine can run, or ``None`` (also when ``choice`` is ``none``)."""
+    """The sandbox this machine can run, or ``None`` (also when ``choice`` is ``none``)."""
     choice = (choice or os.environ.get("TRACER_SANDBOX") or "auto").lower()
-    if choice == "none" or not sys.platform.startswith("linux"):
+    if choice not in ("auto", "bwrap") or not sys.platform.startswith("linux"):
         return None
-    kinds: tuple[SandboxKind, ...] = ("bwrap", "unshare")
-    if choice in kinds:
-        kinds = (choice,)  # type: ignore[assignment]
-    for kind in kinds:
-        if _works(kind):
-            return Sandbox(kind, allow_network)
-    return None
+    found = _working_bwrap()
+    if found is None:
+        return None
+    return Sandbox(
+        "bwrap", allow_network, disable_userns=found.disable_userns, filtered=found.filtered
+    )
 
 
 @functools.cache
-def _works(kind: SandboxKind) -> bool:
-    """Can this machine start that sandbox? Tried once, for real (a binary may exist and still
-    be refused user namespaces)."""
-    if shutil.which(kind) is None:
-        return False
+def _working_bwrap() -> Sandbox | None:
+    """The strongest bwrap set-up this machine starts, tried once for real: a binary may exist
+    and still be refused user namespaces, and older ones lack ``--disable-userns``."""
+    if shutil.which("bwrap") is None:
+        return None
     probe = Path("/tmp") if Path("/tmp").is_dir() else Path.cwd()
-    try:
-        proc = subprocess.run(
-            Sandbox(kind).wrap(["true"], probe),
-            env={"PATH": os.environ.get("PATH", os.defpath)},
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return proc.returncode == 0
+    for candidate in (
+        Sandbox(),
+        Sandbox(disable_userns=False),
+        Sandbox(disable_userns=False, filtered=False),
+    ):
+        try:
+            with candidate.launch(["true"], probe) as (argv, fds):
+                proc = subprocess.run(
+                    argv,
+                    env={"PATH": os.environ.get("PATH", os.defpath)},
+                    stdin=subprocess.DEVNULL,
+                    capture_output=True,
+                    timeout=10,
+                    check=False,
+                    pass_fds=fds,
+                )
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if proc.returncode == 0:
+            return candidate
+    return None

@@ -73,7 +73,10 @@ class Session:
             tools=tools,
             seam=ModelSeam(params=params, transport=transport, timeout=timeout),
             ctx=ToolContext(
-                workspace=dirs.workspace, env=dirs.env, readable_roots=[dirs.tool_results]
+                workspace=dirs.workspace,
+                env=dirs.env,
+                readable_roots=[dirs.tool_results],
+                results_dir=dirs.tool_results,
             ),
             permissions=Permissions(
                 allow=list(scenario.allow),
@@ -112,7 +115,10 @@ class Session:
             tools=tools,
             seam=ModelSeam(params=params, api_key=api_key, base_url=base_url, timeout=timeout),
             ctx=ToolContext(
-                workspace=dirs.workspace, env=dirs.env, readable_roots=[dirs.tool_results]
+                workspace=dirs.workspace,
+                env=dirs.env,
+                readable_roots=[dirs.tool_results],
+                results_dir=dirs.tool_results,
             ),
             permissions=Permissions(
                 allow=allow, deny=deny, asker=terminal_asker if interactive else None

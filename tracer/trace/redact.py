@@ -7,21 +7,55 @@ plus every environment variable whose name or value looks secret. Any string hol
 those values gets the value replaced by ``[REDACTED:NAME]`` before a byte reaches the disk (or,
 for tool output, before it reaches the model).
 
+Known values are the first half. The second, :mod:`tracer.trace.secret_shapes`, adds the forms a
+command can re-encode a known value into (base64, hex, URL-encoding, reversed, other case) and
+the shapes of common credentials nobody told us about (``sk_live_…``, Slack and Discord webhooks,
+JWTs, PEM private keys, ``Authorization:`` values, cloud keys). Only string *values* are
+rewritten: a dict key, or a value that is a word of the trace format itself (``assistant``,
+``tool_result``), is structure, and rewriting it would make a trace that no longer validates.
+
+What this cannot catch (the README's safety section says it too): a value shorter than
+:data:`MIN_SECRET_LENGTH` (unless it is the API key), and any re-encoding not listed in
+:func:`~tracer.trace.secret_shapes.encoded_forms` (``fold``, compression, encryption, a secret
+spelled out character by character). That is why the sandbox keeps secrets from reaching a
+command in the first place; redaction is the second line.
+
 Claude Code has no such layer (its transcripts keep whatever a tool printed); this mirrors the
 value-based scrubbing CI systems apply to their logs.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
+
+from tracer.trace.secret_shapes import SHAPES, encoded_forms, might_hold_a_shape, redact_shapes
 
 #: Parts of a variable name that say "this is a secret" (``MY_PASSWD``, ``GH_PAT``, ``CI_JOB_JWT``).
 _SECRET_NAME_PARTS = frozenset(
-    {"PAT", "JWT", "DSN", "PASS", "PASSWD", "PASSWORD", "PWD", "AUTH", "COOKIE", "CREDENTIALS"}
+    {
+        "PAT",
+        "JWT",
+        "DSN",
+        "PASS",
+        "PASSWD",
+        "PASSWORD",
+        "PWD",
+        "AUTH",
+        "AUTHORIZATION",
+        "COOKIE",
+        "CREDENTIALS",
+        "CREDS",
+        "CRED",
+        "WEBHOOK",
+        "SESSION",
+    }
 )
 #: Substrings of a variable name that say the same (``ANTHROPIC_API_KEY``, ``SLACK_TOKEN``).
 _SECRET_NAME_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE")
@@ -33,7 +67,8 @@ _NEVER_SECRET = frozenset({"PWD", "OLDPWD", "SSH_AUTH_SOCK", "XAUTHORITY", "GPG_
 #: Values that look like a credential whatever the variable is called.
 _SECRET_VALUE = re.compile(
     r"""
-    ^(?:sk-ant-|sk-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abprse]-|npm_|pypi-)
+    ^(?:sk-ant-|sk-|sk_live_|sk_test_|rk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-
+       |xox[abprse]-|npm_|pypi-|AIza|https://hooks\.slack\.com/|https://discord(?:app)?\.com/api/)
     | ^(?:AKIA|ASIA)[A-Z0-9]{12,}
     | ^eyJ[\w-]+\.eyJ[\w-]+\.            # a JSON Web Token
     """,
@@ -43,11 +78,12 @@ _SECRET_VALUE = re.compile(
 _URL_CREDENTIALS = re.compile(r"^[a-zA-Z][\w+.-]*://[^/:@\s]*:([^/@\s]+)@")
 
 #: The keys the SDK reads: redacted whatever their length.
-_API_KEY_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+API_KEY_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 
 #: Shorter values are not redacted (unless they are the API key): ``TOKEN_TTL=60`` would
-#: otherwise turn every "60" in a trace into ``[REDACTED:TOKEN_TTL]``.
-MIN_SECRET_LENGTH = 8
+#: otherwise turn every "60" in a trace into ``[REDACTED:TOKEN_TTL]``. Six still catches a
+#: short password (``hunter2``); what is shorter than that is not a secret worth the name.
+MIN_SECRET_LENGTH = 6
 
 
 def name_looks_secret(name: str) -> bool:
@@ -82,29 +118,102 @@ def _is_plain_path(value: str) -> bool:
     return value.startswith("/") and os.path.exists(value)
 
 
-class Redactor:
-    """Replaces every known secret value in strings, however deep in a JSON-like value."""
+#: Words of the Messages API that a trace holds as keys or fixed values.
+_API_WORDS = frozenset(
+    {
+        "user",
+        "assistant",
+        "role",
+        "content",
+        "type",
+        "text",
+        "tool_use",
+        "tool_result",
+        "tool_use_id",
+        "thinking",
+        "signature",
+        "id",
+        "name",
+        "input",
+        "is_error",
+        "model",
+        "stop_reason",
+        "end_turn",
+        "usage",
+        "input_tokens",
+        "output_tokens",
+        "messages",
+        "system",
+        "tools",
+        "max_tokens",
+        "stdout",
+        "stderr",
+    }
+)
 
-    def __init__(self, secrets: Mapping[str, str]) -> None:
+
+@functools.cache
+def _format_words() -> frozenset[str]:
+    """Every fixed word of the trace format: event kinds, field names, the values of its
+    enumerations, and the Messages API's own keys and types."""
+    import typing
+
+    from tracer.trace import events
+
+    words: set[str] = set(_API_WORDS)
+    for obj in vars(events).values():
+        if dataclasses.is_dataclass(obj):
+            words.update(f.name for f in dataclasses.fields(obj))
+        if isinstance(obj, type) and isinstance(getattr(obj, "kind", None), str):
+            words.add(obj.kind)
+        if typing.get_origin(obj) is typing.Literal:
+            words.update(str(arg) for arg in typing.get_args(obj))
+        if isinstance(obj, type) and hasattr(obj, "__annotations__"):
+            for hint in typing.get_type_hints(obj).values():
+                if typing.get_origin(hint) is typing.Literal:
+                    words.update(str(arg) for arg in typing.get_args(hint))
+    return frozenset(words)
+
+
+class Redactor:
+    """Replaces every known secret value (and its encodings, and every credential shape) in the
+    string values of a JSON-like value, however deep."""
+
+    def __init__(self, secrets: Mapping[str, str], *, shapes: bool = True) -> None:
+        self.shapes = shapes
+        """Also replace credentials by their shape (:data:`SHAPES`), not only known values."""
+        forms = dict(secrets)
+        for secret, name in secrets.items():
+            for form in encoded_forms(secret):
+                forms.setdefault(form, name)
         # Longest first, so a secret that contains a shorter one is replaced whole.
-        self.secrets = sorted(secrets.items(), key=lambda item: -len(item[0]))
+        self.secrets = sorted(forms.items(), key=lambda item: -len(item[0]))
         # How each secret looks inside a JSON line (quotes and backslashes escaped).
-        self._in_json = {json.dumps(s, ensure_ascii=False)[1:-1] for s in secrets} | set(secrets)
+        self._in_json = {json.dumps(s, ensure_ascii=False)[1:-1] for s in forms} | set(forms)
+        self._words = _format_words()
 
     @classmethod
     def from_environ(
-        cls, environ: Mapping[str, str] | None = None, *, api_key: str | None = None
+        cls,
+        environ: Mapping[str, str] | None = None,
+        *,
+        api_key: str | None = None,
+        shapes: bool = True,
     ) -> Redactor:
         """The secrets of ``environ`` (default: this process's), plus ``api_key`` whatever its
         length: it is the one secret we know for sure is in use."""
         environ = os.environ if environ is None else environ
         found = secret_values(environ)
-        for name in _API_KEY_NAMES:
+        for name in API_KEY_NAMES:
             if len(environ.get(name, "")) >= 4:
                 found[environ[name]] = name
         if api_key:
             found[api_key] = "ANTHROPIC_API_KEY"
-        return cls(found)
+        return cls(found, shapes=shapes)
+
+    def names(self) -> set[str]:
+        """The variables whose values are known secrets."""
+        return {name for _secret, name in self.secrets}
 
     def __bool__(self) -> bool:
         return bool(self.secrets)
@@ -112,29 +221,46 @@ class Redactor:
     def found_in(self, line: str) -> bool:
         """Does a JSON line hold a secret? The cheap test the writer runs on every line, so the
         walk through the event (:meth:`__call__`) happens only for the rare line that does."""
-        # Most environments hold no secret at all: then there is nothing to search for.
-        return bool(self._in_json) and any(secret in line for secret in self._in_json)
+        if any(secret in line for secret in self._in_json):
+            return True
+        return self.shapes and might_hold_a_shape(line) and any(p.search(line) for _n, p in SHAPES)
 
     def text(self, value: str) -> str:
         for secret, name in self.secrets:
             if secret in value:
                 value = value.replace(secret, f"[REDACTED:{name}]")
-        return value
+        return redact_shapes(value) if self.shapes else value
 
     def __call__(self, value: Any) -> Any:
-        """``value`` with every secret replaced; the same object when there is nothing to do."""
-        if not self.secrets:
-            return value
+        """``value`` with every secret replaced in its strings, but never in a string that is a
+        word of the format (a field name, an event kind, an enumeration's value)."""
         if isinstance(value, str):
-            return self.text(value)
+            return value if value in self._words else self.text(value)
         if isinstance(value, dict):
             return {self(k): self(v) for k, v in value.items()}
         if isinstance(value, list | tuple):
             return type(value)(self(v) for v in value)
         return value
 
+    def copy_file(self, source: Path, target: Path, chunk: int = 1 << 20) -> None:
+        """Copy ``source`` to ``target`` redacted, a chunk at a time (a kept output can be tens
+        of megabytes). The last bytes of each chunk wait for the next, so that a secret that
+        straddles two chunks is still whole when it is searched for."""
+        keep = max((len(s.encode()) for s, _ in self.secrets), default=1) - 1
+        with source.open("rb") as src, target.open("wb") as dst:
+            carry = b""
+            while block := src.read(chunk):
+                data = self.bytes(carry + block)
+                cut = max(len(data) - keep, 0)
+                dst.write(data[:cut])
+                carry = data[cut:]
+            dst.write(self.bytes(carry))
+
     def bytes(self, data: bytes) -> bytes:
         """The same for a file's bytes (a persisted tool result copied beside the trace)."""
         for secret, name in self.secrets:
             data = data.replace(secret.encode(), f"[REDACTED:{name}]".encode())
-        return data
+        if not self.shapes:
+            return data
+        text = data.decode("utf-8", "surrogateescape")
+        return redact_shapes(text).encode("utf-8", "surrogateescape")

@@ -46,7 +46,11 @@ class TraceWriter:
     Every line is checked against ``redact`` before it is written (by default: the secrets of
     this process's environment, see :mod:`tracer.trace.redact`), and a line that holds one is
     rebuilt from the redacted event, so no secret value is ever written, whichever event carried
-    it. The check is a few substring searches; ``bench/hardening.py`` measures it.
+    it. The check is a few substring searches; ``bench/hardening.py`` measures it. A live
+    recording also looks for credential *shapes* (``sk_live_…``, JWTs, PEM keys); an import
+    (``keep_time``) checks known values only, by default: its lines come from a file, not from a
+    command of ours, and the shape scan would take a third of its speed
+    (``bench/import_speed.py``). Pass ``redact`` to choose.
     """
 
     def __init__(
@@ -60,7 +64,7 @@ class TraceWriter:
         atomic: bool = False,
     ) -> None:
         self.keep_time = keep_time
-        self.redact = redact if redact is not None else Redactor.from_environ()
+        self.redact = redact if redact is not None else Redactor.from_environ(shapes=not keep_time)
         self._flush_each = flush
         """Flush every line (a live recording); an import writes in bulk and calls flush()."""
         self.path = Path(path)

@@ -8,6 +8,7 @@ model, and that raw output is still kept whole as ``tool_use_result``.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from collections.abc import Callable
@@ -16,7 +17,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from tracer.agent.processes import kill_group
-from tracer.agent.sandbox import Sandbox, allowlisted_environ
+from tracer.agent.sandbox import Launch, Sandbox, allowlisted_environ, launch
+from tracer.agent.tools.wall import Mode, NotAllowed, Opened, Outside, open_inside
 
 
 class ToolFailure(Exception):
@@ -43,6 +45,8 @@ class ToolContext:
     read_file_state: dict[str, float] = field(default_factory=dict)
     """Path → mtime when Read last saw it; Edit refuses files not read first (or changed since)."""
     readable_roots: list[Path] = field(default_factory=list)
+    results_dir: Path | None = None
+    """Where a command's overflowing output is kept (the session's ``tool-results``)."""
     running: set[int] = field(default_factory=set)
     """Process groups of commands still running, so Ctrl-C can stop them all."""
 
@@ -50,54 +54,71 @@ class ToolContext:
         for pgid in list(self.running):
             kill_group(pgid)
 
-    def command_argv(self, argv: list[str]) -> list[str]:
-        return self.sandbox.wrap(argv, self.workspace) if self.sandbox else argv
+    def launch(self, argv: list[str]) -> contextlib.AbstractContextManager[Launch]:
+        """The command line that runs ``argv`` walled in, and the descriptors to pass it."""
+        return launch(argv, self.workspace, self.sandbox)
 
     def command_environ(self) -> dict[str, str]:
         return allowlisted_environ(self.workspace, self.env)
 
     def resolve(self, path: str, *, reading: bool = False) -> Path:
-        """An absolute path inside the workspace, or a :class:`ToolFailure`.
+        """An absolute path inside the workspace, or a :class:`ToolFailure`: the early check of
+        ``validate_input``. The work itself opens through :meth:`open`, which checks again on
+        the descriptor it opens (the path may have changed in between).
 
         Relative paths count from the workspace; anything that resolves outside it is refused, so a
         scripted or real model can never read or edit the reader's own files. Reading may also
         reach ``readable_roots``: the session's ``tool-results`` folder, where a too-large result
         was saved and which the ``<persisted-output>`` preview tells the model to read.
         """
-        p = Path(path)
-        if not p.is_absolute():
-            p = self.workspace / p
-        resolved = Path(os.path.realpath(p))
-        roots = [self.workspace, *(self.readable_roots if reading else [])]
-        if not any(_inside(resolved, Path(os.path.realpath(root))) for root in roots):
-            raise ToolFailure(
-                f"Path {path} is outside the session's workspace ({self.workspace}); "
-                "tracer only lets tools touch files inside it."
-            )
+        try:
+            p = Path(path)
+            if not p.is_absolute():
+                p = self.workspace / p
+            resolved = Path(os.path.realpath(p))
+            roots = [self.workspace, *(self.readable_roots if reading else [])]
+            inside = any(_inside(resolved, Path(os.path.realpath(root))) for root in roots)
+        except (OSError, ValueError, RuntimeError):  # a NUL byte, a name too long, a loop
+            raise ToolFailure(f"Path {path!r} cannot be used.") from None
+        if not inside:
+            raise self._outside(path)
         return resolved
+
+    def _outside(self, path: str) -> ToolFailure:
+        return ToolFailure(
+            f"Path {path} is outside the session's workspace ({self.workspace}); "
+            "tracer only lets tools touch files inside it."
+        )
+
+    def open(self, path: str, mode: Mode, *, make_parents: bool = False) -> Opened:
+        """Open ``path`` once, walking from the workspace's descriptor (:mod:`.wall`): what is
+        checked is what is used. Failures are :class:`ToolFailure`."""
+        roots = [self.workspace, *(self.readable_roots if mode == "read" else [])]
+        try:
+            return open_inside(
+                path, roots, base=self.workspace, mode=mode, make_parents=make_parents
+            )
+        except Outside:
+            raise self._outside(path) from None
+        except NotAllowed as why:
+            raise ToolFailure(f"{path}: {why}.") from None
+        except FileNotFoundError:
+            raise ToolFailure(f"File does not exist: {path}") from None
+        except IsADirectoryError:
+            raise ToolFailure(f"{path} is a directory.") from None
+        except OSError as exc:
+            raise ToolFailure(f"{path}: {exc.strerror or type(exc).__name__}") from None
 
     def inside(self, path: Path) -> bool:
         """Is ``path``, once every symlink is followed, inside the workspace?"""
-        return _inside(Path(os.path.realpath(path)), Path(os.path.realpath(self.workspace)))
+        try:
+            return _inside(Path(os.path.realpath(path)), Path(os.path.realpath(self.workspace)))
+        except (OSError, ValueError):
+            return False
 
 
 def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
-
-
-def refuse_hard_link(path: Path, shown: str) -> str | None:
-    """Editors that care refuse to write a file with several names: the other name may be
-    outside the workspace, and writing through this one would change it there."""
-    try:
-        links = path.stat().st_nlink
-    except OSError:
-        return None
-    if path.is_file() and links > 1:
-        return (
-            f"{shown} has {links} hard links; tracer does not write a file that also lives "
-            "under another name, which may be outside the workspace."
-        )
-    return None
 
 
 class Tool:

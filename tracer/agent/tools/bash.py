@@ -3,6 +3,9 @@
 Mirrors Claude Code's ``tools/BashTool``. The chapter says the tool "joins stdout and stderr";
 we capture the two apart (the raw output keeps both) and join them for the model. Claude Code
 2.1.88 instead merges them at the file-descriptor level; the guide explains the difference.
+Output is held only up to 1 MB a stream; a longer stdout rolls over to a file in
+``tool-results/`` (Claude Code's ``persistedOutputPath``) and the model sees a
+``<persisted-output>`` preview, so the trace line stays far under the reader's limit.
 A non-zero exit is an error whose content starts ``Exit code N``, except for the few commands
 whose exit 1 is an answer, not a failure (2.1.88's ``interpretCommandResult``), and the answer
 differs by command: grep and rg found no match ("No matches found", Claude Code's words), diff
@@ -16,7 +19,8 @@ import shlex
 import time
 from typing import Any, ClassVar
 
-from tracer.agent.processes import run_command
+from tracer.agent.processes import KEPT_OUTPUT_BYTES, run_command
+from tracer.agent.sizes import PREVIEW_SIZE_CHARS, format_file_size
 from tracer.agent.tools.base import Tool, ToolContext
 
 _READ_ONLY_COMMANDS = frozenset(
@@ -102,13 +106,16 @@ class BashTool(Tool):
         # The command runs with an allowlisted environment (and in a sandbox when the session
         # has one); it and everything it started are killed when it ends, times out or Ctrl-C
         # arrives (see tracer.agent.processes).
-        done = run_command(
-            ctx.command_argv(["bash", "-c", command]),
-            cwd=ctx.workspace,
-            env=ctx.command_environ(),
-            timeout=timeout_s,
-            running=ctx.running,
-        )
+        with ctx.launch(["bash", "-c", command]) as (argv, fds):
+            done = run_command(
+                argv,
+                cwd=ctx.workspace,
+                env=ctx.command_environ(),
+                timeout=timeout_s,
+                running=ctx.running,
+                pass_fds=fds,
+                overflow_dir=ctx.results_dir,
+            )
         interrupted = done.timed_out
         # A command killed by signal N reports -N here; a shell would say 128 + N.
         code = (
@@ -123,6 +130,14 @@ class BashTool(Tool):
             "interrupted": interrupted,
             "duration_ms": int((time.monotonic() - started) * 1000),
         }
+        if done.stdout_size > len(done.stdout):
+            # Claude Code's Out fields: the output rolled over to a file.
+            output["stdoutTruncated"] = True
+            output["persistedOutputSize"] = done.stdout_size
+            if done.overflow is not None:
+                output["persistedOutputPath"] = str(done.overflow)
+        if done.stderr_size > len(done.stderr):
+            output["stderr"] += f"\n[stderr cut at {len(done.stderr)} of {done.stderr_size} bytes]"
         words = _first_words(command)
         if code == 1 and words and words[0] in EXIT_ONE_MEANS:
             # For these commands exit 1 is an answer, not a failure, and each means its own.
@@ -131,6 +146,8 @@ class BashTool(Tool):
 
     def map_result(self, output: dict[str, Any], tool_use_id: str) -> dict[str, Any]:
         stdout = output.get("stdout", "").lstrip("\n").rstrip()
+        if output.get("stdoutTruncated"):
+            stdout = _rolled_over(stdout, output)
         parts = [stdout, output.get("stderr", "").strip()]
         if output.get("interrupted"):
             parts.append("<error>Command was aborted before completion</error>")
@@ -145,3 +162,18 @@ class BashTool(Tool):
             "is_error": is_error,
             "tool_use_id": tool_use_id,
         }
+
+
+def _rolled_over(stdout: str, output: dict[str, Any]) -> str:
+    """The ``<persisted-output>`` preview that stands for a stdout too large to hold."""
+    where = output.get("persistedOutputPath")
+    size = format_file_size(int(output.get("persistedOutputSize", 0)))
+    kept = (
+        f"Full output saved to: {where} (its first {format_file_size(KEPT_OUTPUT_BYTES)})"
+        if where
+        else "Only its start was kept"
+    )
+    return (
+        f"<persisted-output>\nOutput too large ({size}). {kept}\n\n"
+        f"Preview (first 2KB):\n{stdout[:PREVIEW_SIZE_CHARS]}\n...\n</persisted-output>"
+    )

@@ -3,17 +3,20 @@
 Mirrors Claude Code's ``tools/FileEditTool`` and ``tools/FileWriteTool``. The chapter says Edit
 "returns diff information"; that is true of its raw output (``tool_use_result`` keeps the whole
 structured patch for the screen and the transcript), but the model is told one sentence. Both
-refuse to touch a file the session has not Read first, or that changed since it was read.
+refuse to touch a file the session has not Read first, or that changed since it was read, and
+both open the file once, from the workspace's own descriptor (:mod:`.wall`).
 """
 
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tracer.agent.tools.base import Tool, ToolContext, ToolFailure, refuse_hard_link
+from tracer.agent.tools.base import Tool, ToolContext, ToolFailure
+from tracer.agent.tools.wall import Opened, read_at_most, replace_content
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
@@ -42,11 +45,15 @@ def structured_patch(old: str, new: str) -> list[dict[str, Any]]:
     return hunks
 
 
-def _must_have_read(path: Path, ctx: ToolContext) -> str | None:
-    seen = ctx.read_file_state.get(str(path))
+#: The largest file Edit and Write will change (and hold in memory, old and new).
+MAX_EDIT_BYTES = 16 * 1024 * 1024
+
+
+def _must_have_read(real: Path, mtime: float, ctx: ToolContext) -> str | None:
+    seen = ctx.read_file_state.get(str(real))
     if seen is None:
         return "File has not been read yet. Read it first before writing to it."
-    if path.stat().st_mtime > seen:
+    if mtime > seen:
         return (
             "File has been modified since read, either by the user or by a linter. "
             "Read it again before attempting to write it."
@@ -54,12 +61,12 @@ def _must_have_read(path: Path, ctx: ToolContext) -> str | None:
     return None
 
 
-def _writable(file_path: str, ctx: ToolContext) -> Path:
-    """Checked again at call time: the file may have changed since ``validate_input``."""
-    path = ctx.resolve(file_path)
-    if reason := refuse_hard_link(path, file_path):
-        raise ToolFailure(reason)
-    return path
+def _text_of(opened: Opened, shown: str) -> str:
+    if opened.st.st_size > MAX_EDIT_BYTES:
+        raise ToolFailure(
+            f"{shown} is larger than {MAX_EDIT_BYTES} bytes; tracer edits no file so big."
+        )
+    return read_at_most(opened.fd, MAX_EDIT_BYTES).decode("utf-8")
 
 
 class EditTool(Tool):
@@ -85,17 +92,19 @@ class EditTool(Tool):
         old, new = tool_input["old_string"], tool_input["new_string"]
         if old == new:
             return "No changes to make: old_string and new_string are exactly the same."
+        shown = tool_input["file_path"]
         try:
-            path = ctx.resolve(tool_input["file_path"])
+            ctx.resolve(shown)
+            with ctx.open(shown, "update") as opened:
+                if reason := _must_have_read(opened.real, opened.st.st_mtime, ctx):
+                    return reason
+                text = _text_of(opened, shown)
         except ToolFailure as failure:
             return failure.content
-        if not path.is_file():
-            return f"File does not exist: {tool_input['file_path']}"
-        if reason := refuse_hard_link(path, tool_input["file_path"]):
-            return reason
-        if reason := _must_have_read(path, ctx):
-            return reason
-        text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            return f"{shown!r} cannot be edited: {exc.strerror}"
+        except UnicodeDecodeError:
+            return f"{shown} is not UTF-8 text."
         count = text.count(old)
         if count == 0:
             return f"String to replace not found in file.\nString: {old}"
@@ -109,13 +118,15 @@ class EditTool(Tool):
         return None
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-        path = _writable(tool_input["file_path"], ctx)
-        original = path.read_text(encoding="utf-8")
-        old, new = tool_input["old_string"], tool_input["new_string"]
-        replace_all = bool(tool_input.get("replace_all"))
-        updated = original.replace(old, new) if replace_all else original.replace(old, new, 1)
-        path.write_text(updated, encoding="utf-8")
-        ctx.read_file_state[str(path)] = path.stat().st_mtime
+        # Opened once (hard links and the way there checked on the descriptor), read, written.
+        with ctx.open(tool_input["file_path"], "update") as opened:
+            original = _text_of(opened, tool_input["file_path"])
+            old, new = tool_input["old_string"], tool_input["new_string"]
+            replace_all = bool(tool_input.get("replace_all"))
+            updated = original.replace(old, new) if replace_all else original.replace(old, new, 1)
+            replace_content(opened.fd, updated.encode("utf-8"))
+            path = opened.real
+            ctx.read_file_state[str(path)] = os.fstat(opened.fd).st_mtime
         return {
             "filePath": str(path),
             "oldString": old,
@@ -154,29 +165,40 @@ class WriteTool(Tool):
     max_result_size_chars: ClassVar[float] = 100_000
 
     def validate_input(self, tool_input: dict[str, Any], ctx: ToolContext) -> str | None:
+        shown = tool_input["file_path"]
         try:
-            path = ctx.resolve(tool_input["file_path"])
+            path = ctx.resolve(shown)
+            if path.is_dir():
+                return f"{shown} is a directory."
+            if not os.path.lexists(path):
+                return None
+            with ctx.open(shown, "update") as opened:
+                return _must_have_read(opened.real, opened.st.st_mtime, ctx)
         except ToolFailure as failure:
             return failure.content
-        if path.is_dir():
-            return f"{tool_input['file_path']} is a directory."
-        if path.exists() and not path.is_file():
-            return f"{tool_input['file_path']} is not a regular file."
-        if reason := refuse_hard_link(path, tool_input["file_path"]):
-            return reason
-        return _must_have_read(path, ctx) if path.exists() else None
+        except OSError as exc:  # a name too long, say: one line for the model, no traceback
+            return f"{shown!r} cannot be written: {exc.strerror}"
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-        path = _writable(tool_input["file_path"], ctx)
-        original = path.read_text(encoding="utf-8") if path.exists() else None
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(tool_input["content"], encoding="utf-8")
-        ctx.read_file_state[str(path)] = path.stat().st_mtime
+        shown, content = tool_input["file_path"], tool_input["content"]
+        try:
+            opened = ctx.open(shown, "create", make_parents=True)
+            original = None
+        except ToolFailure:
+            # It exists (or a link stands in its place): open what is there, checked.
+            opened = ctx.open(shown, "update")
+            original = ""
+        with opened:
+            if original is not None:
+                original = _text_of(opened, shown)
+            replace_content(opened.fd, content.encode("utf-8"))
+            path = opened.real
+            ctx.read_file_state[str(path)] = os.fstat(opened.fd).st_mtime
         return {
             "type": "update" if original is not None else "create",
             "filePath": str(path),
-            "content": tool_input["content"],
-            "structuredPatch": structured_patch(original or "", tool_input["content"]),
+            "content": content,
+            "structuredPatch": structured_patch(original or "", content),
             "originalFile": original,
         }
 

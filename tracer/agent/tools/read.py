@@ -8,9 +8,11 @@ read again would be circular.
 from __future__ import annotations
 
 import math
+import os
 from typing import Any, ClassVar
 
 from tracer.agent.tools.base import Tool, ToolContext, ToolFailure
+from tracer.agent.tools.wall import read_at_most
 
 MAX_LINES_TO_READ = 2000
 MAX_FILE_BYTES = 256 * 1024
@@ -36,43 +38,34 @@ class ReadTool(Tool):
     read_only: ClassVar[bool] = True
 
     def validate_input(self, tool_input: dict[str, Any], ctx: ToolContext) -> str | None:
+        shown = tool_input["file_path"]
         try:
-            path = ctx.resolve(tool_input["file_path"], reading=True)
+            path = ctx.resolve(shown, reading=True)
+            if path.is_dir():
+                return f"{shown} is a directory, not a file. Use Bash `ls` to list it."
+            with ctx.open(shown, "read") as opened:
+                return _unreadable(opened.fd, opened.st.st_size)
         except ToolFailure as failure:
             return failure.content
-        if not path.exists():
-            return f"File does not exist: {tool_input['file_path']}"
-        if path.is_dir():
-            return (
-                f"{tool_input['file_path']} is a directory, not a file. Use Bash `ls` to list it."
-            )
-        if not path.is_file():
-            # A FIFO or a device would block the read forever, or never end.
-            return f"{tool_input['file_path']} is not a regular file."
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return (
-                f"File content ({path.stat().st_size} bytes) exceeds the maximum allowed size "
-                f"({MAX_FILE_BYTES} bytes). Use offset and limit to read part of it."
-            )
-        with path.open("rb") as fh:
-            if b"\0" in fh.read(8192):
-                return (
-                    "This tool cannot read binary files. The file appears to be binary; "
-                    "use a tool meant for binary data."
-                )
-        return None
+        except OSError as exc:  # a name too long, say: one line for the model, no traceback
+            return f"{shown!r} cannot be read: {exc.strerror}"
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-        path = ctx.resolve(tool_input["file_path"], reading=True)
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        # Opened once; every check is made again on what was opened.
+        with ctx.open(tool_input["file_path"], "read") as opened:
+            if reason := _unreadable(opened.fd, opened.st.st_size):
+                raise ToolFailure(reason)
+            data = read_at_most(opened.fd, MAX_FILE_BYTES)
+            real, mtime = opened.real, opened.st.st_mtime
+        lines = data.decode("utf-8", errors="replace").splitlines()
         start = max(int(tool_input.get("offset") or 1), 1)
         limit = int(tool_input.get("limit") or MAX_LINES_TO_READ)
         chosen = lines[start - 1 : start - 1 + limit]
-        ctx.read_file_state[str(path)] = path.stat().st_mtime
+        ctx.read_file_state[str(real)] = mtime
         return {
             "type": "text",
             "file": {
-                "filePath": str(path),
+                "filePath": str(real),
                 "content": "\n".join(chosen),
                 "numLines": len(chosen),
                 "startLine": start,
@@ -99,3 +92,17 @@ class ReadTool(Tool):
                 f"{first + i}\t{line}" for i, line in enumerate(file["content"].split("\n"))
             )
         return {"type": "tool_result", "content": text, "tool_use_id": tool_use_id}
+
+
+def _unreadable(fd: int, size: int) -> str | None:
+    if size > MAX_FILE_BYTES:
+        return (
+            f"File content ({size} bytes) exceeds the maximum allowed size "
+            f"({MAX_FILE_BYTES} bytes). Use offset and limit to read part of it."
+        )
+    if b"\0" in os.pread(fd, 8192, 0):
+        return (
+            "This tool cannot read binary files. The file appears to be binary; "
+            "use a tool meant for binary data."
+        )
+    return None

@@ -3,67 +3,75 @@
 Mirrors Claude Code's ``GlobTool`` and ``GrepTool`` in spirit (both read-only and concurrency
 safe), without ripgrep: a pure-Python walk is enough for a teaching workspace.
 
-The walk is our own rather than ``Path.glob``: it never follows a symlinked folder (a link to
-``/`` would walk the whole disk), and it keeps only files whose real path is inside the
-workspace, so neither ``../../..`` nor a symlink can make these tools list or read outside it.
+Both walk from the folder's own descriptor (:mod:`.globbing`), never following a symlinked
+folder, and bounded in entries and time. A symlinked *file* counts when, opened through the
+workspace wall (:mod:`.wall`), it leads to a regular file inside. Grep opens each file once,
+refuses hard links (another name may be outside), skips files over :data:`GREP_MAX_FILE_BYTES`
+and stops reading at :data:`GREP_MAX_TOTAL_BYTES`, and runs the pattern in a child process with a
+deadline (:mod:`.grep_child`), so a pattern that backtracks forever costs ten seconds, not the
+session.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, ClassVar
 
+from tracer.agent.tools import grep_child
 from tracer.agent.tools.base import Tool, ToolContext, ToolFailure
+from tracer.agent.tools.globbing import WALK_SECONDS, Walk, compile_glob
+from tracer.agent.tools.grep_child import GrepTimeout, matching
+from tracer.agent.tools.wall import read_at_most
 
 _MAX_FILES = 100
+GREP_MAX_FILE_BYTES = 4 * 1024 * 1024
+GREP_MAX_TOTAL_BYTES = 32 * 1024 * 1024
+_TRUNCATED_WALK = (
+    f"(The search stopped early: over {{entries}} entries or {WALK_SECONDS:.0f} s. "
+    "Use a narrower path or pattern.)"
+)
 
 
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob as a regex over ``/``-separated relative paths: ``*`` and ``?`` stay within one
-    folder, ``**/`` spans any number of folders (none included), ``[...]`` is a class."""
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]*/)*")
-            i += 3
+def _files(walk: Walk, shown_root: str, ctx: ToolContext) -> Iterator[tuple[str, int | None]]:
+    """``(path relative to the searched folder, open descriptor or None)`` of each regular
+    file that lies in the workspace; a descriptor only when ``ctx`` is opening (Grep)."""
+    for relative, dir_fd, name, is_link in walk.files():
+        if is_link:
+            try:
+                opened = ctx.open(os.path.join(shown_root, relative), "read")
+            except ToolFailure:
+                continue
+            yield relative, opened.fd
             continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
+        try:
+            fd = os.open(
+                name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd
+            )
+        except OSError:
             continue
-        char = pattern[i]
-        end = pattern.find("]", i + 2) if char == "[" else -1
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif end != -1:
-            body = pattern[i + 1 : end]
-            negate = body.startswith("!")
-            out.append("[" + ("^" if negate else "") + re.escape(body[negate:]) + "]")
-            i = end
-        else:
-            out.append(re.escape(char))
-        i += 1
-    return re.compile("".join(out) + r"\Z", re.DOTALL)
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            continue
+        yield relative, fd
 
 
-def _files(root: Path, ctx: ToolContext) -> Iterator[tuple[str, Path]]:
-    """``(path relative to root, real path)`` of every file under ``root`` that really lies in
-    the workspace; ``.git`` folders are skipped."""
-    for folder, dirs, names in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d != ".git")
-        for name in sorted(names):
-            full = Path(folder, name)
-            if full.is_file() and ctx.inside(full):
-                yield full.relative_to(root).as_posix(), Path(os.path.realpath(full))
+def _shown(shown_root: str, relative: str) -> str:
+    return os.path.normpath(os.path.join(shown_root, relative))
 
 
-def _shown(path: Path, ctx: ToolContext) -> str:
-    return os.path.relpath(path, os.path.realpath(ctx.workspace))
+def _root(tool_input: dict[str, Any], ctx: ToolContext) -> tuple[Walk, str]:
+    path = tool_input.get("path") or "."
+    ctx.resolve(path)
+    try:
+        opened = ctx.open(path, "dir")
+    except ToolFailure:
+        raise ToolFailure(f"Path is not a directory: {tool_input.get('path')}") from None
+    real_ws = os.path.realpath(ctx.workspace)
+    return Walk(opened.fd), os.path.relpath(opened.real, real_ws)
 
 
 class GlobTool(Tool):
@@ -81,22 +89,32 @@ class GlobTool(Tool):
     read_only: ClassVar[bool] = True
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-        root = ctx.resolve(tool_input.get("path") or ".")
-        regex = glob_regex(tool_input["pattern"])
-        found = sorted(
-            _shown(root / relative, ctx)
-            for relative, _real in _files(root, ctx)
-            if regex.match(relative)
-        )
-        return {
+        walk, shown_root = _root(tool_input, ctx)
+        glob = compile_glob(tool_input["pattern"])
+        found = []
+        try:
+            for relative, fd in _files(walk, shown_root, ctx):
+                if fd is not None:
+                    os.close(fd)
+                if glob.match(relative):
+                    found.append(_shown(shown_root, relative))
+        finally:
+            os.close(walk.top_fd)
+        found.sort()
+        output: dict[str, Any] = {
             "filenames": found[:_MAX_FILES],
             "numFiles": len(found),
-            "truncated": len(found) > _MAX_FILES,
+            "truncated": len(found) > _MAX_FILES or walk.truncated,
         }
+        if walk.truncated:
+            output["walk_truncated"] = True
+        return output
 
     def map_result(self, output: dict[str, Any], tool_use_id: str) -> dict[str, Any]:
         text = "\n".join(output["filenames"]) if output["filenames"] else "No files found"
-        if output["truncated"]:
+        if output.get("walk_truncated"):
+            text += "\n" + _TRUNCATED_WALK.format(entries=f"{50_000:,}")
+        elif output["truncated"]:
             text += "\n(Results are truncated. Consider using a more specific path or pattern.)"
         return {"type": "tool_result", "content": text, "tool_use_id": tool_use_id}
 
@@ -120,29 +138,68 @@ class GrepTool(Tool):
     def validate_input(self, tool_input: dict[str, Any], ctx: ToolContext) -> str | None:
         try:
             re.compile(tool_input["pattern"])
-        except re.error as exc:
+        except (re.error, RecursionError, OverflowError, ValueError) as exc:
             return f"Invalid regular expression: {exc}"
         return None
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-        root = ctx.resolve(tool_input.get("path") or ".")
-        if not root.is_dir():
-            raise ToolFailure(f"Path is not a directory: {tool_input.get('path')}")
-        regex = re.compile(tool_input["pattern"])
-        only = glob_regex("**/" + (tool_input.get("glob") or "*"))
-        matches = []
-        for relative, real in sorted(_files(root, ctx), key=lambda f: f[0].split("/")):
-            if only.match(relative):
+        walk, shown_root = _root(tool_input, ctx)
+        only = compile_glob("**/" + (tool_input.get("glob") or "*"))
+        names: list[str] = []
+        contents: list[bytes] = []
+        total, skipped = 0, 0
+        try:
+            for relative, fd in _files(walk, shown_root, ctx):
+                assert fd is not None
                 try:
-                    if regex.search(real.read_text(encoding="utf-8")):
-                        matches.append(_shown(root / relative, ctx))
-                except (UnicodeDecodeError, OSError):
-                    continue
-        return {"mode": "files_with_matches", "filenames": matches, "numFiles": len(matches)}
+                    if not only.match(relative):
+                        continue
+                    st = os.fstat(fd)
+                    if st.st_nlink > 1 or st.st_size > GREP_MAX_FILE_BYTES:
+                        skipped += 1  # another name may be outside; or too big to search
+                        continue
+                    if total + st.st_size > GREP_MAX_TOTAL_BYTES:
+                        skipped += 1
+                        continue
+                    data = read_at_most(fd, GREP_MAX_FILE_BYTES)
+                finally:
+                    os.close(fd)
+                total += len(data)
+                names.append(_shown(shown_root, relative))
+                contents.append(data)
+        finally:
+            os.close(walk.top_fd)
+        try:
+            hits = matching(tool_input["pattern"], contents)
+        except GrepTimeout:
+            raise ToolFailure(
+                f"Grep stopped after {grep_child.GREP_SECONDS:.0f} s: the pattern takes too long "
+                "on these files (nested repetition such as (a+)+ can backtrack for ever). "
+                "Simplify it."
+            ) from None
+        matches = sorted((names[i] for i in hits), key=lambda name: name.split("/"))
+        output: dict[str, Any] = {
+            "mode": "files_with_matches",
+            "filenames": matches,
+            "numFiles": len(matches),
+        }
+        if skipped:
+            output["skipped"] = skipped
+        if walk.truncated:
+            output["walk_truncated"] = True
+        return output
 
     def map_result(self, output: dict[str, Any], tool_use_id: str) -> dict[str, Any]:
         if not output["filenames"]:
             text = "No files found"
         else:
             text = f"Found {output['numFiles']} files\n" + "\n".join(output["filenames"])
+        if output.get("skipped"):
+            text += (
+                f"\n({output['skipped']} files not searched: hard links, or larger than "
+                f"{GREP_MAX_FILE_BYTES // (1024 * 1024)} MB, or past the "
+                f"{GREP_MAX_TOTAL_BYTES // (1024 * 1024)} MB the search reads in all.)"
+            )
+        if output.get("walk_truncated"):
+            text += "\n" + _TRUNCATED_WALK.format(entries=f"{50_000:,}")
         return {"type": "tool_result", "content": text, "tool_use_id": tool_use_id}

@@ -1,0 +1,24 @@
+"""Sizes as Claude Code shows them to the model, shared by the result check and Bash.
+
+``formatFileSize`` (``utils/format.ts``) and the 2,000-character preview of a
+``<persisted-output>`` message (``PREVIEW_SIZE_BYTES`` in ``utils/toolResultStorage.ts``).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+PREVIEW_SIZE_CHARS = 2000
+
+
+def format_file_size(size: int) -> str:
+    """``N bytes``, ``x.yKB`` or ``x.yMB``, a trailing ``.0`` dropped (Claude Code's format)."""
+    if size < 1024:
+        return f"{size} bytes"
+    for unit, scale in (("KB", 1024), ("MB", 1024 * 1024)):
+        if size < scale * 1024 or unit == "MB":
+            # JavaScript's toFixed(1) rounds an exact tie up (1.25 → 1.3); format() would not.
+            rounded = Decimal(size / scale).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+            text = str(rounded).removesuffix(".0")
+            return f"{text}{unit}"
+    raise AssertionError("unreachable")

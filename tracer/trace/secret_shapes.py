@@ -1,0 +1,137 @@
+"""What a credential looks like, and how a known secret looks once re-encoded.
+
+Redaction by value (:mod:`tracer.trace.redact`) knows the secrets of the recorder's environment.
+Two things escape it: a credential that was never in that environment (a key in a file the model
+``cat``\\ s, a webhook URL in a config), and a known secret that a command re-encoded (``base64``,
+``xxd -p``, ``rev``, upper-casing). This module covers what can be covered of both:
+
+* :data:`SHAPES`: the common credential formats, recognised whatever variable (if any) held
+  them — Stripe (``sk_live_``), Slack tokens (``xox*-``) and webhooks, Discord webhooks, JSON Web
+  Tokens, PEM private keys, ``Authorization:`` and ``x-api-key:`` values, AWS, Google, GitHub,
+  GitLab, Anthropic, OpenAI, npm and PyPI keys. These are the formats secret scanners (GitHub's,
+  gitleaks) look for; the patterns here are our own and deliberately few.
+* :func:`encoded_forms`: for each known secret, its base64 (standard and URL-safe, at each of the
+  three alignments it can have inside a longer stream), hex (both cases), URL-encoded, reversed,
+  upper- and lower-cased forms.
+
+What cannot be caught is said in the README's safety section: a secret split across lines
+(``fold``), compressed, encrypted, or encoded in any way not listed here.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from urllib.parse import quote, quote_plus
+
+#: Derived forms shorter than this are not searched for: they would match by accident.
+MIN_FORM_LENGTH = 6
+
+#: Cheap substrings, one of which every shape contains: a line with none of them skips the
+#: regular expressions altogether (the writer checks every line it writes).
+HINTS = (
+    "sk_",
+    "rk_",
+    "xox",
+    "hooks.slack",
+    "discord",
+    "eyJ",
+    "-----BEGIN",
+    "uthorization",
+    "UTHORIZATION",
+    "pi-key",
+    "PI-KEY",
+    "AKIA",
+    "ASIA",
+    "ws_secret",
+    "WS_SECRET",
+    "AIza",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "sk-",
+    "npm_",
+    "pypi-",
+)
+
+_KEEP_PREFIX = r"(?P<keep>"
+SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, flags))
+    for name, pattern, flags in (
+        (
+            "private_key",
+            r"-----BEGIN (?P<label>(?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
+            r".*?(?:-----END (?P=label)-----|\Z)",
+            re.DOTALL,
+        ),
+        ("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[\w/-]+", 0),
+        (
+            "discord_webhook",
+            r"https://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]+",
+            0,
+        ),
+        ("jwt", r"eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*", 0),
+        (
+            "authorization",
+            _KEEP_PREFIX + r"\b(?:authorization|x-api-key)[\"']?\s*[:=]\s*[\"']?"
+            r"(?:(?:bearer|basic|token|digest)\s+)?)[^\s\"',;]+",
+            re.IGNORECASE,
+        ),
+        (
+            "aws_secret_access_key",
+            _KEEP_PREFIX + r"aws_secret_access_key[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9/+=]{40}",
+            re.IGNORECASE,
+        ),
+        ("stripe_key", r"[sr]k_(?:live|test)_[0-9A-Za-z]{10,}", 0),
+        ("slack_token", r"xox[abprse]-[0-9A-Za-z-]{10,}", 0),
+        ("aws_access_key_id", r"(?:AKIA|ASIA)[0-9A-Z]{16}", 0),
+        ("google_api_key", r"AIza[0-9A-Za-z_-]{35}", 0),
+        ("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})", 0),
+        ("gitlab_token", r"glpat-[\w-]{20,}", 0),
+        ("api_key", r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", 0),
+        ("npm_token", r"npm_[A-Za-z0-9]{36}", 0),
+        ("pypi_token", r"pypi-[\w-]{50,}", 0),
+    )
+)
+
+
+def might_hold_a_shape(text: str) -> bool:
+    return any(hint in text for hint in HINTS)
+
+
+def redact_shapes(text: str) -> str:
+    """``text`` with every recognisable credential replaced by ``[REDACTED:<shape>]``."""
+    if not might_hold_a_shape(text):
+        return text
+    for name, pattern in SHAPES:
+        text = pattern.sub(_replacement(name), text)
+    return text
+
+
+def _replacement(name: str):  # type: ignore[no-untyped-def]
+    def replace(match: re.Match[str]) -> str:
+        keep = match.groupdict().get("keep") or ""
+        return f"{keep}[REDACTED:{name}]"
+
+    return replace
+
+
+def encoded_forms(secret: str) -> set[str]:
+    """The ways a command can print ``secret`` re-encoded that can be searched for."""
+    raw = secret.encode("utf-8")
+    forms = {raw.hex(), raw.hex().upper(), quote(secret, safe=""), quote_plus(secret)}
+    forms |= {secret[::-1], secret.upper(), secret.lower()}
+    for skip in range(3):
+        padded = b"\0" * skip + raw
+        # Only the characters that depend on the secret's bytes alone: the first ones also
+        # carry the bytes before it, the last ones the bytes after it.
+        first = -(-skip * 8 // 6)
+        last = (skip + len(raw)) * 8 // 6
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            forms.add(encode(padded).decode("ascii")[first:last])
+    forms.discard(secret)
+    return {form for form in forms if len(form) >= MIN_FORM_LENGTH}
