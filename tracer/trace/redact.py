@@ -90,6 +90,9 @@ class Redactor:
         self.secrets = sorted(secrets.items(), key=lambda item: -len(item[0]))
         # How each secret looks inside a JSON line (quotes and backslashes escaped).
         self._in_json = {json.dumps(s, ensure_ascii=False)[1:-1] for s in secrets} | set(secrets)
+        # The same as UTF-8, for lines kept as bytes: a string holds another exactly when its
+        # UTF-8 bytes hold the other's (UTF-8 is self-synchronizing).
+        self._in_json_bytes = {s.encode("utf-8", "surrogatepass") for s in self._in_json}
 
     @classmethod
     def from_environ(
@@ -114,6 +117,10 @@ class Redactor:
         walk through the event (:meth:`__call__`) happens only for the rare line that does."""
         # Most environments hold no secret at all: then there is nothing to search for.
         return bool(self._in_json) and any(secret in line for secret in self._in_json)
+
+    def found_in_bytes(self, line: bytes) -> bool:
+        """:meth:`found_in` for a line already encoded as UTF-8 (the writer's)."""
+        return bool(self._in_json_bytes) and any(s in line for s in self._in_json_bytes)
 
     def text(self, value: str) -> str:
         for secret, name in self.secrets:
