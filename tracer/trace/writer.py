@@ -89,7 +89,14 @@ class TraceWriter:
             else:
                 t = event.t if self.keep_time else round(time.monotonic() - self._start, 3)
                 stamped = replace(event, seq=self._seq, t=t)
-            self._write_line(stamped.to_dict())
+            # _write_line, inlined: an import calls this for every event.
+            obj = stamped.to_dict()
+            line = _ENCODE_BYTES(obj)
+            if self.redact.found_in_bytes(line):
+                line = _ENCODE_BYTES(self.redact(obj))
+            self._file.write(line + b"\n")
+            if self._flush_each:
+                self._file.flush()
             return stamped
 
     # Calling the writer is writing (it is the loop's event callback): the same function, not a
