@@ -314,3 +314,19 @@ def test_the_quick_record_check_says_what_the_field_by_field_one_says(source: Pa
             assert _is_clean(spoiled) == _is_clean_reference(spoiled), spoiled
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_the_count_checks_one_pass_finds_the_blocks_the_record_helpers_find(source: Path) -> None:
+    from tracer.importers.counts import _blocks_of
+    from tracer.importers.dag import tool_result_ids, tool_use_ids
+
+    records = [r for _, r in read_jsonl(source, ImportReport(source=str(source)))]
+    mirrored = [r["data"].get("message") for r in records if isinstance(r.get("data"), dict)]
+    odd = [{"message": {"content": [{"type": "tool_use", "id": 7}, "x", {"type": "tool_result"}]}}]
+    found = 0
+    for rec in [*records, *(m for m in mirrored if isinstance(m, dict)), *odd]:
+        uses, results = _blocks_of(rec)
+        assert (uses, results) == (tool_use_ids(rec), tool_result_ids(rec))
+        found += len(uses) + len(results)
+    assert found > 0
