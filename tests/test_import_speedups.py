@@ -233,3 +233,100 @@ def test_request_bytes_are_what_the_sdk_encodes(value: object) -> None:
             encode(value)
         return
     assert encode(value) == expected_bytes
+
+
+def _is_clean_reference(rec: dict) -> bool:
+    """The record check as first written, field by field with isinstance (the reference)."""
+    from tracer.importers.shapes import _BLOCK_IDS, _FLAGS, _IDS
+
+    kind = rec.get("type")
+    if not isinstance(kind, str):
+        return False
+    for key in _IDS:
+        value = rec.get(key)
+        if value is not None and not isinstance(value, str):
+            return False
+    for key in _FLAGS:
+        if key in rec and not isinstance(rec[key], bool):
+            return False
+    if kind in ("user", "assistant"):
+        message = rec.get("message")
+        if not isinstance(message, dict) or not isinstance(message.get("usage", {}), dict):
+            return False
+        content = message.get("content")
+        if isinstance(content, list):
+            for block in content:
+                if not isinstance(block, dict):
+                    return False
+                for key in _BLOCK_IDS:
+                    value = block.get(key)
+                    if value is not None and not isinstance(value, str):
+                        return False
+        elif not isinstance(content, str):
+            return False
+        for key in ("id", "model", "stop_reason"):
+            value = message.get(key)
+            if value is not None and not isinstance(value, str):
+                return False
+    wanted = {"attachment": "attachment", "progress": "data"}.get(kind)
+    if wanted is not None and not isinstance(rec.get(wanted), dict):
+        return False
+    return "compactMetadata" not in rec or isinstance(rec["compactMetadata"], dict)
+
+
+def _spoiled(rec: dict) -> list[dict]:
+    """``rec`` with one field at a time given each wrong type (and a few right ones)."""
+    from tracer.importers.shapes import _BLOCK_IDS, _FLAGS, _IDS
+
+    odd = [None, 1, 1.5, True, False, "x", [], {}, [1]]
+    out = []
+    for key in (*_IDS, *_FLAGS, "type", "message", "attachment", "data", "compactMetadata"):
+        out += [{**rec, key: v} for v in odd]
+        out.append({k: v for k, v in rec.items() if k != key})
+    message = rec.get("message")
+    if isinstance(message, dict):
+        for key in ("id", "model", "stop_reason", "usage", "content"):
+            out += [{**rec, "message": {**message, key: v}} for v in odd]
+        content = message.get("content")
+        if isinstance(content, list) and content:
+            for key in _BLOCK_IDS:
+                for v in odd:
+                    blocks = [{**content[0], key: v}, *content[1:]]
+                    out.append({**rec, "message": {**message, "content": blocks}})
+            out.append({**rec, "message": {**message, "content": [*content, 3]}})
+    return out
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_the_quick_record_check_says_what_the_field_by_field_one_says(source: Path) -> None:
+    from tracer.importers.shapes import _is_clean
+
+    records = read_jsonl(source, ImportReport(source=str(source)))
+    seen: set[str] = set()
+    checked = 0
+    for _, rec in records:
+        assert _is_clean(rec) == _is_clean_reference(rec)
+        shape = f"{rec.get('type')}/{rec.get('subtype')}/{sorted(rec)}"
+        if shape in seen:  # every mutation of one record of each shape is plenty
+            continue
+        seen.add(shape)
+        for spoiled in _spoiled(rec):
+            assert _is_clean(spoiled) == _is_clean_reference(spoiled), spoiled
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_the_count_checks_one_pass_finds_the_blocks_the_record_helpers_find(source: Path) -> None:
+    from tracer.importers.counts import _blocks_of
+    from tracer.importers.dag import tool_result_ids, tool_use_ids
+
+    records = [r for _, r in read_jsonl(source, ImportReport(source=str(source)))]
+    mirrored = [r["data"].get("message") for r in records if isinstance(r.get("data"), dict)]
+    odd = [{"message": {"content": [{"type": "tool_use", "id": 7}, "x", {"type": "tool_result"}]}}]
+    found = 0
+    for rec in [*records, *(m for m in mirrored if isinstance(m, dict)), *odd]:
+        uses, results = _blocks_of(rec)
+        assert (uses, results) == (tool_use_ids(rec), tool_result_ids(rec))
+        found += len(uses) + len(results)
+    assert found > 0

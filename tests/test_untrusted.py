@@ -452,6 +452,13 @@ def test_batch_commands_pause_the_cycle_collector_and_give_it_back(
 
 STRICT_LINES = [
     b'{"a":1}',
+    # More brackets than MAX_DEPTH but shallow (a long tool output): orjson's, depth walked.
+    b'{"out":[' + b",".join([b'{"x":[1]}'] * 80) + b"]}",
+    b'{"s":"' + b"[{" * 80 + b'"}',  # the brackets are inside a string
+    b"[" * 64 + b"]" * 64,  # exactly as deep as allowed
+    b"[" * 65 + b"]" * 65,  # one level too deep
+    b'{"a":' * 64 + b"1" + b"}" * 64,
+    b'{"a":' * 65 + b"1" + b"}" * 65,
     b'{"a":1,"b":2,"a":3}',  # duplicate keys: the last value, at the first key's place
     b"[18446744073709551615, -9223372036854775808]",  # the largest 64-bit integers
     b"[18446744073709551616]",  # one more: orjson would make it a float

@@ -178,14 +178,33 @@ def quick_loads(raw: bytes, digits_checked: bool = False) -> Any:
     if (
         _orjson is None
         or len(raw) > MAX_LINE
-        or raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
         or (not digits_checked and _LONG_DIGITS in raw.translate(_DIGITS_TO_ZERO))
     ):
         return MISS
     try:
-        return _orjson.loads(raw)
+        value = _orjson.loads(raw)
     except _orjson.JSONDecodeError:
         return MISS
+    # A line with more brackets than MAX_DEPTH may nest too deep: its containers are walked
+    # (orjson itself refuses past 1,024 levels). A real transcript has a few such lines, long
+    # tool outputs full of brackets; reading them the stdlib's way cost a tenth of an import.
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(value):
+        return MISS  # loads() reads it again and names the problem
+    return value
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether a parsed value nests deeper than :data:`MAX_DEPTH` (containers only)."""
+    if not isinstance(value, dict | list):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        subs = item.values() if isinstance(item, dict) else item
+        stack.extend((sub, depth + 1) for sub in subs if isinstance(sub, dict | list))
+    return False
 
 
 def no_constant(name: str) -> Any:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tracer.importers.dag import tool_result_ids, tool_use_ids
+from tracer.importers.dag import tool_result_ids
 from tracer.importers.jsonl import Record
 
 #: Named one by one in the note's data up to this many; the counts are always whole.
@@ -78,7 +78,26 @@ class Block:
 
 
 def _blocks_of(rec: dict[str, Any]) -> tuple[list[str], list[str]]:
-    return tool_use_ids(rec), tool_result_ids(rec)
+    """The ids of a record's ``tool_use`` and ``tool_result`` blocks, in one pass over its
+    content (what :func:`tool_use_ids` and :func:`tool_result_ids` give, in their order)."""
+    message = rec.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return _NONE, _NONE
+    uses: list[str] = []
+    results: list[str] = []
+    for b in content:
+        if isinstance(b, dict):
+            kind = b.get("type")
+            if kind == "tool_use":
+                uses.append(str(b.get("id")))
+            elif kind == "tool_result":
+                results.append(str(b.get("tool_use_id")))
+    return uses, results
+
+
+_NONE: list[str] = []
+"""No blocks (shared, never changed)."""
 
 
 def blocks_in(
@@ -87,20 +106,25 @@ def blocks_in(
     """Every tool block of one file's records; ``call`` says which Task call a record ran under."""
     out: list[Block] = []
     for number, rec in records:
-        where = f"{path}:{number}"
         kind = rec.get("type")
         data = rec.get("data")
-        if kind == "progress" and isinstance(data, dict):
+        progress = kind == "progress" and isinstance(data, dict)
+        if progress:
             mirrored = data.get("message")
             if not isinstance(mirrored, dict):
                 continue
             uses, results = _blocks_of(mirrored)
+        else:
+            uses, results = _blocks_of(rec)
+        if not uses and not results:  # most records hold no tool block: nothing to name
+            continue
+        if progress:
             label, under = str(data.get("type") or "progress"), rec.get("parentToolUseID")
             under = str(under) if under else None
         else:
-            uses, results = _blocks_of(rec)
             label = "sidechain" if rec.get("isSidechain") else str(kind)
             under = call(rec)
+        where = f"{path}:{number}"
         out += [Block("tool_use", t, where, label, under) for t in uses]
         out += [Block("tool_result", t, where, label, under) for t in results]
     return out

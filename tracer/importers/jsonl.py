@@ -45,7 +45,7 @@ def read_jsonl(
     """Every line of ``path`` that is a JSON object of a sound ``shape``, with its line number."""
     path = Path(path)
     data = read_bytes(path, "a JSON-lines log")
-    if not data.strip():
+    if not data or data.isspace():  # not data.strip(): that copies the whole file
         raise UserError("empty file", path)
     lines = data.split(b"\n")
     torn = not data.endswith(b"\n")

@@ -112,6 +112,20 @@ def line_encoder() -> Callable[[Any], str]:
     return encode
 
 
+def line_bytes_encoder() -> Callable[[Any], bytes]:
+    """:func:`line_encoder` as UTF-8 bytes (what the trace writer puts in its file): the same
+    bytes, and the same error where the stdlib's text cannot be UTF-8 (a lone surrogate)."""
+    fast, stdlib = _fast_encoder(), compact_encoder()
+    if fast is None:
+        return lambda value: stdlib(value).encode("utf-8")
+
+    def encode(value: Any) -> bytes:
+        out = fast(value)
+        return stdlib(value).encode("utf-8") if out is None else out
+
+    return encode
+
+
 def bytes_encoder(*, allow_nan: bool = True) -> Callable[[Any], bytes]:
     """:func:`compact_encoder` as UTF-8 bytes, through orjson wherever that gives the same bytes
     (see the module docstring); with ``allow_nan=False`` NaN is refused as before."""

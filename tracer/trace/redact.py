@@ -190,6 +190,9 @@ class Redactor:
         self.secrets = sorted(forms.items(), key=lambda item: -len(item[0]))
         # How each secret looks inside a JSON line (quotes and backslashes escaped).
         self._in_json = {json.dumps(s, ensure_ascii=False)[1:-1] for s in forms} | set(forms)
+        # The same as UTF-8, for lines kept as bytes: a string holds another exactly when its
+        # UTF-8 bytes hold the other's (UTF-8 is self-synchronizing).
+        self._in_json_bytes = {s.encode("utf-8", "surrogatepass") for s in self._in_json}
         self._words = _format_words()
 
     @classmethod
@@ -224,6 +227,15 @@ class Redactor:
         if any(secret in line for secret in self._in_json):
             return True
         return self.shapes and might_hold_a_shape(line) and any(p.search(line) for _n, p in SHAPES)
+
+    def found_in_bytes(self, line: bytes) -> bool:
+        """:meth:`found_in` for a line already encoded as UTF-8 (the writer's)."""
+        if any(s in line for s in self._in_json_bytes):
+            return True
+        if not self.shapes:
+            return False
+        text = line.decode("utf-8", "surrogatepass")
+        return might_hold_a_shape(text) and any(p.search(text) for _n, p in SHAPES)
 
     def text(self, value: str) -> str:
         for secret, name in self.secrets:
