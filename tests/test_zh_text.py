@@ -234,8 +234,8 @@ def doctor_strings() -> list[str]:
 
 
 def tour_strings() -> list[str]:
-    from tracer.replay.checkpoints import CHOICE_WORDS
-    from tracer.replay.tour_words import WORDS
+    from tracer.tour.checkpoints import CHOICE_WORDS
+    from tracer.tour.words import WORDS
 
     return [w["zh"] for table in (WORDS, CHOICE_WORDS) for w in table.values() if "zh" in w]
 

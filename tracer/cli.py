@@ -31,7 +31,7 @@ from tracer.paths import CHECKOUT, resolve_scenario, resolve_trace
 #: Sub-commands registered by other layers: (module with ``register(subparsers)``).
 PLUGIN_COMMANDS = (
     "tracer.replay.command",
-    "tracer.replay.tour_command",
+    "tracer.tour.command",
     "tracer.doctor.command",
     "tracer.importers.command",
     "tracer.export.command",

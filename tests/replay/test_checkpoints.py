@@ -13,8 +13,8 @@ from replay_helpers import MAIN_TRACE
 from tracer.chapters import load_guide
 from tracer.hooks import hook_lines
 from tracer.paths import resolve_trace
-from tracer.replay.checkpoints import NotInTrace, build_question, landing_step
 from tracer.replay.steps import StepIndex
+from tracer.tour.checkpoints import NotInTrace, build_question, landing_step
 from tracer.trace.reader import TraceReader
 
 GUIDE = load_guide()

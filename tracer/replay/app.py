@@ -63,7 +63,7 @@ from tracer.replay.widgets.timeline import Timeline
 from tracer.trace.events import STATIONS
 
 if TYPE_CHECKING:
-    from tracer.replay.tour import Tour
+    from tracer.tour.stops import Tour
 
 #: How often ``--follow`` looks for new lines, in seconds.
 FOLLOW_INTERVAL = 0.25

@@ -116,7 +116,7 @@ def make_tour_app(
     from tracer.chapters import load_guide
     from tracer.replay.i18n import default_lang
     from tracer.replay.sections import bundled_contents
-    from tracer.replay.tour import (
+    from tracer.tour.stops import (
         PROGRESS_FILE,
         Tour,
         load_progress,

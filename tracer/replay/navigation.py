@@ -18,13 +18,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracer.replay.checkpoints import NotInTrace, landing_step
 from tracer.replay.sections import Contents, RecordingInfo, recording_info
-from tracer.replay.tour_words import say
+from tracer.tour.checkpoints import NotInTrace, landing_step
+from tracer.tour.words import say
 
 if TYPE_CHECKING:
     from tracer.replay.steps import Cursor, StepIndex
-    from tracer.replay.tour import Tour
+    from tracer.tour.stops import Tour
 
 
 class NavigationControls:
@@ -139,8 +139,8 @@ class NavigationControls:
             self.show_stop()
 
     def show_stop(self) -> None:
-        from tracer.replay.tour_cards import section_card, stop_title
-        from tracer.replay.widgets.tour_screen import TourCard, TourQuestion
+        from tracer.tour.cards import section_card, stop_title
+        from tracer.tour.screens import TourCard, TourQuestion
 
         tour = self.tour
         assert tour is not None
@@ -171,8 +171,8 @@ class NavigationControls:
         self.reveal()
 
     def reveal(self) -> None:
-        from tracer.replay.tour_cards import reveal_card, stop_title
-        from tracer.replay.widgets.tour_screen import TourCard
+        from tracer.tour.cards import reveal_card, stop_title
+        from tracer.tour.screens import TourCard
 
         tour = self.tour
         assert tour is not None and tour.current.question is not None
@@ -185,8 +185,8 @@ class NavigationControls:
         )
 
     def action_tour_next(self) -> None:
-        from tracer.replay.tour_cards import done_card
-        from tracer.replay.widgets.tour_screen import TourCard
+        from tracer.tour.cards import done_card
+        from tracer.tour.screens import TourCard
 
         tour = self.tour
         if tour is None:

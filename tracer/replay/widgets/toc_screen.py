@@ -20,7 +20,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tracer.replay.sections import Contents
-from tracer.replay.tour_words import pick, ranges_text, say
+from tracer.tour.words import pick, ranges_text, say
 
 #: Recordings listed under a section only because of their steps' kind (the rest are counted).
 MORE_AT_MOST = 2

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from tracer.replay.checkpoints import NotInTrace, Question, build_question
 from tracer.replay.sections import Contents, recording_info, section_for_step
+from tracer.tour.checkpoints import NotInTrace, Question, build_question
 
 STATE_ENV = "TRACER_STATE_DIR"
 PROGRESS_FILE = "tour.json"

@@ -13,8 +13,8 @@ from rich.text import Text
 from tracer.replay.guide import LABEL
 from tracer.replay.section_panel import diagram_text
 from tracer.replay.sections import RecordingInfo
-from tracer.replay.tour import Stop, Tour
-from tracer.replay.tour_words import pick, say
+from tracer.tour.stops import Stop, Tour
+from tracer.tour.words import pick, say
 
 
 def stop_title(tour: Tour, lang: str) -> str:

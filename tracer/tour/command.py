@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from tracer.replay.tour import STATE_ENV
+from tracer.tour.stops import STATE_ENV
 
 
 def register(subparsers: Any) -> None:

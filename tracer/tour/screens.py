@@ -18,8 +18,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tracer.replay.checkpoints import Question
-from tracer.replay.tour_words import say
+from tracer.tour.checkpoints import Question
+from tracer.tour.words import say
 
 
 class TourCard(ModalScreen[None]):
