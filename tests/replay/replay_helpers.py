@@ -96,10 +96,14 @@ def make_app(
     ``real_guide``; ``diagnosis`` replaces what the doctor would find."""
     options = {} if real_guide else {"guide": StubGuide()}
     app = factory.make_app(
-        path, step=step + 1 if step else None, lang=lang, follow=follow, doctor=doctor, **options
+        path,
+        step=step + 1 if step else None,
+        lang=lang,
+        follow=follow,
+        doctor=doctor,
+        diagnosis=diagnosis,
+        **options,
     )
-    if diagnosis is not None:
-        app.diagnosis = diagnosis
     if not real_guide and app.recording.notes:
         # A fault scenario's notes, fixed like the guide: rewording them redraws no snapshot.
         app.recording = replace(

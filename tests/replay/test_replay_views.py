@@ -14,7 +14,7 @@ from tracer.replay import factory, search
 from tracer.replay.fold import unfolded
 from tracer.replay.raw import request_body, step_json
 from tracer.replay.render import render_step
-from tracer.replay.search_controls import HIT
+from tracer.replay.search import HIT
 from tracer.replay.steps import StepIndex, locate
 from tracer.replay.widgets.picker import PickerScreen
 from tracer.replay.widgets.screens import GotoScreen, HelpScreen

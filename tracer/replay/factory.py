@@ -42,6 +42,7 @@ def make_app(
     doctor: bool = False,
     guide: Any = LOAD_GUIDE,
     tour: Any = None,
+    diagnosis: Any = None,
 ) -> ReplayApp:
     """The replay app for ``trace`` (default: the bundled main walk), ready to run.
 
@@ -51,7 +52,8 @@ def make_app(
     ``step`` is 1-based, as ``--step N`` and ``tracer show`` count; ``turn``/``stage`` pick the
     first step of a turn and/or stage. ``doctor``: start at the doctor's first finding (unless a
     position was given) and open the findings panel. ``lang`` None follows the locale.
-    ``tour``: a :class:`tracer.replay.tour.Tour` to walk (see :func:`make_tour_app`).
+    ``tour``: a :class:`tracer.tour.stops.Tour` to walk (see :func:`make_tour_app`).
+    ``diagnosis``: the doctor's findings, if already known (the tests give their own).
     """
     from tracer.paths import MAIN_RECORDING, resolve_trace
     from tracer.replay.app import ReplayApp
@@ -97,6 +99,7 @@ def make_app(
         doctor=doctor,
         jump_to_finding=doctor and not positioned,
         tour=tour,
+        diagnosis=diagnosis,
         **_guide_options(guide),
     )
 
@@ -110,7 +113,7 @@ def make_tour_app(
 ) -> ReplayApp:
     """The app for ``tracer tour``: the chapter in the book's order, resumed where it was left.
 
-    ``state``: the progress file (default ``tour.json`` in :func:`tracer.replay.tour.state_dir`).
+    ``state``: the progress file (default ``tour.json`` in :func:`tracer.tour.stops.state_dir`).
     A missing or broken guide is bad input here: the tour is made of it.
     """
     from tracer.chapters import load_guide

@@ -67,6 +67,13 @@ TEXT: dict[str, dict[str, str]] = {
     "search_prompt": {"zh": "搜索所有步骤…", "en": "search every step…"},
     "matches": {"zh": "匹配 {n}/{total}", "en": "match {n}/{total}"},
     "no_matches": {"zh": "没有匹配：{query}", "en": "no match: {query}"},
+    "matches_after": {"zh": "第 {n} 个匹配之后（共 {total} 个）", "en": "after match {n}/{total}"},
+    "search_clear_hint": {"zh": "Esc 清除", "en": "Esc clears"},
+    "zoom_hint": {
+        "zh": "已放大当前面板：按 z 或 Esc 还原",
+        "en": "Panel zoomed: z or Escape restores it",
+    },
+    "palette_open": {"zh": "打开录制：{name}", "en": "Open recording: {name}"},
     "searching": {"zh": "搜索中…", "en": "searching…"},
     "goto_prompt": {"zh": "跳到第几步（1–{total}）", "en": "go to step (1–{total})"},
     "earlier_lines": {"zh": "… 之前还有 {n} 行", "en": "… {n} earlier lines"},

@@ -160,11 +160,3 @@ class Pager(Widget):
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         self.scroll_lines(-3)
-
-
-class StageView(Pager):
-    """What the current step produced and what it changed."""
-
-
-class ChapterPanel(Pager):
-    """The chapter's section for this step: notes, source anchors, fidelity, checkpoint."""
