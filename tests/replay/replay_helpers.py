@@ -155,7 +155,9 @@ def visible_text(app: ReplayApp, selector: str) -> str:
 
     if selector in ("#stations", "#position"):
         strip = app.query_one(JourneyStrip)
-        return (strip.stations if selector == "#stations" else strip.position).plain
+        if selector == "#stations":
+            return strip.stations.plain
+        return (strip.place + strip.status + strip.position).plain  # the right-hand half
     if selector == "#chapter":  # two panels: this step, then the section
         return "\n".join(p.text.plain for p in app.query_one(selector).query(Pager))
     widget = app.query_one(selector)

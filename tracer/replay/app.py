@@ -31,8 +31,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
-from textual.containers import Horizontal, Vertical
-from textual.events import Resize
+from textual.containers import Vertical
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
@@ -63,6 +62,7 @@ from tracer.replay.steps import (
 from tracer.replay.widgets.chapter_panel import ChapterPanel
 from tracer.replay.widgets.debug_console import DebugConsole
 from tracer.replay.widgets.findings_panel import FindingsPanel
+from tracer.replay.widgets.frame import Frame
 from tracer.replay.widgets.journey import JourneyStrip
 from tracer.replay.widgets.key_bar import KeyBar
 from tracer.replay.widgets.pager import Pager
@@ -150,9 +150,10 @@ class ReplayApp(InputErrorApp):
 
     def compose(self) -> ComposeResult:
         yield JourneyStrip()
+        yield Static(tr("orient", self.lang), id="orient")
         yield Static(id="notice")
         yield TourBar(self.tour, self.guide, id="tour-bar")
-        with Horizontal(id="main"):
+        with Frame(id="main"):
             yield Timeline(self.index)
             with Vertical(id="centre"):
                 yield StageView(id="stage")
@@ -323,9 +324,16 @@ class ReplayApp(InputErrorApp):
             return
         stage = index.stage(step)
         lighter = self.search_bar.lighter()
+        place = self.place(step)
         self.query_one(JourneyStrip).show(
-            stage, index.turn(step), step, len(index), lang, self.status()
+            stage, index.turn(step), step, len(index), lang, self.status(), place
         )
+        self.stage_view.border_subtitle = place
+        orient = self.query_one("#orient", Static)
+        if step != self._start_step and orient.display:
+            orient.display = False  # the reader has found the keys: give the row back
+        else:
+            orient.update(tr("orient", lang))
         self.query_one(Timeline).show(step, lang)
         self.query_one(StepBar).show(step, len(index))
         self.stage_view.show_step(index, step, lang, lighter)
@@ -335,6 +343,20 @@ class ReplayApp(InputErrorApp):
         if self.search_bar.active:
             self.search_bar.show_count(step)
         self.query_one(TourBar).refresh_bar()
+
+    def place(self, step: int) -> str:
+        """Where the reader is: the recording's name, and the subagents' loops around ``step``."""
+        from tracer.paths import short_name
+
+        parts = [short_name(Path(self.index.reader.path))]
+        if self.nesting.any and len(self.index):
+            at = self.index.positions[step]
+            parts += [
+                loop.loop
+                for loop in self.nesting.loops
+                if loop.start < at and (loop.end < 0 or at < loop.end)
+            ]
+        return " › ".join(parts)
 
     def _show_chapter(
         self, stage: str, step: int, lang: str, lighter: Callable[[Text], Text] | None
@@ -573,7 +595,8 @@ class ReplayApp(InputErrorApp):
             self.stage_view.focus()  # the focused panel was folded away
         return plan
 
-    def on_resize(self, event: Resize) -> None:
+    @on(Frame.Resized)
+    def _resized(self) -> None:
         # Again on every resize, not only at start: 140x42 → 80x24 folds the side panels.
         self.apply_layout()
 

@@ -39,6 +39,13 @@ TEXT: dict[str, dict[str, str]] = {
     "no_steps": {"zh": "还没有步骤（等待记录…）", "en": "no steps yet (waiting for the recorder…)"},
     "setup": {"zh": "准备", "en": "set-up"},
     "turn": {"zh": "第 {turn} 轮", "en": "turn {turn}"},
+    "subagent_turn": {"zh": "↳ 子代理第 {turn} 轮", "en": "↳ subagent turn {turn}"},
+    "orient": {
+        "zh": "第 12 章：①–④ 是工具结果回到 AI 的四步，按 1–4 跳过去 · ? 看所有按键",
+        "en": "Chapter 12 · ①–④: a tool result's 4 steps back to the AI · 1–4 jump · ? keys",
+    },
+    "subagent_setup": {"zh": "↳ 子代理准备", "en": "↳ subagent set-up"},
+    "turn_resumed": {"zh": "第 {turn} 轮（续）", "en": "turn {turn} (cont.)"},
     "timeline": {"zh": "时间线", "en": "timeline"},
     "debug": {"zh": "调试输出", "en": "debug console"},
     "chapter": {"zh": "章节", "en": "chapter"},
