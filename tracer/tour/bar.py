@@ -96,7 +96,7 @@ class TourBar(Static):
 
     def _moved(self, result: str | None) -> None:
         if result == "next":
-            self.next_stop(skip=True)
+            self.next_stop()
         elif result == "back":
             self.previous_stop()
         elif result == "review":
@@ -112,13 +112,10 @@ class TourBar(Static):
             self._moved,
         )
 
-    def next_stop(self, skip: bool = False) -> None:
-        """``w``: the next stop. An unanswered question is asked first, unless ``skip``ped
-        from its own screen."""
+    def next_stop(self) -> None:
+        """``w``: the next stop. A question not answered stays so (skipped): the score and the
+        review say so, and ``W`` goes back to it."""
         tour = self._tour()
-        if not skip and tour.current.question is not None and tour.answered() is None:
-            self.show_stop()
-            return
         if tour.at_end:
             self.app.push_screen(
                 TourCard(say("last_stop", self.lang), done_card(tour, self.guide, self.lang)),

@@ -74,6 +74,17 @@ class TourCard(ModalScreen[Move | None]):
         self.query_one("#tour-body", VerticalScroll).scroll_relative(y=lines, animate=False)
 
 
+class NumberBox(Input):
+    """The box for a number: it takes digits, so the tour's letters (w W v) stay tour keys."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and (character.isdigit() or character in "+-")
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable and not self.check_consume_key(event.key, event.character):
+            event.prevent_default()  # not typed: the key goes on to the screen's bindings
+
+
 class TourQuestion(ModalScreen[Answer | Move | None]):
     """One checkpoint's question; dismisses with the :class:`Answer`, a move, or None."""
 
@@ -93,7 +104,7 @@ class TourQuestion(ModalScreen[Answer | Move | None]):
                 yield Static(Text(say("predict", self.lang), style="bold cyan"))
                 yield Static(self.prompt, id="tour-prompt")
                 if self.question.numeric:
-                    yield Input(id="tour-answer", type="integer")
+                    yield NumberBox(id="tour-answer", type="integer")
                     hint = say("number_hint", self.lang)
                 else:
                     yield OptionList(
@@ -115,11 +126,6 @@ class TourQuestion(ModalScreen[Answer | Move | None]):
             listing = self.query_one(OptionList)
             listing.highlighted = None  # no choice is made for the reader: Enter asks for one
             listing.focus()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # While a number is typed, w W v are letters for the box, not tour keys.
-        typing_a_number = self.question.numeric and bool(parameters and parameters[0])
-        return not (action == "dismiss" and typing_a_number)
 
     def on_key(self, event: events.Key) -> None:
         """Digits pick a choice directly (Python Tutor style: one key per guess); Enter with
