@@ -258,17 +258,44 @@ class ReplayApp(InputErrorApp):
     # Kept for callers that think in recordings (the contents, the tests).
     open_recording = open_trace
 
+    def open_chosen(self, path: Path) -> None:
+        """Open what the reader chose in the picker or the palette: a trace, or a Claude Code
+        transcript, imported first (in a thread: a long session takes a moment)."""
+        from tracer.importers.live import is_transcript
+
+        if is_transcript(Path(path)):
+            self.notify(tr("importing", self.lang, name=Path(path).name), timeout=3)
+            self._import_and_open(Path(path))
+            return
+        from tracer.replay.sources import remember
+
+        remember(Path(path))
+        self.open_trace(path)
+
+    @work(thread=True, exclusive=True, group="import")
+    def _import_and_open(self, transcript: Path) -> None:
+        from tracer.errors import UserError
+        from tracer.replay.sources import import_session
+
+        try:
+            trace = import_session(transcript)
+        except (UserError, OSError) as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error")
+            return
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self.open_trace, trace)
+
     def action_open_picker(self) -> None:
         def chosen(path: Path | None) -> None:
             if path is not None:
-                self.open_trace(path)
+                self.open_chosen(path)
 
         current = getattr(self.index.reader, "path", None)
         self.push_screen(PickerScreen(self.lang, choices(), current), chosen)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (ctrl+p): the app's actions and every recording, by name."""
-        return palette.commands(self.lang, self.run_action, self.open_trace)
+        return palette.commands(self.lang, self.run_action, self.open_chosen)
 
     def poll(self) -> None:
         """``--follow``: pick up lines the recorder appended; stay at the end if we were there.

@@ -117,6 +117,12 @@ TEXT: dict[str, dict[str, str]] = {
     "picker_bundled": {"zh": "本章的录制", "en": "the chapter's recordings"},
     "picker_faults": {"zh": "故障录制", "en": "fault recordings"},
     "picker_here": {"zh": "当前目录", "en": "in this folder"},
+    "picker_recent": {"zh": "最近打开", "en": "opened lately"},
+    "picker_claude": {
+        "zh": "本机的 Claude Code 会话（打开时导入）",
+        "en": "Claude Code sessions on this machine (imported when opened)",
+    },
+    "importing": {"zh": "正在导入 {name}…", "en": "importing {name}…"},
     "picker_hint": {
         "zh": "↑↓ 选择，回车打开，Esc 关闭",
         "en": "↑↓ choose, Enter opens, Esc closes",

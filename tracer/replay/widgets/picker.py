@@ -1,7 +1,8 @@
 """The picker (``O``, or "open" in the command palette): choose another trace to replay.
 
-It lists :func:`tracer.replay.opening.choices`: the chapter's recordings, the fault recordings and
-the traces in the current folder, each with its title in the current language. Enter (or a click)
+It lists :func:`tracer.replay.opening.choices`: the chapter's recordings, the fault recordings,
+the traces in the current folder, the recent files and the local Claude Code sessions, each
+with its title in the current language. Enter (or a click)
 dismisses the screen with the chosen path; the app opens it in place. Escape closes it.
 """
 
@@ -39,11 +40,7 @@ class PickerScreen(ModalScreen[Path | None]):
         section = None
         highlighted = 0
         for number, choice in enumerate(self.choices):
-            group = (
-                ("faults" if choice.name.startswith("faults/") else "bundled")
-                if choice.bundled
-                else "here"
-            )
+            group = choice.group
             if group != section:
                 section = group
                 options.append(
