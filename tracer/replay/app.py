@@ -356,6 +356,11 @@ class ReplayApp(InputErrorApp):
             stage, index.turn(step), step, len(index), lang, self.status(), place
         )
         self.stage_view.border_subtitle = place
+        zoomed = self.screen.maximized if self.screen is self.screen_stack[0] else None
+        if zoomed is not None:  # keep the zoomed panel's "turn · step" current
+            if zoomed is self.stage_view:
+                self.stage_view._before_zoom = place  # type: ignore[attr-defined]
+            self._zoomed(zoomed)
         orient = self.query_one("#orient", Static)
         if step != self._start_step and orient.display:
             orient.display = False  # the reader has found the keys: give the row back
@@ -625,7 +630,8 @@ class ReplayApp(InputErrorApp):
     @on(Frame.Resized)
     def _resized(self) -> None:
         # Again on every resize, not only at start: 140x42 → 80x24 folds the side panels.
-        self.apply_layout()
+        if self.query(Timeline):  # (none while the app is closing)
+            self.apply_layout()
 
     def _toggle(self, panel: str, shown: bool) -> None:
         self.wishes = layout.toggled(self.wishes, panel, shown)
@@ -651,12 +657,32 @@ class ReplayApp(InputErrorApp):
             self.stage_view.focus()  # the step view has the keys again
 
     def action_zoom(self) -> None:
+        """``z``: the focused panel fills the screen; ``z`` or Escape (Textual's own) restores
+        it. The header and the key bar are hidden then, so the panel's bottom border says
+        where the reader is and how to come back."""
         screen = self.screen
         if screen.maximized is not None:
             screen.minimize()
             return
         screen.maximize(self.focused or self.stage_view, container=False)
-        self.notify(tr("zoom_hint", self.lang), timeout=3)
+        self.watch(screen, "maximized", self._zoomed, init=True)
+
+    def _zoomed(self, widget: Any) -> None:
+        for panel in self.query(".-zoomed"):
+            panel.remove_class("-zoomed")
+            panel.border_subtitle = getattr(panel, "_before_zoom", "")
+        if widget is None or not len(self.index):
+            return
+        widget.add_class("-zoomed")
+        widget._before_zoom = widget.border_subtitle  # type: ignore[attr-defined]
+        where = tr(
+            "turn_step",
+            self.lang,
+            turn=self.index.turn(self.step),
+            step=self.step + 1,
+            total=len(self.index),
+        )
+        widget.border_subtitle = f"{where} · {tr('zoom_hint', self.lang)}"
 
     def action_unfold(self) -> None:
         self.stage_view.action_unfold()

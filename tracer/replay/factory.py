@@ -47,7 +47,8 @@ def make_app(
     """The replay app for ``trace`` (default: the bundled main walk), ready to run.
 
     ``trace`` may also be a bundled recording's short name (``05-max-turns``). With ``follow``
-    a file that does not exist yet is waited for, as ``tail -F`` does.
+    the app opens at the last step written so far (unless a position is asked for) and a file
+    that does not exist yet is waited for, as ``tail -F`` does.
 
     ``step`` is 1-based, as ``--step N`` and ``tracer show`` count; ``turn``/``stage`` pick the
     first step of a turn and/or stage. ``doctor``: start at the doctor's first finding (unless a
@@ -84,13 +85,19 @@ def make_app(
         raise UserError("is a directory, not a trace", path)
     reader = TraceReader(path)
     index = StepIndex(reader, eager=False)  # the app indexes the rest after the first frame
-    if len(index) or not follow:
+    positioned = step is not None or turn is not None or stage is not None
+    if follow and not positioned and len(index):
+        # Like tail -f: start at the end of what is written so far (a file written all at once
+        # shows its last step), and stay there as it grows.
+        index.extend()
+        index.event(len(index) - 1)
+        start = len(index) - 1
+    elif len(index) or not follow:
         start = locate(index, step=step, turn=turn, stage=stage)
         # Decode the first step now: a broken line should be a clean error, not a crash later.
         index.event(start)
     else:
         start = 0  # following a trace whose first step is not written yet
-    positioned = step is not None or turn is not None or stage is not None
     return ReplayApp(
         index,
         step=start,

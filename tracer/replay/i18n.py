@@ -77,8 +77,8 @@ TEXT: dict[str, dict[str, str]] = {
     "matches_after": {"zh": "第 {n} 个匹配之后（共 {total} 个）", "en": "after match {n}/{total}"},
     "search_clear_hint": {"zh": "Esc 清除", "en": "Esc clears"},
     "zoom_hint": {
-        "zh": "已放大当前面板：按 z 或 Esc 还原",
-        "en": "Panel zoomed: z or Escape restores it",
+        "zh": "按 z 或 Esc 还原",
+        "en": "z or Escape restores",
     },
     "palette_open": {"zh": "打开录制：{name}", "en": "Open recording: {name}"},
     "searching": {"zh": "搜索中…", "en": "searching…"},
