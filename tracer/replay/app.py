@@ -308,7 +308,10 @@ class ReplayApp(InputErrorApp):
             return
         if self.feed is not None:
             self.feed()  # a live import writes what Claude Code appended since the last tick
+        untouched = self.cursor.step == self._start_step
         if not self.indexing and self.cursor.refresh():
+            if untouched:  # following the end is not the reader moving (--doctor still jumps)
+                self._start_step = self.cursor.step
             self.step = self.cursor.step
             self._recheck_when_finished()
 
