@@ -102,8 +102,6 @@ def section_text(section: Any | None, lang: str) -> Text:
     if section is None:
         out.append(tr("no_section", lang) + "\n", style="dim")
         return out
-    if lang != "zh":  # the id is a key for English readers; in zh the title says it all
-        out.append(f"{section.id}  ", style="bold")
     out.append(_pick(section.title, lang) + "\n\n", style="bold underline")
     notes = _pick(section.notes, lang)
     if notes:

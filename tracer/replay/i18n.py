@@ -165,6 +165,13 @@ HELP: list[tuple[str, dict[str, str]]] = [
         },
     ),
     ("n N . ,  F3", {"zh": "下一个 / 上一个匹配", "en": "next / previous match"}),
+    (
+        "Esc",
+        {
+            "zh": "清除搜索和高亮（没有搜索时：回到调用子代理的 Task）",
+            "en": "clear the search and its highlights (else: out of a subagent)",
+        },
+    ),
     ("f", {"zh": "时间线只列出匹配的步骤", "en": "the timeline lists only matching steps"}),
     ("o Enter", {"zh": "展开折叠的内容", "en": "unfold what is folded"}),
     (
@@ -183,7 +190,7 @@ HELP: list[tuple[str, dict[str, str]]] = [
     ),
     ("y", {"zh": "复制当前面板（OSC 52）", "en": "copy the focused panel (OSC 52)"}),
     (
-        "Tab",
+        "Tab shift+Tab",
         {"zh": "切换面板（高亮边框即当前面板）", "en": "next panel (the bright border marks it)"},
     ),
     ("z", {"zh": "放大 / 还原当前面板", "en": "zoom / restore the focused panel"}),
@@ -194,7 +201,7 @@ HELP: list[tuple[str, dict[str, str]]] = [
     ("O  ctrl+p", {"zh": "打开录制、命令面板", "en": "open a recording, command palette"}),
     ("a", {"zh": "自动播放（再按暂停）", "en": "autoplay (again to pause)"}),
     ("+ -", {"zh": "加快 / 放慢播放", "en": "faster / slower"}),
-    ("↑ ↓ PgUp PgDn Home End", {"zh": "滚动当前面板", "en": "scroll the focused panel"}),
+    ("↑ ↓ j k PgUp PgDn Home End", {"zh": "滚动当前面板", "en": "scroll the focused panel"}),
     ("t", {"zh": "切换语言", "en": "switch language"}),
     ("c", {"zh": "显示 / 隐藏章节面板", "en": "show / hide the chapter panel"}),
     (
@@ -212,10 +219,17 @@ HELP: list[tuple[str, dict[str, str]]] = [
         },
     ),
     (
-        "w W",
+        "w W B",
         {
             "zh": "导览（tracer tour）：下一站 / 上一站",
             "en": "tour (tracer tour): next / previous stop",
+        },
+    ),
+    (
+        "v",
+        {
+            "zh": "导览：回顾答案，回车跳到展示答案的那一步",
+            "en": "tour: review your answers, Enter goes to the step that shows one",
         },
     ),
     ("? F1", {"zh": "帮助", "en": "help"}),

@@ -37,7 +37,7 @@ class HelpScreen(ModalScreen[None]):
             caption_style="italic #e8d44d",
         )
         table.add_column(style="bold #e8d44d", no_wrap=True)
-        table.add_column()
+        table.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
         for keys, words in HELP:
             table.add_row(keys, words[self.lang])
         with Vertical(id="help-box"):
