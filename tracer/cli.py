@@ -188,8 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _scenario_path(arg: str) -> Path:
     """``--scenario``: a file or a bundled name; a name that is neither lists the bundled ones."""
     path = resolve_scenario(arg)
-    if path.exists():
-        return path
+    looks_like_a_file = arg.endswith((".yaml", ".yml")) or "/" in arg.removeprefix("faults/")
+    if path.exists() or looks_like_a_file:
+        return path  # a file the user named: its own "no such file" says it best
     from tracer.paths import bundled_scenarios
 
     names = ", ".join(
