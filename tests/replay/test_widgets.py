@@ -223,16 +223,41 @@ def test_findings_panel_runs_the_doctor_and_moves_with_j_k() -> None:
 # -- the frame -----------------------------------------------------------------------------------
 
 
-def test_the_frame_says_when_the_terminal_changed_size() -> None:
-    frame = Frame(id="main")
+def test_the_frame_folds_its_side_panels_when_the_terminal_shrinks() -> None:
+    from textual.containers import Vertical
+
+    from tracer.replay.widgets.chapter_column import ChapterColumn
+    from tracer.replay.widgets.debug_console import DebugConsole
+
+    index = main_index()
+    frame = Frame(
+        Timeline(index),
+        Vertical(StageView(id="stage"), DebugConsole(id="debug"), id="centre"),
+        ChapterColumn(None, None, id="chapter"),
+        id="main",
+    )
+    seen: list[tuple[bool, bool, bool]] = []
+
+    def panels() -> tuple[bool, bool, bool]:
+        return (frame.shown("timeline"), frame.shown("chapter"), frame.shown("debug"))
 
     async def script(pilot: Any, app: Harness) -> None:
+        seen.append(panels())
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
+        seen.append(panels())
+        frame.toggle("chapter")  # c at 80 columns: the chapter, as a tab beside the step
+        seen.append(panels())
+        frame.toggle("timeline")  # then T: the newest wish wins, one side panel at a time
+        seen.append(panels())
 
-    app = run(frame, script, size=(140, 42))
-    sizes = [m.size.width for m in heard(app, Frame.Resized)]
-    assert sizes[0] == 140 and sizes[-1] == 80
+    run(frame, script, size=(140, 42))
+    assert seen == [
+        (True, True, True),
+        (False, False, False),
+        (False, True, False),
+        (True, False, False),
+    ]
 
 
 # -- the help screen -----------------------------------------------------------------------------

@@ -4,17 +4,18 @@ Layout (see ``replay.tcss``): the journey strip with "turn T · step S/N" on top
 the left; in the middle the step view over the findings panel (key ``d``, hidden until asked
 for) and the debug console; the chapter panel on the right; then a clickable progress bar, the
 search bar and the key bar. Under 110 columns the timeline and the chapter fold away behind ``T``
-and ``c`` (:mod:`tracer.replay.layout`), and the layout is worked out again on every resize.
+and ``c`` (the frame, :mod:`tracer.replay.widgets.frame`, plans it again on every resize).
 
-Textual's rule, "attributes down, messages up", shapes it. The app is a small coordinator: it
-holds the cursor (:attr:`ReplayApp.step`, reactive: every change redraws) and the trace, and
-hands each widget what it shows. Each panel is a widget in its own file under ``widgets/``, with
-its own keys and state: the step view keeps its mode (folded, unfolded, raw), the search bar its
-query and hits, the findings panel the doctor's run, the tour bar (:mod:`tracer.tour.bar`) the
-tour. A widget never moves the cursor; it posts a message (``Timeline.Selected``,
-``StepBar.Seek``, ``FindingsPanel.Selected``, ``SearchBar.Found``, ``TourBar.Go``) and the app,
-in its ``@on`` handlers, moves. Nothing is precomputed per step, so a step costs the same on a
-10-turn trace and a 10,000-turn one. The step keys are the app's, so they work from any panel.
+Textual's rule, "attributes down, messages up", shapes it. The app is a coordinator: it holds
+the cursor (:attr:`ReplayApp.step`, reactive: every change redraws) and the trace, and hands
+each widget what it shows. Each panel is a widget in its own file under ``widgets/``, with its
+own keys and state: the step view keeps its mode (folded, unfolded, raw), the search bar its
+query and hits, the findings panel the doctor's run, the frame the layout, the chapter column
+its checkpoints, the tour bar (:mod:`tracer.tour.bar`) the tour. A widget never moves the
+cursor; it posts a message (``Timeline.Selected``, ``StepBar.Seek``, ``FindingsPanel.Selected``,
+``SearchBar.Found``, ``TourBar.Go``) and the app, in its ``@on`` handlers, moves. Nothing is
+precomputed per step, so a step costs the same on a 10-turn trace and a 10,000-turn one. The
+step keys are the app's, so they work from any panel.
 
 The whole app mirrors no single Claude Code file: it replays what ``query.ts``'s loop
 (``queryLoop``) recorded. Build it with :func:`tracer.replay.factory.make_app`, as the command
@@ -24,7 +25,6 @@ line and the tests do.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,17 +37,15 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from tracer.replay import context, layout, palette, search
+from tracer.replay import context, palette, search
 from tracer.replay.autoplay import Autoplay
 from tracer.replay.diagnose import Diagnosis
-from tracer.replay.guide import load_guide, step_text
-from tracer.replay.i18n import LANGS, stage_name, tr
+from tracer.replay.guide import load_guide
+from tracer.replay.i18n import LANGS, tr
 from tracer.replay.input_errors import InputErrorApp
 from tracer.replay.keys import KEYS
-from tracer.replay.landings import checkpoint_landings
 from tracer.replay.nesting import Nesting
 from tracer.replay.opening import WaitingReader, choices
-from tracer.replay.section_panel import section_panel_text
 from tracer.replay.sections import Contents, recording_info, section_for_step
 from tracer.replay.status import status_line
 from tracer.replay.steps import (
@@ -59,7 +57,7 @@ from tracer.replay.steps import (
     next_turn,
     previous_turn,
 )
-from tracer.replay.widgets.chapter_panel import ChapterPanel
+from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.debug_console import DebugConsole
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.frame import Frame
@@ -123,7 +121,6 @@ class ReplayApp(InputErrorApp):
         self._known_diagnosis = diagnosis
         self._contents: Contents | None = None
         self.autoplay = Autoplay(self.set_interval, self._autoplay_tick)
-        self.wishes = layout.Wishes()
         self.filtering = False
         self.indexing = False
         self._set_trace(index, step)
@@ -138,9 +135,6 @@ class ReplayApp(InputErrorApp):
         source = header.get("source") or {}
         self.scenario = source.get("name") if isinstance(source, dict) else None
         self.recording = recording_info(Path(index.reader.path), header)
-        self._landings: dict[int, list[str]] | None = None
-        self._chapter_key: object = None
-        self._section_key: object = None
         self._notice: str | None = None
         self._start_step = self.cursor.step
         self._diagnosed_complete = self._doctor_reported = False
@@ -159,9 +153,7 @@ class ReplayApp(InputErrorApp):
                 yield StageView(id="stage")
                 yield FindingsPanel(id="findings")
                 yield DebugConsole(id="debug")
-            with Vertical(id="chapter"):
-                yield ChapterPanel(tr("chapter", self.lang), id="chapter-step")
-                yield ChapterPanel(id="chapter-section")
+            yield ChapterColumn(self.guide, self.guide_problem, id="chapter")
         yield StepBar()
         yield SearchBar(self.index, id="search-bar")
         yield KeyBar(id="keys")
@@ -170,7 +162,7 @@ class ReplayApp(InputErrorApp):
         self.set_reactive(ReplayApp.step, self.cursor.step)  # (a caller may have moved it)
         self.query_one(TourBar).set_language(self.lang)
         self.findings.check(self.index, self.doctor, self._known_diagnosis)
-        self.apply_layout()
+        self.frame.apply()
         self.render_step()
         if not self.index.complete:
             self.indexing = True
@@ -247,6 +239,7 @@ class ReplayApp(InputErrorApp):
         timeline.set_filter(None)
         timeline.set_marks({})
         self.search_bar.reset(index)
+        self.query_one(ChapterColumn).forget()
         self.filtering = False
         self.findings.check(index, self.doctor)
         self.indexing = not index.complete
@@ -374,7 +367,10 @@ class ReplayApp(InputErrorApp):
         self.stage_view.show_step(index, step, lang, lighter)
         total, lines = context.debug_lines(index, step, keep=64, lang=lang)
         self.query_one(DebugConsole).show_lines(total, lines, lang, lighter)
-        self._show_chapter(stage, step, lang, lighter)
+        query = self.search_bar.query_text if lighter is not None else ""
+        self.query_one(ChapterColumn).show_step(
+            index, step, lang, self.recording, self.scenario, lighter, query
+        )
         if self.search_bar.active:
             self.search_bar.show_count(step)
         self.query_one(TourBar).refresh_bar()
@@ -393,33 +389,6 @@ class ReplayApp(InputErrorApp):
             ]
         return " › ".join(parts)
 
-    def _show_chapter(
-        self, stage: str, step: int, lang: str, lighter: Callable[[Text], Text] | None
-    ) -> None:
-        """The chapter panel: what this kind of step is in the book, and the section."""
-        landed = tuple(self.checkpoints_here(step))
-        query = self.search_bar.query_text if lighter is not None else ""
-        chapter_key = (stage, lang, landed, query)
-        if self._chapter_key != chapter_key:
-            self._chapter_key = chapter_key
-            text = step_text(
-                self.guide, self.guide_problem, stage, lang, self.scenario, landed=landed
-            )
-            self.query_one("#chapter-step", ChapterPanel).show(
-                lighter(text) if lighter else text,
-                f"{tr('chapter', lang)} · {stage_name(stage, lang)}",
-                key=chapter_key,
-            )
-        # The section comes from the guide's anchors, the scenario and the stage (sections.py).
-        section, _ = section_for_step(self.guide, self.recording, stage, self.index.turn(step))
-        section_key = (getattr(section, "id", None), lang, self.recording.name, query)
-        if section_key != self._section_key:
-            self._section_key = section_key
-            text = section_panel_text(section, lang, self.recording, self.guide is not None)
-            self.query_one("#chapter-section", ChapterPanel).show(
-                lighter(text) if lighter else text, key=section_key
-            )
-
     def _show_notice(self) -> None:
         torn = self.index.reader.torn_line
         text = ""
@@ -436,11 +405,7 @@ class ReplayApp(InputErrorApp):
 
     def checkpoints_here(self, step: int) -> list[str]:
         """Ids of the checkpoints whose step is ``step`` in this recording."""
-        if self.guide is None or not self.index.complete:
-            return []
-        if self._landings is None:
-            self._landings = checkpoint_landings(self.guide, self.recording, self.index)
-        return self._landings.get(step, [])
+        return self.query_one(ChapterColumn).checkpoints_here(self.index, self.recording, step)
 
     # -- what the widgets say (messages up) ------------------------------------------------
 
@@ -610,44 +575,22 @@ class ReplayApp(InputErrorApp):
         self.filtering = not self.filtering and bool(self.matches)
         self.query_one(Timeline).set_filter(self.matches if self.filtering else None)
         if self.filtering:
-            self.wishes = replace(self.wishes, timeline=True, last="timeline")
-            self.apply_layout()  # a filter is no use unseen
+            self.frame.show_panel("timeline")  # a filter is no use unseen
 
     # -- the frame: layout, zoom, modes, copy ----------------------------------------------
 
-    def apply_layout(self) -> layout.Plan:
-        """Show the panels that fit the screen (and the reader's wishes)."""
-        width, height = self.size
-        plan = layout.plan(width, height, self.wishes)
-        self.query_one(Timeline).display = plan.timeline
-        self.query_one("#chapter").display = plan.chapter
-        self.query_one(DebugConsole).display = plan.debug
-        self.screen.set_class(plan.narrow, "-narrow")
-        focused = self.focused
-        if focused is not None and not all(
-            node.display for node in focused.ancestors_with_self if node is not self
-        ):
-            self.stage_view.focus()  # the focused panel was folded away
-        return plan
-
-    @on(Frame.Resized)
-    def _resized(self) -> None:
-        # Again on every resize, not only at start: 140x42 → 80x24 folds the side panels.
-        if self.query(Timeline):  # (none while the app is closing)
-            self.apply_layout()
-
-    def _toggle(self, panel: str, shown: bool) -> None:
-        self.wishes = layout.toggled(self.wishes, panel, shown)
-        self.apply_layout()
+    @property
+    def frame(self) -> Frame:
+        return self.query_one(Frame)
 
     def action_timeline(self) -> None:
-        self._toggle("timeline", bool(self.query_one(Timeline).display))
+        self.frame.toggle("timeline")
 
     def action_chapter(self) -> None:
-        self._toggle("chapter", bool(self.query_one("#chapter").display))
+        self.frame.toggle("chapter")
 
     def action_debug(self) -> None:
-        self._toggle("debug", bool(self.query_one(DebugConsole).display))
+        self.frame.toggle("debug")
 
     def action_findings(self) -> None:
         panel = self.findings
@@ -771,8 +714,7 @@ class ReplayApp(InputErrorApp):
                 self.open_trace(*target)
                 # The section it was opened for is in the chapter panel: show it, even when
                 # a narrow screen keeps the panel folded.
-                if not self.query_one("#chapter").display:
-                    self._toggle("chapter", False)
+                self.frame.show_panel("chapter")
 
         self.push_screen(TocScreen(contents, self.lang, current), chosen)
 
