@@ -308,3 +308,27 @@ def test_help_scrolls_under_its_pinned_close_line_at_80x24() -> None:
     asyncio.run(main())
     assert seen["scrolled"] > 0
     assert seen["screen"].contains_region(seen["close"])  # the close line never leaves
+
+
+def test_the_last_finding_scrolls_with_the_arrow_at_80x24() -> None:
+    panel = FindingsPanel(id="findings")
+    panel.styles.height = 4  # a finding taller than the panel, as at 80x24
+    index = StepIndex(TraceReader(FAULT_TRACE))
+    seen: list[float] = []
+
+    async def script(pilot: Any, app: Harness) -> None:
+        panel.check(index, asked=True)
+        await app.workers.wait_for_complete()
+        panel.show(panel.diagnosis, "zh")
+        await pilot.pause()
+        panel.highlighted = panel.option_count - 1
+        panel.scroll_home(animate=False)
+        await pilot.pause()
+        seen.append(panel.scroll_y)
+        await pilot.press("down", "j")
+        seen.append(panel.scroll_y)
+        await pilot.press("k")
+        seen.append(panel.scroll_y)
+
+    run(panel, script, size=(60, 12))
+    assert seen[0] == 0 and seen[1] > seen[0] and seen[2] < seen[1]

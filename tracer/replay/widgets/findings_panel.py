@@ -119,6 +119,22 @@ class FindingsPanel(OptionList):
         self.diagnosis, self.state = diagnosis, ""
         self.post_message(self.Diagnosed(diagnosis))
 
+    # -- moving in the list ----------------------------------------------------------------
+
+    def action_cursor_down(self) -> None:
+        """↓ ``j``: the next finding; on the last one, scroll on so its end can be read."""
+        if self.highlighted is not None and self.highlighted >= self.option_count - 1:
+            self.scroll_down(animate=False)
+            return
+        super().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        """↑ ``k``: the previous finding; on the first one, scroll back to its top."""
+        if self.highlighted is not None and self.highlighted <= 0:
+            self.scroll_up(animate=False)
+            return
+        super().action_cursor_up()
+
     # -- showing the findings --------------------------------------------------------------
 
     def show(self, diagnosis: Diagnosis | None, lang: str, state: str = "") -> None:
