@@ -43,7 +43,7 @@ def test_a_long_card_scrolls_under_its_pinned_key_line() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("j", "j")
-            seen["scroll"] = card.query_one("#tour-body").scroll_y
+            seen["scroll"] = card.query_one("#tour-body").top
             seen["hint"] = card.query_one("#tour-hint").region
             seen["screen"] = app.screen.region
 

@@ -28,6 +28,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tracer.replay.widgets.pager import Pager
 from tracer.tour.checkpoints import Question
 from tracer.tour.words import say
 
@@ -50,12 +51,15 @@ class Answer:
 
 
 class TourCard(ModalScreen[Move | None]):
-    """Text to read; Enter or Escape closes it, the tour keys move on."""
+    """Text to read; Enter or Escape closes it, the tour keys move on.
 
+    The body is a :class:`~tracer.replay.widgets.pager.Pager`, which wraps Chinese between
+    characters and an identifier only at its edges (``ToolRunner.add_tool_result`` stays one
+    piece), and scrolls with ↑ ↓ ``j`` ``k`` PgUp PgDn."""
+
+    AUTO_FOCUS = "#tour-body"
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
         Binding("enter,escape,space", "dismiss(None)", "close"),
-        Binding("j,down", "scroll(1)", "down", show=False),
-        Binding("k,up", "scroll(-1)", "up", show=False),
         *TOUR_KEYS,
     ]
 
@@ -66,12 +70,11 @@ class TourCard(ModalScreen[Move | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="tour-box"):
             yield Static(Text(self.title_text, style="bold"), id="tour-title")
-            with VerticalScroll(id="tour-body"):
-                yield Static(self.body)
+            yield Pager(id="tour-body")
             yield Static(Text(say("card_keys", self.lang), style="dim"), id="tour-hint")
 
-    def action_scroll(self, lines: int) -> None:
-        self.query_one("#tour-body", VerticalScroll).scroll_relative(y=lines, animate=False)
+    def on_mount(self) -> None:
+        self.query_one(Pager).show(self.body)
 
 
 class NumberBox(Input):
