@@ -118,7 +118,11 @@ class TourBar(Static):
         tour = self._tour()
         if tour.at_end:
             self.app.push_screen(
-                TourCard(say("last_stop", self.lang), done_card(tour, self.guide, self.lang)),
+                TourCard(
+                    say("last_stop", self.lang),
+                    done_card(tour, self.guide, self.lang),
+                    self.lang,
+                ),
                 self._moved,
             )
             return

@@ -63,7 +63,7 @@ class TourCard(ModalScreen[Move | None]):
         *TOUR_KEYS,
     ]
 
-    def __init__(self, title: str, body: Text, lang: str = "en") -> None:
+    def __init__(self, title: str, body: Text, lang: str) -> None:
         super().__init__()
         self.title_text, self.body, self.lang = title, body, lang
 
