@@ -37,6 +37,8 @@ class PickerScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         options: list[Option | None] = []
+        # The box is 90 columns, or 95% of a narrower screen: less its border and padding.
+        width = min(LABEL_WIDTH, max(min(90, int(self.app.size.width * 0.95)) - 14, 20))
         section = None
         highlighted = 0
         for number, choice in enumerate(self.choices):
@@ -50,7 +52,7 @@ class PickerScreen(ModalScreen[Path | None]):
             words = choice.title.get(self.lang) or choice.title.get("en")
             if words:
                 label.append(f"  {words}", style="dim")
-            label.truncate(LABEL_WIDTH, overflow="ellipsis")  # one line a recording
+            label.truncate(width, overflow="ellipsis")  # one line a recording
             options.append(Option(label, id=f"trace-{number}"))
             if self.current is not None and _same(choice.path, self.current):
                 highlighted = len(options) - 1
