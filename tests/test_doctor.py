@@ -345,7 +345,7 @@ def test_json_output_has_the_published_shape(fault_traces: dict[str, Path]) -> N
     jsonschema.validate(data, FINDINGS_JSON_SCHEMA)
     assert [d["rule"] for d in data] == ["tool-use-id-mismatch"]
     assert set(data[0]) == {"rule", "severity", "step", "turn", "message", "message_zh", "hint"}
-    assert data[0]["message_zh"].startswith("第 ") and "tool_result" in data[0]["message_zh"]
+    assert data[0]["message_zh"].startswith("第2次请求") and "tool_result" in data[0]["message_zh"]
 
 
 def test_text_output_and_exit_codes(fault_traces: dict[str, Path]) -> None:
@@ -357,7 +357,7 @@ def test_text_output_and_exit_codes(fault_traces: dict[str, Path]) -> None:
     # Chinese throughout: severity, position, message and summary.
     assert "警告  max-turns" in warned.stdout and "会话因 max_turns 停止" in warned.stdout
     assert "warning" not in warned.stdout and "turn " not in warned.stdout
-    assert warned.stdout.strip().endswith("0 个错误，1 个警告")
+    assert warned.stdout.strip().endswith("0个错误，1个警告")
     assert run_cli(str(fault_traces["07-max-turns"]), "--strict").returncode == 1
     broken = run_cli(str(fault_traces["05-loop-not-ending"]))
     assert broken.returncode == 1

@@ -52,3 +52,49 @@ def test_the_check_sees_lazy_imports(tmp_path: Path, banned: str) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(f"def f():\n    from {banned} import thing\n", encoding="utf-8")
     assert (2, banned) in _imports(sample)
+
+
+def _circle(files: list[Path], root: Path = PACKAGE.parent) -> list[str]:
+    """One import circle among ``files`` (lazy imports count), as module names; [] if none."""
+    names = {".".join(p.relative_to(root).with_suffix("").parts): p for p in files}
+    edges = {
+        name: sorted({m for _, m in _imports(path) if m in names and m != name})
+        for name, path in names.items()
+    }
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    path: list[str] = []
+
+    def visit(name: str) -> list[str]:
+        state[name] = 1
+        path.append(name)
+        for nxt in edges[name]:
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[name] = 2
+        return []
+
+    for name in sorted(names):
+        if name not in state and (found := visit(name)):
+            return found
+    return []
+
+
+def test_the_trace_layer_has_no_import_circle() -> None:
+    """reader → shapes → event_schema, and validate (schema) above the reader, never back."""
+    files = sorted((PACKAGE / "trace").rglob("*.py"))
+    assert _circle(files) == []
+
+
+def test_the_circle_check_finds_a_circle(tmp_path: Path) -> None:
+    pkg = tmp_path / "tracer" / "trace"
+    pkg.mkdir(parents=True)
+    (pkg / "a.py").write_text("from tracer.trace.b import x\n", encoding="utf-8")
+    (pkg / "b.py").write_text("def f():\n    from tracer.trace.a import y\n", encoding="utf-8")
+    assert _circle([pkg / "a.py", pkg / "b.py"], tmp_path) == [
+        "tracer.trace.a",
+        "tracer.trace.b",
+        "tracer.trace.a",
+    ]

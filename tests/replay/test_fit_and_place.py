@@ -136,7 +136,7 @@ def test_turns_count_per_loop_and_the_timeline_keeps_loops_apart(subagent_trace:
         headings.extend(timeline._heading(g) for g in range(index.group_count))
 
     drive(app, script, size=(140, 42))
-    assert "↳ 子代理第 1 轮" in headings and "第 1 轮（续）" in headings
+    assert "↳ 子代理第1轮" in headings and "第1轮（续）" in headings
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

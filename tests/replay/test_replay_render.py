@@ -92,7 +92,7 @@ def test_resending_folds_the_shared_prefix_and_lights_the_tail(index: StepIndex)
     assert "1. user" not in text  # the prefix is folded, not repeated
     assert "3,235 → 4,821" in text and "809 → 1206" in text  # growth over all requests so far
     zh = view(index, locate(index, turn=3, stage="resending"), "zh")
-    assert "与第 2 次请求相同的 3 条消息（已折叠，按 o 展开）" in zh
+    assert "与第2次请求相同的3条消息（已折叠，按 o 展开）" in zh
 
 
 def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
@@ -105,7 +105,7 @@ def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
     [
         ("mapping", ["翻译（mapping）", "翻译成 tool_result 块"]),
         ("appending", ["追加", "未变（已折叠，按 o 展开）"]),
-        ("response", ["模型响应", "条内部 assistant 消息"]),
+        ("response", ["AI 响应", "条内部 assistant 消息"]),
     ],
 )
 def test_views_speak_chinese(index: StepIndex, stage: str, zh_words: list[str]) -> None:
@@ -269,7 +269,7 @@ def test_a_persisted_output_is_explained(record: Callable[..., Any]) -> None:
     assert "<persisted-output>" in text
     assert "so it was saved to" in text
     zh = view(index, locate(index, stage="mapping"), "zh")
-    assert "模型只拿到预览和路径" in zh
+    assert "AI 只拿到预览和路径" in zh
 
 
 def test_import_notes_show_beside_the_step_they_precede(tmp_path: Path) -> None:

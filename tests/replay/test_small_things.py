@@ -46,8 +46,8 @@ def test_the_zh_header_keeps_a_gap_before_the_counter_at_80_columns() -> None:
     async def script(pilot: Any) -> None:
         strip = app.query_one("JourneyStrip")
         line = "".join(seg.text for seg in strip.render_line(0))
-        assert visible_text(app, "#position").endswith("第 13/36 步")
-        assert "  第 2 轮" in line  # the label and the counter never run together
+        assert visible_text(app, "#position").endswith("第13/36步")
+        assert "  第2轮" in line  # the label and the counter never run together
 
     drive(app, script, size=(80, 24))
 

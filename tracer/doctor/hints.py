@@ -36,13 +36,14 @@ FALLBACK: dict[str, dict[str, str]] = {
     },
     "max-turns": {
         "en": "Compare maxTurns with the turn count: the check is next turn > maxTurns.",
-        "zh": "对照 maxTurns 配置与 turnCount 计数：判断条件是下一轮 > maxTurns。",
+        "zh": "对照 maxTurns 配置和 turnCount 计数："
+        "判断条件是 nextTurnCount > maxTurns（严格大于）。",
     },
     "api-invariants": {
         "en": "Rebuild the request as sent: it starts with user, roles alternate, and every "
         "tool_use is answered in the very next user message.",
         "zh": "还原实际发出的请求：以 user 开头、角色交替、"
-        "每个 tool_use 都在紧随其后的 user 消息里得到回答。",
+        "每个 tool_use 都在紧随其后的用户消息里得到回答。",
     },
 }
 

@@ -51,9 +51,9 @@ def check_api_invariants(facts: TraceFacts) -> list[Finding]:
                 else f"request {request.number} breaks the API's rules"
             )
             verdict_zh = (
-                f"API 拒绝了第 {request.number} 次请求"
+                f"API 拒绝了第{request.number}次请求"
                 if request.refused
-                else f"第 {request.number} 次请求违反了 API 的规则"
+                else f"第{request.number}次请求违反了 API 的规则"
             )
             # The API's own error text stays in English: it is what the API really says.
             findings.append(

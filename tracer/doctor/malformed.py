@@ -159,7 +159,7 @@ def check_malformed_result(facts: TraceFacts) -> list[Finding]:
                 else ""
             )
             sent_zh = (
-                f"；第 {request.number} 次请求带上了它{facts.refused_note(request, 'zh')}"
+                f"；第{request.number}次请求带上了它{facts.refused_note(request, 'zh')}"
                 if request is not None and refused
                 else ""
             )
@@ -206,7 +206,7 @@ def _results_not_first(facts: TraceFacts) -> list[Finding]:
                         request.index,
                         f"request {request.number}, messages.{i}: a {kinds[first_other]} "
                         "block comes before the tool_result blocks; they must come first",
-                        f"第 {request.number} 次请求，messages.{i}：一个 {kinds[first_other]} 块"
+                        f"第{request.number}次请求，messages.{i}：一个 {kinds[first_other]} 块"
                         "排在 tool_result 块前面；tool_result 块必须排在最前",
                     )
                 )

@@ -107,7 +107,7 @@ def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
                 index,
                 f"request {request.number} resends the tool call {calls} without its "
                 f"tool_result: {_why(facts, uses[0])}{facts.refused_note(request)}",
-                f"第 {request.number} 次请求重发了工具调用 {calls}，却没有带上它的 tool_result："
+                f"第{request.number}次请求重发了工具调用 {calls}，却没有带上它的 tool_result："
                 f"{_why(facts, uses[0], 'zh')}{facts.refused_note(request, 'zh')}",
             )
         )
@@ -120,7 +120,7 @@ def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
                 end,
                 f"the session ended ({facts.events[end].reason}) without sending the result of "
                 f"{calls} back to the model",
-                f"会话结束了（{facts.events[end].reason}），{calls} 的结果却没有送回模型",
+                f"会话结束了（{facts.events[end].reason}），{calls} 的结果却没有送回 AI",
             )
         )
     return findings
@@ -193,7 +193,7 @@ def check_tool_use_id_mismatch(facts: TraceFacts) -> list[Finding]:
                         index if index is not None else request.index,
                         f"request {request.number}, messages.{i}.content.{j}: {what}"
                         f"{facts.refused_note(request)}",
-                        f"第 {request.number} 次请求，messages.{i}.content.{j}：{what_zh}"
+                        f"第{request.number}次请求，messages.{i}.content.{j}：{what_zh}"
                         f"{facts.refused_note(request, 'zh')}",
                     )
                 )

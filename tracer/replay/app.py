@@ -286,6 +286,21 @@ class ReplayApp(InputErrorApp):
         current = getattr(self.index.reader, "path", None)
         self.push_screen(PickerScreen(self.lang, choices(), current), chosen)
 
+    def action_command_palette(self) -> None:
+        """Textual's palette (ctrl+p), its placeholder in the reader's language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            placeholder = tr("palette_placeholder", self.lang)
+            self.push_screen(CommandPalette(placeholder=placeholder, id="--command-palette"))
+
+    def action_help_quit(self) -> None:
+        """ctrl+c does not quit: say which key does, in the reader's language."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(tr("quit_hint", self.lang, keys=key), title=tr("quit_title", self.lang))
+                return
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (ctrl+p): the app's actions and every recording, by name."""
         return palette.commands(self.lang, self.run_action, self.open_chosen)

@@ -1,7 +1,7 @@
 """Which checkpoints land on which step of a recording (the chapter panel names them there).
 
 A guide checkpoint names a scenario, a stage and a turn; :func:`tracer.tour.checkpoints.
-landing_step` finds the step it means in a trace. This collects them for one recording, once,
+answer_step` finds the step that shows it in a trace. This collects them for one recording, once,
 so the chapter panel can say "checkpoint: …" on the step that shows it. Pure; no Textual.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from tracer.replay.sections import RecordingInfo
 from tracer.replay.steps import StepIndex
-from tracer.tour.checkpoints import NotInTrace, landing_step
+from tracer.tour.checkpoints import NotInTrace, answer_step
 
 
 def checkpoint_landings(
@@ -26,14 +26,14 @@ def checkpoint_landings(
         if not recording.called(checkpoint.scenario):
             continue
         try:
-            found.setdefault(landing_step(index, _full(checkpoint)), []).append(checkpoint.id)
+            found.setdefault(answer_step(index, _full(checkpoint)), []).append(checkpoint.id)
         except NotInTrace:
             continue
     return found
 
 
 def _full(checkpoint: Any) -> Any:
-    """A checkpoint with the fields :func:`landing_step` reads (a test's stub may lack some)."""
+    """A checkpoint with the fields :func:`answer_step` reads (a test's stub may lack some)."""
     if hasattr(checkpoint, "turn") and hasattr(checkpoint, "nth"):
         return checkpoint
     return SimpleNamespace(
@@ -41,4 +41,5 @@ def _full(checkpoint: Any) -> Any:
         stage=checkpoint.stage,
         turn=getattr(checkpoint, "turn", None),
         nth=getattr(checkpoint, "nth", 1),
+        ask=getattr(checkpoint, "ask", None),
     )

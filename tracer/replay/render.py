@@ -19,8 +19,8 @@ from rich.text import Text
 
 from tracer.replay import context
 from tracer.replay.attempts import attempt_rows, attempts_text, worth_showing
-from tracer.replay.fold import as_json, folded, folded_text, is_unfolded, short
-from tracer.replay.i18n import colon, stage_title
+from tracer.replay.fold import as_json, folded, folded_text, is_unfolded, key_hint, short
+from tracer.replay.i18n import colon, stage_title, value_word
 from tracer.replay.render_tools import (
     block_text,
     indented,
@@ -55,23 +55,25 @@ def field(out: Text, label: str, value: Any, style: str = "", lang: str = "en") 
 
 def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("session", lang, (event.title or {}).get(lang, "") if event.title else "")
-    field(out, "model", event.model, lang=lang)
-    field(out, "tools", ", ".join(event.tools), lang=lang)
+    field(out, say(lang, "model", "AI"), event.model, lang=lang)
+    field(out, say(lang, "tools", "可用工具"), ", ".join(event.tools), lang=lang)
     field(out, "max_turns", event.max_turns, lang=lang)
     out.append(
-        say(lang, "prompt (the first user message):\n", "提示词（第一条 user 消息）：\n"),
+        say(lang, "prompt (the first user message):\n", "提示词（第一条用户消息）：\n"),
         style=LABEL,
     )
     out.append_text(folded_text(event.prompt))
     system = event.request_params.get("system")
     if system:
-        out.append("\n\nsystem" + colon(lang).rstrip() + "\n", style=LABEL)
+        out.append(
+            "\n\n" + say(lang, "system", "系统提示词") + colon(lang).rstrip() + "\n", style=LABEL
+        )
         out.append_text(folded_text(system if isinstance(system, str) else as_json(system), "dim"))
     return out
 
 
 def render_turn_start(index: StepIndex, step: int, event: Any, lang: str) -> Text:
-    out = title("turn_start", lang, say(lang, f"turn {event.turn}", f"第 {event.turn} 轮"))
+    out = title("turn_start", lang, say(lang, f"turn {event.turn}", f"第{event.turn}轮"))
     field(out, "state.messages", event.message_count, "bold", lang)
     out.append(
         say(
@@ -115,7 +117,7 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         say(
             lang,
             f"{event.message_count}  (internal {event.internal_count})",
-            f"{event.message_count}（内部列表 {event.internal_count} 条）",
+            f"{event.message_count}（内部列表{event.internal_count}条）",
         ),
         lang=lang,
     )
@@ -144,8 +146,8 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(
             say(
                 lang,
-                f"  ⋯ same {same} {noun} as request {request} (folded; o: unfold)\n",
-                f"  ⋯ 与第 {request} 次请求相同的 {same} 条消息（已折叠，按 o 展开）\n",
+                f"  ⋯ same {same} {noun} as request {request} (folded{key_hint('; o: unfold')})\n",
+                f"  ⋯ 与第{request}次请求相同的{same}条消息（已折叠{key_hint('，按 o 展开')}）\n",
             ),
             style="dim",
         )
@@ -174,7 +176,7 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
             out.append(f"  input_tokens  {sparkline(tokens)}  ")
             out.append(f"{tokens[0]} → {tokens[-1]}\n")
         span = (
-            say(lang, f"  requests {first}…{last}", f"  第 {first}–{last} 次请求")
+            say(lang, f"  requests {first}…{last}", f"  第{first}–{last}次请求")
             if first != last
             else "  " + request_label(first, lang)
         )
@@ -184,7 +186,7 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
 
 
 def request_label(number: int, lang: str) -> str:
-    return say(lang, f"request {number}", f"第 {number} 次请求")
+    return say(lang, f"request {number}", f"第{number}次请求")
 
 
 def _unfolded_prefix(out: Text, index: StepIndex, step: int, count: int, lang: str) -> None:
@@ -206,7 +208,7 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     field(out, "message.id", event.message_id, lang=lang)
     field(out, "stop_reason", event.stop_reason, "bold", lang)
     usage = ", ".join(f"{k} {v}" for k, v in event.usage.items() if v)
-    field(out, "usage", usage, lang=lang)
+    field(out, say(lang, "usage", "用量"), usage, lang=lang)
     latency = f"{event.latency_ms} ms" if event.latency_ms is not None else "?"
     field(
         out,
@@ -214,7 +216,7 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
         say(
             lang,
             f"{latency}, attempts {event.attempts}",
-            f"{latency}，HTTP 尝试 {event.attempts} 次",
+            f"{latency}，HTTP 尝试{event.attempts}次",
         ),
         lang=lang,
     )
@@ -225,7 +227,7 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
         say(
             lang,
             f"\n{count} internal assistant {noun} (one per content block):\n",
-            f"\n变成 {count} 条内部 assistant 消息（每个内容块一条）：\n",
+            f"\n变成{count}条内部 assistant 消息（每个内容块一条）：\n",
         ),
         style=LABEL,
     )
@@ -254,7 +256,7 @@ def render_follow_up(index: StepIndex, step: int, event: Any, lang: str) -> Text
         say(
             lang,
             f"tool_use blocks: {len(event.tool_use_ids)}\n",
-            f"tool_use 块：{len(event.tool_use_ids)} 个\n",
+            f"tool_use 块：{len(event.tool_use_ids)}个\n",
         ),
         style=LABEL,
     )
@@ -282,17 +284,17 @@ def render_permission(index: StepIndex, step: int, event: Any, lang: str) -> Tex
     field(
         out,
         say(lang, "decision", "决定"),
-        event.decision,
+        value_word(event.decision, lang),
         "bold green" if allowed else "bold red",
         lang,
     )
-    field(out, say(lang, "source", "来源"), event.source, lang=lang)
+    field(out, say(lang, "source", "来源"), value_word(event.source, lang), lang=lang)
     if event.rule:
         field(out, say(lang, "rule", "规则"), event.rule, lang=lang)
     if event.feedback:
         field(out, say(lang, "feedback", "反馈"), event.feedback, "bold yellow", lang)
     if event.message:
-        out.append(say(lang, "what the model is told:\n", "模型收到的内容：\n"), style=LABEL)
+        out.append(say(lang, "what the model is told:\n", "AI 收到的内容：\n"), style=LABEL)
         out.append_text(folded_text(event.message, "yellow"))
     return out
 
@@ -310,8 +312,8 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
             lang,
             f"+{event.assistant_count} assistant, +{event.tool_result_count} "
             "tool_result (internal list)\n\n",
-            f"+{event.assistant_count} 条 assistant，+{event.tool_result_count} 条 "
-            "tool_result（内部列表）\n\n",
+            f"+{event.assistant_count}条 assistant 消息，+{event.tool_result_count}条 "
+            "tool_result 消息（内部列表）\n\n",
         ),
         style="dim",
     )
@@ -323,7 +325,7 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         if len(old) < event.before_count:
             missing = event.before_count - len(old)
             out.append(
-                say(lang, f"  ⋯ {missing} older not listed\n", f"  ⋯ 更早的 {missing} 条未列出\n"),
+                say(lang, f"  ⋯ {missing} older not listed\n", f"  ⋯ 更早的{missing}条未列出\n"),
                 style="dim",
             )
         for number, message in enumerate(old, start=event.before_count - len(old) + 1):
@@ -334,8 +336,8 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(
             say(
                 lang,
-                f"  1–{event.before_count}  unchanged (folded; o: unfold)\n",
-                f"  1–{event.before_count}  未变（已折叠，按 o 展开）\n",
+                f"  1–{event.before_count}  unchanged (folded{key_hint('; o: unfold')})\n",
+                f"  1–{event.before_count}  未变（已折叠{key_hint('，按 o 展开')}）\n",
             ),
             style="dim",
         )
@@ -388,7 +390,7 @@ def render_max_turns(index: StepIndex, step: int, event: Any, lang: str) -> Text
                 "transcript, but no next state is built, so no request carries "
                 "them.\n",
                 "停止：达到 max_turns。本轮的结果已经交给调用方、进了会话记录，但不再构建"
-                "下一个状态，也就没有请求会把它们带给模型。\n",
+                "下一个状态，也就没有请求会把它们带给 AI。\n",
             ),
             style="bold red",
         )
@@ -408,7 +410,7 @@ def render_terminal(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("terminal", lang)
     field(
         out,
-        "reason",
+        say(lang, "reason", "结束原因"),
         event.reason,
         "bold green" if event.reason == "completed" else "bold red",
         lang,

@@ -16,7 +16,7 @@ from typing import Any
 from rich.text import Text
 
 from tracer.replay import context
-from tracer.replay.fold import as_json, folded_text, is_unfolded, short
+from tracer.replay.fold import as_json, folded_text, is_unfolded, key_hint, short
 from tracer.replay.i18n import colon, stage_title
 from tracer.trace.events import MessageRecorded, ToolFinished
 
@@ -128,7 +128,7 @@ def raw_output_text(output: Any, lang: str) -> Text:
             say(
                 lang,
                 f"file: {shown_path(file.get('filePath'))}  lines {first}–{last} of {total}\n",
-                f"文件：{shown_path(file.get('filePath'))}  第 {first}–{last} 行，共 {total} 行\n",
+                f"文件：{shown_path(file.get('filePath'))}  第{first}–{last}行，共{total}行\n",
             ),
             style=LABEL,
         )
@@ -169,7 +169,7 @@ def diff_text(hunks: list[dict[str, Any]], lang: str = "en") -> Text:
     if len(hunks) > 20:
         more = len(hunks) - 20
         out.append(
-            say(lang, f"… {more} more hunks (folded)\n", f"… 另有 {more} 段改动（已折叠）\n"),
+            say(lang, f"… {more} more hunks (folded)\n", f"… 另有{more}段改动（已折叠）\n"),
             style="dim italic",
         )
     return out
@@ -177,7 +177,7 @@ def diff_text(hunks: list[dict[str, Any]], lang: str = "en") -> Text:
 
 def render_tool_run(index: Any, step: int, event: Any, lang: str) -> Text:
     out = _title("tool_run", lang, f"{event.tool} {event.tool_use_id}")
-    out.append("input" + colon(lang), style=LABEL)
+    out.append(say(lang, "input", "输入") + colon(lang), style=LABEL)
     out.append(short(event.input, 200) + "\n")
     if event.duration_ms is not None:
         out.append(say(lang, "duration", "耗时") + colon(lang), style=LABEL)
@@ -191,7 +191,7 @@ def render_tool_run(index: Any, step: int, event: Any, lang: str) -> Text:
         say(
             lang,
             "\nraw output (becomes tool_use_result, never sent to the model):\n",
-            "\n原始输出（成为 tool_use_result，不会发给模型）：\n",
+            "\n原始输出（成为 tool_use_result，不会发给 AI）：\n",
         ),
         style="bold",
     )
@@ -215,7 +215,12 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out.append("        ⇓  ", style="bold")
     out.append(say(lang, "mapped to a tool_result block", "翻译成 tool_result 块"), style="bold")
     out.append(
-        say(lang, "   (b: jump here and back)\n\n", "（按 b 在此处与原始输出之间跳转）\n\n"),
+        say(
+            lang,
+            key_hint("   (b: jump here and back)"),
+            key_hint("（按 b 在此处与原始输出之间跳转）"),
+        )
+        + "\n\n",
         style="dim",
     )
     block = event.block
@@ -257,8 +262,8 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
                 f"<persisted-output>: the output ({p.get('size')} chars) was over "
                 f"{p.get('threshold')}, so it was saved to {p.get('path')} and the model "
                 "gets a preview and the path instead.\n",
-                f"<persisted-output>：输出（{p.get('size')} 字符）超过 "
-                f"{p.get('threshold')}，已保存到 {p.get('path')}，模型只拿到预览和路径。\n",
+                f"<persisted-output>：输出（{p.get('size')}字符）超过上限"
+                f"{p.get('threshold')}，已保存到 {p.get('path')}，AI 只拿到预览和路径。\n",
             ),
             style="yellow",
         )
@@ -278,7 +283,7 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
                 lang,
                 "Empty output was replaced by a sentence, so the model is never "
                 "handed an empty result.\n",
-                "空输出被替换成一句话，模型不会收到空结果。\n",
+                "空输出被替换成一句说明，AI 不会收到空结果。\n",
             ),
             style="yellow",
         )

@@ -29,6 +29,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tracer.replay.widgets.pager import Pager
+from tracer.replay.widgets.wrapped_text import WrappedText
 from tracer.tour.checkpoints import Question
 from tracer.tour.words import say
 
@@ -105,7 +106,7 @@ class TourQuestion(ModalScreen[Answer | Move | None]):
             yield Static(Text(self.title_text, style="bold"), id="tour-title")
             with VerticalScroll(id="tour-body"):
                 yield Static(Text(say("predict", self.lang), style="bold cyan"))
-                yield Static(self.prompt, id="tour-prompt")
+                yield WrappedText(self.prompt, id="tour-prompt")  # wrapped the Chinese way
                 if self.question.numeric:
                     yield NumberBox(id="tour-answer", type="integer")
                     hint = say("number_hint", self.lang)
