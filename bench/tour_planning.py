@@ -20,7 +20,7 @@ import time
 from tracer.chapters import load_guide
 from tracer.paths import bundled_recordings
 from tracer.replay.sections import bundled_contents
-from tracer.replay.tour import plan_stops
+from tracer.tour.stops import plan_stops
 
 
 def main() -> None:

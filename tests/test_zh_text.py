@@ -251,8 +251,8 @@ def doctor_strings() -> list[str]:
 
 
 def tour_strings() -> list[str]:
-    from tracer.replay.checkpoints import CHOICE_WORDS
-    from tracer.replay.tour_words import WORDS
+    from tracer.tour.checkpoints import CHOICE_WORDS
+    from tracer.tour.words import WORDS
 
     return [w["zh"] for table in (WORDS, CHOICE_WORDS) for w in table.values() if "zh" in w]
 
@@ -430,8 +430,8 @@ def test_the_tour_cards_in_chinese(tmp_path: Path) -> None:
     """Every card the tour shows in zh: each stop's title and card (its diagram drawn in zh),
     each reveal answered right and wrong, the score and the last card."""
     from tracer.replay.sections import bundled_contents, recording_info
-    from tracer.replay.tour import Tour, plan_stops
-    from tracer.replay.tour_cards import done_card, reveal_card, section_card, stop_title
+    from tracer.tour.cards import done_card, reveal_card, section_card, stop_title
+    from tracer.tour.stops import Tour, plan_stops
 
     guide = load_guide()
     tour = Tour(plan_stops(guide, bundled_contents(guide)))

@@ -33,7 +33,7 @@ LANGS = ("zh", "en")
 SEVERITIES = ("error", "warning")
 DEFAULT_CHAPTER = "ch12"
 #: What a checkpoint can ask the reader to predict (answers computed in
-#: :mod:`tracer.replay.checkpoints`).
+#: :mod:`tracer.tour.checkpoints`).
 ASK_KINDS = (
     "tool_use_id",
     "api_user_messages",
@@ -113,7 +113,7 @@ class Checkpoint(_Record):
 
     The step is the ``nth`` step of ``stage`` (in ``turn``, when given) of the scenario's
     recording. ``ask`` names what the tour asks the reader to predict there (see
-    :mod:`tracer.replay.checkpoints`, which computes the answer from the trace), ``question`` is
+    :mod:`tracer.tour.checkpoints`, which computes the answer from the trace), ``question`` is
     how it is asked and ``text`` the explanation shown after the answer.
     """
 

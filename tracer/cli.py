@@ -31,7 +31,7 @@ from tracer.paths import CHECKOUT, resolve_scenario, resolve_trace
 #: Sub-commands registered by other layers: (module with ``register(subparsers)``).
 PLUGIN_COMMANDS = (
     "tracer.replay.command",
-    "tracer.replay.tour_command",
+    "tracer.tour.command",
     "tracer.doctor.command",
     "tracer.importers.command",
     "tracer.export.command",
@@ -153,15 +153,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rec.set_defaults(func=_record)
 
-    hooks = sub.add_parser("hooks", help="print the chapter's [DEBUG] lines from a trace")
+    hooks = sub.add_parser(
+        "hooks",
+        help="print the chapter's [DEBUG] lines from a trace",
+        description="Print the three [DEBUG] lines the chapter adds to Claude Code's source "
+        "(the tool result's name, is_error and content length; the loop's turn and message "
+        "count; needsFollowUp and the tool_use blocks), as the recorded session printed them.",
+    )
     hooks.add_argument("trace", type=Path, metavar="TRACE")
     hooks.set_defaults(func=_hooks)
 
-    show = sub.add_parser("show", help="list a trace step by step, one line per step")
+    show = sub.add_parser(
+        "show",
+        help="list a trace step by step, one line per step",
+        description="List every step of a trace, one line each: its number (as tracer replay "
+        "--step counts), its turn, its kind and what it holds; a subagent's loop is indented "
+        "between its start and end.",
+    )
     show.add_argument("trace", type=Path, metavar="TRACE")
     show.set_defaults(func=_show)
 
-    val = sub.add_parser("validate", help="check a trace against the event schema")
+    val = sub.add_parser(
+        "validate",
+        help="check a trace against the event schema",
+        description="Check every event of a trace against the schema (tracer/trace/schema.json) "
+        "and every reference between events; a trace that validates opens in every other "
+        "command. Problems are one line each, file:line: what, and exit code 2.",
+    )
     val.add_argument("trace", type=Path, metavar="TRACE")
     val.set_defaults(func=_validate)
 
@@ -174,6 +192,20 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(sub)
     return parser
+
+
+def _scenario_path(arg: str) -> Path:
+    """``--scenario``: a file or a bundled name; a name that is neither lists the bundled ones."""
+    path = resolve_scenario(arg)
+    looks_like_a_file = arg.endswith((".yaml", ".yml")) or "/" in arg.removeprefix("faults/")
+    if path.exists() or looks_like_a_file:
+        return path  # a file the user named: its own "no such file" says it best
+    from tracer.paths import bundled_scenarios
+
+    names = ", ".join(
+        str(folder / p.stem) if str(folder) != "." else p.stem for p, folder in bundled_scenarios()
+    )
+    raise UserError(f"no such file or bundled scenario (bundled: {names})", path)
 
 
 def _positive(text: str) -> int:
@@ -237,7 +269,7 @@ def _record_one(args: argparse.Namespace) -> int:
             **walls,
         )
     else:
-        scenario = load_scenario(resolve_scenario(args.scenario))
+        scenario = load_scenario(_scenario_path(args.scenario))
         output = args.written = args.output or Path(f"{scenario.name}.trace.jsonl")
         # Rules from the command line come first: a deny there beats the scenario's allow.
         scenario.allow = [*args.allow, *scenario.allow]

@@ -15,7 +15,7 @@ from replay_helpers import FAULT_TRACE, MAIN_TRACE
 
 from tracer.chapters import Anchor, Checkpoint, Guide, Section, StageText, Text
 from tracer.replay.sections import Contents, bundled_contents
-from tracer.replay.tour import Located, Tour, plan_stops, question_in
+from tracer.tour.stops import Located, Tour, plan_stops, question_in
 from tracer.trace.events import STAGES
 
 SECTION_IDS = [
@@ -119,7 +119,7 @@ def fixture_question(checkpoint: Any) -> Located | None:
 
 def nav_tour(state: Path, guide: Guide | None = None) -> Tour:
     """A tour over the fixture traces, saving its progress in ``state``."""
-    from tracer.replay.tour import load_progress
+    from tracer.tour.stops import load_progress
 
     guide = guide or nav_guide()
     stops = plan_stops(guide, nav_contents(guide), fixture_question)

@@ -99,10 +99,14 @@ def make_app(
     ``real_guide``; ``diagnosis`` replaces what the doctor would find."""
     options = {} if real_guide else {"guide": StubGuide()}
     app = factory.make_app(
-        path, step=step + 1 if step else None, lang=lang, follow=follow, doctor=doctor, **options
+        path,
+        step=step + 1 if step else None,
+        lang=lang,
+        follow=follow,
+        doctor=doctor,
+        diagnosis=diagnosis,
+        **options,
     )
-    if diagnosis is not None:
-        app.diagnosis = diagnosis
     if not real_guide and app.recording.notes:
         # A fault scenario's notes, fixed like the guide: rewording them redraws no snapshot.
         app.recording = replace(
@@ -154,7 +158,9 @@ def visible_text(app: ReplayApp, selector: str) -> str:
 
     if selector in ("#stations", "#position"):
         strip = app.query_one(JourneyStrip)
-        return (strip.stations if selector == "#stations" else strip.position).plain
+        if selector == "#stations":
+            return strip.stations.plain
+        return (strip.place + strip.status + strip.position).plain  # the right-hand half
     if selector == "#chapter":  # two panels: this step, then the section
         return "\n".join(p.text.plain for p in app.query_one(selector).query(Pager))
     widget = app.query_one(selector)

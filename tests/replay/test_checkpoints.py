@@ -13,8 +13,8 @@ from replay_helpers import MAIN_TRACE
 from tracer.chapters import load_guide
 from tracer.hooks import hook_lines
 from tracer.paths import resolve_trace
-from tracer.replay.checkpoints import NotInTrace, build_question, landing_step
 from tracer.replay.steps import StepIndex
+from tracer.tour.checkpoints import NotInTrace, build_question, landing_step
 from tracer.trace.reader import TraceReader
 
 GUIDE = load_guide()
@@ -204,7 +204,7 @@ def test_the_step_asked_on_does_not_give_the_answer_away() -> None:
 
 
 def test_the_replay_marks_a_checkpoint_where_the_tour_reveals_it() -> None:
-    from tracer.replay.checkpoints import answer_step
+    from tracer.tour.checkpoints import answer_step
 
     for checkpoint_id in CHECKPOINTS:
         question, index = _question(checkpoint_id)

@@ -108,3 +108,15 @@ def test_follow_waits_for_a_file_not_written_yet_and_says_when_it_ended(tmp_path
         assert "following" not in visible_text(app, "#position")
 
     drive(app, script)
+
+
+def test_follow_on_a_file_written_all_at_once_opens_at_its_end(tmp_path: Path) -> None:
+    path = tmp_path / "done.trace.jsonl"
+    path.write_bytes(MAIN_TRACE.read_bytes())
+    app = make_app(path, follow=True)
+
+    async def script(pilot: Any) -> None:
+        assert app.step == len(app.index) - 1 == 35
+        assert "ended" in visible_text(app, "#position")
+
+    drive(app, script)

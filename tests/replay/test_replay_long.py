@@ -14,7 +14,7 @@ import pytest
 from replay_helpers import drive, visible_text
 
 from tracer.paths import ROOT
-from tracer.replay.app import ReplayApp
+from tracer.replay import factory
 from tracer.replay.render import render_step
 from tracer.replay.steps import FIRST_CHUNK, StepIndex, locate
 from tracer.trace.reader import TraceReader
@@ -56,8 +56,9 @@ def test_locate_indexes_only_as_far_as_it_must(long_trace: Path) -> None:
 
 
 def test_the_app_indexes_the_rest_after_the_first_frame(long_trace: Path) -> None:
-    index = StepIndex(TraceReader(long_trace), eager=False)
-    app = ReplayApp(index, lang="en", load_chapter_guide=False)
+    app = factory.make_app(long_trace, lang="en", guide=None)
+    index = app.index
+    assert not index.complete  # only the first chunk before the first frame
     total = 10 * TURNS - 4
 
     async def script(pilot: Any) -> None:
@@ -85,9 +86,7 @@ def test_a_step_deep_in_the_session_renders_from_nearby_records(long_trace: Path
 
 def test_the_timeline_shows_a_window_of_turns(long_trace: Path) -> None:
     index = StepIndex(TraceReader(long_trace))
-    app = ReplayApp(
-        index, step=locate(index, turn=150, stage="mapping"), lang="en", load_chapter_guide=False
-    )
+    app = factory.make_app(long_trace, turn=150, stage="mapping", lang="en", guide=None)
 
     async def script(pilot: Any) -> None:
         timeline = app.query_one("Timeline")

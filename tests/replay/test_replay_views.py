@@ -14,7 +14,7 @@ from tracer.replay import factory, search
 from tracer.replay.fold import unfolded
 from tracer.replay.raw import request_body, step_json
 from tracer.replay.render import render_step
-from tracer.replay.search_controls import HIT
+from tracer.replay.search import HIT
 from tracer.replay.steps import StepIndex, locate
 from tracer.replay.widgets.picker import PickerScreen
 from tracer.replay.widgets.screens import GotoScreen, HelpScreen
@@ -243,7 +243,8 @@ def test_autoplay_at_the_end_starts_again_from_the_top() -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("a")
-        assert app.step == 0 and app.autoplay.playing
+        # From the top (a loaded machine may already have played a step or two).
+        assert app.step < 3 and app.autoplay.playing
         assert "pause" in "".join(s.text for s in app.query_one("#keys").render_line(0))
 
     drive(app, script)

@@ -188,7 +188,7 @@ def test_a_section_opens_where_the_guide_anchors_it(guide, contents) -> None:  #
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_checkpoints_panel_names_all_seven(guide, lang: str) -> None:  # type: ignore[no-untyped-def]
     from tracer.replay.guide import section_text
-    from tracer.replay.tour_cards import checkpoint_name
+    from tracer.tour.cards import checkpoint_name
 
     panel = section_text(guide.section("checkpoints"), lang).plain.replace("\n", "")
     names = [checkpoint_name(c, lang) for c in guide.checkpoints]

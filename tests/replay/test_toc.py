@@ -129,8 +129,8 @@ def test_tour_question_snapshot(snap_compare: Any, lang: str, tmp_path: Path) ->
 def test_a_checkpoint_shows_only_on_its_own_step(checkpoint_id: str, elsewhere: Any) -> None:
     from tracer.chapters import load_guide
     from tracer.paths import resolve_trace
-    from tracer.replay.checkpoints import landing_step
     from tracer.replay.steps import StepIndex
+    from tracer.tour.checkpoints import landing_step
     from tracer.trace.reader import TraceReader
 
     checkpoint = next(c for c in load_guide().checkpoints if c.id == checkpoint_id)

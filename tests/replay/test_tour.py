@@ -20,7 +20,9 @@ from tracer.chapters import load_guide
 from tracer.paths import ROOT
 from tracer.replay.factory import make_tour_app
 from tracer.replay.sections import bundled_contents
-from tracer.replay.tour import (
+from tracer.tour.cards import reveal_card, section_card, stop_title
+from tracer.tour.screens import TourCard, TourQuestion
+from tracer.tour.stops import (
     STATE_ENV,
     Progress,
     Tour,
@@ -29,8 +31,6 @@ from tracer.replay.tour import (
     save_progress,
     state_dir,
 )
-from tracer.replay.tour_cards import reveal_card, section_card, stop_title
-from tracer.replay.widgets.tour_screen import TourCard, TourQuestion
 
 GUIDE = load_guide()
 GUIDE_FIRST_STOP = f"section:{GUIDE.sections[0].id}"
@@ -317,8 +317,8 @@ _CJK = r"[\u3400-\u9fff]"
 def test_chinese_typography_of_the_tour(source: str) -> None:
     import re
 
-    from tracer.replay.checkpoints import CHOICE_WORDS
-    from tracer.replay.tour_words import WORDS
+    from tracer.tour.checkpoints import CHOICE_WORDS
+    from tracer.tour.words import WORDS
 
     if source == "words":
         texts = [w["zh"] for w in WORDS.values()]
@@ -332,7 +332,7 @@ def test_chinese_typography_of_the_tour(source: str) -> None:
 
 
 def test_the_score_names_each_checkpoint_in_the_readers_language(stops: list[Any]) -> None:
-    from tracer.replay.tour_cards import score_text
+    from tracer.tour.cards import score_text
 
     tour = Tour(stops, Progress(answers={"turn-limit": {"given": "stop", "right": True}}))
     zh = score_text(tour, GUIDE, "zh").plain

@@ -56,10 +56,15 @@ class ImportReport:
         self.counts[what] = self.counts.get(what, 0) + n
 
     def summary(self) -> list[str]:
-        done = ", ".join(f"{v} {k}" for k, v in self.counts.items())
+        done = ", ".join(f"{v} {_number(k, v)}" for k, v in self.counts.items())
         lines = [f"imported {self.source}: {done}"]
         if self.skipped:
             left = ", ".join(f"{v} {k}" for k, v in sorted(self.skipped.items()))
             lines.append(f"skipped: {left}")
         lines += [f"note: {n}" for n in self.notes]
         return lines
+
+
+def _number(what: str, n: int) -> str:
+    """``what`` (a plural: "tool results") for ``n`` things: "1 tool result", "2 tool results"."""
+    return what[:-1] if n == 1 and what.endswith("s") else what

@@ -9,7 +9,7 @@ The replay is layered so that most of it is plain Python, tested without a termi
 * :mod:`~tracer.replay.render` and :mod:`~tracer.replay.render_tools` turn a step into Rich text,
   one function per stage;
 * :mod:`~tracer.replay.diagnose` decides when the doctor runs and where its findings sit;
-* :mod:`~tracer.replay.app`, :mod:`~tracer.replay.doctor_controls` and ``widgets/`` are the
+* :mod:`~tracer.replay.app` (a small coordinator) and ``widgets/`` (one widget a file) are the
   Textual screen, built by :func:`tracer.replay.factory.make_app` (the command line and the tests
   share it).
 

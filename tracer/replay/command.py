@@ -136,6 +136,10 @@ def run(args: argparse.Namespace) -> int:
         app.index.extend()  # a picture shows the whole count, not "indexing…"
         write_screenshot(app, args.screenshot, args.size or DEFAULT_SIZE)
         return 0
+    if args.trace is not None:
+        from tracer.replay.sources import remember
+
+        remember(app.index.reader.path)  # the picker's "opened lately"
     app.run()
     raise_input_error(app)  # bad input met while drawing: one line, after the terminal is back
     return 0

@@ -42,16 +42,19 @@ def make_app(
     doctor: bool = False,
     guide: Any = LOAD_GUIDE,
     tour: Any = None,
+    diagnosis: Any = None,
 ) -> ReplayApp:
     """The replay app for ``trace`` (default: the bundled main walk), ready to run.
 
     ``trace`` may also be a bundled recording's short name (``05-max-turns``). With ``follow``
-    a file that does not exist yet is waited for, as ``tail -F`` does.
+    the app opens at the last step written so far (unless a position is asked for) and a file
+    that does not exist yet is waited for, as ``tail -F`` does.
 
     ``step`` is 1-based, as ``--step N`` and ``tracer show`` count; ``turn``/``stage`` pick the
     first step of a turn and/or stage. ``doctor``: start at the doctor's first finding (unless a
     position was given) and open the findings panel. ``lang`` None follows the locale.
-    ``tour``: a :class:`tracer.replay.tour.Tour` to walk (see :func:`make_tour_app`).
+    ``tour``: a :class:`tracer.tour.stops.Tour` to walk (see :func:`make_tour_app`).
+    ``diagnosis``: the doctor's findings, if already known (the tests give their own).
     """
     from tracer.paths import MAIN_RECORDING, resolve_trace
     from tracer.replay.app import ReplayApp
@@ -82,13 +85,19 @@ def make_app(
         raise UserError("is a directory, not a trace", path)
     reader = TraceReader(path)
     index = StepIndex(reader, eager=False)  # the app indexes the rest after the first frame
-    if len(index) or not follow:
+    positioned = step is not None or turn is not None or stage is not None
+    if follow and not positioned and len(index):
+        # Like tail -f: start at the end of what is written so far (a file written all at once
+        # shows its last step), and stay there as it grows.
+        index.extend()
+        index.event(len(index) - 1)
+        start = len(index) - 1
+    elif len(index) or not follow:
         start = locate(index, step=step, turn=turn, stage=stage)
         # Decode the first step now: a broken line should be a clean error, not a crash later.
         index.event(start)
     else:
         start = 0  # following a trace whose first step is not written yet
-    positioned = step is not None or turn is not None or stage is not None
     return ReplayApp(
         index,
         step=start,
@@ -97,6 +106,7 @@ def make_app(
         doctor=doctor,
         jump_to_finding=doctor and not positioned,
         tour=tour,
+        diagnosis=diagnosis,
         **_guide_options(guide),
     )
 
@@ -110,13 +120,13 @@ def make_tour_app(
 ) -> ReplayApp:
     """The app for ``tracer tour``: the chapter in the book's order, resumed where it was left.
 
-    ``state``: the progress file (default ``tour.json`` in :func:`tracer.replay.tour.state_dir`).
+    ``state``: the progress file (default ``tour.json`` in :func:`tracer.tour.stops.state_dir`).
     A missing or broken guide is bad input here: the tour is made of it.
     """
     from tracer.chapters import load_guide
     from tracer.replay.i18n import default_lang
     from tracer.replay.sections import bundled_contents
-    from tracer.replay.tour import (
+    from tracer.tour.stops import (
         PROGRESS_FILE,
         Tour,
         load_progress,

@@ -62,7 +62,7 @@ def step_text(
     """The top of the chapter panel: what this kind of step is, and the checkpoint it shows.
 
     ``landed``: the ids of the checkpoints this very step shows (see
-    :meth:`~tracer.replay.navigation.NavigationControls.checkpoints_here`); without it, every
+    :meth:`~tracer.replay.app.ReplayApp.checkpoints_here`); without it, every
     checkpoint of the stage and scenario is listed.
     """
     out = Text()
@@ -102,8 +102,6 @@ def section_text(section: Any | None, lang: str) -> Text:
     if section is None:
         out.append(tr("no_section", lang) + "\n", style="dim")
         return out
-    if lang != "zh":  # the id is a key for English readers; in zh the title says it all
-        out.append(f"{section.id}  ", style="bold")
     out.append(_pick(section.title, lang) + "\n\n", style="bold underline")
     notes = _pick(section.notes, lang)
     if notes:

@@ -39,6 +39,13 @@ TEXT: dict[str, dict[str, str]] = {
     "no_steps": {"zh": "还没有步骤（等待记录…）", "en": "no steps yet (waiting for the recorder…)"},
     "setup": {"zh": "准备", "en": "set-up"},
     "turn": {"zh": "第{turn}轮", "en": "turn {turn}"},
+    "subagent_turn": {"zh": "↳ 子代理第{turn}轮", "en": "↳ subagent turn {turn}"},
+    "orient": {
+        "zh": "第12章：①–④ 是工具结果回到 AI 的四步，按 1–4 跳过去 · ? 看所有按键",
+        "en": "Chapter 12 · ①–④: a tool result's 4 steps back to the AI · 1–4 jump · ? keys",
+    },
+    "subagent_setup": {"zh": "↳ 子代理准备", "en": "↳ subagent set-up"},
+    "turn_resumed": {"zh": "第{turn}轮（续）", "en": "turn {turn} (cont.)"},
     "timeline": {"zh": "时间线", "en": "timeline"},
     "debug": {"zh": "调试输出", "en": "debug console"},
     "chapter": {"zh": "章节", "en": "chapter"},
@@ -67,6 +74,13 @@ TEXT: dict[str, dict[str, str]] = {
     "search_prompt": {"zh": "搜索所有步骤…", "en": "search every step…"},
     "matches": {"zh": "第{n}/{total}个匹配", "en": "match {n}/{total}"},
     "no_matches": {"zh": "没有匹配：{query}", "en": "no match: {query}"},
+    "matches_after": {"zh": "第{n}个匹配之后（共{total}个）", "en": "after match {n}/{total}"},
+    "search_clear_hint": {"zh": "Esc 清除", "en": "Esc clears"},
+    "zoom_hint": {
+        "zh": "按 z 或 Esc 还原",
+        "en": "z or Escape restores",
+    },
+    "palette_open": {"zh": "打开录制：{name}", "en": "Open recording: {name}"},
     "searching": {"zh": "搜索中…", "en": "searching…"},
     "goto_prompt": {"zh": "跳到第几步（1–{total}）", "en": "go to step (1–{total})"},
     "earlier_lines": {"zh": "… 之前还有{n}行", "en": "… {n} earlier lines"},
@@ -106,6 +120,12 @@ TEXT: dict[str, dict[str, str]] = {
     "picker_bundled": {"zh": "本章的录制", "en": "the chapter's recordings"},
     "picker_faults": {"zh": "故障录制", "en": "fault recordings"},
     "picker_here": {"zh": "当前目录", "en": "in this folder"},
+    "picker_recent": {"zh": "最近打开", "en": "opened lately"},
+    "picker_claude": {
+        "zh": "本机的 Claude Code 会话（打开时导入）",
+        "en": "Claude Code sessions on this machine (imported when opened)",
+    },
+    "importing": {"zh": "正在导入 {name}…", "en": "importing {name}…"},
     "picker_hint": {
         "zh": "↑↓ 选择，回车打开，Esc 关闭",
         "en": "↑↓ choose, Enter opens, Esc closes",
@@ -148,6 +168,13 @@ HELP: list[tuple[str, dict[str, str]]] = [
         },
     ),
     ("n N . ,  F3", {"zh": "下一个 / 上一个匹配", "en": "next / previous match"}),
+    (
+        "Esc",
+        {
+            "zh": "清除搜索和高亮（没有搜索时：回到调用子代理的 Task）",
+            "en": "clear the search and its highlights (else: out of a subagent)",
+        },
+    ),
     ("f", {"zh": "时间线只列出匹配的步骤", "en": "the timeline lists only matching steps"}),
     ("o Enter", {"zh": "展开折叠的内容", "en": "unfold what is folded"}),
     (
@@ -166,7 +193,7 @@ HELP: list[tuple[str, dict[str, str]]] = [
     ),
     ("y", {"zh": "复制当前面板（OSC 52）", "en": "copy the focused panel (OSC 52)"}),
     (
-        "Tab",
+        "Tab shift+Tab",
         {"zh": "切换面板（高亮边框即当前面板）", "en": "next panel (the bright border marks it)"},
     ),
     ("z", {"zh": "放大 / 还原当前面板", "en": "zoom / restore the focused panel"}),
@@ -177,7 +204,7 @@ HELP: list[tuple[str, dict[str, str]]] = [
     ("O  ctrl+p", {"zh": "打开录制、命令面板", "en": "open a recording, command palette"}),
     ("a", {"zh": "自动播放（再按暂停）", "en": "autoplay (again to pause)"}),
     ("+ -", {"zh": "加快 / 放慢播放", "en": "faster / slower"}),
-    ("↑ ↓ PgUp PgDn Home End", {"zh": "滚动当前面板", "en": "scroll the focused panel"}),
+    ("↑ ↓ j k PgUp PgDn Home End", {"zh": "滚动当前面板", "en": "scroll the focused panel"}),
     ("t", {"zh": "切换语言", "en": "switch language"}),
     ("c", {"zh": "显示 / 隐藏章节面板", "en": "show / hide the chapter panel"}),
     (
@@ -195,10 +222,17 @@ HELP: list[tuple[str, dict[str, str]]] = [
         },
     ),
     (
-        "w W",
+        "w W B",
         {
             "zh": "导览（tracer tour）：下一处 / 上一处",
             "en": "tour (tracer tour): next / previous stop",
+        },
+    ),
+    (
+        "v",
+        {
+            "zh": "导览：回顾答案，回车跳到展示答案的那一步",
+            "en": "tour: review your answers, Enter goes to the step that shows one",
         },
     ),
     ("? F1", {"zh": "帮助", "en": "help"}),

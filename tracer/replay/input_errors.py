@@ -4,8 +4,9 @@
 The rest of a big trace is read lazily, so a broken line deep in the file can still turn up while
 a later step is drawn. Textual treats any exception there as a crash of the app and prints a
 full traceback (a few hundred lines) before exiting; for a :class:`~tracer.errors.UserError` that
-is noise. This mixin keeps the error, closes the app quietly, and the command re-raises it after
-the app has given the terminal back, so it ends as the usual ``tracer: file:line: what``.
+is noise. :class:`InputErrorApp`, the replay app's base class, keeps the error, closes the app
+quietly, and the command re-raises it after the app has given the terminal back, so it ends as
+the usual ``tracer: file:line: what``.
 
 It overrides ``App._handle_exception``, the hook Textual calls for any exception in a handler,
 a render or a worker (Textual 0.x to 8.x); everything that is not bad input still goes there.
@@ -15,11 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import App
+
 from tracer.errors import UserError
 
 
-class InputErrorExit:
-    """Mix into an ``App``: a :class:`UserError` closes it and waits in :attr:`input_error`."""
+class InputErrorApp(App[None]):
+    """An ``App`` that a :class:`UserError` closes; the error waits in :attr:`input_error`."""
 
     input_error: UserError | None = None
 
@@ -29,14 +32,14 @@ class InputErrorExit:
                 self.input_error = error
             # panic() with nothing to show: close at once, as a crash does, minus the traceback
             # (a polite exit() would wait for a screen that is mid-render and cannot finish).
-            self.panic()  # type: ignore[attr-defined]
+            self.panic()
             # A headless run (--screenshot, tests) waits on this event to stop waiting for
             # the screen; Textual sets it for a crash too.
             event = getattr(self, "_exception_event", None)
             if event is not None:
                 event.set()
             return
-        super()._handle_exception(error)  # type: ignore[misc]
+        super()._handle_exception(error)
 
     def raise_input_error(self) -> None:
         """After the app has stopped: raise the bad input it met, if it met any."""

@@ -44,7 +44,9 @@ KEYS = [
     # Enter steps into a subagent's loop on its Task call, and unfolds everywhere else.
     Binding("enter", "enter", "unfold / into subagent", show=False),
     Binding("i", "step_into", "into subagent", show=False),
-    Binding("u,escape", "step_out", "out of subagent", show=False),
+    Binding("u", "step_out", "out of subagent", show=False),
+    # Escape puts out a search first (as in less), then leaves a subagent's loop.
+    Binding("escape", "escape", "clear search / out of subagent", show=False),
     Binding("r", "raw", "raw JSON"),
     Binding("b", "block", "raw output ⇄ block"),
     Binding("y", "copy", "copy"),
@@ -52,6 +54,7 @@ KEYS = [
     Binding("s", "contents", "contents"),
     Binding("w", "tour_next", "next stop", show=False),
     Binding("W,B", "tour_back", "previous stop", show=False),
+    Binding("v", "tour_review", "review answers", show=False),
     Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
     Binding("q", "quit", "quit"),
     Binding("up", "scroll_stage(-1)", "scroll up", show=False),

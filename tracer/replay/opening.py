@@ -1,8 +1,10 @@
 """Finding traces to open: the bundled recordings, a folder's traces, and a file not written yet.
 
 The picker (key ``O``, or the command palette) lists :func:`choices`: the chapter's recordings,
-the fault recordings, then any trace in the current folder, each with the title its recording
-gives in the current language (the ``session_start`` event's ``title``, else the scenario name).
+the fault recordings, any trace in the current folder, the traces opened lately and this
+machine's Claude Code sessions (:mod:`tracer.replay.sources`), each with the title its recording
+gives in the current language (the ``session_start`` event's ``title``, else the scenario name;
+a session's first prompt).
 ``tracer replay DIR`` prints :func:`traces_in` with the same titles.
 
 ``--follow`` may start before the recorder has written anything, as ``tail -F`` does: the app
@@ -32,6 +34,17 @@ class Choice:
     name: str
     title: dict[str, str]
     bundled: bool
+    kind: str = ""
+    """The picker's group: "bundled", "faults", "here", "recent" or "claude" (a Claude Code
+    transcript, imported when chosen)."""
+
+    @property
+    def group(self) -> str:
+        if self.kind:
+            return self.kind
+        if self.bundled:
+            return "faults" if self.name.startswith("faults/") else "bundled"
+        return "here"
 
     def label(self, lang: str) -> str:
         words = self.title.get(lang) or self.title.get("en") or ""
@@ -64,13 +77,25 @@ def traces_in(folder: Path) -> list[Path]:
         return []
 
 
-def choices(cwd: Path | None = None) -> list[Choice]:
-    """What the picker lists: bundled recordings (scenarios, then faults), then ``cwd``'s traces."""
+def choices(cwd: Path | None = None, *, more: bool = True) -> list[Choice]:
+    """What the picker lists: bundled recordings (scenarios, then faults), ``cwd``'s traces,
+    then (``more``) the recent files and the local Claude Code sessions."""
     out = [Choice(p, short_name(p), trace_title(p), True) for p in bundled_recordings()]
     seen = {p.resolve() for p in bundled_recordings()}
     for path in traces_in(cwd or Path.cwd()):
         if path.resolve() not in seen:
+            seen.add(path.resolve())
             out.append(Choice(path, path.name, trace_title(path), False))
+    if not more:
+        return out
+    from tracer.replay.sources import claude_sessions, recent_traces
+
+    for path in recent_traces():
+        if path.resolve() not in seen:
+            seen.add(path.resolve())
+            out.append(Choice(path, path.name, trace_title(path), False, "recent"))
+    for path, name, prompt in claude_sessions():
+        out.append(Choice(path, name, {"en": prompt, "zh": prompt}, False, "claude"))
     return out
 
 

@@ -101,6 +101,16 @@ def content_text(content: Any, lang: str = "en") -> Text:
     return out
 
 
+#: The recorder's throwaway workspace (``…/tracer-XXXX/workspace/``), deleted once it is done.
+_WORKSPACE = re.compile(r"^.*/tracer-[^/]+/workspace/")
+
+
+def shown_path(path: object) -> str:
+    """A file path as the reader should see it: relative to the recorder's workspace, which no
+    longer exists once the recording is made (other paths, an import's, stay as they are)."""
+    return _WORKSPACE.sub("", str(path))
+
+
 def raw_output_text(output: Any, lang: str) -> Text:
     """A tool's raw output: shell streams, a file, an edit's patch, or anything else as JSON."""
     out = Text()
@@ -122,8 +132,8 @@ def raw_output_text(output: Any, lang: str) -> Text:
         out.append(
             say(
                 lang,
-                f"file: {file.get('filePath')}  lines {first}–{last} of {total}\n",
-                f"文件：{file.get('filePath')}  第{first}–{last}行，共{total}行\n",
+                f"file: {shown_path(file.get('filePath'))}  lines {first}–{last} of {total}\n",
+                f"文件：{shown_path(file.get('filePath'))}  第{first}–{last}行，共{total}行\n",
             ),
             style=LABEL,
         )
@@ -131,7 +141,8 @@ def raw_output_text(output: Any, lang: str) -> Text:
         return out
     if isinstance(output, dict) and "structuredPatch" in output:
         out.append(
-            say(lang, "file", "文件") + colon(lang) + f"{output.get('filePath')}\n", style=LABEL
+            say(lang, "file", "文件") + colon(lang) + f"{shown_path(output.get('filePath'))}\n",
+            style=LABEL,
         )
         out.append_text(diff_text(output["structuredPatch"], lang))
         return out

@@ -26,12 +26,17 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from rich.text import Text
+
 from tracer.replay.steps import StepIndex
 
 #: A query with this prefix searches the raw JSON lines.
 RAW_PREFIX = "raw:"
 #: How often the rendered search reports progress, in steps.
 PROGRESS_EVERY = 500
+
+#: How a hit is lit in the step view, the chapter panel and the debug console.
+HIT = "bold black on #ff9e3d"
 
 _BACKWARD_KINDS = {"debug_hook", "http_attempt_start", "http_attempt"}
 
@@ -77,6 +82,27 @@ def pattern(query: str) -> re.Pattern[str] | None:
     """The query as a case-insensitive pattern for highlighting (None for an empty query)."""
     text = query.removeprefix(RAW_PREFIX).strip() if query.startswith(RAW_PREFIX) else query
     return re.compile(re.escape(text), re.IGNORECASE) if text.strip() else None
+
+
+def lighter(query: str) -> Callable[[Text], Text] | None:
+    """A function that lights every hit of ``query`` in a Rich text (None: nothing to light)."""
+    found = pattern(query)
+    if found is None:
+        return None
+
+    def light(text: Text) -> Text:
+        text.highlight_regex(found, HIT)
+        return text
+
+    return light
+
+
+def position(matches: list[int], step: int) -> tuple[int, bool]:
+    """Where ``step`` stands among ``matches``: (1-based hit number, on the hit itself).
+
+    Off a hit, the number is the last hit before the step (0 before the first), as less counts."""
+    before = sum(1 for m in matches if m <= step)
+    return before, step in matches
 
 
 def step_text(index: StepIndex, step: int, lang: str) -> str:

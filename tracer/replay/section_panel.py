@@ -20,7 +20,7 @@ from rich.text import Text
 
 from tracer.replay.guide import LABEL, section_text
 from tracer.replay.sections import RecordingInfo
-from tracer.replay.tour_words import say
+from tracer.tour.words import say
 
 
 def diagram_text(section: Any, lang: str = "en") -> list[str]:

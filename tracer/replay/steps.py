@@ -45,9 +45,14 @@ class StepIndex:
         self.stage_codes = array("b")
         """Stage of each step, as an index into :attr:`stage_names`."""
         self.turns = array("l")
-        """Turn of each step."""
+        """Turn of each step, counted in its own loop (a subagent's loop starts at turn 1 again,
+        as its records say and ``tracer show`` prints)."""
         self.group_starts = array("l", [0])
-        """First step of each turn group (group 0: the set-up before the first turn)."""
+        """First step of each turn group (group 0: the set-up before the first turn). A group
+        also starts where a subagent's loop begins or ends, so the timeline never mixes a
+        subagent's steps into the main loop's turn."""
+        self.group_depths = array("b", [0])
+        """How deep in subagents each turn group is (0: the main loop)."""
         self.debug_positions = array("l")
         """Event index of each ``debug_hook`` record (the chapter's console lines)."""
         self.stage_names: list[str] = []
@@ -56,6 +61,9 @@ class StepIndex:
         self._codes: dict[str, int] = {}
         self._scanned = 0
         self._turn = 0
+        self._outer_turns: list[int] = []
+        """The turn of each loop around the current one (one per open subagent)."""
+        self._new_group = False
         self._count = 0
         self.extend(None if eager else FIRST_CHUNK)
 
@@ -80,13 +88,24 @@ class StepIndex:
             if kind == "debug_hook":
                 self.debug_positions.append(i)
                 continue
+            if kind == "subagent_start":  # a loop of its own: its turns count from 1
+                self._outer_turns.append(self._turn)
+                self._turn, self._new_group = 0, True
+                continue
+            if kind == "subagent_end" and self._outer_turns:
+                self._turn, self._new_group = self._outer_turns.pop(), True
+                continue
             stage = STEP_KINDS.get(kind or "")
             if stage is None:
                 continue
             if stage == "turn_start":
                 self._turn += 1
+                self._new_group = True
+            if self._new_group:
+                self._new_group = False
                 if len(self.positions):  # a turn right at the top needs no empty group 0
                     self.group_starts.append(len(self.positions))
+                    self.group_depths.append(len(self._outer_turns))
             code = self._codes.get(stage)
             if code is None:
                 code = self._codes[stage] = len(self.stage_names)
@@ -136,6 +155,10 @@ class StepIndex:
     def group_of(self, step: int) -> int:
         """Which turn group a step is in (0 is the set-up)."""
         return bisect_right(self.group_starts, step) - 1
+
+    def group_depth(self, group: int) -> int:
+        """How deep in subagents a turn group is (0: the main loop)."""
+        return self.group_depths[group]
 
     def group_range(self, group: int) -> range:
         start = self.group_starts[group]

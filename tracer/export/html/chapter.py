@@ -16,12 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from tracer.export.html.spans import Interner, text_lines
-from tracer.replay.checkpoints import NotInTrace, landing_step
 from tracer.replay.guide import load_guide, step_text
 from tracer.replay.i18n import LANGS
 from tracer.replay.section_panel import section_panel_text
 from tracer.replay.sections import RecordingInfo, entries_of, recording_info, section_for_step
 from tracer.replay.steps import StepIndex
+from tracer.tour.checkpoints import NotInTrace, landing_step
 
 #: Steps listed under a section in the table of contents.
 TOC_PLACES = 8

@@ -5,19 +5,28 @@ and turn where to look, the doctor's one-line message and the guide's "how to ch
 current language. Choosing a row (Enter, or a click) posts :class:`FindingsPanel.Selected` with
 its step; the app moves the cursor, as it does for the timeline and the progress bar.
 
-The panel holds no state of its own beyond what the app hands it in :meth:`FindingsPanel.show`.
+The panel also runs the doctor (:meth:`FindingsPanel.check`, through
+:mod:`tracer.replay.diagnose`, which decides when): at once on a small trace, in a background
+thread on a bigger one (with a reader of its own, so the screen's reader is never shared between
+threads), or, on a huge trace nobody asked about, once the panel is first opened. When it is done
+it posts :class:`FindingsPanel.Diagnosed`; the app marks the timeline and, with ``--doctor``,
+goes to the first finding. A finding taller than the panel scrolls with ↑ ↓ (``j`` ``k``), a
+line at a time, so its end can always be read.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
-from tracer.replay.diagnose import Diagnosis, step_of
+from tracer.replay.diagnose import Diagnosis, diagnose, plan, step_of
 from tracer.replay.i18n import severity_mark, severity_name, tr
+from tracer.replay.steps import StepIndex
 from tracer.replay.wrap import Wrapped
 
 #: Colour of each severity's marker, shared with the timeline.
@@ -27,7 +36,13 @@ SEVERITY_STYLE = {"error": "bold #ff5f5f", "warning": "bold #ffaf00"}
 class FindingsPanel(OptionList):
     """The doctor's findings, one option each; Enter or a click jumps to the finding's step."""
 
-    BINDINGS = [Binding("escape", "app.findings", "close", show=False)]  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("escape", "app.findings", "close", show=False),
+        Binding("j", "cursor_down", "next finding", show=False),
+        Binding("k", "cursor_up", "previous finding", show=False),
+        Binding("ctrl+e", "scroll_down", "scroll down", show=False),
+        Binding("ctrl+y", "scroll_up", "scroll up", show=False),
+    ]
 
     class Selected(Message):
         """The reader chose a finding: go to ``step`` (0-based)."""
@@ -36,11 +51,92 @@ class FindingsPanel(OptionList):
             self.step = step
             super().__init__()
 
+    class Diagnosed(Message):
+        """The doctor is done with the trace (its findings are in ``diagnosis``)."""
+
+        def __init__(self, diagnosis: Diagnosis) -> None:
+            self.diagnosis = diagnosis
+            super().__init__()
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.steps: list[int] = []
         """The 0-based step of each option, in order (separators excluded)."""
         self._shown: tuple[Diagnosis | None, str, str] | None = None
+        self.diagnosis: Diagnosis | None = None
+        """The doctor's findings once known (None: not yet checked)."""
+        self.state = ""
+        """Why :attr:`diagnosis` is still None: "checking" (a thread is on it) or "waiting"
+        (a huge trace, checked when the panel is first opened)."""
+        self.index: StepIndex | None = None
+
+    # -- running the doctor ----------------------------------------------------------------
+
+    def check(self, index: StepIndex, asked: bool, known: Diagnosis | None = None) -> None:
+        """Check the trace of ``index`` now, in the background, or (huge, not ``asked``) later."""
+        self.workers.cancel_group(self, "doctor")  # work on another trace is no longer wanted
+        self.index, self.diagnosis, self.state = index, None, ""
+        if known is not None:
+            self._done(known)
+            return
+        if not hasattr(index.reader, "raw"):  # --follow waiting for the file: check it later
+            return
+        how = plan(len(index.reader), asked)
+        if how == "now":
+            self._done(diagnose(index.reader))
+        elif how == "background":
+            self.state = "checking"
+            self.call_after_refresh(self._in_background)  # after the first frame
+        else:
+            self.state = "waiting"
+
+    def check_waiting(self) -> bool:
+        """A huge trace left for later: check it now that it is wanted (False: nothing to do)."""
+        if self.state != "waiting":
+            return False
+        self.state = "checking"
+        self._in_background()
+        return True
+
+    def recheck(self, asked: bool) -> None:
+        """Check again (a followed trace has ended since it was checked)."""
+        if self.index is None or self.state:
+            return
+        if plan(len(self.index.reader), asked) == "now":
+            self._done(diagnose(self.index.reader))
+        else:
+            self.state = "checking"
+            self._in_background()
+
+    @work(thread=True, exclusive=True, group="doctor")
+    def _in_background(self) -> None:
+        """Run the doctor with a reader of its own, so the screen's reader is never shared."""
+        assert self.index is not None
+        result = diagnose(self.index.reader.path)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._done, result)
+
+    def _done(self, diagnosis: Diagnosis) -> None:
+        self.diagnosis, self.state = diagnosis, ""
+        self.post_message(self.Diagnosed(diagnosis))
+
+    # -- moving in the list ----------------------------------------------------------------
+
+    def action_cursor_down(self) -> None:
+        """↓ ``j``: the next finding; on the last one, scroll on so its end can be read."""
+        if self.highlighted is not None and self.highlighted >= self.option_count - 1:
+            self.scroll_down(animate=False)
+            return
+        super().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        """↑ ``k``: the previous finding; on the first one, scroll back to its top."""
+        if self.highlighted is not None and self.highlighted <= 0:
+            self.scroll_up(animate=False)
+            return
+        super().action_cursor_up()
+
+    # -- showing the findings --------------------------------------------------------------
 
     def show(self, diagnosis: Diagnosis | None, lang: str, state: str = "") -> None:
         """Fill the list. ``diagnosis`` None: not checked yet (``state`` says why: "checking" or

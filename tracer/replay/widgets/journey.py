@@ -6,8 +6,9 @@ appending, resending). They are not the book's three stations (第一站 to 第�
 sections of the chapter. Step ④ also lights for request 1, the first send, before any result
 exists; the stage view says so. The strip is always visible, with "turn T · step S/N" on the
 right, so a reader never loses their place (asciinema's progress and Python Tutor's "Step X of
-Y"). When the line is too narrow for both, the stations shrink to their
-numbers (``①②③④``), then go: the position is the one thing the strip never drops.
+Y"), with the recording's name when there is room. When the line is too narrow, the name goes
+first, then the stations shrink to their numbers (``①②③④``), then to the step's name alone; the
+status (inside which subagent) goes next, and the position is the one thing never dropped.
 """
 
 from __future__ import annotations
@@ -34,10 +35,22 @@ class JourneyStrip(Widget):
         self.stations = Text()
         self.compact = Text()
         """The stations as numbers only, for a narrow screen."""
+        self.bare = Text()
+        """The step's name alone, for a very narrow screen."""
         self.position = Text()
+        self.status = Text()
+        self.place = Text()
+        """The recording's name."""
 
     def show(
-        self, stage: str, turn: int, step: int, total: int, lang: str, status: str = ""
+        self,
+        stage: str,
+        turn: int,
+        step: int,
+        total: int,
+        lang: str,
+        status: str = "",
+        place: str = "",
     ) -> None:
         line, compact = Text(), Text(" ")
         for number, station in enumerate(STATIONS):
@@ -51,20 +64,37 @@ class JourneyStrip(Widget):
             line.append(f"   · {stage_name(stage, lang)}", style="italic")
         compact.append(f" {stage_name(stage, lang)}", style="bold")
         self.compact = compact
-        right = Text()
-        if status:
-            right.append(status + "  ", style="bold magenta")
-        right.append(tr("turn_step", lang, turn=turn, step=step + 1, total=total), style="bold")
-        self.stations, self.position = line, right
+        self.bare = Text(f" {stage_name(stage, lang)}", style="bold")
+        self.status = Text(status + "  ", style="bold magenta") if status else Text()
+        self.place = Text(place + "  ", style="cyan") if place else Text()
+        self.position = Text(
+            tr("turn_step", lang, turn=turn, step=step + 1, total=total), style="bold"
+        )
+        self.stations = line
         self.refresh()
+
+    def _choice(self, width: int) -> tuple[Text, Text]:
+        """The richest left and right halves that fit ``width`` (two cells between them)."""
+        full = Text.assemble(self.place, self.status, self.position)
+        no_place = Text.assemble(self.status, self.position)
+        tries = [
+            (self.stations, full),
+            (self.compact, full),
+            (self.stations, no_place),
+            (self.compact, no_place),
+            (self.bare, no_place),
+            (self.bare, self.position),
+        ]
+        for left, right in tries:
+            if left.cell_len + 2 + right.cell_len <= width:
+                return left, right
+        return Text(), self.position
 
     def render_line(self, y: int) -> Strip:
         width = max(self.size.width, 1)
-        room = width - self.position.cell_len - 1
-        left = next((t for t in (self.stations, self.compact) if t.cell_len <= room), Text())
-        gap = room - left.cell_len
+        left, right = self._choice(width)
         out = left.copy()
-        out.append(" " * max(gap, 1))
-        out.append_text(self.position)
+        out.append(" " * max(width - left.cell_len - right.cell_len, 2))
+        out.append_text(right)
         out = out[max(out.cell_len - width, 0) :] if out.cell_len > width else out
         return text_strip(out, width, self.rich_style, self.app.console)

@@ -18,6 +18,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -77,6 +78,10 @@ class Pager(Widget):
             lines = wrap(self.text, width) if self.text.plain else []
             self._wrapped = (width, lines)
         return self._wrapped[1]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """With ``height: auto`` (a dialog's body), as tall as the text wrapped to ``width``."""
+        return len(self._lines(max(width, 1)))
 
     def scroll_lines(self, delta: int) -> None:
         lines = self._lines(max(self.content_size.width, 1))
@@ -160,11 +165,3 @@ class Pager(Widget):
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         self.scroll_lines(-3)
-
-
-class StageView(Pager):
-    """What the current step produced and what it changed."""
-
-
-class ChapterPanel(Pager):
-    """The chapter's section for this step: notes, source anchors, fidelity, checkpoint."""

@@ -1,7 +1,8 @@
 """The picker (``O``, or "open" in the command palette): choose another trace to replay.
 
-It lists :func:`tracer.replay.opening.choices`: the chapter's recordings, the fault recordings and
-the traces in the current folder, each with its title in the current language. Enter (or a click)
+It lists :func:`tracer.replay.opening.choices`: the chapter's recordings, the fault recordings,
+the traces in the current folder, the recent files and the local Claude Code sessions, each
+with its title in the current language. Enter (or a click)
 dismisses the screen with the chosen path; the app opens it in place. Escape closes it.
 """
 
@@ -36,14 +37,12 @@ class PickerScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         options: list[Option | None] = []
+        # The box is 90 columns, or 95% of a narrower screen: less its border and padding.
+        width = min(LABEL_WIDTH, max(min(90, int(self.app.size.width * 0.95)) - 14, 20))
         section = None
         highlighted = 0
         for number, choice in enumerate(self.choices):
-            group = (
-                ("faults" if choice.name.startswith("faults/") else "bundled")
-                if choice.bundled
-                else "here"
-            )
+            group = choice.group
             if group != section:
                 section = group
                 options.append(
@@ -53,7 +52,7 @@ class PickerScreen(ModalScreen[Path | None]):
             words = choice.title.get(self.lang) or choice.title.get("en")
             if words:
                 label.append(f"  {words}", style="dim")
-            label.truncate(LABEL_WIDTH, overflow="ellipsis")  # one line a recording
+            label.truncate(width, overflow="ellipsis")  # one line a recording
             options.append(Option(label, id=f"trace-{number}"))
             if self.current is not None and _same(choice.path, self.current):
                 highlighted = len(options) - 1

@@ -15,11 +15,13 @@ from tracer.replay.i18n import HELP, tr
 
 class HelpScreen(ModalScreen[None]):
     """Every key, in the current language. Any of ``? F1 escape q`` closes it, as its first line
-    says; on a short screen it scrolls (↑ ↓ PgUp PgDn)."""
+    says; on a short screen the list scrolls (↑ ↓ PgUp PgDn, ``j`` ``k``) under that line."""
 
-    AUTO_FOCUS = "#help-box"
+    AUTO_FOCUS = "#help-body"
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
         Binding("escape,question_mark,fullwidth_question_mark,f1,q", "dismiss", "close"),
+        Binding("j", "scroll(1)", "down", show=False),
+        Binding("k", "scroll(-1)", "up", show=False),
     ]
 
     def __init__(self, lang: str) -> None:
@@ -35,12 +37,16 @@ class HelpScreen(ModalScreen[None]):
             caption_style="italic #e8d44d",
         )
         table.add_column(style="bold #e8d44d", no_wrap=True)
-        table.add_column()
+        table.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
         for keys, words in HELP:
             table.add_row(keys, words[self.lang])
-        with VerticalScroll(id="help-box"):
-            yield Static(tr("help_close", self.lang), id="help-close")
-            yield Static(table)
+        with Vertical(id="help-box"):
+            yield Static(tr("help_close", self.lang), id="help-close")  # pinned above the keys
+            with VerticalScroll(id="help-body"):
+                yield Static(table)
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#help-body", VerticalScroll).scroll_relative(y=lines, animate=False)
 
 
 class GotoScreen(ModalScreen[int | None]):

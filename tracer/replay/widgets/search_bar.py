@@ -1,14 +1,24 @@
 """The search bar (``/``): type, Enter, and every step whose text matches is found.
 
-The search runs in a worker thread (:func:`tracer.replay.search.search_rendered` renders every
-step, which takes a while on a 10,000-turn trace; it says how far it got) and the bar posts
-:class:`SearchBar.Found` when it is done. Enter hands the keys back to the step view, so ``n``
-``N`` ``.`` ``,`` move between hits at once; the bar stays, one line tall, with its "match 2/5",
-until the next search. Escape in the box also hands the keys back without losing the matches.
+It behaves like less's search. The search runs in a worker thread
+(:func:`tracer.replay.search.search_rendered` renders every step, which takes a while on a
+10,000-turn trace; it says how far it got) and the bar posts :class:`SearchBar.Found` when it is
+done. Enter hands the keys back to the step view, so ``n`` ``N`` ``.`` ``,`` move between hits
+at once; the bar stays, one line tall, and its counter follows the cursor ("match 2/5" on a hit,
+"after match 2/5" between hits) as the app tells it where it is (:meth:`SearchBar.show_count`).
+Escape in the box gives the keys back and keeps the last search; Escape after that (the app
+calls :meth:`SearchBar.clear`) closes the bar and puts out every highlight
+(:class:`SearchBar.Cleared`).
+
+The bar owns the search's state (the query, the matches, the highlighter made from them); the
+panels ask it for :meth:`SearchBar.lighter` when they draw.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -35,6 +45,9 @@ class SearchBar(Horizontal):
     class Done(Message):
         """The reader left the box (Enter or Escape): the app gives the step view the keys."""
 
+    class Cleared(Message):
+        """The search is gone (Escape after Enter): every panel redraws without highlights."""
+
     def __init__(self, index: StepIndex, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.index = index
@@ -42,12 +55,37 @@ class SearchBar(Horizontal):
         self.query_text = ""
         self.matches: list[int] = []
         self._searched_lang = ""
+        self._lighter: tuple[str, Callable[[Text], Text] | None] = ("", None)
+
+    @property
+    def active(self) -> bool:
+        """Whether a search is on screen (its hits lit, ``n`` going to the next one)."""
+        return self.has_class("shown") and bool(self.query_text.strip())
+
+    def lighter(self) -> Callable[[Text], Text] | None:
+        """The highlighter for the current search (one per query, so panels can cache by it)."""
+        query = self.query_text if self.active else ""
+        if self._lighter[0] != query:
+            self._lighter = (query, search.lighter(query))
+        return self._lighter[1]
 
     def reset(self, index: StepIndex) -> None:
         """Another trace was opened: forget the search and close the bar."""
         self.index, self.matches, self.query_text = index, [], ""
         self.query_one(Input).value = ""
         self.remove_class("shown")
+
+    def clear(self) -> bool:
+        """Forget the search and close the bar (False: there was none)."""
+        if not self.has_class("shown"):
+            return False
+        self.workers.cancel_group(self, "search")
+        self.matches, self.query_text = [], ""
+        self.query_one(Input).value = ""
+        self.query_one("#search-count", Static).update("")
+        self.remove_class("shown")
+        self.post_message(self.Cleared())
+        return True
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder=tr("search_prompt", self.lang), id="search-input", compact=True)
@@ -83,10 +121,11 @@ class SearchBar(Horizontal):
         self.run_search(query, self.lang)
 
     def on_key(self, event: events.Key) -> None:
-        if event.key == "escape":
+        if event.key == "escape":  # in the box: give the keys back, keep the last search
             event.stop()
             if not self.query_text:
                 self.remove_class("shown")
+            self.query_one(Input).value = self.query_text
             self.post_message(self.Done())
 
     @work(thread=True, exclusive=True, group="search")
@@ -122,12 +161,15 @@ class SearchBar(Horizontal):
         self.post_message(self.Found(matches))
 
     def show_count(self, step: int) -> None:
-        """ "match n/N" for the current step ("–" when it is not a match), or "no match"."""
+        """Where ``step`` is among the hits ("match n/N", "after match n/N"), or "no match"."""
         count = self.query_one("#search-count", Static)
         if not self.query_text:
             count.update("")
-        elif not self.matches:
-            count.update(tr("no_matches", self.lang, query=self.query_text))
+            return
+        if not self.matches:
+            words = tr("no_matches", self.lang, query=self.query_text)
         else:
-            position = self.matches.index(step) + 1 if step in self.matches else "–"
-            count.update(tr("matches", self.lang, n=position, total=len(self.matches)))
+            n, on_hit = search.position(self.matches, step)
+            key = "matches" if on_hit else "matches_after"
+            words = tr(key, self.lang, n=n, total=len(self.matches))
+        count.update(f"{words} · {tr('search_clear_hint', self.lang)}")

@@ -138,7 +138,16 @@ class Timeline(Widget):
     def _heading(self, group: int) -> str:
         if group == 0 and self.index.turn(self.index.group_starts[0]) == 0:
             return tr("setup", self.lang)
-        return tr("turn", self.lang, turn=self.index.turn(self.index.group_starts[group]))
+        index = self.index
+        turn = index.turn(index.group_starts[group])
+        depth = index.group_depth(group)
+        if depth:  # a subagent's own loop, indented under the turn that called it
+            key = "subagent_turn" if turn else "subagent_setup"
+            return " " * (depth - 1) + tr(key, self.lang, turn=turn)
+        if group > 1 and index.group_depth(group - 1) and index.turn(index.group_starts[group]):
+            # Back from a subagent: the rest of the turn that called it.
+            return tr("turn_resumed", self.lang, turn=turn)
+        return tr("turn", self.lang, turn=turn)
 
     def _layout(self, height: int) -> list[_Row]:
         index = self.index

@@ -2,9 +2,11 @@
 
 Sections in the book's order, each followed by the recordings and steps that show it
 (:func:`tracer.replay.sections.bundled_contents`: recordings the guide or the scenario chose
-first, then a few where the step's kind alone leads there). Enter on a recording dismisses the
-screen with ``(path, step)``; the app opens it. Like the help screen, it only says what was
-chosen; it never moves the replay itself.
+first, then a few where the step's kind alone leads there; Enter on "… and N more recordings"
+lists the rest). Enter on a recording dismisses the screen with ``(path, step)``; the app opens
+it, with the chapter panel shown so the section is in view. The list scrolls under its pinned
+title and key line, so all twelve sections fit an 80x24 terminal. Like the help screen, it only
+says what was chosen; it never moves the replay itself.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tracer.replay.sections import Contents
-from tracer.replay.tour_words import pick, ranges_text, say
+from tracer.tour.words import pick, ranges_text, say
 
 #: Recordings listed under a section only because of their steps' kind (the rest are counted).
 MORE_AT_MOST = 2
@@ -40,6 +42,8 @@ class TocScreen(ModalScreen[tuple[Path, int] | None]):
         super().__init__()
         self.contents, self.lang, self.current = contents, lang, current
         self.targets: dict[str, tuple[Path, int]] = {}
+        self.expanded: set[str] = set()
+        """Sections whose "… and N more" row was opened: all their recordings are listed."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="toc-box"):
@@ -63,7 +67,8 @@ class TocScreen(ModalScreen[tuple[Path, int] | None]):
             entries = self.contents.of(section.id)
             shown = [e for e in entries if e.featured]
             rest = [e for e in entries if not e.featured]
-            shown += rest[:MORE_AT_MOST]
+            most = len(rest) if section.id in self.expanded else MORE_AT_MOST
+            shown += rest[:most]
             if not shown:
                 options.append(
                     Option(Text("     " + say("toc_none", self.lang), style="dim"), disabled=True)
@@ -78,14 +83,14 @@ class TocScreen(ModalScreen[tuple[Path, int] | None]):
                 line.append(entry.recording.name, style="" if entry.featured else "dim")
                 line.append("  " + ranges_text(entry.ranges(), self.lang), style="dim")
                 options.append(Option(line, id=key))
-            if len(rest) > MORE_AT_MOST:
+            if len(rest) > most:
                 options.append(
                     Option(
                         Text(
-                            "     " + say("toc_more", self.lang, n=len(rest) - MORE_AT_MOST),
+                            "     " + say("toc_more", self.lang, n=len(rest) - most),
                             style="dim italic",
                         ),
-                        disabled=True,
+                        id=f"more|{section.id}",
                     )
                 )
         return options
@@ -103,6 +108,15 @@ class TocScreen(ModalScreen[tuple[Path, int] | None]):
         (listing.action_cursor_down if delta > 0 else listing.action_cursor_up)()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        target = self.targets.get(event.option.id or "")
+        option_id = event.option.id or ""
+        if option_id.startswith("more|"):  # list the rest of the section's recordings
+            self.expanded.add(option_id.removeprefix("more|"))
+            listing = self.query_one(OptionList)
+            at = event.option_index
+            listing.clear_options()
+            listing.add_options(self._options())
+            listing.highlighted = at  # the first of the recordings that were hidden
+            return
+        target = self.targets.get(option_id)
         if target is not None:
             self.dismiss(target)

@@ -1,7 +1,7 @@
 """What the tour's cards say: a section stop, a revealed answer, the score. Rich text only.
 
-Kept out of the screens (:mod:`tracer.replay.widgets.tour_screen`) so the words can be tested
-without Textual, and out of :mod:`tracer.replay.tour` so the tour's logic stays free of layout.
+Kept out of the screens (:mod:`tracer.tour.screens`) so the words can be tested
+without Textual, and out of :mod:`tracer.tour.stops` so the tour's logic stays free of layout.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from rich.text import Text
 from tracer.replay.guide import LABEL
 from tracer.replay.section_panel import diagram_text
 from tracer.replay.sections import RecordingInfo
-from tracer.replay.tour import Stop, Tour
-from tracer.replay.tour_words import pick, say
+from tracer.tour.stops import Stop, Tour
+from tracer.tour.words import pick, say
 
 
 def stop_title(tour: Tour, lang: str) -> str:

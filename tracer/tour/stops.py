@@ -7,7 +7,7 @@ The tour is a list of stops made from the guide and the bundled recordings:
   recording, the step where the doctor finds the fault);
 * one **checkpoint stop** per checkpoint, right after the section its step belongs to. It opens
   before that step (where nothing on the screen gives the answer away) and asks the reader to
-  predict what comes next (:mod:`tracer.replay.checkpoints` computes the answer from the trace
+  predict what comes next (:mod:`tracer.tour.checkpoints` computes the answer from the trace
   and the step that shows it); after the answer the tour goes to that step and explains.
 
 :class:`Tour` moves through the stops and keeps the reader's answers in a :class:`Progress`,
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from tracer.replay.checkpoints import NotInTrace, Question, build_question
 from tracer.replay.sections import Contents, recording_info, section_for_step
+from tracer.tour.checkpoints import NotInTrace, Question, build_question
 
 STATE_ENV = "TRACER_STATE_DIR"
 PROGRESS_FILE = "tour.json"

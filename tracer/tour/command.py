@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from tracer.replay.tour import STATE_ENV
+from tracer.tour.stops import STATE_ENV
+from tracer.tour.words import say
 
 
 def register(subparsers: Any) -> None:
@@ -23,7 +24,11 @@ def register(subparsers: Any) -> None:
         "step will show before you see it. Progress is kept (in $"
         + STATE_ENV
         + ", $XDG_STATE_HOME/tracer or ~/.local/state/tracer), so the tour resumes "
-        "where you left it. Keys: N next stop, B previous stop, ? all keys.",
+        "where you left it. Keys: "
+        + say("tour_keys", "en")
+        + " · "
+        + say("tour_more_keys", "en")
+        + ". On a checkpoint, choose an answer (1-9, or the arrows) before Enter; w skips it.",
     )
     parser.add_argument(
         "--lang",

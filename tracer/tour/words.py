@@ -78,6 +78,26 @@ WORDS: dict[str, dict[str, str]] = {
         "zh": "只有在导览（tracer tour）里才有上一处和下一处。",
         "en": "Stops exist only on the tour (tracer tour).",
     },
+    # The tour's keys beyond w and W, named the same on its bar, its cards and `tracer tour --help`.
+    "tour_more_keys": {"zh": "v 回顾答案 · ? 所有按键", "en": "v review answers · ? every key"},
+    "card_keys": {
+        "zh": "回车关闭 · w 下一处 · W 上一处 · v 回顾答案",
+        "en": "Enter closes · w next stop · W previous stop · v review answers",
+    },
+    "question_keys": {
+        "zh": "w 跳过这个检查点 · W 上一处",
+        "en": "w skips this checkpoint · W previous stop",
+    },
+    "choose_first": {
+        "zh": "先选一个答案（按 1–{n}，或用 ↑↓），再按回车。",
+        "en": "Choose an answer first (1–{n}, or ↑↓), then press Enter.",
+    },
+    "review_title": {"zh": "回顾我的答案", "en": "Review my answers"},
+    "review_hint": {
+        "zh": "↑↓ 或 j k 选择 · 回车跳到答案所在的那一步 · Esc 关闭",
+        "en": "↑↓ or j k choose · Enter goes to the step that shows the answer · Esc closes",
+    },
+    "review_given": {"zh": "你的答案：{given}", "en": "you said: {given}"},
 }
 
 

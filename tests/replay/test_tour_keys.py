@@ -1,0 +1,127 @@
+"""A forgiving tour: the tour's screens and their keys alone, then the app with Pilot.
+
+``w`` ``W`` ``v`` work from every card; a checkpoint needs a choice before Enter; ``w`` on a
+question skips it; the review lists the answers and Enter goes to the step that shows one; the
+command's help and the in-app bar name the same keys."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from nav_helpers import MAIN_TRACE, nav_guide, nav_tour
+from rich.text import Text
+from test_widgets import ScreenHarness, run_screen
+
+from tracer.replay import factory
+from tracer.tour.screens import Answer, Reviewed, ReviewScreen, TourCard, TourQuestion
+from tracer.tour.words import say
+
+
+def _question(tmp_path: Path) -> Any:
+    tour = nav_tour(tmp_path / "tour.json")
+    return next(s.question for s in tour.stops if s.question is not None and s.question.choices)
+
+
+@pytest.mark.parametrize(
+    ("key", "result"),
+    [("w", "next"), ("W", "back"), ("B", "back"), ("v", "review"), ("enter", None)],
+)
+def test_a_card_takes_the_tour_keys(key: str, result: str | None) -> None:
+    app = run_screen(TourCard("Tour 1/3", Text("notes\n" * 60), "en"), [key])
+    assert app.result == result
+
+
+def test_a_long_card_scrolls_under_its_pinned_key_line() -> None:
+    card = TourCard("Tour 1/3", Text("\n".join(f"line {n}" for n in range(80))), "zh")
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        app = ScreenHarness(card)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("j", "j")
+            seen["scroll"] = card.query_one("#tour-body").top
+            seen["hint"] = card.query_one("#tour-hint").region
+            seen["screen"] = app.screen.region
+
+    asyncio.run(main())
+    assert seen["scroll"] == 2
+    assert seen["screen"].contains_region(seen["hint"]) and seen["hint"].height >= 1
+
+
+def test_enter_alone_on_a_checkpoint_chooses_nothing(tmp_path: Path) -> None:
+    question = _question(tmp_path)
+    app = run_screen(TourQuestion("Tour", question, "?", "en"), ["enter"])
+    assert app.result == "not dismissed"  # still asking
+    app = run_screen(TourQuestion("Tour", question, "?", "en"), ["down", "enter"])
+    assert app.result == Answer(question.choices[0].value)
+    app = run_screen(TourQuestion("Tour", question, "?", "en"), ["2"])
+    assert app.result == Answer(question.choices[1].value)
+
+
+def test_w_skips_a_checkpoint_and_escape_leaves_it_for_later(tmp_path: Path) -> None:
+    tour = nav_tour(tmp_path / "tour.json")
+    asked = [s.question for s in tour.stops if s.question is not None]
+    assert any(q.numeric for q in asked) and any(not q.numeric for q in asked)
+    for question in asked:  # a number box too: w is a tour key, not a character for it
+        assert run_screen(TourQuestion("Tour", question, "?", "zh"), ["w"]).result == "next"
+        assert run_screen(TourQuestion("Tour", question, "?", "zh"), ["escape"]).result is None
+
+
+def test_the_review_goes_to_the_step_that_shows_the_answer() -> None:
+    rows = [
+        Reviewed("mapping", "yes", True, MAIN_TRACE, 7),
+        Reviewed("wrapping", None, False, MAIN_TRACE, 9),
+    ]
+    app = run_screen(ReviewScreen(rows, "en"), ["j", "enter"])
+    assert app.result == (MAIN_TRACE, 9)
+
+
+def test_in_the_app_w_moves_on_from_a_card_and_skips_a_question(tmp_path: Path) -> None:
+    tour = nav_tour(tmp_path / "tour.json")
+    app = factory.make_app(
+        tour.current.recording, step=tour.current.step + 1, lang="en", guide=nav_guide(), tour=tour
+    )
+    seen: list[Any] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(len(tour.stops) + 2):
+                await pilot.pause()
+                seen.append((tour.position, type(app.screen).__name__))
+                if tour.at_end:
+                    break
+                await pilot.press("w")  # from a card or a question alike
+            await pilot.pause()
+            await pilot.press("v")
+            await pilot.pause()
+            seen.append(type(app.screen).__name__)
+            await pilot.press("enter")  # the first checkpoint's evidence
+            await pilot.pause()
+            seen.append(app.step)
+
+    asyncio.run(main())
+    positions = [p for p, _ in seen[:-2]]
+    assert positions == sorted(positions) and positions[-1] == len(tour.stops) - 1
+    assert any(name == "TourQuestion" for _, name in seen[:-2])
+    assert tour.progress.answers == {}  # every question skipped, none answered by accident
+    assert seen[-2] == "ReviewScreen"
+    first = next(s.question for s in tour.stops if s.question is not None)
+    assert seen[-1] == first.land
+
+
+def test_the_help_and_the_bar_name_the_same_tour_keys() -> None:
+    import argparse
+
+    from tracer.tour import command
+
+    parser = argparse.ArgumentParser()
+    command.register(parser.add_subparsers())
+    text = parser._subparsers._group_actions[0].choices["tour"].format_help()  # type: ignore[union-attr]
+    flat = " ".join(text.split())
+    for key in ("tour_keys", "tour_more_keys"):
+        assert " ".join(say(key, "en").split()) in flat
+    assert "N next" not in flat and "B previous" not in flat

@@ -1,0 +1,34 @@
+"""The status words on the right of the journey strip: following, indexing, checking, playing,
+and which subagent's loop the cursor is in. Pure: the app passes what it knows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracer.cells import clip
+from tracer.replay.i18n import tr
+
+
+def status_line(
+    lang: str,
+    *,
+    following: bool = False,
+    ended: bool = False,
+    indexing: bool = False,
+    checking: bool = False,
+    playing: float | None = None,
+    loop: Any = None,
+) -> str:
+    """The words joined by " · " (empty when there is nothing to say)."""
+    parts = []
+    if following:
+        parts.append(tr("ended" if ended else "following", lang))
+    if indexing:
+        parts.append(tr("indexing", lang))
+    if checking:
+        parts.append(tr("doctor_checking", lang))
+    if playing is not None:
+        parts.append(tr("playing", lang, speed=f"{playing:g}"))
+    if loop is not None:
+        parts.append(tr("in_subagent", lang, loop=clip(loop.loop, 14), depth=loop.depth))
+    return " · ".join(parts)

@@ -1,0 +1,86 @@
+"""The chapter column on the right: what this kind of step is in the book, and the section.
+
+Two :class:`~tracer.replay.widgets.chapter_panel.ChapterPanel` stack here. The top one says what
+the step's stage is in the chapter's terms (:func:`tracer.replay.guide.step_text`) and names the
+checkpoints that land on this very step (:func:`tracer.replay.landings.checkpoint_landings`,
+worked out once per recording); the bottom one shows the chapter's section for the step
+(:func:`tracer.replay.sections.section_for_step`, :func:`tracer.replay.section_panel.
+section_panel_text`). The app hands the column the step (:meth:`ChapterColumn.show_step`,
+attributes down); the column redraws a panel only when what it shows changed, and lights the
+current search's hits in both, so the chapter is searched too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+
+from tracer.replay.guide import step_text
+from tracer.replay.i18n import stage_name, tr
+from tracer.replay.landings import checkpoint_landings
+from tracer.replay.section_panel import section_panel_text
+from tracer.replay.sections import RecordingInfo, section_for_step
+from tracer.replay.steps import StepIndex
+from tracer.replay.widgets.chapter_panel import ChapterPanel
+
+
+class ChapterColumn(Vertical):
+    """The step's chapter text over the section's; the guide comes down once, at start."""
+
+    def __init__(self, guide: Any, guide_problem: str | None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.guide, self.guide_problem = guide, guide_problem
+        self._landings: tuple[object, dict[int, list[str]]] | None = None
+        self._step_key: object = None
+        self._section_key: object = None
+
+    def compose(self) -> ComposeResult:
+        yield ChapterPanel(tr("chapter", "en"), id="chapter-step")
+        yield ChapterPanel(id="chapter-section")
+
+    def forget(self) -> None:
+        """Another trace was opened: draw both panels afresh."""
+        self._landings = self._step_key = self._section_key = None
+
+    def checkpoints_here(self, index: StepIndex, recording: RecordingInfo, step: int) -> list[str]:
+        """Ids of the checkpoints whose step is ``step`` in this recording."""
+        if self.guide is None or not index.complete:
+            return []
+        if self._landings is None or self._landings[0] is not index:
+            self._landings = (index, checkpoint_landings(self.guide, recording, index))
+        return self._landings[1].get(step, [])
+
+    def show_step(
+        self,
+        index: StepIndex,
+        step: int,
+        lang: str,
+        recording: RecordingInfo,
+        scenario: str | None,
+        lighter: Callable[[Text], Text] | None = None,
+        query: str = "",
+    ) -> None:
+        stage = index.stage(step)
+        landed = tuple(self.checkpoints_here(index, recording, step))
+        step_key = (stage, lang, landed, query, scenario)
+        if step_key != self._step_key:
+            self._step_key = step_key
+            text = step_text(self.guide, self.guide_problem, stage, lang, scenario, landed=landed)
+            self.query_one("#chapter-step", ChapterPanel).show(
+                lighter(text) if lighter else text,
+                f"{tr('chapter', lang)} · {stage_name(stage, lang)}",
+                key=step_key,
+            )
+        # The section comes from the guide's anchors, the scenario and the stage (sections.py).
+        section, _ = section_for_step(self.guide, recording, stage, index.turn(step))
+        section_key = (getattr(section, "id", None), lang, recording.name, query)
+        if section_key != self._section_key:
+            self._section_key = section_key
+            text = section_panel_text(section, lang, recording, self.guide is not None)
+            self.query_one("#chapter-section", ChapterPanel).show(
+                lighter(text) if lighter else text, key=section_key
+            )

@@ -1,0 +1,61 @@
+"""The frame: the row that holds the timeline, the step view and the chapter panel, and decides
+which of them fit.
+
+It owns the layout the way a widget owns its state: the reader's wishes (the toggle keys ``T``
+timeline, ``c`` chapter, ``D`` debug console, which the app forwards here) and the plan
+:func:`tracer.replay.layout.plan` makes from them and the terminal's size. It plans again on
+every resize of its own, not only at start, so going from 140x42 down to 80x24 folds the
+timeline and the chapter panel away (the app's resize event comes before the app knows its new
+size, so the frame listens to its own). When the focused panel is folded away the step view
+gets the keys back.
+"""
+
+from __future__ import annotations
+
+from textual.containers import Horizontal
+from textual.events import Resize
+
+from tracer.replay import layout
+
+
+class Frame(Horizontal):
+    """Timeline | centre (step view, findings, debug console) | chapter, as room allows."""
+
+    def __init__(self, *children: object, id: str | None = None) -> None:
+        super().__init__(*children, id=id)  # type: ignore[arg-type]
+        self.wishes = layout.Wishes()
+
+    def on_resize(self, event: Resize) -> None:
+        self.apply()
+
+    def apply(self) -> layout.Plan | None:
+        """Show the panels that fit the screen (and the reader's wishes)."""
+        if not self.is_mounted or not self.query("Timeline"):
+            return None  # (not yet composed, or the app is closing)
+        width, height = self.screen.size
+        plan = layout.plan(width, height, self.wishes)
+        self.query_one("Timeline").display = plan.timeline
+        self.query_one("#chapter").display = plan.chapter
+        self.query_one("DebugConsole").display = plan.debug
+        self.screen.set_class(plan.narrow, "-narrow")
+        focused = self.screen.focused
+        if focused is not None and not all(
+            node.display for node in focused.ancestors_with_self if node is not self.app
+        ):
+            self.query_one("#stage").focus()  # the focused panel was folded away
+        return plan
+
+    def shown(self, panel: str) -> bool:
+        """Whether ``panel`` ("timeline", "chapter", "debug") is on screen now."""
+        selector = {"timeline": "Timeline", "chapter": "#chapter", "debug": "DebugConsole"}
+        return bool(self.query_one(selector[panel]).display)
+
+    def toggle(self, panel: str) -> None:
+        """The toggle key for ``panel``: show it if hidden, hide it if shown."""
+        self.wishes = layout.toggled(self.wishes, panel, self.shown(panel))
+        self.apply()
+
+    def show_panel(self, panel: str) -> None:
+        """Make sure ``panel`` is shown (a filter needs the timeline, a section the chapter)."""
+        if not self.shown(panel):
+            self.toggle(panel)

@@ -1,0 +1,124 @@
+"""The step view: what the current step produced and what it changed, folded, unfolded or raw.
+
+The app hands the view the step to show (:meth:`StageView.show_step`: attributes down); the view
+asks the pure layers for its text (:func:`tracer.replay.render.render_step`, or
+:func:`tracer.replay.raw.step_json` in raw mode) and keeps how the reader wants it shown:
+
+- ``o`` (or Enter, through the app) opens every fold of :mod:`tracer.replay.fold`, and again
+  closes them;
+- ``r`` shows the step's raw JSON; ``r`` again goes back to the folded *or unfolded* text the
+  reader had, so a raw peek never loses an unfold;
+- ``b`` jumps between the raw output and the ``tool_result`` block it became (the ``⇓`` line).
+
+A new step opens folded, at its top. The view says when its mode changed
+(:class:`StageView.ModeChanged`, a message up) so the app can redraw what depends on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+
+from tracer.replay.fold import unfolded
+from tracer.replay.i18n import stage_name, tr
+from tracer.replay.raw import step_json
+from tracer.replay.render import render_step
+from tracer.replay.steps import StepIndex
+from tracer.replay.widgets.pager import Pager
+
+#: The line of the mapping view between the raw output and the tool_result block.
+BLOCK_MARK = "⇓"
+
+
+class StageView(Pager):
+    """What the current step produced and what it changed."""
+
+    BINDINGS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("o", "unfold", "unfold", show=False),
+        Binding("r", "raw", "raw JSON", show=False),
+        Binding("b", "block", "raw output ⇄ block", show=False),
+    ]
+
+    class ModeChanged(Message):
+        """The reader switched between folded, unfolded and raw."""
+
+    def __init__(self, title: str = "", *, id: str | None = None) -> None:
+        super().__init__(title, id=id)
+        self.index: StepIndex | None = None
+        self.step = -1
+        self.lang = "en"
+        self.unfold = False
+        self.raw = False
+        self.lighter: Callable[[Text], Text] | None = None
+        """Lights the current search's hits (set by the app; None: no search)."""
+
+    @property
+    def mode(self) -> str:
+        """ "raw", "unfolded" or "folded"."""
+        return "raw" if self.raw else "unfolded" if self.unfold else "folded"
+
+    def show_step(
+        self,
+        index: StepIndex,
+        step: int,
+        lang: str,
+        lighter: Callable[[Text], Text] | None = None,
+    ) -> None:
+        """Show ``step`` of ``index`` (a new step opens folded, at its top)."""
+        same = index is self.index and step == self.step
+        if not same:
+            self.unfold = self.raw = False
+        self.index, self.step, self.lang, self.lighter = index, step, lang, lighter
+        self._draw(keep_offset=same)
+
+    def step_text(self) -> Text:
+        """The text for the current step in the current mode."""
+        assert self.index is not None
+        if self.raw:
+            from rich.syntax import Syntax
+
+            code = step_json(self.index, self.step)
+            highlighted = Syntax(code, "json", theme="ansi_dark", word_wrap=False).highlight(code)
+            highlighted.rstrip()
+            return highlighted
+        if self.unfold:
+            with unfolded():
+                return render_step(self.index, self.step, self.lang)
+        return render_step(self.index, self.step, self.lang)
+
+    def title_text(self) -> str:
+        assert self.index is not None
+        mode = "" if self.mode == "folded" else " · " + tr(f"mode_{self.mode}", self.lang)
+        return f"{self.step + 1} · {stage_name(self.index.stage(self.step), self.lang)}{mode}"
+
+    def _draw(self, keep_offset: bool) -> None:
+        if self.index is None or not 0 <= self.step < len(self.index):
+            return
+        text = self.step_text()
+        if self.lighter is not None:
+            text = self.lighter(text)
+        self.show(text, self.title_text(), keep_offset=keep_offset)
+
+    def action_unfold(self) -> None:
+        self.unfold = not self.unfold
+        self.raw = False
+        self._draw(keep_offset=False)
+        self.post_message(self.ModeChanged())
+
+    def action_raw(self) -> None:
+        self.raw = not self.raw  # the unfold is kept underneath
+        self._draw(keep_offset=False)
+        self.post_message(self.ModeChanged())
+
+    def action_block(self) -> None:
+        """On a small screen, jump between the raw output and the block it became."""
+        self.toggle_mark(BLOCK_MARK)
+
+    def copy_text(self) -> str:
+        """What ``y`` copies from here: the raw JSON itself in raw mode, else the text shown."""
+        if self.raw and self.index is not None:
+            return step_json(self.index, self.step)
+        return self.text.plain
