@@ -12,7 +12,9 @@ out is well formed and of reasonable size, and anything else becomes a :class:`U
   ``"\\ud800"``; no UTF-8 file can hold it, so writing it back out or printing it would fail
   later, far from the cause) is named with its column;
 * **JSON**: one line is at most :data:`MAX_LINE` bytes and nests at most :data:`MAX_DEPTH` deep
-  (the rest of tracer walks values recursively); ``NaN`` and ``Infinity`` are not JSON;
+  (the rest of tracer walks values recursively); ``NaN`` and ``Infinity`` are not JSON, and a
+  number must be one the exports can write: ``1e400`` parses as infinity and an integer past
+  64 bits fits no OTLP attribute, so both are refused here, where ``validate`` would see them;
 * **YAML**: see :mod:`tracer.yamlfile`, which reads through :func:`read_text` and bounds aliases,
   depth and size as it composes.
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import re
 import stat
@@ -38,6 +41,9 @@ MAX_LINE = 64 * 1024 * 1024
 few MB); a line bigger than this is damage, and decoding it would cost seconds and gigabytes."""
 MAX_DEPTH = 64
 """Nesting of arrays and objects in one JSON value. Real traces nest about 8 deep."""
+MAX_FILE = 1024 * 1024 * 1024
+"""Bytes in a file read whole (a transcript or an API log being imported). The longest real
+Claude Code sessions are a few hundred MB; a bigger file would cost gigabytes to hold and split."""
 MAX_TEXT = 4 * 1024 * 1024
 """Bytes in a hand-written text file (a scenario); big files of that kind are not hand-written."""
 
@@ -47,6 +53,11 @@ _SURROGATE_ESCAPE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
     r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
+#: What an out-of-range number looks like in the text: a long run of digits, or a 3-digit
+#: exponent. Only a line that matches is walked, so ordinary lines cost one regex scan.
+_BIG_NUMBER = re.compile(r"\d{19}|[eE][+-]?\d{3}")
+MAX_INT = 2**63 - 1
+"""The largest integer a trace may hold (OTLP's int64)."""
 _KINDS = {
     stat.S_IFIFO: "a FIFO (named pipe)",
     stat.S_IFCHR: "a character device",
@@ -87,19 +98,19 @@ def _os_reason(exc: OSError) -> str:
     return f"cannot read: {exc.strerror or exc}"
 
 
-def read_bytes(path: str | Path, what: str = "file", limit: int | None = None) -> bytes:
-    """The whole of a regular file, refusing more than ``limit`` bytes."""
+def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_FILE) -> bytes:
+    """The whole of a regular file, refusing more than ``limit`` bytes (from its size first)."""
     fd = open_regular(path, what)
     try:
         size = os.fstat(fd).st_size
-        if limit is not None and size > limit:
+        if size > limit:
             raise UserError(f"too large ({size:,} bytes; the limit is {limit:,})", path)
         chunks: list[bytes] = []
         total = 0
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
             total += len(chunk)
-            if limit is not None and total > limit:  # it grew while we read
+            if total > limit:  # it grew while we read
                 raise UserError(f"too large (over {limit:,} bytes)", path)
         return b"".join(chunks)
     except OSError as exc:
@@ -175,6 +186,23 @@ def vet(value: Any, text: str, path: str | Path, line: int | None = None) -> Non
         _check_depth(value, path, line)
     if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
         check_value(value, path, line)
+    if _BIG_NUMBER.search(text) is not None:
+        check_numbers(value, path, line)
+
+
+def check_numbers(value: Any, path: str | Path, line: int | None = None) -> None:
+    """Walk a parsed value (without recursion): every float finite, every integer in 64 bits."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise UserError("a number out of range (it reads as infinity)", path, line)
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_INT:
+            raise UserError(f"an integer out of range (over {MAX_INT:,})", path, line)
 
 
 def _check_depth(value: Any, path: str | Path, line: int | None) -> None:
@@ -203,7 +231,8 @@ def check_value(value: Any, path: str | Path, line: int | None = None) -> None:
             raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line)
         if isinstance(item, dict):
             for key, sub in item.items():
-                _encodable(key, path, line)
+                if isinstance(key, str):  # a YAML key may be a number
+                    _encodable(key, path, line)
                 stack.append((sub, depth + 1))
         else:
             stack.extend((sub, depth + 1) for sub in item)
