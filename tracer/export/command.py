@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tracer.printable import printable
+
 FORMATS = {
     "md": "tracer.export.markdown",
     "mermaid": "tracer.export.mermaid",
@@ -91,15 +93,16 @@ def _export(args: argparse.Namespace) -> int:
         if args.output is not None:
             raise UserError("-o goes with --format; --otlp-endpoint sends, it writes no file")
         sent, trace_id, where = send(args.trace, args.otlp_endpoint, args.otlp_protocol)
-        print(f"sent {sent} spans of trace {trace_id} to {where}", file=sys.stderr)
+        print(printable(f"sent {sent} spans of trace {trace_id} to {where}"), file=sys.stderr)
         return 0
     if args.otlp_protocol is not None:
         raise UserError("--otlp-protocol goes with --otlp-endpoint")
     text = export_text(args.trace, args.format)
     if args.output is None:
-        sys.stdout.write(text)
+        # A document: written as it is into a pipe or a file, made printable on a terminal.
+        sys.stdout.write(printable(text, lines=True) if sys.stdout.isatty() else text)
         return 0
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output}", file=sys.stderr)
+    print(printable(f"wrote {args.output}"), file=sys.stderr)
     return 0
