@@ -169,3 +169,20 @@ def test_a_scenario_that_cannot_be_a_value_is_one_line(
     line = _one_line(capsys, main(["record", "--scenario", str(scenario), "-o", str(out)]))
     where = f"{scenario}:{line_no}: " if line_no else f"{scenario}: "
     assert line.startswith(f"tracer: {where}") and said in line, line
+
+
+@pytest.mark.parametrize(
+    "data",
+    ['{"type": "ping", "n": 1e400}', '{"type": "ping", "n": NaN}', "[" * 100_000 + "]" * 100_000],
+    ids=["inf", "nan", "deep"],
+)
+def test_a_logged_stream_event_out_of_range_is_skipped(data: str) -> None:
+    from tracer.importers.sse import accumulate, sse_events
+
+    raw = f'event: ping\ndata: {data}\n\nevent: message_stop\ndata: {{"type": "x"}}\n\n'
+    assert sse_events(raw) == [{"type": "x"}]
+    start = {"type": "content_block_start", "content_block": {"type": "tool_use", "id": "t"}}
+    delta = {"type": "content_block_delta", "delta": {"type": "input_json_delta"}}
+    delta["delta"]["partial_json"] = data
+    message = accumulate([start, delta, {"type": "content_block_stop", "index": 0}])
+    assert message["content"][0]["input"] == {"_partial_json": data}
