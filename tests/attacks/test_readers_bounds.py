@@ -186,3 +186,30 @@ def test_a_logged_stream_event_out_of_range_is_skipped(data: str) -> None:
     delta["delta"]["partial_json"] = data
     message = accumulate([start, delta, {"type": "content_block_stop", "index": 0}])
     assert message["content"][0]["input"] == {"_partial_json": data}
+
+
+# -- a transcript followed while it is written -------------------------------------------------
+
+
+def test_following_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    source = tmp_path / "s.jsonl"
+    os.mkfifo(source)  # no writer: opening it to read its first line would wait forever
+    proc = _bounded(["import", "claude-code", str(source), "--follow", "-o", str(tmp_path / "o")])
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == (
+        f"tracer: {source}: is a FIFO (named pipe), not a Claude Code transcript: refused"
+    )
+
+
+def test_following_a_transcript_of_zeros_stops_at_the_line_limit(tmp_path: Path) -> None:
+    # 900 MB with no newline (under the 1 GiB a transcript may have): the follow reads it a
+    # step at a time and refuses the line once it passes 64 MB, in a child with 1.5 GB of
+    # address space. A bigger file is refused from its size, as a whole-file import does.
+    source = _sparse(tmp_path / "s.jsonl", b'{"type":"user"}\n', 900 * 1000**2)
+    out = tmp_path / "o.trace.jsonl"
+    args = ["import", "claude-code", str(source), "--follow", "--idle-exit", "1", "-o", str(out)]
+    proc = _bounded(args, memory=3 << 29)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert proc.stderr.strip().splitlines()[-1] == (
+        f"tracer: {source}:2: line too long (over 67,108,864 bytes)"
+    )
