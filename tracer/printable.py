@@ -40,3 +40,13 @@ def printable(text: object, *, lines: bool = False) -> str:
     message)."""
     shown = str(text)
     return (_UNSAFE_LINES if lines else _UNSAFE).sub(_escape, shown)
+
+
+def printable_json(text: str) -> str:
+    """JSON text with the same treatment, still valid JSON of the same value.
+
+    ``json.dumps`` escapes C0 controls itself, but with ``ensure_ascii=False`` it leaves DEL,
+    the C1 range and the bidi controls as they are; here they become ``\\u`` escapes, which
+    any JSON reader turns back into the same characters.
+    """
+    return _UNSAFE_LINES.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

@@ -170,3 +170,25 @@ def test_printable_escapes_what_a_terminal_obeys_and_nothing_else(
     text: str, lines: bool, shown: str
 ) -> None:
     assert printable(text, lines=lines) == shown
+
+
+@pytest.mark.parametrize(
+    ("args", "fault"),
+    [(["doctor", "--json"], True), (["export", "-f", "otlp-json"], False)],
+    ids=["doctor", "otlp"],
+)
+def test_json_on_stdout_stays_the_same_json_without_a_control(
+    args: list[str], fault: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = _hostile_fault(tmp_path) if fault else _hostile_trace(tmp_path)
+    code, out, err = _run(capsys, *args, str(trace))
+    assert code in (0, 1), err
+    assert OBEYED.search(out.replace("\n", "")) is None, repr(out[:2000])
+    assert any(HOSTILE in text for text in _strings(json.loads(out)))  # the value is intact
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [text for item in items for text in _strings(item)]

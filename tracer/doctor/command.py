@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tracer.printable import printable
+from tracer.printable import printable, printable_json
 
 RULE_IDS = (
     "result-not-returned",
@@ -131,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
     # stops short, so every check above saw only part of the session.
     unended = f"warning: {args.trace}: {INCOMPLETE}" if not complete else None
     if args.json:
-        print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
+        listed = json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2)
+        print(printable_json(listed))  # the same JSON, with C1 and bidi controls escaped
         if unended:
             print(printable(unended), file=sys.stderr)
     else:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tracer.printable import printable
+from tracer.printable import printable, printable_json
 
 FORMATS = {
     "md": "tracer.export.markdown",
@@ -99,8 +99,10 @@ def _export(args: argparse.Namespace) -> int:
         raise UserError("--otlp-protocol goes with --otlp-endpoint")
     text = export_text(args.trace, args.format)
     if args.output is None:
-        # A document: written as it is into a pipe or a file, made printable on a terminal.
-        sys.stdout.write(printable(text, lines=True) if sys.stdout.isatty() else text)
+        if args.format == "otlp-json":  # the same JSON value, its C1 and bidi controls escaped
+            sys.stdout.write(printable_json(text))
+        else:  # a document: as it is into a pipe or a file, made printable on a terminal
+            sys.stdout.write(printable(text, lines=True) if sys.stdout.isatty() else text)
         return 0
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(text, encoding="utf-8")
