@@ -2,9 +2,13 @@
 
 The export walks the events once and joins them through dictionaries (tool span by
 ``tool_use_id``, by the uuid of its wrapped result, turns that asked for tools); a join done by
-scanning every event for every span would make it quadratic, 100x for 10x the turns. Traces are
-built by :func:`replay_latency.make_big_trace` (one recorded turn repeated). Each size is timed
-best of ``--runs``: reading the trace (``walk``) and building the spans and JSON (``render``).
+scanning every event for every span would make it quadratic, 100x for 10x the turns. Content is
+on (these are recordings), so every ``chat`` span carries its request's messages: the history
+is kept in place and each message converted once, and each span holds at most
+``--otlp-max-content`` bytes of it, so resending the whole history each turn stays linear too.
+Traces are built by :func:`replay_latency.make_big_trace` (one recorded turn repeated). Each
+size is timed best of ``--runs``: reading the trace (``walk``) and building the spans and JSON
+(``render``).
 The last line is the ratio, 10,000 turns over 1,000 (target <= 12).
 
 Run: ``python bench/otlp_export.py [--runs 3]``.

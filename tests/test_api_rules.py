@@ -135,19 +135,65 @@ def test_the_first_message_must_be_the_users() -> None:
     assert text == 'messages: first message must use the "user" role'
 
 
+def test_the_pinned_sdk_says_consecutive_turns_are_combined() -> None:
+    """The reason there is no "roles must alternate" rule: the SDK documents the opposite."""
+    import inspect
+
+    from anthropic.resources.messages import messages as sdk_messages
+
+    doc = " ".join(inspect.getsource(sdk_messages).split())
+    assert (
+        "Consecutive `user` or `assistant` turns in your request will be combined into a "
+        "single turn." in doc
+    )
+
+
 @pytest.mark.parametrize("role", ["user", "assistant"])
-def test_roles_must_alternate(role: str) -> None:
+def test_consecutive_same_role_messages_are_combined_not_refused(role: str) -> None:
+    messages = [
+        PROMPT,
+        {"role": "assistant", "content": "A"},
+        {"role": role, "content": "B"},
+        {"role": role, "content": "C"},
+    ]
+    assert validate_request(body(*messages)) is None
+    assert find_problems(messages) == []
+    assert all(p.code != "roles" for p in find_problems(messages, stop_at_schema=False))
+
+
+def test_results_split_over_consecutive_user_messages_answer_the_combined_turn() -> None:
+    # Claude Code keeps one user message per result; the API combines them into one turn.
+    assert (
+        validate_request(
+            body(
+                PROMPT,
+                asks("toolu_a", "toolu_b"),
+                answers(result("toolu_a")),
+                answers(result("toolu_b")),
+            )
+        )
+        is None
+    )
+
+
+def test_a_tool_use_in_the_first_of_two_assistant_messages_is_answered_after_both() -> None:
+    split = [PROMPT, asks("toolu_a"), {"role": "assistant", "content": "More."}]
+    assert validate_request(body(*split, answers(result("toolu_a")))) is None
+    unanswered = validate_request(body(*split, {"role": "user", "content": "go on"}))
+    assert unanswered is not None and unanswered.startswith(
+        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: "
+        "toolu_a."
+    )
+
+
+def test_text_in_an_earlier_user_message_comes_before_the_results_of_the_combined_turn() -> None:
     text = validate_request(
         body(
-            PROMPT,
-            {"role": "assistant", "content": "A"},
-            {"role": role, "content": "B"},
-            {"role": role, "content": "C"},
+            PROMPT, asks("toolu_a"), {"role": "user", "content": "note"}, answers(result("toolu_a"))
         )
     )
-    assert text == (
-        'messages: roles must alternate between "user" and "assistant", but found '
-        f'multiple "{role}" roles in a row'
+    assert text is not None and text.startswith(
+        "messages.2: Did not find 1 `tool_result` block(s) at the beginning of this message."
     )
 
 
@@ -226,15 +272,14 @@ def test_a_refused_request_ends_the_session_with_model_error(record: Callable[..
 
     rec = record(
         {
-            "faults": {"drop_tool_result": ["toolu_01drop"]},
+            "faults": {"malform_block": {"toolu_01bad": {"remove": ["tool_use_id"]}}},
             "workspace": {"files": {"a.txt": "alpha\n"}},
             "permissions": {"allow": ["Read"]},
             "responses": [
                 {
                     "text": "Reading.",
                     "tool_use": [
-                        {"id": "toolu_01keep", "name": "Read", "input": {"file_path": "a.txt"}},
-                        {"id": "toolu_01drop", "name": "Read", "input": {"file_path": "a.txt"}},
+                        {"id": "toolu_01bad", "name": "Read", "input": {"file_path": "a.txt"}},
                     ],
                 },
                 {"text": "never reached"},
@@ -245,10 +290,96 @@ def test_a_refused_request_ends_the_session_with_model_error(record: Callable[..
     end = rec.terminal
     assert end.reason == "model_error"
     expected = validate_request(rec.requests()[-1])
-    assert expected is not None and "toolu_01drop" in expected
+    assert expected == "messages.2.content.0.tool_result.tool_use_id: Field required"
     assert end.error == f"400 invalid_request_error: {expected}"
     refused = [a for a in rec.of("http_attempt") if a.status == 400]
     assert len(refused) == 1, "a 400 is final: the SDK must not retry it (x-should-retry: false)"
     assert len(rec.of("response")) == 1
     count, problems, _ = validate_trace(rec.path)
     assert problems == [] and count == len(rec.events)
+
+
+DROPPED = {
+    "faults": {"drop_tool_result": ["toolu_01drop"]},
+    "workspace": {"files": {"a.txt": "alpha\n"}},
+    "permissions": {"allow": ["Read"]},
+    "responses": [
+        {
+            "text": "Reading.",
+            "tool_use": [
+                {"id": "toolu_01keep", "name": "Read", "input": {"file_path": "a.txt"}},
+                {"id": "toolu_01drop", "name": "Read", "input": {"file_path": "a.txt"}},
+            ],
+        },
+        {"text": "One read came back; the other is missing."},
+    ],
+}
+
+
+def test_a_dropped_result_is_patched_as_claude_code_does_and_the_session_goes_on(
+    record: Callable[..., Any],
+) -> None:
+    """2.1.88's ensureToolResultPairing answers the unanswered call with a synthetic error."""
+    from tracer.messages import MISSING_RESULT_MESSAGE
+
+    rec = record(DROPPED, validator=validate_request)
+    assert rec.terminal.reason == "completed"
+    assert not [a for a in rec.of("http_attempt") if a.status == 400]
+    sent = rec.requests()[-1]["messages"]
+    assert sent[2]["content"][1] == {
+        "type": "tool_result",
+        "content": MISSING_RESULT_MESSAGE,
+        "is_error": True,
+        "tool_use_id": "toolu_01drop",
+    }
+    assert validate_request(rec.requests()[-1]) is None
+    (patched,) = [r for r in rec.of("request") if r.pairing]
+    assert patched.pairing == {"added": ["toolu_01drop"], "stripped": []}
+
+
+def test_send_unpatched_records_the_bare_apis_400_beside_the_patched_request(
+    record: Callable[..., Any],
+) -> None:
+    scenario = {**DROPPED, "faults": {**DROPPED["faults"], "send_unpatched": True}}
+    rec = record(scenario, validator=validate_request)
+    assert rec.terminal.reason == "completed"
+    requests = rec.of("request")
+    assert len(requests) == 3  # the first turn, the unpatched one, the patched one
+    (refused,) = [a for a in rec.of("http_attempt") if a.status == 400]
+    assert refused.request_index == 2
+    assert "`tool_use` ids were found without `tool_result` blocks immediately after: " in (
+        refused.error or ""
+    )
+    assert requests[2].pairing == {
+        "added": ["toolu_01drop"],
+        "stripped": [],
+        "unpatched_request": 2,
+    }
+    assert [r.request_index for r in rec.of("response")] == [1, 3]
+
+
+def test_an_orphan_result_is_stripped_and_its_call_answered(record: Callable[..., Any]) -> None:
+    rec = record(
+        {
+            "faults": {"rewrite_tool_use_id": {"toolu_01real": "toolu_01other"}},
+            "workspace": {"files": {"a.txt": "alpha\n"}},
+            "permissions": {"allow": ["Read"]},
+            "responses": [
+                {
+                    "text": "Reading.",
+                    "tool_use": [
+                        {"id": "toolu_01real", "name": "Read", "input": {"file_path": "a.txt"}}
+                    ],
+                },
+                {"text": "The result went missing."},
+            ],
+        },
+        validator=validate_request,
+    )
+    assert rec.terminal.reason == "completed"
+    sent = rec.requests()[-1]["messages"]
+    ids = [b["tool_use_id"] for b in sent[2]["content"] if b["type"] == "tool_result"]
+    assert ids == ["toolu_01real"]
+    assert sent[2]["content"][0]["is_error"] is True
+    (patched,) = [r for r in rec.of("request") if r.pairing]
+    assert patched.pairing == {"added": ["toolu_01real"], "stripped": ["toolu_01other"]}

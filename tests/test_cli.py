@@ -73,9 +73,13 @@ def test_help_lists_the_commands(tracer_cli: Any) -> None:
 def test_show_lists_one_line_per_step(main_walk: Any, tracer_cli: Any) -> None:
     proc = tracer_cli("show", str(main_walk.path))
     assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
+    *lines, total = proc.stdout.splitlines()
     steps = [e for e in main_walk.events if getattr(e, "stage", None)]
     assert len(lines) == len(steps)
+    # Then one line with the tokens of every call, summed from the responses' usage.
+    usage = [e.usage for e in main_walk.events if e.kind == "response"]
+    fresh = sum(u.get("input_tokens", 0) for u in usage)
+    assert total.startswith(f"tokens over {len(usage)} model call(s): input {fresh:,}, ")
     for number, (line, step) in enumerate(zip(lines, steps, strict=True), start=1):
         fields = line.split()
         assert fields[:4] == [str(number), "turn", str(step.turn), step.stage]
@@ -245,3 +249,14 @@ def test_a_deny_rule_on_the_command_line_beats_the_scenarios_allow(
         ("allow", "Read"),
         ("deny", "Bash(git diff:*)"),
     ]
+
+
+def test_show_marks_the_request_the_pairing_patch_changed(tracer_cli: Any) -> None:
+    proc = tracer_cli("show", "faults/02-tool-use-id-mismatch")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    # Every later request is patched again: the internal history keeps its hole.
+    patched = [line for line in lines if "ensureToolResultPairing" in line]
+    assert "request 3:" in patched[0] and "+1 made-up result, -1 orphan" in patched[0]
+    assert len(patched) == 2 and "request 4:" in patched[1]
+    assert any("request 2:" in line for line in lines)

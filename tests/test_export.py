@@ -149,10 +149,13 @@ def test_otlp_json_parses_with_opentelemetry_proto(trace: Path) -> None:
     assert len({s.span_id for s in spans}) == len(spans)
 
     events = _events(trace)
-    (agent,) = [s for s in spans if _attr(s, "gen_ai.operation.name") == "invoke_agent"]
+    agents = [s for s in spans if _attr(s, "gen_ai.operation.name") == "invoke_agent"]
     chats = [s for s in spans if _attr(s, "gen_ai.operation.name") == "chat"]
     tools = [s for s in spans if _attr(s, "gen_ai.operation.name") == "execute_tool"]
-    assert all(s.parent_span_id == agent.span_id for s in chats + tools)
+    # One root agent; a subagent's invoke_agent hangs under its Task call's execute_tool span.
+    assert [s for s in agents if not s.parent_span_id] == agents[:1]
+    assert all(s.parent_span_id in {a.span_id for a in agents} for s in chats + tools)
+    assert all(s.parent_span_id in {t.span_id for t in tools} for s in agents[1:])
     assert all(_attr(s, "gen_ai.provider.name") == "anthropic" for s in spans)
 
     responses = [e for e in events if e.kind == "response"]
@@ -198,7 +201,9 @@ def test_markdown_numbers_steps_as_show_does(trace: Path) -> None:
 
     text = export_text(trace, "md")
     numbered = dict(re.findall(r"^(\d+)\. \*\*(.+?)\*\*", text, re.M))
-    shown = {line.split()[0]: line.split()[3] for line in show_lines(TraceReader(trace))}
+    # Step lines only: a subagent's nested loop opens and closes with a line of its own.
+    lines = [line.split() for line in show_lines(TraceReader(trace))]
+    shown = {f[0]: f[3] for f in lines if f[0].isdigit()}
     assert numbered, "the walk-through has numbered steps"
     for number, name in numbered.items():
         # The same number names the same step kind in both views ("④ resending" ~ resending).
@@ -206,3 +211,31 @@ def test_markdown_numbers_steps_as_show_does(trace: Path) -> None:
         assert stage.replace("_", " ").split()[0] in name.replace("-", " "), (number, name, stage)
     assert max(map(int, numbered)) == len(shown)
     assert "request 1 is the first send" in text
+
+
+def test_mermaid_shows_the_max_turns_check_before_appending() -> None:
+    from tracer.paths import RECORDINGS_DIR
+
+    lines = export_text(RECORDINGS_DIR / "05-max-turns.trace.jsonl", "mermaid").splitlines()
+    checks = [i for i, line in enumerate(lines) if "max-turns check" in line]
+    assert len(checks) == 2
+    assert "is next turn 2 past max_turns 2? no - go on" in lines[checks[0]]
+    assert "is next turn 3 past max_turns 2? yes - stop" in lines[checks[1]]
+    appending = next(i for i, line in enumerate(lines) if "appending" in line)
+    assert checks[0] < appending  # query.ts checks the limit before it builds the next state
+
+
+def test_markdown_names_the_turn_max_turns_stopped_at_not_one_never_run() -> None:
+    from tracer.paths import RECORDINGS_DIR
+
+    text = export_text(RECORDINGS_DIR / "05-max-turns.trace.jsonl", "md")
+    assert "after turn 3" not in text
+    assert "returns `max_turns` at the end of turn 2 (turnCount 3" in text
+
+
+def test_exports_name_the_pairing_patch() -> None:
+    from tracer.paths import RECORDINGS_DIR
+
+    trace = RECORDINGS_DIR / "faults" / "01-result-not-returned.trace.jsonl"
+    assert "patched by ensureToolResultPairing" in export_text(trace, "md")
+    assert "ensureToolResultPairing patches the request" in export_text(trace, "mermaid")

@@ -26,6 +26,12 @@ LIVE_CASES = [
     "v2.1-system-records-on-chain.jsonl",
     "v1.0-inline-sidechain.jsonl",
     "v2.1-polling-bash-output.jsonl",
+    "v2.1-clear-context-three-conversations.jsonl",
+    "v1.0-local-commands.jsonl",
+    "v1.0-task-retried-same-prompt.jsonl",
+    "v2.1-subagent-only-in-progress-records.jsonl",
+    "v2.1-hook-context-on-side-branches.jsonl",
+    "v2.1-resent-after-broken-stream.jsonl",
 ]
 
 
@@ -57,7 +63,8 @@ def test_a_session_written_line_by_line_ends_as_the_whole_import(name: str, tmp_
     assert 0 < grew[len(grew) // 2] <= grew[-1]
     live.finish()
     assert len(live._written) > grew[-1]
-    import_claude_code(DATA / name, tmp_path / "whole.jsonl")
+    # The same file imported whole once it is written (paths in notes name this copy).
+    import_claude_code(session, tmp_path / "whole.jsonl")
     assert _steps(tmp_path / "live.jsonl") == _steps(tmp_path / "whole.jsonl")
     assert validate_trace(tmp_path / "live.jsonl")[1] == []
 

@@ -318,6 +318,21 @@ def test_an_api_log_with_two_conversations_imports_each_as_its_own_loop(
         main(["import", "api-log", str(log), "-o", str(tmp_path / "x.jsonl"), "--thread", "3"]) == 2
     )
     assert "there is no thread 3" in capsys.readouterr().err
+    # Without --thread, each conversation goes into a trace of its own, and the import says so.
+    assert main(["import", "api-log", str(log), "-o", str(tmp_path / "all.trace.jsonl")]) == 0
+    err = capsys.readouterr().err
+    second = tmp_path / "all.thread-2.trace.jsonl"
+    assert (
+        f"each conversation went into its own trace: thread 1 → {tmp_path / 'all.trace.jsonl'}; "
+        f"thread 2 → {second}"
+    ) in err
+    assert f"wrote {second}" in err
+    commands = {
+        out.name: [e.input["command"] for e in _of(list(TraceReader(out)), "tool_run")]
+        for out in (tmp_path / "all.trace.jsonl", second)
+    }
+    assert commands == {"all.trace.jsonl": ["ls"], "all.thread-2.trace.jsonl": ["date"]}
+    assert run_doctor(TraceReader(second)) == []
 
 
 # -- the count check ---------------------------------------------------------------------------
@@ -335,20 +350,26 @@ def test_every_tool_block_of_the_source_is_in_the_trace_or_named(
     events = list(TraceReader(out))
     (note,) = [e for e in _of(events, "import_note") if e.topic == "counts"]
     counts = note.data
-    # Blocks of the messages themselves (progress records only mirror a subagent's messages).
+    # Counted here once more, by hand: every block of every record, progress records included.
     blocks = [b for r in _source(path) for b in _content(r)]
-    uses = sum(b.get("type") == "tool_use" for b in blocks)
-    results = sum(b.get("type") == "tool_result" for b in blocks)
-    assert (counts["source_tool_use"], counts["source_tool_result"]) == (uses, results)
+    uses = {b.get("id") for b in blocks if b.get("type") == "tool_use"}
+    results = {b.get("tool_use_id") for b in blocks if b.get("type") == "tool_result"}
+    assert (counts["source_tool_use"], counts["source_tool_result"]) == (len(uses), len(results))
     asked = {t for e in _of(events, "follow_up") for t in e.tool_use_ids}
     ran = {e.tool_use_id for e in _of(events, "tool_run")}
     assert counts["trace_tool_calls"] == len(asked) and counts["trace_tool_runs"] == len(ran)
-    assert uses == len(asked) + sum(counts["tool_use_not_imported"].values())
-    assert results == len(ran) + sum(counts["tool_result_not_imported"].values())
+    named = {(m["kind"], m["id"]) for m in counts["missing"]}
+    assert {("tool_use", u) for u in uses - asked} | {
+        ("tool_result", r) for r in results - ran
+    } == named
+    assert counts["misplaced"] == []
     assert any(n.startswith("count check:") for n in report.notes)
 
 
 def _content(rec: dict[str, Any]) -> list[dict[str, Any]]:
+    data = rec.get("data")
+    if rec.get("type") == "progress" and isinstance(data, dict):
+        rec = data.get("message") if isinstance(data.get("message"), dict) else {}
     content = (
         (rec.get("message") or {}).get("content") if isinstance(rec.get("message"), dict) else None
     )
@@ -358,7 +379,7 @@ def _content(rec: dict[str, Any]) -> list[dict[str, Any]]:
 def _source(path: Path) -> list[dict[str, Any]]:
     """The records of a transcript and of the agent files beside it (2.0 layout)."""
     files = [path]
-    if path.parent.name == "layout-2.0":
+    if path.parent.name.startswith("layout-2.0"):
         files += sorted(path.parent.glob("agent-*.jsonl"))
     return [json.loads(x) for f in files for x in f.read_text(encoding="utf-8").splitlines() if x]
 
@@ -393,7 +414,7 @@ def test_a_tool_call_on_a_rewound_branch_is_named_in_the_count_check(tmp_path: P
     )
     report = import_claude_code(path, tmp_path / "t.jsonl")
     (line,) = [n for n in report.notes if n.startswith("count check:")]
-    assert line.endswith("not in the trace: 1 tool_use on records left out (see skipped)")
+    assert line.endswith(f"not in the trace: tool_use toolu_tried (assistant, {path}:2)")
     assert report.skipped == {"records off the active branch (rewound or edited)": 2}
 
 

@@ -178,3 +178,58 @@ def test_a_bulk_writer_puts_its_lines_on_disk_when_flushed(tmp_path: Path) -> No
         writer.flush()
         lines = path.read_text(encoding="utf-8").splitlines()
         assert [json.loads(line).get("kind") for line in lines] == [None, "turn_start"]
+
+
+# -- trace lines through orjson: byte for byte what the stdlib writes ---------------------------
+
+LINE_VALUES = [
+    *AWKWARD_VALUES,
+    1e-05,
+    -3.5e-06,
+    0.000015,
+    [1e-9, {"x": -2.5e-7}],
+    {"uuid": "3d011b20-f589-4f96-b62e-1a61e5eb50bf", "n": 1.5e-5},
+    {"uuid": "3d011b20-f589-4f96-b62e-1a61e5eb50bf", "text": "a 1e-5 b 0.0000 c"},
+    {"x": float("inf"), "y": None},
+    {"x": [float("nan")], "y": None},
+    {"k": None, "v": [None, 1.0]},
+    {1: "an int key"},
+    ("a", "tuple"),
+]
+
+
+@pytest.mark.parametrize("value", LINE_VALUES, ids=repr)
+def test_trace_lines_are_written_as_json_dumps_writes_them(value: object) -> None:
+    from tracer.trace.compact_json import line_encoder
+
+    expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert line_encoder()(value) == expected
+
+
+def test_random_floats_are_written_as_json_dumps_writes_them() -> None:
+    import random
+    import struct
+
+    from tracer.trace.compact_json import line_encoder
+
+    rng = random.Random(12)
+    encode = line_encoder()
+    for _ in range(20_000):
+        f = struct.unpack("d", rng.randbytes(8))[0]
+        value = {"t": f, "items": [f, -f]}
+        assert encode(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("value", LINE_VALUES, ids=repr)
+def test_request_bytes_are_what_the_sdk_encodes(value: object) -> None:
+    from tracer.trace.compact_json import bytes_encoder
+
+    encode = bytes_encoder(allow_nan=False)
+    try:
+        expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        expected_bytes = expected.encode()
+    except (ValueError, UnicodeEncodeError) as exc:  # NaN refused; a lone surrogate unwritable
+        with pytest.raises(type(exc)):
+            encode(value)
+        return
+    assert encode(value) == expected_bytes

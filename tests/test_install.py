@@ -69,7 +69,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         cwd=base,
     )  # fmt: skip
     assert build.returncode == 0, build.stderr[-3000:]
-    wheels = list(dist.glob("tracer-*.whl"))
+    wheels = list(dist.glob("agent_loop_tracer-*.whl"))
     assert len(wheels) == 1, wheels
     assert not (CHECKOUT / "build").exists(), "building the wheel left build/ in the checkout"
 
@@ -152,6 +152,19 @@ def test_record_all_never_writes_into_site_packages(installed: Installed) -> Non
         "print(' '.join(short_name(p) + '.trace.jsonl' for p in bundled_recordings()))"
     ).split()
     assert written == sorted(bundled)
+
+
+def test_export_html_uses_the_page_files_the_wheel_carries(installed: Installed) -> None:
+    proc = installed.tracer("export", "01-main-walk", "--format", "html", "-o", "walk.html")
+    assert proc.returncode == 0, proc.stderr
+    page = (installed.home / "walk.html").read_text(encoding="utf-8")
+    for name in ("page.css", "page.js"):  # inlined from the installed package's own copies
+        shipped = installed.python(
+            f"from importlib.resources import files; print(files('tracer.export.html')"
+            f".joinpath('{name}'))"
+        )
+        assert Path(shipped).is_relative_to(installed.venv), shipped
+        assert Path(shipped).read_text(encoding="utf-8") in page
 
 
 def test_usage_errors_are_one_line(installed: Installed) -> None:

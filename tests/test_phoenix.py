@@ -6,8 +6,10 @@ fixture starts ``phoenix serve`` from there (or from ``$TRACER_PHOENIX``, the pa
 ``phoenix`` executable) on free loopback ports, in a temporary working directory. A bundled
 recording goes in over OTLP/HTTP (protobuf, the only encoding Phoenix takes) and comes back out
 through Phoenix's REST API (``/v1/projects/<project>/spans``): the spans, their parents, the
-tool results and the four stations must all be there. Outside CI, without Phoenix, the test is
-skipped; in CI (``CI`` set) a missing Phoenix is a failure, so the test cannot quietly not run.
+tool results, the four steps of the journey and what each request sent must all be there; a
+subagent under its Task call, a refused request in red, an old import moved into the last 7
+days. Outside CI, without Phoenix, the test is skipped; in CI (``CI`` set) a missing Phoenix is
+a failure, so the test cannot quietly not run.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +36,13 @@ from tracer.trace.reader import TraceReader
 # A server's cold start and ingestion: slow, and on one xdist worker so the server starts once.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("phoenix")]
 
+SUBAGENT = (
+    Path(__file__).parent
+    / "data"
+    / "claude-code"
+    / "layout-2.0"
+    / "5e55a0f1-0000-4000-8000-000000000001.jsonl"
+)
 START_TIMEOUT_S = 180  # a cold start on two busy cores: SQLite migrations, the web app
 INGEST_TIMEOUT_S = 60
 
@@ -105,12 +115,15 @@ def _tail(path: Path) -> str:
     return " | ".join(path.read_text(errors="replace").splitlines()[-5:])
 
 
-def _spans(base: str, trace_id: str, expected: int) -> list[dict[str, Any]]:
-    """The trace's spans as Phoenix's REST API returns them, once all have been ingested."""
+def _spans(base: str, trace_id: str, expected: int, since: str = "") -> list[dict[str, Any]]:
+    """The trace's spans as Phoenix's REST API returns them, once all have been ingested
+    (``since``: only spans that start after that ISO time, as the UI's time window asks)."""
     deadline = time.monotonic() + INGEST_TIMEOUT_S
     while True:
         found = []
-        url = f"{base}/v1/projects/tracer/spans?limit=1000"
+        url = f"{base}/v1/projects/tracer/spans?limit=1000&trace_id={trace_id}"
+        if since:
+            url += f"&start_time={since}"
         try:
             data = _get(url)
             found = [s for s in data["data"] if s["context"]["trace_id"] == trace_id]
@@ -121,9 +134,9 @@ def _spans(base: str, trace_id: str, expected: int) -> list[dict[str, Any]]:
         time.sleep(0.5)
 
 
-def _send(name: str, base: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, int]:
+def _send(name: str, base: str, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[str, int]:
     capsys.readouterr()
-    assert main(["export", name, "--otlp-endpoint", base]) == 0
+    assert main(["export", name, "--otlp-endpoint", base, *extra]) == 0
     words = capsys.readouterr().err.split()  # sent N spans of trace ID to URL (protocol)
     return words[words.index("trace") + 1], int(words[1])
 
@@ -165,7 +178,24 @@ def test_a_recording_reads_back_from_phoenix(
         text = content if isinstance(content, str) else "\n".join(b["text"] for b in content)
         assert attrs["gen_ai.tool.call.result"] == text == attrs["output.value"]
         assert [e["name"] for e in span["events"]] == list(STATIONS)
-        assert [e["attributes"]["tracer.station"] for e in span["events"]] == [1, 2, 3, 4]
+        assert [e["attributes"]["tracer.journey.step"] for e in span["events"]] == [1, 2, 3, 4]
+
+    # What each request sent, as Phoenix's Messages view reads it: the history resent whole.
+    chats.sort(key=lambda s: s["attributes"]["tracer.request.index"])
+    for chat in chats:
+        sent = json.loads(chat["attributes"]["gen_ai.input.messages"])
+        assert len(sent) == chat["attributes"]["tracer.request.message_count"]
+        shown = _input_messages(chat["attributes"])
+        assert shown[0]["role"] == "system" and len(shown) == len(sent) + 1
+    prompt = next(e for e in events if e.kind == "session_start").prompt
+    first = next(e for e in events if e.kind == "tool_run").tool_use_id
+    second = _input_messages(chats[1]["attributes"])[1:]
+    assert [m["role"] for m in second] == ["user", "assistant", "user"]
+    assert prompt in second[0]["content"]
+    assert second[1]["tool_calls"][0]["id"] == first
+    assert (
+        second[2]["tool_call_id"] == first and f"[tool_result for {first}]" in second[2]["content"]
+    )
 
 
 def test_a_result_that_never_went_back_shows_in_phoenix(
@@ -183,3 +213,77 @@ def test_a_result_that_never_went_back_shows_in_phoenix(
     (end,) = [e for e in TraceReader(RECORDINGS_DIR / "05-max-turns.trace.jsonl")
               if e.kind == "terminal"]  # fmt: skip
     assert agent["attributes"]["tracer.terminal_reason"] == end.reason == "max_turns"
+
+
+def _input_messages(attrs: dict[str, Any]) -> list[dict[str, Any]]:
+    """OpenInference's ``llm.input_messages.<i>.message.*`` back as a list of messages."""
+    found: dict[int, dict[str, Any]] = {}
+    for key, value in attrs.items():
+        if key.startswith("llm.input_messages."):
+            index, _, rest = key.removeprefix("llm.input_messages.").partition(".message.")
+            message = found.setdefault(int(index), {})
+            if rest.startswith("tool_calls."):
+                j, _, field = rest.removeprefix("tool_calls.").partition(".tool_call.")
+                calls = message.setdefault("tool_calls", {})
+                calls.setdefault(int(j), {})[field] = value
+            else:
+                message[rest] = value
+    out = [found[i] for i in sorted(found)]
+    for m in out:
+        if "tool_calls" in m:
+            m["tool_calls"] = [m["tool_calls"][j] for j in sorted(m["tool_calls"])]
+    return out
+
+
+def test_a_subagent_hangs_under_its_task_call_in_phoenix(
+    phoenix: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    trace = tmp_path / "subagent.trace.jsonl"
+    assert main(["import", "claude-code", str(SUBAGENT), "-o", str(trace)]) == 0
+    trace_id, sent = _send(str(trace), phoenix, capsys, "--shift-to-now")
+    spans = _spans(phoenix, trace_id, sent)
+    assert len(spans) == sent
+    by_id = {s["context"]["span_id"]: s for s in spans}
+    (root,) = [s for s in spans if s["parent_id"] is None]
+    subagents = [s for s in spans if s["span_kind"] == "AGENT" and s is not root]
+    assert subagents
+    for sub in subagents:
+        task = by_id[sub["parent_id"]]
+        assert task["span_kind"] == "TOOL" and task["attributes"]["gen_ai.tool.name"] in (
+            "Task",
+            "Agent",
+        )
+        assert task["parent_id"] == root["context"]["span_id"]
+        assert any(s["parent_id"] == sub["context"]["span_id"] for s in spans)
+    # An import keeps its content to itself unless asked (--otlp-content).
+    assert not any("gen_ai.input.messages" in s["attributes"] for s in spans)
+
+
+def test_a_refused_request_is_an_error_in_phoenix(
+    phoenix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace_id, sent = _send("faults/03-malformed-result", phoenix, capsys)
+    spans = _spans(phoenix, trace_id, sent)
+    chats = [s for s in spans if s["span_kind"] == "LLM"]
+    failed = [s for s in chats if s["status_code"] == "ERROR"]
+    assert len(chats) == 2 and len(failed) == 1
+    assert failed[0]["attributes"]["error.type"] == "invalid_request_error"
+    assert "400" in failed[0]["status_message"]
+    (agent,) = [s for s in spans if s["parent_id"] is None]
+    assert agent["status_code"] == "ERROR"
+
+
+def test_a_shifted_import_lands_in_the_default_window(
+    phoenix: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    trace = tmp_path / "old.trace.jsonl"
+    assert main(["import", "claude-code", str(SUBAGENT), "-o", str(trace)]) == 0
+    week_ago = datetime.now(UTC) - timedelta(days=7)
+    since = week_ago.strftime("%Y-%m-%dT%H:%M:%SZ")
+    old_id, old_sent = _send(str(trace), phoenix, capsys)
+    new_id, new_sent = _send(str(trace), phoenix, capsys, "--shift-to-now")
+    assert len(_spans(phoenix, new_id, new_sent, since)) == new_sent
+    # Sent as it is, the same session keeps its own date and stays outside the window.
+    assert len(_spans(phoenix, old_id, old_sent)) == old_sent
+    url = f"{phoenix}/v1/projects/tracer/spans?limit=1000&trace_id={old_id}&start_time={since}"
+    assert _get(url)["data"] == []

@@ -65,7 +65,7 @@ def _parts(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_there_is_a_scenario_for_every_teaching_point() -> None:
     numbers = {p.name[:3] for p in SCENARIOS}
-    assert numbers >= {f"{n:02d}-" for n in range(1, 10)}
+    assert numbers >= {f"{n:02d}-" for n in range(1, 14)}
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
@@ -82,7 +82,7 @@ def test_recording_ends_and_every_request_holds_matched_results(
     path: Path, traces: dict[str, Trace]
 ) -> None:
     trace = traces[path.stem]
-    assert trace.terminal.reason in ("completed", "max_turns")
+    assert trace.terminal.reason in ("completed", "max_turns", "aborted_tools")
     for body in trace.requests:
         asked: list[str] = []
         for message in body["messages"]:
@@ -242,7 +242,8 @@ def test_06_large_output_is_persisted_with_a_preview(traces: dict[str, Trace]) -
     mapped = trace.of("mapping")[0]
     assert mapped.persisted is not None
     assert mapped.persisted["threshold"] == 30_000
-    assert mapped.mapped_length > 30_000
+    assert mapped.mapped_length == 41_480  # the number the scenario's comment gives
+    assert "41,480 characters" in (SCENARIOS_DIR / "06-large-output.yaml").read_text()
     content = mapped.block["content"]
     assert content.startswith("<persisted-output>\nOutput too large (")
     assert "Preview (first 2KB):\n2026-05-15 09:00 GET /api/items/1 200\n" in content
@@ -325,3 +326,80 @@ def test_09_answer_without_tools_ends_on_the_first_turn(traces: dict[str, Trace]
         "[DEBUG] Loop turn: 1 messages: 1",
         "[DEBUG] needsFollowUp: false tool_use blocks: 0",
     ]
+
+
+# -- 10-13: what the guide describes and a reader wants to see -------------------------------------
+
+
+def test_10_validate_input_and_unknown_tool_are_tagged_without_the_schema_prefix(
+    traces: dict[str, Trace],
+) -> None:
+    from tracer.error_paths import error_path
+
+    trace = traces["10-tool-use-error-forms"]
+    runs = {e.tool_use_id: e for e in trace.of("tool_run")}
+    mapped = {e.tool_use_id: e for e in trace.of("mapping")}
+    edit_refused, deploy = [i for i, r in runs.items() if r.error_kind]
+    assert runs[edit_refused].error_kind == "validate_input"
+    assert mapped[edit_refused].block["content"] == (
+        '<tool_use_error>String to replace not found in file.\nString: return "Hi"</tool_use_error>'
+    )
+    assert "InputValidationError" not in mapped[edit_refused].block["content"]
+    assert runs[deploy].error_kind == "unknown_tool"
+    assert mapped[deploy].block["content"] == (
+        "<tool_use_error>Error: No such tool available: Deploy</tool_use_error>"
+    )
+    for tool_use_id in (edit_refused, deploy):
+        assert mapped[tool_use_id].block["is_error"] is True
+        path = error_path(runs[tool_use_id].error_kind)
+        assert path is not None and path.tagged and not path.via_add_tool_result
+    # Neither reached addToolResult in 2.1.88: the book's Tool result line is tracer's only.
+    marked = [e for e in trace.of("debug_hook") if e.hook == "tool_result" and e.tracer_only]
+    assert len(marked) == 2
+    assert trace.terminal.reason == "completed"
+
+
+def test_11_a_rejection_without_feedback_aborts_the_turn(traces: dict[str, Trace]) -> None:
+    from tracer.agent.execution import CANCEL_MESSAGE, INTERRUPT_MESSAGE_FOR_TOOL_USE
+    from tracer.agent.permissions import REJECT_MESSAGE
+
+    trace = traces["11-permission-reject-abort"]
+    (decision,) = trace.of("permission")
+    assert decision.decision == "reject" and decision.feedback is None
+    rejected, cancelled = trace.of("mapping")
+    assert rejected.block["content"] == REJECT_MESSAGE and rejected.block["is_error"] is True
+    assert cancelled.block["content"] == CANCEL_MESSAGE  # the second call never started
+    assert "<tool_use_error>" not in rejected.block["content"] + cancelled.block["content"]
+    assert [r.error_kind for r in trace.of("tool_run")] == ["permission", "aborted"]
+    assert trace.of("tool_start") == []
+    assert trace.terminal.reason == "aborted_tools"
+    assert len(trace.requests) == 1  # the model is not asked again
+    last = trace.of("message")[-1]
+    assert last.content == INTERRUPT_MESSAGE_FOR_TOOL_USE
+
+
+def test_12_an_empty_result_becomes_a_sentence(traces: dict[str, Trace]) -> None:
+    trace = traces["12-empty-output"]
+    (mapped,) = trace.of("mapping")
+    assert trace.tool_run(mapped.tool_use_id).output["stdout"] == ""
+    assert mapped.block["content"] == "(Bash completed with no output)"
+    assert mapped.empty_replaced is True and mapped.block["is_error"] is False
+    sent = trace.requests[1]["messages"][-1]["content"][0]
+    assert sent["content"] == "(Bash completed with no output)"
+
+
+def test_13_needs_follow_up_ignores_stop_reason(traces: dict[str, Trace]) -> None:
+    trace = traces["13-stop-reason-disagrees"]
+    first, second = trace.of("follow_up")
+    assert (first.stop_reason, len(first.tool_use_ids), first.needs_follow_up) == (
+        "end_turn",
+        1,
+        True,
+    )
+    assert (second.stop_reason, second.tool_use_ids, second.needs_follow_up) == (
+        "tool_use",
+        [],
+        False,
+    )
+    assert [e.stop_reason for e in trace.of("response")] == ["end_turn", "tool_use"]
+    assert trace.terminal.reason == "completed"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,9 @@ def test_special_files_are_refused_by_every_reader_without_waiting(
         code, _, err = _run(capsys, argv)  # a FIFO without a writer would block an open()
         if argv[0] == "replay" and what == "directory":
             _one_error(code, err, str(path), "no traces")  # a folder lists its traces
+            continue
+        if argv[:2] == ["import", "claude-code"] and what == "directory":
+            _one_error(code, err, str(path), "no Claude Code session")  # a project folder
             continue
         _one_error(code, err, str(path), said, "refused")
 
@@ -442,3 +446,104 @@ def test_batch_commands_pause_the_cycle_collector_and_give_it_back(
     assert code == 0 and seen == [False] and gc.isenabled()
     code, _, _ = _run(capsys, ["show", str(MAIN) + ".missing"])
     assert code == 2 and gc.isenabled()  # given back on the error path too
+
+
+# -- orjson behind loads(): the same values and the same errors as the stdlib alone -------------
+
+STRICT_LINES = [
+    b'{"a":1}',
+    b'{"a":1,"b":2,"a":3}',  # duplicate keys: the last value, at the first key's place
+    b"[18446744073709551615, -9223372036854775808]",  # the largest 64-bit integers
+    b"[18446744073709551616]",  # one more: orjson would make it a float
+    b"[-9223372036854775809, 123456789012345678901234567890]",
+    b'{"id": "1234567890123456789012"}',  # a long digit run in a string: read either way
+    b"[1e400, -1e400, 1e-400]",  # the stdlib reads infinity; orjson refuses
+    b"[NaN]",
+    b"[Infinity]",
+    b"[-Infinity]",
+    b'["\\ud800"]',  # lone surrogates: high, low, reversed
+    b'["\\udc00"]',
+    b'["\\udc00\\ud800"]',
+    b'["\\ud83d\\ude00"]',  # a valid pair: an emoji
+    b"[" * 64 + b"]" * 64,
+    b"[" * 65 + b"]" * 65,
+    b"\xef\xbb\xbf{}",  # a byte-order mark
+    b' {"padded": true} \r',
+    b'{"tab":"a\tb"}',  # a raw control character in a string
+    b'{"nul":"a\x00b"}',
+    b'{"bad":"\xff"}',
+    b'{"cut":"\xe4\xb8"}',
+    b"[0.1, -0.0, 2.2250738585072011e-308, 5e-324, 1.7976931348623157e308, 1E+2, 0.1e1]",
+    b'{"zh":"\xe4\xb8\xad\xe6\x96\x87","u":"\\u4e2d\\u2028"}',
+    b"[1,]",
+    b"",
+    b"   ",
+    b"42",
+]
+
+
+def _both(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    from tracer import untrusted
+
+    def read() -> Any:
+        try:
+            value = loads(raw, "f.jsonl", 3)
+        except UserError as exc:
+            return ("error", str(exc))
+        return ("value", repr(value), [type(v).__name__ for v in _leaves(value)])
+
+    fast = read()
+    monkeypatch.setattr(untrusted, "_orjson", None)
+    plain = read()
+    monkeypatch.undo()
+    return fast, plain
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _leaves(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _leaves(v)]
+    return [value]
+
+
+@pytest.mark.parametrize("raw", STRICT_LINES, ids=range(len(STRICT_LINES)))
+def test_orjson_reads_every_line_as_the_stdlib_does(
+    raw: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tracer import untrusted
+
+    assert untrusted._orjson is not None  # the wheel is installed here; else this proves nothing
+    fast, plain = _both(raw, monkeypatch)
+    assert fast == plain
+
+
+def test_random_numbers_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+    import struct
+
+    rng = random.Random(18)
+    numbers = [repr(struct.unpack("d", rng.randbytes(8))[0]) for _ in range(2000)]
+    numbers = [n for n in numbers if n not in ("nan", "inf", "-inf")]
+    # A run of 19 digits (0.0016413371262041813) sends a line the stdlib's way: kept apart.
+    long = [n for n in numbers if re.search(r"[0-9]{19}", n)]
+    numbers = [n for n in numbers if n not in long]
+    floats = ("[" + ",".join(numbers) + "]").encode()
+    from tracer import untrusted
+
+    assert untrusted.quick_loads(floats) is not untrusted.MISS  # orjson reads this one
+    ints = [str(rng.randrange(-(2**70), 2**70)) for _ in range(500)]
+    for raw in (floats, ("[" + ",".join(ints + long) + "]").encode()):  # orjson's; the stdlib's
+        fast, plain = _both(raw, monkeypatch)
+        assert fast == plain
+
+
+def test_a_file_with_a_long_integer_reads_it_as_the_stdlib_does(tmp_path: Path) -> None:
+    from tracer.importers.jsonl import read_jsonl
+    from tracer.importers.output import ImportReport
+
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(b'{"n": 1}\n{"n": 123456789012345678901234567890, "f": 1.5}\n')
+    records = read_jsonl(path, ImportReport(source=str(path)))
+    assert records == [(1, {"n": 1}), (2, {"n": 123456789012345678901234567890, "f": 1.5})]
+    assert isinstance(records[1][1]["n"], int)

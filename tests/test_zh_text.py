@@ -4,8 +4,13 @@ Gathered from everywhere a zh reader meets text: the chapter guide, the scenario
 titles and notes, the replay's i18n tables, the stage views of every step of every bundled
 recording, the chapter panel for every stage and section, the doctor's messages, hints and report.
 Each must pass :func:`tracer.cjk.zh_problems` (no ASCII space between two Chinese characters or
-beside full-width punctuation, full-width colons after Chinese labels) and carry no English UI
-words: only identifiers, file names and literal API strings may stay in English.
+beside full-width punctuation, full-width colons after Chinese labels), carry no English UI
+words (only identifiers, file names and literal API strings may stay in English), and use the
+book's words: the glossary beside the guide (``chapters/ch12/glossary.yaml``) lists the words it
+replaces (模型, 运行, user 消息, 回合, 站 outside the three stations…), the English words that
+may not be labels or values, and the measure words a number keeps beside it (第2轮). The glossary
+runs over the same strings, every rendered step of every recording, the tour's cards, the
+doctor's report and the help.
 """
 
 from __future__ import annotations
@@ -45,7 +50,9 @@ RECORDINGS = sorted(RECORDINGS_DIR.glob("*.trace.jsonl")) + sorted(
 UI_PHRASES = re.compile(
     r"\brequests? \d|\(internal \d|\battempts\b|\blines \d|more hunks|before persisting|"
     r"station-\d|API messages|\bbytes\b|\(folded\)|same as before|\bturns? \d|\bstep \d|"
-    r"\bnot found\b|\bmissing\)|go on\b|\bforced by\b|\bnoted by\b|\bduration\b|\blatency\b"
+    # "String to replace not found" is Edit's own error text (trace data), not UI chrome.
+    r"(?<!replace )\bnot found\b|\bmissing\)|go on\b|\bforced by\b|\bnoted by\b|"
+    r"\bduration\b|\blatency\b"
 )
 
 #: ASCII words allowed in Chinese prose: names of things, not words of the UI.
@@ -149,6 +156,7 @@ ALLOWED = {
     "prompt",
     "system",
     "InputValidationError",
+    "ToolResultBlockParam",
     "ShellError",
     "PreToolUse",
     "PostToolUse",
@@ -177,6 +185,15 @@ _CODE = re.compile(
     r"<[^>]*>|“[^”]*”|\"[^\"]*\"|'[^']*'|`[^`]*`|\{[^}]*\}|\[[^\]]*\]"
     r"|[\w.\-/*:]*[_./*:<>\-][\w.\-/*:<>]*|\b[a-z]+[A-Z]\w*\b|\w+\(\)?"
 )
+
+
+GLOSSARY = load_guide().glossary
+
+
+def book_words(text: str) -> list[str]:
+    """What ``text`` gets wrong by the glossary (the book's words, labels, numbers)."""
+    assert GLOSSARY is not None, "the guide has its glossary beside it"
+    return GLOSSARY.problems(text)
 
 
 def english_words(text: str) -> list[str]:
@@ -240,7 +257,18 @@ def tour_strings() -> list[str]:
     return [w["zh"] for table in (WORDS, CHOICE_WORDS) for w in table.values() if "zh" in w]
 
 
+def page_strings() -> list[str]:
+    """The exported web page's own words, their fields filled as the page fills them."""
+    from tracer.export.html.words import page_words
+
+    values = {"loop": "b1d2e3f4", "id": "toolu_l1", "name": "翻译", "n": 3, "turn": 2, "step": 8,
+              "total": 36, "query": "git diff", "line": 12, "steps": 11}  # fmt: skip
+    return [re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), w["zh"])
+            for w in page_words().values()]  # fmt: skip
+
+
 STATIC = {
+    "page": page_strings,
     "guide": guide_strings,
     "tour": tour_strings,
     "scenarios": scenario_strings,
@@ -258,6 +286,12 @@ def test_static_zh_strings_are_typeset_the_chinese_way(source: str) -> None:
 
 
 @pytest.mark.parametrize("source", STATIC)
+def test_static_zh_strings_use_the_books_words(source: str) -> None:
+    found = [(s[:60], p) for s in STATIC[source]() for p in book_words(s)]
+    assert found == []
+
+
+@pytest.mark.parametrize("source", STATIC)
 def test_static_zh_strings_have_no_english_ui_words(source: str) -> None:
     found = [(s[:60], words) for s in STATIC[source]() if (words := english_words(s))]
     assert found == []
@@ -269,6 +303,7 @@ def test_the_chapter_panel_in_chinese() -> None:
     texts += [section_text(section, "zh").plain for section in guide.sections]
     for text in texts:
         assert zh_problems(text) == [], text[:80]
+        assert book_words(text) == [], text[:80]
         assert not UI_PHRASES.search(text), text[:80]
     assert not any("station-" in t for t in texts)
 
@@ -279,6 +314,7 @@ def test_every_stage_view_in_chinese(path: Path) -> None:
     for step in range(len(index)):
         text = render_step(index, step, "zh").plain
         assert zh_problems(text) == [], (step + 1, text)
+        assert book_words(text) == [], (step + 1, text)
         match = UI_PHRASES.search(text)
         assert match is None, (step + 1, match and match.group(0), text)
 
@@ -332,7 +368,7 @@ def test_read_line_range_is_start_to_start_plus_count_minus_one() -> None:
     output = {"type": "text", "file": file}
     assert "lines 3–7 of 9" in raw_output_text(output, "en").plain
     zh = raw_output_text(output, "zh").plain
-    assert "第 3–7 行，共 9 行" in zh and not english_words(zh.splitlines()[0])
+    assert "第3–7行，共9行" in zh and not english_words(zh.splitlines()[0])
 
 
 def test_request_one_is_the_first_send_not_a_resend() -> None:
@@ -385,3 +421,98 @@ def test_every_chinese_label_in_the_views() -> None:
     assert len(labels) > 30, "the views' labels are found"
     assert [(s, p) for s in labels for p in zh_problems(s)] == []
     assert [(s, w) for s in labels if (w := english_words(s))] == []
+
+
+# -- the book's words, where the app shows them ------------------------------------------------
+
+
+def test_the_tour_cards_in_chinese(tmp_path: Path) -> None:
+    """Every card the tour shows in zh: each stop's title and card (its diagram drawn in zh),
+    each reveal answered right and wrong, the score and the last card."""
+    from tracer.replay.sections import bundled_contents, recording_info
+    from tracer.replay.tour import Tour, plan_stops
+    from tracer.replay.tour_cards import done_card, reveal_card, section_card, stop_title
+
+    guide = load_guide()
+    tour = Tour(plan_stops(guide, bundled_contents(guide)))
+    texts: list[str] = []
+    for position, stop in enumerate(tour.stops):
+        tour.position = position
+        texts.append(stop_title(tour, "zh"))
+        if stop.question is None:
+            rec = recording_info(stop.recording, TraceReader(stop.recording).header)
+            texts.append(section_card(tour, guide, rec, "zh").plain)
+            continue
+        question = stop.question
+        wrong = next((c.value for c in question.choices if c.value != question.answer), "0")
+        for given in (question.answer, wrong):
+            tour.progress.answers[question.checkpoint.id] = {"given": given, "right": False}
+            texts.append(reveal_card(tour, "zh").plain)
+    texts.append(done_card(tour, guide, "zh").plain)
+    assert len(texts) > len(tour.stops)
+    diagrams = [t for t in texts if "▸" in t or "┌" in t or "─" in t]
+    assert diagrams, "the roadmap and the journey draw their diagram"
+    for text in texts:
+        assert book_words(text) == [], text[:200]
+        assert not UI_PHRASES.search(text), text[:200]
+        # Outside the drawn diagram (boxes set apart by spaces), the typography holds as well.
+        prose = "\n".join(line for line in text.splitlines() if not set(line) & set("│┌└┐┘├┤─▸▼►↺"))
+        assert zh_problems(prose) == [], prose[:200]
+        assert [w for line in prose.splitlines() for w in english_words(line)] == [], prose[:200]
+
+
+def test_the_doctor_report_and_the_help_use_the_books_words() -> None:
+    texts = doctor_strings() + [words["zh"] for _, words in i18n.HELP]
+    texts += [words["zh"] for _, words in i18n.PALETTE]
+    assert [(t[:60], p) for t in texts for p in book_words(t)] == []
+
+
+def test_no_one_character_labels_in_the_key_bar() -> None:
+    for keys, long, short in i18n.KEY_HINTS:
+        assert len(long["zh"]) >= 2 and len(short["zh"]) >= 2, keys
+    assert len(i18n.KEY_PAUSE["zh"]) >= 2
+
+
+def test_the_glossary_catches_what_it_is_for() -> None:
+    assert book_words("模型收到的内容")
+    assert book_words("工具运行完毕")
+    assert book_words("提示词（第一条 user 消息）")
+    assert book_words("展开拼接出新的历史")
+    assert book_words("中止整个回合")
+    assert book_words("要不要继续（follow_up）")
+    assert book_words("w 下一站")
+    assert book_words("1-4 站点")
+    assert book_words("model：claude")
+    assert book_words("  usage：input_tokens 1")
+    assert book_words("决定：approve")
+    assert book_words("第 2 轮")
+    assert book_words("内部列表 9 条")
+    assert book_words("看 wrapping 步骤")
+    assert book_words("翻译（mapping）步骤") == []
+    # What stays: the stations, literals, a value with its Chinese gloss, numbers with no measure.
+    assert book_words("第一站：结果长什么样；第二站；第三站；下一站预告") == []
+    assert book_words("决定：批准（approve）") == []
+    assert book_words("stop_reason：tool_use") == []
+    assert book_words("messages: [") == []
+    assert book_words("max_turns 是 2，第2轮的工具刚执行完") == []
+    assert book_words("内容以“Exit code 1”开头，is_error 为 true") == []
+
+
+def test_one_name_per_stage_in_the_diagrams_and_the_timeline() -> None:
+    """A step kind is called the same in the zh diagrams as on the timeline (是否继续, not
+    要不要继续 in one place and 是否继续 in another)."""
+    guide = load_guide()
+    named = 0
+    for section in guide.sections:
+        for label, stage in re.findall(
+            r"[\"\\[>]\s*([^\"<>\[\]（）]+)（(\w+)）", section.diagram("zh") or ""
+        ):
+            if stage in STAGES:
+                label = label.strip(" ①②③④")
+                assert label in (i18n.stage_name(stage, "zh"), i18n.BOOK_TERMS.get(stage)), (
+                    section.id,
+                    label,
+                    stage,
+                )
+                named += 1
+    assert named >= 12

@@ -2,27 +2,19 @@
 
 ``tracer show`` and ``import --list`` cut long text to fit a column. Cutting by characters makes
 a Chinese line twice as wide as an English one (每个汉字占两格), so these helpers count cells the
-way a terminal draws them (East Asian Wide and Fullwidth characters: 2; combining marks: 0).
+way the terminal draws them. They ask Rich, which draws the replay: one table of widths for the
+whole tool, so a column cut here lines up with the same text in the TUI, emoji joined by
+zero-width joiners (one picture, two cells) included.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from functools import lru_cache
-
-
-@lru_cache(maxsize=4096)
-def char_cells(ch: str) -> int:
-    if unicodedata.combining(ch):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+from rich.cells import cell_len, set_cell_size
 
 
 def cells(text: str) -> int:
     """How many terminal cells ``text`` takes."""
-    if text.isascii():
-        return len(text)
-    return sum(char_cells(ch) for ch in text)
+    return len(text) if text.isascii() else cell_len(text)
 
 
 def clip(text: object, width: int) -> str:
@@ -30,12 +22,5 @@ def clip(text: object, width: int) -> str:
     flat = " ".join(str(text).split())
     if cells(flat) <= width:
         return flat
-    out: list[str] = []
-    used = 0
-    for ch in flat:
-        w = char_cells(ch)
-        if used + w > width - 1:
-            break
-        out.append(ch)
-        used += w
-    return "".join(out) + "…"
+    # set_cell_size pads with a space where a wide character would straddle the edge.
+    return set_cell_size(flat, max(width - 1, 0)).rstrip(" ") + "…"

@@ -7,7 +7,9 @@ same part, and fidelity notes where Claude Code 2.1.88 differs from the book. It
 paragraph per stage (what the replay shows beside a step), the chapter's checkpoints (each with
 the step that shows it and, for ``tracer tour``, a question whose answer the trace gives), its
 table of common errors (each with the rule id that ``tracer doctor`` checks) and its anchors
-(steps of a recording that illustrate a section, see :mod:`tracer.replay.sections`).
+(steps of a recording that illustrate a section, see :mod:`tracer.replay.sections`). Beside it,
+``glossary.yaml`` holds the book's words that every zh string is checked against
+(:mod:`tracer.glossary`).
 
 :func:`load_guide` reads and checks the file. A guide with a mistake is bad input like any other:
 a :class:`~tracer.errors.UserError` naming the key and ``file:line``. This module imports nothing
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tracer.errors import UserError
+from tracer.glossary import maybe_glossary
 from tracer.paths import CHAPTERS_DIR
 from tracer.trace.events import STAGES
 from tracer.yamlfile import YamlMap, YamlSeq, line_of, load_yaml
@@ -158,6 +161,8 @@ class Guide:
     common_errors: list[CommonError]
     path: Path | None = None
     anchors: list[Anchor] = field(default_factory=list)
+    glossary: Any = None
+    """The book's words (:class:`tracer.glossary.Glossary`), from ``glossary.yaml`` beside."""
     _by_id: dict[str, Section] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -450,6 +455,7 @@ def _parse(doc: Any, path: Path) -> Guide:
         common_errors=errors,
         path=path,
         anchors=anchors,
+        glossary=maybe_glossary(path),
     )
 
 

@@ -302,12 +302,15 @@ def _hooks(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from tracer.show import show_lines
+    from tracer.show import show_lines, token_line
     from tracer.trace.reader import TraceReader
 
     reader = TraceReader(args.trace)
     for line in show_lines(reader):
         print(printable(line))
+    tokens = token_line(reader)
+    if tokens:
+        print(printable(tokens))
     _torn_note(reader)
     return 0
 

@@ -1,6 +1,6 @@
-"""The chapter's three ``console.log`` debug hooks, as lines of text.
+"""The chapter's three ``console.log`` debug lines, as lines of text.
 
-Chapter 12 ("试试看") has the reader add three hooks to Claude Code's source:
+Chapter 12 ("试试看") has the reader add three debug lines to Claude Code's source:
 
 * in ``toolExecution.ts`` ``addToolResult``: ``[DEBUG] Tool result: <name> is_error: <bool>
   content length: <n>``;
@@ -12,13 +12,15 @@ Chapter 12 ("试试看") has the reader add three hooks to Claude Code's source:
 a ``debug_hook`` event; ``--debug`` prints them live and ``tracer hooks`` prints them from a trace.
 This module imports nothing heavy, so ``tracer hooks`` starts fast.
 
-These are the book's debug lines (调试输出, ``console.log``), not Claude Code's hooks (the
-PreToolUse/PostToolUse commands a user configures): the names are alike, the things are not.
+These are the book's debug lines (调试输出, ``console.log``); the book never calls them hooks. The
+names ``debug_hook`` and ``tracer hooks`` are tracer's own, and have nothing to do with Claude
+Code's hooks (the PreToolUse/PostToolUse commands a user configures).
 
 In 2.1.88 only a tool call that returned normally reaches ``addToolResult``. A refused input, an
 unknown tool, a refused permission, an interruption or a thrown error (a non-zero exit throws a
-``ShellError``, caught in ``toolExecution.ts``) builds its own user message, so the book's first
-line would not print for it. tracer prints it for every result, so a failure can be compared with
+``ShellError``, caught in ``toolExecution.ts``) builds its own user message
+(:mod:`tracer.error_paths` says which path builds which), so the book's first line would not
+print for it. tracer prints it for every result, so a failure can be compared with
 a success, and marks the line the real hook would not print (:func:`shown_line`).
 """
 

@@ -25,6 +25,9 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 NO_CONTENT_MESSAGE = "(no content)"
+MISSING_RESULT_MESSAGE = "[Tool result missing due to internal error]"
+"""What Claude Code's ``ensureToolResultPairing`` (and ``yieldMissingToolResultBlocks``) answer
+an unanswered ``tool_use`` with, as an ``is_error`` result."""
 
 Part = tuple[str, int | None]
 """Where an API block came from: ``(message uuid, block index)``; index ``None`` = whole content."""
@@ -174,6 +177,8 @@ def attachment_blocks(attachment: dict[str, Any]) -> list[dict[str, Any]]:
     text = attachment.get("content")
     if attachment.get("type") == "max_turns_reached" or not text:
         return []
+    if isinstance(text, list):  # hook attachments hold a list of strings
+        text = "\n".join(str(x) for x in text)
     return [{"type": "text", "text": f"<system-reminder>\n{text}\n</system-reminder>"}]
 
 
@@ -208,7 +213,7 @@ def _parts_of(message: Message) -> list[Part]:
     return [(message.uuid, i) for i in range(len(blocks))]
 
 
-def _is_tool_result_part(part: Part, by_uuid: dict[str, Message]) -> bool:
+def is_tool_result_part(part: Part, by_uuid: dict[str, Message]) -> bool:
     uuid, index = part
     msg = by_uuid[uuid]
     return (
@@ -257,11 +262,21 @@ def normalize_messages_for_api(messages: Sequence[Message]) -> list[ApiMessage]:
             if role == "user" or same_response:
                 prev.parts.extend(parts)
                 if role == "user":
-                    prev.parts.sort(key=lambda p: not _is_tool_result_part(p, by_uuid))
+                    prev.parts.sort(key=lambda p: not is_tool_result_part(p, by_uuid))
                 continue
         out.append(ApiMessage(role, list(parts)))
         last_assistant_id = msg.message_id if role == "assistant" else None
     return out
+
+
+def synthetic_tool_result_block(tool_use_id: str) -> dict[str, Any]:
+    """The block Claude Code makes up for a ``tool_use`` that has no result."""
+    return {
+        "type": "tool_result",
+        "content": MISSING_RESULT_MESSAGE,
+        "is_error": True,
+        "tool_use_id": tool_use_id,
+    }
 
 
 def resolve_part(part: Part, by_uuid: dict[str, Any]) -> Any:

@@ -256,7 +256,14 @@ def load_scenario(path: str | Path) -> Scenario:
         f = c.mapping(
             top["faults"],
             "faults",
-            {"drop_tool_result", "rewrite_tool_use_id", "malform_block", "force_follow_up"},
+            {
+                "drop_tool_result",
+                "rewrite_tool_use_id",
+                "malform_block",
+                "force_follow_up",
+                "feedback_first",
+                "send_unpatched",
+            },
             top,
             "faults",
         )
@@ -265,6 +272,8 @@ def load_scenario(path: str | Path) -> Scenario:
             rewrite_tool_use_id=plain(c.text_map(f, "rewrite_tool_use_id", "faults", default={})),
             malform_block=plain(c.get(f, "malform_block", dict, "faults", default={})),
             force_follow_up=c.get(f, "force_follow_up", bool, "faults", default=False),
+            feedback_first=c.get(f, "feedback_first", bool, "faults", default=False),
+            send_unpatched=c.get(f, "send_unpatched", bool, "faults", default=False),
         )
 
     max_turns = c.get(top, "max_turns", int, "scenario")

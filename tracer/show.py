@@ -11,6 +11,7 @@ from typing import Any
 from tracer.cells import clip
 from tracer.trace.events import STEP_KINDS
 from tracer.trace.reader import TraceReader
+from tracer.trace.tokens import token_account, tokens_of
 
 _WIDTH = 72
 
@@ -34,16 +35,21 @@ def describe(event: Any) -> str:
         else:  # request 1 is the first send, not a resend: nothing came before it
             same = "first send" if event.request_index == 1 else f"{len(event.tail)} new"
         count = event.message_count
-        return (
+        line = (
             f"request {event.request_index}: {count} API message{'' if count == 1 else 's'} "
             f"({same}), {event.bytes} bytes"
         )
+        pairing = getattr(event, "pairing", None) or {}
+        if pairing.get("added") or pairing.get("stripped"):
+            fixes = [f"+{len(pairing.get('added') or [])} made-up result"]
+            if pairing.get("stripped"):
+                fixes.append(f"-{len(pairing['stripped'])} orphan")
+            line += f"; ensureToolResultPairing: {', '.join(fixes)}"
+        return line
     if kind == "response":
-        tokens = event.usage.get("input_tokens")
-        return (
-            f"{len(event.assistant_uuids)} block(s), stop_reason {event.stop_reason}, "
-            f"input_tokens {tokens}"
-        )
+        tokens = tokens_of(event.usage)
+        counted = tokens.line() if tokens is not None else "no usage recorded"
+        return f"{len(event.assistant_uuids)} block(s), stop_reason {event.stop_reason}, {counted}"
     if kind == "follow_up":
         return (
             f"needsFollowUp {str(event.needs_follow_up).lower()}, "
@@ -124,3 +130,10 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
         yield (
             f"{'':<32}attempt {waiting.attempt}: in flight when the trace stops (timeout {limit})"
         )
+
+
+def token_line(reader: TraceReader) -> str | None:
+    """The session's tokens as Claude Code counted them (input, cache read and write, output),
+    for the line after the steps; ``None`` when no call recorded any."""
+    account = token_account(reader[i] for i in range(len(reader)))
+    return account.summary() if account.rows else None

@@ -12,11 +12,23 @@ out is well formed and of reasonable size, and anything else becomes a :class:`U
   ``"\\ud800"``; no UTF-8 file can hold it, so writing it back out or printing it would fail
   later, far from the cause) is named with its column;
 * **JSON**: one line is at most :data:`MAX_LINE` bytes and nests at most :data:`MAX_DEPTH` deep
-  (the rest of tracer walks values recursively); ``NaN`` and ``Infinity`` are not JSON, and a
-  number must be one the exports can write: ``1e400`` parses as infinity and an integer past
-  64 bits fits no OTLP attribute, so both are refused here, where ``validate`` would see them;
+  (the rest of tracer walks values recursively); ``NaN`` and ``Infinity`` are not JSON, and
+  neither is a number that only parses as infinity (``1e400``): refused here, where ``validate``
+  sees it, so the md and OTLP exports never meet one. Long integers are kept, as the stdlib
+  reads them;
 * **YAML**: see :mod:`tracer.yamlfile`, which reads through :func:`read_text` and bounds aliases,
   depth and size as it composes.
+
+**Speed.** An import is mostly JSON parsing, so :func:`loads` first tries `orjson
+<https://github.com/ijl/orjson>`_ (when its wheel is installed; the stdlib otherwise) and keeps
+its answer only where it is the answer ``json.loads`` gives and passes the same checks. orjson
+already refuses what is refused here (NaN and Infinity, invalid UTF-8, lone surrogates, control
+characters) and reads duplicate keys the same way (the last value wins, at the first key's
+place). Where it *differs*, the line goes the stdlib way: an integer beyond 64 bits (orjson
+makes it a float; a run of 19 digits sends the line on), ``1e400`` (orjson refuses it, the stdlib
+reads infinity), a line nested deeper than :data:`MAX_DEPTH`. Any line orjson refuses is read
+again by the stdlib, which also names the problem. So the value and every error are the same
+with or without orjson (``tests/test_untrusted.py`` compares them).
 
 Claude Code has no single counterpart: its readers of ``~/.claude/projects`` transcripts
 (``utils/sessionStorage.ts``) skip lines that fail ``JSON.parse``. Here the boundary also checks
@@ -36,6 +48,11 @@ from typing import Any
 
 from tracer.errors import UserError
 
+try:  # a wheel of compiled code: the stdlib reads everything the same way where it is missing
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - depends on the platform
+    _orjson = None
+
 MAX_LINE = 64 * 1024 * 1024
 """Bytes in one JSON line. The largest real line is a request or a persisted tool output (a
 few MB); a line bigger than this is damage, and decoding it would cost seconds and gigabytes."""
@@ -53,11 +70,9 @@ _SURROGATE_ESCAPE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
     r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
-#: What an out-of-range number looks like in the text: a long run of digits, or a 3-digit
+#: What a float out of range looks like in the text: a long run of digits, or a 3-digit
 #: exponent. Only a line that matches is walked, so ordinary lines cost one regex scan.
-_BIG_NUMBER = re.compile(r"\d{19}|[eE][+-]?\d{3}")
-MAX_INT = 2**63 - 1
-"""The largest integer a trace may hold (OTLP's int64)."""
+_BIG_NUMBER = re.compile(r"\d{300}|[eE][+-]?\d{3}")
 _KINDS = {
     stat.S_IFIFO: "a FIFO (named pipe)",
     stat.S_IFCHR: "a character device",
@@ -150,6 +165,39 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT) -> st
     return decode(read_bytes(path, what, limit), path)
 
 
+#: A run of 19 digits may be an integer orjson would read as a float (beyond 64 bits). Found by
+#: turning every digit into "0" and looking for 19 of them: many times faster than a regex.
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19
+MISS = object()
+"""What :func:`quick_loads` returns for a line it leaves to the careful reading."""
+
+
+def no_long_digits(data: bytes) -> bool:
+    """True when no line of ``data`` holds a run of 19 digits: then :func:`quick_loads` need not
+    look for one line by line (one pass over a whole file costs what one per line does)."""
+    return _LONG_DIGITS not in data.translate(_DIGITS_TO_ZERO)
+
+
+def quick_loads(raw: bytes, digits_checked: bool = False) -> Any:
+    """The value of an ordinary line, read by orjson, or :data:`MISS` when anything about it
+    is unusual (then :func:`loads` reads it and says what is wrong). Same value as ``loads``.
+
+    ``digits_checked``: the caller made sure (:func:`no_long_digits`) that no run of 19 digits
+    is in the line."""
+    if (
+        _orjson is None
+        or len(raw) > MAX_LINE
+        or raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+        or (not digits_checked and _LONG_DIGITS in raw.translate(_DIGITS_TO_ZERO))
+    ):
+        return MISS
+    try:
+        return _orjson.loads(raw)
+    except _orjson.JSONDecodeError:
+        return MISS
+
+
 def no_constant(name: str) -> Any:
     """``parse_constant`` for JSON readers: NaN and Infinity are not JSON."""
     raise ValueError(f"{name} is not JSON")
@@ -157,6 +205,10 @@ def no_constant(name: str) -> Any:
 
 def loads(raw: bytes | str, path: str | Path, line: int | None = None) -> Any:
     """One JSON value from one line, bounded in size and depth, with no lone surrogates."""
+    if isinstance(raw, bytes):
+        value = quick_loads(raw)
+        if value is not MISS:
+            return value
     if len(raw) > MAX_LINE:
         raise UserError(
             f"line too long ({len(raw):,} bytes; the limit is {MAX_LINE:,})", path, line
@@ -191,7 +243,7 @@ def vet(value: Any, text: str, path: str | Path, line: int | None = None) -> Non
 
 
 def check_numbers(value: Any, path: str | Path, line: int | None = None) -> None:
-    """Walk a parsed value (without recursion): every float finite, every integer in 64 bits."""
+    """Walk a parsed value (without recursion): every float finite."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -201,8 +253,6 @@ def check_numbers(value: Any, path: str | Path, line: int | None = None) -> None
             stack.extend(item)
         elif isinstance(item, float) and not math.isfinite(item):
             raise UserError("a number out of range (it reads as infinity)", path, line)
-        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_INT:
-            raise UserError(f"an integer out of range (over {MAX_INT:,})", path, line)
 
 
 def _check_depth(value: Any, path: str | Path, line: int | None) -> None:

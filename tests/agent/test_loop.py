@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 
 from tracer.agent.execution import CANCEL_MESSAGE, INTERRUPT_MESSAGE_FOR_TOOL_USE
-from tracer.agent.loop import MISSING_RESULT_MESSAGE, State, needs_follow_up
+from tracer.agent.loop import State, needs_follow_up
 from tracer.agent.permissions import REJECT_MESSAGE
 from tracer.agent.tools.read import ReadTool
 from tracer.cli import main as cli_main
+from tracer.messages import MISSING_RESULT_MESSAGE
 from tracer.paths import SCENARIOS_DIR
 from tracer.trace.schema import validate_trace
 
@@ -221,15 +222,18 @@ def test_model_error_answers_every_dangling_tool_use(record: Any) -> None:
     assert [a.status for a in rec.of("http_attempt")] == [500, 500, 500]
     assert rec.terminal.reason == "model_error"
     tool_use_id = rec.of("follow_up")[0].tool_use_ids[0]
+    # Two made-up results: the one ensureToolResultPairing put in the request that failed, and
+    # the one yieldMissingToolResultBlocks leaves in the history when the loop gives up.
     synthetic = [m for m in rec.of("message") if m.origin == "synthetic" and m.type == "user"]
-    assert len(synthetic) == 1
-    block = synthetic[0].content[0]
-    assert block == {
-        "type": "tool_result",
-        "content": MISSING_RESULT_MESSAGE,
-        "is_error": True,
-        "tool_use_id": tool_use_id,
-    }
+    assert len(synthetic) == 2
+    for message in synthetic:
+        assert message.content[0] == {
+            "type": "tool_result",
+            "content": MISSING_RESULT_MESSAGE,
+            "is_error": True,
+            "tool_use_id": tool_use_id,
+        }
+    assert rec.of("request")[-1].pairing == {"added": [tool_use_id], "stripped": []}
 
 
 def test_a_clean_first_attempt_logs_no_http_attempt(main_walk: Any) -> None:

@@ -152,3 +152,90 @@ def test_main_walk_requests_hold_fewer_messages_than_the_internal_list(main_walk
     assert [(r.internal_count, r.message_count) for r in sent] == [(3, 1), (7, 3), (11, 5), (15, 7)]
     first = main_walk.requests()[0]["messages"][0]["content"]
     assert [b["text"].startswith("<system-reminder>") for b in first] == [True, True, False]
+
+
+# -- ensureToolResultPairing ---------------------------------------------------------------------
+
+
+def _pairing(messages: list[Message]) -> tuple[list[dict[str, Any]], Any, list[Message]]:
+    from tracer.messages import synthetic_tool_result_block
+    from tracer.pairing import ensure_tool_result_pairing
+
+    new = UuidSource("pairing")
+    by_uuid = {m.uuid: m for m in messages}
+    made: list[Message] = []
+
+    def synthetic(tool_use_id: str, assistant_uuid: str) -> Message:
+        message = create_user_message(
+            [synthetic_tool_result_block(tool_use_id)],
+            new_uuid=new,
+            source_tool_assistant_uuid=assistant_uuid,
+            origin="synthetic",
+        )
+        by_uuid[message.uuid] = message
+        made.append(message)
+        return message
+
+    api, repair = ensure_tool_result_pairing(
+        normalize_messages_for_api(messages), by_uuid, synthetic
+    )
+    return materialize(api, by_uuid), repair, made
+
+
+def _use(tool_use_id: str) -> dict[str, Any]:
+    return {"type": "tool_use", "id": tool_use_id, "name": "Bash", "input": {}}
+
+
+def test_pairing_leaves_a_well_paired_request_alone() -> None:
+    new = UuidSource("t")
+    prompt = create_user_message("go", new_uuid=new)
+    (asks,) = create_assistant_messages("msg_1", [_use("toolu_a")], new_uuid=new)
+    answer = create_user_message([_tool_result("toolu_a", "ok")], new_uuid=new)
+    sent, repair, made = _pairing([prompt, asks, answer])
+    assert not repair.changed and made == []
+    assert sent == _sent([prompt, asks, answer])
+
+
+def test_pairing_answers_a_call_followed_by_another_assistant_message() -> None:
+    from tracer.messages import MISSING_RESULT_MESSAGE
+
+    new = UuidSource("t")
+    prompt = create_user_message("go", new_uuid=new)
+    (asks,) = create_assistant_messages("msg_1", [_use("toolu_a")], new_uuid=new)
+    (more,) = create_assistant_messages("msg_2", [{"type": "text", "text": "x"}], new_uuid=new)
+    sent, repair, made = _pairing([prompt, asks, more])
+    assert repair.added == ("toolu_a",) and len(made) == 1
+    assert [m["role"] for m in sent] == ["user", "assistant", "user", "assistant"]
+    assert sent[2]["content"][0]["content"] == MISSING_RESULT_MESSAGE
+
+
+def test_pairing_drops_a_user_message_left_empty_by_stripping() -> None:
+    new = UuidSource("t")
+    prompt = create_user_message("go", new_uuid=new)
+    (says,) = create_assistant_messages("msg_1", [{"type": "text", "text": "hi"}], new_uuid=new)
+    orphan = create_user_message([_tool_result("toolu_zzz", "late")], new_uuid=new)
+    sent, repair, _ = _pairing([prompt, says, orphan])
+    assert repair.stripped == ("toolu_zzz",) and repair.added == ()
+    assert [m["role"] for m in sent] == ["user", "assistant"]
+
+
+def test_pairing_keeps_the_made_up_result_ahead_of_text() -> None:
+    new = UuidSource("t")
+    prompt = create_user_message("go", new_uuid=new)
+    asks = create_assistant_messages("msg_1", [_use("toolu_a"), _use("toolu_b")], new_uuid=new)
+    answer = create_user_message(
+        [_tool_result("toolu_a", "ok"), {"type": "text", "text": "note"}], new_uuid=new
+    )
+    sent, repair, _ = _pairing([prompt, *asks, answer])
+    assert repair.added == ("toolu_b",)
+    kinds = [(b["type"], b.get("tool_use_id")) for b in sent[2]["content"]]
+    assert kinds == [("tool_result", "toolu_a"), ("tool_result", "toolu_b"), ("text", None)]
+
+
+def test_pairing_leaves_a_result_without_an_id_to_the_apis_field_check() -> None:
+    new = UuidSource("t")
+    prompt = create_user_message("go", new_uuid=new)
+    (asks,) = create_assistant_messages("msg_1", [_use("toolu_a")], new_uuid=new)
+    broken = create_user_message([{"type": "tool_result", "content": "ok"}], new_uuid=new)
+    _, repair, made = _pairing([prompt, asks, broken])
+    assert not repair.changed and made == []

@@ -58,7 +58,7 @@ def test_a_script_that_runs_out_ends_politely() -> None:
 
 def test_a_validator_refuses_a_request_with_http_400(record: Any) -> None:
     def refuse(payload: dict[str, Any]) -> str | None:
-        return "messages: roles must alternate" if len(payload["messages"]) > 1 else None
+        return "messages: scripted refusal" if len(payload["messages"]) > 1 else None
 
     rec = record(
         {
@@ -74,4 +74,4 @@ def test_a_validator_refuses_a_request_with_http_400(record: Any) -> None:
     assert [a.status for a in attempts][-1] == 400
     assert sum(a.status == 400 for a in attempts) == 1, "a 400 is not retried"
     assert rec.terminal.reason == "model_error"
-    assert "roles must alternate" in rec.terminal.error
+    assert "scripted refusal" in rec.terminal.error

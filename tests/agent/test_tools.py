@@ -51,6 +51,33 @@ def test_bash_keeps_stdout_and_stderr_apart_and_joins_them_for_the_model(ctx: To
     }
 
 
+@pytest.mark.parametrize(
+    ("command", "meaning"),
+    [
+        ("grep -q nothing a.txt", "No matches found"),
+        ("diff a.txt b.txt", "Files differ"),
+        ("test 1 = 2", "Condition is false"),
+        ("[ 1 = 2 ]", "Condition is false"),
+    ],
+)
+def test_exit_one_is_an_answer_with_its_own_meaning_for_these_commands(
+    ctx: ToolContext, command: str, meaning: str
+) -> None:
+    """Only grep-like tools mean "No matches found"; diff means the files differ, test false."""
+    (ctx.workspace / "a.txt").write_text("alpha\n")
+    (ctx.workspace / "b.txt").write_text("beta\n")
+    output, block = _bash(ctx, command)
+    assert output["exit_code"] == 1
+    assert output["return_code_interpretation"] == meaning
+    assert block["is_error"] is False and not str(block["content"]).startswith("Exit code")
+
+
+def test_exit_one_of_any_other_command_is_an_error(ctx: ToolContext) -> None:
+    output, block = _bash(ctx, "false")
+    assert "return_code_interpretation" not in output
+    assert block["is_error"] is True and block["content"] == "Exit code 1"
+
+
 def test_bash_runs_in_the_workspace(ctx: ToolContext) -> None:
     output, _ = _bash(ctx, "pwd")
     assert Path(output["stdout"].strip()).resolve() == ctx.workspace.resolve()

@@ -63,8 +63,8 @@ def _bounded(args: list[str], timeout: float = 60, memory: int = 1 << 31) -> Any
 
 @pytest.mark.parametrize(
     "number",
-    ["1e400", "-1e400", "1" + "0" * 400 + ".0", str(2**64), str(-(2**64))],
-    ids=["inf", "-inf", "long-float", "2**64", "-2**64"],
+    ["1e400", "-1e400", "1" + "0" * 400 + ".0", "1E+999"],
+    ids=["inf", "-inf", "long-float", "upper-e"],
 )
 def test_a_number_out_of_range_is_refused_where_the_trace_is_read(
     number: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

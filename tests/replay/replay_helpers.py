@@ -2,9 +2,12 @@
 
 ``fixtures/main-walk.trace.jsonl`` is the bundled main walk with its volatile values (times,
 latencies, temporary paths) fixed, so SVG snapshots do not change from run to run;
-``fixtures/01-result-not-returned.trace.jsonl`` is ``recordings/faults/`` first fault recording,
-fixed the same way (``t`` 0.0, ``created``/``timestamp`` 2026-01-01, ``latency_ms`` 25,
-``duration_ms`` 3, the session's temporary directory ``/tmp/tracer-session``). The snapshot
+``fixtures/01-result-not-returned.trace.jsonl`` is the first fault as it was recorded before the
+loop patched requests like ``ensureToolResultPairing`` (the broken request went out, the API
+refused it, the session ended ``model_error``): a trace with no patched request, as an older
+recording or a bare-API loop leaves. It is fixed the same way (``t`` 0.0,
+``created``/``timestamp`` 2026-01-01, ``latency_ms`` 25, ``duration_ms`` 3, the session's
+temporary directory ``/tmp/tracer-session``). The snapshot
 tests use :class:`StubGuide` rather than ``chapters/ch12/guide.yaml`` so that editing the guide's
 prose does not redraw every picture; one Pilot test checks the real guide separately.
 """

@@ -35,9 +35,10 @@ def test_the_guide_has_seven_checkpoints_and_each_asks_something() -> None:
     assert len(GUIDE.checkpoints) == 7
     for checkpoint in GUIDE.checkpoints:
         question, index = _question(checkpoint.id)
-        assert index.stage(question.land) == checkpoint.stage
-        assert checkpoint.turn is None or index.turn(question.land) == checkpoint.turn
-        assert question.ask == question.land - 1
+        assert index.stage(question.step) == checkpoint.stage
+        assert checkpoint.turn is None or index.turn(question.step) == checkpoint.turn
+        # Asked before the checkpoint's own step, revealed on or after it.
+        assert question.ask < question.step <= question.land
         assert question.check(question.answer)
         if question.choices:
             assert question.answer in [c.value for c in question.choices]
@@ -61,7 +62,7 @@ def test_checkpoints_land_on_steps_that_show_them() -> None:
     ]
     assert wrapping.feedback and permissions[-1].decision == "approve"
     q, index = _question("message-wrapping")
-    turn = index.turn(q.land)
+    turn = index.turn(q.step)
     assert (
         sum(1 for s in range(len(index)) if index.turn(s) == turn and index.stage(s) == "wrapping")
         >= 2
@@ -90,7 +91,7 @@ def test_answers_agree_with_what_the_trace_prints() -> None:
     wire_roles = [m["role"] for m in rebuilt.body["messages"]]
     assert int(q.answer) == wire_roles.count("user")
     # The lesson: the turn wrapped more user messages than the API sees (they were merged).
-    turn = index.turn(q.land)
+    turn = index.turn(q.step)
     wrapped = sum(
         1 for s in range(len(index)) if index.turn(s) == turn and index.stage(s) == "wrapping"
     )
@@ -138,3 +139,73 @@ def test_a_checkpoint_the_trace_cannot_show_says_so() -> None:
     missing = replace(CHECKPOINTS["turn-limit"], turn=9)
     with pytest.raises(NotInTrace):
         landing_step(_index(MAIN_TRACE), missing)
+
+
+# -- the reveal stands where the answer is, and the question does not give it away --------------
+
+
+def _screen(index: StepIndex, step: int, lang: str) -> str:
+    """What the replay shows on ``step``: the stage view and the debug lines printed so far."""
+    from tracer.hooks import shown_line
+    from tracer.replay.render import render_step
+
+    reader = index.reader
+    upto = index.positions[step + 1] if step + 1 < len(index) else len(reader)
+    lines = [shown_line(reader[i], lang) for i in range(upto) if reader.kind_of(i) == "debug_hook"]
+    return render_step(index, step, lang).plain + "\n" + "\n".join(lines)
+
+
+def _shows(text: str, question: Any, lang: str) -> bool:
+    """Whether ``text`` shows ``question``'s answer, as the replay prints it."""
+    kind, answer = question.checkpoint.ask, question.answer
+    if kind == "tool_use_id":
+        return f'"tool_use_id": "{answer}"' in text
+    if kind == "api_user_messages":  # the request, with every message and its role listed
+        messages = ("API 消息数：" if lang == "zh" else "API messages: ") + question.evidence.split(
+            ": "
+        )[1].split(" ")[0]
+        return messages in text
+    if kind == "loop_turn":
+        return f"messages: {answer}" in text
+    if kind == "content_blocks":
+        return text.count("tool_result →") + text.count("text ") >= int(answer)
+    if kind == "is_error":
+        return f'"is_error": {answer}' in text or (answer == "absent" and "undefined" in text)
+    if kind == "needs_follow_up":
+        return f"needsFollowUp = {answer}" in text
+    if kind == "max_turns_stop":
+        return "→  true" in text if answer == "stop" else "→  false" in text
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("checkpoint_id", sorted(CHECKPOINTS))
+def test_the_reveal_lands_where_the_answer_shows(checkpoint_id: str, lang: str) -> None:
+    question, index = _question(checkpoint_id)
+    assert _shows(_screen(index, question.land, lang), question, lang), (
+        checkpoint_id,
+        question.land + 1,
+    )
+
+
+def test_the_wrapping_answer_is_on_the_request_not_on_the_wrapping_step() -> None:
+    q, index = _question("message-wrapping")
+    assert index.stage(q.step) == "wrapping" and index.stage(q.land) == "resending"
+    assert "提示词也算" in q.checkpoint.question.zh and "prompt" in q.checkpoint.question.en
+
+
+def test_the_step_asked_on_does_not_give_the_answer_away() -> None:
+    q, index = _question("error-marking")
+    asked = _screen(index, q.ask, "zh")
+    assert "出错" not in asked and "is_error" not in asked
+    assert all(index.stage(s) != "tool_run" for s in range(q.ask + 1) if index.turn(s) == 1)
+    q, index = _question("spread-append")
+    assert index.stage(q.ask) != "appending" and index.stage(q.land) == "turn_start"
+
+
+def test_the_replay_marks_a_checkpoint_where_the_tour_reveals_it() -> None:
+    from tracer.replay.checkpoints import answer_step
+
+    for checkpoint_id in CHECKPOINTS:
+        question, index = _question(checkpoint_id)
+        assert answer_step(index, question.checkpoint) == question.land

@@ -74,7 +74,7 @@ def test_chinese_punctuation_keys_search_and_move_between_matches() -> None:
         assert app.step == app.matches[1]
         await pilot.press("，")
         assert app.step == first
-        assert f"匹配 1/{len(app.matches)}" in visible_text(app, "#search-count")
+        assert f"第1/{len(app.matches)}个匹配" in visible_text(app, "#search-count")
 
     drive(app, script)
 
@@ -227,7 +227,7 @@ def test_language_switch_redraws_everything() -> None:
         assert "turn 1 · step 8/36" in visible_text(app, "#position")
         await pilot.press("t")
         assert app.lang == "zh"
-        assert "第 1 轮 · 第 8/36 步" in visible_text(app, "#position")
+        assert "第1轮 · 第8/36步" in visible_text(app, "#position")
         assert "翻译成 tool_result 块" in visible_text(app, "#stage")
         assert "第一站" in visible_text(app, "#chapter")
         await pilot.press("t")

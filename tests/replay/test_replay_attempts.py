@@ -55,7 +55,7 @@ def test_an_attempt_cut_short_shows_as_in_flight(record: Any, tmp_path: Path) ->
     [row] = attempt_rows(index, step)
     assert row.in_flight and row.number == 1 and not row.ended
     assert "in flight (timeout 0.2 s): the trace stops here" in render_step(index, step, "en").plain
-    assert "进行中（超时 0.2 秒）：记录到此为止" in render_step(index, step, "zh").plain
+    assert "进行中（超时0.2秒）：记录到此为止" in render_step(index, step, "zh").plain
 
 
 def test_a_clean_request_lists_no_attempts(record: Any) -> None:

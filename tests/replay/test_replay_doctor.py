@@ -129,7 +129,7 @@ def test_the_panel_speaks_the_current_language() -> None:
     async def script(pilot: Any) -> None:
         await pilot.press("d")
         text = panel_text(app)
-        assert "错误" in text and "第 16 步 · 第 2 轮" in text
+        assert "错误" in text and "第16步 · 第2轮" in text
         assert hint["zh"] in text
         await pilot.press("t")
         assert "step 16 · turn 2" in panel_text(app) and hint["en"] in panel_text(app)

@@ -92,7 +92,7 @@ def test_resending_folds_the_shared_prefix_and_lights_the_tail(index: StepIndex)
     assert "1. user" not in text  # the prefix is folded, not repeated
     assert "3,235 → 4,821" in text and "809 → 1206" in text  # growth over all requests so far
     zh = view(index, locate(index, turn=3, stage="resending"), "zh")
-    assert "与第 2 次请求相同的 3 条消息（已折叠，按 o 展开）" in zh
+    assert "与第2次请求相同的3条消息（已折叠，按 o 展开）" in zh
 
 
 def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
@@ -105,7 +105,7 @@ def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
     [
         ("mapping", ["翻译（mapping）", "翻译成 tool_result 块"]),
         ("appending", ["追加", "未变（已折叠，按 o 展开）"]),
-        ("response", ["模型响应", "条内部 assistant 消息"]),
+        ("response", ["AI 响应", "条内部 assistant 消息"]),
     ],
 )
 def test_views_speak_chinese(index: StepIndex, stage: str, zh_words: list[str]) -> None:
@@ -269,7 +269,7 @@ def test_a_persisted_output_is_explained(record: Callable[..., Any]) -> None:
     assert "<persisted-output>" in text
     assert "so it was saved to" in text
     zh = view(index, locate(index, stage="mapping"), "zh")
-    assert "模型只拿到预览和路径" in zh
+    assert "AI 只拿到预览和路径" in zh
 
 
 def test_import_notes_show_beside_the_step_they_precede(tmp_path: Path) -> None:
@@ -299,3 +299,34 @@ def test_import_notes_show_beside_the_step_they_precede(tmp_path: Path) -> None:
     text = view(index, locate(index, stage="resending"))
     assert "noted by the import:" in text and "[compaction] the history was summarized" in text
     assert "noted by the import" not in view(index, locate(index, stage="response"))
+
+
+@pytest.mark.parametrize("fault", ["01-result-not-returned", "02-tool-use-id-mismatch"])
+def test_the_refused_request_and_the_patched_one_say_what_each_is(fault: str) -> None:
+    from tracer.paths import RECORDINGS_DIR
+
+    index = StepIndex(TraceReader(RECORDINGS_DIR / "faults" / f"{fault}.trace.jsonl"))
+    steps = {index.event(s).request_index: s for s in index.by_stage["resending"]}
+    raw, patched = view(index, steps[2]), view(index, steps[3])
+    assert "400 invalid_request_error" in raw and "the bare API's answer" in raw
+    assert "Claude Code 2.1.88 never sends this" in raw
+    assert "ensureToolResultPairing patched this request" in patched
+    assert "[Tool result missing due to internal error]" in patched
+    assert "Request 2 is the same history unpatched; the API refused it: 400" in patched
+    zh = view(index, steps[3], "zh")
+    assert "ensureToolResultPairing 在发出前修补了这次请求" in zh and "API 拒绝了它：400" in zh
+    if fault.startswith("02"):
+        assert "stripped" in patched and "删掉" in zh
+
+
+def test_a_failed_commands_raw_output_says_what_2_1_88_keeps_instead() -> None:
+    from tracer.paths import RECORDINGS_DIR
+
+    index = StepIndex(TraceReader(RECORDINGS_DIR / "08-failing-command.trace.jsonl"))
+    run = next(s for s in index.by_stage["tool_run"] if index.event(s).error_kind == "exit_code")
+    wrap = next(s for s in index.by_stage["wrapping"] if index.event(s).error_kind == "exit_code")
+    for step in (run, wrap):
+        assert 'the string "Error: Exit code N …"' in view(index, step)
+        assert "“Error: Exit code N …”" in view(index, step, "zh")
+    ok = next(s for s in index.by_stage["tool_run"] if not index.event(s).error_kind)
+    assert "Error: Exit code N" not in view(index, ok)

@@ -211,11 +211,29 @@ def test_the_palette_lists_the_apps_own_actions_translated(lang: str, word: str)
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert type(app.screen).__name__ == "CommandPalette"
+        placeholder = app.screen.query_one("CommandInput").placeholder
+        assert placeholder == ("搜索命令…" if lang == "zh" else "Search for commands…")
         await pilot.press(*("最后一步" if lang == "zh" else "Last step"))
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause(0.3)
         assert app.step == len(app.index) - 1  # the palette ran the app's own action
+
+    drive(app, script)
+
+
+@pytest.mark.parametrize("lang, words", [("zh", ("要退出吗？", "退出")), ("en", ("quit?", "quit"))])
+def test_ctrl_c_says_which_key_quits_in_the_readers_language(lang: str, words: Any) -> None:
+    app = make_app(lang=lang)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        toast = [(n.title, n.message) for n in app._notifications]
+        assert toast and words[0] in toast[-1][0] and words[1] in toast[-1][1]
+        assert app.is_running  # it did not quit
+        if lang == "zh":
+            assert not any(c.isascii() and c.isalpha() for c in toast[-1][0])
 
     drive(app, script)
 

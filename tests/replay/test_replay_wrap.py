@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from rich.cells import cell_len
 from rich.text import Text
 
@@ -42,3 +44,29 @@ def test_newlines_tabs_and_styles_survive() -> None:
     lines = wrap(text, 40)
     assert [line.plain for line in lines] == ["1       def add(a, b):", "红色"]
     assert lines[1].spans and lines[1].spans[0].style == "red"
+
+
+def test_a_number_keeps_di_and_its_measure_word_on_one_line() -> None:
+    text = "循环在第2轮结束时停下，共11条消息，其中用户消息3条。"
+    for width in range(8, 40):  # narrower, "息3条。" alone overflows and is cut where it must
+        lines = _plain(text, width)
+        assert "".join(lines) == text
+        for line, following in pairwise(lines):
+            assert not (line[-1:].isdigit() or following[:1].isdigit()), (width, lines)
+
+
+def test_the_wrapped_renderable_wraps_the_same_way_inside_rich() -> None:
+    """Widgets that hand their rows to Rich (the findings panel) get the same wrapping."""
+    from rich.console import Console
+
+    from tracer.replay.wrap import Wrapped
+
+    text = Text("第2次请求重发了工具调用，却没有带上它的结果；共11条消息。" * 2)
+    console = Console(width=200)
+    for width in range(10, 40):
+        lines = console.render_lines(Wrapped(text), console.options.update_width(width))
+        plain = ["".join(s.text for s in line).rstrip() for line in lines]
+        assert "".join(plain) == text.plain
+        for line, following in pairwise(p for p in plain if p):
+            assert not (line[-1].isdigit() or following[0].isdigit()), (width, line, following)
+    assert str(Wrapped(text)) == text.plain

@@ -4,6 +4,7 @@ both languages, answering right and wrong."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import subprocess
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 from nav_helpers import nav_tour
+from rich.text import Text
 
 from tracer.chapters import load_guide
 from tracer.paths import ROOT
@@ -56,8 +58,8 @@ def test_each_checkpoint_comes_right_after_its_sections_stop(stops: list[Any]) -
         position = stops.index(stop)
         owner = next(s for s in reversed(stops[:position]) if s.kind == "section")
         assert owner.section.id == stop.section.id
-        # The tour stands one step before the step that shows the checkpoint.
-        assert stop.step == stop.question.land - 1
+        # The tour stands before the checkpoint's step, and the reveal where the answer shows.
+        assert stop.step == stop.question.ask < stop.question.step <= stop.question.land
 
 
 def test_a_fault_section_opens_where_the_doctor_finds_the_fault(stops: list[Any]) -> None:
@@ -68,10 +70,13 @@ def test_a_fault_section_opens_where_the_doctor_finds_the_fault(stops: list[Any]
     assert stop.step == diagnose(stop.recording).first_step
 
 
-def test_state_dir_prefers_the_env_var_then_xdg_then_home() -> None:
+def test_state_dir_prefers_the_env_var_then_xdg_then_home(monkeypatch: pytest.MonkeyPatch) -> None:
     assert state_dir({STATE_ENV: "/a", "XDG_STATE_HOME": "/b", "HOME": "/c"}) == Path("/a")
-    assert state_dir({"XDG_STATE_HOME": "/b", "HOME": "/c"}) == Path("/b/tracer")
-    assert state_dir({"HOME": "/c"}) == Path("/c/.local/state/tracer")
+    monkeypatch.setenv("XDG_STATE_HOME", "/b")
+    monkeypatch.setenv("HOME", "/c")
+    assert state_dir({}) == Path("/b/tracer")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    assert state_dir({}) == Path("/c/.local/state/tracer")
 
 
 def test_progress_round_trips_and_a_damaged_file_starts_afresh(tmp_path: Path) -> None:
@@ -333,9 +338,38 @@ def test_the_score_names_each_checkpoint_in_the_readers_language(stops: list[Any
     tour = Tour(stops, Progress(answers={"turn-limit": {"given": "stop", "right": True}}))
     zh = score_text(tour, GUIDE, "zh").plain
     en = score_text(tour, GUIDE, "en").plain
-    assert "答对 1 个，共答了 1 个（全部 7 个）" in zh and "（还没答）" in zh and "(" not in zh
+    assert "答对1个，共答了1个（全部7个）" in zh and "（还没答）" in zh and "(" not in zh
     limit = next(c for c in GUIDE.checkpoints if c.id == "turn-limit")
     assert f"✓ {limit.text.zh.split('：')[0]}" in zh
     assert f"✓ {limit.text.en.split(': ')[0]}" in en and "(not answered yet)" in en
     tour.move(next(i for i, s in enumerate(stops) if s.id == "checkpoint:turn-limit"))
     assert stop_title(tour, "zh").endswith(f"检查点：{limit.text.zh.split('：')[0]}")
+
+
+@pytest.mark.parametrize("width", [24, 31, 37])
+def test_a_card_keeps_a_number_with_its_measure_word(width: int) -> None:
+    """The card wraps the Chinese way: 第4轮 is never split as 第4 / 轮 (Rich alone splits it)."""
+    from textual.app import App
+
+    from tracer.replay.widgets.wrapped_text import WrappedText
+
+    body = Text("第4轮的回复到了。" * 6 + "共11条消息，其中用户消息3条。" * 3)
+
+    class One(App[None]):
+        def compose(self) -> Any:
+            yield WrappedText(body)
+
+    app = One()
+
+    async def main() -> None:
+        async with app.run_test(size=(width, 20)) as pilot:
+            await pilot.pause()
+            widget = app.query_one(WrappedText)
+            lines = ["".join(s.text for s in widget.render_line(y)).rstrip() for y in range(20)]
+            shown = [line for line in lines if line]
+            assert "".join(shown) == body.plain
+            assert widget.size.height == len(shown)
+            for line, following in itertools.pairwise(shown):
+                assert not (line[-1].isdigit() or following[0].isdigit()), (line, following)
+
+    asyncio.run(main())

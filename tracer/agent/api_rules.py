@@ -5,32 +5,44 @@ conversation on its own. When it is not, the API answers HTTP 400 ``invalid_requ
 says what is wrong in one sentence. :func:`validate_request` applies the same rules to a body and
 returns that sentence, so a fault scenario played against the scripted transport
 (:class:`~tracer.agent.scripted.ScriptedTransport` with ``validator=validate_request``) fails the
-way a broken loop fails for real, and its trace still ends validly with ``model_error``.
+way a broken request fails for real, and its trace still ends validly with ``model_error``.
+
+**Roles need not alternate.** The SDK's documentation of the ``messages`` parameter says it:
+"Consecutive ``user`` or ``assistant`` turns in your request will be combined into a single
+turn." So two assistant messages in a row are not an error; the rules below are judged on the
+combined turns. (Claude Code merges consecutive user messages itself, in
+``normalizeMessagesForAPI``, because Bedrock refuses them; the first-party API combines them.)
 
 The sentences are the API's own, as users have reported them verbatim in public bug reports (most
 of them from Claude Code sessions that broke the pairing this chapter is about):
 
 * ``messages.N: `tool_use` ids were found without `tool_result` blocks immediately after: …``
-* ``messages.N.content.M: unexpected `tool_use_id` found in `tool_result` blocks: …``
+  (anthropics/claude-code #1237, #5989 and many more);
+* ``messages.N.content.M: unexpected `tool_use_id` found in `tool_result` blocks: …``;
+* ``messages.N: Did not find K `tool_result` block(s) at the beginning of this message. …``, for
+  a user message that answers tool calls but does not start with the results (reported in 2025,
+  anthropics/claude-code #37; whether today's API words it the same way is not confirmed);
 * ``messages.N.content.M.tool_result.tool_use_id: Field required`` (and ``….type: Field
   required``, ``….tool_use.id: Field required``: the API validates fields with pydantic, whose
-  wording ``Input should be a valid string`` / ``String should match pattern …`` it passes on);
+  wording ``Input should be a valid string`` / ``String should match pattern …`` it passes on).
+  ``ToolResultBlockParam`` requires only ``type`` and ``tool_use_id``; ``content`` and
+  ``is_error`` are optional;
 * ``messages: first message must use the "user" role``;
-* ``messages: roles must alternate between "user" and "assistant", but found multiple "…" roles
-  in a row``;
 * ``messages.N.content.M: `tool_use` ids must be unique``;
 * ``messages.N: all messages must have non-empty content except for the optional final assistant
   message``, ``messages: text content blocks must be non-empty`` (``… must contain
-  non-whitespace text`` when there is only white space);
-* ``messages.N: Did not find K `tool_result` block(s) at the beginning of this message. …`` (an
-  older wording, for a user message that answers tool calls but does not start with the results).
+  non-whitespace text`` when there is only white space; both reported from Claude Code 2.1.x).
 
 Two choices are ours, where the public record is silent. When one result answers the wrong id
 (both "unexpected" and leaving the real id unanswered), the more specific complaint, the
 unexpected id, comes first. And a last assistant message may be a prefill, but not one that asks
 for a tool: its ``tool_use`` has no next message to be answered in, so it is unanswered. Field
 checks no report shows (``is_error`` of the wrong type, a block that is not an object) use
-pydantic's standard wording in the same ``path: message`` form.
+pydantic's standard wording in the same ``path: message`` form. Positions (``messages.N``) name
+the message as sent, before the API combines turns.
+
+Claude Code itself never meets the pairing errors in normal running: ``ensureToolResultPairing``
+patches its request first (:func:`tracer.pairing.ensure_tool_result_pairing`).
 
 :func:`find_problems` returns every problem, each with its position and the tool ids involved,
 which is what the doctor needs; ``validate_request`` is its first problem's text.
@@ -52,7 +64,7 @@ class Problem:
     """One reason the API would refuse a request."""
 
     code: str
-    """``schema`` (a field missing or of the wrong type), ``first_not_user``, ``roles``,
+    """``schema`` (a field missing or of the wrong type), ``first_not_user``,
     ``empty_content``, ``empty_text``, ``duplicate_tool_use_id``, ``unexpected_tool_use_id``,
     ``results_not_first`` or ``tool_use_without_result``."""
     text: str
@@ -94,8 +106,13 @@ def find_problems(
     shaped = _AsDicts(messages)
     if start == 0:
         problems += _unique_tool_use_ids(shaped)
-    for i in range(max(start, 0), len(shaped)):
-        problems += _shape(shaped, i)
+    # The API combines consecutive same-role messages: a new message may extend the turn the
+    # checked prefix ended with, so that turn is judged again from its first message.
+    first = max(start, 0)
+    while 0 < first < len(shaped) and shaped[first - 1].get("role") == shaped[first].get("role"):
+        first -= 1
+    for i in range(first, len(shaped)):
+        problems += _shape(shaped, i, checked=i < start)
     return problems
 
 
@@ -227,82 +244,106 @@ def _unique_tool_use_ids(messages: Sequence[dict[str, Any]]) -> list[Problem]:
     return []
 
 
-def _shape(messages: Sequence[dict[str, Any]], i: int) -> list[Problem]:
-    """What is wrong with message ``i`` itself and with how it follows message ``i - 1``."""
+def _turn_end(messages: Sequence[dict[str, Any]], i: int) -> int:
+    """The index after the last message of the turn message ``i`` opens or belongs to."""
+    role = messages[i].get("role")
+    j = i + 1
+    while j < len(messages) and messages[j].get("role") == role:
+        j += 1
+    return j
+
+
+def _turn_start(messages: Sequence[dict[str, Any]], i: int) -> int:
+    role = messages[i].get("role")
+    while i > 0 and messages[i - 1].get("role") == role:
+        i -= 1
+    return i
+
+
+def _shape(messages: Sequence[dict[str, Any]], i: int, *, checked: bool = False) -> list[Problem]:
+    """What is wrong with message ``i`` itself and, when it opens a turn, with that turn.
+
+    ``checked``: message ``i`` itself was checked before (only its turn is judged again).
+    """
     msg = messages[i]
     role = msg.get("role")
     last = i == len(messages) - 1
     out: list[Problem] = []
-    if i == 0 and role != "user":
-        out.append(Problem("first_not_user", 'messages: first message must use the "user" role', 0))
-    if i > 0 and messages[i - 1].get("role") == role:
-        out.append(
-            Problem(
-                "roles",
-                'messages: roles must alternate between "user" and '
-                f'"assistant", but found multiple "{role}" roles in a row',
-                i,
-            )
-        )
-    content = msg.get("content")
-    if not content and not (last and role == "assistant"):
-        out.append(
-            Problem(
-                "empty_content",
-                f"messages.{i}: all messages must have non-empty "
-                "content except for the optional final assistant message",
-                i,
-            )
-        )
-    for j, block in enumerate(_blocks(msg)):
-        text = block.get("text")
-        if block.get("type") == "text" and isinstance(text, str) and not text.strip():
-            wording = "must be non-empty" if not text else "must contain non-whitespace text"
+    if not checked:
+        if i == 0 and role != "user":
             out.append(
-                Problem("empty_text", f"messages: text content blocks {wording}", i, j, "text")
+                Problem("first_not_user", 'messages: first message must use the "user" role', 0)
             )
+        content = msg.get("content")
+        if not content and not (last and role == "assistant"):
+            out.append(
+                Problem(
+                    "empty_content",
+                    f"messages.{i}: all messages must have non-empty "
+                    "content except for the optional final assistant message",
+                    i,
+                )
+            )
+        for j, block in enumerate(_blocks(msg)):
+            text = block.get("text")
+            if block.get("type") == "text" and isinstance(text, str) and not text.strip():
+                wording = "must be non-empty" if not text else "must contain non-whitespace text"
+                out.append(
+                    Problem("empty_text", f"messages: text content blocks {wording}", i, j, "text")
+                )
+    opens_turn = i == 0 or messages[i - 1].get("role") != role
+    if not opens_turn:
+        return out
+    end = _turn_end(messages, i)
     if role == "user":
-        out += _answers(messages, i)
-    if role == "assistant" and (last or messages[i + 1].get("role") != "user"):
-        # A tool call must be answered by the very next message; a final assistant message that
-        # asks for a tool, or one followed by another assistant message, leaves it unanswered.
-        asked = _tool_use_ids(msg)
+        out += _answers(messages, i, end)
+    elif role == "assistant" and end == len(messages):
+        # A tool call must be answered by the very next turn; a final assistant turn that asks
+        # for a tool leaves it unanswered.
+        asked = [(k, t) for k in range(i, end) for t in _tool_use_ids(messages[k])]
         if asked:
-            out.append(_unanswered(i, asked))
+            out.append(_unanswered(asked[0][0], [t for _, t in asked]))
     return out
 
 
-def _answers(messages: Sequence[dict[str, Any]], i: int) -> list[Problem]:
-    """Does user message ``i`` answer exactly the tool calls of the message before it?"""
-    previous = messages[i - 1] if i > 0 else None
-    asked = _tool_use_ids(previous) if previous and previous.get("role") == "assistant" else []
-    blocks = _blocks(messages[i])
+def _answers(messages: Sequence[dict[str, Any]], i: int, end: int) -> list[Problem]:
+    """Does the user turn ``i``…``end`` answer exactly the tool calls of the turn before it?"""
+    asked_at: list[tuple[int, str]] = []
+    if i > 0 and messages[i - 1].get("role") == "assistant":
+        start = _turn_start(messages, i - 1)
+        asked_at = [(k, t) for k in range(start, i) for t in _tool_use_ids(messages[k])]
+    asked = [t for _, t in asked_at]
     out: list[Problem] = []
     answered: list[str] = []
-    for j, block in enumerate(blocks):
-        if block.get("type") != "tool_result":
-            continue
-        tool_use_id = block.get("tool_use_id")
-        if not isinstance(tool_use_id, str) or not tool_use_id:
-            continue  # a field problem, reported as such
-        if tool_use_id not in asked or tool_use_id in answered:
-            out.append(
-                Problem(
-                    "unexpected_tool_use_id",
-                    f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` "
-                    f"blocks: {tool_use_id}. Each `tool_result` block must have a corresponding "
-                    "`tool_use` block in the previous message.",
-                    i,
-                    j,
-                    "tool_result",
-                    (tool_use_id,),
+    kinds: list[str | None] = []
+    for k in range(i, end):
+        if isinstance(messages[k].get("content"), str):
+            kinds.append("text")  # a string is one text block
+        for j, block in enumerate(_blocks(messages[k])):
+            kinds.append(block.get("type"))
+            if block.get("type") != "tool_result":
+                continue
+            tool_use_id = block.get("tool_use_id")
+            if not isinstance(tool_use_id, str) or not tool_use_id:
+                continue  # a field problem, reported as such
+            if tool_use_id not in asked or tool_use_id in answered:
+                out.append(
+                    Problem(
+                        "unexpected_tool_use_id",
+                        f"messages.{k}.content.{j}: unexpected `tool_use_id` found in "
+                        f"`tool_result` blocks: {tool_use_id}. Each `tool_result` block must "
+                        "have a corresponding `tool_use` block in the previous message.",
+                        k,
+                        j,
+                        "tool_result",
+                        (tool_use_id,),
+                    )
                 )
-            )
-        answered.append(tool_use_id)
+            answered.append(tool_use_id)
     if not asked:
         return out
     leading = 0
-    while leading < len(blocks) and blocks[leading].get("type") == "tool_result":
+    while leading < len(kinds) and kinds[leading] == "tool_result":
         leading += 1
     if answered and leading < len(answered):
         out.append(
@@ -317,9 +358,9 @@ def _answers(messages: Sequence[dict[str, Any]], i: int) -> list[Problem]:
                 tuple(asked),
             )
         )
-    missing = [tool_id for tool_id in asked if tool_id not in answered]
+    missing = [(k, t) for k, t in asked_at if t not in answered]
     if missing:
-        out.append(_unanswered(i - 1, missing))
+        out.append(_unanswered(missing[0][0], [t for _, t in missing]))
     return out
 
 

@@ -273,7 +273,9 @@ class ToolRunner:
         # 2.1.88 calls addToolResult only after tool.call() returned: refusals, thrown errors
         # (a non-zero exit throws ShellError) and interruptions build their message elsewhere.
         reached = outcome.error_block is None and error_kind != "exit_code"
-        return self.add_tool_result(call, outcome.output, final, feedback, refs, reached)
+        return self.add_tool_result(
+            call, outcome.output, final, feedback, refs, reached, error_kind=error_kind
+        )
 
     def add_tool_result(
         self,
@@ -283,6 +285,8 @@ class ToolRunner:
         accept_feedback: str | None,
         refs: _Refs | None = None,
         reached_in_claude_code: bool = True,
+        *,
+        error_kind: str | None = None,
     ) -> Message | None:
         """Wrap the block in a user message and push it (the chapter's ``addToolResult``).
 
@@ -291,7 +295,9 @@ class ToolRunner:
         """
         content: list[dict[str, Any]] = [block]
         if accept_feedback:
-            content.append({"type": "text", "text": accept_feedback})
+            feedback = {"type": "text", "text": accept_feedback}
+            # The fault feedback_first breaks the order the API demands: results first.
+            content.insert(0 if self.faults.feedback_first else 1, feedback)
         message = create_user_message(
             content,
             new_uuid=self.new_uuid,
@@ -302,8 +308,11 @@ class ToolRunner:
         if self.faults.drops(call.tool_use_id):
             return None  # the fault: resultingMessages.push() never runs
         refs = refs or _Refs()
+        # The message may point at the mapping step for its first block only when that block
+        # is first (feedback_first puts the text ahead of it).
+        block_seq = refs.block if content[0] is block else None
         self.emit(
-            message_event(message, self.turn, tool_use_result_seq=refs.raw, block_seq=refs.block)
+            message_event(message, self.turn, tool_use_result_seq=refs.raw, block_seq=block_seq)
         )
         self._emit(
             ResultWrapped,
@@ -312,6 +321,7 @@ class ToolRunner:
             message_uuid=message.uuid,
             source_tool_assistant_uuid=call.assistant_uuid,
             feedback=accept_feedback,
+            error_kind=error_kind,
         )
         self._emit(
             DebugHook,

@@ -7,7 +7,12 @@ where the chapter's table of common errors says things go wrong:
   ``"all"``), so the result never reaches the model;
 * ``rewrite_tool_use_id``: the block is mapped with the wrong ``tool_use_id``;
 * ``malform_block``: fields removed from, or set on, a mapped block;
-* ``force_follow_up``: ``needs_follow_up`` stays true even when no tool was asked for.
+* ``force_follow_up``: ``needs_follow_up`` stays true even when no tool was asked for;
+* ``feedback_first``: ``addToolResult`` puts the permission feedback text *ahead of* the
+  ``tool_result`` in the user message, instead of after it;
+* ``send_unpatched``: not a break but a lens: the first request that Claude Code's
+  ``ensureToolResultPairing`` has to patch is also sent once as the loop built it, so the trace
+  shows the bare API's answer (HTTP 400) beside the patched request Claude Code sends.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ class Faults:
     malform_block: dict[str, dict[str, Any]] = field(default_factory=dict)
     """tool_use id → ``{"remove": [fields], "set": {field: value}}``."""
     force_follow_up: bool = False
+    feedback_first: bool = False
+    send_unpatched: bool = False
 
     def drops(self, tool_use_id: str) -> bool:
         return "all" in self.drop_tool_result or tool_use_id in self.drop_tool_result
@@ -48,4 +55,5 @@ class Faults:
             or self.rewrite_tool_use_id
             or self.malform_block
             or self.force_follow_up
+            or self.feedback_first
         )

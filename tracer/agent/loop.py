@@ -5,8 +5,9 @@ Mirrors ``queryLoop()`` in Claude Code's ``src/query.ts``, chapter 12's third st
 ``while True``. Each turn:
 
 1. the ``Loop turn`` hook, on the internal list the turn starts with;
-2. **resending**: the whole history, normalized for the API, goes out again (the API keeps no
-   state between calls);
+2. **resending**: the whole history, normalized for the API and checked by
+   ``ensure_tool_result_pairing`` (``claude.ts``: every ``tool_use`` answered, no orphan result),
+   goes out again (the API keeps no state between calls);
 3. the streamed response becomes one internal assistant message per content block;
 4. ``needs_follow_up`` is true when any block is a ``tool_use`` (not when ``stop_reason`` says
    so: Claude Code does not trust it); if false, the loop ends with ``completed``;
@@ -44,8 +45,10 @@ from tracer.agent.messages import (
     create_assistant_messages,
     create_attachment_message,
     create_user_message,
+    ensure_tool_result_pairing,
     materialize,
     normalize_messages_for_api,
+    synthetic_tool_result_block,
 )
 from tracer.agent.model import Attempt, ModelError, ModelSeam, StreamedResponse, sha256
 from tracer.hooks import loop_turn_line, needs_follow_up_line
@@ -63,8 +66,6 @@ from tracer.trace.events import (
     SessionEnded,
     TurnStarted,
 )
-
-MISSING_RESULT_MESSAGE = "[Tool result missing due to internal error]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +113,7 @@ class QueryLoop:
         new_uuid: Callable[[], str],
         max_turns: int | None = None,
         force_follow_up: bool = False,
+        send_unpatched: bool = False,
     ) -> None:
         self.seam = seam
         self.runner = runner
@@ -119,9 +121,14 @@ class QueryLoop:
         self.new_uuid = new_uuid
         self.max_turns = max_turns
         self.force_follow_up = force_follow_up
+        self.send_unpatched = send_unpatched
+        """Send the first request the pairing check patches once unpatched too, to show what
+        the bare API answers (a fault scenario's ``send_unpatched``)."""
         self.by_uuid: dict[str, Message] = {}
         self._requests = _RequestLog()
         self._turn = 0
+        self._synthetic: dict[str, Message] = {}
+        self._unpatched_sent = False
 
     def _emit(self, cls: type[Event], **fields: Any) -> Any:
         return self.emit(cls(turn=self._turn, **fields))
@@ -230,6 +237,43 @@ class QueryLoop:
 
     def _call_model(self, messages: list[Message]) -> StreamedResponse:
         api_messages = normalize_messages_for_api(messages)
+        patched, repair = ensure_tool_result_pairing(
+            api_messages, self.by_uuid, self._synthetic_result
+        )
+        if not repair.changed:
+            return self._send(api_messages, len(messages), None)
+        pairing: dict[str, Any] = repair.to_json()
+        if self.send_unpatched and not self._unpatched_sent:
+            # Show both answers: the bare API's to the request as the loop built it, then the
+            # one to the request Claude Code really sends.
+            self._unpatched_sent = True
+            try:
+                return self._send(api_messages, len(messages), None)
+            except ModelError as exc:
+                if not str(exc).startswith("400"):
+                    raise  # not the API judging the request: nothing to compare
+            pairing["unpatched_request"] = self._requests.index
+        return self._send(patched, len(messages), pairing)
+
+    def _synthetic_result(self, tool_use_id: str, assistant_uuid: str) -> Message:
+        """The user message that holds the made-up result for ``tool_use_id``: made and recorded
+        once, so every later request points at the same block (the internal list never gets
+        it; only requests do)."""
+        message = self._synthetic.get(tool_use_id)
+        if message is None:
+            message = create_user_message(
+                [synthetic_tool_result_block(tool_use_id)],
+                new_uuid=self.new_uuid,
+                source_tool_assistant_uuid=assistant_uuid,
+                origin="synthetic",
+            )
+            self._synthetic[tool_use_id] = message
+            self._record(message)
+        return message
+
+    def _send(
+        self, api_messages: list[ApiMessage], internal_count: int, pairing: dict[str, Any] | None
+    ) -> StreamedResponse:
         body_messages = materialize(api_messages, self.by_uuid)
         logged = False
 
@@ -237,7 +281,7 @@ class QueryLoop:
             # Written as the attempt begins, so a trace cut short shows what was in flight.
             nonlocal logged
             if not logged:
-                self._log_request(api_messages, len(messages), body)
+                self._log_request(api_messages, internal_count, body, pairing)
                 logged = True
             self._emit(
                 HttpAttemptStarted,
@@ -261,11 +305,15 @@ class QueryLoop:
             return self.seam.stream(body_messages, started, ended)
         except ModelError:
             if not logged:
-                self._log_request(api_messages, len(messages), None)
+                self._log_request(api_messages, internal_count, None, pairing)
             raise
 
     def _log_request(
-        self, api_messages: list[ApiMessage], internal_count: int, body: bytes | None
+        self,
+        api_messages: list[ApiMessage],
+        internal_count: int,
+        body: bytes | None,
+        pairing: dict[str, Any] | None = None,
     ) -> None:
         log = self._requests
         refs = [m.to_ref() for m in api_messages]
@@ -287,6 +335,7 @@ class QueryLoop:
             sha256=sha256(body or b""),
             params=params if changed else None,
             body_keys=keys if changed else None,
+            pairing=pairing,
         )
         log.refs, log.params, log.body_keys = refs, params, keys
 
@@ -319,14 +368,7 @@ class QueryLoop:
                 if block["id"] not in answered:
                     extra.append(
                         create_user_message(
-                            [
-                                {
-                                    "type": "tool_result",
-                                    "content": MISSING_RESULT_MESSAGE,
-                                    "is_error": True,
-                                    "tool_use_id": block["id"],
-                                }
-                            ],
+                            [synthetic_tool_result_block(block["id"])],
                             new_uuid=self.new_uuid,
                             source_tool_assistant_uuid=message.uuid,
                             origin="synthetic",
@@ -354,6 +396,7 @@ def query_loop(
     new_uuid: Callable[[], str],
     max_turns: int | None = None,
     force_follow_up: bool = False,
+    send_unpatched: bool = False,
 ) -> Terminal:
     """Run the loop from ``messages`` (prompt and attachments) until it returns."""
     loop = QueryLoop(
@@ -363,5 +406,6 @@ def query_loop(
         new_uuid=new_uuid,
         max_turns=max_turns,
         force_follow_up=force_follow_up,
+        send_unpatched=send_unpatched,
     )
     return loop.run(messages)

@@ -8,6 +8,7 @@ working for code written before the move.
 from __future__ import annotations
 
 from tracer.messages import (
+    MISSING_RESULT_MESSAGE,
     NO_CONTENT_MESSAGE,
     ApiMessage,
     Message,
@@ -23,13 +24,17 @@ from tracer.messages import (
     normalize_messages_for_api,
     now_iso,
     resolve_part,
+    synthetic_tool_result_block,
     tool_use_error,
 )
+from tracer.pairing import PairingRepair, ensure_tool_result_pairing
 
 __all__ = [
+    "MISSING_RESULT_MESSAGE",
     "NO_CONTENT_MESSAGE",
     "ApiMessage",
     "Message",
+    "PairingRepair",
     "Part",
     "UuidSource",
     "attachment_blocks",
@@ -38,9 +43,11 @@ __all__ = [
     "create_assistant_messages",
     "create_attachment_message",
     "create_user_message",
+    "ensure_tool_result_pairing",
     "materialize",
     "normalize_messages_for_api",
     "now_iso",
     "resolve_part",
+    "synthetic_tool_result_block",
     "tool_use_error",
 ]

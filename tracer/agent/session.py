@@ -165,6 +165,7 @@ class Session:
             new_uuid=self.new_uuid,
             max_turns=self.max_turns,
             force_follow_up=self.faults.force_follow_up,
+            send_unpatched=self.faults.send_unpatched,
         )
 
 

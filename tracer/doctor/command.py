@@ -13,7 +13,7 @@ any finding at all), 2 when the trace cannot be read (one line on stderr, as for
      "step": 13,                             # step number, as `tracer show` numbers steps
      "turn": 2,
      "message": "request 2 resends ...",     # one line, English
-     "message_zh": "第 2 次请求重发了 ...",    # the same line in Chinese
+     "message_zh": "第2次请求重发了 ...",    # the same line in Chinese
      "hint": {"zh": "...", "en": "..."}}     # the guide's "how to check" text
 
 (:data:`tracer.doctor.FINDINGS_JSON_SCHEMA` is the JSON Schema of that list.)
@@ -158,7 +158,7 @@ def report_lines(findings: list[Any], lang: str) -> list[str]:
     for f in findings:
         if zh:
             severity = SEVERITY_ZH.get(f.severity, f.severity)
-            lines.append(f"{severity}  {f.rule:<21} 第 {f.step} 步，第 {f.turn} 轮")
+            lines.append(f"{severity}  {f.rule:<21} 第{f.step}步，第{f.turn}轮")
         else:
             lines.append(f"{f.severity:<7}  {f.rule:<21} step {f.step}, turn {f.turn}")
         message = f.text(lang) if hasattr(f, "text") else f.message
@@ -175,7 +175,7 @@ def summary(trace: Path, findings: list[Any], lang: str = "en") -> str:
     if lang == "zh":
         if not findings:
             return f"{trace}：没有发现问题"
-        return f"{trace}：{errors} 个错误，{warnings} 个警告"
+        return f"{trace}：{errors}个错误，{warnings}个警告"
     if not findings:
         return f"{trace}: no findings"
     return (

@@ -14,8 +14,11 @@ from typing import Any
 FALLBACK: dict[str, dict[str, str]] = {
     "result-not-returned": {
         "en": "Check that the wrapped result message is pushed (resultingMessages.push()) and "
-        "appended before the next request.",
-        "zh": "确认包装好的结果消息被 push 进 resultingMessages，并在下一次请求前拼进历史。",
+        "appended before the next request. In real Claude Code look for "
+        '"[Tool result missing due to internal error]": ensureToolResultPairing made it up.',
+        "zh": "确认包装好的结果消息被 push 进 resultingMessages，并在下一次请求前拼进历史。"
+        "在真实的 Claude Code 里，要找的是“[Tool result missing due to internal error]”："
+        "那是 ensureToolResultPairing 补上的结果。",
     },
     "tool-use-id-mismatch": {
         "en": "Compare each tool_result's tool_use_id with the ids of the tool_use blocks in the "
@@ -36,13 +39,17 @@ FALLBACK: dict[str, dict[str, str]] = {
     },
     "max-turns": {
         "en": "Compare maxTurns with the turn count: the check is next turn > maxTurns.",
-        "zh": "对照 maxTurns 配置与 turnCount 计数：判断条件是下一轮 > maxTurns。",
+        "zh": "对照 maxTurns 配置和 turnCount 计数："
+        "判断条件是 nextTurnCount > maxTurns（严格大于）。",
     },
     "api-invariants": {
-        "en": "Rebuild the request as sent: it starts with user, roles alternate, and every "
-        "tool_use is answered in the very next user message.",
-        "zh": "还原实际发出的请求：以 user 开头、角色交替、"
-        "每个 tool_use 都在紧随其后的 user 消息里得到回答。",
+        "en": "Rebuild the request as sent: it starts with a user message, every tool_use is "
+        "answered in the very next user message, and that message starts with its tool_result "
+        "blocks, text after them. (Two messages with the same role in a row are fine: the API "
+        "combines them.)",
+        "zh": "还原实际发出的请求：以用户消息开头；每个 tool_use 都在紧随其后的用户消息里得到回答；"
+        "这条用户消息以 tool_result 块开头，文字排在后面。（相邻两条同角色的消息没有问题："
+        "API 会把它们合并。）",
     },
 }
 

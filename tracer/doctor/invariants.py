@@ -1,10 +1,12 @@
 """The API's own rules for a conversation, checked on every request as it was sent.
 
 The API keeps no state, so each request must stand on its own: it starts with a user message,
-roles alternate (Claude Code's ``normalizeMessagesForAPI`` merges consecutive user messages for
-exactly this reason), every ``tool_use`` is answered in the very next user message and no
-``tool_result`` answers a call that is not there. :mod:`tracer.agent.api_rules` knows these rules
-and the API's wording for each; this rule runs it on every request rebuilt from the trace.
+every ``tool_use`` is answered in the very next user message, that message starts with its
+``tool_result`` blocks (text after them), and no ``tool_result`` answers a call that is not
+there. Roles need not alternate: the API combines consecutive same-role messages into one turn
+(the SDK documents it), so two assistant messages in a row are never reported.
+:mod:`tracer.agent.api_rules` knows these rules and the API's wording for each; this rule runs it
+on every request rebuilt from the trace.
 
 A broken pairing that a more specific rule already explained (a dropped result, a wrong id, a
 malformed block) is not reported twice: the reader learns more from the specific finding.
@@ -16,8 +18,8 @@ from tracer.agent.api_rules import Problem, find_problems
 from tracer.doctor.facts import SentRequest, TraceFacts
 from tracer.doctor.finding import Finding
 
-#: Problems that belong to the malformed-result rule.
-_MALFORMED_CODES = {"results_not_first"}
+#: Problems that belong to the malformed-result rule (none: its story is the block itself).
+_MALFORMED_CODES: set[str] = set()
 
 
 def _is_result_field(request: SentRequest, problem: Problem) -> bool:
@@ -51,9 +53,9 @@ def check_api_invariants(facts: TraceFacts) -> list[Finding]:
                 else f"request {request.number} breaks the API's rules"
             )
             verdict_zh = (
-                f"API 拒绝了第 {request.number} 次请求"
+                f"API 拒绝了第{request.number}次请求"
                 if request.refused
-                else f"第 {request.number} 次请求违反了 API 的规则"
+                else f"第{request.number}次请求违反了 API 的规则"
             )
             # The API's own error text stays in English: it is what the API really says.
             findings.append(

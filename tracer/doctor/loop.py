@@ -30,7 +30,7 @@ REPEAT_HINT = {
     "en": "The model asked for the same call with the same input again and again: compare the "
     "tool_result it got each time with what it asked next. needsFollowUp is rightly true while "
     "it keeps asking; only max_turns stops such a loop.",
-    "zh": "模型一次次用同样的输入请求同一个调用：对比它每次拿到的 tool_result 和它接下来的请求。"
+    "zh": "AI 一次次用同样的输入请求同一个调用：对比它每次拿到的 tool_result 和它接下来的请求。"
     "只要它还在请求工具，needsFollowUp 为 true 就没有错；这样的循环只有 max_turns 能拦住。",
 }
 
@@ -73,8 +73,8 @@ def check_repeats(facts: TraceFacts, repeat_limit: int) -> list[Finding]:
                     f"the same call {_short(_key(nth))} was made {len(run)} times in a row, "
                     f"with the same result each time (turns {turns[0]}–{turns[-1]}; limit "
                     f"{repeat_limit})",
-                    f"同一个调用 {_short(_key(nth))} 连续出现了 {len(run)} 次，每次结果都一样"
-                    f"（第 {turns[0]}–{turns[-1]} 轮；上限 {repeat_limit} 次）",
+                    f"同一个调用 {_short(_key(nth))} 连续出现了{len(run)}次，每次结果都一样"
+                    f"（第{turns[0]}–{turns[-1]}轮；上限{repeat_limit}次）",
                     hint=REPEAT_HINT,
                 )
             )
@@ -109,7 +109,7 @@ def check_stuck(facts: TraceFacts) -> list[Finding]:
         forced = " (forced)" if any(d.forced for _, d in stuck) else ""
         forced_zh = "（被强制）" if forced else ""
         turns = f"turn {first.turn}" if len(stuck) == 1 else f"turns {first.turn}–{last.turn}"
-        turns_zh = f"第 {first.turn} 轮" if len(stuck) == 1 else f"第 {first.turn}–{last.turn} 轮"
+        turns_zh = f"第{first.turn}轮" if len(stuck) == 1 else f"第{first.turn}–{last.turn}轮"
         limit = _limit(facts, end) or "?"
         findings.append(
             facts.finding(
@@ -166,7 +166,7 @@ def check_max_turns(facts: TraceFacts, loop_findings: list[Finding]) -> list[Fin
             and ((r := facts.next_request(u.response_index)) is None or r.index > end)
         ]
         tail = f"; the results of {len(unsent)} tool call(s) were never sent" if unsent else ""
-        tail_zh = f"；有 {len(unsent)} 个工具调用的结果没有发给模型" if unsent else ""
+        tail_zh = f"；有{len(unsent)}个工具调用的结果没有发给 AI" if unsent else ""
         shown = limit if limit is not None else "?"
         findings.append(
             facts.finding(
@@ -174,7 +174,7 @@ def check_max_turns(facts: TraceFacts, loop_findings: list[Finding]) -> list[Fin
                 index,
                 f"the session stopped at max_turns: turn {ended.turn_count} would exceed the "
                 f"limit of {shown}{tail}",
-                f"会话因 max_turns 停止：第 {ended.turn_count} 轮会超过上限 {shown}{tail_zh}",
+                f"会话因 max_turns 停止：第{ended.turn_count}轮会超过上限 {shown}{tail_zh}",
             )
         )
     return findings

@@ -1,12 +1,13 @@
 """Is every result block shaped the way the API and the model expect?
 
 The chapter's table says "结果格式不对 → 检查 processToolResultBlock 的输出": look at the block the
-mapping step produced. A ``tool_result`` block needs ``type``, the ``tool_use_id`` it answers and
-its ``content`` (a string or a list of blocks); ``is_error`` is a boolean that must agree with the
-content: set it and give no error text, and the model is told "this failed" without being told
-why; leave it off an error (Claude Code's ``<tool_use_error>`` tag, or Bash's ``Exit code N``) and
-the model reads a failure as a success. In the request, a user message that answers tool calls
-must start with its ``tool_result`` blocks.
+mapping step produced. The SDK's ``ToolResultBlockParam`` requires only ``type`` and the
+``tool_use_id`` it answers; ``content`` (a string or a list of blocks) and ``is_error`` are
+optional. ``is_error`` is a boolean that must agree with the content: set it and give no error
+text, and the model is told "this failed" without being told why; leave it off an error (Claude
+Code's ``<tool_use_error>`` tag, or Bash's ``Exit code N``) and nothing tells the model that the
+text is a failure. Where the results sit in the request (a user message that answers tool calls
+must start with them) is an API rule, reported by :mod:`tracer.doctor.invariants`.
 
 Each broken block is reported once, at the mapping step that made it when the trace has one.
 """
@@ -76,7 +77,7 @@ def block_problems_both(block: Any, *, expected_result: bool = True) -> list[tup
         )
     content = block.get("content")
     if "content" not in block:
-        problems.append(("it has no content", "没有 content 字段"))
+        pass  # optional: a result without content is valid (an empty one)
     elif not isinstance(content, str | list):
         name = type(content).__name__
         problems.append(
@@ -101,7 +102,7 @@ def block_problems_both(block: Any, *, expected_result: bool = True) -> list[tup
         )
     elif (
         is_error
-        and isinstance(content, str | list)
+        and (content is None or isinstance(content, str | list))
         and not _text_of(content).strip()
         and not (isinstance(content, list) and content)
     ):
@@ -121,15 +122,22 @@ def block_problems_both(block: Any, *, expected_result: bool = True) -> list[tup
     return problems
 
 
-def _is_result_like(block: Any, origin: str | None, position: int) -> bool:
+def _is_result_like(block: Any, origin: str | None, position: int, content: list[Any]) -> bool:
+    # In a result message the first block is the result, unless a real tool_result sits
+    # elsewhere (text put ahead of it is an ordering problem, not a malformed block).
+    first_is_result = (
+        origin == "tool_result"
+        and position == 0
+        and not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+    )
     if not isinstance(block, dict):
-        return origin == "tool_result" and position == 0
+        return first_is_result
     kind = block.get("type")
     if kind == "tool_result":
         return True
     if kind is None:
         return origin == "tool_result" or "tool_use_id" in block or "is_error" in block
-    return origin == "tool_result" and position == 0
+    return first_is_result
 
 
 def check_malformed_result(facts: TraceFacts) -> list[Finding]:
@@ -139,7 +147,7 @@ def check_malformed_result(facts: TraceFacts) -> list[Finding]:
         if not isinstance(content, list):
             continue
         for j, block in enumerate(content):
-            if not _is_result_like(block, message.origin, j):
+            if not _is_result_like(block, message.origin, j, content):
                 continue
             problems = block_problems_both(block)
             if not problems:
@@ -159,7 +167,7 @@ def check_malformed_result(facts: TraceFacts) -> list[Finding]:
                 else ""
             )
             sent_zh = (
-                f"；第 {request.number} 次请求带上了它{facts.refused_note(request, 'zh')}"
+                f"；第{request.number}次请求带上了它{facts.refused_note(request, 'zh')}"
                 if request is not None and refused
                 else ""
             )
@@ -174,40 +182,4 @@ def check_malformed_result(facts: TraceFacts) -> list[Finding]:
                     + f" tool_result 格式不对：{chinese}{sent_zh}",
                 )
             )
-    findings += _results_not_first(facts)
-    return findings
-
-
-def _results_not_first(facts: TraceFacts) -> list[Finding]:
-    """A user message that answers tool calls must start with its tool_result blocks."""
-    findings: list[Finding] = []
-    for request in facts.requests:
-        for i in range(max(request.start, 0), len(request.wire)):
-            message = request.wire[i]
-            content = message.get("content")
-            if message.get("role") != "user" or not isinstance(content, list):
-                continue
-            kinds = [b.get("type") if isinstance(b, dict) else None for b in content]
-            if "tool_result" not in kinds:
-                continue
-            first_other = next(
-                (k for k, kind in enumerate(kinds) if kind != "tool_result"), len(kinds)
-            )
-            if any(kind == "tool_result" for kind in kinds[first_other:]):
-                ids = [
-                    b.get("tool_use_id")
-                    for b in content
-                    if isinstance(b, dict) and b.get("type") == "tool_result"
-                ]
-                facts.explained.update(x for x in ids if isinstance(x, str))
-                findings.append(
-                    facts.finding(
-                        "malformed-result",
-                        request.index,
-                        f"request {request.number}, messages.{i}: a {kinds[first_other]} "
-                        "block comes before the tool_result blocks; they must come first",
-                        f"第 {request.number} 次请求，messages.{i}：一个 {kinds[first_other]} 块"
-                        "排在 tool_result 块前面；tool_result 块必须排在最前",
-                    )
-                )
     return findings

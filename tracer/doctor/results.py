@@ -53,15 +53,23 @@ def _answered(facts: TraceFacts, request: SentRequest, use: ToolUse) -> bool:
     if following >= len(request.wire) or request.wire[following].get("role") != "user":
         return False
     content = request.wire[following].get("content")
-    for block in content if isinstance(content, list) else []:
+    parts = request.api[following].parts if following < len(request.api) else []
+    for k, block in enumerate(content if isinstance(content, list) else []):
         if (
             isinstance(block, dict)
             and block.get("type") == "tool_result"
             and block.get("tool_use_id") == use.id
+            and not _made_up(facts, parts[k][0] if k < len(parts) else None)
         ):
             return True
     wrapped = facts.wrapped.get(use.id)
     return wrapped is not None and wrapped.message_uuid in request.uuids(following)
+
+
+def _made_up(facts: TraceFacts, uuid: str | None) -> bool:
+    """A result the pairing patch made up answers the call only on paper: the real one is lost."""
+    message = facts.messages.get(uuid or "")
+    return message is not None and message.origin == "synthetic"
 
 
 def _why(facts: TraceFacts, use: ToolUse, lang: str = "en") -> str:
@@ -95,6 +103,9 @@ def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
             if end is not None and facts.events[end].reason not in _STOPPED_SHORT:
                 ended_without.setdefault(end, []).append(use)
             continue
+        patched = (request.event.pairing or {}).get("added") or []
+        if use.id in facts.explained and use.id in patched:
+            continue  # a wrong id the mismatch rule already told (its result was stripped)
         if not _answered(facts, request, use):
             missing.setdefault(request.index, []).append(use)
     for index, uses in missing.items():
@@ -106,9 +117,11 @@ def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
                 "result-not-returned",
                 index,
                 f"request {request.number} resends the tool call {calls} without its "
-                f"tool_result: {_why(facts, uses[0])}{facts.refused_note(request)}",
-                f"第 {request.number} 次请求重发了工具调用 {calls}，却没有带上它的 tool_result："
-                f"{_why(facts, uses[0], 'zh')}{facts.refused_note(request, 'zh')}",
+                f"tool_result: {_why(facts, uses[0])}{facts.refused_note(request)}"
+                f"{facts.pairing_note(request, [u.id for u in uses])}",
+                f"第{request.number}次请求重发了工具调用 {calls}，却没有带上它的 tool_result："
+                f"{_why(facts, uses[0], 'zh')}{facts.refused_note(request, 'zh')}"
+                f"{facts.pairing_note(request, [u.id for u in uses], 'zh')}",
             )
         )
     for end, uses in ended_without.items():
@@ -120,7 +133,7 @@ def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
                 end,
                 f"the session ended ({facts.events[end].reason}) without sending the result of "
                 f"{calls} back to the model",
-                f"会话结束了（{facts.events[end].reason}），{calls} 的结果却没有送回模型",
+                f"会话结束了（{facts.events[end].reason}），{calls} 的结果却没有送回 AI",
             )
         )
     return findings
@@ -192,9 +205,52 @@ def check_tool_use_id_mismatch(facts: TraceFacts) -> list[Finding]:
                         "tool-use-id-mismatch",
                         index if index is not None else request.index,
                         f"request {request.number}, messages.{i}.content.{j}: {what}"
-                        f"{facts.refused_note(request)}",
-                        f"第 {request.number} 次请求，messages.{i}.content.{j}：{what_zh}"
-                        f"{facts.refused_note(request, 'zh')}",
+                        f"{facts.refused_note(request)}"
+                        f"{facts.pairing_note(request, [tool_use_id, *unanswered])}",
+                        f"第{request.number}次请求，messages.{i}.content.{j}：{what_zh}"
+                        f"{facts.refused_note(request, 'zh')}"
+                        f"{facts.pairing_note(request, [tool_use_id, *unanswered], 'zh')}",
+                    )
+                )
+    findings += _stripped_orphans(facts, seen)
+    return findings
+
+
+def _stripped_orphans(facts: TraceFacts, seen: set[tuple[str, int]]) -> list[Finding]:
+    """Results the pairing patch removed before sending: the request no longer shows the wrong
+    id, so the result message that carried it is the evidence."""
+    findings: list[Finding] = []
+    for request in facts.requests:
+        orphans = set((request.event.pairing or {}).get("stripped", []))
+        if not orphans:
+            continue
+        for uuid, message in facts.messages.items():
+            if message.origin != "tool_result" or not isinstance(message.content, list):
+                continue
+            for j, block in enumerate(message.content):
+                if not isinstance(block, dict) or block.get("tool_use_id") not in orphans:
+                    continue
+                if (uuid, j) in seen or block.get("type") != "tool_result":
+                    continue
+                orphan = str(block["tool_use_id"])
+                source = facts.by_message.get(uuid)
+                if source == orphan:
+                    continue  # the call's own result: another block claimed its id
+                seen.add((uuid, j))
+                facts.explained.update(x for x in (orphan, source) if x)
+                index = facts.result_index(source) if source else None
+                whose = f"it is the result of {source}" if source else "no call it answers asked"
+                whose_zh = f"它其实是 {source} 的结果" if source else "没有哪个调用在等它"
+                findings.append(
+                    facts.finding(
+                        "tool-use-id-mismatch",
+                        index if index is not None else request.index,
+                        f"a tool_result answers {orphan}, but {whose}; ensureToolResultPairing "
+                        f"stripped it from request {request.number} (as Claude Code 2.1.88 "
+                        "does, so the API never sees the wrong id)",
+                        f"有一个 tool_result 回答的是 {orphan}，但{whose_zh}；"
+                        f"ensureToolResultPairing 把它从第{request.number}次请求里删掉了"
+                        "（Claude Code 2.1.88 也这样做，API 看不到错的 id）",
                     )
                 )
     return findings

@@ -1,4 +1,8 @@
-"""``tracer export TRACE --format md|mermaid|otlp-json [-o OUT]`` or ``--otlp-endpoint [URL]``.
+"""``tracer export TRACE --format md|mermaid|otlp-json|html [-o OUT]`` or ``--otlp-endpoint [URL]``.
+
+``--format html`` writes one self-contained page that replays the trace in a browser
+(:mod:`tracer.export.html`); ``tracer export --all --format html -o site/`` writes a page per
+bundled recording and an index page.
 
 Light at import time (``tracer --help`` loads it); the format modules load when the command runs.
 ``--otlp-endpoint`` sends the same spans ``otlp-json`` writes to a collector
@@ -21,6 +25,8 @@ FORMATS = {
     "mermaid": "tracer.export.mermaid",
     "otlp-json": "tracer.export.otlp",
 }
+#: Formats written by a module of their own rather than through :func:`export_text`.
+PAGE_FORMATS = ("html",)
 #: ``--otlp-endpoint`` given without a URL: take it from the environment.
 FROM_ENV = ""
 
@@ -28,15 +34,34 @@ FROM_ENV = ""
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "export",
-        help="write a trace as Markdown, a Mermaid diagram or OTLP/JSON spans, or send the "
-        "spans to a tracing backend",
+        help="write a trace as Markdown, a Mermaid diagram, OTLP/JSON spans or a web page that "
+        "replays it, or send the spans to a tracing backend",
         description="Export a trace for the tools people already use: md (a walk-through, one "
         "section per turn), mermaid (a sequence diagram), otlp-json (OpenTelemetry GenAI spans "
-        "for Jaeger, Langfuse or Phoenix); or POST those spans to a collector over OTLP/HTTP.",
+        "for Jaeger, Langfuse or Phoenix), html (one self-contained page that steps through the "
+        "trace in a browser); or POST those spans to a collector over OTLP/HTTP.",
     )
-    parser.add_argument("trace", type=Path, metavar="TRACE")
+    parser.add_argument("trace", type=Path, metavar="TRACE", nargs="?")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="with --format html: a page for every bundled recording, and an index page, in "
+        "the folder -o names",
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="with --format html: keep long outputs whole instead of folding them as the "
+        "replay does",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=("zh", "en"),
+        default="en",
+        help="with --format html: the language a page opens in (the reader can switch)",
+    )
     how = parser.add_mutually_exclusive_group(required=True)
-    how.add_argument("--format", "-f", choices=sorted(FORMATS))
+    how.add_argument("--format", "-f", choices=sorted([*FORMATS, *PAGE_FORMATS]))
     how.add_argument(
         "--otlp-endpoint",
         nargs="?",
@@ -53,32 +78,75 @@ def register(subparsers: Any) -> None:
         "http/protobuf)",
     )
     parser.add_argument(
+        "--otlp-content",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="OTLP: send what each request held (messages, system prompt, tool definitions, "
+        "tool arguments and results), the GenAI conventions' opt-in content. Default: on for "
+        "recordings (redacted), off for imported sessions",
+    )
+    parser.add_argument(
+        "--otlp-max-content",
+        type=int,
+        default=None,
+        metavar="BYTES",
+        help="OTLP: keep each span's input messages under BYTES (the prompt and the newest "
+        "messages; a marker says what was left out). Default 16000; 0 keeps everything",
+    )
+    parser.add_argument(
+        "--shift-to-now",
+        action="store_true",
+        help="OTLP: move the session's start to now, its shape kept (by default the trace's "
+        "own times are kept, so an old import may fall outside a backend's default window)",
+    )
+    parser.add_argument(
         "-o", "--output", type=Path, metavar="OUT", help="write here instead of standard output"
     )
     parser.set_defaults(func=_export)
 
 
-def export_text(trace: Path, fmt: str) -> str:
-    """The export of ``trace`` in ``fmt`` as text."""
+def export_text(trace: Path, fmt: str, options: Any = None) -> str:
+    """The export of ``trace`` in ``fmt`` as text (``options``: OTLP's :class:`Options`)."""
     from tracer.export.walk import walk
 
+    if fmt == "otlp-json" and options is not None:
+        from tracer.export.otlp import payload, to_json
+
+        return to_json(payload(walk(trace), options)) + "\n"
     module = importlib.import_module(FORMATS[fmt])
     return module.render(walk(trace))
 
 
-def send(trace: Path, endpoint: str | None, protocol: str | None) -> tuple[int, str, str]:
+def otlp_options(args: argparse.Namespace, salt: str = "") -> Any:
+    """The OTLP export's options from the command line."""
+    from tracer.errors import UserError
+    from tracer.export.otlp import Options
+    from tracer.export.otlp_content import DEFAULT_LIMIT
+
+    limit = DEFAULT_LIMIT if args.otlp_max_content is None else args.otlp_max_content
+    if limit < 0:
+        raise UserError("--otlp-max-content: give a number of bytes (0 keeps everything)")
+    return Options(salt, args.otlp_content, limit, args.shift_to_now)
+
+
+def send(
+    trace: Path, endpoint: str | None, protocol: str | None, options: Any = None
+) -> tuple[int, str, str]:
     """POST the trace's spans; (spans sent, trace id, where) for the one line the command prints.
 
     Each send gets fresh ids (a random salt): two people sending the same bundled recording to
     one server, or one person sending it twice, make separate traces rather than colliding spans.
     """
     from tracer.errors import UserError
-    from tracer.export.otlp import payload
-    from tracer.export.otlp_http import post, target_from
+    from tracer.export.otlp import Options, payload
+    from tracer.export.otlp_http import target_from
+    from tracer.export.otlp_send import post
     from tracer.export.walk import walk
 
     target = target_from(endpoint or None, protocol)
-    body = payload(walk(trace), salt=os.urandom(8).hex())
+    options = options or Options()
+    options.salt = os.urandom(8).hex()
+    body = payload(walk(trace), options)
     spans = body["resourceSpans"][0]["scopeSpans"][0]["spans"]
     if not spans:
         raise UserError("no spans to send", trace)
@@ -86,18 +154,50 @@ def send(trace: Path, endpoint: str | None, protocol: str | None) -> tuple[int, 
     return sent, spans[0]["traceId"], f"{target.shown} ({target.protocol})"
 
 
+def _export_html(args: argparse.Namespace) -> int:
+    from tracer.errors import UserError
+    from tracer.export.html.page import export_page, export_site
+
+    if args.output is None:
+        raise UserError("--format html needs -o: a page for one trace, a folder with --all")
+    if args.all:
+        written = export_site(args.output, full=args.full, lang=args.lang)
+        print(printable(f"wrote {len(written)} pages into {args.output}"), file=sys.stderr)
+        return 0
+    size = export_page(args.trace, args.output, full=args.full, lang=args.lang)
+    print(printable(f"wrote {args.output} ({size:,} bytes)"), file=sys.stderr)
+    return 0
+
+
 def _export(args: argparse.Namespace) -> int:
     from tracer.errors import UserError
+
+    if args.all and args.trace is not None:
+        raise UserError("give a TRACE or --all, not both")
+    if args.trace is None and not args.all:
+        raise UserError("give a TRACE to export (or --all with --format html)")
+    if args.all and args.format != "html":
+        raise UserError("--all goes with --format html")
+    if args.full and args.format != "html":
+        raise UserError("--full goes with --format html")
+    if args.format == "html":
+        return _export_html(args)
 
     if args.otlp_endpoint is not None:
         if args.output is not None:
             raise UserError("-o goes with --format; --otlp-endpoint sends, it writes no file")
-        sent, trace_id, where = send(args.trace, args.otlp_endpoint, args.otlp_protocol)
+        sent, trace_id, where = send(
+            args.trace, args.otlp_endpoint, args.otlp_protocol, otlp_options(args)
+        )
         print(printable(f"sent {sent} spans of trace {trace_id} to {where}"), file=sys.stderr)
         return 0
     if args.otlp_protocol is not None:
         raise UserError("--otlp-protocol goes with --otlp-endpoint")
-    text = export_text(args.trace, args.format)
+    otlp_flags = args.otlp_content is not None or args.otlp_max_content is not None
+    if args.format != "otlp-json" and (otlp_flags or args.shift_to_now):
+        raise UserError("--otlp-content, --otlp-max-content and --shift-to-now go with OTLP")
+    options = otlp_options(args) if args.format == "otlp-json" else None
+    text = export_text(args.trace, args.format, options)
     if args.output is None:
         if args.format == "otlp-json":  # the same JSON value, its C1 and bidi controls escaped
             sys.stdout.write(printable_json(text))

@@ -78,11 +78,24 @@ def describe(w: Walk, e: Any) -> list[str]:
             if e.request_index == 1
             else "resends the whole history"
         )
-        return [
+        lines = [
             f"request {e.request_index} {verb}: {e.message_count} API "
             f"messages ({same}{len(e.tail)} new), normalized from {e.internal_count} "
             f"internal ones, {e.bytes} bytes"
         ]
+        pairing = getattr(e, "pairing", None) or {}
+        if pairing.get("added") or pairing.get("stripped"):
+            lines.append(
+                "   patched by ensureToolResultPairing (as Claude Code 2.1.88 does): synthetic "
+                f"is_error result for {', '.join(pairing.get('added') or []) or 'none'}; "
+                f"orphan result stripped for {', '.join(pairing.get('stripped') or []) or 'none'}"
+                + (
+                    f"; request {pairing['unpatched_request']} was the same history unpatched"
+                    if pairing.get("unpatched_request")
+                    else ""
+                )
+            )
+        return lines
     if k == "response":
         blocks = [
             block_summary((w.messages[u].content or [{}])[0])
@@ -134,6 +147,13 @@ def describe(w: Walk, e: Any) -> list[str]:
         ]
     if k == "terminal":
         error = f": {e.error}" if e.error else ""
+        if e.reason == "max_turns":
+            # Claude Code's turnCount for max_turns is the turn that would come next, and
+            # never runs: the loop stops at the end of the turn before it.
+            return [
+                f"the loop returns `max_turns` at the end of turn {e.turn_count - 1} "
+                f"(turnCount {e.turn_count}, the turn that was never run){error}"
+            ]
         return [f"the loop returns `{e.reason}` after turn {e.turn_count}{error}"]
     return [k]
 

@@ -2,8 +2,10 @@
 
 Three participants, the loop in the middle: the **model** answers, the **loop** resends and
 decides, the **tools** run. Each request is an arrow to the model, each response one back; each
-tool call an arrow to the tools and its ``tool_result`` one back; notes mark the turn and the
-stations. Mermaid reads ``;`` and ``#`` inside a message as syntax, so labels are cleaned.
+tool call an arrow to the tools and its ``tool_result`` one back; notes mark the turn, the
+stations, the max-turns check (which comes before appending, as in query.ts) and a request the
+pairing patch changed. Mermaid reads ``;`` and ``#`` inside a message as syntax, so labels are
+cleaned.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ def render(w: Walk) -> str:
             if k == "turn_start":
                 lines.append(f"    Note over M,T: turn {turn.number} - {e.message_count} messages")
             elif k == "request":
+                if (e.pairing or {}).get("added") or (e.pairing or {}).get("stripped"):
+                    lines.append("    Note over L: ensureToolResultPairing patches the request")
                 lines.append(
                     f"    L->>M: resending - request {e.request_index}, "
                     f"{e.message_count} API messages, {e.bytes} bytes"
@@ -58,6 +62,13 @@ def render(w: Walk) -> str:
                 lines.append(f"    Note over L: mapping - tool_result, {e.content_length} chars")
             elif k == "wrapping":
                 lines.append("    Note over L: wrapping - user message")
+            elif k == "max_turns_check":
+                limit = e.max_turns if e.max_turns is not None else "unset"
+                verdict = "yes - stop" if e.exceeded else "no - go on"
+                lines.append(
+                    f"    Note over L: max-turns check - is next turn {e.next_turn_count} "
+                    f"past max_turns {limit}? {verdict}"
+                )
             elif k == "appending":
                 lines.append(
                     f"    Note over L: appending - {e.before_count} to {e.after_count} messages"

@@ -5,86 +5,81 @@ instrumentations (the ``anthropic`` SDK's included) use, so Jaeger, Langfuse or 
 can show a trace without knowing tracer:
 
 * one ``invoke_agent tracer`` span for the session (``gen_ai.operation.name = invoke_agent``,
-  ``gen_ai.agent.name``, ``gen_ai.conversation.id``, the usage of the whole session);
-* one ``chat <model>`` span per request (resending → response), child of the agent span, with
-  ``gen_ai.request.model``, ``gen_ai.response.id``, ``gen_ai.usage.input_tokens`` /
-  ``output_tokens``, ``gen_ai.response.finish_reasons`` and ``gen_ai.output.messages``;
-* one ``execute_tool <name>`` span per tool call, also a child of the agent span (as in Claude
-  Code, where ``runTools`` in ``query.ts`` runs them between two model calls), with
-  ``gen_ai.tool.name``, ``gen_ai.tool.call.id``, ``gen_ai.tool.call.arguments`` and
-  ``gen_ai.tool.call.result``: the ``content`` the model was sent, not the raw output.
+  ``gen_ai.agent.name``, ``gen_ai.conversation.id``, the usage of the whole session, the final
+  answer as its output; how it ended: :mod:`~tracer.export.otlp_agent`);
+* one ``chat <model>`` span per request (resending → response), child of its loop's agent span,
+  with the request's parameters, ``server.address``, the usage with cache, the finish reason, the
+  reply (``gen_ai.output.messages``) and, as opt-in content, what the request sent
+  (:mod:`~tracer.export.otlp_content`). A request the API refused still gets its span, with
+  ``error.type`` and status ERROR (:mod:`~tracer.export.otlp_chat`);
+* one ``execute_tool <name>`` span per tool call, also a child of its loop's agent span (as in
+  Claude Code, where ``runTools`` in ``query.ts`` runs them between two model calls), with
+  ``gen_ai.tool.name``, ``gen_ai.tool.description``, ``gen_ai.tool.call.id``, the arguments and
+  ``gen_ai.tool.call.result``: the ``content`` the model was sent, not the raw output;
+* a subagent (a nested loop inside a ``Task`` call) is an ``invoke_agent`` span of its own under
+  that call's ``execute_tool`` span, with its chat and tool spans beneath it.
 
-The chapter's four stations are span events named as in the chapter, in the order one result
+The four steps of the journey are span events named as in the chapter, in the order one result
 meets them: ``mapping``, ``wrapping`` and ``appending`` on the tool's span, then ``resending`` on
 the same span *and* on the ``chat`` span of the request that carried the result back. A result
 whose span has no ``resending`` event never reached the model (``05-max-turns``). Each event has
-``tracer.station`` (1–4) and its Chinese name in ``tracer.station.zh``.
+``tracer.journey.step`` (1–4) and its Chinese name in ``tracer.journey.step.zh``.
 
 Phoenix files spans by OpenInference kind, so each span also has ``openinference.span.kind``
-(``AGENT``, ``LLM``, ``TOOL``) and, for a tool, ``input.value`` / ``output.value``; other
-backends ignore them.
+(``AGENT``, ``LLM``, ``TOOL``) and ``input.value`` / ``output.value``; other backends ignore them.
 
-One pass over the events, with dictionaries for the joins (tool span by ``tool_use_id``, by the
-uuid of the message that wrapped its result, turns that asked for tools), so the export takes
-time in proportion to the trace (``bench/otlp_export.py``). Ids are hex (32 digits for a trace,
-16 for a span) as OTLP/JSON asks, from a hash of the trace, so exporting the same trace twice
-gives the same ids; ``salt`` makes them differ, so that two people sending the same bundled
-recording to one server get two traces.
+Content (messages, prompts, tool arguments and results) is on by default for recordings, which
+hold no secrets after redaction, and off for imported sessions unless asked for
+(``--otlp-content``): a real session may hold anything. Times are the trace's own; with
+``shift_to_now`` the session keeps its shape and starts now, so a backend's default "last 7 days"
+shows an old import. Every child is fitted inside its parent (:func:`otlp_spans.fit`).
+
+One pass over the events, with dictionaries for the joins, so the export takes time in proportion
+to the trace (``bench/otlp_export.py``). Ids are hex from a hash of the trace, so exporting the
+same trace twice gives the same ids; ``salt`` makes them differ.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import time
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from tracer import __version__
-from tracer.export.walk import Walk, usage_totals
-from tracer.replay.i18n import STAGE_NAMES
-from tracer.trace.events import STATIONS
-
-SPAN_KIND_INTERNAL = 1
-SPAN_KIND_CLIENT = 3
-STATUS_ERROR = 2
-
-
-def _value(v: Any) -> dict[str, Any]:
-    if isinstance(v, bool):
-        return {"boolValue": v}
-    if isinstance(v, int):
-        return {"intValue": str(v)}
-    if isinstance(v, float):
-        return {"doubleValue": v}
-    if isinstance(v, list | tuple):
-        return {"arrayValue": {"values": [_value(x) for x in v]}}
-    return {"stringValue": v if isinstance(v, str) else _json(v)}
+from tracer.export import otlp_agent as agent
+from tracer.export import otlp_chat as chat
+from tracer.export import otlp_content as oc
+from tracer.export.otlp_spans import (
+    SPAN_KIND_INTERNAL,
+    Ids,
+    attrs,
+    error,
+    finish,
+    fit,
+    span,
+    step_event,
+    to_json,
+)
+from tracer.export.walk import Walk
 
 
-def _json(v: Any) -> str:
-    return json.dumps(v, ensure_ascii=False, separators=(",", ":"), default=str)
+@dataclass
+class Options:
+    """How to export: ids' salt, content on or off (None: by the trace's source), its bound in
+    bytes (0: none), and whether to move the session's start to now."""
+
+    salt: str = ""
+    content: bool | None = None
+    max_content: int = oc.DEFAULT_LIMIT
+    shift_to_now: bool = False
+    now_ns: int | None = None
 
 
-def _attrs(**attrs: Any) -> list[dict[str, Any]]:
-    """OTLP attributes from keyword arguments: ``gen_ai__tool__name`` is ``gen_ai.tool.name``."""
-    return [
-        {"key": k.replace("__", "."), "value": _value(v)} for k, v in attrs.items() if v is not None
-    ]
-
-
-class _Ids:
-    """Deterministic ids: hashes of the trace's identity (and a salt) and a span's role in it."""
-
-    def __init__(self, w: Walk, salt: str = "") -> None:
-        seed = _json([w.header.get("created"), w.header.get("source"), salt])
-        self.trace = hashlib.sha256(seed.encode()).hexdigest()[:32]
-
-    def span(self, key: str) -> str:
-        digest = hashlib.sha256(f"{self.trace}:{key}".encode()).hexdigest()[:16]
-        return digest if digest.strip("0") else "0000000000000001"
-
-
-def _base_ns(w: Walk) -> int:
+def _base_ns(w: Walk, options: Options) -> int:
+    if options.shift_to_now:
+        return options.now_ns if options.now_ns is not None else time.time_ns()
     created = str(w.header.get("created") or "1970-01-01T00:00:00Z")
     try:
         return int(datetime.fromisoformat(created.replace("Z", "+00:00")).timestamp()) * 10**9
@@ -92,231 +87,214 @@ def _base_ns(w: Walk) -> int:
         return 0
 
 
-def _station(stage: str, at: str, **detail: Any) -> dict[str, Any]:
-    """A span event for one of the four stations, named as the chapter names it."""
-    number = STATIONS.index(stage) + 1
-    zh = STAGE_NAMES[stage]["zh"]
-    attributes = _attrs(tracer__station=number, tracer__station__zh=zh, **detail)
-    return {"timeUnixNano": at, "name": stage, "attributes": attributes}
-
-
-def _text(content: Any) -> str:
-    """A tool_result's content as the text a backend shows: a string, or its text blocks."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = [b.get("text", "") for b in content if isinstance(b, dict) and "text" in b]
-        if len(parts) == len(content):
-            return "\n".join(parts)
-    return _json(content)
-
-
-def spans(w: Walk, salt: str = "") -> list[dict[str, Any]]:
-    """Every span of the session, the ``invoke_agent`` span first."""
-    ids = _Ids(w, salt)
-    base = _base_ns(w)
-
-    def at(event: Any, offset_ms: int = 0) -> str:
-        return str(base + round(float(event.t or 0.0) * 1e9) + offset_ms * 10**6)
-
-    session = w.session
-    model = session.model if session is not None else "unknown"
-    root = ids.span("invoke_agent")
-    asked_for_tools = {e.turn for e in w.events if e.kind == "follow_up" and e.needs_follow_up}
-    out: list[dict[str, Any]] = []
-    pending: Any = None
-    starts: dict[str, Any] = {}
-    by_call: dict[str, dict[str, Any]] = {}  # tool span by tool_use_id
-    by_message: dict[str, dict[str, Any]] = {}  # tool span by the uuid of its wrapped result
-    for e in w.events:
-        k = e.kind
-        if k == "request":
-            pending = e
-            carried = {part[0] for m in e.tail for part in m.get("parts", ())}
-            for uuid in carried & by_message.keys():
-                by_message.pop(uuid)["events"].append(
-                    _station("resending", at(e), tracer__request_index=e.request_index)
-                )
-        elif k == "response" and pending is not None:
-            out.append(_chat(w, ids, root, pending, e, at, e.turn in asked_for_tools))
-            pending = None
-        elif k == "tool_start":
-            starts[e.tool_use_id] = e
-        elif k == "tool_run":
-            span = _tool(ids, root, e, starts.get(e.tool_use_id, e), at)
-            by_call[e.tool_use_id] = span
-            out.append(span)
-        elif k == "mapping" and e.tool_use_id in by_call:
-            span = by_call[e.tool_use_id]
-            result = _text(e.block.get("content"))
-            span["attributes"] += _attrs(gen_ai__tool__call__result=result, output__value=result)
-            span["events"].append(
-                _station("mapping", at(e), tracer__content_length=e.content_length)
-            )
-        elif k == "wrapping" and e.tool_use_id in by_call:
-            span = by_call[e.tool_use_id]
-            span["events"].append(_station("wrapping", at(e), tracer__message_uuid=e.message_uuid))
-            by_message[e.message_uuid] = span
-        elif k == "appending":
-            for uuid in e.new_uuids:
-                if uuid in by_message:
-                    by_message[uuid]["events"].append(
-                        _station("appending", at(e), tracer__after_count=e.after_count)
-                    )
-    return [_agent(w, ids, root, model, base, at), *out]
-
-
-def _agent(w: Walk, ids: _Ids, root: str, model: str, base: int, at: Any) -> dict[str, Any]:
-    inp, out = usage_totals(w.events)
-    end = next(
-        (e for e in reversed(w.events) if e.kind == "terminal"), w.events[-1] if w.events else None
+def _context(w: Walk, options: Options) -> chat.Context:
+    ids = Ids(w.header, options.salt)
+    source = w.header.get("source") or {}
+    imported = source.get("kind") == "import"
+    content = not imported if options.content is None else options.content
+    conversation = source.get("session_id") or f"tracer-{ids.trace}"
+    # A scenario's requests go to the SDK's default host (offline, the scripted transport
+    # answers for it); a model recording or an import names its server only if it kept it.
+    base_url = source.get("base_url") or (
+        "https://api.anthropic.com" if source.get("kind") == "scenario" else None
     )
-    src = w.header.get("source") or {}
-    prompt = w.session.prompt if w.session is not None else None
-    return {
-        "traceId": ids.trace,
-        "spanId": root,
-        "name": "invoke_agent tracer",
-        "kind": SPAN_KIND_INTERNAL,
-        "startTimeUnixNano": str(base),
-        "endTimeUnixNano": at(end) if end is not None else str(base),
-        "attributes": _attrs(
-            gen_ai__operation__name="invoke_agent",
-            gen_ai__provider__name="anthropic",
-            gen_ai__agent__name="tracer",
-            gen_ai__request__model=model,
-            gen_ai__conversation__id=src.get("session_id"),
-            gen_ai__usage__input_tokens=inp,
-            gen_ai__usage__output_tokens=out,
-            openinference__span__kind="AGENT",
-            input__value=prompt,
-            tracer__source=src.get("kind"),
-            tracer__scenario=w.session.scenario if w.session is not None else None,
-            tracer__turns=len(w.turns),
-            tracer__terminal_reason=getattr(end, "reason", None),
-        ),
-        "events": [],
-        "status": {},
-    }
+    host = urlsplit(base_url).hostname if base_url else None
+    return chat.Context(ids, _base_ns(w, options), content, conversation, host)
 
 
-def _tool(ids: _Ids, root: str, e: Any, start: Any, at: Any) -> dict[str, Any]:
-    offset = -(e.duration_ms or 0) if start is e else 0
-    arguments = _json(e.input)
-    return {
-        "traceId": ids.trace,
-        "spanId": ids.span(f"tool:{e.tool_use_id}:{e.seq}"),
-        "parentSpanId": root,
-        "name": f"execute_tool {e.tool}",
-        "kind": SPAN_KIND_INTERNAL,
-        "startTimeUnixNano": at(start, offset),
-        "endTimeUnixNano": at(e),
-        "attributes": _attrs(
-            gen_ai__operation__name="execute_tool",
-            gen_ai__provider__name="anthropic",
-            gen_ai__tool__name=e.tool,
-            gen_ai__tool__call__id=e.tool_use_id,
-            gen_ai__tool__type="function",
-            gen_ai__tool__call__arguments=arguments,
-            openinference__span__kind="TOOL",
-            tool__name=e.tool,
-            input__value=arguments,
-            tracer__turn=e.turn,
-            tracer__is_error=e.is_error,
-            error__type=e.error_kind if e.is_error else None,
-        ),
-        "events": [],
-        "status": {"code": STATUS_ERROR, "message": str(e.error_kind)} if e.is_error else {},
-    }
+def _blocks(message: Any) -> list[Any]:
+    c = getattr(message, "content", None)
+    return c if isinstance(c, list) else ([{"type": "text", "text": c}] if c else [])
 
 
-def _chat(
-    w: Walk, ids: _Ids, root: str, request: Any, response: Any, at: Any, asked_for_tools: bool
-) -> dict[str, Any]:
-    usage = response.usage or {}
-    cache_read = usage.get("cache_read_input_tokens")
-    cache_write = usage.get("cache_creation_input_tokens")
-    total_in = int(usage.get("input_tokens") or 0) + int(cache_read or 0) + int(cache_write or 0)
-    finish = response.stop_reason or ("tool_use" if asked_for_tools else "end_turn")
-    # The response event is written when the answer is in: the call began latency_ms before it.
-    # (The request event is written with it, so its own time is no start time.)
-    start = at(response, -(response.latency_ms or 0))
-    return {
-        "traceId": ids.trace,
-        "spanId": ids.span(f"chat:{request.request_index}"),
-        "parentSpanId": root,
-        "name": f"chat {response.model}",
-        "kind": SPAN_KIND_CLIENT,
-        "startTimeUnixNano": start,
-        "endTimeUnixNano": at(response),
-        "attributes": _attrs(
-            gen_ai__operation__name="chat",
-            gen_ai__provider__name="anthropic",
-            gen_ai__request__model=response.model,
-            gen_ai__response__model=response.model,
-            gen_ai__response__id=response.message_id,
-            gen_ai__usage__input_tokens=total_in,
-            gen_ai__usage__output_tokens=int(usage.get("output_tokens") or 0),
-            gen_ai__usage__cache_read__input_tokens=cache_read,
-            gen_ai__usage__cache_creation__input_tokens=cache_write,
-            gen_ai__response__finish_reasons=[finish],
-            gen_ai__output__messages=_output_messages(w, response, finish),
-            openinference__span__kind="LLM",
-            llm__model_name=response.model,
-            tracer__finish_reason_inferred=None if response.stop_reason else True,
-            tracer__turn=request.turn,
-            tracer__request__bytes=request.bytes,
-            tracer__request__message_count=request.message_count,
-        ),
-        "events": [
-            _station(
-                "resending",
-                start,
-                tracer__prefix_len=request.prefix_len,
-                tracer__new_messages=len(request.tail),
-            )
-        ],
-        "status": {},
-    }
+class _Walker:
+    """One pass over the events; dictionaries for every join, so time grows with the trace."""
 
+    def __init__(self, w: Walk, options: Options) -> None:
+        self.w = w
+        self.ctx = _context(w, options)
+        self.history = oc.History(options.max_content)
+        self.spans: list[dict[str, Any]] = []
+        self.grow: set[str] = set()  # spans that cover their children (fit)
+        self.loops: list[agent.Loop] = []
+        self.tool_count: dict[str, int] = {}  # tool_use id -> spans made for it so far
+        self.descriptions: dict[str, str] = {}  # tool name -> its description
+        self.calls: dict[str, Any] = {}  # tool_use id -> its input (a Task's subagent_type)
+        self.asked: dict[str, dict[str, Any]] = {}  # tool_use id -> the chat span that asked
+        self.by_call: dict[str, dict[str, Any]] = {}  # tool span by tool_use id
+        self.by_message: dict[str, dict[str, Any]] = {}  # tool span by its wrapped result
+        self.starts: dict[str, Any] = {}
+        self.model = "unknown"
 
-def _output_messages(w: Walk, response: Any, finish: str) -> str:
-    """The reply as GenAI ``gen_ai.output.messages``: one assistant message, its parts in order."""
-    parts: list[dict[str, Any]] = []
-    for uuid in response.assistant_uuids:
-        message = w.messages.get(uuid)
-        content = getattr(message, "content", None)
-        blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
-        for block in blocks:
-            if not isinstance(block, dict):
-                continue
-            if block.get("type") == "text":
-                parts.append({"type": "text", "content": block.get("text", "")})
-            elif block.get("type") == "tool_use":
-                parts.append(
-                    {
-                        "type": "tool_call",
-                        "id": block.get("id"),
-                        "name": block.get("name"),
-                        "arguments": block.get("input"),
-                    }
+    def open(self, parent: str | None, key: str, start: Any, at: int) -> None:
+        call = self.calls.get(start.tool_use_id) if start is not None else None
+        loop = agent.opened(self.ctx, parent, key, start, call, at)
+        self.spans.append(loop.span)
+        if start is not None:  # a subagent's span covers its loop; the session's starts at 0
+            self.grow.add(loop.id)
+        self.loops.append(loop)
+
+    def close(self, last: Any) -> None:
+        loop = self.loops.pop()
+        totals = None
+        if not self.loops:
+            totals = agent.session_totals(self.w.events, len(self.w.turns))
+        agent.closed(self.ctx, loop, last or loop.ended, totals)
+
+    def run(self) -> list[dict[str, Any]]:
+        ctx, events = self.ctx, self.w.events
+        self.open(None, "invoke_agent", None, ctx.base)
+        pending: Any = None
+        sent = chat.Sent({})
+        attempts: list[Any] = []
+        last_chat: dict[str, Any] | None = None
+        for e in events:
+            k, loop = e.kind, self.loops[-1]
+            if k == "message":
+                self.history.message(e)
+                for block in _blocks(e) if e.type == "assistant" else ():
+                    if isinstance(block, dict) and block.get("type") == "tool_use":
+                        self.calls[str(block.get("id"))] = block.get("input")
+            elif k == "session_start":
+                self.model = e.model
+                for tool in (e.request_params or {}).get("tools") or ():
+                    if isinstance(tool, dict) and tool.get("description"):
+                        self.descriptions[str(tool.get("name"))] = tool["description"]
+                agent.set_up(ctx, loop, e, self.w.header.get("source") or {})
+            elif k == "request":
+                if pending is not None:
+                    self._failed(pending, sent, attempts, None)
+                pending, attempts = e, []
+                self.history.request(e)
+                sent = chat.Sent.of(self.history, ctx.content)
+                carried = {part[0] for m in e.tail for part in m.get("parts", ())}
+                for uuid in carried & self.by_message.keys():
+                    self.by_message.pop(uuid)["events"].append(
+                        step_event("resending", ctx.at(e), tracer__request_index=e.request_index)
+                    )
+            elif k == "http_attempt" and pending is not None:
+                attempts.append(e)
+            elif k == "response" and pending is not None:
+                blocks = [b for u in e.assistant_uuids for b in _blocks(self.w.messages.get(u))]
+                loop.last_text = [
+                    b for b in blocks if isinstance(b, dict) and b.get("type") == "text"
+                ]
+                last_chat = chat.answered(ctx, loop.id, pending, e, sent, blocks)
+                self.spans.append(last_chat)
+                pending = None
+            elif k == "follow_up" and last_chat is not None:
+                for tool_use_id in e.tool_use_ids:
+                    self.asked[tool_use_id] = last_chat
+            elif k == "subagent_start":
+                n = self.tool_count.get(e.tool_use_id, 0)
+                parent = ctx.ids.span(f"tool:{e.tool_use_id}:{n}")  # the Task span, made later
+                self.grow.add(parent)
+                self.open(parent, f"agent:{e.loop}:{e.seq}", e, ctx.at(e))
+            elif k == "subagent_end" and len(self.loops) > 1:
+                self.close(e)
+            elif k == "tool_start":
+                self.starts[e.tool_use_id] = e
+            elif k == "tool_run":
+                self._tool(loop, e, self.starts.get(e.tool_use_id, e))
+            else:
+                self._step(e)
+            if k == "terminal":
+                if pending is not None:
+                    self._failed(pending, sent, attempts, e)
+                    pending = None
+                loop.ended = e
+        if pending is not None:  # the trace stops mid-request
+            self._failed(pending, sent, attempts, None)
+        while self.loops:
+            self.close(events[-1] if events else None)
+        fit(self.spans, self.grow)
+        return finish(self.spans)
+
+    def _failed(self, request: Any, sent: chat.Sent, attempts: list[Any], ended: Any) -> None:
+        parent = self.loops[-1].id
+        self.spans.append(chat.failed(self.ctx, parent, request, sent, attempts, ended, self.model))
+
+    def _tool(self, loop: agent.Loop, e: Any, start: Any) -> None:
+        ctx = self.ctx
+        n = self.tool_count.get(e.tool_use_id, 0)
+        self.tool_count[e.tool_use_id] = n + 1
+        begin = ctx.at(start, -(e.duration_ms or 0) if start is e else 0)
+        if (asking := self.asked.get(e.tool_use_id)) is not None:
+            begin = max(begin, asking["startTimeUnixNano"])  # not before the model asked for it
+            if start is e and not e.duration_ms:  # an import: it ran once the answer was in
+                begin = max(begin, asking["endTimeUnixNano"])
+        name = f"execute_tool {e.tool}"
+        s = span(
+            ctx.ids,
+            f"tool:{e.tool_use_id}:{n}",
+            loop.id,
+            name,
+            SPAN_KIND_INTERNAL,
+            begin,
+            ctx.at(e),
+        )
+        named: dict[str, Any] = {
+            **ctx.common(),
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": e.tool,
+            "gen_ai.tool.description": self.descriptions.get(e.tool),
+            "gen_ai.tool.call.id": e.tool_use_id,
+            "gen_ai.tool.type": "function",
+            "openinference.span.kind": "TOOL",
+            "tool.name": e.tool,
+            "tracer.turn": e.turn,
+            "tracer.is_error": e.is_error,
+        }
+        if ctx.content:
+            arguments = to_json(e.input)
+            named.update({"gen_ai.tool.call.arguments": arguments, "input.value": arguments})
+        s["attributes"] += attrs(named)
+        if e.is_error:
+            error(s, str(e.error_kind or "_OTHER"), str(e.error_kind))
+        self.spans.append(s)
+        self.by_call[e.tool_use_id] = s
+
+    def _step(self, e: Any) -> None:
+        """The first three steps of the journey, as events on the tool's span."""
+        at = self.ctx.at(e)
+        if e.kind == "mapping" and e.tool_use_id in self.by_call:
+            s = self.by_call[e.tool_use_id]
+            if self.ctx.content:
+                result = oc.result_text(e.block.get("content"))
+                s["attributes"] += attrs(
+                    {"gen_ai.tool.call.result": result, "output.value": result}
                 )
-    return _json([{"role": "assistant", "parts": parts, "finish_reason": finish}])
+            s["events"].append(step_event("mapping", at, tracer__content_length=e.content_length))
+        elif e.kind == "wrapping" and e.tool_use_id in self.by_call:
+            s = self.by_call[e.tool_use_id]
+            s["events"].append(step_event("wrapping", at, tracer__message_uuid=e.message_uuid))
+            self.by_message[e.message_uuid] = s
+        elif e.kind == "appending":
+            for uuid in e.new_uuids:
+                if uuid in self.by_message:
+                    self.by_message[uuid]["events"].append(
+                        step_event("appending", at, tracer__after_count=e.after_count)
+                    )
 
 
-def payload(w: Walk, salt: str = "") -> dict[str, Any]:
+def spans(w: Walk, options: Options | None = None) -> list[dict[str, Any]]:
+    """Every span of the session, the main ``invoke_agent`` span first."""
+    return _Walker(w, options or Options()).run()
+
+
+def payload(w: Walk, options: Options | None = None) -> dict[str, Any]:
     """The OTLP ``ExportTraceServiceRequest`` (in its JSON form) for the whole session."""
-    resource = _attrs(service__name="tracer", openinference__project__name="tracer")
+    resource = attrs(service__name="tracer", openinference__project__name="tracer")
     scope = {"name": "tracer", "version": __version__}
     return {
         "resourceSpans": [
             {
                 "resource": {"attributes": resource},
-                "scopeSpans": [{"scope": scope, "spans": spans(w, salt)}],
+                "scopeSpans": [{"scope": scope, "spans": spans(w, options)}],
             }
         ]
     }
 
 
 def render(w: Walk) -> str:
-    return _json(payload(w)) + "\n"
+    return to_json(payload(w)) + "\n"

@@ -1,22 +1,28 @@
-"""``tracer export TRACE --otlp-endpoint URL``: POST the spans to a collector over OTLP/HTTP.
+"""``tracer export TRACE --otlp-endpoint URL``: where and how to send, read as the SDKs read it.
 
 The settings are the ones every OpenTelemetry SDK reads, so a class that already points its
 programs at a shared Jaeger, Langfuse or Phoenix sends tracer's traces there too:
 
 * the endpoint: ``--otlp-endpoint URL``, else ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` (used as
-  given), else ``OTEL_EXPORTER_OTLP_ENDPOINT`` (a base URL: ``/v1/traces`` is added, as the
-  specification says). A URL given on the command line gets ``/v1/traces`` unless it ends so;
+  given), else ``OTEL_EXPORTER_OTLP_ENDPOINT`` (a base URL: ``/v1/traces`` is added to its
+  path, as the specification says; a query string stays where it is). A URL given on the
+  command line gets ``/v1/traces`` unless its path ends so. A ``user:password@`` in the URL is
+  sent as HTTP Basic authentication and, like a query's values, never shown;
 * headers (an API key, a tenant): ``OTEL_EXPORTER_OTLP_TRACES_HEADERS`` or
   ``OTEL_EXPORTER_OTLP_HEADERS``, ``key=value`` pairs separated by commas, values URL-encoded.
   Their values are secrets: no message, error or file ever shows one, only their names;
 * the encoding: ``--otlp-protocol`` or ``OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL``,
   ``http/protobuf`` (the specification's default, and the only one Phoenix accepts; built with
   the ``opentelemetry-proto`` package) or ``http/json`` (Jaeger, the Collector, Langfuse);
-* ``OTEL_EXPORTER_OTLP_[TRACES_]TIMEOUT`` in milliseconds (default 10 s).
+* ``OTEL_EXPORTER_OTLP_[TRACES_]TIMEOUT`` in milliseconds (default 10 s): the deadline for each
+  batch, retries included;
+* ``OTEL_EXPORTER_OTLP_[TRACES_]COMPRESSION``: ``gzip`` or ``none`` (the default);
+* ``OTEL_EXPORTER_OTLP_[TRACES_]CERTIFICATE`` (a CA file to trust for ``https``), and
+  ``…_CLIENT_CERTIFICATE`` / ``…_CLIENT_KEY`` for a collector that asks for a client certificate.
 
-Spans go in batches of :data:`BATCH` per request, as the SDKs' batch processor sends them, so a
-long session stays under a collector's size limit. Only the standard library's ``urllib`` is
-used: no SDK to configure, and nothing is sent anywhere but the endpoint given.
+Spans go in batches of at most :data:`BATCH` spans and :data:`BATCH_BYTES` bytes per request, as
+the SDKs' batch processor sends them, so a long session stays under a collector's size limit.
+Sending is :mod:`tracer.export.otlp_send`'s job.
 """
 
 from __future__ import annotations
@@ -24,9 +30,7 @@ from __future__ import annotations
 import base64
 import json
 import os
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +38,9 @@ from tracer.errors import UserError
 
 PROTOCOLS = ("http/protobuf", "http/json")
 BATCH = 512
+BATCH_BYTES = 3_000_000  # under the 4 MiB many collectors take by default
 DEFAULT_TIMEOUT_MS = 10_000
+COMPRESSIONS = ("gzip", "none")
 
 
 @dataclass
@@ -45,14 +51,37 @@ class Target:
     protocol: str = "http/protobuf"
     headers: dict[str, str] = field(default_factory=dict, repr=False)
     timeout_s: float = DEFAULT_TIMEOUT_MS / 1000
+    compression: str = "none"
+    certificate: str | None = None
+    client_certificate: str | None = None
+    client_key: str | None = None
 
     @property
     def shown(self) -> str:
-        """The URL as it may be printed: without a ``user:password@`` part."""
+        """The URL as it may be printed: no ``user:password@``, every query value ``***``."""
+        return shown_url(self.url)
+
+    def secrets(self) -> list[str]:
+        """Everything that must never be printed: header values, the password, query values."""
         parts = urllib.parse.urlsplit(self.url)
+        found = [v for v in self.headers.values() if v]
+        found += [p for p in (parts.password, parts.username) if p]
+        found += [v for _, v in urllib.parse.parse_qsl(parts.query) if len(v) > 2]
+        return sorted(set(found), key=len, reverse=True)
+
+
+def shown_url(url: str) -> str:
+    """``url`` safe to print: the host and port, the path, query keys with their values hidden."""
+    try:
+        parts = urllib.parse.urlsplit(url)
         host = parts.hostname or ""
         netloc = f"{host}:{parts.port}" if parts.port else host
-        return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+    except ValueError:
+        return "(a URL that does not parse)"
+    query = "&".join(
+        f"{k}=***" for k, _ in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    )
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc, query=query, fragment=""))
 
 
 def _env(name: str, env: dict[str, str]) -> str | None:
@@ -65,7 +94,12 @@ def _env(name: str, env: dict[str, str]) -> str | None:
 
 
 def _traces_url(base: str) -> str:
-    return base if base.rstrip("/").endswith("/v1/traces") else base.rstrip("/") + "/v1/traces"
+    """``base`` with ``/v1/traces`` added to its path (not after its query string)."""
+    parts = urllib.parse.urlsplit(base)
+    path = parts.path.rstrip("/")
+    if not path.endswith("/v1/traces"):
+        path += "/v1/traces"
+    return urllib.parse.urlunsplit(parts._replace(path=path))
 
 
 def parse_headers(text: str) -> dict[str, str]:
@@ -110,17 +144,39 @@ def target_from(
         timeout_ms = float(timeout) if timeout else DEFAULT_TIMEOUT_MS
     except ValueError:
         raise UserError("OTEL_EXPORTER_OTLP_TIMEOUT: not a number of milliseconds") from None
-    return Target(url, chosen, headers, max(timeout_ms, 1) / 1000)
+    compression = (_env("COMPRESSION", env) or "none").lower()
+    if compression not in COMPRESSIONS:
+        raise UserError(
+            f"OTEL_EXPORTER_OTLP_COMPRESSION: {compression!r} is not supported: use gzip or none"
+        )
+    files = {}
+    for name in ("CERTIFICATE", "CLIENT_CERTIFICATE", "CLIENT_KEY"):
+        value = _env(name, env)
+        if value is not None and not os.path.isfile(value):
+            raise UserError(f"OTEL_EXPORTER_OTLP_{name}: not a file: {value}")
+        files[name.lower()] = value
+    return Target(url, chosen, headers, max(timeout_ms, 1) / 1000, compression, **files)
 
 
-def batches(payload: dict[str, Any], size: int = BATCH) -> list[dict[str, Any]]:
-    """The payload split into requests of at most ``size`` spans, resource and scope kept."""
+def batches(
+    payload: dict[str, Any], size: int = BATCH, max_bytes: int = BATCH_BYTES
+) -> list[dict[str, Any]]:
+    """The payload split into requests of at most ``size`` spans and about ``max_bytes`` bytes
+    of JSON (a span larger than that goes alone), resource and scope kept."""
     out: list[dict[str, Any]] = []
     for rs in payload["resourceSpans"]:
         for ss in rs["scopeSpans"]:
-            spans = ss["spans"]
-            for start in range(0, max(len(spans), 1), size):
-                scope = {**ss, "spans": spans[start : start + size]}
+            groups: list[list[Any]] = [[]]
+            used = 0
+            for span in ss["spans"]:
+                n = len(json.dumps(span, ensure_ascii=False))
+                if groups[-1] and (len(groups[-1]) >= size or used + n > max_bytes):
+                    groups.append([])
+                    used = 0
+                groups[-1].append(span)
+                used += n
+            for group in groups:
+                scope = {**ss, "spans": group}
                 out.append({"resourceSpans": [{**rs, "scopeSpans": [scope]}]})
     return out
 
@@ -156,37 +212,3 @@ def to_protobuf(payload: dict[str, Any]) -> bytes:
 
     message = ParseDict(b64(payload), ExportTraceServiceRequest())
     return bytes(message.SerializeToString())
-
-
-def _scrub(text: str, target: Target) -> str:
-    """A server's answer, one line, short, with any header value we sent blanked out."""
-    for value in target.headers.values():
-        if value:
-            text = text.replace(value, "***")
-    return " ".join(text.split())[:200]
-
-
-def post(payload: dict[str, Any], target: Target) -> int:
-    """Send every span; the number sent. Any failure is a :class:`UserError`, one line."""
-    sent = 0
-    for batch in batches(payload):
-        if target.protocol == "http/json":
-            body, content_type = json.dumps(batch).encode(), "application/json"
-        else:
-            body, content_type = to_protobuf(batch), "application/x-protobuf"
-        headers = {**target.headers, "Content-Type": content_type, "User-Agent": "tracer"}
-        request = urllib.request.Request(target.url, data=body, headers=headers, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=target.timeout_s) as answer:
-                answer.read()
-        except urllib.error.HTTPError as exc:
-            detail = _scrub(exc.read().decode("utf-8", "replace"), target)
-            where = f"{target.shown} ({target.protocol})"
-            raise UserError(
-                f"{where}: the collector answered {exc.code} {exc.reason}: {detail}"
-            ) from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise UserError(f"{target.shown}: cannot send the spans ({reason})") from None
-        sent += len(batch["resourceSpans"][0]["scopeSpans"][0]["spans"])
-    return sent

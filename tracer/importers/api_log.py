@@ -50,6 +50,25 @@ NOTES = (
 _AGENT = re.compile(r"claude-cli/([\w.\-]+)")
 
 
+def import_every_thread(path: str | Path, output: str | Path) -> list[tuple[Path, ImportReport]]:
+    """Each conversation of the log into a trace of its own: the busiest into ``output``, each
+    other one into ``<output>.thread-N.trace.jsonl`` beside it (a log often holds a subagent's
+    loop, or a second session, beside the main one)."""
+    output = Path(output)
+    first = import_api_log(path, output)
+    done = [(output, first)]
+    numbers = [int(n) for n in re.findall(r"^  thread (\d+):", "\n".join(first.notes), re.M)]
+    if not numbers:
+        return done
+    stem = output.name.removesuffix(".jsonl").removesuffix(".trace")
+    for number in numbers:
+        target = output.with_name(f"{stem}.thread-{number}.trace.jsonl")
+        done.append((target, import_api_log(path, target, thread=number)))
+    where = "; ".join(f"{report.source_thread} → {out}" for out, report in done)
+    first.notes.append(f"each conversation went into its own trace: {where}")
+    return done
+
+
 def import_api_log(path: str | Path, output: str | Path, thread: int | None = None) -> ImportReport:
     """Import the log ``path`` into the trace ``output``.
 
@@ -83,10 +102,11 @@ def import_api_log(path: str | Path, output: str | Path, thread: int | None = No
     others = [t for t in threads if t is not chosen]
     if len(threads) > 1:
         report.notes.append(
-            f"the log holds {len(threads)} conversations; imported "
-            f"thread {chosen.number if chosen else '?'} (--thread N picks another)"
+            f"the log holds {len(threads)} conversations; this trace holds "
+            f"thread {chosen.number if chosen else '?'} (--thread N imports one alone)"
         )
         report.notes += [("* " if t is chosen else "  ") + t.describe() for t in threads]
+    report.source_thread = f"thread {chosen.number}" if chosen else "the log"
     agent = next(
         (
             m.group(1)

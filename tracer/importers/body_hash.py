@@ -17,16 +17,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from tracer.agent.messages import ApiMessage, materialize
-from tracer.trace.compact_json import compact_encoder
+from tracer.trace.compact_json import bytes_encoder
 
 _SLOT = "\x00tracer-messages\x00"
 
 
-_ENCODE = compact_encoder(allow_nan=False)  # as encode_body: the SDK refuses NaN
-
-
-def _dumps(value: Any) -> bytes:
-    return _ENCODE(value).encode()
+_dumps = bytes_encoder(allow_nan=False)  # the bytes of encode_body: the SDK refuses NaN
 
 
 class BodyHasher:

@@ -31,6 +31,7 @@ from tracer.trace.events import (
     Event,
     FollowUpDecided,
     HistoryAppended,
+    HttpAttempt,
     ImportNote,
     MaxTurnsChecked,
     MessageRecorded,
@@ -123,6 +124,9 @@ class TraceBuilder:
         self.events, self.t = inner.events, max(self.t, inner.t)
         self.request_index = inner.request_index
         self._prev_api = []
+        # Readers carry a request's params forward to the next one, the nested loop's too: the
+        # next request says its own again (a subagent often runs on another model).
+        self._params, self._keys = None, None
 
     def at(self, epoch: float | None) -> None:
         """Date the next events: seconds since the session's first dated moment.
@@ -285,6 +289,16 @@ class TraceBuilder:
         self._hook("needs_follow_up", needs_follow_up_line(bool(uses), len(uses)))
         return uses
 
+    def http_attempt(self, attempt: int, error: str, status: int | None = None) -> None:
+        """An attempt behind the current request that gave no whole response."""
+        self._emit(
+            HttpAttempt,
+            request_index=self.request_index,
+            attempt=attempt,
+            status=status,
+            error=error,
+        )
+
     def tool_result(self, result: ToolResult, *, record_message: bool = True) -> None:
         """``tool_run``, mapping, the wrapped message, wrapping and the ``Tool result`` hook."""
         block = result.block
@@ -360,13 +374,16 @@ class TraceBuilder:
         )
         self._emit(MaxTurnsChecked, next_turn_count=self.turn + 1, exceeded=False)
 
-    def reset(self, messages: list[Message], text: str, data: dict[str, Any]) -> None:
-        """Compaction: the list is replaced by a summary; the next request starts afresh."""
+    def reset(
+        self, messages: list[Message], text: str, data: dict[str, Any], topic: str = "compaction"
+    ) -> None:
+        """Compaction (or a cleared context): the list is replaced; the next request starts
+        afresh."""
         before = len(self.messages)
         self.record(*(m for m in messages if m.uuid not in self.by_uuid))
         self.messages = list(messages)
         self.note(
-            "compaction",
+            topic,
             text,
             data={**data, "before_count": before, "after_count": len(self.messages)},
         )

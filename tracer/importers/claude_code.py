@@ -17,27 +17,30 @@ never writes is the request itself, so this module rebuilds each one:
    and becomes a nested loop inside the call.
 
 This module reads and analyses (:func:`load_transcript`, :func:`analyse`);
-:mod:`tracer.importers.journey` writes the steps, and :mod:`tracer.importers.live` does both
-again and again while Claude Code is still writing the session.
+:mod:`tracer.importers.journey` writes the steps, :mod:`tracer.importers.emit` adds the count
+check, and :mod:`tracer.importers.live` does it all again and again while Claude Code is still
+writing the session. Subagent runs are matched to their Task call by
+:mod:`tracer.importers.subagents`; a second conversation in the file, local commands and hook
+text are placed by :mod:`tracer.importers.dag`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tracer import __version__
-from tracer.agent.messages import Message
 from tracer.errors import UserError
 from tracer.importers.dag import CONVERSATION, active_path
-from tracer.importers.journey import emit_all, emit_transcript, prompt_text
+from tracer.importers.emit import emit_all
+from tracer.importers.journey import emit_transcript, prompt_text
 from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, created_at, epoch_of
 from tracer.importers.shapes import clean_records
 from tracer.importers.subagents import RECORDS, link_subagents
-from tracer.importers.transcript import Boundary, Response, group_calls, skip_label
+from tracer.importers.transcript import Transcript, group_calls, mark_resends, skip_label
+from tracer.messages import Message
 from tracer.trace.events import Header
 from tracer.trace.writer import TraceWriter
 
@@ -50,23 +53,6 @@ NOTES = (
     "Turns are numbered across the whole session; Claude Code restarts its count at each prompt.",
     "Permission steps appear only where the user refused a tool; tool start times are not logged.",
 )
-
-
-@dataclass
-class Transcript:
-    """A transcript read and analysed, ready to be emitted."""
-
-    path: Path
-    before: list[Message | Boundary]
-    responses: list[Response]
-    calls: dict[str, tuple[str, Any, str]]
-    links: dict[str, list[dict[str, Any]]]
-    report: ImportReport
-    source: dict[str, Any]
-    records: list[Record] = field(default_factory=list)
-    children: dict[str, Transcript] = field(default_factory=dict)
-    """Subagent runs, by the ``tool_use`` id of the Task call that ran them: nested loops."""
-    depth: int = 0
 
 
 #: Subagents of subagents of ... are followed this deep.
@@ -103,7 +89,9 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     active = active_path(records, report)
     if not active.records:
         raise UserError(
-            "no user or assistant messages: not a Claude Code transcript", path, records[0][0]
+            "no user or assistant messages: not a Claude Code transcript",
+            path,
+            records[0][0] if records else None,
         )
     # Counted first and reported once per label (in first-seen order, as one skip() each would):
     # a long session holds hundreds of progress records.
@@ -127,19 +115,39 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
             f"file ({', '.join(active.orphans[:3])}): kept, for the doctor"
         )
 
-    before, responses = group_calls(active.records, report, active.summary_roots)
+    if active.clear_roots:
+        report.notes.append(
+            f"{len(active.clear_roots) + 1} conversations in this file (the context was cleared "
+            f"{len(active.clear_roots)} time(s): /clear, or plan mode's clear context): each is "
+            "imported as its own loop, one after the other"
+        )
+    before, responses = group_calls(
+        active.records, report, active.summary_roots, active.clear_roots
+    )
+    mark_resends(responses)
     calls: dict[str, tuple[str, Any, str]] = {}
     results: dict[str, Any] = {}
+    times: dict[str, tuple[float | None, float | None]] = {}
     for resp in responses:
         for m in resp.messages:
             for b in m.tool_uses():
-                calls[str(b.get("id"))] = (str(b.get("name")), b.get("input"), m.uuid)
+                tid = str(b.get("id"))
+                calls[tid] = (str(b.get("name")), b.get("input"), m.uuid)
+                times[tid] = (epoch_of(m.timestamp), None)
         for m in resp.after:
             if isinstance(m, Message) and m.has_tool_result():
                 for b in m.blocks:
-                    results[str(b.get("tool_use_id"))] = m.tool_use_result
+                    tid = str(b.get("tool_use_id"))
+                    results[tid] = m.tool_use_result
+                    times[tid] = (times.get(tid, (None, None))[0], epoch_of(m.timestamp))
     links = link_subagents(
-        records, active.sidechain, path, {k: (v[0], v[1]) for k, v in calls.items()}, results
+        records,
+        active.sidechain,
+        path,
+        {k: (v[0], v[1]) for k, v in calls.items()},
+        results,
+        times,
+        report,
     )
 
     first = next((r for _, r in records if r.get("version")), {})
@@ -171,27 +179,36 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     return t
 
 
+#: Where a subagent run is read from when several are found: its own file is the whole run, the
+#: inline records come next, the progress mirror last.
+_PREFERENCE = {"file": 0, "inline": 1, "progress": 2}
+
+
 def _find_children(t: Transcript) -> int:
     """Load each Task call's subagent run as a transcript of its own; return how many inline
     sidechain records they hold."""
     inline = 0
     for tid, links in t.links.items():
-        for link in links:
+        for link in sorted(links, key=lambda k: _PREFERENCE.get(k["source"], 3)):
             conv = link.pop(RECORDS, None)
+            if link["source"] == "inline" and conv is not None:
+                inline += len(conv)
+            if tid in t.children:
+                continue
             child: Transcript | None = None
             try:
                 if conv is not None:
-                    inline += len(conv)
-                    child = analyse(
-                        conv, t.path, ImportReport(source=f"{t.path} (sidechain)"), t.depth + 1
-                    )
+                    where = "sidechain" if link["source"] == "inline" else "agent_progress"
+                    report = ImportReport(source=f"{t.path} ({where})")
+                    child = analyse(clean_records(conv, report), t.path, report, t.depth + 1)
                     child.source["inline"] = True
+                    child.source["rebuilt_from"] = link["source"]
                 elif link["source"] == "file" and not link.get("missing"):
                     child = load_transcript(link["file"], t.depth + 1)
             except UserError as exc:
                 link["unreadable"] = str(exc)
                 t.report.notes.append(f"subagent of {tid} not imported: {exc}")
-            if child is not None and tid not in t.children:
+            if child is not None:
                 t.children[tid] = child
     return inline
 

@@ -29,13 +29,20 @@ def register(subparsers: Any) -> None:
         help="a Claude Code session (~/.claude/projects/<project>/<id>.jsonl)",
         description="Rebuild each request of a Claude Code session from its transcript.",
     )
-    cc.add_argument("session", type=Path, nargs="?", metavar="SESSION.jsonl")
+    cc.add_argument(
+        "session",
+        type=Path,
+        nargs="?",
+        metavar="SESSION.jsonl|DIR",
+        help="a session, or a project folder (~/.claude/projects/<project>/): every session in it",
+    )
     cc.add_argument(
         "-o",
         "--output",
         type=Path,
         metavar="TRACE",
-        help="where to write the trace (default: <session>.trace.jsonl here)",
+        help="where to write the trace (default: <session>.trace.jsonl here); for a folder, "
+        "the folder to write one trace per session into (default: <project>.traces here)",
     )
     cc.add_argument(
         "--list",
@@ -78,8 +85,9 @@ def register(subparsers: Any) -> None:
         "--thread",
         type=int,
         metavar="N",
-        help="import conversation N of the log (the import lists them; default: "
-        "the one with the most requests)",
+        help="import conversation N of the log alone (default: each conversation into a "
+        "trace of its own, the busiest into TRACE, the others beside it as "
+        "TRACE.thread-N.trace.jsonl)",
     )
     api.set_defaults(func=_api_log)
 
@@ -99,6 +107,8 @@ def _claude_code(args: argparse.Namespace) -> int:
         return _list()
     if args.session is None:
         raise UserError("give a SESSION.jsonl to import, or --list to see the sessions found")
+    if args.session.is_dir() and not args.follow:
+        return _folder(args.session, args.output or Path(f"{args.session.name}.traces"))
     output = args.output or _default_output(args.session)
     if args.follow:
         return _follow(args.session, output, args.idle_exit)
@@ -107,6 +117,28 @@ def _claude_code(args: argparse.Namespace) -> int:
     report = import_claude_code(args.session, output)
     _report(report.summary(), output)
     return 0
+
+
+def _folder(folder: Path, output: Path) -> int:
+    """Every session of a project folder; exit 2 when any could not be imported."""
+    from tracer.importers.folder import import_folder, progress_bar, summary_table
+
+    tty = sys.stderr.isatty()
+
+    def show(done: int, total: int, session: Path) -> None:
+        if tty:  # a bar redrawn in place means nothing in a log file
+            end = "\n" if done == total else ""
+            bar = "\r" + printable(progress_bar(done, total, session).removeprefix("\r"))
+            print(bar, end=end, file=sys.stderr, flush=True)
+
+    rows = import_folder(folder, output, show)
+    for line in summary_table(rows):  # session names and their errors
+        print(printable(line), file=sys.stderr)
+    print(
+        printable(f"wrote {sum(r.error is None for r in rows)} trace(s) into {output}"),
+        file=sys.stderr,
+    )
+    return 2 if any(r.error for r in rows) else 0
 
 
 def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
@@ -127,7 +159,7 @@ def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
 
 
 def _api_log(args: argparse.Namespace) -> int:
-    from tracer.importers.api_log import import_api_log
+    from tracer.importers.api_log import import_api_log, import_every_thread
     from tracer.importers.threads import list_threads
 
     if args.list:
@@ -135,8 +167,13 @@ def _api_log(args: argparse.Namespace) -> int:
             print(printable(line))
         return 0
     output = args.output or _default_output(args.log)
-    report = import_api_log(args.log, output, thread=args.thread)
-    _report(report.summary(), output)
+    if args.thread is not None:
+        report = import_api_log(args.log, output, thread=args.thread)
+        _report(report.summary(), output)
+        return 0
+    done = import_every_thread(args.log, output)  # one trace per conversation of the log
+    for out, report in done:
+        _report(report.summary(), out)
     return 0
 
 

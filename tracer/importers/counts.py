@@ -1,104 +1,204 @@
-"""Did every tool call of the source reach the trace? A count check, written into the import.
+"""Did every tool call of the source reach the trace, in the right loop? A count check, written
+into the import.
 
-An import must never drop a tool call without a word (issue: whole stretches of real sessions
-vanished once). After an import, every ``tool_use`` and ``tool_result`` block of the source is
-counted (the main chain, inline sidechains and the subagent files that were read) and compared
-with the calls the trace asks for (``follow_up``) and the results it runs (``tool_run``). What
-differs is explained block by block: on a branch the session left, in a sidechain no Task call
-ran, written twice, asked for but never answered. The check is an ``import_note`` (topic
-``counts``) and a line of the import's summary.
+An import must never drop a tool call without a word (issue 18: a second conversation in one
+file, work behind a 1.0.x local command, a subagent kept only as progress records, all vanished
+while the old check, which counted what the importer counted, said nothing was missing). So the
+check does not ask the importer what the source holds. It takes **every record of every line**
+of the session file and of every agent file that belongs to the session (``<session>/subagents/``
+and, for 2.0, ``agent-*.jsonl`` beside it with the same ``sessionId``), whatever the importer
+made of them, and collects each ``tool_use`` and ``tool_result`` block: in ``message.content``,
+and in the message an ``agent_progress`` record mirrors (``data.message.message.content``).
+
+Each id is then looked for in the trace: a ``tool_use`` among the calls ``follow_up`` asks for, a
+``tool_result`` among the ``tool_run`` steps. Every one that is not there is named with the
+``file:line`` it was written on. Where the source says which Task call a block ran under (an agent
+file named by a result's ``agentId``, a progress record's ``parentToolUseID``), the check also
+asks whether the trace ran it inside that call's nested loop, so a run nested in the wrong call
+is named too. The result is an ``import_note`` (topic ``counts``) and a line of the summary.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tracer.importers.dag import tool_result_ids, tool_use_ids
+from tracer.importers.jsonl import Record
+
+#: Named one by one in the note's data up to this many; the counts are always whole.
+MAX_NAMED = 50
+
+_MAIN = "main"
+"""``Block.call`` of a block that runs in the session's own loop."""
 
 
 @dataclass
 class Tally:
-    """What the trace holds, counted as events go by."""
+    """What the trace holds, counted as events go by: each call and result, and the Task call
+    whose nested loop it ran in (``None`` for the session's own loop)."""
 
-    asked: set[str] = field(default_factory=set)
-    ran: set[str] = field(default_factory=set)
-    kept_uuids: set[str] = field(default_factory=set)
+    asked: dict[str, str | None] = field(default_factory=dict)
+    ran: dict[str, str | None] = field(default_factory=dict)
+    _stack: list[str] = field(default_factory=list)
 
     def watch(self, emit: Callable[[Any], Any]) -> Callable[[Any], Any]:
         def counting(event: Any) -> Any:
             kind = event.kind
+            inside = self._stack[-1] if self._stack else None
             if kind == "follow_up":
-                self.asked.update(event.tool_use_ids)
+                for tid in event.tool_use_ids:
+                    self.asked.setdefault(tid, inside)
             elif kind == "tool_run":
-                self.ran.add(event.tool_use_id)
-            elif kind == "message":
-                self.kept_uuids.add(event.uuid)
+                self.ran.setdefault(event.tool_use_id, inside)
+            elif kind == "subagent_start":
+                self._stack.append(event.tool_use_id)
+            elif kind == "subagent_end" and self._stack:
+                self._stack.pop()
             return emit(event)
 
         return counting
 
 
-def _why(rec: dict[str, Any], tally: Tally, nested: set[str]) -> str:
-    if rec.get("uuid") in tally.kept_uuids:
-        return "in the trace, but its call or result is not"
-    if rec.get("isSidechain") and rec.get("uuid") not in nested:
-        return "in sidechain records no Task call of this file ran"
-    return "on records left out (see skipped)"
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One ``tool_use`` or ``tool_result`` block as the source wrote it."""
+
+    kind: str
+    """``tool_use`` or ``tool_result``."""
+    id: str
+    where: str
+    """``file:line``."""
+    record: str
+    """What holds it: ``assistant``, ``user``, ``agent_progress``, ``sidechain``."""
+    call: str | None
+    """The Task call it ran under (:data:`_MAIN` for the session's own loop), when known."""
 
 
-def check_counts(
-    records: Iterable[dict[str, Any]], tally: Tally, nested: set[str] | None = None
-) -> dict[str, Any]:
-    """Source blocks vs trace calls, with every difference named."""
-    nested = nested or set()
-    uses: Counter[str] = Counter()
-    results: Counter[str] = Counter()
-    missing_uses: Counter[str] = Counter()
-    missing_results: Counter[str] = Counter()
-    seen_use: set[str] = set()
-    seen_result: set[str] = set()
-    for rec in records:
-        if rec.get("type") not in ("user", "assistant"):
-            continue  # progress records only mirror a subagent's messages
-        for tid in tool_use_ids(rec):
-            uses["blocks"] += 1
-            if tid in seen_use:
-                missing_uses["written twice (same id)"] += 1
-            elif tid not in tally.asked:
-                missing_uses[_why(rec, tally, nested)] += 1
-            seen_use.add(tid)
-        for tid in tool_result_ids(rec):
-            results["blocks"] += 1
-            if tid in seen_result:
-                missing_results["written twice (same id)"] += 1
-            elif tid not in tally.ran:
-                missing_results[_why(rec, tally, nested)] += 1
-            seen_result.add(tid)
-    unanswered = len(tally.asked - seen_result)
+def _blocks_of(rec: dict[str, Any]) -> tuple[list[str], list[str]]:
+    return tool_use_ids(rec), tool_result_ids(rec)
+
+
+def blocks_in(
+    path: Path, records: Iterable[Record], call: Callable[[dict[str, Any]], str | None]
+) -> list[Block]:
+    """Every tool block of one file's records; ``call`` says which Task call a record ran under."""
+    out: list[Block] = []
+    for number, rec in records:
+        where = f"{path}:{number}"
+        kind = rec.get("type")
+        data = rec.get("data")
+        if kind == "progress" and isinstance(data, dict):
+            mirrored = data.get("message")
+            if not isinstance(mirrored, dict):
+                continue
+            uses, results = _blocks_of(mirrored)
+            label, under = str(data.get("type") or "progress"), rec.get("parentToolUseID")
+            under = str(under) if under else None
+        else:
+            uses, results = _blocks_of(rec)
+            label = "sidechain" if rec.get("isSidechain") else str(kind)
+            under = call(rec)
+        out += [Block("tool_use", t, where, label, under) for t in uses]
+        out += [Block("tool_result", t, where, label, under) for t in results]
+    return out
+
+
+def session_blocks(
+    path: Path, records: list[Record], agent_files: list[tuple[Path, list[Record]]]
+) -> list[Block]:
+    """The tool blocks of a session file and of its agent files, with where each should run."""
+    sidechain_file = bool(records) and all(
+        r.get("isSidechain") for _, r in records if r.get("type") in ("user", "assistant")
+    )
+    by_agent: dict[str, str] = {}
+    for _, rec in records:
+        result = rec.get("toolUseResult")
+        if isinstance(result, dict) and result.get("agentId"):
+            for tid in tool_result_ids(rec):
+                by_agent.setdefault(str(result["agentId"]), tid)
+        data = rec.get("data")
+        if isinstance(data, dict) and data.get("agentId") and rec.get("parentToolUseID"):
+            by_agent.setdefault(str(data["agentId"]), str(rec["parentToolUseID"]))
+
+    def own(rec: dict[str, Any]) -> str | None:
+        # Inline sidechains (1.0.x) name no call: where they ran is not checked.
+        return None if rec.get("isSidechain") and not sidechain_file else _MAIN
+
+    out = blocks_in(path, records, own)
+    for file, recs in agent_files:
+        agent = file.stem[len("agent-") :]
+        under = by_agent.get(agent)
+        out += blocks_in(file, recs, lambda _rec, under=under: under)
+    return out
+
+
+def check_counts(blocks: list[Block], tally: Tally, files: int = 1) -> dict[str, Any]:
+    """Source blocks vs the trace: every block not in it, and every run in the wrong call."""
+    first: dict[tuple[str, str], Block] = {}
+    placed: dict[tuple[str, str], Block] = {}
+    for block in blocks:
+        key = (block.kind, block.id)
+        first.setdefault(key, block)
+        if block.call is not None:
+            placed.setdefault(key, block)  # the copy that says where it ran
+    missing: list[Block] = []
+    misplaced: list[dict[str, Any]] = []
+    for key, block in first.items():
+        seen = tally.asked if block.kind == "tool_use" else tally.ran
+        if block.id not in seen:
+            missing.append(block)
+            continue
+        where = placed.get(key)
+        if where is not None:
+            want = None if where.call == _MAIN else where.call
+            if seen[block.id] != want:
+                misplaced.append({**_named(where), "expected_in": want, "found_in": seen[block.id]})
+    uses = sum(k == "tool_use" for k, _ in first)
+    ran_ids = {i for k, i in first if k == "tool_result"}
     return {
-        "source_tool_use": uses["blocks"],
-        "source_tool_result": results["blocks"],
+        "source_files": files,
+        "source_tool_use": uses,
+        "source_tool_result": len(first) - uses,
         "trace_tool_calls": len(tally.asked),
         "trace_tool_runs": len(tally.ran),
-        "tool_use_not_imported": dict(missing_uses),
-        "tool_result_not_imported": dict(missing_results),
-        "calls_without_result": unanswered,
+        "not_in_trace": len(missing),
+        "missing": [_named(b) for b in missing[:MAX_NAMED]],
+        "misplaced": misplaced[:MAX_NAMED],
+        "misplaced_count": len(misplaced),
+        "calls_without_result": len(set(tally.asked) - ran_ids - set(tally.ran)),
     }
 
 
+def _named(block: Block) -> dict[str, Any]:
+    return {"kind": block.kind, "id": block.id, "where": block.where, "record": block.record}
+
+
 def describe(counts: dict[str, Any]) -> str:
-    """One line: the totals, then each difference and why."""
+    """One line: the totals, then each block not in the trace (with its line), and why."""
+    files = counts["source_files"]
     text = (
         f"count check: {counts['source_tool_use']} tool_use and "
-        f"{counts['source_tool_result']} tool_result blocks in the source; "
-        f"{counts['trace_tool_calls']} tool calls and {counts['trace_tool_runs']} results "
-        "in the trace"
+        f"{counts['source_tool_result']} tool_result blocks in the source ("
+        f"{'the file' if files == 1 else f'the file and {files - 1} agent file(s)'}, progress "
+        f"records included); {counts['trace_tool_calls']} tool calls and "
+        f"{counts['trace_tool_runs']} results in the trace"
     )
-    gaps = [f"{n} tool_use {why}" for why, n in counts["tool_use_not_imported"].items()]
-    gaps += [f"{n} tool_result {why}" for why, n in counts["tool_result_not_imported"].items()]
+    gaps = [f"{m['kind']} {m['id']} ({m['record']}, {m['where']})" for m in counts["missing"][:10]]
+    if counts["not_in_trace"] > len(gaps):
+        gaps.append(f"{counts['not_in_trace'] - len(gaps)} more")
+    wrong = [
+        f"{m['kind']} {m['id']} ({m['where']}) ran in {m['found_in'] or 'the main loop'}, "
+        f"not in {m['expected_in'] or 'the main loop'}"
+        for m in counts["misplaced"][:10]
+    ]
+    out = text + ("; nothing missing" if not gaps and not wrong else "")
+    if gaps:
+        out += "; not in the trace: " + ", ".join(gaps)
+    if wrong:
+        out += "; in the wrong loop: " + ", ".join(wrong)
     if counts["calls_without_result"]:
-        gaps.append(f"{counts['calls_without_result']} call(s) whose result was never written")
-    return text + ("; not in the trace: " + ", ".join(gaps) if gaps else "; nothing missing")
+        out += f"; {counts['calls_without_result']} call(s) whose result was never written"
+    return out

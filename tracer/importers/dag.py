@@ -22,7 +22,20 @@ Real files bend that picture in four ways, each handled here:
   record it answers. Records are put in parent order (a record never before its parent or before
   the ``tool_use`` it answers), not in file order;
 * a ``tool_result`` that answers **no tool_use** anywhere stays in: it is the chapter's
-  id-mismatch error, for the doctor to find, not noise to drop.
+  id-mismatch error, for the doctor to find, not noise to drop;
+* **a second conversation** in the same file: plan mode's "clear context" and ``/clear`` start a
+  new root (``parentUuid: null``) that Claude Code writes itself (the interrupted plan call and
+  "Implement the following plan", or the ``/clear`` command). When the conversation written
+  before that root reached the model (it holds a response), it is imported too, as the loop
+  before, and the root is marked so a "context cleared" note is written. Any other new root
+  is a first prompt the user rewound and replaced;
+* **local commands** (``/model``, ``/status``) in 1.0.x: their records hang off the one caveat
+  record written before the first command, so a later ``/model`` points far back. Like a system
+  record, such a record continues the record written just before it. Commands after the last
+  answer never reached a request: they are skipped as local commands, not as a rewind;
+* **hook attachments** (``PreToolUse``/``PostToolUse`` text for the model) hang off the
+  ``tool_use`` or ``tool_result`` they belong to, beside the chain: they are kept as what the
+  model saw.
 
 Whatever is left out is counted under its real reason: "rewound or edited" only for a branch that
 starts with a prompt the user replaced. Sidechain records (subagents, before v2.1 kept inline) are
@@ -36,10 +49,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tracer.importers.jsonl import Record
+from tracer.importers.order import in_conversation_order
 from tracer.importers.output import ImportReport
+from tracer.importers.record_kinds import (
+    for_model,
+    is_local_command,
+    is_summary_root,
+    message_id,
+    starts_afresh,
+    tool_result_ids,
+    tool_use_ids,
+)
 
 CONVERSATION = ("user", "assistant", "attachment")
 REWOUND = "records off the active branch (rewound or edited)"
+CYCLE = "records whose parentUuid chain goes round in a cycle"
+LOCAL = "local command records (/status, /doctor, ...) after the last request: none sent"
 
 
 @dataclass
@@ -54,55 +79,18 @@ class ActivePath:
     """1.0.x compaction summaries (root ``user`` records, no boundary) → the record before."""
     orphans: list[str] = field(default_factory=list)
     """``tool_use_id`` of each kept result that answers no ``tool_use`` in the file."""
-
-
-def _content(rec: dict[str, Any]) -> Any:
-    message = rec.get("message")
-    return message.get("content") if isinstance(message, dict) else None
-
-
-def tool_result_ids(rec: dict[str, Any]) -> list[str]:
-    content = _content(rec)
-    if not isinstance(content, list):
-        return []
-    return [
-        str(b.get("tool_use_id"))
-        for b in content
-        if isinstance(b, dict) and b.get("type") == "tool_result"
-    ]
-
-
-def tool_use_ids(rec: dict[str, Any]) -> list[str]:
-    content = _content(rec)
-    if not isinstance(content, list):
-        return []
-    return [
-        str(b.get("id")) for b in content if isinstance(b, dict) and b.get("type") == "tool_use"
-    ]
-
-
-def _message_id(rec: dict[str, Any]) -> str | None:
-    if rec.get("type") != "assistant":
-        return None
-    msg = rec.get("message")
-    return msg.get("id") if isinstance(msg, dict) else None
-
-
-def is_summary_root(rec: dict[str, Any]) -> bool:
-    """A 1.0.x compaction: the summary is itself a root, with no ``compact_boundary`` before."""
-    return (
-        rec.get("type") == "user"
-        and bool(rec.get("isCompactSummary"))
-        and rec.get("parentUuid") is None
-    )
+    clear_roots: dict[str, str] = field(default_factory=dict)
+    """Roots of a later conversation in the file (/clear, plan mode) → the earlier one's leaf."""
 
 
 class _Chain:
     """Parent links as the conversation really ran (see the module docstring)."""
 
-    def __init__(self, records: list[Record], main_uuids: set[str]) -> None:
+    def __init__(self, records: list[Record], main_uuids: set[str], path: str = "") -> None:
+        self.path = path
         self.by_uuid: dict[str, dict[str, Any]] = {}
         self.position: dict[str, int] = {}
+        self.lines: dict[str, int] = {}
         self._main_positions: list[int] = []
         self._main_at: list[str] = []
         for pos, (_, rec) in enumerate(records):
@@ -111,6 +99,7 @@ class _Chain:
                 continue
             self.by_uuid[uid] = rec
             self.position[uid] = pos
+            self.lines[uid] = records[pos][0]
             if uid in main_uuids:
                 self._main_positions.append(pos)
                 self._main_at.append(uid)
@@ -131,6 +120,33 @@ class _Chain:
             seen += 1
         return False
 
+    def cycle_note(self, uid: str) -> str:
+        """The note for a parent link that loops back to ``uid``."""
+        line = self.lines.get(uid, 0)
+        return (
+            f"{self.path}:{line}: the parentUuid chain loops back to record {uid} (a cycle): "
+            "the walk stopped there, and what lies before it is left out"
+        )
+
+    def answered(self, uid: str | None, limit: int = 100_000) -> bool:
+        """Whether the chain ending at ``uid`` holds a model response."""
+        seen: set[str] = set()
+        while uid is not None and uid not in seen and len(seen) < limit:
+            seen.add(uid)
+            rec = self.by_uuid.get(uid)
+            if rec is None:
+                return False
+            message = rec.get("message")
+            if (
+                rec.get("type") == "assistant"
+                and isinstance(message, dict)
+                and message.get("model") != "<synthetic>"
+            ):
+                return True
+            parent = self.parent(rec)
+            uid = parent if isinstance(parent, str) else None
+        return False
+
     def parent(self, rec: dict[str, Any]) -> str | None:
         parent = rec.get("parentUuid")
         uid = rec["uuid"]
@@ -138,7 +154,7 @@ class _Chain:
             parent = rec.get("logicalParentUuid")
         elif parent is None and is_summary_root(rec):
             parent = self.main_before(uid)
-        elif rec.get("type") == "system" and isinstance(parent, str):
+        elif (rec.get("type") == "system" or is_local_command(rec)) and isinstance(parent, str):
             before = self.main_before(uid)
             if before is not None and before != parent and self.is_ancestor(parent, before):
                 parent = before  # it sits on the chain written just before it
@@ -167,21 +183,38 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
     if not main:
         return ActivePath([], sidechain, subagent_file)
 
-    chain = _Chain(records, {r[1]["uuid"] for r in main})
+    chain = _Chain(records, {r[1]["uuid"] for r in main}, report.source)
     on_path: set[str] = set()
     summary_roots: dict[str, str | None] = {}
-    cur: dict[str, Any] | None = main[-1][1]
-    while cur is not None and cur["uuid"] not in on_path:
+    clear_roots: dict[str, str] = {}
+    # The last message, unless it is a local command typed after the last answer.
+    leaf = next((r for _, r in reversed(main) if not is_local_command(r)), main[-1][1])
+    cur: dict[str, Any] | None = leaf
+    while cur is not None:
         on_path.add(cur["uuid"])
         parent = chain.parent(cur)
         if is_summary_root(cur):
             summary_roots[cur["uuid"]] = parent
+        elif parent is None and not subagent_file:
+            before = chain.main_before(cur["uuid"])
+            if (
+                before is not None
+                and before not in on_path
+                and starts_afresh(cur)
+                and chain.answered(before)
+            ):
+                clear_roots[cur["uuid"]] = parent = before  # the conversation before it
         cur = chain.by_uuid.get(parent) if parent else None
+        if cur is not None and cur["uuid"] in on_path:
+            # A record that names itself or a later record of its own chain as its parent:
+            # the file was edited or damaged. Walking on would go round forever.
+            report.notes.append(chain.cycle_note(cur["uuid"]))
+            break
 
     # Parallel tool_use blocks of one response can sit on side branches: a response is all the
     # records with its message.id, wherever they hang.
-    responses = {_message_id(rec) for _, rec in main if rec["uuid"] in on_path} - {None}
-    on_path |= {rec["uuid"] for _, rec in main if _message_id(rec) in responses}
+    responses = {message_id(rec) for _, rec in main if rec["uuid"] in on_path} - {None}
+    on_path |= {rec["uuid"] for _, rec in main if message_id(rec) in responses}
     uses = {rec["uuid"]: ids for _, rec in main if (ids := tool_use_ids(rec))}
     asked = {tid for uid, ids in uses.items() if uid in on_path for tid in ids}
     every_use = {tid for ids in uses.values() for tid in ids}
@@ -199,13 +232,15 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
         ids = tool_result_ids(rec)
         if uid in on_path or any(t in asked for t in ids):
             keep.append((number, rec))
+        elif rec.get("parentUuid") in on_path and for_model(rec):
+            keep.append((number, rec))  # a hook's text beside the chain: the model saw it
         elif ids and not set(ids) & every_use:
             keep.append((number, rec))  # answers nothing: a finding for the doctor
             orphans += ids
         else:
             report.skip(reasons.of(rec))
     return ActivePath(
-        _in_conversation_order(keep), sidechain, subagent_file, summary_roots, orphans
+        in_conversation_order(keep), sidechain, subagent_file, summary_roots, orphans, clear_roots
     )
 
 
@@ -218,6 +253,7 @@ class _SkipReasons:
 
     def of(self, rec: dict[str, Any]) -> str:
         trail: list[str] = []
+        seen: set[str] = set()
         cur: dict[str, Any] | None = rec
         reason = "records off the active branch"
         while cur is not None:
@@ -225,7 +261,11 @@ class _SkipReasons:
             if uid in self._memo:
                 reason = self._memo[uid]
                 break
+            if uid in seen:  # the parent links go round: never reach the path or a root
+                reason = CYCLE
+                break
             trail.append(uid)
+            seen.add(uid)
             parent = self.chain.parent(cur)
             if parent is None or parent in self.on_path:
                 reason = self._branch(cur, parent)
@@ -240,6 +280,8 @@ class _SkipReasons:
     def _branch(self, first: dict[str, Any], parent: str | None) -> str:
         """The branch's first record tells what happened there."""
         kind = first.get("type")
+        if is_local_command(first):
+            return LOCAL
         if kind == "user" and not tool_result_ids(first) and not first.get("isMeta"):
             return REWOUND  # a prompt replaced by another (the first prompt has no parent)
         if parent is None:
@@ -249,49 +291,12 @@ class _SkipReasons:
         return f"records on a side branch that starts with a {kind} record"
 
 
-def _in_conversation_order(keep: list[Record]) -> list[Record]:
-    """File order, except that no record comes before its parent or the tool_use it answers.
-
-    Streaming tool execution can write a result's line before the assistant record it answers;
-    file order would then pair the result with the turn before.
-    """
-    kept = {rec["uuid"] for _, rec in keep if isinstance(rec.get("uuid"), str)}
-    holder: dict[str, str] = {}
-    for _, rec in keep:
-        for tid in tool_use_ids(rec):
-            holder.setdefault(tid, rec["uuid"])
-    done: set[str] = set()
-    waiting: dict[str, list[Record]] = {}
-    out: list[Record] = []
-
-    def blocker(rec: dict[str, Any]) -> str | None:
-        """The first record ``rec`` must wait for: its parent, then each tool_use it answers."""
-        uid = rec.get("uuid")
-        need = rec.get("parentUuid")
-        if isinstance(need, str) and need in kept and need not in done and need != uid:
-            return need
-        for tid in tool_result_ids(rec):
-            need = holder.get(tid)
-            if need is not None and need in kept and need not in done and need != uid:
-                return need
-        return None
-
-    def place(item: Record) -> None:
-        stack = [item]
-        while stack:
-            current = stack.pop()
-            need = blocker(current[1])
-            if need is not None:
-                waiting.setdefault(need, []).append(current)
-                continue
-            out.append(current)
-            uid = current[1].get("uuid")
-            if isinstance(uid, str):
-                done.add(uid)
-                stack.extend(reversed(waiting.pop(uid, [])))
-
-    for item in keep:
-        place(item)
-    # Anything still waiting hangs on a cycle or on itself: keep it, in file order.
-    rest = sorted((r for items in waiting.values() for r in items), key=lambda r: r[0])
-    return out + rest
+__all__ = [
+    "CONVERSATION",
+    "ActivePath",
+    "active_path",
+    "is_local_command",
+    "starts_afresh",
+    "tool_result_ids",
+    "tool_use_ids",
+]

@@ -13,19 +13,20 @@ without ``tool_use`` ends a loop and the next prompt opens the next one in the s
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tracer.agent.messages import Message
 from tracer.importers.builder import ToolResult, TraceBuilder
-from tracer.importers.counts import Tally, check_counts
-from tracer.importers.counts import describe as describe_counts
 from tracer.importers.output import epoch_of
 from tracer.importers.subagents import describe
-from tracer.importers.transcript import INTERRUPTED, Boundary, Response, split_at_compactions
+from tracer.importers.transcript import (
+    INTERRUPTED,
+    Boundary,
+    Response,
+    Transcript,
+    split_at_compactions,
+)
 from tracer.trace.events import EndReason, Event, SessionStarted, SubagentEnded, SubagentStarted
-
-if TYPE_CHECKING:
-    from tracer.importers.claude_code import Transcript
 
 
 def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
@@ -61,6 +62,7 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
     _compactions(b, segments[1:])
     if not t.responses:
         b.end("aborted_streaming", "the transcript holds no model response")
+    resent = False
     for i, resp in enumerate(t.responses):
         last = i == len(t.responses) - 1
         if resp.error is not None:
@@ -70,7 +72,21 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
             b.extend(segments[0][1])
             _compactions(b, segments[1:])
             continue
-        uses = _call(b, resp)
+        if resp.cut_off:
+            _cut_off(b, resp)
+            t.report.count("model calls cut off and sent again")
+            resent = True
+            continue
+        if resp.unwritten_input:
+            b.note(
+                "unwritten_input",
+                f"the input of this turn (about {resp.unwritten_input} tokens, by the usage "
+                "Claude Code recorded) was never written to the transcript: the rebuilt "
+                "request lacks it",
+                data={"tokens_estimate": resp.unwritten_input, "estimate": True},
+            )
+        uses = _call(b, resp, resent)
+        resent = False
         t.report.count("model calls")
         segments = split_at_compactions(resp.after)
         pre = segments[0][1]
@@ -79,6 +95,10 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
                 _tool_steps(b, t, m)
         stop = next((k + 1 for k, m in enumerate(pre) if _is_interruption(m)), None)
         reason: EndReason = "aborted_tools" if uses else "completed"
+        why: str | None = None
+        if stop is None and any(s and s.data.get("cleared") for s, _ in segments[1:]):
+            stop = len(pre)  # the context was cleared: this loop ends here, whatever it asked
+            why = CLEARED if uses else None
         if uses and stop is None and not last:
             b.append([*resp.messages, *pre])  # the loop goes on: appending, then resending
         elif last:
@@ -94,17 +114,21 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
             if stop is None:
                 stop = next((k for k, m in enumerate(pre) if not m.has_tool_result()), len(pre))
             b.extend([*resp.messages, *pre[:stop]])
-            b.end(reason)
+            b.end(reason, why)
             b.extend(pre[stop:])
         _compactions(b, segments[1:])
 
 
-def _call(b: TraceBuilder, resp: Response) -> list[dict[str, Any]]:
-    """One model call: turn start, the rebuilt request, the response and its follow-up."""
+def _call(b: TraceBuilder, resp: Response, resent: bool = False) -> list[dict[str, Any]]:
+    """One model call: turn start, the rebuilt request, the response and its follow-up.
+
+    ``resent``: the request already went out once and its stream broke off (:func:`_cut_off`);
+    this response answers it the second time, so no new turn or request is written."""
     recs = resp.records
     model = str(recs[-1]["message"].get("model", "unknown"))
-    b.start_turn()
-    b.request({"model": model}, ["model", "messages"])
+    if not resent:
+        b.start_turn()
+        b.request({"model": model}, ["model", "messages"])
     stop = next(
         (
             r["message"].get("stop_reason")
@@ -119,6 +143,31 @@ def _call(b: TraceBuilder, resp: Response) -> list[dict[str, Any]]:
         stop_reason=stop,
         usage=dict(recs[-1]["message"].get("usage") or {}),
         assistant=resp.messages,
+        attempts=2 if resent else 1,
+    )
+
+
+def _cut_off(b: TraceBuilder, resp: Response) -> None:
+    """A request whose stream broke off: the piece that came is recorded, but it is no turn of
+    the conversation (the next request, sent again, does not hold it)."""
+    model = str(resp.records[-1]["message"].get("model", "unknown"))
+    b.start_turn()
+    b.request({"model": model}, ["model", "messages"])
+    b.record(*resp.messages)
+    b.note(
+        "cut_off",
+        "the answer that broke off still cost tokens (its usage, as Claude Code recorded it)",
+        data={
+            "message_id": resp.message_id,
+            "request_index": b.request_index,
+            "usage": dict(resp.usage()),
+        },
+    )
+    b.http_attempt(
+        1,
+        f"the stream broke off after {len(resp.messages)} content block(s); Claude Code kept "
+        "the piece in the transcript and sent the same request again (the next answer's "
+        "usage counts the same prompt)",
     )
 
 
@@ -168,9 +217,34 @@ def _is_interruption(m: Message) -> bool:
     )
 
 
+CLEARED = (
+    "the context was cleared (/clear, or plan mode's clear context) before the next request: "
+    "a new conversation follows"
+)
+
+
 def _compactions(b: TraceBuilder, segments: list[tuple[Boundary | None, list[Message]]]) -> None:
     for boundary, messages in segments:
         data = {k: v for k, v in (boundary.data if boundary else {}).items() if v is not None}
+        if data.get("cleared"):
+            # A new root: nothing of the history before is sent again.
+            cut = next(
+                (
+                    k
+                    for k, m in enumerate(messages)
+                    if m.type == "assistant" or (m.origin == "prompt" and not m.is_meta)
+                ),
+                len(messages),
+            )
+            b.reset(
+                messages[:cut],
+                "a new conversation in the same file: the context was cleared (/clear, or "
+                "plan mode's clear context), and the next request starts from nothing",
+                data,
+                topic="context_cleared",
+            )
+            b.extend(messages[cut:])
+            continue
         # What compaction put in place: the summary and the meta messages and attachments that
         # follow it; the first real prompt or response after them is ordinary history again.
         cut = next(
@@ -253,59 +327,3 @@ def _nested(b: TraceBuilder, t: Transcript, tid: str, child: Transcript) -> None
 def _first_prompt(t: Transcript) -> str | None:
     users = [m for m in t.before if isinstance(m, Message) and m.type == "user" and not m.is_meta]
     return prompt_text(users[0]) if users else None
-
-
-def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
-    """Every step, then the count check (as a note just before the last step)."""
-    tally = Tally()
-    last = EndLast(tally.watch(emit))
-    b = emit_transcript(t, last)
-    counts = check_counts(source_records(t), tally, nested_uuids(t))
-    last.passing = True
-    b.note("counts", describe_counts(counts), data=counts)
-    last.release()
-    t.report.notes.append(describe_counts(counts))
-    return b
-
-
-class EndLast:
-    """Passes events on, holding each ``terminal`` back until the next event: so a note written
-    once everything is emitted (the count check) still comes before the trace's last step."""
-
-    def __init__(self, emit: Callable[[Event], Any]) -> None:
-        self.emit = emit
-        self.held: Event | None = None
-        self.passing = False
-        """Let events through without releasing the held one."""
-
-    def __call__(self, event: Event) -> Any:
-        if not self.passing:
-            if self.held is not None:
-                self.release()
-            if event.kind == "terminal":
-                self.held = event
-                return event
-        return self.emit(event)
-
-    def release(self) -> None:
-        if self.held is not None:
-            held, self.held = self.held, None
-            self.emit(held)
-
-
-def source_records(t: Transcript) -> list[dict[str, Any]]:
-    """Every record of the source: this file and the subagent files it led to."""
-    out = [rec for _, rec in t.records]
-    for child in t.children.values():
-        if not child.source.get("inline"):
-            out += source_records(child)
-    return out
-
-
-def nested_uuids(t: Transcript) -> set[str]:
-    """uuids of the sidechain records imported as nested loops."""
-    out: set[str] = set()
-    for child in t.children.values():
-        out |= {str(rec.get("uuid")) for _, rec in child.records}
-        out |= nested_uuids(child)
-    return out

@@ -19,7 +19,15 @@ from typing import Any
 
 from tracer.errors import UserError
 from tracer.importers.output import ImportReport
-from tracer.untrusted import MAX_LINE, no_constant, read_bytes, vet
+from tracer.untrusted import (
+    MAX_LINE,
+    MISS,
+    no_constant,
+    no_long_digits,
+    quick_loads,
+    read_bytes,
+    vet,
+)
 from tracer.untrusted import loads as loads_line
 
 #: The C scanner, built once: NaN and Infinity are refused, as :func:`tracer.untrusted.loads` does.
@@ -41,7 +49,9 @@ def read_jsonl(
         raise UserError("empty file", path)
     lines = data.split(b"\n")
     torn = not data.endswith(b"\n")
-    records, first_bad = parse_lines(lines, 1, report, path=path, torn=torn, shape=shape)
+    records, first_bad = parse_lines(
+        lines, 1, report, path=path, torn=torn, shape=shape, digits_checked=no_long_digits(data)
+    )
     if not records:
         raise UserError("no JSON object on any line: not a JSON-lines log", path, first_bad or 1)
     if records[0][1].get("format") == "tracer":
@@ -59,6 +69,7 @@ def parse_lines(
     path: str | Path = "",
     torn: bool = False,
     shape: Callable[[dict[str, Any]], str | None] | None = None,
+    digits_checked: bool = False,
 ) -> tuple[list[Record], int | None]:
     """Parse complete lines (numbered from ``first_number``): the one place a JSON line becomes
     a record, shared by whole-file imports and ``--follow``. Returns the records and the number
@@ -74,8 +85,10 @@ def parse_lines(
     for number, raw in enumerate(lines, start=first_number):
         if not raw or raw.isspace():
             continue
-        obj = _fast(raw, path, number)
-        if obj is None:  # not an ordinary line: tracer.untrusted decides, and says why
+        obj = quick_loads(raw, digits_checked) if isinstance(raw, bytes) else MISS
+        if obj is MISS:
+            obj = _fast(raw, path, number)
+        if obj is None or obj is MISS:  # not ordinary: tracer.untrusted decides, and says why
             try:
                 obj = loads_line(raw, path, number)
             except UserError as exc:

@@ -46,6 +46,8 @@ class ImportReport:
     counts: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    source_thread: str = ""
+    """Which conversation of an API log this import holds (``thread 2``), when it holds many."""
 
     def skip(self, what: str, n: int = 1) -> None:
         self.skipped[what] = self.skipped.get(what, 0) + n

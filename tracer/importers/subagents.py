@@ -13,8 +13,17 @@ three ways over time, and all three are followed here:
 * while it runs, ``progress`` records (``data.type: agent_progress``) in the parent, whose
   ``parentToolUseID`` is the Task's ``tool_use`` id.
 
-Each run found (inline or in its file) is imported as a nested loop of its own by
-:mod:`tracer.importers.claude_code`; the links found here are also noted on the Task call.
+Each run found is imported as a nested loop of its own by :mod:`tracer.importers.claude_code`
+(from its file if there is one, else from the inline records, else rebuilt from the
+``agent_progress`` records, which 2.1 writes even when it keeps no agent file); the links found
+here are also noted on the Task call.
+
+Which call ran an inline run is decided by what the file says for sure first: the ``agentId`` of
+the call's result, then **time** (a run starts after its call was asked for and before its
+result came back), and only among those by the prompt text. The same prompt is often sent
+twice (the first call interrupted); matching by prompt alone put the answered run inside the
+interrupted call. A run inside no call's time (2.0's start-up "Warmup" sidechain) belongs to no
+call: it is left out, with a note.
 """
 
 from __future__ import annotations
@@ -23,10 +32,17 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from tracer.errors import UserError
-from tracer.importers.dag import tool_use_ids
+from tracer.importers.agent_files import (
+    agent_folders,
+    find_agent_file,
+    meta_links,
+    read_loose,
+    read_records,
+    session_agent_files,
+)
+from tracer.importers.dag import tool_result_ids, tool_use_ids
 from tracer.importers.jsonl import Record
-from tracer.untrusted import loads, read_bytes, read_text
+from tracer.importers.output import epoch_of
 
 AGENT_TOOLS = ("Task", "Agent")
 RECORDS = "_records"
@@ -68,32 +84,75 @@ def _inline_conversations(sidechain: list[Record]) -> list[list[Record]]:
     return list(convs.values())
 
 
+Window = tuple[float | None, float | None]
+"""When a call was asked for and when its result was written (epochs; None when unknown)."""
+
+
+def _pick_call(
+    conv: list[dict[str, Any]],
+    unmatched: list[str],
+    calls: dict[str, tuple[str, Any]],
+    results: dict[str, Any],
+    times: dict[str, Window],
+) -> str | None:
+    """The Task call that ran this inline run: by agentId, then by time, then by prompt."""
+    agent = conv[0].get("agentId")
+    if agent:
+        for tid in unmatched:
+            result = results.get(tid)
+            if isinstance(result, dict) and result.get("agentId") == agent:
+                return tid
+    prompt = _text_of(conv[0])
+    start = epoch_of(conv[0].get("timestamp"))
+    timed = start is not None and any(times.get(t, (None, None))[0] is not None for t in unmatched)
+    if timed:
+
+        def inside(tid: str) -> bool:
+            asked, done = times.get(tid, (None, None))
+            return asked is not None and asked <= start and (done is None or start <= done)
+
+        candidates = [t for t in unmatched if inside(t)]
+    else:
+        candidates = list(unmatched)  # an undated file: the calls' order is all there is
+    same = [t for t in candidates if str((calls[t][1] or {}).get("prompt", "")).strip() == prompt]
+    if same:
+        return same[0]
+    return candidates[0] if candidates else None
+
+
 def link_subagents(
     records: list[Record],
     sidechain: list[Record],
     path: Path,
     calls: dict[str, tuple[str, Any]],
     results: dict[str, Any],
+    times: dict[str, Window] | None = None,
+    report: Any = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """Links per ``tool_use`` id: ``{source, agent_id?, records, responses, tool_calls, file?}``.
 
     ``calls`` maps tool_use ids of the main loop to ``(name, input)``; ``results`` maps them to
-    their ``toolUseResult``.
+    their ``toolUseResult``; ``times`` to when each was asked for and answered.
     """
     links: dict[str, list[dict[str, Any]]] = defaultdict(list)
     agent_calls = [tid for tid, (name, _) in calls.items() if name in AGENT_TOOLS]
+    times = times or {}
 
     unmatched = list(agent_calls)
     for conv_records in _inline_conversations(sidechain):
         conv = [rec for _, rec in conv_records]
-        prompt = _text_of(conv[0])
-        tid = next(
-            (t for t in unmatched if str((calls[t][1] or {}).get("prompt", "")).strip() == prompt),
-            None,
-        )
-        if tid is None and unmatched:
-            tid = unmatched[0]  # same order as the calls, when the prompt was rewritten
+        tid = _pick_call(conv, unmatched, calls, results, times)
         if tid is None:
+            if report is not None:
+                what = (
+                    'a start-up "Warmup" sidechain (Claude Code 2.0 writes one as it starts)'
+                    if _text_of(conv[0]) == "Warmup"
+                    else "a sidechain run"
+                )
+                report.notes.append(
+                    f"{path}:{conv_records[0][0]}: {what} that no Task call of this file ran: "
+                    "left out, it is no part of any loop"
+                )
             continue
         unmatched.remove(tid)
         links[tid].append(
@@ -105,25 +164,37 @@ def link_subagents(
             }
         )
 
-    progress: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for _, rec in records:
+    progress: dict[str, list[Record]] = defaultdict(list)
+    for item in records:
+        rec = item[1]
         data = rec.get("data")
         if (
             rec.get("type") == "progress"
             and isinstance(data, dict)
             and data.get("type") == "agent_progress"
         ):
-            progress[str(rec.get("parentToolUseID"))].append(data)
+            progress[str(rec.get("parentToolUseID"))].append(item)
     for tid, items in progress.items():
         if tid in calls:
+            rebuilt = progress_records(items)
             links[tid].append(
-                {"source": "progress", "agent_id": items[0].get("agentId"), "records": len(items)}
+                {
+                    "source": "progress",
+                    "agent_id": items[0][1]["data"].get("agentId"),
+                    "records": len(items),
+                    **{
+                        k: v
+                        for k, v in conversation_stats([r for _, r in rebuilt]).items()
+                        if k != "records"
+                    },
+                    RECORDS: rebuilt,
+                }
             )
 
     folders = agent_folders(path)
     by_meta: dict[str, str] = {}
     for folder in folders:
-        by_meta.update(_meta_links(folder))
+        by_meta.update(meta_links(folder))
     for tid in agent_calls:
         result = results.get(tid)
         agent_id = result.get("agentId") if isinstance(result, dict) else None
@@ -134,7 +205,7 @@ def link_subagents(
         link: dict[str, Any] = {"source": "file", "agent_id": str(agent_id)}
         if file is not None:
             link["file"] = str(file)
-            link.update(conversation_stats(_read_loose(file)))
+            link.update(conversation_stats(read_loose(file)))
         else:
             link["file"] = str(folders[0] / f"agent-{agent_id}.jsonl")
             link["looked_in"] = [str(f) for f in folders]
@@ -143,48 +214,46 @@ def link_subagents(
     return dict(links)
 
 
-def agent_folders(session: Path) -> list[Path]:
-    """Where a session's subagent files can be: ``<session>/subagents/`` (2.1) or beside the
-    session file itself (2.0)."""
-    return [session.parent / session.stem / "subagents", session.parent]
+def progress_records(items: list[Record]) -> list[Record]:
+    """A subagent's own records, rebuilt from the ``agent_progress`` records that mirror them.
 
-
-def find_agent_file(session: Path, agent_id: str) -> Path | None:
-    for folder in agent_folders(session):
-        file = folder / f"agent-{agent_id}.jsonl"
-        if file.is_file():
-            return file
-    return None
-
-
-def _meta_links(folder: Path) -> dict[str, str]:
-    """``toolUseId`` → agent id from ``agent-<id>.meta.json`` files, when present."""
-    out: dict[str, str] = {}
-    if not folder.is_dir():
-        return out
-    for meta in folder.glob("agent-*.meta.json"):
-        try:
-            data = loads(read_text(meta, "a subagent's meta file", 1 << 20), meta)
-        except UserError:
-            continue  # a side file: without it the link is only less precise
-        if isinstance(data, dict) and data.get("toolUseId"):
-            out[str(data["toolUseId"])] = meta.name[len("agent-") : -len(".meta.json")]
-    return out
-
-
-def _read_loose(file: Path) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    try:
-        data = read_bytes(file, "a subagent transcript")
-    except UserError:
-        return out  # unreadable: the link says how much it holds, here nothing
-    for number, raw in enumerate(data.splitlines(), start=1):
-        try:
-            obj = loads(raw, file, number)
-        except UserError:
+    Each progress record carries one message of the run (``data.message``: its type, uuid,
+    timestamp and API message) but no parent link: the run is a chain in the order written,
+    and a tool result hangs off the record holding its ``tool_use``, as 2.1 writes it.
+    """
+    out: list[Record] = []
+    holder: dict[str, str] = {}
+    seen: set[str] = set()
+    prev: str | None = None
+    for number, rec in items:
+        data = rec["data"]
+        msg = data.get("message")
+        if (
+            not isinstance(msg, dict)
+            or msg.get("type") not in ("user", "assistant")
+            or not isinstance(msg.get("message"), dict)
+        ):
             continue
-        if isinstance(obj, dict):
-            out.append(obj)
+        uid = str(msg.get("uuid") or f"{rec.get('uuid')}:message")
+        if uid in seen:
+            continue  # mirrored twice
+        seen.add(uid)
+        own = {
+            **msg,
+            "uuid": uid,
+            "isSidechain": True,
+            "agentId": data.get("agentId"),
+            "sessionId": rec.get("sessionId"),
+            "version": rec.get("version"),
+        }
+        parent = prev
+        for tid in tool_result_ids(own):
+            parent = holder.get(tid, parent)
+        own["parentUuid"] = parent
+        for tid in tool_use_ids(own):
+            holder[tid] = uid
+        out.append((number, own))
+        prev = uid
     return out
 
 
@@ -192,7 +261,10 @@ def describe(link: dict[str, Any]) -> str:
     """One line for the note: where the subagent's activity is and how much of it there was."""
     who = f"subagent {link['agent_id']}" if link.get("agent_id") else "subagent"
     if link["source"] == "progress":
-        return f"{who}: {link['records']} agent_progress records mirrored into this session"
+        return (
+            f"{who}: {link['records']} agent_progress records mirrored into this session "
+            f"({link.get('responses', 0)} model responses, {link.get('tool_calls', 0)} tool calls)"
+        )
     if link.get("missing"):
         where = " nor in ".join(link.get("looked_in") or [str(Path(link["file"]).parent)])
         return f"{who}: no agent-{link['agent_id']}.jsonl in {where}"
@@ -201,3 +273,15 @@ def describe(link: dict[str, Any]) -> str:
         f"{who} ({where}): {link['responses']} model responses, {link['tool_calls']} tool "
         f"calls, {link['records']} records, not part of the main loop"
     )
+
+
+__all__ = [
+    "AGENT_TOOLS",
+    "RECORDS",
+    "describe",
+    "find_agent_file",
+    "link_subagents",
+    "progress_records",
+    "read_records",
+    "session_agent_files",
+]

@@ -12,6 +12,8 @@ that call led to.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 from tracer.importers.jsonl import Record
@@ -23,7 +25,8 @@ INTERRUPTED = "[Request interrupted by user"
 
 @dataclass
 class Boundary:
-    """A ``compact_boundary``: the history before it was replaced by a summary."""
+    """A ``compact_boundary``: the history before it was replaced by a summary; or, with
+    ``cleared`` in its data, a new root: the context was cleared and a new conversation begins."""
 
     data: dict[str, Any]
 
@@ -39,6 +42,47 @@ class Response:
     error: str | None = None
     """Set when the call failed: Claude Code wrote a ``<synthetic>`` API-error message instead
     of a response (``isApiErrorMessage``); the loop ends there with ``model_error``."""
+    cut_off: bool = False
+    """The stream broke off and the same request was sent again: the next response answers it
+    (see :func:`mark_resends`)."""
+    unwritten_input: int | None = None
+    """Tokens of input this call's request held that the transcript never wrote (an estimate
+    from the usage Claude Code recorded), or ``None``."""
+
+    def usage(self) -> dict[str, Any]:
+        return (self.records[-1].get("message") or {}).get("usage") or {} if self.records else {}
+
+
+def prompt_tokens(usage: dict[str, Any]) -> int:
+    """Everything the request's prompt counted: fresh input, cache reads and cache writes."""
+    return sum(
+        int(usage.get(k) or 0)
+        for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+        if isinstance(usage.get(k) or 0, int)
+    )
+
+
+def mark_resends(responses: list[Response]) -> None:
+    """Two responses with nothing written between them are not two finished turns.
+
+    The usage Claude Code copied onto each response tells which case it is. If the second
+    request's prompt is no longer than the first's, the same request was sent again: the first
+    stream broke off (its answer is a piece, often one short text block) and Claude Code kept
+    the piece in the file. If it is longer by more than the first answer, the user wrote
+    something in between that the transcript never got (the difference is its size).
+    """
+    for prev, nxt in pairwise(responses):
+        if prev.after or prev.error or nxt.error or prev.cut_off:
+            continue
+        before, after = prompt_tokens(prev.usage()), prompt_tokens(nxt.usage())
+        if not before or not after:
+            continue  # no usage recorded: nothing to tell the cases apart by
+        if after <= before and not any(m.tool_uses() for m in prev.messages):
+            prev.cut_off = True
+        else:
+            grown = after - before - int(prev.usage().get("output_tokens") or 0)
+            if grown > 0:
+                nxt.unwritten_input = grown
 
 
 def api_error(rec: dict[str, Any]) -> str | None:
@@ -169,7 +213,10 @@ def skip_label(rec: dict[str, Any]) -> str:
 
 
 def group_calls(
-    active: list[Record], report: ImportReport, summary_roots: dict[str, str | None] | None = None
+    active: list[Record],
+    report: ImportReport,
+    summary_roots: dict[str, str | None] | None = None,
+    clear_roots: dict[str, str] | None = None,
 ) -> tuple[list[Message | Boundary], list[Response]]:
     """Assistant fragments grouped by ``message.id``; other messages follow the call before.
 
@@ -181,6 +228,7 @@ def group_calls(
     by_id: dict[str, Response] = {}
     seen: set[str] = set()
     summary_roots = summary_roots or {}
+    clear_roots = clear_roots or {}
 
     def follow(item: Message | Boundary) -> None:
         (responses[-1].after if responses else before).append(item)
@@ -197,6 +245,8 @@ def group_calls(
                     }
                 )
             )
+        if rec.get("uuid") in clear_roots:
+            follow(Boundary({"cleared": True, "previous_leaf": clear_roots[rec["uuid"]]}))
         if rec.get("type") == "system":
             item: Message | Boundary = Boundary(
                 {
@@ -243,3 +293,22 @@ def split_at_compactions(
         else:
             out[-1][1].append(item)
     return out
+
+
+@dataclass
+class Transcript:
+    """A transcript read and analysed (:mod:`tracer.importers.claude_code`), ready to be
+    emitted (:mod:`tracer.importers.journey`). It lives here, below both, so that neither
+    module imports the other."""
+
+    path: Path
+    before: list[Message | Boundary]
+    responses: list[Response]
+    calls: dict[str, tuple[str, Any, str]]
+    links: dict[str, list[dict[str, Any]]]
+    report: ImportReport
+    source: dict[str, Any]
+    records: list[Record] = field(default_factory=list)
+    children: dict[str, Transcript] = field(default_factory=dict)
+    """Subagent runs, by the ``tool_use`` id of the Task call that ran them: nested loops."""
+    depth: int = 0

@@ -96,7 +96,7 @@ def attempts_text(rows: list[AttemptRow], lang: str) -> Text:
                 say(
                     lang,
                     f"in flight (timeout {limit} s): the trace stops here",
-                    f"进行中（超时 {limit} 秒）：记录到此为止",
+                    f"进行中（超时{limit}秒）：记录到此为止",
                 ),
                 style="bold yellow",
             )

@@ -7,15 +7,25 @@ tour stops one step *before* that step, asks, and only then steps on.
 
 The answer is never written in the guide: :func:`build_question` computes it from the trace, so
 it stays right when the recordings are made again (the loop's order or the scenario's ids may
-change; the question follows). The kinds, and where their answer comes from:
+change; the question follows). Three steps matter, all computed: the checkpoint's own step
+(:attr:`Question.at`), the step where the answer shows (:attr:`Question.land`, where the reveal
+stands) and the step where the reader is asked (:attr:`Question.ask`), chosen so that nothing on
+the screen gives the answer away. The kinds, where their answer comes from and where it shows:
 
 ``tool_use_id``        the ``tool_use_id`` of the mapped block (choices: the ids of the turn's
-                       other tool calls, the response's message id, an internal uuid);
-``api_user_messages``  how many ``user`` messages the next request carries, rebuilt with
-                       :func:`tracer.trace.requests.rebuild_requests`;
+                       other tool calls, the response's message id, an internal uuid); shows on
+                       the mapping step;
+``api_user_messages``  how many ``user`` messages the next request carries (the prompt is one),
+                       rebuilt with :func:`tracer.trace.requests.rebuild_requests`; shows on
+                       that request's ``resending`` step, not on the wrapping step;
 ``loop_turn``          the message count of the next ``turn_start`` (the ``Loop turn`` line);
-``content_blocks``     how many content blocks the wrapped user message holds;
-``is_error``           the mapped block's ``is_error``: true, false or no such field;
+                       shows on that ``turn_start``; asked before the appending step, which
+                       prints the new count;
+``content_blocks``     how many content blocks the wrapped user message holds; shows on the
+                       wrapping step;
+``is_error``           the mapped block's ``is_error``: true, false or no such field; shows on
+                       the mapping step; asked before the call's ``tool_run``, which already
+                       says whether it failed;
 ``needs_follow_up``    the decision of the ``follow_up`` step;
 ``max_turns_stop``     whether the ``max_turns_check`` step stops the loop.
 
@@ -55,17 +65,31 @@ class Question:
 
     checkpoint: Any
     land: int
-    """The 0-based step that shows the checkpoint."""
+    """The 0-based step that shows the answer (the reveal stands there)."""
     answer: str
     choices: tuple[Choice, ...] = ()
     """Empty for a question answered with a number."""
     evidence: str = ""
-    """What the trace shows at or after :attr:`land` (a debug line, a field), for the reveal."""
+    """What the trace shows at :attr:`land` (a debug line, a field), for the reveal, in English."""
+    evidence_zh: str = ""
+    """The same in Chinese, where it has words and not only literals (else :attr:`evidence`)."""
+    at: int = -1
+    """The checkpoint's own step (the ``nth`` of its stage); :attr:`land` when not given."""
+    asked: int = -1
+    """The step the reader stands on when asked; one before :attr:`at` when not given."""
+
+    @property
+    def step(self) -> int:
+        """The checkpoint's own step: where it belongs in the chapter."""
+        return self.land if self.at < 0 else self.at
 
     @property
     def ask(self) -> int:
-        """The step the reader stands on when asked: the one before the answer shows."""
-        return max(self.land - 1, 0)
+        """The step the reader stands on when asked: before anything shows the answer."""
+        return max(self.step - 1, 0) if self.asked < 0 else self.asked
+
+    def evidence_text(self, lang: str) -> str:
+        return (self.evidence_zh or self.evidence) if lang == "zh" else self.evidence
 
     @property
     def numeric(self) -> bool:
@@ -102,6 +126,23 @@ def landing_step(index: StepIndex, checkpoint: Any) -> int:
     raise NotInTrace(f"no {checkpoint.stage} step for checkpoint {checkpoint.id}")
 
 
+#: The kinds whose answer shows on a later step than the checkpoint's own: the stage it shows on.
+_SHOWN_ON = {"api_user_messages": "resending", "loop_turn": "turn_start"}
+
+
+def answer_step(index: StepIndex, checkpoint: Any) -> int:
+    """The step that shows ``checkpoint``'s answer (where the replay marks it and the tour's
+    reveal stands): its own step, or for a count the request or the turn it is counted on."""
+    land = landing_step(index, checkpoint)
+    stage = _SHOWN_ON.get(getattr(checkpoint, "ask", None) or "")
+    if stage is None:
+        return land
+    found = _next_of(index, land, stage)
+    if found is None:
+        raise NotInTrace(f"no {stage} step after step {land + 1}")
+    return found
+
+
 def _next_of(index: StepIndex, after: int, stage: str) -> int | None:
     return next((s for s in range(after, len(index)) if index.stage(s) == stage), None)
 
@@ -116,6 +157,19 @@ def _same_turn(index: StepIndex, step: int, stage: str) -> int | None:
 def _shuffled(values: list[str]) -> list[str]:
     """A fixed order that does not give the answer away (not always first or last)."""
     return sorted(dict.fromkeys(values), key=lambda v: hashlib.sha256(v.encode()).hexdigest())
+
+
+def _tool_run_of(index: StepIndex, before: int, tool_use_id: Any) -> int | None:
+    """The ``tool_run`` step of the call ``tool_use_id``, at or before ``before``."""
+    return next(
+        (
+            s
+            for s in range(before, -1, -1)
+            if index.stage(s) == "tool_run"
+            and getattr(index.event(s), "tool_use_id", None) == tool_use_id
+        ),
+        None,
+    )
 
 
 def _debug_line_after(index: StepIndex, step: int, hook: str) -> str:
@@ -163,12 +217,15 @@ def build_question(index: StepIndex, checkpoint: Any) -> Question:
 
         rebuilt = next(r for r in rebuild_requests(index.reader) if r.event.request_index == wanted)
         users = sum(1 for m in rebuilt.api_messages if m.role == "user")
+        total = len(rebuilt.api_messages)
         return Question(
             checkpoint,
-            land,
+            request,
             str(users),
             (),
-            f"request {wanted}: {len(rebuilt.api_messages)} API messages, {users} user",
+            f"request {wanted}: {total} API messages, {users} of them user messages",
+            f"第{wanted}次请求：API 消息{total}条，其中用户消息{users}条",
+            at=land,
         )
     if kind == "loop_turn":
         start = _next_of(index, land, "turn_start")
@@ -176,7 +233,8 @@ def build_question(index: StepIndex, checkpoint: Any) -> Question:
             raise NotInTrace(f"no turn starts after step {land + 1}")
         count = index.event(start).message_count
         line = _debug_line_after(index, start, "loop_turn")
-        return Question(checkpoint, land, str(count), (), line)
+        # The appending step itself prints the new count: ask on the step before it.
+        return Question(checkpoint, start, str(count), (), line, at=land)
     if kind == "content_blocks":
         uuid = event.message_uuid
         message = next(
@@ -188,16 +246,27 @@ def build_question(index: StepIndex, checkpoint: Any) -> Question:
         content = message.content
         blocks = content if isinstance(content, list) else [content]
         kinds = ", ".join(str(b.get("type")) if isinstance(b, dict) else "text" for b in blocks)
-        return Question(checkpoint, land, str(len(blocks)), (), f"content: [{kinds}]")
+        return Question(
+            checkpoint,
+            land,
+            str(len(blocks)),
+            (),
+            f"content: [{kinds}]",
+            f"content：[{kinds}]，共{len(blocks)}个内容块",
+        )
     if kind == "is_error":
         value = event.block.get("is_error")
         answer = "absent" if value is None else str(bool(value)).lower()
+        shown = "undefined" if value is None else str(value).lower()
+        # The call's tool_run step already says whether it failed: ask before it.
+        run = _tool_run_of(index, land, event.block.get("tool_use_id"))
         return Question(
             checkpoint,
             land,
             answer,
             _fixed("true", "false", "absent"),
-            f"is_error: {value if value is None else str(value).lower()}",
+            f"is_error: {shown}",
+            asked=max((land if run is None else run) - 1, 0),
         )
     if kind == "needs_follow_up":
         answer = str(bool(event.needs_follow_up)).lower()
@@ -215,7 +284,8 @@ def build_question(index: StepIndex, checkpoint: Any) -> Question:
             land,
             answer,
             _fixed("stop", "go on"),
-            f"{event.next_turn_count} > {event.max_turns}: {str(bool(event.exceeded)).lower()}",
+            f"next_turn_count ({event.next_turn_count}) > max_turns ({event.max_turns})"
+            f" → {str(bool(event.exceeded)).lower()}",
         )
     raise NotInTrace(f"checkpoint {checkpoint.id} asks nothing the tour knows ({kind!r})")
 
@@ -224,4 +294,4 @@ def _fixed(*values: str) -> tuple[Choice, ...]:
     return tuple(Choice(v, CHOICE_WORDS[v]) for v in values)
 
 
-__all__ = ["Choice", "NotInTrace", "Question", "build_question", "landing_step"]
+__all__ = ["Choice", "NotInTrace", "Question", "answer_step", "build_question", "landing_step"]

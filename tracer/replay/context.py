@@ -20,6 +20,7 @@ from tracer.messages import resolve_part
 from tracer.replay.steps import StepIndex, steps_of
 from tracer.trace.events import AnyEvent, MessageRecorded
 from tracer.trace.reader import TraceReader
+from tracer.trace.tokens import tokens_of
 
 #: How far back to look for a record before giving up: a step's records are within its turn or
 #: the one before, and the bound keeps a broken trace (a dangling uuid) from stalling a keypress.
@@ -134,7 +135,10 @@ class RequestPoint:
     request_index: int
     bytes: int
     input_tokens: int | None
+    """Everything the model read: input plus cache reads and writes (:mod:`tracer.trace.tokens`)."""
     current: bool = False
+    cached: bool = False
+    """Part of it came from (or went to) the prompt cache."""
 
 
 def request_history(index: StepIndex, step: int, points: int = CHART_POINTS) -> list[RequestPoint]:
@@ -152,18 +156,18 @@ def request_history(index: StepIndex, step: int, points: int = CHART_POINTS) -> 
     out: list[RequestPoint] = []
     for s in steps:
         event = index.event(s)
-        tokens = None
+        counted = None
         for look in range(s + 1, min(s + 4, len(index))):
             if index.stage(look) == "response":
-                usage = getattr(index.event(look), "usage", {}) or {}
-                tokens = usage.get("input_tokens")
+                counted = tokens_of(getattr(index.event(look), "usage", {}) or {})
                 break
         out.append(
             RequestPoint(
                 getattr(event, "request_index", 0),
                 getattr(event, "bytes", 0),
-                tokens,
+                counted.prompt if counted is not None else None,
                 current=s == step,
+                cached=bool(counted and (counted.cache_read or counted.cache_creation)),
             )
         )
     return out

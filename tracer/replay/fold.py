@@ -8,6 +8,11 @@ The reader can ask for more (Enter or ``o``): inside ``with unfolded():`` the li
 ``OPEN_LINES`` lines and ``OPEN_CHARS`` characters, enough for any real tool output, still bounded
 so one huge result cannot freeze the screen. The renderers also check :func:`is_unfolded` to list
 a resent request message by message and to print a ``tool_result`` in full.
+
+Two more modes serve renderers other than the terminal (the web page of
+:mod:`tracer.export.html`): inside ``with without_key_hints():`` the words that name a key ("o:
+unfold", "b: jump") are left out, since a page has buttons, not those keys; inside
+``with whole():`` nothing is cut at all (``export --format html --full``).
 """
 
 from __future__ import annotations
@@ -27,6 +32,33 @@ OPEN_LINES = 5000
 OPEN_CHARS = 400_000
 
 _UNFOLDED: ContextVar[bool] = ContextVar("unfolded", default=False)
+_KEY_HINTS: ContextVar[bool] = ContextVar("key_hints", default=True)
+_WHOLE: ContextVar[bool] = ContextVar("whole", default=False)
+
+
+@contextmanager
+def without_key_hints() -> Iterator[None]:
+    """Render without the words that name the replay's keys (for a page, not a terminal)."""
+    token = _KEY_HINTS.set(False)
+    try:
+        yield
+    finally:
+        _KEY_HINTS.reset(token)
+
+
+def key_hint(text: str) -> str:
+    """``text`` (a key's name and what it does) when key hints are shown, else nothing."""
+    return text if _KEY_HINTS.get() else ""
+
+
+@contextmanager
+def whole() -> Iterator[None]:
+    """Render with no fold at all: every output kept whole, however long."""
+    token = _WHOLE.set(True)
+    try:
+        yield
+    finally:
+        _WHOLE.reset(token)
 
 
 @contextmanager
@@ -57,6 +89,8 @@ def fold(
     text: str, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS
 ) -> tuple[str, str | None]:
     """``text`` cut to ``max_lines`` lines and ``max_chars`` characters, noting any cut."""
+    if _WHOLE.get():
+        return text, None
     if is_unfolded():
         max_lines, max_chars = max(max_lines, OPEN_LINES), max(max_chars, OPEN_CHARS)
     head = text[:max_chars]
@@ -70,7 +104,7 @@ def fold(
     total_lines = text.count("\n") + 1
     note = (
         f"… folded: showing {len(lines)} of {total_lines} lines, "
-        f"{len(shown)} of {len(text)} chars (o: unfold)"
+        f"{len(shown)} of {len(text)} chars{key_hint(' (o: unfold)')}"
     )
     return shown, note
 

@@ -20,7 +20,7 @@ STAGE_NAMES: dict[str, dict[str, str]] = {
     "session": {"zh": "会话开始", "en": "session"},
     "turn_start": {"zh": "新一轮", "en": "turn start"},
     "resending": {"zh": "重新发送", "en": "resending"},
-    "response": {"zh": "模型响应", "en": "response"},
+    "response": {"zh": "AI 响应", "en": "response"},
     "follow_up": {"zh": "是否继续", "en": "follow-up"},
     "permission": {"zh": "权限", "en": "permission"},
     "tool_run": {"zh": "工具执行", "en": "tool run"},
@@ -33,12 +33,12 @@ STAGE_NAMES: dict[str, dict[str, str]] = {
 
 TEXT: dict[str, dict[str, str]] = {
     "turn_step": {
-        "zh": "第 {turn} 轮 · 第 {step}/{total} 步",
+        "zh": "第{turn}轮 · 第{step}/{total}步",
         "en": "turn {turn} · step {step}/{total}",
     },
     "no_steps": {"zh": "还没有步骤（等待记录…）", "en": "no steps yet (waiting for the recorder…)"},
     "setup": {"zh": "准备", "en": "set-up"},
-    "turn": {"zh": "第 {turn} 轮", "en": "turn {turn}"},
+    "turn": {"zh": "第{turn}轮", "en": "turn {turn}"},
     "timeline": {"zh": "时间线", "en": "timeline"},
     "debug": {"zh": "调试输出", "en": "debug console"},
     "chapter": {"zh": "章节", "en": "chapter"},
@@ -47,10 +47,10 @@ TEXT: dict[str, dict[str, str]] = {
     "claude_code": {"zh": "Claude Code 源码", "en": "Claude Code source"},
     "bridge": {"zh": "书中的名字", "en": "in the book"},
     "ours": {"zh": "本项目", "en": "ours"},
-    "fidelity": {"zh": "与原版的差异", "en": "fidelity"},
+    "fidelity": {"zh": "与书中的出入", "en": "fidelity"},
     "checkpoint": {"zh": "检查点", "en": "checkpoint"},
     "torn": {
-        "zh": "轨迹在第 {line} 行中途截断；只显示前 {steps} 步",
+        "zh": "轨迹在第{line}行中途截断；只显示前{steps}步",
         "en": "the trace ends mid-event at line {line}; showing the first {steps} steps",
     },
     "incomplete": {
@@ -59,22 +59,22 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "following": {"zh": "跟随中", "en": "following"},
     "in_subagent": {
-        "zh": "子代理 {loop} 内（第 {depth} 层）· Esc 返回",
+        "zh": "子代理 {loop} 内（第{depth}层）· Esc 返回",
         "en": "inside subagent {loop} (depth {depth}) · Esc: back",
     },
     "indexing": {"zh": "索引中…", "en": "indexing…"},
-    "playing": {"zh": "▶ 自动播放 {speed} 步/秒", "en": "▶ autoplay {speed} steps/s"},
+    "playing": {"zh": "▶ 自动播放{speed}步/秒", "en": "▶ autoplay {speed} steps/s"},
     "search_prompt": {"zh": "搜索所有步骤…", "en": "search every step…"},
-    "matches": {"zh": "匹配 {n}/{total}", "en": "match {n}/{total}"},
+    "matches": {"zh": "第{n}/{total}个匹配", "en": "match {n}/{total}"},
     "no_matches": {"zh": "没有匹配：{query}", "en": "no match: {query}"},
     "searching": {"zh": "搜索中…", "en": "searching…"},
     "goto_prompt": {"zh": "跳到第几步（1–{total}）", "en": "go to step (1–{total})"},
-    "earlier_lines": {"zh": "… 之前还有 {n} 行", "en": "… {n} earlier lines"},
-    "earlier_line": {"zh": "… 之前还有 {n} 行", "en": "… {n} earlier line"},
+    "earlier_lines": {"zh": "… 之前还有{n}行", "en": "… {n} earlier lines"},
+    "earlier_line": {"zh": "… 之前还有{n}行", "en": "… {n} earlier line"},
     "no_debug": {"zh": "（还没有 [DEBUG] 输出）", "en": "(no [DEBUG] lines yet)"},
     "help_title": {"zh": "按键", "en": "Keys"},
     "findings": {"zh": "诊断结果", "en": "findings"},
-    "finding_where": {"zh": "第 {step} 步 · 第 {turn} 轮", "en": "step {step} · turn {turn}"},
+    "finding_where": {"zh": "第{step}步 · 第{turn}轮", "en": "step {step} · turn {turn}"},
     "check": {"zh": "检查：", "en": "check: "},
     "no_findings": {"zh": "诊断：没有发现问题", "en": "doctor: no findings"},
     "doctor_checking": {"zh": "诊断中…", "en": "the doctor is checking…"},
@@ -83,7 +83,7 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "too big to check on opening: opening this panel checks it",
     },
     "doctor_failed": {
-        "zh": "诊断无法检查这条轨迹：{problem}",
+        "zh": "无法诊断这条轨迹：{problem}",
         "en": "the doctor cannot check this trace: {problem}",
     },
     "ended": {"zh": "已结束", "en": "ended"},
@@ -92,13 +92,16 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "waiting for {path} to appear (like tail -F)",
     },
     "goto_out_of_range": {
-        "zh": "没有第 {value} 步：请输入 1 到 {total}",
+        "zh": "没有第{value}步：请输入1到{total}",
         "en": "there is no step {value}: enter 1 to {total}",
     },
     "help_close": {"zh": "按 Esc、? 或 q 关闭", "en": "Esc, ? or q closes this"},
     "mode_unfolded": {"zh": "已展开", "en": "unfolded"},
     "mode_raw": {"zh": "原始 JSON", "en": "raw JSON"},
-    "copied": {"zh": "已复制 {n} 行到剪贴板", "en": "copied {n} lines to the clipboard"},
+    "copied": {"zh": "已复制{n}行到剪贴板", "en": "copied {n} lines to the clipboard"},
+    "palette_placeholder": {"zh": "搜索命令…", "en": "Search for commands…"},
+    "quit_hint": {"zh": "按 [b]{keys}[/b] 退出", "en": "Press [b]{keys}[/b] to quit the app"},
+    "quit_title": {"zh": "要退出吗？", "en": "Do you want to quit?"},
     "picker_title": {"zh": "打开一条录制", "en": "Open a recording"},
     "picker_bundled": {"zh": "本章的录制", "en": "the chapter's recordings"},
     "picker_faults": {"zh": "故障录制", "en": "fault recordings"},
@@ -136,7 +139,7 @@ HELP: list[tuple[str, dict[str, str]]] = [
         },
     ),
     ("< >", {"zh": "第一步 / 最后一步（任何面板中）", "en": "first / last step (from any panel)"}),
-    ("g", {"zh": "跳到第 N 步", "en": "go to step N"}),
+    ("g", {"zh": "跳到第N步", "en": "go to step N"}),
     (
         "/",
         {
@@ -194,7 +197,7 @@ HELP: list[tuple[str, dict[str, str]]] = [
     (
         "w W",
         {
-            "zh": "导览（tracer tour）：下一站 / 上一站",
+            "zh": "导览（tracer tour）：下一处 / 上一处",
             "en": "tour (tracer tour): next / previous stop",
         },
     ),
@@ -206,21 +209,21 @@ HELP: list[tuple[str, dict[str, str]]] = [
 #: The key bar at the bottom: (keys, label, short label), most useful first. The bar shortens the
 #: labels before it drops keys, and it never drops the last two (help and quit).
 KEY_HINTS: list[tuple[str, dict[str, str], dict[str, str]]] = [
-    ("←→", {"zh": "上/下一步", "en": "step"}, {"zh": "步", "en": "step"}),
-    ("[ ]", {"zh": "上/下一轮", "en": "turn"}, {"zh": "轮", "en": "turn"}),
-    ("1-4", {"zh": "站点", "en": "station"}, {"zh": "站", "en": "stn"}),
-    ("/", {"zh": "搜索", "en": "search"}, {"zh": "搜", "en": "find"}),
-    ("o", {"zh": "展开", "en": "unfold"}, {"zh": "展", "en": "open"}),
-    ("r", {"zh": "原始 JSON", "en": "raw JSON"}, {"zh": "原", "en": "raw"}),
+    ("←→", {"zh": "上/下一步", "en": "step"}, {"zh": "逐步", "en": "step"}),
+    ("[ ]", {"zh": "上/下一轮", "en": "turn"}, {"zh": "逐轮", "en": "turn"}),
+    ("1-4", {"zh": "旅途四步", "en": "journey step"}, {"zh": "四步", "en": "step"}),
+    ("/", {"zh": "搜索", "en": "search"}, {"zh": "搜索", "en": "find"}),
+    ("o", {"zh": "展开", "en": "unfold"}, {"zh": "展开", "en": "open"}),
+    ("r", {"zh": "原始 JSON", "en": "raw JSON"}, {"zh": "原始", "en": "raw"}),
     ("Tab", {"zh": "切换面板", "en": "panel"}, {"zh": "面板", "en": "pane"}),
-    ("z", {"zh": "放大", "en": "zoom"}, {"zh": "放", "en": "zoom"}),
-    ("T", {"zh": "时间线", "en": "timeline"}, {"zh": "时", "en": "time"}),
-    ("c", {"zh": "章节", "en": "chapter"}, {"zh": "章", "en": "ch"}),
-    ("d", {"zh": "诊断", "en": "findings"}, {"zh": "诊", "en": "doc"}),
-    ("a", {"zh": "播放", "en": "play"}, {"zh": "播", "en": "play"}),
+    ("z", {"zh": "放大", "en": "zoom"}, {"zh": "放大", "en": "zoom"}),
+    ("T", {"zh": "时间线", "en": "timeline"}, {"zh": "时间线", "en": "time"}),
+    ("c", {"zh": "章节", "en": "chapter"}, {"zh": "章节", "en": "ch"}),
+    ("d", {"zh": "诊断", "en": "findings"}, {"zh": "诊断", "en": "doc"}),
+    ("a", {"zh": "播放", "en": "play"}, {"zh": "播放", "en": "play"}),
     ("s", {"zh": "目录", "en": "contents"}, {"zh": "目录", "en": "toc"}),
-    ("O", {"zh": "打开", "en": "open file"}, {"zh": "开", "en": "file"}),
-    ("t", {"zh": "语言", "en": "language"}, {"zh": "语", "en": "lang"}),
+    ("O", {"zh": "打开录制", "en": "open file"}, {"zh": "打开", "en": "file"}),
+    ("t", {"zh": "语言", "en": "language"}, {"zh": "语言", "en": "lang"}),
     ("?", {"zh": "帮助", "en": "help"}, {"zh": "帮助", "en": "help"}),
     ("q", {"zh": "退出", "en": "quit"}, {"zh": "退出", "en": "quit"}),
 ]
@@ -241,7 +244,7 @@ PALETTE: list[tuple[str, dict[str, str]]] = [
         },
     ),
     ("search", {"zh": "搜索", "en": "Search"}),
-    ("goto", {"zh": "跳到第 N 步", "en": "Go to step N"}),
+    ("goto", {"zh": "跳到第N步", "en": "Go to step N"}),
     ("first", {"zh": "第一步", "en": "First step"}),
     ("last", {"zh": "最后一步", "en": "Last step"}),
     ("unfold", {"zh": "展开折叠的内容", "en": "Unfold what is folded"}),
@@ -276,6 +279,29 @@ def severity_name(severity: str, lang: str) -> str:
 
 def severity_mark(severity: str) -> str:
     return SEVERITY_MARKS.get(severity, "●")
+
+
+#: The values a trace records in English (a permission's decision and where it came from), in
+#: Chinese with the literal after it, as the stage titles carry the code's name: 批准（approve）.
+VALUE_WORDS: dict[str, dict[str, str]] = {
+    "allow": {"zh": "允许", "en": "allow"},
+    "approve": {"zh": "批准", "en": "approve"},
+    "reject": {"zh": "拒绝", "en": "reject"},
+    "deny": {"zh": "禁止", "en": "deny"},
+    "rule": {"zh": "规则", "en": "rule"},
+    "prompt": {"zh": "询问用户", "en": "prompt"},
+    "script": {"zh": "场景脚本", "en": "script"},
+    "no_terminal": {"zh": "没有终端可问", "en": "no_terminal"},
+    "default": {"zh": "默认", "en": "default"},
+}
+
+
+def value_word(value: object, lang: str) -> str:
+    """A recorded value in ``lang``: ``批准（approve）`` in Chinese, the value itself in English."""
+    words = VALUE_WORDS.get(str(value))
+    if lang != "zh" or words is None:
+        return str(value)
+    return f"{words['zh']}（{value}）"
 
 
 #: The book's name for each step, before the code's (the stage view's title in zh mode).

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracer.replay.checkpoints import NotInTrace, landing_step
+from tracer.replay.checkpoints import NotInTrace, answer_step
 from tracer.replay.sections import Contents, RecordingInfo, recording_info
 from tracer.replay.tour_words import say
 
@@ -89,7 +89,7 @@ class NavigationControls:
                 if not self.recording.called(checkpoint.scenario):
                     continue
                 try:
-                    found.setdefault(landing_step(self.index, _full(checkpoint)), []).append(
+                    found.setdefault(answer_step(self.index, _full(checkpoint)), []).append(
                         checkpoint.id
                     )
                 except NotInTrace:
@@ -238,7 +238,7 @@ class NavigationControls:
 
 
 def _full(checkpoint: Any) -> Any:
-    """A checkpoint with the fields :func:`landing_step` reads (a test's stub may lack some)."""
+    """A checkpoint with the fields :func:`answer_step` reads (a test's stub may lack some)."""
     if hasattr(checkpoint, "turn") and hasattr(checkpoint, "nth"):
         return checkpoint
     from types import SimpleNamespace
@@ -248,4 +248,5 @@ def _full(checkpoint: Any) -> Any:
         stage=checkpoint.stage,
         turn=getattr(checkpoint, "turn", None),
         nth=getattr(checkpoint, "nth", 1),
+        ask=getattr(checkpoint, "ask", None),
     )

@@ -8,7 +8,9 @@ that did not exist yet is opened the same way once its header line is written, a
 picks up a file that appears.
 
 The palette (ctrl+p) lists the app's own actions in the current language
-(:data:`tracer.replay.i18n.PALETTE`) in place of Textual's English defaults.
+(:data:`tracer.replay.i18n.PALETTE`) in place of Textual's English defaults, with its
+placeholder in that language too; so does the toast Textual shows when ctrl+c is pressed
+(``action_help_quit``), which names the key that really quits.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import SystemCommand
+from textual.command import CommandPalette
 from textual.screen import Screen
 
 from tracer.replay.i18n import PALETTE, tr
@@ -81,6 +84,21 @@ class OpenControls:
             self.finish_index()
         self.render_step()
         self.notify(tr("opened", self.lang, name=short_name(path)), timeout=2)
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, its placeholder in the reader's language."""
+        app: Any = self
+        if app.use_command_palette and not CommandPalette.is_open(app):
+            placeholder = tr("palette_placeholder", self.lang)
+            app.push_screen(CommandPalette(placeholder=placeholder, id="--command-palette"))
+
+    def action_help_quit(self) -> None:
+        """ctrl+c does not quit: say which key does, in the reader's language."""
+        app: Any = self
+        for key, active in app.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                app.notify(tr("quit_hint", self.lang, keys=key), title=tr("quit_title", self.lang))
+                return
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette (ctrl+p): the app's own actions, in the current language."""

@@ -41,15 +41,25 @@ def request_body(index: StepIndex, step: int) -> dict[str, Any] | None:
     return body
 
 
-def step_json(index: StepIndex, step: int) -> str:
-    """The raw view of ``step``: valid, indented JSON."""
+#: ``step_json``'s ``body`` when the caller has not rebuilt the request itself.
+REBUILD: Any = object()
+
+
+def step_json(index: StepIndex, step: int, body: Any = REBUILD) -> str:
+    """The raw view of ``step``: valid, indented JSON.
+
+    ``body``: the request a resending step sent, when the caller already rebuilt every request
+    in one pass (the web page does: rebuilding each one from the start would cost the square of
+    the trace); None leaves it out.
+    """
     out: dict[str, Any] = {
         "step": step + 1,
         "stage": index.stage(step),
         "turn": index.turn(step),
         "records": step_records(index, step),
     }
-    body = request_body(index, step)
+    if body is REBUILD:
+        body = request_body(index, step)
     if body is not None:
         out["request_body"] = body
     return json.dumps(out, ensure_ascii=False, indent=2, default=str)

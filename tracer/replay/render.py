@@ -19,8 +19,9 @@ from rich.text import Text
 
 from tracer.replay import context
 from tracer.replay.attempts import attempt_rows, attempts_text, worth_showing
-from tracer.replay.fold import as_json, folded, folded_text, is_unfolded, short
-from tracer.replay.i18n import colon, stage_title
+from tracer.replay.fold import as_json, folded, folded_text, is_unfolded, key_hint, short
+from tracer.replay.i18n import colon, stage_title, value_word
+from tracer.replay.render_pairing import pairing_text
 from tracer.replay.render_tools import (
     block_text,
     indented,
@@ -31,6 +32,7 @@ from tracer.replay.render_tools import (
 )
 from tracer.replay.steps import StepIndex
 from tracer.trace.events import MessageRecorded
+from tracer.trace.tokens import Tokens, tokens_of
 
 LIT = "bold black on #e8d44d"
 """What changed at this step: new rows, the new tail."""
@@ -55,23 +57,25 @@ def field(out: Text, label: str, value: Any, style: str = "", lang: str = "en") 
 
 def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("session", lang, (event.title or {}).get(lang, "") if event.title else "")
-    field(out, "model", event.model, lang=lang)
-    field(out, "tools", ", ".join(event.tools), lang=lang)
+    field(out, say(lang, "model", "AI"), event.model, lang=lang)
+    field(out, say(lang, "tools", "可用工具"), ", ".join(event.tools), lang=lang)
     field(out, "max_turns", event.max_turns, lang=lang)
     out.append(
-        say(lang, "prompt (the first user message):\n", "提示词（第一条 user 消息）：\n"),
+        say(lang, "prompt (the first user message):\n", "提示词（第一条用户消息）：\n"),
         style=LABEL,
     )
     out.append_text(folded_text(event.prompt))
     system = event.request_params.get("system")
     if system:
-        out.append("\n\nsystem" + colon(lang).rstrip() + "\n", style=LABEL)
+        out.append(
+            "\n\n" + say(lang, "system", "系统提示词") + colon(lang).rstrip() + "\n", style=LABEL
+        )
         out.append_text(folded_text(system if isinstance(system, str) else as_json(system), "dim"))
     return out
 
 
 def render_turn_start(index: StepIndex, step: int, event: Any, lang: str) -> Text:
-    out = title("turn_start", lang, say(lang, f"turn {event.turn}", f"第 {event.turn} 轮"))
+    out = title("turn_start", lang, say(lang, f"turn {event.turn}", f"第{event.turn}轮"))
     field(out, "state.messages", event.message_count, "bold", lang)
     out.append(
         say(
@@ -115,7 +119,7 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         say(
             lang,
             f"{event.message_count}  (internal {event.internal_count})",
-            f"{event.message_count}（内部列表 {event.internal_count} 条）",
+            f"{event.message_count}（内部列表{event.internal_count}条）",
         ),
         lang=lang,
     )
@@ -135,6 +139,9 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
     if worth_showing(rows):
         out.append("\n")
         out.append_text(attempts_text(rows, lang))
+    if (patch := pairing_text(index, step, event, lang)) is not None:
+        out.append("\n")
+        out.append_text(patch)
     out.append("\nmessages: [\n", style="bold")
     if event.prefix_len and is_unfolded():
         _unfolded_prefix(out, index, step, event.prefix_len, lang)
@@ -144,8 +151,8 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(
             say(
                 lang,
-                f"  ⋯ same {same} {noun} as request {request} (folded; o: unfold)\n",
-                f"  ⋯ 与第 {request} 次请求相同的 {same} 条消息（已折叠，按 o 展开）\n",
+                f"  ⋯ same {same} {noun} as request {request} (folded{key_hint('; o: unfold')})\n",
+                f"  ⋯ 与第{request}次请求相同的{same}条消息（已折叠{key_hint('，按 o 展开')}）\n",
             ),
             style="dim",
         )
@@ -171,10 +178,16 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(f"{history[0].bytes:,} → {history[-1].bytes:,}\n")
         tokens = [p.input_tokens for p in history]
         if any(t is not None for t in tokens):
-            out.append(f"  input_tokens  {sparkline(tokens)}  ")
-            out.append(f"{tokens[0]} → {tokens[-1]}\n")
+            # With a cache the prompt is input + cache read + cache write (tracer.trace.tokens).
+            label = (
+                say(lang, "  prompt tokens ", "  输入 token   ")
+                if any(p.cached for p in history)
+                else "  input_tokens  "
+            )
+            out.append(f"{label}{sparkline(tokens)}  ")
+            out.append(f"{_num(tokens[0])} → {_num(tokens[-1])}\n")
         span = (
-            say(lang, f"  requests {first}…{last}", f"  第 {first}–{last} 次请求")
+            say(lang, f"  requests {first}…{last}", f"  第{first}–{last}次请求")
             if first != last
             else "  " + request_label(first, lang)
         )
@@ -183,8 +196,23 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
     return out
 
 
+def _num(n: int | None) -> str:
+    return "?" if n is None else f"{n:,}" if n >= 10_000 else str(n)
+
+
+def tokens_text(tokens: Tokens, lang: str) -> str:
+    """The four counts of one response, as the transcript or API log recorded them."""
+    return say(
+        lang,
+        f"input {tokens.input:,} + cache read {tokens.cache_read:,} + cache write "
+        f"{tokens.cache_creation:,} = {tokens.prompt:,} read; output {tokens.output:,}",
+        f"输入 {tokens.input:,} + 缓存读取 {tokens.cache_read:,} + 缓存写入 "
+        f"{tokens.cache_creation:,} = 共读入 {tokens.prompt:,}；输出 {tokens.output:,}",
+    )
+
+
 def request_label(number: int, lang: str) -> str:
-    return say(lang, f"request {number}", f"第 {number} 次请求")
+    return say(lang, f"request {number}", f"第{number}次请求")
 
 
 def _unfolded_prefix(out: Text, index: StepIndex, step: int, count: int, lang: str) -> None:
@@ -206,7 +234,11 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     field(out, "message.id", event.message_id, lang=lang)
     field(out, "stop_reason", event.stop_reason, "bold", lang)
     usage = ", ".join(f"{k} {v}" for k, v in event.usage.items() if v)
-    field(out, "usage", usage, lang=lang)
+    field(out, say(lang, "usage", "用量"), usage, lang=lang)
+    tokens = tokens_of(event.usage)
+    if tokens is not None and (tokens.cache_read or tokens.cache_creation):
+        # What the model read is the cache too: input_tokens alone is only the fresh tail.
+        field(out, say(lang, "tokens", "token 数"), tokens_text(tokens, lang), lang=lang)
     latency = f"{event.latency_ms} ms" if event.latency_ms is not None else "?"
     field(
         out,
@@ -214,7 +246,7 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
         say(
             lang,
             f"{latency}, attempts {event.attempts}",
-            f"{latency}，HTTP 尝试 {event.attempts} 次",
+            f"{latency}，HTTP 尝试{event.attempts}次",
         ),
         lang=lang,
     )
@@ -225,7 +257,7 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
         say(
             lang,
             f"\n{count} internal assistant {noun} (one per content block):\n",
-            f"\n变成 {count} 条内部 assistant 消息（每个内容块一条）：\n",
+            f"\n变成{count}条内部 assistant 消息（每个内容块一条）：\n",
         ),
         style=LABEL,
     )
@@ -254,7 +286,7 @@ def render_follow_up(index: StepIndex, step: int, event: Any, lang: str) -> Text
         say(
             lang,
             f"tool_use blocks: {len(event.tool_use_ids)}\n",
-            f"tool_use 块：{len(event.tool_use_ids)} 个\n",
+            f"tool_use 块：{len(event.tool_use_ids)}个\n",
         ),
         style=LABEL,
     )
@@ -282,17 +314,17 @@ def render_permission(index: StepIndex, step: int, event: Any, lang: str) -> Tex
     field(
         out,
         say(lang, "decision", "决定"),
-        event.decision,
+        value_word(event.decision, lang),
         "bold green" if allowed else "bold red",
         lang,
     )
-    field(out, say(lang, "source", "来源"), event.source, lang=lang)
+    field(out, say(lang, "source", "来源"), value_word(event.source, lang), lang=lang)
     if event.rule:
         field(out, say(lang, "rule", "规则"), event.rule, lang=lang)
     if event.feedback:
         field(out, say(lang, "feedback", "反馈"), event.feedback, "bold yellow", lang)
     if event.message:
-        out.append(say(lang, "what the model is told:\n", "模型收到的内容：\n"), style=LABEL)
+        out.append(say(lang, "what the model is told:\n", "AI 收到的内容：\n"), style=LABEL)
         out.append_text(folded_text(event.message, "yellow"))
     return out
 
@@ -310,8 +342,8 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
             lang,
             f"+{event.assistant_count} assistant, +{event.tool_result_count} "
             "tool_result (internal list)\n\n",
-            f"+{event.assistant_count} 条 assistant，+{event.tool_result_count} 条 "
-            "tool_result（内部列表）\n\n",
+            f"+{event.assistant_count}条 assistant 消息，+{event.tool_result_count}条 "
+            "tool_result 消息（内部列表）\n\n",
         ),
         style="dim",
     )
@@ -323,7 +355,7 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         if len(old) < event.before_count:
             missing = event.before_count - len(old)
             out.append(
-                say(lang, f"  ⋯ {missing} older not listed\n", f"  ⋯ 更早的 {missing} 条未列出\n"),
+                say(lang, f"  ⋯ {missing} older not listed\n", f"  ⋯ 更早的{missing}条未列出\n"),
                 style="dim",
             )
         for number, message in enumerate(old, start=event.before_count - len(old) + 1):
@@ -334,8 +366,8 @@ def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(
             say(
                 lang,
-                f"  1–{event.before_count}  unchanged (folded; o: unfold)\n",
-                f"  1–{event.before_count}  未变（已折叠，按 o 展开）\n",
+                f"  1–{event.before_count}  unchanged (folded{key_hint('; o: unfold')})\n",
+                f"  1–{event.before_count}  未变（已折叠{key_hint('，按 o 展开')}）\n",
             ),
             style="dim",
         )
@@ -388,7 +420,7 @@ def render_max_turns(index: StepIndex, step: int, event: Any, lang: str) -> Text
                 "transcript, but no next state is built, so no request carries "
                 "them.\n",
                 "停止：达到 max_turns。本轮的结果已经交给调用方、进了会话记录，但不再构建"
-                "下一个状态，也就没有请求会把它们带给模型。\n",
+                "下一个状态，也就没有请求会把它们带给 AI。\n",
             ),
             style="bold red",
         )
@@ -408,7 +440,7 @@ def render_terminal(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     out = title("terminal", lang)
     field(
         out,
-        "reason",
+        say(lang, "reason", "结束原因"),
         event.reason,
         "bold green" if event.reason == "completed" else "bold red",
         lang,

@@ -4,8 +4,10 @@ Mapping is where the chapter's lesson starts: a tool's raw output (stdout, stder
 a file; a diff) becomes one ``tool_result`` block (``mapToolResultToToolResultBlockParam`` in
 Claude Code's tools, ``map_result`` here). Wrapping puts that block in a user message with
 ``create_user_message(content, tool_use_result, source_tool_assistant_uuid)``, as
-``toolExecution.ts``'s ``addToolResult`` does. Errors (``is_error``, ``<tool_use_error>``) are lit,
-and ``<persisted-output>`` previews (output too large, saved to a file) are explained.
+``toolExecution.ts``'s ``addToolResult`` does for a call that returned; a failure is wrapped here
+too, and the view says which other 2.1.88 path builds it (:mod:`tracer.error_paths`). Errors
+(``is_error``, ``<tool_use_error>``) are lit, and ``<persisted-output>`` previews (output too
+large, saved to a file) are explained.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from typing import Any
 
 from rich.text import Text
 
+from tracer.error_paths import error_path
 from tracer.replay import context
-from tracer.replay.fold import as_json, folded_text, is_unfolded, short
+from tracer.replay.fold import as_json, folded_text, is_unfolded, key_hint, short
 from tracer.replay.i18n import colon, stage_title
 from tracer.trace.events import MessageRecorded, ToolFinished
 
@@ -118,7 +121,7 @@ def raw_output_text(output: Any, lang: str) -> Text:
             say(
                 lang,
                 f"file: {file.get('filePath')}  lines {first}–{last} of {total}\n",
-                f"文件：{file.get('filePath')}  第 {first}–{last} 行，共 {total} 行\n",
+                f"文件：{file.get('filePath')}  第{first}–{last}行，共{total}行\n",
             ),
             style=LABEL,
         )
@@ -158,7 +161,7 @@ def diff_text(hunks: list[dict[str, Any]], lang: str = "en") -> Text:
     if len(hunks) > 20:
         more = len(hunks) - 20
         out.append(
-            say(lang, f"… {more} more hunks (folded)\n", f"… 另有 {more} 段改动（已折叠）\n"),
+            say(lang, f"… {more} more hunks (folded)\n", f"… 另有{more}段改动（已折叠）\n"),
             style="dim italic",
         )
     return out
@@ -166,7 +169,7 @@ def diff_text(hunks: list[dict[str, Any]], lang: str = "en") -> Text:
 
 def render_tool_run(index: Any, step: int, event: Any, lang: str) -> Text:
     out = _title("tool_run", lang, f"{event.tool} {event.tool_use_id}")
-    out.append("input" + colon(lang), style=LABEL)
+    out.append(say(lang, "input", "输入") + colon(lang), style=LABEL)
     out.append(short(event.input, 200) + "\n")
     if event.duration_ms is not None:
         out.append(say(lang, "duration", "耗时") + colon(lang), style=LABEL)
@@ -180,12 +183,29 @@ def render_tool_run(index: Any, step: int, event: Any, lang: str) -> Text:
         say(
             lang,
             "\nraw output (becomes tool_use_result, never sent to the model):\n",
-            "\n原始输出（成为 tool_use_result，不会发给模型）：\n",
+            "\n原始输出（成为 tool_use_result，不会发给 AI）：\n",
         ),
         style="bold",
     )
     out.append_text(raw_output_text(event.output, lang))
+    if note := failed_raw_note(event.error_kind, event.output, lang):
+        out.append("\n" + note, style="yellow")
     return out
+
+
+def failed_raw_note(error_kind: str | None, output: Any, lang: str) -> str | None:
+    """Where tracer's raw output of a failed command is not 2.1.88's, say so beside it."""
+    if error_kind != "exit_code" or not isinstance(output, dict):
+        return None
+    return say(
+        lang,
+        "2.1.88 keeps no such object for a failed command: the non-zero exit throws, and its "
+        'tool_use_result is the string "Error: Exit code N …" (the error\'s text). tracer keeps '
+        "its own dict, so stdout, stderr and the exit code can be seen apart.\n",
+        "2.1.88 不会为失败的命令留下这样的对象：非零退出码会抛出错误，tool_use_result 是一个字符串"
+        "“Error: Exit code N …”（错误的文字）。tracer 保留自己的字典，好把 stdout、stderr 和退出码"
+        "分开来看。\n",
+    )
 
 
 def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
@@ -204,7 +224,12 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out.append("        ⇓  ", style="bold")
     out.append(say(lang, "mapped to a tool_result block", "翻译成 tool_result 块"), style="bold")
     out.append(
-        say(lang, "   (b: jump here and back)\n\n", "（按 b 在此处与原始输出之间跳转）\n\n"),
+        say(
+            lang,
+            key_hint("   (b: jump here and back)"),
+            key_hint("（按 b 在此处与原始输出之间跳转）"),
+        )
+        + "\n\n",
         style="dim",
     )
     block = event.block
@@ -246,8 +271,8 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
                 f"<persisted-output>: the output ({p.get('size')} chars) was over "
                 f"{p.get('threshold')}, so it was saved to {p.get('path')} and the model "
                 "gets a preview and the path instead.\n",
-                f"<persisted-output>：输出（{p.get('size')} 字符）超过 "
-                f"{p.get('threshold')}，已保存到 {p.get('path')}，模型只拿到预览和路径。\n",
+                f"<persisted-output>：输出（{p.get('size')}字符）超过上限"
+                f"{p.get('threshold')}，已保存到 {p.get('path')}，AI 只拿到预览和路径。\n",
             ),
             style="yellow",
         )
@@ -267,7 +292,7 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
                 lang,
                 "Empty output was replaced by a sentence, so the model is never "
                 "handed an empty result.\n",
-                "空输出被替换成一句话，模型不会收到空结果。\n",
+                "空输出被替换成一句说明，AI 不会收到空结果。\n",
             ),
             style="yellow",
         )
@@ -299,14 +324,26 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out.append(
         "create_user_message(content, tool_use_result, source_tool_assistant_uuid)\n", style="dim"
     )
-    out.append(
-        say(
-            lang,
-            "  (the book's createUserMessage, called from addToolResult)\n\n",
-            "  （即书中 addToolResult 调用的 createUserMessage）\n\n",
-        ),
-        style="dim",
-    )
+    path = error_path(getattr(event, "error_kind", None))
+    if path is None or path.via_add_tool_result:
+        out.append(
+            say(
+                lang,
+                "  (the book's createUserMessage, called from addToolResult)\n\n",
+                "  （即书中 addToolResult 调用的 createUserMessage）\n\n",
+            ),
+            style="dim",
+        )
+    else:
+        # One voice with the debug console and the guide: say which 2.1.88 path builds it.
+        out.append(
+            say(
+                lang,
+                f"  tracer wraps this failure here too; in 2.1.88 {path.en}.\n\n",
+                f"  tracer 在这里同样包装了这个失败结果；在 2.1.88 中，{path.zh}。\n\n",
+            ),
+            style="yellow",
+        )
     out.append('{ "type": "user",\n', style="bold")
     out.append('  "uuid": ', style=LABEL)
     out.append(f'"{event.message_uuid}",\n')
@@ -332,6 +369,8 @@ def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
     if message is not None:
         result = index.reader.tool_use_result(message)  # written once, on the tool_run event
         out.append_text(raw_output_text(result, lang))
+        if note := failed_raw_note(getattr(event, "error_kind", None), result, lang):
+            out.append("\n" + note, style="yellow")
     out.append("\n}\n", style="bold")
     if event.feedback:
         out.append(say(lang, "feedback", "反馈（acceptFeedback）") + colon(lang), style=LABEL)

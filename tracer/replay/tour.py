@@ -6,13 +6,14 @@ The tour is a list of stops made from the guide and the bundled recordings:
   section (:mod:`tracer.replay.sections`: an anchored or scenario step first; on a fault
   recording, the step where the doctor finds the fault);
 * one **checkpoint stop** per checkpoint, right after the section its step belongs to. It opens
-  one step before that step and asks the reader to predict what comes next
-  (:mod:`tracer.replay.checkpoints` computes the answer from the trace); after the answer the
-  tour steps on and shows the explanation.
+  before that step (where nothing on the screen gives the answer away) and asks the reader to
+  predict what comes next (:mod:`tracer.replay.checkpoints` computes the answer from the trace
+  and the step that shows it); after the answer the tour goes to that step and explains.
 
 :class:`Tour` moves through the stops and keeps the reader's answers in a :class:`Progress`,
-saved as JSON under ``$TRACER_STATE_DIR``, else ``$XDG_STATE_HOME/tracer``, else
-``~/.local/state/tracer`` (the XDG place for state a program wants to keep between runs), so a
+saved as JSON under ``$TRACER_STATE_DIR``, else the platform's folder for state a program keeps
+between runs (``platformdirs``, installed with Textual: ``$XDG_STATE_HOME/tracer`` or
+``~/.local/state/tracer`` on Linux, ``~/Library/Application Support/tracer`` on macOS), so a
 tour resumes where it was left. Nothing here imports Textual.
 """
 
@@ -91,7 +92,7 @@ def plan_stops(
         question, index = located.question, located.index
         rec = recording_info(located.path, index.reader.header)
         section, _ = section_for_step(
-            guide, rec, index.stage(question.land), index.turn(question.land)
+            guide, rec, index.stage(question.step), index.turn(question.step)
         )
         key = section.id if section is not None else guide.sections[-1].id
         after.setdefault(key, []).append(
@@ -147,9 +148,9 @@ def state_dir(environ: Mapping[str, str] | None = None) -> Path:
     env = os.environ if environ is None else environ
     if env.get(STATE_ENV):
         return Path(env[STATE_ENV])
-    if env.get("XDG_STATE_HOME"):
-        return Path(env["XDG_STATE_HOME"]) / "tracer"
-    return Path(env.get("HOME") or Path.home()) / ".local" / "state" / "tracer"
+    import platformdirs  # reads XDG_STATE_HOME and HOME from the process's environment
+
+    return platformdirs.user_state_path("tracer", appauthor=False)
 
 
 @dataclass

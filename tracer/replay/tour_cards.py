@@ -42,7 +42,7 @@ def section_card(tour: Tour, guide: Any, rec: RecordingInfo | None, lang: str) -
         if notes:
             out.append("\n" + say("fault_notes", lang) + "\n", style="bold red")
             out.append(notes + "\n")
-    lines = diagram_text(stop.section)
+    lines = diagram_text(stop.section, lang)
     if lines:
         out.append("\n" + say("diagram", lang) + "\n", style=LABEL)
         out.append("\n".join(lines) + "\n")
@@ -66,7 +66,7 @@ def reveal_card(tour: Tour, lang: str) -> Text:
         shown = next((c.text(lang) for c in question.choices if c.value == given), given)
         out.append("✗ " + say("wrong", lang, given=shown, answer=answer) + "\n", style="bold red")
     if question.evidence:
-        out.append(say("evidence", lang, evidence=question.evidence) + "\n", style="dim")
+        out.append(say("evidence", lang, evidence=question.evidence_text(lang)) + "\n", style="dim")
     out.append("\n" + say("why", lang) + "\n", style=LABEL)
     out.append(pick(question.checkpoint.text, lang).strip() + "\n")
     out.append("\n" + say("reveal_hint", lang) + "\n", style="dim italic")

@@ -14,18 +14,18 @@ from tracer.replay.i18n import words_for
 
 WORDS: dict[str, dict[str, str]] = {
     "toc_title": {
-        "zh": "目录：第 12 章的 {n} 节",
+        "zh": "目录：第12章的{n}节",
         "en": "Contents: the {n} sections of chapter 12",
     },
     "toc_hint": {
         "zh": "↑↓ 或 j k 选择 · 回车打开 · Esc 关闭",
         "en": "↑↓ or j k choose · Enter opens · Esc closes",
     },
-    "toc_more": {"zh": "……另有 {n} 个录制", "en": "… and {n} more recordings"},
+    "toc_more": {"zh": "……另有{n}个录制", "en": "… and {n} more recordings"},
     "toc_none": {"zh": "（没有哪个录制展示这一节）", "en": "(no recording shows this section)"},
-    "step": {"zh": "第 {n} 步", "en": "step {n}"},
-    "steps": {"zh": "第 {ranges} 步", "en": "steps {ranges}"},
-    "steps_more": {"zh": "第 {ranges} 步等", "en": "steps {ranges}, …"},
+    "step": {"zh": "第{n}步", "en": "step {n}"},
+    "steps": {"zh": "第{ranges}步", "en": "steps {ranges}"},
+    "steps_more": {"zh": "第{ranges}步等", "en": "steps {ranges}, …"},
     "fault_notes": {
         "zh": "故意弄坏了什么，又怎样显现",
         "en": "What was broken on purpose, and how it shows",
@@ -33,15 +33,15 @@ WORDS: dict[str, dict[str, str]] = {
     "diagram": {"zh": "示意图", "en": "Diagram"},
     "tour": {"zh": "导览 {n}/{total}", "en": "Tour {n}/{total}"},
     "tour_keys": {
-        "zh": "w 下一站 · W 上一站 · 其余按键照常",
+        "zh": "w 导览的下一处 · W 上一处 · 其余按键照常",
         "en": "w next stop · W previous stop · every other key as usual",
     },
-    "where": {"zh": "录制 {recording}，第 {step} 步", "en": "recording {recording}, step {step}"},
+    "where": {"zh": "录制 {recording}，第{step}步", "en": "recording {recording}, step {step}"},
     "card_hint": {
-        "zh": "回车关闭说明，可以自己前后看看；按 w 去下一站。",
+        "zh": "回车关闭说明，可以自己前后翻看；按 w 去导览的下一处。",
         "en": "Enter closes this card so you can look around; w goes to the next stop.",
     },
-    "predict": {"zh": "先猜一猜，再往下走", "en": "Predict, then step on"},
+    "predict": {"zh": "先猜一猜，再往下看", "en": "Predict, then step on"},
     "choose_hint": {
         "zh": "按 1–{n} 选择，或用 ↑↓ 加回车；Esc 先不答。",
         "en": "Press 1–{n}, or ↑↓ and Enter; Esc to skip for now.",
@@ -52,18 +52,18 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "right": {"zh": "答对了：{answer}。", "en": "Right: {answer}."},
     "wrong": {
-        "zh": "不对。你答的是 {given}，轨迹里是 {answer}。",
+        "zh": "不对。你答的是“{given}”，轨迹里是“{answer}”。",
         "en": "Not quite: you said {given}; the trace says {answer}.",
     },
     "evidence": {"zh": "轨迹里：{evidence}", "en": "In the trace: {evidence}"},
     "why": {"zh": "为什么", "en": "Why"},
     "reveal_hint": {
-        "zh": "回车关闭；现在停在展示答案的那一步。按 w 去下一站。",
+        "zh": "回车关闭说明；现在停在显示答案的那一步。按 w 去导览的下一处。",
         "en": "Enter closes this; you are now on the step that shows the answer. "
         "w goes to the next stop.",
     },
     "score": {
-        "zh": "检查点：答对 {right} 个，共答了 {answered} 个（全部 {total} 个）。",
+        "zh": "检查点：答对{right}个，共答了{answered}个（全部{total}个）。",
         "en": "Checkpoints: {right} right of {answered} answered ({total} in all).",
     },
     "unanswered": {"zh": "还没答", "en": "not answered yet"},
@@ -72,10 +72,10 @@ WORDS: dict[str, dict[str, str]] = {
         "zh": "导览到此结束。用 tracer tour --restart 可以从头再来。",
         "en": "That is the end of the tour. tracer tour --restart starts it again.",
     },
-    "last_stop": {"zh": "这是最后一站。", "en": "This is the last stop."},
-    "first_stop": {"zh": "这是第一站。", "en": "This is the first stop."},
+    "last_stop": {"zh": "这已是导览的最后一处。", "en": "This is the last stop."},
+    "first_stop": {"zh": "这已是导览的第一处。", "en": "This is the first stop."},
     "not_in_tour": {
-        "zh": "只有导览模式（tracer tour）才有上一站和下一站。",
+        "zh": "只有在导览（tracer tour）里才有上一处和下一处。",
         "en": "Stops exist only on the tour (tracer tour).",
     },
 }

@@ -4,13 +4,17 @@ Rich wraps at whitespace, which suits English. Chinese has no spaces: a paragrap
 "word" to Rich, so it is pushed whole onto a new line and folded there, leaving the English
 words around it stranded on short lines ("API" alone, then the Chinese). Here a line may also
 break between two characters when either is wide (CJK), never before closing punctuation such
-as ，。、：) and never after opening punctuation such as （《, as Chinese typesetting does.
+as ，。、：) and never after opening punctuation such as （《, as Chinese typesetting does; nor
+between a number and the character beside it, so 第2轮 and 3条 never split across lines.
 Pure: it takes a Rich ``Text`` and a width and returns the lines; the pager draws them.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.cells import cell_len, get_character_cell_size
+from rich.measure import Measurement
 from rich.text import Text
 
 _NO_LINE_START = frozenset("，。、：；！？）》」』】〕〉,.;:!?)]}…%")
@@ -20,11 +24,18 @@ _NO_LINE_END = frozenset("（《「『【〔〈([{")
 def _may_break_before(previous: str, char: str) -> bool:
     if char in _NO_LINE_START or previous in _NO_LINE_END:
         return False
+    if _number_and_word(previous, char) or _number_and_word(char, previous):
+        return False  # 第2轮 stays whole: a number keeps 第 and its measure word beside it
     if previous.isspace():
         return not char.isspace()
     if char.isspace():
         return False
     return get_character_cell_size(previous) == 2 or get_character_cell_size(char) == 2
+
+
+def _number_and_word(digit: str, other: str) -> bool:
+    """An ASCII digit beside a Chinese character (第2, 2轮, 3条): one unit to the wrapper."""
+    return digit.isascii() and digit.isdigit() and get_character_cell_size(other) == 2
 
 
 def _cuts(plain: str, width: int) -> list[int]:
@@ -116,3 +127,23 @@ def wrap(text: Text, width: int) -> list[Text]:
             line.expand_tabs(8)  # as Rich does before it wraps
         lines.extend(wrap_line(line, width))
     return lines
+
+
+class Wrapped:
+    """A Rich renderable: ``text`` wrapped by :func:`wrap` at whatever width Rich offers it.
+
+    For widgets that hand their content to Rich (an option list's rows), so Chinese wraps there as
+    it does in the pager: ``Option(Wrapped(text))``. ``str()`` gives the plain text.
+    """
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text.plain
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        yield Text("\n").join(wrap(self.text.copy(), options.max_width))
+
+    def __rich_measure__(self, console: Any, options: Any) -> Measurement:
+        return Measurement.get(console, options, self.text)

@@ -323,6 +323,11 @@ class RequestSent(Event):
     """The body without ``messages``, as sent; only when it differs from the previous request's."""
     body_keys: list[str] | None = None
     """The body's key order, ``messages`` included; with ``params``."""
+    pairing: dict[str, Any] | None = None
+    """What ``ensureToolResultPairing`` changed before this request went out: ``added`` (tool_use
+    ids given a synthetic ``is_error`` result), ``stripped`` (orphan results removed) and, when
+    the loop first sent the request unpatched to show the bare API's answer,
+    ``unpatched_request`` (that request's index)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -418,6 +423,9 @@ class ResultWrapped(Event):
     message_uuid: str
     source_tool_assistant_uuid: str
     feedback: str | None = None
+    error_kind: str | None = None
+    """The failure this result reports (the ``tool_run``'s ``error_kind``): 2.1.88 builds such a
+    message outside ``addToolResult`` (:mod:`tracer.error_paths`); tracer wraps it here too."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,10 +1,11 @@
 """What an event must look like before any view may touch it: its schema, and the shapes inside.
 
-The JSON Schema (:mod:`tracer.trace.schema`) fixes the type of each field: ``seq`` an integer,
-``turn`` an integer, ``tail`` an array. The views need a little more than that: content blocks are
-objects with a string ``type``, a request's parts are ``[uuid, index]`` pairs, a title maps
-languages to strings. :func:`event_problems` checks both, so that the reader and ``validate`` say
-the same thing, and a file that validates never crashes another command.
+The JSON Schema (:mod:`tracer.trace.event_schema`, with the one validator for it) fixes the type
+of each field: ``seq`` an integer, ``turn`` an integer, ``tail`` an array. The views need a little
+more than that: content blocks are objects with a string ``type``, a request's parts are ``[uuid,
+index]`` pairs, a title maps languages to strings. :func:`event_problems` checks both, so that
+the reader and ``validate`` say the same thing, and a file that validates never crashes another
+command.
 
 Claude Code trusts its own transcripts (it wrote them); tracer cannot, since traces are shared,
 imported and edited by hand.
@@ -12,71 +13,11 @@ imported and edited by hand.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
 from typing import Any
 
-from tracer.trace.schema import build_schema, check
+from tracer.trace.event_schema import checks
 
 _ROLES = ("user", "assistant")
-
-
-@cache
-def _schemas() -> dict[str, dict[str, Any]]:
-    return {k: v for k, v in build_schema()["$defs"].items() if k != "header"}
-
-
-Test = Callable[[Any], bool]
-_PYTHON = {
-    "string": str,
-    "integer": int,
-    "number": (int, float),
-    "boolean": bool,
-    "object": dict,
-    "array": list,
-    "null": type(None),
-}
-
-
-def _compile(schema: dict[str, Any]) -> Test:
-    """One schema as a plain predicate: the reader checks every event it decodes, and walking
-    the schema generically for each one costs more than all the rest of the decoding.
-    ``check`` still words the problem when the predicate says no."""
-    if "const" in schema:
-        const = schema["const"]
-        return lambda v: v == const
-    if "enum" in schema:
-        options = schema["enum"]
-        return lambda v: v in options
-    if "anyOf" in schema:
-        tests = [_compile(option) for option in schema["anyOf"]]
-        return lambda v: any(t(v) for t in tests)
-    tests: list[Test] = []
-    expected = schema.get("type")
-    if expected:
-        python = _PYTHON[expected]
-        numeric = expected in ("integer", "number")
-        tests.append(lambda v: isinstance(v, python) and not (numeric and isinstance(v, bool)))
-    if schema.get("required") or schema.get("properties"):
-        required = tuple(schema.get("required", ()))
-        props = tuple((name, _compile(sub)) for name, sub in schema.get("properties", {}).items())
-        tests.append(
-            lambda v: (
-                not isinstance(v, dict)
-                or (all(n in v for n in required) and all(t(v[n]) for n, t in props if n in v))
-            )
-        )
-    if "items" in schema:
-        item = _compile(schema["items"])
-        tests.append(lambda v: not isinstance(v, list) or all(item(x) for x in v))
-    if len(tests) == 1:
-        return tests[0]
-    return lambda v: all(t(v) for t in tests)
-
-
-@cache
-def _tests() -> dict[str, Test]:
-    return {kind: _compile(schema) for kind, schema in _schemas().items()}
 
 
 def event_problems(data: dict[str, Any]) -> str | None:
@@ -84,12 +25,11 @@ def event_problems(data: dict[str, Any]) -> str | None:
     kind = data.get("kind")
     if not isinstance(kind, str):
         return "an event needs a string 'kind'"
-    schema = _schemas().get(kind)
-    if schema is None:
+    check = checks().get(kind) if kind != "header" else None
+    if check is None:
         problems = _unknown_problems(data)
     else:
-        sound = _tests()[kind](data)
-        problems = (check(data, schema) if not sound else []) or _inner_problems(kind, data)
+        problems = check(data, "") or _inner_problems(kind, data)
     # A missing ``stage`` is implied by the kind: the reader lets it pass (validate does not).
     problems = [p for p in problems if p != "missing 'stage'"]
     missing = [p.split("'")[1] for p in problems if p.startswith("missing '")]

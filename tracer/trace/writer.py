@@ -21,11 +21,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-from tracer.trace.compact_json import compact_encoder
+from tracer.trace.compact_json import line_encoder
 from tracer.trace.events import Event, Header
 from tracer.trace.redact import Redactor
 
-_ENCODE = compact_encoder()
+_ENCODE = line_encoder()
 
 BULK_BUFFER = 1 << 20
 """Bytes buffered before a write when lines are not flushed one by one (an import)."""

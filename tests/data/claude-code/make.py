@@ -9,11 +9,13 @@ own; only the shapes follow the real files. Run: ``python tests/data/claude-code
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).parent
 SESSION = "5e55a0f1-0000-4000-8000-000000000001"
+START = datetime(2026, 3, 1, 10)
 
 
 class Transcript:
@@ -25,7 +27,9 @@ class Transcript:
         sidechain: bool = False,
         agent_id: str | None = None,
         write_agent_id: bool = True,
+        session: str = SESSION,
     ) -> None:
+        self.session = session
         self.version, self.sidechain, self.agent_id = version, sidechain, agent_id
         self.write_agent_id = write_agent_id
         self.records: list[dict[str, Any]] = []
@@ -40,12 +44,12 @@ class Transcript:
             "isSidechain": self.sidechain,
             "userType": "external",
             "cwd": "/home/dev/app",
-            "sessionId": SESSION,
+            "sessionId": self.session,
             "version": self.version,
             "gitBranch": "main",
             "type": kind,
             "uuid": uuid or f"{kind[:2]}-{self.agent_id or 'main'}-{self.n:03d}",
-            "timestamp": f"2026-03-01T10:{self.clock // 60:02d}:{self.clock % 60:02d}.000Z",
+            "timestamp": (START + timedelta(seconds=self.clock)).strftime("%Y-%m-%dT%H:%M:%S.000Z"),
         }
         if self.version.startswith("2.1"):
             rec["slug"] = "quiet-little-walrus"
@@ -69,6 +73,7 @@ class Transcript:
         mid: str,
         block: dict[str, Any],
         model: str = "claude-sonnet-4-5",
+        usage: dict[str, Any] | None = None,
         **extra: Any,
     ) -> str:
         rec = self._envelope("assistant", parent)
@@ -80,7 +85,7 @@ class Transcript:
             "content": [block],
             "stop_reason": None,
             "stop_sequence": None,
-            "usage": {"input_tokens": 10, "output_tokens": 5},
+            "usage": usage or {"input_tokens": 10, "output_tokens": 5},
         }
         rec["requestId"] = f"req_{mid}"
         rec.update(extra)
@@ -102,6 +107,17 @@ class Transcript:
         if self.version.startswith("2.1"):
             extra["sourceToolAssistantUUID"] = holder or parent
         return self.user(parent, [block], **extra)
+
+    def attachment(self, parent: str, attachment: dict[str, Any]) -> str:
+        rec = self._envelope("attachment", parent)
+        rec["attachment"] = attachment
+        return self.add(rec)["uuid"]
+
+    def progress(self, parent: str, data: dict[str, Any], **extra: Any) -> str:
+        rec = self._envelope("progress", parent)
+        rec["data"] = data
+        rec.update(extra)
+        return self.add(rec)["uuid"]
 
     def system(self, parent: str | None, subtype: str, **fields: Any) -> str:
         rec = self._envelope("system", parent)
@@ -354,6 +370,353 @@ def polling() -> None:
     t.write("v2.1-polling-bash-output.jsonl")
 
 
+def tokens(fresh: int, read: int, made: int, out: int) -> dict[str, Any]:
+    """A usage block as Claude Code copies it from the API."""
+    return {
+        "input_tokens": fresh,
+        "cache_creation_input_tokens": made,
+        "cache_read_input_tokens": read,
+        "cache_creation": {"ephemeral_5m_input_tokens": made, "ephemeral_1h_input_tokens": 0},
+        "output_tokens": out,
+        "service_tier": "standard",
+    }
+
+
+def clear_context() -> None:
+    """2.1: plan mode's "clear context", then /clear: three conversations under three roots.
+
+    The tokens show it: each new root's first request reads a small, fresh context.
+    """
+    t = Transcript("2.1.41")
+    u = t.user(None, "Plan how to add a --verbose flag to the CLI.", permissionMode="plan")
+    a = t.assistant(
+        u,
+        "msg_k1",
+        use("toolu_k1", "Read", file_path="/home/dev/app/cli.py"),
+        usage=tokens(3, 14000, 2100, 60),
+    )
+    r = t.result(a, "toolu_k1", "     1→import argparse", {"type": "text", "file": {}})
+    a = t.assistant(
+        r,
+        "msg_k2",
+        use("toolu_k2", "ExitPlanMode", plan="1. add the flag"),
+        usage=tokens(2, 16100, 420, 90),
+    )
+    t.result(a, "toolu_k2", "User approved the plan", {"plan": "1. add the flag"})
+    # The new conversation: a new root, written by Claude Code itself.
+    n = t.user(None, [text("[Request interrupted by user for tool use]")])
+    n = t.user(n, "Implement the following plan:\n\n1. add the flag")
+    a = t.assistant(
+        n,
+        "msg_k3",
+        use("toolu_k3", "Edit", file_path="cli.py", old_string="a", new_string="b"),
+        usage=tokens(4, 9000, 900, 120),
+    )
+    r = t.result(a, "toolu_k3", "The file cli.py has been updated.", {"filePath": "cli.py"})
+    a = t.assistant(
+        r,
+        "msg_k4",
+        use("toolu_k4", "Bash", command="python cli.py --verbose"),
+        usage=tokens(1, 9900, 300, 40),
+    )
+    r = t.result(a, "toolu_k4", "verbose on", bash_raw("verbose on"))
+    t.assistant(r, "msg_k5", text("The flag works."), usage=tokens(1, 10200, 80, 12))
+    c = t.user(
+        None,
+        "<command-name>/clear</command-name>\n<command-message>clear</command-message>"
+        "\n<command-args></command-args>",
+    )
+    c = t.user(c, "<local-command-stdout></local-command-stdout>")
+    u = t.user(c, "How many Python files are there?")
+    a = t.assistant(
+        u, "msg_k6", use("toolu_k6", "Glob", pattern="**/*.py"), usage=tokens(5, 8800, 0, 30)
+    )
+    r = t.result(a, "toolu_k6", "cli.py\nlib.py", {"filenames": ["cli.py", "lib.py"]})
+    t.assistant(r, "msg_k7", text("Two."), usage=tokens(1, 8850, 20, 3))
+    t.write("v2.1-clear-context-three-conversations.jsonl")
+
+
+CAVEAT = (
+    "Caveat: The messages below were generated by the user while running local commands. "
+    "DO NOT respond to these messages or otherwise consider them in your response unless the "
+    "user explicitly asks you to."
+)
+
+
+def local_commands_1_0() -> None:
+    """1.0.x: each /model hangs off the one caveat record written before the first of them."""
+    t = Transcript("1.0.51")
+    u = t.user(None, "List the files.")
+    a = t.assistant(u, "msg_m1", use("toolu_m1", "LS", path="/home/dev/app"))
+    r = t.result(a, "toolu_m1", "- cli.py\n- lib.py", "- cli.py\n- lib.py")
+    a = t.assistant(r, "msg_m2", text("Two files."))
+    cav = t.user(a, CAVEAT, isMeta=True)
+    c = t.user(cav, "<command-name>/model</command-name>\n<command-message>model</command-message>")
+    c = t.user(c, "<local-command-stdout>Set model to opus</local-command-stdout>")
+    u = t.user(c, "Read lib.py and run its tests.")
+    a = t.assistant(u, "msg_m3", use("toolu_m3", "Read", file_path="/home/dev/app/lib.py"))
+    r = t.result(a, "toolu_m3", "     1→def f(): pass", {"type": "text", "file": {}})
+    a = t.assistant(r, "msg_m4", use("toolu_m4", "Bash", command="pytest -q"))
+    r = t.result(a, "toolu_m4", "1 passed", bash_raw("1 passed"))
+    a = t.assistant(r, "msg_m5", text("One test, passing."))
+    c = t.user(cav, "<command-name>/model</command-name>\n<command-message>model</command-message>")
+    c = t.user(c, "<local-command-stdout>Set model to sonnet</local-command-stdout>")
+    u = t.user(c, "Now lint it.")
+    a = t.assistant(u, "msg_m6", use("toolu_m6", "Bash", command="ruff check lib.py"))
+    r = t.result(a, "toolu_m6", "All checks passed!", bash_raw("All checks passed!"))
+    a = t.assistant(r, "msg_m7", text("Clean."))
+    # Commands that never reach a request: /status and /doctor after the last answer.
+    c = t.user(a, "<command-name>/status</command-name>\n<command-message>status</command-message>")
+    c = t.user(c, "<local-command-stdout>Model: sonnet</local-command-stdout>")
+    c = t.user(a, "<command-name>/doctor</command-name>\n<command-message>doctor</command-message>")
+    t.write("v1.0-local-commands.jsonl")
+
+
+def retried_task_1_0() -> None:
+    """1.0.x: the same Task prompt sent three times; the first two calls were interrupted."""
+    t = Transcript("1.0.98")
+    prompt = "Find every TODO."
+    u = t.user(None, "Find the TODOs with a subagent.")
+    parent = u
+    for k, again in enumerate(["Try again.", "Once more, please."]):
+        a = t.assistant(
+            parent, f"msg_t{k}", use(f"toolu_t{k}", "Task", description="TODOs", prompt=prompt)
+        )
+        if k == 0:  # the first run got as far as one tool call before the interruption
+            side = Transcript("1.0.98", sidechain=True, agent_id=f"s{k}", write_agent_id=False)
+            side.clock, side.n = t.clock, t.n
+            su = side.user(None, prompt)
+            side.assistant(su, "msg_ts0", use("toolu_ts0", "Grep", pattern="TODO"))
+            t.records += side.records
+            t.clock, t.n = side.clock, side.n
+        r = t.result(
+            a,
+            f"toolu_t{k}",
+            "[Request interrupted by user for tool use]",
+            "Error: [Request interrupted by user for tool use]",
+            is_error=True,
+        )
+        i = t.user(r, [text("[Request interrupted by user for tool use]")])
+        t.clock += 3600  # an hour later
+        parent = t.user(i, again)
+    a = t.assistant(parent, "msg_t2", use("toolu_t2", "Task", description="TODOs", prompt=prompt))
+    side = Transcript("1.0.98", sidechain=True, agent_id="s2", write_agent_id=False)
+    side.clock, side.n = t.clock, t.n
+    _subagent(side, prompt, "msg_tz", "toolu_tz")
+    t.records += side.records
+    t.clock, t.n = side.clock, side.n
+    r = t.result(
+        a,
+        "toolu_t2",
+        "One TODO, in src/a.py line 3.",
+        {"content": [text("One TODO, in src/a.py line 3.")], "totalToolUseCount": 1},
+    )
+    t.assistant(r, "msg_t3", text("There is one TODO, in src/a.py."))
+    t.write("v1.0-task-retried-same-prompt.jsonl")
+
+
+def warmup_2_0(folder: Path) -> None:
+    """2.0.x: a start-up "Warmup" sidechain with no Task call; a Task call the next day."""
+    session = "5e55a0f1-0000-4000-8000-0000000000aa"
+    t = Transcript("2.0.43", session=session)
+    w = Transcript("2.0.43", sidechain=True, agent_id="c0ffee01", session=session)
+    wu = w.user(None, "Warmup")
+    w.assistant(wu, "msg_w0", text("Ready to help."), model="claude-haiku-4-5")
+    t.records += w.records
+    t.n, t.clock = w.n, w.clock + 86400
+    u = t.user(None, [text("Find the TODOs with a subagent.")])
+    a = t.assistant(
+        u,
+        "msg_w1",
+        use(
+            "toolu_w1",
+            "Task",
+            description="find TODOs",
+            prompt="Find every TODO.",
+            subagent_type="Explore",
+        ),
+    )
+    r = t.result(
+        a,
+        "toolu_w1",
+        "One TODO, in src/a.py line 3.",
+        {
+            "status": "completed",
+            "agentId": "d1e2f3a4",
+            "prompt": "Find every TODO.",
+            "content": [text("One TODO, in src/a.py line 3.")],
+            "totalToolUseCount": 1,
+        },
+    )
+    t.assistant(r, "msg_w2", text("There is one TODO, in src/a.py."))
+    t.write(f"{session}.jsonl", folder)
+    sub = Transcript("2.0.43", sidechain=True, agent_id="d1e2f3a4", session=session)
+    sub.clock = t.clock - 3
+    _subagent(sub, "Find every TODO.", "msg_wa", "toolu_wa")
+    sub.write("agent-d1e2f3a4.jsonl", folder)
+
+
+def progress_only_2_1() -> None:
+    """2.1: the subagent's run exists only as agent_progress records in the parent file."""
+    t = Transcript("2.1.50")
+    u = t.user(None, "Have a subagent count the TODOs and read the first file.")
+    a = t.assistant(
+        u,
+        "msg_g1",
+        use(
+            "toolu_g1",
+            "Task",
+            description="count TODOs",
+            prompt="Count the TODOs.",
+            subagent_type="general-purpose",
+        ),
+    )
+    agent = "a5150e1"
+    steps: list[dict[str, Any]] = [
+        {"type": "user", "message": {"role": "user", "content": [text("Count the TODOs.")]}},
+        {
+            "type": "assistant",
+            "message": {
+                "id": "msg_ga",
+                "role": "assistant",
+                "type": "message",
+                "model": "claude-haiku-4-5",
+                "content": [use("toolu_ga", "Grep", pattern="TODO")],
+                "stop_reason": None,
+                "usage": tokens(3, 0, 5000, 20),
+            },
+        },
+        {
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_ga", "content": "src/a.py:3"}
+                ],
+            },
+            "toolUseResult": {"mode": "content", "numFiles": 1},
+        },
+        {
+            "type": "assistant",
+            "message": {
+                "id": "msg_gb",
+                "role": "assistant",
+                "type": "message",
+                "model": "claude-haiku-4-5",
+                "content": [use("toolu_gb", "Read", file_path="src/a.py")],
+                "stop_reason": None,
+                "usage": tokens(2, 5000, 40, 18),
+            },
+        },
+        {
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_gb", "content": "     3→# TODO"}
+                ],
+            },
+        },
+        {
+            "type": "assistant",
+            "message": {
+                "id": "msg_gc",
+                "role": "assistant",
+                "type": "message",
+                "model": "claude-haiku-4-5",
+                "content": [text("One TODO, in src/a.py.")],
+                "stop_reason": None,
+                "usage": tokens(1, 5040, 30, 9),
+            },
+        },
+    ]
+    parent = a
+    for k, step in enumerate(steps):
+        step = {**step, "uuid": f"sub-{k:02d}", "timestamp": f"2026-03-01T10:00:{10 + k:02d}.000Z"}
+        parent = t.progress(
+            parent,
+            {
+                "message": step,
+                "normalizedMessages": [],
+                "type": "agent_progress",
+                "prompt": "Count the TODOs.",
+                "agentId": agent,
+            },
+            toolUseID=f"agent_msg_{k}",
+            parentToolUseID="toolu_g1",
+        )
+    r = t.result(
+        a,
+        "toolu_g1",
+        "One TODO, in src/a.py.\nagentId: a5150e1",
+        {
+            "status": "completed",
+            "agentId": agent,
+            "prompt": "Count the TODOs.",
+            "content": [text("One TODO, in src/a.py.")],
+            "totalToolUseCount": 2,
+        },
+    )
+    t.records[-1]["parentUuid"] = a
+    t.assistant(r, "msg_g2", text("The subagent found one TODO."))
+    t.write("v2.1-subagent-only-in-progress-records.jsonl")
+
+
+def hook_context_2_1() -> None:
+    """2.1: PreToolUse and PostToolUse hooks add text for the model, on side branches."""
+    t = Transcript("2.1.45")
+    u = t.user(None, "Run the tests.")
+    a = t.assistant(u, "msg_h1", use("toolu_h1", "Bash", command="pytest -q"))
+    t.attachment(
+        a,
+        {
+            "type": "hook_additional_context",
+            "hookName": "PreToolUse:Bash",
+            "toolUseID": "toolu_h1",
+            "hookEvent": "PreToolUse",
+            "content": ["The test database is reset before each run."],
+        },
+    )
+    r = t.result(a, "toolu_h1", "3 passed", bash_raw("3 passed"))
+    t.attachment(
+        r,
+        {
+            "type": "hook_additional_context",
+            "hookName": "PostToolUse:Bash",
+            "toolUseID": "toolu_h1",
+            "hookEvent": "PostToolUse",
+            "content": ["Remember to update CHANGELOG.md."],
+        },
+    )
+    a = t.assistant(r, "msg_h2", text("3 passed. I will note it in CHANGELOG.md."))
+    t.write("v2.1-hook-context-on-side-branches.jsonl")
+
+
+def broken_stream_2_1() -> None:
+    """2.1: a stream broke off and the request was resent; the cut-off text stayed in the file.
+    Later a turn's user input (about 40 tokens) was never written."""
+    t = Transcript("2.1.47")
+    u = t.user(None, "Why does the build fail?")
+    a = t.assistant(u, "msg_x1", text("Let me look at the"), usage=tokens(3, 12000, 500, 1))
+    a = t.assistant(
+        a, "msg_x2", text("I will read the build log first."), usage=tokens(3, 12000, 500, 14)
+    )
+    a = t.assistant(
+        a,
+        "msg_x2",
+        use("toolu_x2", "Bash", command="make 2>&1 | tail -3"),
+        usage=tokens(3, 12000, 500, 60),
+    )
+    r = t.result(a, "toolu_x2", "error: missing lib.h", bash_raw("error: missing lib.h"))
+    a = t.assistant(
+        r, "msg_x3", text("lib.h is missing from the include path."), usage=tokens(1, 12560, 90, 25)
+    )
+    # The next answer's request counted 12,719 prompt tokens: the last request's 12,651, its
+    # answer's 25, and 43 more: the user wrote something the transcript never got.
+    t.assistant(a, "msg_x4", text("Then add -Iinclude to CFLAGS."), usage=tokens(69, 12650, 0, 11))
+    t.write("v2.1-resent-after-broken-stream.jsonl")
+
+
 def main() -> None:
     compaction_1_0()
     result_before_assistant()
@@ -365,6 +728,13 @@ def main() -> None:
     inline_sidechain_1_0()
     polling()
     layout_2_0(HERE / "layout-2.0")
+    clear_context()
+    local_commands_1_0()
+    retried_task_1_0()
+    warmup_2_0(HERE / "layout-2.0-warmup")
+    progress_only_2_1()
+    hook_context_2_1()
+    broken_stream_2_1()
 
 
 if __name__ == "__main__":

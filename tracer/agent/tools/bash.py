@@ -3,8 +3,11 @@
 Mirrors Claude Code's ``tools/BashTool``. The chapter says the tool "joins stdout and stderr";
 we capture the two apart (the raw output keeps both) and join them for the model. Claude Code
 2.1.88 instead merges them at the file-descriptor level; the guide explains the difference.
-A non-zero exit is an error whose content starts ``Exit code N``, except where exit 1 only means
-"nothing found" (grep, rg, find, diff, test).
+A non-zero exit is an error whose content starts ``Exit code N``, except for the few commands
+whose exit 1 is an answer, not a failure (2.1.88's ``interpretCommandResult``), and the answer
+differs by command: grep and rg found no match ("No matches found", Claude Code's words), diff
+found the files different, test and ``[`` found the condition false, find could not read some
+paths. Only "No matches found" is confirmed as 2.1.88's wording; the other notes are tracer's.
 """
 
 from __future__ import annotations
@@ -38,7 +41,15 @@ _READ_ONLY_COMMANDS = frozenset(
     }
 )
 _READ_ONLY_GIT = frozenset({"status", "diff", "log", "show", "branch", "rev-parse", "ls-files"})
-_EXIT_ONE_IS_NOT_ERROR = frozenset({"grep", "rg", "find", "diff", "test", "["})
+#: What exit code 1 means for the commands where it is not an error.
+EXIT_ONE_MEANS = {
+    "grep": "No matches found",
+    "rg": "No matches found",
+    "diff": "Files differ",
+    "test": "Condition is false",
+    "[": "Condition is false",
+    "find": "Some paths could not be read",
+}
 _SHELL_OPERATORS = (";", "&&", "||", "|", ">", "<", "`", "$(")
 
 
@@ -113,9 +124,9 @@ class BashTool(Tool):
             "duration_ms": int((time.monotonic() - started) * 1000),
         }
         words = _first_words(command)
-        if code == 1 and words and words[0] in _EXIT_ONE_IS_NOT_ERROR:
-            # For these commands exit 1 is an answer ("nothing matched"), not a failure.
-            output["return_code_interpretation"] = "No matches found"
+        if code == 1 and words and words[0] in EXIT_ONE_MEANS:
+            # For these commands exit 1 is an answer, not a failure, and each means its own.
+            output["return_code_interpretation"] = EXIT_ONE_MEANS[words[0]]
         return output
 
     def map_result(self, output: dict[str, Any], tool_use_id: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from tracer.replay.diagnose import Diagnosis, step_of
 from tracer.replay.i18n import severity_mark, severity_name, tr
+from tracer.replay.wrap import Wrapped
 
 #: Colour of each severity's marker, shared with the timeline.
 SEVERITY_STYLE = {"error": "bold #ff5f5f", "warning": "bold #ffaf00"}
@@ -78,7 +79,9 @@ class FindingsPanel(OptionList):
         for finding in diagnosis.findings:
             if options:
                 options.append(None)  # a rule between findings
-            options.append(Option(finding_text(finding, lang), id=f"finding-{len(self.steps)}"))
+            # Wrapped the Chinese way: "第2次请求" never loses 次 to the next line.
+            row = Wrapped(finding_text(finding, lang))
+            options.append(Option(row, id=f"finding-{len(self.steps)}"))
             self.steps.append(step_of(finding))
         self.set_options(options)
         self.highlighted = 0

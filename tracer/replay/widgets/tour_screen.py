@@ -1,6 +1,7 @@
 """The tour's two screens: a card to read (a section, a revealed answer) and a question to answer.
 
-:class:`TourCard` shows Rich text the app prepared and closes on Enter (or Escape).
+:class:`TourCard` shows Rich text the app prepared and closes on Enter (or Escape); its text, and
+a question's, is wrapped the Chinese way (:class:`~tracer.replay.widgets.wrapped_text.WrappedText`).
 :class:`TourQuestion` asks a checkpoint's question before the reader steps on: a numbered list of
 choices (keys ``1``–``9``, or ↑ ↓ and Enter) or a box for a number. It dismisses with the answer
 as text, or ``None`` when the reader skips; checking the answer is the app's (and
@@ -20,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from tracer.replay.checkpoints import Question
 from tracer.replay.tour_words import say
+from tracer.replay.widgets.wrapped_text import WrappedText
 
 
 class TourCard(ModalScreen[None]):
@@ -37,7 +39,7 @@ class TourCard(ModalScreen[None]):
         with Vertical(id="tour-box"):
             yield Static(Text(self.title_text, style="bold"), id="tour-title")
             with VerticalScroll(id="tour-body"):
-                yield Static(self.body)
+                yield WrappedText(self.body)
 
 
 class TourQuestion(ModalScreen[str | None]):
@@ -53,7 +55,7 @@ class TourQuestion(ModalScreen[str | None]):
         with Vertical(id="tour-box"):
             yield Static(Text(self.title_text, style="bold"), id="tour-title")
             yield Static(Text(say("predict", self.lang), style="bold cyan"))
-            yield Static(self.prompt, id="tour-prompt")
+            yield WrappedText(self.prompt, id="tour-prompt")
             if self.question.numeric:
                 yield Input(id="tour-answer", type="integer")
                 hint = say("number_hint", self.lang)

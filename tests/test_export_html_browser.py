@@ -1,0 +1,306 @@
+"""The exported page in a real browser: Chromium, driven by Playwright, offline.
+
+Debian's ``chromium`` package (``apt-get install chromium fonts-noto-cjk fonts-noto-color-emoji``,
+which ``.ci/run`` does where it can) is driven through Playwright's ``executable_path``; no
+browser is ever downloaded. Every request other than ``file:`` is aborted and recorded, and the
+test asserts none was attempted. Outside CI, without Chromium or Playwright, the tests are
+skipped; in CI (``CI`` set) that is a failure, like the Phoenix test, so they cannot quietly not
+run. Set ``TRACER_SCREENS=chapters/ch12/screens`` to keep the desktop screenshot (the README's).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tracer.chapters import load_guide
+from tracer.cli import main
+from tracer.paths import MAIN_RECORDING, RECORDINGS_DIR
+
+DATA = Path(__file__).parent / "data" / "claude-code" / "layout-2.0"
+SUBAGENTS = DATA / "5e55a0f1-0000-4000-8000-000000000001.jsonl"
+FAULT = RECORDINGS_DIR / "faults" / "01-result-not-returned.trace.jsonl"
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+def _chromium() -> str | None:
+    return os.environ.get("TRACER_CHROMIUM") or shutil.which("chromium") or None
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    exe = _chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        exe = None
+    if exe is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium or playwright is missing: .ci/run installs them")
+        pytest.skip("Chromium or playwright is not installed (apt-get install chromium)")
+    with sync_playwright() as driver:
+        context = driver.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("profile")),  # a fresh user-data-dir
+            executable_path=exe,
+            args=ARGS,
+            headless=True,
+            viewport={"width": 1280, "height": 800},
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("pages")
+    imported = folder / "subagents.trace.jsonl"
+    assert main(["import", "claude-code", str(SUBAGENTS), "-o", str(imported)]) == 0
+    out = {}
+    for name, trace in (("walk", MAIN_RECORDING), ("fault", FAULT), ("subagents", imported)):
+        out[name] = folder / f"{name}.html"
+        assert main(["export", str(trace), "--format", "html", "-o", str(out[name])]) == 0
+    return out
+
+
+def until(page: Any, expression: str, timeout: float = 10.0) -> Any:
+    """Poll ``expression`` until it is truthy (``wait_for_function`` would ``eval`` inside the
+    page, which its Content-Security-Policy forbids, as it should)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(expression)
+        if value or time.monotonic() > deadline:
+            assert value, f"timed out waiting for {expression}"
+            return value
+        time.sleep(0.02)
+
+
+class Opened:
+    """A page with its console errors and every request that was not ``file:``."""
+
+    def __init__(self, context: Any, path: Path, fragment: str = "") -> None:
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page = context.new_page()
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.route("**/*", self._route)
+        self.page.goto(path.as_uri() + fragment)
+        self.wait_step()
+
+    def _route(self, route: Any) -> None:
+        url = route.request.url
+        if url.startswith("file:"):
+            route.continue_()
+        else:
+            self.requests.append(url)
+            route.abort()
+
+    def wait_step(self, step: int | None = None) -> int:
+        want = f' === "{step}"' if step is not None else ""
+        until(self.page, f"document.body.dataset.step{want}")
+        return int(self.page.evaluate("document.body.dataset.step"))
+
+    def text(self, selector: str) -> str:
+        return str(self.page.locator(selector).inner_text())
+
+    def close(self) -> None:
+        assert self.requests == [], self.requests
+        assert self.errors == [], self.errors
+        self.page.close()
+
+
+def test_deep_link_keys_reload_and_language(browser: Any, pages: dict[str, Path]) -> None:
+    opened = Opened(browser, pages["walk"], "#step-8")
+    page = opened.page
+    assert opened.text("#step-title").startswith("mapping")
+    assert opened.text("#journey [aria-current=step]").endswith("mapping")
+    assert "turn 1 · step 8/36" in opened.text("#position")
+    assert "tool_result" in opened.text("#view")
+    page.keyboard.press("ArrowRight")
+    assert opened.wait_step(9) == 9 and page.url.endswith("#step-9")
+    assert opened.text("#step-title").startswith("wrapping")
+    page.reload()
+    assert opened.wait_step(9) == 9  # the link survives a reload
+    page.keyboard.press("1")  # the next mapping step
+    assert opened.text("#step-title").startswith("mapping") and opened.wait_step() > 9
+    page.keyboard.press("[")  # back to this turn's start
+    assert opened.text("#step-title").startswith("turn start")
+    before = opened.text("#position")
+    page.keyboard.press("]")  # the next turn's start
+    assert opened.text("#step-title").startswith("turn start")
+    assert opened.text("#position") != before
+    page.locator("#journey button", has_text="mapping").click()  # the buttons do what keys do
+    assert opened.text("#step-title").startswith("mapping")
+    page.locator("#lang").click()
+    guide = load_guide()
+    zh = " ".join(guide.stage_text("mapping", "zh").split())[:16]
+    until(page, "document.documentElement.lang === 'zh-Hans'")
+    assert zh in " ".join(opened.text("#chapter-step").split())
+    assert opened.text("#step-title").startswith("翻译（mapping）")
+    assert "第 " in opened.text("#position")
+    page.locator("#raw summary").click()
+    assert '"records"' in opened.text("#raw-json")
+    page.emulate_media(media="print")  # the print stylesheet: the step and its chapter only
+    shown = "e => getComputedStyle(e).display !== 'none'"
+    assert not page.locator("#timeline").evaluate(shown)
+    assert not page.locator(".controls").evaluate(shown)
+    assert page.locator("#view").evaluate(shown) and page.locator("#chapter").evaluate(shown)
+    page.emulate_media(media="screen")
+    page.locator("#lang").click()  # back to English for the other tests (it is remembered)
+    until(page, "document.documentElement.lang === 'en'")
+    opened.close()
+
+
+def test_search_finds_steps_and_moves_to_them(browser: Any, pages: dict[str, Path]) -> None:
+    opened = Opened(browser, pages["walk"])
+    page = opened.page
+    page.keyboard.press("/")
+    page.keyboard.type("git diff")
+    page.keyboard.press("Enter")
+    until(page, "document.getElementById('search-count').textContent.includes('/')")
+    assert opened.text("#search-count").startswith("match 1/")
+    shown = opened.text("#step-title") + opened.text("#view")
+    assert "git diff" in shown  # the session's title names it: step 1 is the first match
+    first = opened.wait_step()
+    page.keyboard.press("Enter")  # the next match
+    until(page, "document.getElementById('search-count').textContent.includes('2/')")
+    second = opened.wait_step()
+    assert second > first and "git diff" in opened.text("#step-title") + opened.text("#view")
+    hits = page.locator("#results li")
+    assert hits.count() >= 2
+    hits.nth(1).locator("a").click()
+    assert opened.wait_step() == second
+    opened.close()
+
+
+def test_findings_are_marked_on_their_steps(browser: Any, pages: dict[str, Path]) -> None:
+    opened = Opened(browser, pages["fault"])
+    page = opened.page
+    first = int(page.evaluate("JSON.parse(document.getElementById('tracer-meta').textContent)"
+                              ".findings[0].step"))  # fmt: skip
+    page.evaluate(f"tracerPage.go({first})")
+    opened.wait_step(first + 1)
+    assert page.locator("#findings li").count() >= 1
+    assert page.locator("#timeline [aria-current=step] .mark-error, "
+                        "#timeline [aria-current=step] .mark-warning").count() == 1  # fmt: skip
+    assert page.locator("#chart svg rect").count() > 0
+    opened.close()
+
+
+def test_a_subagent_opens_under_its_task_call(browser: Any, pages: dict[str, Path]) -> None:
+    opened = Opened(browser, pages["subagents"], "#step-5")
+    page = opened.page
+    loop = page.locator("#timeline details.loop")
+    assert loop.count() == 1 and not loop.evaluate("d => d.open")  # collapsed until opened
+    assert "subagent b1d2e3f4 for toolu_l1" in loop.locator("summary").inner_text()
+    loop.locator("summary").click()
+    assert loop.evaluate("d => d.open")
+    loop.locator("a").first.click()
+    assert opened.wait_step(6) == 6 and opened.text("#step-title").startswith("session")
+    page.keyboard.press("ArrowRight")
+    opened.wait_step(7)
+    assert page.locator("#timeline details.loop").evaluate("d => d.open")  # inside: open
+    opened.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_nothing_overflows_sideways(
+    browser: Any, pages: dict[str, Path], size: str, tmp_path: Path
+) -> None:
+    width, height = SIZES[size]
+    for name in ("walk", "subagents"):
+        opened = Opened(browser, pages[name], "#step-13")
+        page = opened.page
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(50)
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= width, (name, size, wide)
+        shot = tmp_path / f"{name}-{size}.png"
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
+        keep = os.environ.get("TRACER_SCREENS")
+        if keep and name == "walk":
+            page.screenshot(path=str(Path(keep) / f"html-page-{size}.png"))
+        opened.close()
+
+
+def test_the_policy_stops_a_fetch_before_it_leaves(browser: Any, pages: dict[str, Path]) -> None:
+    """What a transcript could never do from inside the page, tried from outside: refused."""
+    opened = Opened(browser, pages["walk"])
+    refused = opened.page.evaluate(
+        "fetch('https://example.invalid/x').then(() => 'fetched', (e) => 'refused: ' + e.name)"
+    )
+    assert refused == "refused: TypeError"
+    assert opened.requests == []  # blocked by the policy, so it never reached the network
+    opened.errors = [e for e in opened.errors if "Content Security Policy" not in e]
+    opened.close()
+
+
+def test_a_big_page_inflates_the_chunk_it_needs(browser: Any, tmp_path: Path) -> None:
+    """Past the first chunk a big trace's steps are deflated; a deep link and search reach them."""
+    import sys
+
+    from tracer.paths import ROOT
+
+    sys.path.insert(0, str(Path(ROOT) / "bench"))
+    try:
+        from replay_latency import make_big_trace
+    finally:
+        sys.path.pop(0)
+    trace = make_big_trace(tmp_path / "big.trace.jsonl", turns=200)
+    page_path = tmp_path / "big.html"
+    assert main(["export", str(trace), "--format", "html", "-o", str(page_path)]) == 0
+    opened = Opened(browser, page_path, "#step-1500")
+    assert opened.wait_step(1500) == 1500
+    assert "step 1500/" in opened.text("#position") and opened.text("#step-title")
+    opened.page.locator("#query").fill("request 199")
+    opened.page.keyboard.press("Enter")
+    until(opened.page, "document.getElementById('search-count').textContent.includes('/')")
+    assert "request 199" in opened.text("#step-title") + opened.text("#view")
+    opened.close()
+
+
+def test_a_trace_without_steps_says_so(browser: Any, tmp_path: Path) -> None:
+    trace = tmp_path / "empty.trace.jsonl"
+    trace.write_text(MAIN_RECORDING.read_text(encoding="utf-8").split("\n")[0] + "\n")
+    page_path = tmp_path / "empty.html"
+    assert main(["export", str(trace), "--format", "html", "-o", str(page_path)]) == 0
+    opened = Opened(browser, page_path)
+    assert opened.wait_step() == 0 and "no steps" in opened.text("#view")
+    opened.close()
+
+
+def test_keyboard_only(browser: Any, pages: dict[str, Path]) -> None:
+    """Tab reaches the skip link first; a timeline link works with Enter, and keeps the focus."""
+    opened = Opened(browser, pages["walk"], "#step-2")
+    page = opened.page
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip"
+    page.focus('#timeline a[href="#step-4"]')
+    page.keyboard.press("Enter")
+    assert opened.wait_step(4) == 4
+    until(page, "document.activeElement.getAttribute('aria-current') === 'step'")
+    assert page.evaluate("document.activeElement.getAttribute('href')") == "#step-4"
+    page.keyboard.press("ArrowRight")  # the step keys work from the timeline too
+    assert opened.wait_step(5) == 5
+    page.focus("#prev")
+    page.keyboard.press("Enter")  # a button, pressed from the keyboard
+    assert opened.wait_step(4) == 4
+    opened.close()

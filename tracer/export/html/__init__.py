@@ -1,0 +1,18 @@
+"""``tracer export --format html``: a trace as one self-contained web page that replays it.
+
+The page is the replay's second face, not a second replay: every word a step shows is computed
+here, at export time, by the same pure layers the terminal app draws from
+(:mod:`tracer.replay.render`, :mod:`~tracer.replay.guide`, :mod:`~tracer.replay.sections`,
+:mod:`~tracer.replay.context`), with the key hints left out
+(:func:`tracer.replay.fold.without_key_hints`). The browser only draws what it is given.
+
+- :mod:`.spans` turns Rich ``Text`` into a render-neutral list of lines and styled segments;
+- :mod:`.payload` walks the trace once and builds the data: the steps (in chunks, with their
+  lines shared), the chapter panels, the table of contents, the doctor's findings, the requests;
+- :mod:`.page` puts ``page.html``, ``page.css``, ``page.js`` and the data together into one file
+  (and ``--all`` into a folder with an index page).
+
+Like asciinema's player or Python Tutor, the page shows one step at a time and draws only that
+step, so a 10,000-turn trace opens about as fast as a 10-turn one. Claude Code has no such page;
+the nearest tools (claude-trace, claude-code-log) list messages rather than step through them.
+"""

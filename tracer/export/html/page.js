@@ -1,0 +1,442 @@
+// tracer's replay page: draws one step at a time from the data tracer wrote into this file.
+// Every word of a step was rendered by tracer's replay layers at export time (see
+// tracer/export/html/payload.py); this script only places lines, never decides what they say.
+"use strict";
+(function () {
+  const meta = JSON.parse(document.getElementById("tracer-meta").textContent);
+  const $ = (id) => document.getElementById(id);
+  const NUMBERS = "①②③④";
+  const LANGS = ["zh", "en"];
+
+  // -- the data ---------------------------------------------------------------------------
+  function expand(runs) {
+    const out = new Int32Array(meta.count);
+    let at = 0;
+    for (const [value, times] of runs) { out.fill(value, at, at + times); at += times; }
+    return out;
+  }
+  const turns = expand(meta.turns);
+  const byStage = (table) => (s) => {
+    const other = table.others[s];
+    return other === undefined ? table.usual[meta.stage[s]] : other;
+  };
+  const chapterOf = byStage(meta.chapter);
+  const sectionOf = byStage(meta.section);
+  const findingsAt = new Map();
+  for (const f of meta.findings) {
+    if (!findingsAt.has(f.step)) findingsAt.set(f.step, []);
+    findingsAt.get(f.step).push(f);
+  }
+  const chunks = new Map();  // chunk number -> Promise of {first, lines, steps}
+
+  function readChunk(number) {
+    const el = document.getElementById("chunk-" + number);
+    const text = el.textContent;
+    if (el.dataset.encoding !== "deflate") return Promise.resolve(JSON.parse(text));
+    const bytes = Uint8Array.from(atob(JSON.parse(text)), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+  function loaded() {
+    return document.readyState !== "loading"
+      ? Promise.resolve()
+      : new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }));
+  }
+  function chunk(number) {
+    if (!chunks.has(number)) {
+      // The first chunk comes before this script; a later one may still be half read.
+      const ready = number === 0 ? Promise.resolve() : loaded();
+      chunks.set(number, ready.then(() => readChunk(number)));
+      if (chunks.size > 12) chunks.delete(chunks.keys().next().value);  // keep a few
+    }
+    return chunks.get(number);
+  }
+  function stepData(step) {
+    return chunk(Math.floor(step / meta.chunk)).then((c) => {
+      const [zh, en, raw] = c.steps[step - c.first];
+      return { lines: { zh, en }, raw, table: c.lines };
+    });
+  }
+
+  // -- state ------------------------------------------------------------------------------
+  // The language the page was exported in, unless the reader switched (remembered per browser).
+  let lang = document.documentElement.lang.startsWith("zh") ? "zh" : "en";
+  try {
+    const chosen = localStorage.getItem("tracer-lang");
+    if (LANGS.includes(chosen)) lang = chosen;
+  } catch (e) { /* storage may be off for file:// pages */ }
+  let step = stepFromHash();
+  let drawn = -1;
+  const opened = new Set();  // subagent loops the reader opened
+
+  function stepFromHash() {
+    const m = /^#step-(\d+)$/.exec(location.hash);
+    const n = m ? parseInt(m[1], 10) - 1 : 0;
+    return Math.max(0, Math.min(n, meta.count - 1));
+  }
+  function say(key, values) {
+    const words = meta.words[key] || {};
+    let text = words[lang] || words.en || key;
+    for (const [name, value] of Object.entries(values || {})) text = text.replace("{" + name + "}", value);
+    return text;
+  }
+  function stageName(code) {
+    const stage = meta.stages[code];
+    return (meta.stage_names[stage] || {})[lang] || stage;
+  }
+
+  // -- drawing lines ----------------------------------------------------------------------
+  function lineInto(parent, line) {
+    if (typeof line === "string") { parent.append(line); return; }
+    for (const seg of line) {
+      if (typeof seg === "string") { parent.append(seg); continue; }
+      const span = document.createElement("span");
+      span.className = meta.styles[seg[1]];
+      span.textContent = seg[0];
+      parent.append(span);
+    }
+  }
+  function linesInto(el, lines) {
+    el.replaceChildren();
+    lines.forEach((line, i) => { if (i) el.append("\n"); lineInto(el, line); });
+  }
+  function plain(line) {
+    return typeof line === "string" ? line : line.map((s) => (typeof s === "string" ? s : s[0])).join("");
+  }
+
+  // -- the page around the step -----------------------------------------------------------
+  function label(id, text) { $(id).title = text; $(id).setAttribute("aria-label", text); }
+  function drawStatic() {
+    document.documentElement.lang = lang === "zh" ? "zh-Hans" : "en";
+    const title = (meta.title && meta.title[lang]) || "";
+    $("title").textContent = meta.name + (title ? " · " + title : "");
+    document.title = $("title").textContent + " · tracer";
+    $("skip").textContent = say("skip");
+    $("journey").setAttribute("aria-label", say("journey"));
+    $("journey").replaceChildren(...meta.stations.map((station, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.station = String(i + 1);
+      const name = (meta.stage_names[station] || {})[lang] || station;
+      b.textContent = NUMBERS[i] + " " + name;
+      b.title = say("station_next", { name }) + " (" + (i + 1) + ")";
+      return b;
+    }));
+    label("prev", say("previous") + " (←)");
+    label("next", say("next") + " (→)");
+    label("prev-turn", say("previous_turn") + " ([)");
+    label("next-turn", say("next_turn") + " (])");
+    $("lang").textContent = lang === "zh" ? "English" : "中文";
+    $("lang").lang = lang === "zh" ? "en" : "zh-Hans";
+    $("lang").title = say("language");
+    $("query").placeholder = say("search_prompt");
+    $("query").setAttribute("aria-label", say("search"));
+    $("timeline-title").textContent = say("timeline");
+    $("raw-title").textContent = say("mode_raw");
+    $("toc-title").textContent = say("contents");
+    $("notice").hidden = meta.torn_line === null;
+    if (meta.torn_line !== null) $("notice").textContent = say("torn", { line: meta.torn_line, steps: meta.count });
+    drawToc();
+  }
+
+  function drawToc() {
+    $("toc-list").replaceChildren(...meta.toc.map((section) => {
+      const li = document.createElement("li");
+      const name = section.title[lang] || section.id;
+      if (section.first !== null) {
+        const a = document.createElement("a");
+        a.href = "#step-" + (section.first + 1);
+        a.textContent = name;
+        li.append(a);
+        const steps = section.here.map((s) => s + 1).join(", ") + (section.more ? ", …" : "");
+        li.append(" (" + say("step_n", { n: steps }) + ")");
+      } else {
+        li.append(name);
+      }
+      for (const [name2, href, first] of section.elsewhere) {
+        const a = document.createElement("a");
+        a.href = href + "#step-" + (first + 1);
+        a.textContent = name2;
+        li.append(" · ", a);
+      }
+      return li;
+    }));
+  }
+
+  function topTurn(s) {  // the main-loop turn holding step s: [first, end)
+    const top = meta.top;
+    let lo = 0, hi = top.length - 1;
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (top[mid] <= s) lo = mid; else hi = mid - 1; }
+    const first = top.length && top[lo] <= s ? top[lo] : 0;
+    const end = lo + 1 < top.length && top[lo] <= s ? top[lo + 1] : meta.count;
+    return [first, end];
+  }
+
+  function stepLink(s) {
+    const a = document.createElement("a");
+    a.href = "#step-" + (s + 1);
+    a.textContent = (s + 1) + " · " + stageName(meta.stage[s]);
+    const found = findingsAt.get(s);
+    if (found) {
+      const worst = found.some((f) => f.severity === "error") ? "error" : "warning";
+      const mark = document.createElement("span");
+      mark.className = "mark-" + worst;
+      mark.textContent = worst === "error" ? " ●" : " ▲";
+      mark.title = say(worst);
+      a.append(mark);
+    }
+    if (s === step) a.setAttribute("aria-current", "step");
+    return a;
+  }
+
+  function drawTimeline() {
+    // A keyboard reader who moved from the timeline stays in it, on the current step.
+    const hadFocus = $("turn").contains(document.activeElement);
+    const [first, end] = topTurn(step);
+    const turn = turns[first];
+    const title = document.createElement("p");
+    title.className = "turn-title";
+    title.textContent = turn ? say("turn", { turn }) : say("setup");
+    const root = document.createElement("ol");
+    const stack = [{ list: root, last: Infinity }];
+    for (let s = first; s < end; s++) {
+      while (s > stack[stack.length - 1].last) stack.pop();
+      const loop = meta.loops.find((l) => l[0] === s);
+      if (loop) {
+        const details = document.createElement("details");
+        details.className = "loop";
+        const key = loop[0];
+        details.open = opened.has(key) || (step >= loop[0] && step <= loop[1]);
+        details.addEventListener("toggle", () => { if (details.open) opened.add(key); else opened.delete(key); });
+        const summary = document.createElement("summary");
+        summary.textContent = say("subagent", { loop: loop[3], id: loop[4] });
+        const inner = document.createElement("ol");
+        details.append(summary, inner);
+        const li = document.createElement("li");
+        li.append(details);
+        stack[stack.length - 1].list.append(li);
+        stack.push({ list: inner, last: loop[1] });
+      }
+      const li = document.createElement("li");
+      li.append(stepLink(s));
+      stack[stack.length - 1].list.append(li);
+    }
+    $("turn").replaceChildren(title, root);
+    if (hadFocus) { const here = root.querySelector("[aria-current=step]"); if (here) here.focus(); }
+  }
+
+  function drawFindings() {
+    const found = findingsAt.get(step) || [];
+    $("findings").replaceChildren(...found.map((f) => {
+      const li = document.createElement("li");
+      li.className = f.severity;
+      const head = document.createElement("strong");
+      head.textContent = say(f.severity) + " · " + f.rule;
+      li.append(head, document.createTextNode(" " + f.text[lang]));
+      if (f.hint[lang]) {
+        const hint = document.createElement("div");
+        hint.textContent = f.hint[lang];
+        li.append(hint);
+      }
+      return li;
+    }));
+  }
+
+  const SVG = "http://www.w3.org/2000/svg";  // a namespace name, never fetched
+  function svg(name, attrs) {
+    const el = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    return el;
+  }
+  function drawChart() {
+    const fig = $("chart");
+    const cols = meta.requests;
+    const count = cols.step.length;
+    if (!count) { fig.hidden = true; return; }
+    fig.hidden = false;
+    const parts = ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"];
+    const most = 60;  // sample a long session to about this many bars
+    const stride = Math.max(1, Math.ceil(count / most));
+    const shown = [];
+    for (let i = 0; i < count; i += 1) if (i % stride === 0 || i === count - 1) shown.push(i);
+    let now = -1;
+    shown.forEach((row, i) => { if (cols.step[row] <= step) now = i; });
+    const W = 600, H = 44, gap = 14, room = H - 12, bar = W / shown.length;  // room: under the label
+    const chart = svg("svg", { viewBox: `0 0 ${W} ${2 * H + gap + 12}`, role: "img" });
+    chart.setAttribute("aria-label", say("requests_chart"));
+    const total = (row) => parts.reduce((sum, k) => sum + (cols[k][row] || 0), 0);
+    const topBytes = Math.max(...shown.map((row) => cols.bytes[row]), 1);
+    const topTokens = Math.max(...shown.map(total), 1);
+    // The request of this step is outlined; those not sent yet are faint.
+    const mark = (i) => (i === now ? " now" : i > now ? " later" : "");
+    const titled = (el, text) => { const t = svg("title", {}); t.textContent = text; el.append(t); return el; };
+    shown.forEach((row, i) => {
+      const x = i * bar + 1, w = Math.max(bar - 2, 1);
+      const label = say("request_n", { n: cols.n[row] }) + ": ";
+      const h = (cols.bytes[row] / topBytes) * room;
+      chart.append(titled(svg("rect", { x, y: H - h, width: w, height: h, class: "bytes" + mark(i) }),
+        label + cols.bytes[row].toLocaleString() + " " + say("bytes")));
+      let y = 2 * H + gap;
+      for (const k of parts) {
+        const v = cols[k][row] || 0;
+        if (!v) continue;
+        const hh = (v / topTokens) * room;
+        y -= hh;
+        const name = k.replace("_input_tokens", "").replace("_tokens", "");
+        chart.append(titled(svg("rect", { x, y, width: w, height: hh, class: name + mark(i) }),
+          label + k + " " + v.toLocaleString()));
+      }
+    });
+    const note = (y, text) => { const el = svg("text", { x: 2, y }); el.textContent = text; chart.append(el); };
+    note(10, say("bytes") + " ≤ " + topBytes.toLocaleString());
+    const known = parts.some((k) => cols[k].some((v) => v !== null));
+    note(H + gap + 10, known
+      ? "input_tokens ≤ " + topTokens.toLocaleString() + " (" + [say("input"), say("cache_read"), say("cache_creation")].join(" / ") + ")"
+      : say("no_tokens"));
+    const caption = document.createElement("figcaption");
+    caption.textContent = say("requests_chart");
+    fig.replaceChildren(caption, chart);
+  }
+
+  function drawChapter() {
+    $("chapter-title").textContent = say("chapter") + " · " + stageName(meta.stage[step]);
+    linesInto($("chapter-step"), meta.panels[chapterOf(step)][lang]);
+    linesInto($("chapter-section"), meta.panels[sectionOf(step)][lang]);
+  }
+
+  function drawPosition() {
+    const code = meta.stage[step];
+    const stage = meta.stages[code];
+    for (const b of $("journey").children) {
+      if (meta.stations[Number(b.dataset.station) - 1] === stage) b.setAttribute("aria-current", "step");
+      else b.removeAttribute("aria-current");
+    }
+    $("position").textContent = say("turn_step", { turn: turns[step], step: step + 1, total: meta.count });
+  }
+
+  let pending = 0;
+  function draw() {
+    const want = step;
+    const ticket = ++pending;
+    drawPosition();
+    drawTimeline();
+    drawFindings();
+    drawChapter();
+    drawChart();
+    return stepData(want).then((d) => {
+      if (ticket !== pending) return;
+      const lines = d.lines[lang].map((n) => d.table[n]);
+      linesInto($("step-title"), lines.slice(0, 1));
+      linesInto($("view"), lines.slice(lines[1] === "" ? 2 : 1));
+      $("raw-json").textContent = d.raw;
+      if (want !== drawn) $("raw").open = false;
+      drawn = want;
+      document.body.dataset.step = String(want + 1);
+    });
+  }
+
+  // -- moving -----------------------------------------------------------------------------
+  function go(target) {
+    step = Math.max(0, Math.min(target, meta.count - 1));
+    const hash = "#step-" + (step + 1);
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+    return draw();
+  }
+  function nextTurn(delta) {
+    const top = meta.top;
+    const [first] = topTurn(step);
+    const at = top.indexOf(first);
+    if (delta > 0) return go(at + 1 < top.length ? top[at + 1] : meta.count - 1);
+    return go(step > first || at <= 0 ? first : top[at - 1]);
+  }
+  function nextStation(number) {
+    const stage = meta.stations[number - 1];
+    const code = meta.stages.indexOf(stage);
+    if (code < 0) return;
+    for (let k = 1; k <= meta.count; k++) {
+      const s = (step + k) % meta.count;
+      if (meta.stage[s] === code) return go(s);
+    }
+  }
+
+  // -- search -----------------------------------------------------------------------------
+  let hits = [], hitAt = -1, searched = "";
+  async function search(query) {
+    const q = query.trim().toLowerCase();
+    if (!q) { $("results").hidden = true; $("search-count").textContent = ""; hits = []; searched = ""; return; }
+    if (q !== searched) {
+      searched = q;
+      $("search-count").textContent = say("searching");
+      hits = [];
+      const chunkCount = Math.ceil(meta.count / meta.chunk);
+      for (let n = 0; n < chunkCount; n++) {
+        const c = await chunk(n);
+        if (searched !== q) return;  // a newer search took over
+        c.steps.forEach((s, i) => {
+          const ids = lang === "zh" ? s[0] : s[1];
+          if (ids.some((id) => plain(c.lines[id]).toLowerCase().includes(q))) hits.push(c.first + i);
+        });
+      }
+      hitAt = hits.findIndex((s) => s >= step) - 1;
+      if (hitAt < -1) hitAt = -1;
+      drawResults();
+    }
+    if (!hits.length) { $("search-count").textContent = say("no_matches", { query }); return; }
+    hitAt = (hitAt + 1) % hits.length;
+    $("search-count").textContent = say("matches", { n: hitAt + 1, total: hits.length });
+    await go(hits[hitAt]);
+  }
+  function drawResults() {
+    const list = $("results");
+    list.replaceChildren(...hits.slice(0, 200).map((s) => {
+      const li = document.createElement("li");
+      const a = stepLink(s);
+      a.classList.add("hit-link");
+      li.append(a);
+      return li;
+    }));
+    list.setAttribute("aria-label", say("results"));
+    list.hidden = !hits.length;
+  }
+
+  // -- wiring -----------------------------------------------------------------------------
+  $("prev").addEventListener("click", () => go(step - 1));
+  $("next").addEventListener("click", () => go(step + 1));
+  $("prev-turn").addEventListener("click", () => nextTurn(-1));
+  $("next-turn").addEventListener("click", () => nextTurn(1));
+  $("journey").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (b) nextStation(Number(b.dataset.station));
+  });
+  $("lang").addEventListener("click", () => {
+    lang = lang === "zh" ? "en" : "zh";
+    try { localStorage.setItem("tracer-lang", lang); } catch (e) { /* a private window */ }
+    searched = "";
+    drawStatic();
+    draw();
+  });
+  $("search").addEventListener("submit", (e) => { e.preventDefault(); search($("query").value); });
+  window.addEventListener("hashchange", () => { const s = stepFromHash(); if (s !== step) go(s); });
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const typing = e.target.closest && e.target.closest("input, textarea, select");
+    if (typing) { if (e.key === "Escape") e.target.blur(); return; }
+    const keys = {
+      ArrowLeft: () => go(step - 1), ArrowRight: () => go(step + 1),
+      "[": () => nextTurn(-1), "]": () => nextTurn(1),
+      Home: () => go(0), End: () => go(meta.count - 1),
+      "/": () => $("query").focus(),
+    };
+    const act = keys[e.key] || ("1234".includes(e.key) && e.key.length === 1 ? () => nextStation(Number(e.key)) : null);
+    if (act) { e.preventDefault(); act(); }
+  });
+
+  drawStatic();
+  if (!meta.count) {  // a trace with no steps yet: say so, and draw nothing else
+    $("view").textContent = say("no_steps");
+    document.body.dataset.step = "0";
+    return;
+  }
+  const first = draw().then(() => performance.mark("tracer-first-step"));  // bench/html_export.py
+  window.tracerPage = { go, ready: () => first, get step() { return step; } };
+})();

@@ -1,0 +1,155 @@
+"""Put the page together: ``page.html`` with ``page.css``, ``page.js`` and the data inlined.
+
+One file that needs nothing else: it opens from ``file://`` or any static host, fetches nothing
+(its Content-Security-Policy says ``default-src 'none'`` and allows only this page's own style
+and script, by their SHA-256), and carries its data in ``<script type="application/json">``
+blocks. The data is JSON escaped once, here: every ``<``, ``>`` and ``&`` becomes a ``\\u`` escape
+(valid inside a JSON string, and the only place they can occur), so a tool output holding
+``</script>`` cannot end the block, and U+2028/U+2029 are escaped for older parsers.
+
+:func:`export_site` writes one page per bundled recording and an ``index.html`` listing them; the
+pages link each other from their tables of contents.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from tracer import __version__
+from tracer.export.html.payload import Payload, build
+
+_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+_UNSAFE = re.compile("[<>&\u2028\u2029]")
+_SLOT = re.compile(r"\{\{(\w+)\}\}")
+
+
+def asset(name: str) -> str:
+    """One of the page's hand-written files, from the package (so the wheel carries them)."""
+    return files("tracer.export.html").joinpath(name).read_text(encoding="utf-8")
+
+
+def script_json(text: str) -> str:
+    """JSON text made safe inside a ``<script>`` element (see the module's note)."""
+    return _UNSAFE.sub(lambda m: _ESCAPES[m.group()], text)
+
+
+def _sha256(text: str) -> str:
+    return (
+        "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+    )
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    """Each ``{{name}}`` replaced once (a value holding ``{{...}}`` is never filled again)."""
+    return _SLOT.sub(lambda m: values[m.group(1)], template)
+
+
+def _chunk_element(number: int, text: str) -> str:
+    """A chunk's script element; a deflated one (a JSON string) says so in ``data-encoding``."""
+    coded = ' data-encoding="deflate"' if text.startswith('"') else ""
+    return (
+        f'<script type="application/json" id="chunk-{number}"{coded}>{script_json(text)}</script>'
+    )
+
+
+def page_html(payload: Payload, lang: str = "en") -> str:
+    """The whole page for ``payload``."""
+    meta = payload.meta
+    style, script = asset("page.css"), asset("page.js")
+    csp = f"default-src 'none'; style-src {_sha256(style)}; script-src {_sha256(script)}"
+    title = meta["name"] + (" · " + meta["title"].get(lang, "") if meta.get("title") else "")
+    words = meta["words"]
+    chunks = [_chunk_element(n, text) for n, text in enumerate(payload.chunks)]
+    return _fill(
+        asset("page.html"),
+        {
+            "lang": "zh-Hans" if lang == "zh" else "en",
+            "csp": csp,
+            "version": __version__,
+            "title": html.escape(title),
+            "style": style,
+            "skip": html.escape(words["skip"][lang]),
+            "journey": html.escape(words["journey"][lang]),
+            "meta": script_json(json.dumps(meta, ensure_ascii=False, separators=(",", ":"))),
+            "first_chunk": chunks[0] if chunks else "",
+            "script": script,
+            "chunks": "\n".join(chunks[1:]),
+        },
+    )
+
+
+def export_page(trace: Path, output: Path, *, full: bool = False, lang: str = "en") -> int:
+    """Write the page of ``trace`` to ``output``; its size in bytes."""
+    text = page_html(build(trace, full=full), lang)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    return len(text.encode("utf-8"))
+
+
+def page_name(short: str) -> str:
+    """``faults/01-result-not-returned`` → ``faults-01-result-not-returned.html``."""
+    return short.replace("/", "-") + ".html"
+
+
+def export_site(folder: Path, *, full: bool = False, lang: str = "en") -> list[Path]:
+    """A page per bundled recording in ``folder``, and ``index.html``; the files written."""
+    from tracer.paths import bundled_recordings, short_name
+    from tracer.replay.guide import load_guide
+    from tracer.replay.sections import bundled_contents
+
+    folder.mkdir(parents=True, exist_ok=True)
+    recordings = bundled_recordings()
+    links = {short_name(p): page_name(short_name(p)) for p in recordings}
+    guide, _problem = load_guide()
+    contents = bundled_contents(guide, recordings) if guide is not None else None
+    written: list[Path] = []
+    rows: list[dict[str, Any]] = []
+    for path in recordings:
+        payload = build(path, full=full, guide=guide, contents=contents, links=links)
+        out = folder / links[short_name(path)]
+        out.write_text(page_html(payload, lang), encoding="utf-8")
+        written.append(out)
+        rows.append({"href": out.name, "name": payload.meta["name"], "title": payload.meta["title"],
+                     "count": payload.meta["count"]})  # fmt: skip
+    index = folder / "index.html"
+    index.write_text(index_html(rows, lang), encoding="utf-8")
+    written.append(index)
+    return written
+
+
+def index_html(rows: list[dict[str, Any]], lang: str) -> str:
+    """The site's front page: every recording, its title and its number of steps."""
+    from tracer.export.html.words import page_words
+
+    words = page_words()
+    style = asset("page.css")
+    items = "\n".join(
+        f'<li><a href="{html.escape(r["href"])}">{html.escape(r["name"])}</a>'
+        f" · {html.escape(r['title'].get(lang, '') if r['title'] else '')}"
+        f" ({html.escape(words['steps_n'][lang].format(n=r['count']))})</li>"
+        for r in rows
+    )
+    heading = html.escape(words["index_title"][lang])
+    return (
+        "<!doctype html>\n"
+        f'<html lang="{"zh-Hans" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta http-equiv="Content-Security-Policy" '
+        f"content=\"default-src 'none'; style-src {_sha256(style)}\">\n"
+        f"<title>{heading} · tracer</title>\n<style>{style}</style>\n</head>\n"
+        f'<body class="index">\n<main>\n<h1>{heading}</h1>\n<ol>\n{items}\n</ol>\n</main>\n'
+        "</body>\n</html>\n"
+    )

@@ -1,0 +1,79 @@
+"""The page's own words (buttons, headings, labels) in Chinese and English.
+
+Whatever the replay already says is taken from :mod:`tracer.replay.i18n` (the position line,
+the panel names, the search prompt, the stage names): the page must read like the terminal. Only
+what exists on a page and not in a terminal (buttons instead of keys, the chart's title, a skip
+link) is written here. The page fills ``{name}`` fields itself.
+"""
+
+from __future__ import annotations
+
+from tracer.replay.i18n import HELP, KEY_HINTS, LANGS, TEXT, severity_name
+
+#: i18n's TEXT entries the page uses as they are.
+FROM_TEXT = (
+    "turn_step",
+    "timeline",
+    "chapter",
+    "search_prompt",
+    "matches",
+    "no_matches",
+    "searching",
+    "mode_raw",
+    "setup",
+    "turn",
+    "torn",
+    "no_steps",
+)
+
+#: Words a page needs that a terminal does not.
+PAGE: dict[str, dict[str, str]] = {
+    "previous": {"zh": "上一步", "en": "previous step"},
+    "next": {"zh": "下一步", "en": "next step"},
+    "previous_turn": {"zh": "上一轮", "en": "previous turn"},
+    "next_turn": {"zh": "下一轮", "en": "next turn"},
+    "journey": {"zh": "结果的旅途", "en": "the result's journey"},
+    "station_next": {"zh": "下一个{name}步骤", "en": "next {name} step"},
+    "requests_chart": {
+        "zh": "每次请求的字节数和 input_tokens",
+        "en": "bytes and input tokens per request",
+    },
+    "bytes": {"zh": "字节数", "en": "bytes"},
+    "input": {"zh": "输入", "en": "input"},
+    "cache_read": {"zh": "缓存读取", "en": "cache read"},
+    "cache_creation": {"zh": "缓存写入", "en": "cache creation"},
+    "request_n": {"zh": "第{n}次请求", "en": "request {n}"},
+    "no_tokens": {
+        "zh": "这条轨迹没有记录 input_tokens",
+        "en": "this trace has no token counts",
+    },
+    "subagent": {"zh": "子代理 {loop}（{id}）", "en": "subagent {loop} for {id}"},
+    "skip": {"zh": "跳到当前步骤", "en": "skip to the step"},
+    "results": {"zh": "搜索结果", "en": "search results"},
+    "step_n": {"zh": "第{n}步", "en": "step {n}"},
+    "index_title": {"zh": "第12章的录制", "en": "The chapter's recordings"},
+    "steps_n": {"zh": "{n}步", "en": "{n} steps"},
+}
+
+
+def _help(label_en: str) -> dict[str, str]:
+    return next(words for _keys, words in HELP if words["en"] == label_en)
+
+
+def _hint(keys: str) -> dict[str, str]:
+    return next(long for k, long, _short in KEY_HINTS if k == keys)
+
+
+def page_words() -> dict[str, dict[str, str]]:
+    """Every word the page shows, ``{key: {"zh": …, "en": …}}``."""
+    words = {key: dict(TEXT[key]) for key in FROM_TEXT}
+    words.update({key: dict(value) for key, value in PAGE.items()})
+    words["previous"] = _help("previous step")
+    words["next"] = _help("next step")
+    words["next_turn"] = _help("next turn")
+    words["language"] = _hint("t")
+    words["search"] = _hint("/")
+    words["contents"] = _hint("s")
+    for severity in ("error", "warning"):
+        words[severity] = {lang: severity_name(severity, lang) for lang in LANGS}
+    return words

@@ -1,0 +1,80 @@
+"""An import's whole output: every step of the journey, then the count check.
+
+:func:`emit_all` runs :func:`tracer.importers.journey.emit_transcript` while counting what goes
+by (:class:`~tracer.importers.counts.Tally`), then checks those counts against every tool block
+of the source (:mod:`tracer.importers.counts`) and writes the result as an ``import_note`` just
+before the trace's last step (:class:`EndLast` holds that step back), and as a line of the
+summary. ``import claude-code`` and ``--follow`` both emit this way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tracer.importers.builder import TraceBuilder
+from tracer.importers.counts import Tally, check_counts, session_blocks
+from tracer.importers.counts import describe as describe_counts
+from tracer.importers.journey import emit_transcript
+from tracer.importers.jsonl import Record
+from tracer.importers.subagents import read_records, session_agent_files
+from tracer.importers.transcript import Transcript
+from tracer.trace.events import Event
+
+
+def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
+    """Every step, then the count check (as a note just before the last step)."""
+    tally = Tally()
+    last = EndLast(tally.watch(emit))
+    b = emit_transcript(t, last)
+    files = _agent_files(t)
+    counts = check_counts(session_blocks(t.path, t.records, files), tally, 1 + len(files))
+    last.passing = True
+    b.note("counts", describe_counts(counts), data=counts)
+    last.release()
+    t.report.notes.append(describe_counts(counts))
+    if counts["not_in_trace"]:
+        t.report.count("tool blocks not in the trace", counts["not_in_trace"])
+    return b
+
+
+def _agent_files(t: Transcript) -> list[tuple[Path, list[Record]]]:
+    """The session's agent files with their records: read again here unless already loaded,
+    so the count check sees the files the importer did not follow too."""
+    loaded: dict[Path, list[Record]] = {}
+    stack = list(t.children.values())
+    while stack:
+        child = stack.pop()
+        if not child.source.get("inline"):
+            loaded[Path(child.path)] = child.records
+        stack += child.children.values()
+    return [
+        (f, loaded[f] if f in loaded else read_records(f))
+        for f in session_agent_files(Path(t.path), t.source.get("session_id"))
+    ]
+
+
+class EndLast:
+    """Passes events on, holding each ``terminal`` back until the next event: so a note written
+    once everything is emitted (the count check) still comes before the trace's last step."""
+
+    def __init__(self, emit: Callable[[Event], Any]) -> None:
+        self.emit = emit
+        self.held: Event | None = None
+        self.passing = False
+        """Let events through without releasing the held one."""
+
+    def __call__(self, event: Event) -> Any:
+        if not self.passing:
+            if self.held is not None:
+                self.release()
+            if event.kind == "terminal":
+                self.held = event
+                return event
+        return self.emit(event)
+
+    def release(self) -> None:
+        if self.held is not None:
+            held, self.held = self.held, None
+            self.emit(held)
