@@ -2,7 +2,8 @@
 two speeds.
 
 **Two speeds.** End-to-end tests that take more than about three seconds (a whole tour walked
-key by key, the wheel built and installed, a real Phoenix server) carry ``@pytest.mark.slow``.
+key by key, the wheel built and installed, a real browser or Phoenix server) carry
+``@pytest.mark.slow``.
 The default run skips them, saying so in its summary; CI runs them, and so does anyone who asks:
 ``CI`` set in the environment (``.ci/run`` runs with ``CI=true``), ``--runslow``, or ``-m slow``.
 So the README's test command and CI's are one command, and only the environment differs. The run
