@@ -1,4 +1,14 @@
-"""Shared fixtures: record a scripted scenario for real and read its trace back.
+"""Shared fixtures (record a scripted scenario for real and read its trace back) and the suite's
+two speeds.
+
+**Two speeds.** End-to-end tests that take more than about three seconds (a whole tour walked
+key by key, the wheel built and installed, a real browser or Phoenix server) carry
+``@pytest.mark.slow``.
+The default run skips them, saying so in its summary; CI runs them, and so does anyone who asks:
+``CI`` set in the environment (``.ci/run`` runs with ``CI=true``), ``--runslow``, or ``-m slow``.
+So the README's test command and CI's are one command, and only the environment differs. The run
+is spread over worker processes by ``pytest-xdist`` (``-n auto`` in ``pyproject.toml``): a
+session fixture is made once per worker, and tests write only under ``tmp_path``.
 
 Every recording test goes through the same path a user does: a scenario (given here as a dict or
 YAML text) is loaded by :func:`tracer.scenario.load_scenario`, played by
@@ -12,7 +22,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +33,54 @@ from tracer.paths import ROOT
 from tracer.trace.reader import TraceReader
 
 MAIN_SCENARIO = ROOT / "chapters" / "ch12" / "scenarios" / "01-main-walk.yaml"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow",
+        action="store_true",
+        default=False,
+        help="also run the tests marked slow (CI runs them: CI is set there)",
+    )
+
+
+def run_slow(config: pytest.Config) -> bool:
+    """Whether this run includes the slow tests: in CI, with ``--runslow``, or asked by ``-m``."""
+    ci = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+    return ci or bool(config.getoption("--runslow")) or "slow" in (config.option.markexpr or "")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if run_slow(config):
+        return
+    skip = pytest.mark.skip(reason="slow: runs in CI (CI set), or with --runslow or -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``, except when snapshots are being rewritten.
+
+    ``--snapshot-update`` deletes the snapshots its own run did not use; a worker sees only its
+    share of the tests, so the rewrite runs in one process.
+    """
+    if config.getoption("--snapshot-update", default=False):
+        return 0
+    return None  # xdist's own count: one worker per CPU
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _tour_state_apart(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The tour keeps its progress under ``$TRACER_STATE_DIR``: a folder of the session's own,
+    inherited by every ``tracer`` the tests start, so no test reads or writes the user's."""
+    before = os.environ.get("TRACER_STATE_DIR")
+    os.environ["TRACER_STATE_DIR"] = str(tmp_path_factory.mktemp("tour-state"))
+    yield
+    if before is None:
+        os.environ.pop("TRACER_STATE_DIR", None)
+    else:
+        os.environ["TRACER_STATE_DIR"] = before
 
 
 class Recording:
@@ -131,12 +189,31 @@ def open_recording() -> Callable[[Path], Recording]:
     return Recording
 
 
-@pytest.fixture
-def main_walk(tmp_path_factory: pytest.TempPathFactory) -> Recording:
-    """The chapter's running example, recorded fresh."""
+@pytest.fixture(scope="session")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """``recorded(scenario) -> trace``: a scenario file recorded fresh, once per session.
+
+    Once per xdist worker, that is; the tests that share a recording read it and never write to
+    it (one that needs a changed copy writes that to its own ``tmp_path``).
+    """
     from tracer.record import record_scenario
     from tracer.scenario import load_scenario
 
-    output = tmp_path_factory.mktemp("main") / "01-main-walk.trace.jsonl"
-    record_scenario(load_scenario(MAIN_SCENARIO), output)
-    return Recording(output)
+    base = tmp_path_factory.mktemp("recorded")
+    made: dict[Path, Path] = {}
+
+    def get(scenario: Path) -> Path:
+        if scenario not in made:
+            folder = base / scenario.parent.name  # scenarios/ and faults/ apart, as recordings/
+            folder.mkdir(exist_ok=True)
+            output = folder / f"{scenario.stem}.trace.jsonl"
+            made[scenario] = record_scenario(load_scenario(scenario), output)
+        return made[scenario]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def main_walk(recorded: Callable[[Path], Path]) -> Recording:
+    """The chapter's running example, recorded fresh once per session."""
+    return Recording(recorded(MAIN_SCENARIO))

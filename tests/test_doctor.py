@@ -28,6 +28,9 @@ from tracer.show import show_lines
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 
+# One xdist worker for the file: its faults are recorded once, by the module fixture below.
+pytestmark = pytest.mark.xdist_group("doctor")
+
 FAULTS_DIR = CHAPTERS_DIR / "ch12" / "faults"
 FAULTS = sorted(FAULTS_DIR.glob("*.yaml"))
 #: The step kind each rule points at, so a marker lands where the reader should look.

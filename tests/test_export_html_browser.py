@@ -37,6 +37,9 @@ ARGS = [
 ]
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
+# A real browser started for the module: slow, and on one xdist worker so it starts once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+
 
 def _chromium() -> str | None:
     return os.environ.get("TRACER_CHROMIUM") or shutil.which("chromium") or None

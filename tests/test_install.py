@@ -24,7 +24,13 @@ import pytest
 from tracer.chapters import load_guide
 from tracer.paths import CHECKOUT
 
-pytestmark = pytest.mark.skipif(CHECKOUT is None, reason="needs the source checkout to build")
+# Slow (a wheel built, a venv made, every command run from it), and kept on one xdist worker so
+# that the wheel is built once.
+pytestmark = [
+    pytest.mark.skipif(CHECKOUT is None, reason="needs the source checkout to build"),
+    pytest.mark.slow,
+    pytest.mark.xdist_group("install"),
+]
 
 
 def _run(args: list[str], cwd: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:

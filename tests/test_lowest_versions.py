@@ -26,7 +26,12 @@ import pytest
 
 from tracer.paths import CHECKOUT
 
-pytestmark = pytest.mark.skipif(CHECKOUT is None, reason="needs the source checkout to build")
+# Slow (a wheel built and installed into .venv-lowest), on one xdist worker so it is built once.
+pytestmark = [
+    pytest.mark.skipif(CHECKOUT is None, reason="needs the source checkout to build"),
+    pytest.mark.slow,
+    pytest.mark.xdist_group("lowest"),
+]
 
 
 def _run(args: list[str], cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:

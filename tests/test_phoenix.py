@@ -33,6 +33,9 @@ from tracer.paths import CHECKOUT, RECORDINGS_DIR
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 
+# A server's cold start and ingestion: slow, and on one xdist worker so the server starts once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("phoenix")]
+
 SUBAGENT = (
     Path(__file__).parent
     / "data"

@@ -8,13 +8,12 @@ session's temporary paths. A change to the loop that changes what it records fai
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tracer.paths import CHAPTERS_DIR, RECORDINGS_DIR
-from tracer.record import record_scenario
-from tracer.scenario import load_scenario
 from tracer.trace.compare import first_difference
 
 SCENARIOS = sorted((CHAPTERS_DIR / "ch12" / "scenarios").glob("*.yaml"))
@@ -27,11 +26,10 @@ def _committed(scenario: Path) -> Path:
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS + FAULTS, ids=lambda p: p.stem)
-def test_recording_matches_code(scenario: Path, tmp_path: Path) -> None:
+def test_recording_matches_code(scenario: Path, recorded: Callable[[Path], Path]) -> None:
     committed = _committed(scenario)
     assert committed.exists(), f"{committed} is missing: run `tracer record --all`"
-    fresh = record_scenario(load_scenario(scenario), tmp_path / committed.name)
-    assert first_difference(fresh, committed) is None
+    assert first_difference(recorded(scenario), committed) is None
 
 
 def test_every_recording_has_a_scenario() -> None:

@@ -1,6 +1,6 @@
 """Each bundled scenario teaches one point of chapter 12, and its recording shows that point.
 
-Every scenario in ``chapters/ch12/scenarios`` is recorded once per module (for real: workspace,
+Every scenario in ``chapters/ch12/scenarios`` is recorded once per session (for real: workspace,
 git, shell commands, the SDK against the scripted transport) and the tests read the point back
 from the trace events and from the requests rebuilt out of them, the way a reader would check it
 in ``tracer show`` or the replay.
@@ -8,6 +8,7 @@ in ``tracer show`` or the replay.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,6 @@ import pytest
 
 from tracer.chapters import load_guide
 from tracer.paths import SCENARIOS_DIR
-from tracer.record import record_scenario
 from tracer.scenario import load_scenario
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
@@ -51,14 +51,8 @@ class Trace:
 
 
 @pytest.fixture(scope="module")
-def traces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Trace]:
-    folder = tmp_path_factory.mktemp("scenarios")
-    out: dict[str, Trace] = {}
-    for path in SCENARIOS:
-        output = folder / f"{path.stem}.trace.jsonl"
-        record_scenario(load_scenario(path), output)
-        out[path.stem] = Trace(output)
-    return out
+def traces(recorded: Callable[[Path], Path]) -> dict[str, Trace]:
+    return {path.stem: Trace(recorded(path)) for path in SCENARIOS}
 
 
 def _parts(message: dict[str, Any]) -> list[dict[str, Any]]:

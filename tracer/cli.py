@@ -27,6 +27,7 @@ from typing import NoReturn
 from tracer import __version__
 from tracer.errors import UserError
 from tracer.paths import CHECKOUT, resolve_scenario, resolve_trace
+from tracer.printable import printable
 
 #: Sub-commands registered by other layers: (module with ``register(subparsers)``).
 PLUGIN_COMMANDS = (
@@ -238,7 +239,7 @@ def _record(args: argparse.Namespace) -> int:
         # the trace is, then exit as the signal asks: 130, 143 or 129, never 0.
         output = getattr(args, "written", None)
         if output is not None and output.exists():
-            print(f"wrote {output} ({_ending(output)})", file=sys.stderr)
+            print(printable(f"wrote {output} ({_ending(output)})"), file=sys.stderr)
         raise stop
 
 
@@ -282,7 +283,7 @@ def _record_one(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             **walls,
         )
-    print(f"wrote {output} ({_ending(output)})", file=sys.stderr)
+    print(printable(f"wrote {output} ({_ending(output)})"), file=sys.stderr)
     return 0
 
 
@@ -327,7 +328,7 @@ def record_all(debug: bool = False, out: Path | None = None) -> int:
         except OSError as exc:
             raise UserError(f"cannot create the folder ({exc.strerror})", output.parent) from None
         record_scenario(load_scenario(path), output, debug=debug)
-        print(f"wrote {output}", file=sys.stderr)
+        print(printable(f"wrote {output}"), file=sys.stderr)
     return 0
 
 
@@ -337,7 +338,7 @@ def _hooks(args: argparse.Namespace) -> int:
 
     reader = TraceReader(args.trace)
     for line in hook_lines(reader):  # tracer-only lines are marked as such
-        print(line)
+        print(printable(line))
     _torn_note(reader)
     return 0
 
@@ -348,10 +349,10 @@ def _show(args: argparse.Namespace) -> int:
 
     reader = TraceReader(args.trace)
     for line in show_lines(reader):
-        print(line)
+        print(printable(line))
     tokens = token_line(reader)
     if tokens:
-        print(tokens)
+        print(printable(tokens))
     _torn_note(reader)
     return 0
 
@@ -361,13 +362,16 @@ def _validate(args: argparse.Namespace) -> int:
 
     count, problems, notes = validate_trace(args.trace)
     for note in notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(printable(f"note: {note}"), file=sys.stderr)
     for problem in problems:
-        print(problem)
+        print(printable(problem))
     if problems:
-        print(f"{args.trace}: {len(problems)} problem(s) in {count} events", file=sys.stderr)
+        print(
+            printable(f"{args.trace}: {len(problems)} problem(s) in {count} events"),
+            file=sys.stderr,
+        )
         return 1
-    print(f"{args.trace}: valid ({count} events)")
+    print(printable(f"{args.trace}: valid ({count} events)"))
     return 0
 
 
@@ -375,7 +379,7 @@ def _torn_note(reader: object) -> None:
     """What the reader noticed about the file's end: a torn last line, a missing ending."""
     for notice in (reader.torn_notice(), reader.incomplete_notice()):  # type: ignore[attr-defined]
         if notice:
-            print(f"note: {reader.path}: {notice}", file=sys.stderr)  # type: ignore[attr-defined]
+            print(printable(f"note: {reader.path}: {notice}"), file=sys.stderr)  # type: ignore[attr-defined]
 
 
 #: Commands that read their input once, print and exit.
@@ -417,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with without_cycle_collection(args.command in BATCH_COMMANDS):
             return int(args.func(args) or 0)
     except UserError as exc:
-        print(f"tracer: {exc}", file=sys.stderr)
+        print(printable(f"tracer: {exc}"), file=sys.stderr)  # it may quote the input
         return 2
     except BrokenPipeError:
         return 0

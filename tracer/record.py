@@ -32,6 +32,7 @@ from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbo
 from tracer.errors import UserError
 from tracer.hooks import shown_line
 from tracer.interrupts import Interrupts
+from tracer.printable import printable
 from tracer.scenario import Scenario
 from tracer.trace.events import (
     DebugHook,
@@ -76,7 +77,8 @@ class Recorder:
             event = replace(event, error=self.interrupts.reason)  # type: ignore[union-attr]
         stamped = self.writer.write(event)
         if isinstance(event, DebugHook) and self.debug_stream is not None:
-            print(self.writer.redact(shown_line(event)), file=self.debug_stream, flush=True)
+            line = printable(self.writer.redact(shown_line(event)))  # it quotes the model
+            print(line, file=self.debug_stream, flush=True)
         if isinstance(event, SessionEnded):
             self.ended = True
         for callback in self.also:

@@ -12,7 +12,10 @@ out is well formed and of reasonable size, and anything else becomes a :class:`U
   ``"\\ud800"``; no UTF-8 file can hold it, so writing it back out or printing it would fail
   later, far from the cause) is named with its column;
 * **JSON**: one line is at most :data:`MAX_LINE` bytes and nests at most :data:`MAX_DEPTH` deep
-  (the rest of tracer walks values recursively); ``NaN`` and ``Infinity`` are not JSON;
+  (the rest of tracer walks values recursively); ``NaN`` and ``Infinity`` are not JSON, and
+  neither is a number that only parses as infinity (``1e400``): refused here, where ``validate``
+  sees it, so the md and OTLP exports never meet one. Long integers are kept, as the stdlib
+  reads them;
 * **YAML**: see :mod:`tracer.yamlfile`, which reads through :func:`read_text` and bounds aliases,
   depth and size as it composes.
 
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import re
 import stat
@@ -54,6 +58,9 @@ MAX_LINE = 64 * 1024 * 1024
 few MB); a line bigger than this is damage, and decoding it would cost seconds and gigabytes."""
 MAX_DEPTH = 64
 """Nesting of arrays and objects in one JSON value. Real traces nest about 8 deep."""
+MAX_FILE = 1024 * 1024 * 1024
+"""Bytes in a file read whole (a transcript or an API log being imported). The longest real
+Claude Code sessions are a few hundred MB; a bigger file would cost gigabytes to hold and split."""
 MAX_TEXT = 4 * 1024 * 1024
 """Bytes in a hand-written text file (a scenario); big files of that kind are not hand-written."""
 
@@ -63,6 +70,9 @@ _SURROGATE_ESCAPE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
     r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
+#: What a float out of range looks like in the text: a long run of digits, or a 3-digit
+#: exponent. Only a line that matches is walked, so ordinary lines cost one regex scan.
+_BIG_NUMBER = re.compile(r"\d{300}|[eE][+-]?\d{3}")
 _KINDS = {
     stat.S_IFIFO: "a FIFO (named pipe)",
     stat.S_IFCHR: "a character device",
@@ -103,19 +113,19 @@ def _os_reason(exc: OSError) -> str:
     return f"cannot read: {exc.strerror or exc}"
 
 
-def read_bytes(path: str | Path, what: str = "file", limit: int | None = None) -> bytes:
-    """The whole of a regular file, refusing more than ``limit`` bytes."""
+def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_FILE) -> bytes:
+    """The whole of a regular file, refusing more than ``limit`` bytes (from its size first)."""
     fd = open_regular(path, what)
     try:
         size = os.fstat(fd).st_size
-        if limit is not None and size > limit:
+        if size > limit:
             raise UserError(f"too large ({size:,} bytes; the limit is {limit:,})", path)
         chunks: list[bytes] = []
         total = 0
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
             total += len(chunk)
-            if limit is not None and total > limit:  # it grew while we read
+            if total > limit:  # it grew while we read
                 raise UserError(f"too large (over {limit:,} bytes)", path)
         return b"".join(chunks)
     except OSError as exc:
@@ -247,6 +257,21 @@ def vet(value: Any, text: str, path: str | Path, line: int | None = None) -> Non
         _check_depth(value, path, line)
     if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
         check_value(value, path, line)
+    if _BIG_NUMBER.search(text) is not None:
+        check_numbers(value, path, line)
+
+
+def check_numbers(value: Any, path: str | Path, line: int | None = None) -> None:
+    """Walk a parsed value (without recursion): every float finite."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise UserError("a number out of range (it reads as infinity)", path, line)
 
 
 def _check_depth(value: Any, path: str | Path, line: int | None) -> None:
@@ -275,7 +300,8 @@ def check_value(value: Any, path: str | Path, line: int | None = None) -> None:
             raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line)
         if isinstance(item, dict):
             for key, sub in item.items():
-                _encodable(key, path, line)
+                if isinstance(key, str):  # a YAML key may be a number
+                    _encodable(key, path, line)
                 stack.append((sub, depth + 1))
         else:
             stack.extend((sub, depth + 1) for sub in item)

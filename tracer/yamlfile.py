@@ -25,7 +25,7 @@ import yaml
 
 from tracer.cjk import join_lines
 from tracer.errors import UserError
-from tracer.untrusted import check_value, read_text
+from tracer.untrusted import check_numbers, check_value, read_text
 
 MAX_DEPTH = 32
 """Nesting of mappings and sequences; real scenarios nest about 6 deep."""
@@ -75,20 +75,46 @@ class _TooBig(Exception):
         self.what, self.mark = what, mark
 
 
-def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
-    """Nodes ``node`` stands for with aliases expanded; shared nodes are counted once per use."""
-    known = sizes.get(id(node))
-    if known is not None:
-        return known
-    total = 1
+def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
-        total += sum(_expanded_size(child, sizes) for child in node.value)
-    elif isinstance(node, yaml.MappingNode):
-        total += sum(_expanded_size(k, sizes) + _expanded_size(v, sizes) for k, v in node.value)
-    sizes[id(node)] = total
-    if total > MAX_NODES:
-        raise _TooBig(f"expands to more than {MAX_NODES:,} nodes (aliases)", node.start_mark)
-    return total
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    """Nodes ``root`` stands for with aliases expanded; shared nodes are counted once per use.
+
+    A node reached again while it is still being walked is an alias inside its own anchor
+    (``a: &x [*x]``), which no finite value can be: refused, not followed until Python's stack
+    runs out. The walk keeps its own stack, so no shape of document can exhaust Python's.
+    """
+    sizes: dict[int, int] = {}
+    walking: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            walking.discard(key)
+            total = 1 + sum(sizes[id(child)] for child in _children(node))
+            if total > MAX_NODES:
+                raise _TooBig(
+                    f"expands to more than {MAX_NODES:,} nodes (aliases)", node.start_mark
+                )
+            sizes[key] = total
+            continue
+        if key in sizes:
+            continue
+        walking.add(key)
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in walking:
+                raise _TooBig("an alias refers to the node that holds it", child.start_mark)
+            if id(child) not in sizes:
+                stack.append((child, False))
+    return sizes[id(root)]
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YamlMap:
@@ -96,13 +122,16 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YamlMap:
     out.line, out.key_lines = node.start_mark.line + 1, {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
-        if not isinstance(key, str | int | float | bool) and key is not None:
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"a key must be a plain value, not a {type(key).__name__}",
-                key_node.start_mark,
+        # Every reader of these files looks keys up by name, so a key is a string: ``1:``,
+        # ``true:`` or ``null:`` is a mistake to name here, not an int for code far away to trip on.
+        if not isinstance(key, str):
+            scalar = isinstance(key, int | float | bool) or key is None
+            problem = (
+                f"a key must be a string, not {type(key).__name__} {key!r}"
+                if scalar
+                else f"a key must be a plain value, not a {type(key).__name__}"
             )
+            raise yaml.constructor.ConstructorError(None, None, problem, key_node.start_mark)
         out[key] = loader.construct_object(value_node, deep=True)
         out.key_lines[str(key)] = key_node.start_mark.line + 1
     return out
@@ -163,7 +192,7 @@ def _parse(text: str) -> Any:
         node = loader.get_single_node()
         if node is None:
             return None
-        _expanded_size(node, {})
+        _expanded_size(node)
         return loader.construct_document(node)
     finally:
         loader.dispose()
@@ -191,6 +220,7 @@ def load_yaml(path: Path) -> Any:
     except yaml.YAMLError as exc:
         raise UserError(f"not valid YAML: {' '.join(str(exc).split())}", path) from None
     check_value(data, path)  # a "\ud800" escape would make a lone surrogate
+    check_numbers(data, path)  # .inf, or an integer no trace can hold
     return data
 
 

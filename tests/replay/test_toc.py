@@ -15,6 +15,7 @@ from tracer.replay import factory
 from tracer.replay.widgets.toc_screen import TocScreen
 
 
+@pytest.mark.slow  # opens the contents once per section of the real guide
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_section_is_reachable_from_the_contents(lang: str) -> None:
     app = make_app(lang=lang, real_guide=True)

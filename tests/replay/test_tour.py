@@ -166,6 +166,7 @@ async def _walk(app: Any, pilot: Any, right: bool) -> list[tuple[str, int, str, 
     return seen
 
 
+@pytest.mark.slow  # every stop of the tour, key by key: several seconds a language
 @pytest.mark.parametrize("lang, right", [("en", True), ("zh", False)])
 def test_the_whole_tour_can_be_completed(tmp_path: Path, lang: str, right: bool) -> None:
     state = tmp_path / "tour.json"

@@ -7,6 +7,7 @@ accepts.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -36,17 +37,33 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def _check_with_jsonschema(path: Path) -> None:
+@functools.cache
+def _validators() -> tuple[Any, Any, dict[str, Any]]:
+    """The schema checked once, and its validators built once: whole, header, one per kind.
+
+    ``jsonschema.validate`` checks the schema itself on every call, and a validator compiles its
+    schema lazily on first use; building them per line made this file most of the suite's time.
+    """
     schema = load_schema()
+    cls = jsonschema.Draft202012Validator
+    cls.check_schema(schema)
+    kinds = {
+        kind: cls({**definition, "$defs": schema["$defs"]})
+        for kind, definition in schema["$defs"].items()
+        if kind != "header"
+    }
+    return cls(schema), cls(schema["$defs"]["header"]), kinds
+
+
+def _check_with_jsonschema(path: Path) -> None:
+    whole, header, kinds = _validators()
     lines = _lines(path)
-    header_validator = jsonschema.Draft202012Validator(schema["$defs"]["header"])
-    header_validator.validate(lines[0])
+    header.validate(lines[0])
     for number, data in enumerate(lines[1:], start=2):
         # Each line must match its own kind's definition, not merely any of them.
-        kind_schema = {**schema["$defs"][data["kind"]], "$defs": schema["$defs"]}
-        errors = list(jsonschema.Draft202012Validator(kind_schema).iter_errors(data))
+        errors = list(kinds[data["kind"]].iter_errors(data))
         assert not errors, f"{path}:{number}: {errors[0].message}"
-        jsonschema.validate(data, schema)
+        whole.validate(data)
 
 
 @pytest.mark.parametrize("path", RECORDINGS, ids=lambda p: p.name)

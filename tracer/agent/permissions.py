@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tracer.printable import printable
+
 REJECT_MESSAGE = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was "
     "a file edit, the new_string was NOT written to the file). STOP what you are doing and wait "
@@ -102,7 +104,7 @@ def terminal_asker(
 ) -> tuple[Literal["approve", "reject"], str | None]:
     """Ask on the terminal: approve or reject, each with optional feedback."""
     shown = tool_input.get("command") or tool_input.get("file_path") or tool_input
-    print(f"\n{tool} wants to run: {shown}", file=sys.stderr)
+    print(f"\n{tool} wants to run: {printable(shown)}", file=sys.stderr)  # the model's words
     print(
         "  [y] approve   [Y] approve with feedback   [n] reject   [N] reject with feedback",
         file=sys.stderr,

@@ -30,6 +30,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tracer.printable import printable, printable_json
+
 RULE_IDS = (
     "result-not-returned",
     "tool-use-id-mismatch",
@@ -124,21 +126,22 @@ def run(args: argparse.Namespace) -> int:
     finally:
         reader.close()
     if notice:
-        print(f"note: {args.trace}: {notice}", file=sys.stderr)
+        print(printable(f"note: {args.trace}: {notice}"), file=sys.stderr)
     # Not a finding of the chapter's table (the JSON list stays what it was): the file itself
     # stops short, so every check above saw only part of the session.
     unended = f"warning: {args.trace}: {INCOMPLETE}" if not complete else None
     if args.json:
-        print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
+        listed = json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2)
+        print(printable_json(listed))  # the same JSON, with C1 and bidi controls escaped
         if unended:
-            print(unended, file=sys.stderr)
+            print(printable(unended), file=sys.stderr)
     else:
         lang = args.lang or _default_lang()
-        for line in report_lines(findings, lang):
-            print(line)
+        for line in report_lines(findings, lang):  # findings quote the trace
+            print(printable(line))
         if unended:
-            print(unended)
-        print(summary(args.trace, findings, lang))
+            print(printable(unended))
+        print(printable(summary(args.trace, findings, lang)))
     errors = sum(f.severity == "error" for f in findings)
     if errors or (args.strict and findings):
         return 1

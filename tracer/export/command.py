@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tracer.printable import printable, printable_json
+
 FORMATS = {
     "md": "tracer.export.markdown",
     "mermaid": "tracer.export.mermaid",
@@ -160,10 +162,10 @@ def _export_html(args: argparse.Namespace) -> int:
         raise UserError("--format html needs -o: a page for one trace, a folder with --all")
     if args.all:
         written = export_site(args.output, full=args.full, lang=args.lang)
-        print(f"wrote {len(written)} pages into {args.output}", file=sys.stderr)
+        print(printable(f"wrote {len(written)} pages into {args.output}"), file=sys.stderr)
         return 0
     size = export_page(args.trace, args.output, full=args.full, lang=args.lang)
-    print(f"wrote {args.output} ({size:,} bytes)", file=sys.stderr)
+    print(printable(f"wrote {args.output} ({size:,} bytes)"), file=sys.stderr)
     return 0
 
 
@@ -187,7 +189,7 @@ def _export(args: argparse.Namespace) -> int:
         sent, trace_id, where = send(
             args.trace, args.otlp_endpoint, args.otlp_protocol, otlp_options(args)
         )
-        print(f"sent {sent} spans of trace {trace_id} to {where}", file=sys.stderr)
+        print(printable(f"sent {sent} spans of trace {trace_id} to {where}"), file=sys.stderr)
         return 0
     if args.otlp_protocol is not None:
         raise UserError("--otlp-protocol goes with --otlp-endpoint")
@@ -197,9 +199,12 @@ def _export(args: argparse.Namespace) -> int:
     options = otlp_options(args) if args.format == "otlp-json" else None
     text = export_text(args.trace, args.format, options)
     if args.output is None:
-        sys.stdout.write(text)
+        if args.format == "otlp-json":  # the same JSON value, its C1 and bidi controls escaped
+            sys.stdout.write(printable_json(text))
+        else:  # a document: as it is into a pipe or a file, made printable on a terminal
+            sys.stdout.write(printable(text, lines=True) if sys.stdout.isatty() else text)
         return 0
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output}", file=sys.stderr)
+    print(printable(f"wrote {args.output}"), file=sys.stderr)
     return 0

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tracer.errors import UserError
+from tracer.printable import printable
 
 
 def register(subparsers: Any) -> None:
@@ -96,9 +97,9 @@ def _default_output(source: Path) -> Path:
 
 
 def _report(lines: list[str], output: Path) -> None:
-    for line in lines:
-        print(line, file=sys.stderr)
-    print(f"wrote {output}", file=sys.stderr)
+    for line in lines:  # notes quote the input
+        print(printable(line), file=sys.stderr)
+    print(printable(f"wrote {output}"), file=sys.stderr)
 
 
 def _claude_code(args: argparse.Namespace) -> int:
@@ -127,12 +128,16 @@ def _folder(folder: Path, output: Path) -> int:
     def show(done: int, total: int, session: Path) -> None:
         if tty:  # a bar redrawn in place means nothing in a log file
             end = "\n" if done == total else ""
-            print(progress_bar(done, total, session), end=end, file=sys.stderr, flush=True)
+            bar = "\r" + printable(progress_bar(done, total, session).removeprefix("\r"))
+            print(bar, end=end, file=sys.stderr, flush=True)
 
     rows = import_folder(folder, output, show)
-    for line in summary_table(rows):
-        print(line, file=sys.stderr)
-    print(f"wrote {sum(r.error is None for r in rows)} trace(s) into {output}", file=sys.stderr)
+    for line in summary_table(rows):  # session names and their errors
+        print(printable(line), file=sys.stderr)
+    print(
+        printable(f"wrote {sum(r.error is None for r in rows)} trace(s) into {output}"),
+        file=sys.stderr,
+    )
     return 2 if any(r.error for r in rows) else 0
 
 
@@ -145,11 +150,11 @@ def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
         raise UserError(
             "this is already a tracer trace; follow it with tracer replay --follow", session, 1
         )
-    print(f"following {session} into {output} (Ctrl-C to stop)", file=sys.stderr)
+    print(printable(f"following {session} into {output} (Ctrl-C to stop)"), file=sys.stderr)
     live = follow_import(session, output, idle_exit=idle_exit)
     if live.problem:
-        print(f"tracer: {live.problem}", file=sys.stderr)
-    print(f"wrote {output} ({len(live.events)} events)", file=sys.stderr)
+        print(printable(f"tracer: {live.problem}"), file=sys.stderr)
+    print(printable(f"wrote {output} ({len(live.events)} events)"), file=sys.stderr)
     return 0
 
 
@@ -159,7 +164,7 @@ def _api_log(args: argparse.Namespace) -> int:
 
     if args.list:
         for line in list_threads(args.log):
-            print(line)
+            print(printable(line))
         return 0
     output = args.output or _default_output(args.log)
     if args.thread is not None:
@@ -179,11 +184,11 @@ def _list() -> int:
     sessions = find_sessions(roots)
     if not sessions:
         where = " or ".join(str(r) for r in roots)
-        print(f"no Claude Code sessions under {where}", file=sys.stderr)
+        print(printable(f"no Claude Code sessions under {where}"), file=sys.stderr)
         return 0
     for session in sessions:
         root = next((r for r in roots if session.path.is_relative_to(r)), session.path.parent)
-        print(session.line(root, first_prompt(session.path)))
+        print(printable(session.line(root, first_prompt(session.path))))  # a prompt
     if any(s.live() for s in sessions):
         print(
             "live: still being written; watch one with tracer replay --follow SESSION.jsonl",

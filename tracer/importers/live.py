@@ -34,18 +34,27 @@ from tracer.importers.output import ImportReport, created_at
 from tracer.importers.shapes import clean_records
 from tracer.trace.events import Event, Header
 from tracer.trace.writer import TraceWriter, dumps
+from tracer.untrusted import MAX_FILE, MAX_LINE, open_regular
 
 #: A record whose parent is missing waits only while it is among the file's last records.
 PENDING_WINDOW = 64
+#: Bytes read in one poll: a transcript that grew by gigabytes is read a step at a time.
+READ_STEP = 16 * 1024 * 1024
 
 
 def is_transcript(path: Path) -> bool:
     """True when ``path`` is not a tracer trace (its first line is no tracer header)."""
+    try:  # not open(): a FIFO would block, and readline() on /dev/zero would never end
+        fd = open_regular(path, "a transcript")
+    except UserError:
+        return False
     try:
-        with path.open("rb") as fh:
-            first = fh.readline()
+        head = os.pread(fd, 1 << 20, 0)
     except OSError:
         return False
+    finally:
+        os.close(fd)
+    first = head.split(b"\n", 1)[0]
     try:
         data = json.loads(first) if first.strip() else {}
     except ValueError:
@@ -60,6 +69,8 @@ class LiveImport:
         self.source, self.output = Path(source), Path(output)
         if self.source.is_dir():
             raise UserError("is a directory, not a Claude Code transcript", self.source)
+        if self.source.exists():  # a FIFO or a device is refused now; a missing file is awaited
+            os.close(open_regular(self.source, "a Claude Code transcript"))
         self.report = ImportReport(source=str(self.source))
         self.records: list[Record] = []
         self._offset = 0
@@ -99,18 +110,32 @@ class LiveImport:
             self._offset, self._tail, self._lines, self.records = 0, b"", 0, []
         if size == self._offset:
             return 0
-        with self.source.open("rb") as fh:
-            fh.seek(self._offset)
-            data = self._tail + fh.read(size - self._offset)
-        self._offset = size
+        if size > MAX_FILE:  # what a whole-file import refuses, a followed one does too
+            raise UserError(f"too large ({size:,} bytes; the limit is {MAX_FILE:,})", self.source)
+        fd = open_regular(self.source, "a Claude Code transcript")
+        try:
+            chunk = os.pread(fd, min(size - self._offset, READ_STEP), self._offset)
+        finally:
+            os.close(fd)
+        data = self._tail + chunk
+        self._offset += len(chunk)
         cut = data.rfind(b"\n") + 1
         self._tail = data[cut:]  # a torn last line waits for its newline
+        if len(self._tail) > MAX_LINE:
+            line = self._lines + data[:cut].count(b"\n") + 1
+            raise UserError(f"line too long (over {MAX_LINE:,} bytes)", self.source, line)
         lines = data[:cut].decode("utf-8", errors="replace").split("\n")[:-1]
         new, _ = parse_lines(lines, self._lines + 1, self.report, path=self.source)
         new = clean_records(new, self.report)
         self._lines += len(lines)
         self.records += new
         return len(new)
+
+    def _size(self) -> int:
+        try:
+            return os.stat(self.source).st_size
+        except OSError:
+            return self._offset
 
     def _ready(self, final: bool) -> list[Record]:
         """The records whose parents are in: near the end, a child logged first waits."""
@@ -165,7 +190,8 @@ class LiveImport:
         """The follow stops: write everything, the loop's ending included, and close."""
         written = 0
         if self.problem is None:
-            self.read_new()
+            while self.read_new() or self._offset < self._size():
+                pass  # every step still unread
             self.events = self._import(final=True)
             written = self._write(self.events)
         self.writer.close()

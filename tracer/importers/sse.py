@@ -12,8 +12,10 @@ without the SDK.
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from tracer.errors import UserError
+from tracer.untrusted import loads
 
 
 def sse_events(raw: str) -> list[dict[str, Any]]:
@@ -24,9 +26,9 @@ def sse_events(raw: str) -> list[dict[str, Any]]:
         data = "\n".join(line[5:].lstrip() for line in lines if line.startswith("data:"))
         if not data:
             continue
-        try:
-            obj = json.loads(data)
-        except ValueError:
+        try:  # bounded like every line: no NaN, no 1e400, no nesting past json's recursion
+            obj = loads(data, "an SSE event")
+        except UserError:
             continue
         if isinstance(obj, dict):
             events.append(obj)
@@ -79,8 +81,8 @@ def _index(event: dict[str, Any], default: int) -> int:
 def _tool_input(text: str) -> Any:
     """A tool's input from its joined JSON fragments; kept as text when they do not parse."""
     try:
-        return json.loads(text) if text else {}
-    except (ValueError, RecursionError):
+        return loads(text, "a tool input") if text else {}
+    except UserError:
         return {"_partial_json": text}
 
 

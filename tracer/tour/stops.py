@@ -26,12 +26,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from tracer.errors import UserError
 from tracer.replay.sections import Contents, recording_info, section_for_step
 from tracer.tour.checkpoints import NotInTrace, Question, build_question
+from tracer.untrusted import loads, read_bytes
 
 STATE_ENV = "TRACER_STATE_DIR"
 PROGRESS_FILE = "tour.json"
 PROGRESS_VERSION = 1
+MAX_PROGRESS = 1024 * 1024
+"""Bytes in the progress file (a finished tour's is about 2 KB)."""
 
 
 @dataclass(frozen=True)
@@ -177,9 +181,11 @@ class Progress:
 def load_progress(path: Path) -> Progress:
     """The saved progress, or a fresh start when there is none or it cannot be read (it is
     tracer's own file: a damaged one is replaced rather than reported)."""
+    # Through the reading layer like every other input: a FIFO put there would block a plain
+    # open forever, /dev/zero never ends, and 3,000 nested brackets overflow json's recursion.
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = loads(read_bytes(path, "the tour's progress", MAX_PROGRESS), path)
+    except UserError:
         return Progress()
     if not isinstance(data, dict) or data.get("version") != PROGRESS_VERSION:
         return Progress()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from array import array
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
@@ -43,6 +44,11 @@ from tracer.untrusted import MAX_LINE, loads, open_regular
 
 _KIND_PREFIX = b'{"kind":"'
 _UNREAD = object()
+_CHUNK = 1 << 20
+MAX_TRACE = 16 * 1024**3
+"""Bytes in one trace file. A long real session is tens of MB; past this it is not a trace."""
+MAX_EVENTS = 4_000_000
+"""Lines indexed in one trace (the index costs 16 bytes a line; real traces hold thousands)."""
 
 
 class TraceReader:
@@ -51,8 +57,8 @@ class TraceReader:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._fd = open_regular(self.path, "a trace")
-        self._offsets: list[int] = []
-        self._ends: list[int] = []
+        self._offsets = array("q")  # where each line starts, and ends (its newline)
+        self._ends = array("q")
         self._kinds: list[Any] = []
         """Each line's kind once read (:data:`_UNREAD` before): a line never changes once
         indexed, and the views ask for the same kinds again and again."""
@@ -66,16 +72,19 @@ class TraceReader:
     # -- opening -------------------------------------------------------------------------------
 
     def _read_header(self) -> dict[str, Any]:
-        first = b""
-        while not first.endswith(b"\n"):
-            chunk = os.pread(self._fd, 65536, len(first))
+        # Linear in the line's length: each chunk is searched once and appended once (adding to
+        # bytes and searching the whole of it again each time was quadratic).
+        buffer = bytearray()
+        while len(buffer) <= MAX_LINE:
+            chunk = os.pread(self._fd, _CHUNK, len(buffer))
             if not chunk:
                 break
-            first += chunk
-            if b"\n" in first:
-                first = first[: first.index(b"\n") + 1]
-            elif len(first) > MAX_LINE:
+            nl = chunk.find(b"\n")
+            if nl >= 0:
+                buffer += chunk[: nl + 1]
                 break
+            buffer += chunk
+        first = bytes(buffer)
         if not first.strip():
             raise UserError("empty file, not a tracer trace", self.path)
         try:
@@ -112,25 +121,49 @@ class TraceReader:
         which is what ``--follow`` needs while a recorder is still writing.
         """
         size = os.fstat(self._fd).st_size
-        if size <= self._scanned:
-            return 0
-        data = os.pread(self._fd, size - self._scanned, self._scanned)
-        base = self._scanned
+        if size > MAX_TRACE:
+            raise UserError(f"too large ({size:,} bytes; the limit is {MAX_TRACE:,})", self.path)
         before = len(self._offsets)
-        pos = 0
-        while True:
-            nl = data.find(b"\n", pos)
-            if nl < 0:
+        # In chunks, never the whole rest at once: memory stays at one chunk plus the index.
+        start = self._scanned  # where the line being scanned began
+        at = start  # how far the file has been searched for its newline
+        torn = False
+        while at < size:
+            data = os.pread(self._fd, min(_CHUNK, size - at), at)
+            if not data:
                 break
-            if nl > pos:  # skip blank lines
-                self._offsets.append(base + pos)
-                self._ends.append(base + nl)
-            pos = nl + 1
-        self._scanned = base + pos
+            pos = 0
+            while (nl := data.find(b"\n", pos)) >= 0:
+                end = at + nl
+                if end - start > MAX_LINE:
+                    self._too_long(end - start)
+                if end > start:  # skip blank lines
+                    self._add(start, end)
+                start, pos = end + 1, nl + 1
+            at += len(data)
+            if at - start > MAX_LINE:  # no newline within the limit: not a line we can read
+                self._too_long(at - start)
+            torn = at > start
+        self._scanned = start
         self._kinds.extend([_UNREAD] * (len(self._offsets) - len(self._kinds)))
-        rest = data[pos:]
-        self.torn_line = len(self._offsets) + 2 if rest.strip() else None
+        self.torn_line = None
+        if torn and self._tail_has_data(start, size):
+            self.torn_line = len(self._offsets) + 2
         return len(self._offsets) - before
+
+    def _add(self, start: int, end: int) -> None:
+        if len(self._offsets) >= MAX_EVENTS:
+            raise UserError(f"more than {MAX_EVENTS:,} events: refused", self.path)
+        self._offsets.append(start)
+        self._ends.append(end)
+
+    def _too_long(self, length: int) -> None:
+        line = len(self._offsets) + 2
+        raise UserError(f"line too long (over {MAX_LINE:,} bytes)", self.path, line)
+
+    def _tail_has_data(self, start: int, size: int) -> bool:
+        """Whether the unfinished last line holds more than blanks (it is at most MAX_LINE)."""
+        return bool(os.pread(self._fd, size - start, start).strip())
 
     # -- access --------------------------------------------------------------------------------
 
