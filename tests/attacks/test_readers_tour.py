@@ -21,7 +21,7 @@ from tracer.paths import ROOT
 def _load_progress_in_a_child(state: Path) -> subprocess.CompletedProcess[str]:
     code = (
         "import sys\nfrom pathlib import Path\n"
-        "from tracer.replay.tour import load_progress\n"
+        "from tracer.tour.stops import load_progress\n"
         "print(load_progress(Path(sys.argv[1])))\n"
     )
 
@@ -56,7 +56,7 @@ def test_dev_zero_as_the_progress_file_starts_the_tour_afresh(tmp_path: Path) ->
 
 
 def test_deep_nesting_in_the_progress_file_starts_the_tour_afresh(tmp_path: Path) -> None:
-    from tracer.replay.tour import Progress, load_progress
+    from tracer.tour.stops import Progress, load_progress
 
     state = tmp_path / "tour.json"
     state.write_text('{"version": 1, "answers": ' + "[" * 3000 + "]" * 3000 + "}")
