@@ -11,8 +11,8 @@ run. Set ``TRACER_SCREENS=chapters/ch12/screens`` to keep the desktop screenshot
 from __future__ import annotations
 
 import os
+import re
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -82,16 +82,15 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return out
 
 
-def until(page: Any, expression: str, timeout: float = 10.0) -> Any:
-    """Poll ``expression`` until it is truthy (``wait_for_function`` would ``eval`` inside the
-    page, which its Content-Security-Policy forbids, as it should)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = page.evaluate(expression)
-        if value or time.monotonic() > deadline:
-            assert value, f"timed out waiting for {expression}"
-            return value
-        time.sleep(0.02)
+def expect(locator: Any) -> Any:
+    """Playwright's auto-waiting assertions (``wait_for_function`` would ``eval`` inside the page,
+    which its Content-Security-Policy forbids, as it should; a locator's assertion does not).
+
+    The page draws a step's text when its chunk is ready (a promise), so whatever is read right
+    after a key or a click is waited for, never slept on."""
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(locator)
 
 
 class Opened:
@@ -116,8 +115,9 @@ class Opened:
             route.abort()
 
     def wait_step(self, step: int | None = None) -> int:
-        want = f' === "{step}"' if step is not None else ""
-        until(self.page, f"document.body.dataset.step{want}")
+        """The step the page has drawn (``data-step``, set once its text is in), or wait for it."""
+        want = str(step) if step is not None else re.compile(r"^\d+$")
+        expect(self.page.locator("body")).to_have_attribute("data-step", want)
         return int(self.page.evaluate("document.body.dataset.step"))
 
     def text(self, selector: str) -> str:
@@ -132,6 +132,7 @@ class Opened:
 def test_deep_link_keys_reload_and_language(browser: Any, pages: dict[str, Path]) -> None:
     opened = Opened(browser, pages["walk"], "#step-8")
     page = opened.page
+    title = page.locator("#step-title")
     assert opened.text("#step-title").startswith("mapping")
     assert opened.text("#journey [aria-current=step]").endswith("mapping")
     assert "turn 1 · step 8/36" in opened.text("#position")
@@ -142,32 +143,46 @@ def test_deep_link_keys_reload_and_language(browser: Any, pages: dict[str, Path]
     page.reload()
     assert opened.wait_step(9) == 9  # the link survives a reload
     page.keyboard.press("1")  # the next mapping step
-    assert opened.text("#step-title").startswith("mapping") and opened.wait_step() > 9
+    expect(title).to_have_text(re.compile(r"^mapping"))
+    assert opened.wait_step() > 9
     page.keyboard.press("[")  # back to this turn's start
-    assert opened.text("#step-title").startswith("turn start")
+    expect(title).to_have_text(re.compile(r"^turn start"))
     before = opened.text("#position")
     page.keyboard.press("]")  # the next turn's start
+    expect(page.locator("#position")).not_to_have_text(before)
+    there = re.search(r"step (\d+)/", opened.text("#position"))
+    assert there and opened.wait_step(int(there.group(1))) > 9
     assert opened.text("#step-title").startswith("turn start")
-    assert opened.text("#position") != before
     page.locator("#journey button", has_text="mapping").click()  # the buttons do what keys do
-    assert opened.text("#step-title").startswith("mapping")
-    page.locator("#lang").click()
-    guide = load_guide()
-    zh = " ".join(guide.stage_text("mapping", "zh").split())[:16]
-    until(page, "document.documentElement.lang === 'zh-Hans'")
-    assert zh in " ".join(opened.text("#chapter-step").split())
-    assert opened.text("#step-title").startswith("翻译（mapping）")
-    assert "第 " in opened.text("#position")
-    page.locator("#raw summary").click()
-    assert '"records"' in opened.text("#raw-json")
-    page.emulate_media(media="print")  # the print stylesheet: the step and its chapter only
-    shown = "e => getComputedStyle(e).display !== 'none'"
-    assert not page.locator("#timeline").evaluate(shown)
-    assert not page.locator(".controls").evaluate(shown)
-    assert page.locator("#view").evaluate(shown) and page.locator("#chapter").evaluate(shown)
-    page.emulate_media(media="screen")
-    page.locator("#lang").click()  # back to English for the other tests (it is remembered)
-    until(page, "document.documentElement.lang === 'en'")
+    expect(title).to_have_text(re.compile(r"^mapping"))
+    shown = re.fullmatch(r"turn (\d+) · step (\d+)/(\d+)", opened.text("#position"))
+    assert shown, opened.text("#position")
+    turn, step, total = shown.groups()
+    try:
+        page.locator("#lang").click()
+        guide = load_guide()
+        zh = " ".join(guide.stage_text("mapping", "zh").split())[:16]
+        expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+        expect(title).to_have_text(re.compile(r"^翻译（mapping）"))
+        assert zh in " ".join(opened.text("#chapter-step").split())
+        # the same position in the book's words: 第N轮 · 第N/N步, no space between CJK
+        assert opened.text("#position") == f"第{turn}轮 · 第{step}/{total}步"
+        page.locator("#raw summary").click()
+        assert '"records"' in opened.text("#raw-json")
+        page.emulate_media(media="print")  # the print stylesheet: the step and its chapter only
+        shown_css = "e => getComputedStyle(e).display !== 'none'"
+        assert not page.locator("#timeline").evaluate(shown_css)
+        assert not page.locator(".controls").evaluate(shown_css)
+        assert page.locator("#view").evaluate(shown_css)
+        assert page.locator("#chapter").evaluate(shown_css)
+        page.emulate_media(media="screen")
+        page.locator("#lang").click()  # and back
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        expect(title).to_have_text(re.compile(r"^mapping"))
+    finally:
+        # The choice is remembered per browser, and the other tests share this one: forget it
+        # even when an assertion above failed, so one failure does not turn the rest Chinese.
+        page.evaluate("localStorage.removeItem('tracer-lang')")
     opened.close()
 
 
@@ -177,13 +192,13 @@ def test_search_finds_steps_and_moves_to_them(browser: Any, pages: dict[str, Pat
     page.keyboard.press("/")
     page.keyboard.type("git diff")
     page.keyboard.press("Enter")
-    until(page, "document.getElementById('search-count').textContent.includes('/')")
-    assert opened.text("#search-count").startswith("match 1/")
+    expect(page.locator("#search-count")).to_have_text(re.compile(r"^match 1/\d+$"))
+    first = opened.wait_step()
     shown = opened.text("#step-title") + opened.text("#view")
     assert "git diff" in shown  # the session's title names it: step 1 is the first match
-    first = opened.wait_step()
     page.keyboard.press("Enter")  # the next match
-    until(page, "document.getElementById('search-count').textContent.includes('2/')")
+    expect(page.locator("#search-count")).to_have_text(re.compile(r"^match 2/\d+$"))
+    expect(page.locator("body")).not_to_have_attribute("data-step", str(first))
     second = opened.wait_step()
     assert second > first and "git diff" in opened.text("#step-title") + opened.text("#view")
     hits = page.locator("#results li")
@@ -232,7 +247,6 @@ def test_nothing_overflows_sideways(
         opened = Opened(browser, pages[name], "#step-13")
         page = opened.page
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(50)
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= width, (name, size, wide)
         shot = tmp_path / f"{name}-{size}.png"
@@ -275,8 +289,8 @@ def test_a_big_page_inflates_the_chunk_it_needs(browser: Any, tmp_path: Path) ->
     assert "step 1500/" in opened.text("#position") and opened.text("#step-title")
     opened.page.locator("#query").fill("request 199")
     opened.page.keyboard.press("Enter")
-    until(opened.page, "document.getElementById('search-count').textContent.includes('/')")
-    assert "request 199" in opened.text("#step-title") + opened.text("#view")
+    expect(opened.page.locator("#search-count")).to_have_text(re.compile(r"^match \d+/\d+$"))
+    expect(opened.page.locator("#step-title, #view")).to_contain_text(["request 199"])
     opened.close()
 
 
@@ -299,7 +313,7 @@ def test_keyboard_only(browser: Any, pages: dict[str, Path]) -> None:
     page.focus('#timeline a[href="#step-4"]')
     page.keyboard.press("Enter")
     assert opened.wait_step(4) == 4
-    until(page, "document.activeElement.getAttribute('aria-current') === 'step'")
+    expect(page.locator("#timeline a:focus")).to_have_attribute("aria-current", "step")
     assert page.evaluate("document.activeElement.getAttribute('href')") == "#step-4"
     page.keyboard.press("ArrowRight")  # the step keys work from the timeline too
     assert opened.wait_step(5) == 5
