@@ -114,3 +114,9 @@ def test_the_importers_have_no_import_circle() -> None:
     # claude_code.py analyses a transcript and journey.py emits it: the record they share
     # (Transcript) lives below both, in transcript.py.
     assert _circle(sorted((PACKAGE / "importers").rglob("*.py"))) == []
+
+
+def test_the_package_has_no_import_circle() -> None:
+    """Across every layer: a lower layer never reaches back up, even through a package's
+    ``__init__`` or a lazy import inside a function."""
+    assert _circle(sorted(PACKAGE.rglob("*.py"))) == []

@@ -20,10 +20,9 @@ import stat
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from tracer.agent.tools import grep_child
 from tracer.agent.tools.base import Tool, ToolContext, ToolFailure
 from tracer.agent.tools.globbing import WALK_SECONDS, Walk, compile_glob
-from tracer.agent.tools.grep_child import GrepTimeout, matching
+from tracer.agent.tools.grep_child import GREP_SECONDS, GrepTimeout, matching
 from tracer.agent.tools.wall import read_at_most
 
 _MAX_FILES = 100
@@ -173,7 +172,7 @@ class GrepTool(Tool):
             hits = matching(tool_input["pattern"], contents)
         except GrepTimeout:
             raise ToolFailure(
-                f"Grep stopped after {grep_child.GREP_SECONDS:.0f} s: the pattern takes too long "
+                f"Grep stopped after {GREP_SECONDS:.0f} s: the pattern takes too long "
                 "on these files (nested repetition such as (a+)+ can backtrack for ever). "
                 "Simplify it."
             ) from None
