@@ -112,7 +112,8 @@ def test_replay_screenshot_shows_the_guide(installed: Installed) -> None:
     # The chapter panel wraps its text at its own width: its first words fit on one line.
     assert guide.stage_text("mapping", "en")[:24] in svg
     section = guide.section_for_stage("mapping")
-    assert section is not None and section.id in svg
+    # The panel names the section by its title (a raw id such as station-1 is never shown).
+    assert section is not None and section.title["en"][:24] in svg and section.id not in svg
     assert "no chapter guide" not in svg
 
 
@@ -120,7 +121,9 @@ def test_show_a_bundled_recording_by_name(installed: Installed) -> None:
     proc = installed.tracer("show", "01-main-walk")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert len(lines) == 36 and " mapping " in lines[7], lines[:8]
+    # 36 steps, then the token total over the session's model calls.
+    assert len(lines) == 37 and " mapping " in lines[7], lines[:8]
+    assert lines[-1].startswith("tokens over 4 model call(s): input 4,392"), lines[-1]
 
 
 def test_doctor_hint_comes_from_the_guide(installed: Installed) -> None:

@@ -117,7 +117,9 @@ def test_the_lowest_versions_run_the_wheel(lowest: Path, tmp_path: Path) -> None
     show = _run([str(lowest / "tracer"), "show", "01-main-walk"], cwd=tmp_path)
     assert show.returncode == 0, show.stderr
     lines = show.stdout.splitlines()
-    assert len(lines) == 36 and " mapping " in lines[7], lines[:8]
+    # 36 steps, then the token total over the session's model calls.
+    assert len(lines) == 37 and " mapping " in lines[7], lines[:8]
+    assert lines[-1].startswith("tokens over 4 model call(s): input 4,392"), lines[-1]
 
     # Textual's lowest version draws the replay.
     out = tmp_path / "mapping.svg"
