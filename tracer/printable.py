@@ -33,6 +33,9 @@ _UNSAFE_LINES = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 )
 _NAMED = {"\n": "\\n", "\r": "\\r"}
+#: A pattern a whole one-line string matches when it holds nothing :func:`printable` would
+#: escape: a Textual ``Input``'s ``restrict``, so a paste with an ``ESC`` in it is refused.
+PRINTABLE_LINE = "[^" + _UNSAFE.pattern[1:-1] + "]*"
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -111,7 +111,8 @@ class ReplayApp(InputErrorApp):
         tour: Tour | None = None,
     ) -> None:
         super().__init__()
-        self._printable = PrintableFilter()
+        self.printable_filter = PrintableFilter()
+        """Drops what a terminal would obey from every line drawn (:mod:`printable_filter`)."""
         self.lang = lang if lang in LANGS else "en"
         self.follow = follow
         self.feed: Callable[[], object] | None = None
@@ -133,7 +134,8 @@ class ReplayApp(InputErrorApp):
     def get_line_filters(self) -> list[LineFilter]:
         # The last wall: whatever a trace string holds that a terminal would obey is dropped
         # from every line before it is written, however the string got onto the screen.
-        return [*super().get_line_filters(), self._printable]
+        own = [self.printable_filter] if self.printable_filter.enabled else []
+        return [*super().get_line_filters(), *own]
 
     def _set_trace(self, index: StepIndex, step: int) -> None:
         """Make ``index`` the trace on screen (the widgets are told by :meth:`_trace_changed`)."""
@@ -412,7 +414,7 @@ class ReplayApp(InputErrorApp):
                 for loop in self.nesting.loops
                 if loop.start < at and (loop.end < 0 or at < loop.end)
             ]
-        return " › ".join(parts)
+        return printable(" › ".join(parts))  # a file name and a loop name are input
 
     def _show_notice(self) -> None:
         torn = self.index.reader.torn_line
