@@ -124,10 +124,11 @@ VIEWS = {
 }
 
 
-def test_every_step_shows_the_escapes_as_text(hostile: Path) -> None:
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_step_shows_the_escapes_as_text(hostile: Path, lang: str) -> None:
     """Every step of the trace is clean, and where trace text is laid out it becomes visible
     escapes (``\\x1b]0;pwned``), not dropped: the header, the border, the step itself."""
-    app = _unfiltered(factory.make_app(hostile, lang="en"))
+    app = _unfiltered(factory.make_app(hostile, lang=lang))
     seen: dict[int, list[str]] = {}
     shown: list[str] = []
 

@@ -29,11 +29,12 @@ class PrintableFilter(LineFilter):
     """Drops, from a line about to be written, every character a terminal would obey."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        if not _OBEYED.search("".join(segment.text for segment in segments)):
+            return segments  # nearly every line: one search, nothing copied
         return [
-            Segment(_OBEYED.sub("", text), style, control)
-            if not control and _OBEYED.search(text)
-            else Segment(text, style, control)
-            for text, style, control in segments
+            Segment(_OBEYED.sub("", text), style, control) if not control else segment
+            for segment in segments
+            for text, style, control in (segment,)
         ]
 
 
