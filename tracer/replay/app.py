@@ -37,6 +37,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from tracer.printable import printable
 from tracer.replay import context, palette, search
 from tracer.replay.autoplay import Autoplay
 from tracer.replay.diagnose import Diagnosis
@@ -46,6 +47,7 @@ from tracer.replay.input_errors import InputErrorApp
 from tracer.replay.keys import KEYS
 from tracer.replay.nesting import Nesting
 from tracer.replay.opening import WaitingReader, choices
+from tracer.replay.printable_filter import PrintableFilter
 from tracer.replay.sections import Contents, recording_info, section_for_step
 from tracer.replay.status import status_line
 from tracer.replay.steps import (
@@ -74,6 +76,8 @@ from tracer.tour.bar import TourBar
 from tracer.trace.events import STATIONS
 
 if TYPE_CHECKING:
+    from textual.filter import LineFilter
+
     from tracer.tour.stops import Tour
 
 #: How often ``--follow`` looks for new lines, in seconds.
@@ -107,6 +111,8 @@ class ReplayApp(InputErrorApp):
         tour: Tour | None = None,
     ) -> None:
         super().__init__()
+        self.printable_filter = PrintableFilter()
+        """Drops what a terminal would obey from every line drawn (:mod:`printable_filter`)."""
         self.lang = lang if lang in LANGS else "en"
         self.follow = follow
         self.feed: Callable[[], object] | None = None
@@ -124,6 +130,12 @@ class ReplayApp(InputErrorApp):
         self.filtering = False
         self.indexing = False
         self._set_trace(index, step)
+
+    def get_line_filters(self) -> list[LineFilter]:
+        # The last wall: whatever a trace string holds that a terminal would obey is dropped
+        # from every line before it is written, however the string got onto the screen.
+        own = [self.printable_filter] if self.printable_filter.enabled else []
+        return [*super().get_line_filters(), *own]
 
     def _set_trace(self, index: StepIndex, step: int) -> None:
         """Make ``index`` the trace on screen (the widgets are told by :meth:`_trace_changed`)."""
@@ -402,7 +414,7 @@ class ReplayApp(InputErrorApp):
                 for loop in self.nesting.loops
                 if loop.start < at and (loop.end < 0 or at < loop.end)
             ]
-        return " › ".join(parts)
+        return printable(" › ".join(parts))  # a file name and a loop name are input
 
     def _show_notice(self) -> None:
         torn = self.index.reader.torn_line
@@ -660,7 +672,7 @@ class ReplayApp(InputErrorApp):
             return
         focused = self.focused
         if isinstance(focused, Pager) and not isinstance(focused, StageView):
-            text = focused.text.plain
+            text = printable(focused.text.plain, lines=True)  # what is copied is what is shown
         else:
             text = self.stage_view.copy_text()
         self.copy_to_clipboard(text)

@@ -6,7 +6,8 @@ words around it stranded on short lines ("API" alone, then the Chinese). Here a 
 break between two characters when either is wide (CJK), never before closing punctuation such
 as ，。、：) and never after opening punctuation such as （《, as Chinese typesetting does; nor
 between a number and the character beside it, so 第2轮 and 3条 never split across lines.
-Pure: it takes a Rich ``Text`` and a width and returns the lines; the pager draws them.
+Pure: it takes a Rich ``Text`` and a width and returns the lines; the pager draws them. Every
+panel's text is laid out here, so this is also where trace text is made printable.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 from rich.cells import cell_len, get_character_cell_size
 from rich.measure import Measurement
 from rich.text import Text
+
+from tracer.printable import printable_text
 
 _NO_LINE_START = frozenset("，。、：；！？）》」』】〕〉,.;:!?)]}…%")
 _NO_LINE_END = frozenset("（《「『【〔〈([{")
@@ -119,10 +122,14 @@ def wrap_line(line: Text, width: int) -> list[Text]:
 
 
 def wrap(text: Text, width: int) -> list[Text]:
-    """All of ``text`` as lines of at most ``width`` cells (wide characters count two)."""
+    """All of ``text`` as lines of at most ``width`` cells (wide characters count two).
+
+    Characters a terminal would obey (an ``ESC`` from a tool's output) are first written as
+    visible escapes, so they are measured, wrapped and drawn like the rest of the line.
+    """
     width = max(width, 2)
     lines: list[Text] = []
-    for line in text.split("\n", allow_blank=True):
+    for line in printable_text(text).split("\n", allow_blank=True):
         if "\t" in line.plain:
             line.expand_tabs(8)  # as Rich does before it wraps
         lines.extend(wrap_line(line, width))

@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
+from tracer.printable import printable
 from tracer.replay.guide import LABEL
 from tracer.replay.section_panel import diagram_text
 from tracer.replay.sections import RecordingInfo
@@ -22,9 +23,10 @@ def stop_title(tour: Tour, lang: str) -> str:
     head = say("tour", lang, n=tour.position + 1, total=len(tour.stops))
     if stop.question is not None:
         name = checkpoint_name(stop.question.checkpoint, lang)
-        return f"{head} · {say('checkpoint', lang, name=name)}"
+        return printable(f"{head} · {say('checkpoint', lang, name=name)}")
     section = pick(getattr(stop.section, "title", None), lang)
-    return f"{head} · {section}" if section else head
+    # A title is one line of a Static, not laid out by wrap(): made printable here.
+    return printable(f"{head} · {section}") if section else head
 
 
 def _where(stop: Stop, rec: RecordingInfo | None, step: int, lang: str) -> Text:

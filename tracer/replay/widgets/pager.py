@@ -22,11 +22,17 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tracer.printable import printable_text
 from tracer.replay.wrap import wrap
 
 
 def text_strip(line: Text, width: int, base: Style, console: Console) -> Strip:
-    """One line of Rich text as a Textual strip of exactly ``width`` cells, on ``base``."""
+    """One line of Rich text as a Textual strip of exactly ``width`` cells, on ``base``.
+
+    Every line-API widget (the journey strip, the timeline, the key bar) draws through here, so
+    trace text in it (a recording's name, a step's label) is made printable here too.
+    """
+    line = printable_text(line)
     segments = Segment.apply_style(line.render(console), base)
     return Strip(segments, line.cell_len).crop_extend(0, width, base)
 

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tracer.printable import printable_text
 from tracer.replay.i18n import tr
 from tracer.replay.opening import Choice
 
@@ -52,6 +53,7 @@ class PickerScreen(ModalScreen[Path | None]):
             words = choice.title.get(self.lang) or choice.title.get("en")
             if words:
                 label.append(f"  {words}", style="dim")
+            label = printable_text(label)  # a file's name and a trace's title are input
             label.truncate(width, overflow="ellipsis")  # one line a recording
             options.append(Option(label, id=f"trace-{number}"))
             if self.current is not None and _same(choice.path, self.current):

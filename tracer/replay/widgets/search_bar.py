@@ -26,6 +26,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from tracer.printable import PRINTABLE_LINE, printable
 from tracer.replay import search
 from tracer.replay.i18n import tr
 from tracer.replay.steps import StepIndex
@@ -88,7 +89,12 @@ class SearchBar(Horizontal):
         return True
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=tr("search_prompt", self.lang), id="search-input", compact=True)
+        yield Input(
+            placeholder=tr("search_prompt", self.lang),
+            id="search-input",
+            compact=True,
+            restrict=PRINTABLE_LINE,  # the query is echoed: nothing a terminal would obey
+        )
         yield Static(id="search-count")
 
     def open(self, lang: str) -> None:
@@ -167,7 +173,7 @@ class SearchBar(Horizontal):
             count.update("")
             return
         if not self.matches:
-            words = tr("no_matches", self.lang, query=self.query_text)
+            words = tr("no_matches", self.lang, query=printable(self.query_text))  # echoed
         else:
             n, on_hit = search.position(self.matches, step)
             key = "matches" if on_hit else "matches_after"

@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 
+from tracer.printable import printable, printable_json
 from tracer.replay.fold import unfolded
 from tracer.replay.i18n import stage_name, tr
 from tracer.replay.raw import step_json
@@ -120,5 +121,5 @@ class StageView(Pager):
     def copy_text(self) -> str:
         """What ``y`` copies from here: the raw JSON itself in raw mode, else the text shown."""
         if self.raw and self.index is not None:
-            return step_json(self.index, self.step)
-        return self.text.plain
+            return printable_json(step_json(self.index, self.step))
+        return printable(self.text.plain, lines=True)
