@@ -56,7 +56,7 @@ KEYS = [
     Binding("W,B", "tour_back", "previous stop", show=False),
     Binding("v", "tour_review", "review answers", show=False),
     Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
-    Binding("q", "quit", "quit"),
+    Binding("q", "app.quit", "quit"),  # the app's own action (the keys live on the screen)
     Binding("up", "scroll_stage(-1)", "scroll up", show=False),
     Binding("down", "scroll_stage(1)", "scroll down", show=False),
     Binding("pageup", "scroll_stage(-10)", "page up", show=False),
