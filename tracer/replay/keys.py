@@ -52,9 +52,9 @@ KEYS = [
     Binding("y", "copy", "copy"),
     Binding("O", "open_picker", "open"),
     Binding("s", "contents", "contents"),
-    Binding("w", "tour_next", "next stop", show=False),
-    Binding("W,B", "tour_back", "previous stop", show=False),
-    Binding("v", "tour_review", "review answers", show=False),
+    Binding("w", "tour('next')", "next stop", show=False),
+    Binding("W,B", "tour('back')", "previous stop", show=False),
+    Binding("v", "tour('review')", "review answers", show=False),
     Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
     Binding("q", "app.quit", "quit"),  # the app's own action (the keys live on the screen)
     Binding("up", "scroll_stage(-1)", "scroll up", show=False),

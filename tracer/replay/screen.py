@@ -710,28 +710,9 @@ class ReplayScreen(Screen[None]):
 
         self.app.push_screen(TocScreen(contents, self.lang, current), chosen)
 
-    def _on_tour(self) -> TourBar | None:
-        if self.tour is None:
-            from tracer.tour.words import say
-
-            self.notify(say("not_in_tour", self.lang))
-            return None
-        return self.query_one(TourBar)
-
-    def action_tour_next(self) -> None:
-        bar = self._on_tour()
-        if bar is not None:
-            bar.next_stop()
-
-    def action_tour_back(self) -> None:
-        bar = self._on_tour()
-        if bar is not None:
-            bar.previous_stop()
-
-    def action_tour_review(self) -> None:
-        bar = self._on_tour()
-        if bar is not None:
-            bar.review()
+    def action_tour(self, move: str) -> None:
+        """``w`` ``W`` ``v``: the tour bar makes the move (or says there is no tour)."""
+        self.query_one(TourBar).key(move)
 
 
 def _same(a: Path, b: Path) -> bool:
