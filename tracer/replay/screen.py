@@ -62,6 +62,7 @@ from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.frame import Frame
 from tracer.replay.widgets.journey import JourneyStrip
 from tracer.replay.widgets.key_bar import KeyBar
+from tracer.replay.widgets.notice import Notice
 from tracer.replay.widgets.pager import Pager
 from tracer.replay.widgets.picker import PickerScreen
 from tracer.replay.widgets.progress import StepBar
@@ -132,7 +133,6 @@ class ReplayScreen(Screen[None]):
         source = header.get("source") or {}
         self.scenario = source.get("name") if isinstance(source, dict) else None
         self.recording = recording_info(Path(index.reader.path), header)
-        self._notice: str | None = None
         self._start_step = self.cursor.step
         self._diagnosed_complete = self._doctor_reported = False
         self.set_reactive(ReplayScreen.step, self.cursor.step)
@@ -142,7 +142,7 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield JourneyStrip()
         yield Static(tr("orient", self.lang), id="orient")
-        yield Static(id="notice")
+        yield Notice(id="notice")
         yield TourBar(self.tour, self.guide, id="tour-bar")
         with Frame(id="main"):
             yield Timeline(self.index)
@@ -329,7 +329,9 @@ class ReplayScreen(Screen[None]):
         index, step, lang = self.index, self.step, self.lang
         self.query_one(KeyBar).show(lang, self.autoplay.playing)
         self.findings.show(self.diagnosis, lang, self.findings.state)
-        self._show_notice()
+        if not self.follow:  # a file still being written is expected to look torn
+            reader = index.reader
+            self.query_one(Notice).show(reader.torn_line, reader.complete, len(index), lang)
         if not len(index):
             waiting = isinstance(index.reader, WaitingReader)
             words = (
@@ -381,20 +383,6 @@ class ReplayScreen(Screen[None]):
                 if loop.start < at and (loop.end < 0 or at < loop.end)
             ]
         return " › ".join(parts)
-
-    def _show_notice(self) -> None:
-        torn = self.index.reader.torn_line
-        text = ""
-        if torn is not None and not self.follow:
-            text = tr("torn", self.lang, line=torn, steps=len(self.index))
-        elif not self.follow and not self.index.reader.complete:
-            text = tr("incomplete", self.lang)
-        if text == self._notice:
-            return
-        self._notice = text
-        notice = self.query_one("#notice", Static)
-        notice.update(text)
-        notice.set_class(bool(text), "shown")
 
     def checkpoints_here(self, step: int) -> list[str]:
         """Ids of the checkpoints whose step is ``step`` in this recording."""
