@@ -356,3 +356,22 @@ def test_notice_says_a_torn_line_then_an_unfinished_session_then_hides() -> None
         assert not notice.has_class("shown") and str(notice.render()) == ""
 
     run(notice, script)
+
+
+def test_frame_zoom_captions_the_panel_and_gives_its_subtitle_back() -> None:
+    panel = StageView(id="stage")
+    frame = Frame(panel, id="main")
+
+    async def script(pilot: Any, app: Harness) -> None:
+        panel.border_subtitle = "main-walk"
+        frame.caption = "turn 2 · step 21/36 · z: back"
+        frame.toggle_zoom(panel)
+        await pilot.pause()
+        assert app.screen.maximized is panel and panel.has_class("-zoomed")
+        assert panel.border_subtitle == "turn 2 · step 21/36 · z: back"
+        frame.toggle_zoom(panel)
+        await pilot.pause()
+        assert app.screen.maximized is None and not panel.has_class("-zoomed")
+        assert panel.border_subtitle == "main-walk"
+
+    run(frame, script)

@@ -339,6 +339,7 @@ class ReplayScreen(Screen[None]):
             )
             self.stage_view.show(Text(words, style="dim"))
             self.query_one(JourneyStrip).show("session", 0, -1, 0, lang, self.status())
+            self.frame.caption = ""
             return
         stage = index.stage(step)
         lighter = self.search_bar.lighter()
@@ -347,11 +348,13 @@ class ReplayScreen(Screen[None]):
             stage, index.turn(step), step, len(index), lang, self.status(), place
         )
         self.stage_view.border_subtitle = place
+        where = tr("turn_step", lang, turn=index.turn(step), step=step + 1, total=len(index))
+        self.frame.caption = f"{where} · {tr('zoom_hint', lang)}"
         zoomed = self.maximized if self.app.screen is self else None
         if zoomed is not None:  # keep the zoomed panel's "turn · step" current
             if zoomed is self.stage_view:
-                self.stage_view._before_zoom = place  # type: ignore[attr-defined]
-            self._zoomed(zoomed)
+                self.frame.keep_subtitle(self.stage_view, place)
+            self.frame.zoomed(zoomed)
         orient = self.query_one("#orient", Static)
         if step != self._start_step and orient.display:
             orient.display = False  # the reader has found the keys: give the row back
@@ -587,28 +590,7 @@ class ReplayScreen(Screen[None]):
         """``z``: the focused panel fills the screen; ``z`` or Escape (Textual's own) restores
         it. The header and the key bar are hidden then, so the panel's bottom border says
         where the reader is and how to come back."""
-        if self.maximized is not None:
-            self.minimize()
-            return
-        self.maximize(self.focused or self.stage_view, container=False)
-        self.watch(self, "maximized", self._zoomed, init=True)
-
-    def _zoomed(self, widget: Any) -> None:
-        for panel in self.query(".-zoomed"):
-            panel.remove_class("-zoomed")
-            panel.border_subtitle = getattr(panel, "_before_zoom", "")
-        if widget is None or not len(self.index):
-            return
-        widget.add_class("-zoomed")
-        widget._before_zoom = widget.border_subtitle  # type: ignore[attr-defined]
-        where = tr(
-            "turn_step",
-            self.lang,
-            turn=self.index.turn(self.step),
-            step=self.step + 1,
-            total=len(self.index),
-        )
-        widget.border_subtitle = f"{where} · {tr('zoom_hint', self.lang)}"
+        self.frame.toggle_zoom(self.focused or self.stage_view)
 
     def action_unfold(self) -> None:
         self.stage_view.action_unfold()
