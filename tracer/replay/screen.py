@@ -377,14 +377,7 @@ class ReplayScreen(Screen[None]):
         """Where the reader is: the recording's name, and the subagents' loops around ``step``."""
         from tracer.paths import short_name
 
-        parts = [short_name(Path(self.index.reader.path))]
-        if self.nesting.any and len(self.index):
-            at = self.index.positions[step]
-            parts += [
-                loop.loop
-                for loop in self.nesting.loops
-                if loop.start < at and (loop.end < 0 or at < loop.end)
-            ]
+        parts = [short_name(Path(self.index.reader.path)), *self.nesting.path(step)]
         return " › ".join(parts)
 
     def checkpoints_here(self, step: int) -> list[str]:
