@@ -51,6 +51,16 @@ def test_depths_step_over_into_and_out(trace: Path) -> None:
     assert nesting.loop_of(asks + 2).tool_use_id == "toolu_i1"
 
 
+def test_the_path_names_the_loops_around_a_step(trace: Path) -> None:
+    index = StepIndex(TraceReader(trace))
+    nesting = Nesting(index)
+    asks = _stages(index).index("follow_up")
+    inner = nesting.loop_of(asks + 2)
+    assert inner is not None and inner.loop
+    assert nesting.path(asks) == [] == nesting.path(0)  # the main loop: no subagent around it
+    assert nesting.path(asks + 2) == [inner.loop]
+
+
 def test_enter_and_escape_in_the_replay(trace: Path) -> None:
     app = make_app(trace)
     index = StepIndex(TraceReader(trace))
