@@ -133,15 +133,15 @@ def test_every_step_shows_the_escapes_as_text(hostile: Path, lang: str) -> None:
     shown: list[str] = []
 
     async def script(pilot: Any) -> None:
-        for step in range(len(app.index)):
-            app.step = step
+        for step in range(len(app.replay.index)):
+            app.replay.step = step
             await pilot.pause()
             written = _terminal(app)
             seen[step] = _obeyed(written)
             shown.append(OWN.sub("", written))
 
     _drive(app, script)
-    assert len(seen) == len(app.index) > 30
+    assert len(seen) == len(app.replay.index) > 30
     assert {step: found for step, found in seen.items() if found} == {}
     assert sum(SHOWN in screen for screen in shown) > 10  # the prompt, the outputs, the header
 

@@ -107,10 +107,10 @@ def make_app(
         diagnosis=diagnosis,
         **options,
     )
-    if not real_guide and app.recording.notes:
+    if not real_guide and app.replay.recording.notes:
         # A fault scenario's notes, fixed like the guide: rewording them redraws no snapshot.
-        app.recording = replace(
-            app.recording, notes={"zh": "故意弄坏的地方。", "en": "What was broken."}
+        app.replay.recording = replace(
+            app.replay.recording, notes={"zh": "故意弄坏的地方。", "en": "What was broken."}
         )
     return app
 

@@ -48,7 +48,9 @@ def test_the_contents_scroll_to_their_last_section_at_80x24(lang: str) -> None:
         await pilot.press("end")
         await pilot.pause()
         last = listing.get_option_at_index(listing.highlighted)
-        assert (last.id or "").startswith(app.guide.sections[-1].id + "|")  # section 12's row
+        assert (last.id or "").startswith(
+            app.replay.guide.sections[-1].id + "|"
+        )  # section 12's row
         assert listing.max_scroll_y > 0  # the list scrolled, the box did not grow
         assert _inside(screen.region, hint.region) and _inside(screen.region, listing.region)
         # The highlight is inside the visible part of the list.
@@ -164,14 +166,14 @@ def test_escape_clears_the_search_and_every_highlight() -> None:
         await pilot.press("slash", *"is_error", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.matches and app.query_one("#search-bar").has_class("shown")
+        assert app.replay.matches and app.query_one("#search-bar").has_class("shown")
         assert any(str(s.style) == HIT for s in app.query_one("#stage").text.spans)
         await pilot.press("escape")
         await pilot.pause()
-        assert not app.query_one("#search-bar").has_class("shown") and app.matches == []
+        assert not app.query_one("#search-bar").has_class("shown") and app.replay.matches == []
         assert not any(str(s.style) == HIT for s in app.query_one("#stage").text.spans)
         await pilot.press("n")  # no search: n is "next turn" again
-        assert app.index.stage(app.step) == "turn_start"
+        assert app.replay.index.stage(app.replay.step) == "turn_start"
 
     drive(app, script)
 
@@ -183,15 +185,15 @@ def test_the_counter_follows_the_current_hit_as_you_step() -> None:
         await pilot.press("slash", *"git diff", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        total = len(app.matches)
+        total = len(app.replay.matches)
         await pilot.press("n", "n")
         assert f"match 3/{total}" in visible_text(app, "#search-count")
-        while app.step in app.matches:  # step on until off the hits
+        while app.replay.step in app.replay.matches:  # step on until off the hits
             await pilot.press("right")
-        n = sum(1 for m in app.matches if m < app.step)
+        n = sum(1 for m in app.replay.matches if m < app.replay.step)
         assert f"after match {n}/{total}" in visible_text(app, "#search-count")
         await pilot.press("left")  # back onto the last hit passed
-        assert app.step == app.matches[n - 1]
+        assert app.replay.step == app.replay.matches[n - 1]
         assert f"match {n}/{total}" in visible_text(app, "#search-count")
 
     drive(app, script)

@@ -68,10 +68,10 @@ def test_choosing_a_session_imports_it_and_opens_the_trace(tmp_path: Path) -> No
         await pilot.pause()
 
     drive(app, script)
-    opened = Path(app.index.reader.path)
+    opened = Path(app.replay.index.reader.path)
     assert opened.name.endswith(".trace.jsonl") and session.stem in opened.name
-    assert app.index.reader.header["source"]["kind"] == "import"
-    assert any(app.index.stage(s) == "mapping" for s in range(len(app.index)))
+    assert app.replay.index.reader.header["source"]["kind"] == "import"
+    assert any(app.replay.index.stage(s) == "mapping" for s in range(len(app.replay.index)))
 
 
 def test_the_palette_finds_a_recording_by_name() -> None:

@@ -53,11 +53,11 @@ def run_keys(keys: list[str], step: int = 0, lang: str = "en") -> ReplayApp:
     ],
 )
 def test_moving_keys(keys: list[str], start: int, expected: int) -> None:
-    assert run_keys(keys, start).step == expected
+    assert run_keys(keys, start).replay.step == expected
 
 
 def test_keys_work_the_same_in_chinese() -> None:
-    assert run_keys(["right", "right", "]"], lang="zh").step == 11
+    assert run_keys(["right", "right", "]"], lang="zh").replay.step == 11
 
 
 def test_chinese_punctuation_keys_search_and_move_between_matches() -> None:
@@ -68,12 +68,12 @@ def test_chinese_punctuation_keys_search_and_move_between_matches() -> None:
         await pilot.press(*"git diff", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        first = app.step
+        first = app.replay.step
         await pilot.press("。")
-        assert app.step == app.matches[1]
+        assert app.replay.step == app.replay.matches[1]
         await pilot.press("，")
-        assert app.step == first
-        assert f"第1/{len(app.matches)}个匹配" in visible_text(app, "#search-count")
+        assert app.replay.step == first
+        assert f"第1/{len(app.replay.matches)}个匹配" in visible_text(app, "#search-count")
 
     drive(app, script)
 
@@ -83,8 +83,8 @@ def test_every_step_kind_has_its_view() -> None:
     seen: dict[str, str] = {}
 
     async def script(pilot: Any) -> None:
-        for _ in range(len(app.index)):
-            stage = app.index.stage(app.step)
+        for _ in range(len(app.replay.index)):
+            stage = app.replay.index.stage(app.replay.step)
             seen.setdefault(stage, visible_text(app, "#stage"))
             await pilot.press("right")
 
@@ -129,9 +129,9 @@ def test_goto_asks_for_a_step() -> None:
         assert isinstance(app.screen, GotoScreen)
         await pilot.press("2", "5", "enter")
         await pilot.pause()
-        assert app.step == 24
+        assert app.replay.step == 24
         await pilot.press("g", "escape")
-        assert app.step == 24
+        assert app.replay.step == 24
 
     drive(app, script)
 
@@ -145,12 +145,12 @@ def test_clicking_the_timeline_and_the_progress_bar() -> None:
         rows = app.query_one("Timeline")._rows
         target = next(n for n, r in enumerate(rows) if not r.heading and r.step == 7)
         await pilot.click("Timeline", offset=(3, target + 1))  # +1: the border
-        assert app.step == 7
+        assert app.replay.step == 7
         bar = app.query_one("StepBar")
         await pilot.click("StepBar", offset=(bar.size.width - 1, 0))
-        assert app.step == 35
+        assert app.replay.step == 35
         await pilot.click("StepBar", offset=(0, 0))
-        assert app.step == 0
+        assert app.replay.step == 0
 
     drive(app, script)
 
@@ -163,15 +163,15 @@ def test_search_counts_and_moves_between_matches() -> None:
         await pilot.press(*"git diff", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.matches and app.step == app.matches[0]
-        assert f"match 1/{len(app.matches)}" in visible_text(app, "#search-count")
+        assert app.replay.matches and app.replay.step == app.replay.matches[0]
+        assert f"match 1/{len(app.replay.matches)}" in visible_text(app, "#search-count")
         assert app.focused is app.query_one("#stage")  # Enter gave the keys back
         await pilot.press(".")
-        assert app.step == app.matches[1]
+        assert app.replay.step == app.replay.matches[1]
         await pilot.press(",")
-        assert app.step == app.matches[0]
+        assert app.replay.step == app.replay.matches[0]
         await pilot.press(",")  # wraps round to the last match
-        assert app.step == app.matches[-1]
+        assert app.replay.step == app.replay.matches[-1]
 
     drive(app, script)
 
@@ -184,7 +184,7 @@ def test_search_with_no_match_says_so() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "no match: zzqx" in visible_text(app, "#search-count")
-        assert app.step == 0
+        assert app.replay.step == 0
 
     drive(app, script)
 
@@ -194,17 +194,17 @@ def test_autoplay_steps_forward_and_stops_at_the_end() -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("+", "+", "+")  # as fast as it goes
-        assert app.autoplay.speed == len(SPEEDS) - 1
+        assert app.replay.autoplay.speed == len(SPEEDS) - 1
         await pilot.press("a")
-        assert app.autoplay.playing
+        assert app.replay.autoplay.playing
         assert "autoplay 16 steps/s" in visible_text(app, "#position")
-        while app.autoplay.playing:
+        while app.replay.autoplay.playing:
             await pilot.pause(0.05)
-        assert app.step == 35
+        assert app.replay.step == 35
         await pilot.pause()
         assert "autoplay" not in visible_text(app, "#position")
         await pilot.press("-")
-        assert app.autoplay.speed == len(SPEEDS) - 2
+        assert app.replay.autoplay.speed == len(SPEEDS) - 2
 
     drive(app, script)
 
@@ -214,7 +214,7 @@ def test_autoplay_pauses_on_a_second_press() -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("a", "a")
-        assert not app.autoplay.playing
+        assert not app.replay.autoplay.playing
 
     drive(app, script)
 
@@ -297,17 +297,20 @@ def test_a_torn_trace_opens_and_says_where_it_ends(tmp_path: Path) -> None:
 
     async def script(pilot: Any) -> None:
         notice = visible_text(app, "#notice")
-        steps = len(app.index)
+        steps = len(app.replay.index)
         assert notice == f"the trace ends mid-event at line 21; showing the first {steps} steps"
         await pilot.press("greater_than_sign")
-        assert app.step == steps - 1
+        assert app.replay.step == steps - 1
 
     drive(app, script)
 
 
 def test_open_at_a_step_by_turn_and_stage() -> None:
-    app = make_app(step=locate(make_app().index, turn=3, stage="appending"))
-    assert app.index.stage(app.step) == "appending" and app.index.turn(app.step) == 3
+    app = make_app(step=locate(make_app().replay.index, turn=3, stage="appending"))
+    assert (
+        app.replay.index.stage(app.replay.step) == "appending"
+        and app.replay.index.turn(app.replay.step) == 3
+    )
 
 
 def test_f3_and_shift_f3_move_between_matches() -> None:
@@ -319,22 +322,22 @@ def test_f3_and_shift_f3_move_between_matches() -> None:
         await pilot.pause()
         assert app.focused is app.query_one("#stage")  # Enter gave the keys back
         await pilot.press("f3")
-        assert app.step == app.matches[1]
+        assert app.replay.step == app.replay.matches[1]
         await pilot.press("shift+f3")
-        assert app.step == app.matches[0]
+        assert app.replay.step == app.replay.matches[0]
         await pilot.press("/", "enter")  # Enter on the same query: the next match
-        assert app.step == app.matches[1]
+        assert app.replay.step == app.replay.matches[1]
 
     drive(app, script)
 
 
 @pytest.mark.parametrize("keys, speed", [(["="], 3), (["＋"], 3), (["－"], 1), (["minus"], 1)])
 def test_speed_key_aliases(keys: list[str], speed: int) -> None:
-    assert run_keys(keys).autoplay.speed == speed
+    assert run_keys(keys).replay.autoplay.speed == speed
 
 
 def test_arrow_and_page_keys_scroll_the_stage_view() -> None:
-    app = make_app(step=locate(make_app().index, turn=1, stage="mapping"))
+    app = make_app(step=locate(make_app().replay.index, turn=1, stage="mapping"))
 
     async def script(pilot: Any) -> None:
         view = app.query_one("#stage")

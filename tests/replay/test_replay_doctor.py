@@ -91,7 +91,7 @@ def test_a_clean_recording_shows_no_markers() -> None:
     app = make_app(MAIN_TRACE)
 
     async def script(pilot: Any) -> None:
-        assert app.diagnosis is not None and app.diagnosis.findings == ()
+        assert app.replay.diagnosis is not None and app.replay.diagnosis.findings == ()
         for _ in range(4):
             assert not any(mark in line for line in timeline_lines(app) for mark in MARKS)
             await pilot.press("]")
@@ -115,7 +115,7 @@ def test_d_opens_and_closes_the_findings_panel() -> None:
         assert "error" in text and "toolu_01fault_dropped_diff" in text
         assert "check: " in text
         await pilot.press("right")  # the arrows still step through the trace
-        assert app.step == 1
+        assert app.replay.step == 1
         await pilot.press("d")
         assert not panel.display and app.focused is app.query_one("#stage")
 
@@ -142,7 +142,7 @@ def test_enter_on_a_finding_jumps_to_its_step() -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("d", "enter")
-        assert app.step == 15
+        assert app.replay.step == 15
         assert "step 16/17" in visible_text(app, "#position")
 
     drive(app, script)
@@ -155,7 +155,7 @@ def test_clicking_a_finding_jumps_to_its_step() -> None:
         await pilot.press("d")
         await pilot.click(FindingsPanel, offset=(4, 2))  # inside the border, on the first row
         await pilot.pause()
-        assert app.step == 15
+        assert app.replay.step == 15
 
     drive(app, script)
 
@@ -179,7 +179,7 @@ def test_a_trace_the_doctor_cannot_follow_still_opens(tmp_path: Path) -> None:
     app = make_app(path, doctor=True)
 
     async def script(pilot: Any) -> None:
-        assert app.step == 0
+        assert app.replay.step == 0
         await pilot.press("d")
         assert "the doctor cannot check this trace" in panel_text(app)
         assert any("cannot check" in n for n in notifications(app))
@@ -196,7 +196,7 @@ def test_doctor_opens_at_the_first_finding(path: Path) -> None:
     app = make_app(path, doctor=True)
 
     async def script(pilot: Any) -> None:
-        assert app.step == first.step - 1
+        assert app.replay.step == first.step - 1
         assert f"step {first.step}/" in visible_text(app, "#position")
         assert app.query_one(FindingsPanel).display
         assert first.rule in panel_text(app)
@@ -208,7 +208,7 @@ def test_doctor_without_findings_opens_at_step_1_and_says_so() -> None:
     app = make_app(MAIN_TRACE, doctor=True)
 
     async def script(pilot: Any) -> None:
-        assert app.step == 0
+        assert app.replay.step == 0
         assert "doctor: no findings" in notifications(app)
         assert not app.query_one(FindingsPanel).display
 
@@ -219,7 +219,7 @@ def test_an_explicit_step_wins_over_doctor() -> None:
     app = make_app(FAULT_TRACE, step=4, doctor=True)
 
     async def script(pilot: Any) -> None:
-        assert app.step == 4
+        assert app.replay.step == 4
         assert app.query_one(FindingsPanel).display
 
     drive(app, script)
@@ -233,7 +233,7 @@ def test_a_bigger_trace_is_checked_in_the_background(monkeypatch: pytest.MonkeyP
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.query_one(Timeline).marks == {15: "error"}
-        assert app.step == 15  # the reader had not moved, so the app went to the finding
+        assert app.replay.step == 15  # the reader had not moved, so the app went to the finding
 
     drive(app, script)
 
@@ -245,7 +245,7 @@ def test_a_huge_trace_is_checked_when_the_panel_opens(monkeypatch: pytest.Monkey
 
     async def script(pilot: Any) -> None:
         await app.workers.wait_for_complete()
-        assert app.diagnosis is None and app.query_one(Timeline).marks == {}
+        assert app.replay.diagnosis is None and app.query_one(Timeline).marks == {}
         await pilot.press("d")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -267,7 +267,7 @@ def test_a_followed_trace_is_checked_again_when_it_ends(tmp_path: Path) -> None:
         with path.open("a", encoding="utf-8") as out:
             out.writelines(lines[10:])
         assert await wait_for(lambda: app.query_one(Timeline).marks == {15: "error"}, pilot)
-        assert app.step == 15  # --doctor: now that it has ended, go to the first finding
+        assert app.replay.step == 15  # --doctor: now that it has ended, go to the first finding
 
     drive(app, script)
 

@@ -30,7 +30,7 @@ def test_follow_shows_steps_as_they_are_written(tmp_path: Path) -> None:
     app = make_app(path, follow=True)
 
     async def script(pilot: Any) -> None:
-        first = len(app.index)
+        first = len(app.replay.index)
         await pilot.press("greater_than_sign")
         assert "following" in visible_text(app, "#position")
         # The recorder writes the rest, a line at a time, one of them in two pieces.
@@ -43,12 +43,16 @@ def test_follow_shows_steps_as_they_are_written(tmp_path: Path) -> None:
             for line in lines[13:]:
                 out.write(line)
                 out.flush()
-        assert await wait_for(lambda: app.index.event(len(app.index) - 1).kind == "terminal", pilot)
-        assert len(app.index) > first
-        assert app.step == len(app.index) - 1  # we were at the end, so we stay at the end
+        assert await wait_for(
+            lambda: app.replay.index.event(len(app.replay.index) - 1).kind == "terminal", pilot
+        )
+        assert len(app.replay.index) > first
+        assert (
+            app.replay.step == len(app.replay.index) - 1
+        )  # we were at the end, so we stay at the end
         assert "reason: completed" in visible_text(app, "#stage")
-        assert f"/{len(app.index)}" in visible_text(app, "#position")
-        assert app.index.reader.torn_line is None
+        assert f"/{len(app.replay.index)}" in visible_text(app, "#position")
+        assert app.replay.index.reader.torn_line is None
 
     drive(app, script)
 
@@ -63,8 +67,8 @@ def test_follow_leaves_you_where_you_are_when_not_at_the_end(tmp_path: Path) -> 
         await pilot.press("less_than_sign", "right")
         with path.open("a", encoding="utf-8") as out:
             out.writelines(lines[30:])
-        assert await wait_for(lambda: len(app.index) == 36, pilot)
-        assert app.step == 1
+        assert await wait_for(lambda: len(app.replay.index) == 36, pilot)
+        assert app.replay.step == 1
         assert "step 2/36" in visible_text(app, "#position")
 
     drive(app, script)
@@ -80,8 +84,8 @@ def test_follow_can_start_before_the_first_step(tmp_path: Path) -> None:
         assert "no steps yet" in visible_text(app, "#stage")
         with path.open("a", encoding="utf-8") as out:
             out.writelines(lines[1:8])
-        assert await wait_for(lambda: len(app.index) > 0, pilot)
-        assert app.step == len(app.index) - 1
+        assert await wait_for(lambda: len(app.replay.index) > 0, pilot)
+        assert app.replay.step == len(app.replay.index) - 1
 
     drive(app, script)
 
@@ -99,7 +103,7 @@ def test_follow_waits_for_a_file_not_written_yet_and_says_when_it_ended(tmp_path
         assert "following" in visible_text(app, "#position")
         with path.open("w", encoding="utf-8") as out:
             out.write("".join(lines[:15]))  # the recorder starts
-        assert await wait_for(lambda: len(app.index) > 0, pilot)
+        assert await wait_for(lambda: len(app.replay.index) > 0, pilot)
         assert "following" in visible_text(app, "#position")
         assert "ended" not in visible_text(app, "#position")
         with path.open("a", encoding="utf-8") as out:
@@ -116,7 +120,7 @@ def test_follow_on_a_file_written_all_at_once_opens_at_its_end(tmp_path: Path) -
     app = make_app(path, follow=True)
 
     async def script(pilot: Any) -> None:
-        assert app.step == len(app.index) - 1 == 35
+        assert app.replay.step == len(app.replay.index) - 1 == 35
         assert "ended" in visible_text(app, "#position")
 
     drive(app, script)

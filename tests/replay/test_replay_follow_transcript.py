@@ -27,7 +27,7 @@ def test_the_replay_follows_a_transcript_as_claude_code_writes_it(tmp_path: Path
     live = LiveImport(session, tmp_path / "live.trace.jsonl")
     live.poll()
     app = make_app(live.output, follow=True)
-    app.feed = live.poll
+    app.replay.feed = live.poll
 
     async def wait_for(condition: Any, pilot: Any) -> bool:
         deadline = asyncio.get_running_loop().time() + PATIENCE
@@ -39,13 +39,15 @@ def test_the_replay_follows_a_transcript_as_claude_code_writes_it(tmp_path: Path
 
     async def script(pilot: Any) -> None:
         await pilot.press("greater_than_sign")  # the last step
-        first = len(app.index)
-        assert app.index.stage(app.step) == "resending"
+        first = len(app.replay.index)
+        assert app.replay.index.stage(app.replay.step) == "resending"
         with session.open("a", encoding="utf-8") as out:
             out.writelines(lines[3:5])  # the Bash result, then the next call
-        assert await wait_for(lambda: len(app.index) > first, pilot)
-        assert app.index.stage(app.step) == "resending"  # at the end, so we stay at the end
-        stages = [app.index.stage(s) for s in range(len(app.index))]
+        assert await wait_for(lambda: len(app.replay.index) > first, pilot)
+        assert (
+            app.replay.index.stage(app.replay.step) == "resending"
+        )  # at the end, so we stay at the end
+        stages = [app.replay.index.stage(s) for s in range(len(app.replay.index))]
         assert stages.count("resending") == 2 and "appending" in stages
         assert "following" in visible_text(app, "#position")
 

@@ -129,7 +129,7 @@ class LongGuide(StubGuide):
 
 @pytest.mark.parametrize("selector", PANELS)
 def test_every_panel_scrolls_and_step_keys_work_from_it(selector: str) -> None:
-    step = locate(make_app().index, turn=4, stage="resending")
+    step = locate(make_app().replay.index, turn=4, stage="resending")
     if selector == "#chapter-section":  # the real guide's sections run to 70 lines and more
         app = make_app(step=step, real_guide=True)
     else:
@@ -139,14 +139,14 @@ def test_every_panel_scrolls_and_step_keys_work_from_it(selector: str) -> None:
         panel = app.query_one(selector)
         panel.focus()
         await pilot.pause()
-        start = app.step
+        start = app.replay.step
         if selector == "Timeline":  # a list of steps: scrolling it moves the cursor
             await pilot.press("down")
-            assert app.step == start + 1
+            assert app.replay.step == start + 1
             await pilot.press("end")
-            assert app.step == len(app.index) - 1
+            assert app.replay.step == len(app.replay.index) - 1
             await pilot.press("home", "pagedown")
-            assert app.step == 10
+            assert app.replay.step == 10
             await pilot.press("end")
         else:
             await pilot.press("home")
@@ -160,11 +160,11 @@ def test_every_panel_scrolls_and_step_keys_work_from_it(selector: str) -> None:
             assert panel.top == 1
             await pilot.press("pagedown")
             assert panel.top > 1
-        before = app.step
+        before = app.replay.step
         await pilot.press("left", "right", "right")  # step keys from any panel
-        assert app.step == min(before + 1, len(app.index) - 1)
+        assert app.replay.step == min(before + 1, len(app.replay.index) - 1)
         await pilot.press("1")
-        assert app.index.stage(app.step) == "mapping"
+        assert app.replay.index.stage(app.replay.step) == "mapping"
 
     drive(app, script, size=(120, 30))
 
@@ -191,7 +191,7 @@ def test_findings_scroll_when_focused() -> None:
         await pilot.press("down")
         assert panel.highlighted not in (None, 0)
         await pilot.press("enter")
-        assert app.step == 9 - 1
+        assert app.replay.step == 9 - 1
 
     drive(app, script, size=(80, 24))
 
@@ -222,7 +222,7 @@ def test_zoom_maximises_the_focused_panel_and_restores_it() -> None:
 
 
 def test_mapping_jumps_between_raw_output_and_block_on_a_small_screen() -> None:
-    app = make_app(step=locate(make_app().index, turn=2, stage="mapping"))
+    app = make_app(step=locate(make_app().replay.index, turn=2, stage="mapping"))
 
     async def script(pilot: Any) -> None:
         stage = app.query_one("#stage")
@@ -257,7 +257,7 @@ def test_folding_the_focused_panel_gives_the_keys_back_to_the_step_view() -> Non
         await pilot.press("T")
         app.query_one("Timeline").focus()
         await pilot.press("down")
-        assert app.step == 6
+        assert app.replay.step == 6
         await pilot.press("T")
         assert app.focused is app.query_one("#stage")
 
@@ -272,7 +272,7 @@ def test_doctor_brings_the_faulty_block_into_view() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         stage = app.query_one("#stage")
-        assert app.index.stage(app.step) == "mapping"
+        assert app.replay.index.stage(app.replay.step) == "mapping"
         window = stage.plain_lines()[stage.top : stage.top + stage.content_size.height]
         assert stage.top > 0 and any('"is_error"' in line for line in window)
 

@@ -57,17 +57,17 @@ def test_locate_indexes_only_as_far_as_it_must(long_trace: Path) -> None:
 
 def test_the_app_indexes_the_rest_after_the_first_frame(long_trace: Path) -> None:
     app = factory.make_app(long_trace, lang="en", guide=None)
-    index = app.index
+    index = app.replay.index
     assert not index.complete  # only the first chunk before the first frame
     total = 10 * TURNS - 4
 
     async def script(pilot: Any) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert index.complete and not app.indexing
+        assert index.complete and not app.replay.indexing
         assert f"step 1/{total}" in visible_text(app, "#position")
         await pilot.press("greater_than_sign")
-        assert app.step == total - 1
+        assert app.replay.step == total - 1
         assert "reason: completed" in visible_text(app, "#stage")
 
     drive(app, script)
@@ -95,6 +95,6 @@ def test_the_timeline_shows_a_window_of_turns(long_trace: Path) -> None:
         headings = [index.turn(r.step) for r in rows if r.heading]
         assert 150 in headings and min(headings) > 100 and max(headings) < 200
         await pilot.press("]")
-        assert index.turn(app.step) == 151
+        assert index.turn(app.replay.step) == 151
 
     drive(app, script)

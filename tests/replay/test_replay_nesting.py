@@ -51,6 +51,16 @@ def test_depths_step_over_into_and_out(trace: Path) -> None:
     assert nesting.loop_of(asks + 2).tool_use_id == "toolu_i1"
 
 
+def test_the_path_names_the_loops_around_a_step(trace: Path) -> None:
+    index = StepIndex(TraceReader(trace))
+    nesting = Nesting(index)
+    asks = _stages(index).index("follow_up")
+    inner = nesting.loop_of(asks + 2)
+    assert inner is not None and inner.loop
+    assert nesting.path(asks) == [] == nesting.path(0)  # the main loop: no subagent around it
+    assert nesting.path(asks + 2) == [inner.loop]
+
+
 def test_enter_and_escape_in_the_replay(trace: Path) -> None:
     app = make_app(trace)
     index = StepIndex(TraceReader(trace))
@@ -59,18 +69,21 @@ def test_enter_and_escape_in_the_replay(trace: Path) -> None:
     async def script(pilot: Any) -> None:
         for _ in range(asks):
             await pilot.press("right")
-        assert app.step == asks
+        assert app.replay.step == asks
         await pilot.press("right")  # step over the whole subagent
-        assert index.event(app.step).kind == "tool_run" and "subagent" not in visible_text(
+        assert index.event(app.replay.step).kind == "tool_run" and "subagent" not in visible_text(
             app, "#position"
         )
         await pilot.press("enter")  # step into it from the Task's result
-        assert index.event(app.step).kind == "session_start"
+        assert index.event(app.replay.step).kind == "session_start"
         assert "inside subagent toolu_i1 (depth 1)" in visible_text(app, "#position")
         await pilot.press("l", "l")
-        assert index.stage(app.step) == "resending"
+        assert index.stage(app.replay.step) == "resending"
         await pilot.press("escape")  # back to the parent, at the Task's result
-        assert index.event(app.step).kind == "tool_run" and index.event(app.step).tool == "Task"
+        assert (
+            index.event(app.replay.step).kind == "tool_run"
+            and index.event(app.replay.step).tool == "Task"
+        )
         assert "subagent" not in visible_text(app, "#position")
 
     drive(app, script)

@@ -51,9 +51,9 @@ def test_raw_prefix_searches_the_json() -> None:
 
     async def script(pilot: Any) -> None:
         await _search(app, "raw:tool_use_result_seq")(pilot)
-        assert app.matches and app.step == app.matches[0]
-        index = app.index
-        assert app.matches == search.search_steps(index, "tool_use_result_seq")
+        assert app.replay.matches and app.replay.step == app.replay.matches[0]
+        index = app.replay.index
+        assert app.replay.matches == search.search_steps(index, "tool_use_result_seq")
 
     drive(app, script)
 
@@ -64,14 +64,14 @@ def test_after_enter_the_keys_move_between_hits_and_the_count_stays() -> None:
     async def script(pilot: Any) -> None:
         await _search(app, "git diff")(pilot)
         assert app.focused is app.query_one("#stage")
-        first = app.step
+        first = app.replay.step
         await pilot.press("n")
-        assert app.step == app.matches[1]
+        assert app.replay.step == app.replay.matches[1]
         await pilot.press("N")
-        assert app.step == first
+        assert app.replay.step == first
         await pilot.press("q")  # the keys are the app's again, not the box's
         assert app.query_one("#search-input").value == "git diff"
-        assert f"match 1/{len(app.matches)}" in visible_text(app, "#search-count")
+        assert f"match 1/{len(app.replay.matches)}" in visible_text(app, "#search-count")
 
     drive(app, script)
 
@@ -85,7 +85,7 @@ def test_escape_in_the_box_keeps_the_matches() -> None:
         assert app.focused is app.query_one("#stage")
         assert app.query_one("#search-bar").has_class("shown")
         await pilot.press("full_stop")
-        assert app.step == app.matches[1]
+        assert app.replay.step == app.replay.matches[1]
 
     drive(app, script)
 
@@ -109,8 +109,8 @@ def test_filter_lists_only_the_matching_steps() -> None:
         await _search(app, "git diff")(pilot)
         await pilot.press("f")
         timeline = app.query_one("Timeline")
-        assert timeline.only == app.matches
-        assert {row.step for row in timeline._current_rows()} <= set(app.matches)
+        assert timeline.only == app.replay.matches
+        assert {row.step for row in timeline._current_rows()} <= set(app.replay.matches)
         await pilot.press("f")
         assert timeline.only is None
 
@@ -142,7 +142,7 @@ def test_unfold_opens_a_flattened_tool_result_and_long_output() -> None:
 
 
 def test_o_unfolds_and_a_new_step_folds_again() -> None:
-    app = make_app(step=locate(make_app().index, turn=3, stage="resending"))
+    app = make_app(step=locate(make_app().replay.index, turn=3, stage="resending"))
 
     async def script(pilot: Any) -> None:
         await pilot.press("o")
@@ -167,7 +167,7 @@ def test_raw_is_valid_json_with_the_rebuilt_request() -> None:
 
 
 def test_r_shows_the_raw_json_and_y_copies_it() -> None:
-    app = make_app(step=locate(make_app().index, turn=2, stage="resending"))
+    app = make_app(step=locate(make_app().replay.index, turn=2, stage="resending"))
 
     async def script(pilot: Any) -> None:
         await pilot.press("r")
@@ -194,8 +194,8 @@ def test_the_picker_lists_recordings_with_titles_and_opens_one() -> None:
         assert title.get("zh") and title["zh"] != title.get("en")
         screen.dismiss(next(c.path for c in screen.choices if c.name == "05-max-turns"))
         await pilot.pause()
-        assert app.index.reader.path.name == "05-max-turns.trace.jsonl"
-        assert app.step == 0 and "/" in visible_text(app, "#position")
+        assert app.replay.index.reader.path.name == "05-max-turns.trace.jsonl"
+        assert app.replay.step == 0 and "/" in visible_text(app, "#position")
 
     drive(app, script)
 
@@ -217,7 +217,7 @@ def test_the_palette_lists_the_apps_own_actions_translated(lang: str, word: str)
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause(0.3)
-        assert app.step == len(app.index) - 1  # the palette ran the app's own action
+        assert app.replay.step == len(app.replay.index) - 1  # the palette ran the app's own action
 
     drive(app, script)
 
@@ -244,7 +244,7 @@ def test_autoplay_at_the_end_starts_again_from_the_top() -> None:
     async def script(pilot: Any) -> None:
         await pilot.press("a")
         # From the top (a loaded machine may already have played a step or two).
-        assert app.step < 3 and app.autoplay.playing
+        assert app.replay.step < 3 and app.replay.autoplay.playing
         assert "pause" in "".join(s.text for s in app.query_one("#keys").render_line(0))
 
     drive(app, script)
@@ -258,7 +258,7 @@ def test_goto_out_of_range_says_so_and_stays_open() -> None:
         assert isinstance(app.screen, GotoScreen)
         assert "no step 999" in str(app.screen.query_one("#goto-error").render())
         await pilot.press("2", "enter")
-        assert app.step == 1
+        assert app.replay.step == 1
 
     drive(app, script)
 
@@ -289,7 +289,7 @@ def test_the_large_output_names_the_kept_copy() -> None:
 
 def test_a_bundled_recording_opens_by_its_short_name() -> None:
     app = factory.make_app("faults/03-malformed-result", guide=None)
-    assert app.index.reader.path.name == "03-malformed-result.trace.jsonl"
+    assert app.replay.index.reader.path.name == "03-malformed-result.trace.jsonl"
 
 
 def test_one_message_is_one_message() -> None:

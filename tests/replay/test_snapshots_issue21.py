@@ -36,7 +36,7 @@ async def settle(pilot: Any) -> None:
 @langs
 def test_contents_scrolled_to_the_end(snap_compare: Any, lang: str, size: tuple[int, int]) -> None:
     app = make_app(lang=lang)
-    app._contents = nav_contents()
+    app.replay._contents = nav_contents()
 
     async def to_the_end(pilot: Any) -> None:
         await pilot.press("s")
@@ -97,7 +97,7 @@ def test_tour_last_card(
 
     async def last(pilot: Any) -> None:
         await settle(pilot)
-        while not pilot.app.tour.at_end:
+        while not pilot.app.replay.tour.at_end:
             await pilot.press("w")
             await settle(pilot)
         await pilot.press("w")  # past the last stop: the score

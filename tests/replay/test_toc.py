@@ -22,7 +22,7 @@ def test_every_section_is_reachable_from_the_contents(lang: str) -> None:
     reached: dict[str, tuple[str, int]] = {}
 
     async def script(pilot: Any) -> None:
-        contents = app.contents()
+        contents = app.replay.contents()
         for section in contents.sections:
             await pilot.press("s")
             await pilot.pause()
@@ -39,27 +39,30 @@ def test_every_section_is_reachable_from_the_contents(lang: str) -> None:
             await pilot.press("enter")
             await pilot.pause()
             assert not isinstance(app.screen, TocScreen)
-            assert (app.recording.name, app.step) == (entry.recording.name, entry.first)
+            assert (app.replay.recording.name, app.replay.step) == (
+                entry.recording.name,
+                entry.first,
+            )
             assert section.title[lang] in visible_text(app, "#chapter")
-            reached[section.id] = (app.recording.name, app.step)
+            reached[section.id] = (app.replay.recording.name, app.replay.step)
 
     drive(app, script)
-    assert list(reached) == [s.id for s in app.guide.sections]
+    assert list(reached) == [s.id for s in app.replay.guide.sections]
 
 
 def test_contents_open_on_a_fault_recording_shows_its_notes_and_doctor() -> None:
     app = make_app(real_guide=True)
 
     async def script(pilot: Any) -> None:
-        entry = app.contents().first_stop("common-errors")
-        app.open_recording(entry.recording.path, entry.first)
+        entry = app.replay.contents().first_stop("common-errors")
+        app.replay.open_recording(entry.recording.path, entry.first)
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
         text = visible_text(app, "#chapter")
         assert entry.recording.notes["en"].split()[0] in text
         assert "What was broken on purpose" in text
-        assert app.diagnosis is not None and app.diagnosis.findings  # checked anew
+        assert app.replay.diagnosis is not None and app.replay.diagnosis.findings  # checked anew
         assert len(app.query_one("Timeline").marks) > 0
 
     drive(app, script)
@@ -69,7 +72,7 @@ def test_escape_closes_the_contents_and_stays_put() -> None:
     app = make_app(step=5)
 
     async def script(pilot: Any) -> None:
-        app._contents = nav_contents()
+        app.replay._contents = nav_contents()
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, TocScreen)
@@ -78,7 +81,7 @@ def test_escape_closes_the_contents_and_stays_put() -> None:
         assert not isinstance(app.screen, TocScreen)
 
     drive(app, script)
-    assert app.step == 5 and app.recording.name == "main-walk"
+    assert app.replay.step == 5 and app.replay.recording.name == "main-walk"
 
 
 def test_the_panel_draws_the_roadmap_as_text() -> None:
@@ -97,7 +100,7 @@ def test_the_panel_draws_the_roadmap_as_text() -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_contents_snapshot(snap_compare: Any, lang: str) -> None:
     app = make_app(lang=lang)
-    app._contents = nav_contents()
+    app.replay._contents = nav_contents()
     assert snap_compare(app, press=["s"], terminal_size=SIZE)
 
 
@@ -148,7 +151,7 @@ def test_a_checkpoint_shows_only_on_its_own_step(checkpoint_id: str, elsewhere: 
 
     async def script(pilot: Any) -> None:
         for step in (land, other):
-            app.go(step)
+            app.replay.go(step)
             await pilot.pause()
             shown[step] = visible_text(app, "#chapter")
 

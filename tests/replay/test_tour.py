@@ -153,12 +153,12 @@ async def _walk(app: Any, pilot: Any, right: bool) -> list[tuple[str, int, str, 
             assert isinstance(app.screen, TourCard)
             chapter = "\n".join(p.text.plain for p in app.query("ChapterPanel"))
             said_right = str(app.screen.body.plain).startswith("✓")
-            seen.append((question.checkpoint.id, app.step, chapter, said_right))
-            assert app.step == question.land
+            seen.append((question.checkpoint.id, app.replay.step, chapter, said_right))
+            assert app.replay.step == question.land
             await pilot.press("enter")
             continue
         if isinstance(screen, TourCard):
-            if app.tour.at_end and "tracer tour --restart" in screen.body.plain:
+            if app.replay.tour.at_end and "tracer tour --restart" in screen.body.plain:
                 break
             await pilot.press("enter")
             await pilot.pause()
@@ -179,7 +179,7 @@ def test_the_whole_tour_can_be_completed(tmp_path: Path, lang: str, right: bool)
 
     asyncio.run(main())
     assert [s[0] for s in seen] == [
-        s.question.checkpoint.id for s in app.tour.stops if s.kind == "checkpoint"
+        s.question.checkpoint.id for s in app.replay.tour.stops if s.kind == "checkpoint"
     ]
     texts = {c.id: c.text.zh for c in GUIDE.checkpoints}
     for checkpoint_id, _, chapter, said_right in seen:
@@ -188,7 +188,7 @@ def test_the_whole_tour_can_be_completed(tmp_path: Path, lang: str, right: bool)
         shown = checkpoint_id if lang == "en" else texts[checkpoint_id][:10]
         assert shown in chapter.replace("\n", "")
     saved = json.loads(state.read_text(encoding="utf-8"))
-    assert saved["lang"] == lang and saved["stop"] == app.tour.stops[-1].id
+    assert saved["lang"] == lang and saved["stop"] == app.replay.tour.stops[-1].id
     assert len(saved["answers"]) == len(GUIDE.checkpoints)
     assert all(a["right"] is right for a in saved["answers"].values())
 
@@ -204,14 +204,14 @@ def test_the_tour_resumes_where_it_was_left(tmp_path: Path) -> None:
                 await pilot.pause()
                 await pilot.press("enter", "w")
             await pilot.pause()
-            left_at.append(app.tour.current.id)
-            left_at.append(app.recording.name)
+            left_at.append(app.replay.tour.current.id)
+            left_at.append(app.replay.recording.name)
 
     asyncio.run(first_visit())
     again = make_tour_app(state=state)  # no --lang: the tour's own language comes back
-    assert again.tour.current.id == left_at[0] != again.tour.stops[0].id
-    assert again.lang == "zh" and again.recording.name == left_at[1]
-    assert make_tour_app(state=state, restart=True).tour.position == 0
+    assert again.replay.tour.current.id == left_at[0] != again.replay.tour.stops[0].id
+    assert again.lang == "zh" and again.replay.recording.name == left_at[1]
+    assert make_tour_app(state=state, restart=True).replay.tour.position == 0
 
 
 def test_stop_keys_outside_the_tour_only_say_so() -> None:
@@ -225,7 +225,7 @@ def test_stop_keys_outside_the_tour_only_say_so() -> None:
         await pilot.press("w", "W")
 
     drive(app, script)
-    assert app.step == 0 and len(notes) == 2
+    assert app.replay.step == 0 and len(notes) == 2
 
 
 # -- the command line --------------------------------------------------------------------------
@@ -273,7 +273,7 @@ def test_the_tour_never_imports_anthropic(tmp_path: Path) -> None:
         "        await pilot.press('enter', 'w', '1')\n"
         "        await pilot.pause()\n"
         "asyncio.run(run())\n"
-        "print(app.tour.current.id, 'anthropic' in sys.modules)\n"
+        "print(app.replay.tour.current.id, 'anthropic' in sys.modules)\n"
     )
     proc = _python(code, {STATE_ENV: str(tmp_path)})
     stop, imported = proc.stdout.split()[-2:]

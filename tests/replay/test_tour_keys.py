@@ -101,7 +101,7 @@ def test_in_the_app_w_moves_on_from_a_card_and_skips_a_question(tmp_path: Path) 
             seen.append(type(app.screen).__name__)
             await pilot.press("enter")  # the first checkpoint's evidence
             await pilot.pause()
-            seen.append(app.step)
+            seen.append(app.replay.step)
 
     asyncio.run(main())
     positions = [p for p, _ in seen[:-2]]

@@ -332,3 +332,46 @@ def test_the_last_finding_scrolls_with_the_arrow_at_80x24() -> None:
 
     run(panel, script, size=(60, 12))
     assert seen[0] == 0 and seen[1] > seen[0] and seen[2] < seen[1]
+
+
+# -- the notice ----------------------------------------------------------------------------------
+
+
+def test_notice_says_a_torn_line_then_an_unfinished_session_then_hides() -> None:
+    from tracer.replay.widgets.notice import Notice
+
+    notice = Notice(id="notice")
+
+    async def script(pilot: Any, app: Harness) -> None:
+        assert not notice.has_class("shown")
+        notice.show(12, False, 7, "en")  # torn wins over incomplete: it says where
+        await pilot.pause()
+        text = str(notice.render())
+        assert notice.has_class("shown") and "12" in text and "7" in text
+        notice.show(None, False, 7, "zh")
+        await pilot.pause()
+        assert "terminal" in str(notice.render()) and "12" not in str(notice.render())
+        notice.show(None, True, 7, "en")
+        await pilot.pause()
+        assert not notice.has_class("shown") and str(notice.render()) == ""
+
+    run(notice, script)
+
+
+def test_frame_zoom_captions_the_panel_and_gives_its_subtitle_back() -> None:
+    panel = StageView(id="stage")
+    frame = Frame(panel, id="main")
+
+    async def script(pilot: Any, app: Harness) -> None:
+        panel.border_subtitle = "main-walk"
+        frame.caption = "turn 2 · step 21/36 · z: back"
+        frame.toggle_zoom(panel)
+        await pilot.pause()
+        assert app.screen.maximized is panel and panel.has_class("-zoomed")
+        assert panel.border_subtitle == "turn 2 · step 21/36 · z: back"
+        frame.toggle_zoom(panel)
+        await pilot.pause()
+        assert app.screen.maximized is None and not panel.has_class("-zoomed")
+        assert panel.border_subtitle == "main-walk"
+
+    run(frame, script)

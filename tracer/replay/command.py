@@ -133,13 +133,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     app = build_app(args)
     if args.screenshot is not None:
-        app.index.extend()  # a picture shows the whole count, not "indexing…"
+        app.replay.index.extend()  # a picture shows the whole count, not "indexing…"
         write_screenshot(app, args.screenshot, args.size or DEFAULT_SIZE)
         return 0
     if args.trace is not None:
         from tracer.replay.sources import remember
 
-        remember(app.index.reader.path)  # the picker's "opened lately"
+        remember(app.replay.index.reader.path)  # the picker's "opened lately"
     app.run()
     raise_input_error(app)  # bad input met while drawing: one line, after the terminal is back
     return 0
@@ -157,7 +157,7 @@ def _run_live(args: argparse.Namespace) -> int:
         live.poll()
         args.trace = live.output
         app = build_app(args)
-        app.feed = live.poll
+        app.replay.feed = live.poll
         try:
             app.run()
         finally:

@@ -62,7 +62,7 @@ def step_text(
     """The top of the chapter panel: what this kind of step is, and the checkpoint it shows.
 
     ``landed``: the ids of the checkpoints this very step shows (see
-    :meth:`~tracer.replay.app.ReplayApp.checkpoints_here`); without it, every
+    :meth:`~tracer.replay.screen.ReplayScreen.checkpoints_here`); without it, every
     checkpoint of the stage and scenario is listed.
     """
     out = Text()

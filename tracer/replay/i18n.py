@@ -293,7 +293,7 @@ PALETTE: list[tuple[str, dict[str, str]]] = [
     ("autoplay", {"zh": "自动播放 / 暂停", "en": "Autoplay / pause"}),
     ("language", {"zh": "切换语言（英文）", "en": "Switch language (Chinese)"}),
     ("help", {"zh": "帮助：所有按键", "en": "Help: every key"}),
-    ("quit", {"zh": "退出", "en": "Quit"}),
+    ("app.quit", {"zh": "退出", "en": "Quit"}),
 ]
 
 

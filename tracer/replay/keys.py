@@ -1,10 +1,11 @@
 """Every key of the replay app, in one place (the help screen, ``i18n.HELP``, describes them).
 
 Keys are the same in both languages; Chinese punctuation typed with an input method (、。，【】
-＋？) works as its ASCII twin does. The step keys (← → [ ] 1–4, < >) are the app's, so they work
-whichever panel has the focus; ↑ ↓ PgUp PgDn Home End belong to the focused panel (each widget
-binds its own), and reach these app-level ones only when no panel takes them. Vim-style
-alternatives sit beside the arrows (h l, j k in the panels).
+＋？) works as its ASCII twin does. The step keys (← → [ ] 1–4, < >) are the replay screen's
+(:class:`tracer.replay.screen.ReplayScreen`), so they work whichever panel has the focus; ↑ ↓
+PgUp PgDn Home End belong to the focused panel (each widget binds its own), and reach these
+screen-level ones only when no panel takes them. A dialog is modal: under it none of them acts.
+Vim-style alternatives sit beside the arrows (h l, j k in the panels).
 """
 
 from __future__ import annotations
@@ -52,11 +53,11 @@ KEYS = [
     Binding("y", "copy", "copy"),
     Binding("O", "open_picker", "open"),
     Binding("s", "contents", "contents"),
-    Binding("w", "tour_next", "next stop", show=False),
-    Binding("W,B", "tour_back", "previous stop", show=False),
-    Binding("v", "tour_review", "review answers", show=False),
+    Binding("w", "tour('next')", "next stop", show=False),
+    Binding("W,B", "tour('back')", "previous stop", show=False),
+    Binding("v", "tour('review')", "review answers", show=False),
     Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
-    Binding("q", "quit", "quit"),
+    Binding("q", "app.quit", "quit"),  # the app's action: these keys are the screen's
     Binding("up", "scroll_stage(-1)", "scroll up", show=False),
     Binding("down", "scroll_stage(1)", "scroll down", show=False),
     Binding("pageup", "scroll_stage(-10)", "page up", show=False),

@@ -89,6 +89,16 @@ class Nesting:
         pos = self._position(step)
         return bisect_left(self.starts, pos) - bisect_left(self.ends, pos)
 
+    def path(self, step: int) -> list[str]:
+        """The names of the subagents' loops around ``step``, outermost first (the header's
+        "main-walk › agent-1 › ..."); empty in the main loop."""
+        if not self.any or not len(self.index):
+            return []
+        at = self._position(step)
+        return [
+            loop.loop for loop in self.loops if loop.start < at and (loop.end < 0 or at < loop.end)
+        ]
+
     def loop_of(self, step: int, depth: int | None = None) -> Loop | None:
         """The nested loop at ``depth`` (default: the innermost) holding ``step``."""
         want = self.depth(step) if depth is None else depth

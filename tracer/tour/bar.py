@@ -167,6 +167,13 @@ class TourBar(Static):
 
         self.app.push_screen(ReviewScreen(rows, self.lang), chosen)
 
+    def key(self, move: str) -> None:
+        """A tour key on the replay (``w`` next, ``W`` back, ``v`` review), not on a card."""
+        if self.tour is None:
+            self.notify(say("not_in_tour", self.lang))
+            return
+        {"next": self.next_stop, "back": self.previous_stop, "review": self.review}[move]()
+
     def _tour(self) -> Tour:
         assert self.tour is not None, "the tour bar moves only on a tour"
         return self.tour

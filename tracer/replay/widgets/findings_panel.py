@@ -37,7 +37,7 @@ class FindingsPanel(OptionList):
     """The doctor's findings, one option each; Enter or a click jumps to the finding's step."""
 
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("escape", "app.findings", "close", show=False),
+        Binding("escape", "screen.findings", "close", show=False),
         Binding("j", "cursor_down", "next finding", show=False),
         Binding("k", "cursor_up", "previous finding", show=False),
         Binding("ctrl+e", "scroll_down", "scroll down", show=False),

@@ -8,12 +8,17 @@ every resize of its own, not only at start, so going from 140x42 down to 80x24 f
 timeline and the chapter panel away (the app's resize event comes before the app knows its new
 size, so the frame listens to its own). When the focused panel is folded away the step view
 gets the keys back.
+
+Zoom (``z``) is layout too: the frame maximizes the focused panel on its screen and, since the
+header and the key bar are hidden then, writes on the panel's bottom border where the reader is
+and how to come back (:attr:`Frame.caption`, kept current by the screen on every step).
 """
 
 from __future__ import annotations
 
 from textual.containers import Horizontal
 from textual.events import Resize
+from textual.widget import Widget
 
 from tracer.replay import layout
 
@@ -24,6 +29,9 @@ class Frame(Horizontal):
     def __init__(self, *children: object, id: str | None = None) -> None:
         super().__init__(*children, id=id)  # type: ignore[arg-type]
         self.wishes = layout.Wishes()
+        self.caption = ""
+        """What a zoomed panel's border says ("turn T · step S/N · z or Esc: back"); "" none."""
+        self._subtitles: dict[Widget, str] = {}  # a zoomed panel's own border subtitle
 
     def on_resize(self, event: Resize) -> None:
         self.apply()
@@ -59,3 +67,27 @@ class Frame(Horizontal):
         """Make sure ``panel`` is shown (a filter needs the timeline, a section the chapter)."""
         if not self.shown(panel):
             self.toggle(panel)
+
+    def toggle_zoom(self, widget: Widget) -> None:
+        """``z``: ``widget`` fills the screen; ``z`` or Escape (Textual's own) restores it."""
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+            return
+        screen.maximize(widget, container=False)
+        self.watch(screen, "maximized", self.zoomed, init=True)
+
+    def keep_subtitle(self, widget: Widget, subtitle: str) -> None:
+        """``widget``'s own border subtitle, given back when the zoom ends."""
+        self._subtitles[widget] = subtitle
+
+    def zoomed(self, widget: Widget | None) -> None:
+        """Mark the zoomed panel (``widget``; None: no zoom) and caption its border."""
+        for panel in self.screen.query(".-zoomed"):
+            panel.remove_class("-zoomed")
+            panel.border_subtitle = self._subtitles.get(panel, "")
+        if widget is None or not self.caption:
+            return
+        widget.add_class("-zoomed")
+        self._subtitles[widget] = widget.border_subtitle
+        widget.border_subtitle = self.caption

@@ -5,7 +5,7 @@ The stage view and the chapter panel change on nearly every step. As scroll cont
 ``Static`` each change would re-run Textual's layout (the content's height changed) and draw the
 whole screen twice; a pager keeps its size, so a step repaints only what changed. It scrolls by
 itself: the mouse wheel, or, once focused (Tab), ↑ ↓ PgUp PgDn Home End and their vim keys. The
-keys it does not take (← → [ ] 1–4 …) go on to the app, so steps move from any panel.
+keys it does not take (← → [ ] 1–4 …) go on to the replay screen, so steps move from any panel.
 """
 
 from __future__ import annotations
