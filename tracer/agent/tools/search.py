@@ -20,9 +20,10 @@ import stat
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+import tracer.agent.tools.grep_child as grep_child
 from tracer.agent.tools.base import Tool, ToolContext, ToolFailure
 from tracer.agent.tools.globbing import WALK_SECONDS, Walk, compile_glob
-from tracer.agent.tools.grep_child import GREP_SECONDS, GrepTimeout, matching
+from tracer.agent.tools.grep_child import GrepTimeout, matching
 from tracer.agent.tools.wall import read_at_most
 
 _MAX_FILES = 100
@@ -172,7 +173,8 @@ class GrepTool(Tool):
             hits = matching(tool_input["pattern"], contents)
         except GrepTimeout:
             raise ToolFailure(
-                f"Grep stopped after {GREP_SECONDS:.0f} s: the pattern takes too long "
+                # the deadline is read when it passes (a test shortens it)
+                f"Grep stopped after {grep_child.GREP_SECONDS:.0f} s: the pattern takes too long "
                 "on these files (nested repetition such as (a+)+ can backtrack for ever). "
                 "Simplify it."
             ) from None
