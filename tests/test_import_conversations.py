@@ -6,48 +6,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tracer.doctor import run_doctor
-from tracer.importers.claude_code import import_claude_code
-from tracer.importers.output import ImportReport
-from tracer.trace.reader import TraceReader
+from import_helpers import doctor_errors, import_ours, of_kind
+
 from tracer.trace.requests import rebuild_requests
-from tracer.trace.schema import validate_trace
-
-DATA = Path(__file__).parent / "data" / "claude-code"
-
-
-def _import(name: str, tmp_path: Path) -> tuple[list[Any], ImportReport, Path]:
-    out = tmp_path / "t.jsonl"
-    report = import_claude_code(DATA / name, out)
-    assert validate_trace(out)[1] == []
-    return list(TraceReader(out)), report, out
-
-
-def _of(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
-
-
-def _errors(out: Path) -> list[str]:
-    return [f"{f.rule}: {f.message}" for f in run_doctor(TraceReader(out)) if f.severity == "error"]
 
 
 def test_a_cleared_context_starts_a_second_conversation_not_a_rewind(tmp_path: Path) -> None:
-    events, report, out = _import("v2.1-clear-context-three-conversations.jsonl", tmp_path)
+    events, report, out = import_ours("v2.1-clear-context-three-conversations.jsonl", tmp_path)
     # Plan mode's clear context and /clear: three conversations, every call and result kept.
-    assert [e.tool_use_id for e in _of(events, "tool_run")] == [
+    assert [e.tool_use_id for e in of_kind(events, "tool_run")] == [
         "toolu_k1",
         "toolu_k2",
         "toolu_k3",
         "toolu_k4",
         "toolu_k6",
     ]
-    assert len(_of(events, "response")) == 7
+    assert len(of_kind(events, "response")) == 7
     assert report.skipped == {}
     # The plan loop ends where the context was cleared; the other two end with an answer.
-    ends = _of(events, "terminal")
+    ends = of_kind(events, "terminal")
     assert [e.reason for e in ends] == ["aborted_tools", "completed", "completed"]
     assert "the context was cleared" in ends[0].error
-    notes = [e for e in _of(events, "import_note") if e.topic == "context_cleared"]
+    notes = [e for e in of_kind(events, "import_note") if e.topic == "context_cleared"]
     assert len(notes) == 2
     # Each new conversation's first request holds nothing of the one before.
     bodies = [r.body["messages"] for r in rebuild_requests(events)]
@@ -55,31 +35,31 @@ def test_a_cleared_context_starts_a_second_conversation_not_a_rewind(tmp_path: P
     assert bodies[2][0]["content"][1]["text"].startswith("Implement the following plan")
     assert bodies[5][0]["content"][-1]["text"] == "How many Python files are there?"
     assert any(n.startswith("3 conversations in this file") for n in report.notes)
-    assert _errors(out) == []
+    assert doctor_errors(out) == []
 
 
 def test_1_0_local_commands_hanging_off_one_caveat_hide_nothing(tmp_path: Path) -> None:
-    events, report, out = _import("v1.0-local-commands.jsonl", tmp_path)
+    events, report, out = import_ours("v1.0-local-commands.jsonl", tmp_path)
     # The second /model points back at the caveat written before the first one; the work in
     # between (Read, Bash) used to be left out as a rewind.
-    assert [e.tool_use_id for e in _of(events, "tool_run")] == [
+    assert [e.tool_use_id for e in of_kind(events, "tool_run")] == [
         "toolu_m1",
         "toolu_m3",
         "toolu_m4",
         "toolu_m6",
     ]
-    assert len(_of(events, "response")) == 7
+    assert len(of_kind(events, "response")) == 7
     # /status (with its output) and /doctor after the last answer: local commands, not a rewind.
     assert report.skipped == {
         "local command records (/status, /doctor, ...) after the last request: none sent": 3
     }
-    assert _errors(out) == []
+    assert doctor_errors(out) == []
 
 
 def test_hook_text_for_the_model_on_side_branches_is_kept(tmp_path: Path) -> None:
-    events, report, out = _import("v2.1-hook-context-on-side-branches.jsonl", tmp_path)
+    events, report, out = import_ours("v2.1-hook-context-on-side-branches.jsonl", tmp_path)
     assert report.skipped == {}
-    kept = [e for e in _of(events, "message") if e.type == "attachment"]
+    kept = [e for e in of_kind(events, "message") if e.type == "attachment"]
     assert [m.attachment["hookEvent"] for m in kept] == ["PreToolUse", "PostToolUse"]
     second = list(rebuild_requests(events))[1].body["messages"]
     texts = [
@@ -90,7 +70,7 @@ def test_hook_text_for_the_model_on_side_branches_is_kept(tmp_path: Path) -> Non
         in texts
     )
     assert "<system-reminder>\nRemember to update CHANGELOG.md.\n</system-reminder>" in texts
-    assert _errors(out) == []
+    assert doctor_errors(out) == []
 
 
 def _nesting(events: list[Any]) -> dict[str, str | None]:
@@ -108,25 +88,25 @@ def _nesting(events: list[Any]) -> dict[str, str | None]:
 
 
 def test_a_retried_task_prompt_nests_each_run_in_the_call_that_ran_it(tmp_path: Path) -> None:
-    events, _, out = _import("v1.0-task-retried-same-prompt.jsonl", tmp_path)
+    events, _, out = import_ours("v1.0-task-retried-same-prompt.jsonl", tmp_path)
     # Three calls with the same prompt; the first two interrupted. The first run (one Grep,
     # cut off) ran in the first call, the answered run in the third: matched by time.
-    assert [e.tool_use_id for e in _of(events, "subagent_start")] == ["toolu_t0", "toolu_t2"]
+    assert [e.tool_use_id for e in of_kind(events, "subagent_start")] == ["toolu_t0", "toolu_t2"]
     assert _nesting(events) == {
         "toolu_t0": None,
         "toolu_t1": None,
         "toolu_tz": "toolu_t2",
         "toolu_t2": None,
     }
-    assert len(_of(events, "response")) == 7  # 5 in the main loop, 1 + 1 in the runs
-    assert _errors(out) == []
+    assert len(of_kind(events, "response")) == 7  # 5 in the main loop, 1 + 1 in the runs
+    assert doctor_errors(out) == []
 
 
 def test_a_warmup_sidechain_is_nested_in_no_call(tmp_path: Path) -> None:
     name = "layout-2.0-warmup/5e55a0f1-0000-4000-8000-0000000000aa.jsonl"
-    events, report, out = _import(name, tmp_path)
+    events, report, out = import_ours(name, tmp_path)
     # The Task call of the next day gets its own run (its agent file), not the Warmup.
-    (start,) = _of(events, "subagent_start")
+    (start,) = of_kind(events, "subagent_start")
     assert (start.tool_use_id, start.prompt) == ("toolu_w1", "Find every TODO.")
     assert _nesting(events) == {"toolu_wa": "toolu_w1", "toolu_w1": None}
     assert report.skipped == {"sidechain records of no Task call found in this file": 2}
@@ -137,31 +117,33 @@ def test_a_warmup_sidechain_is_nested_in_no_call(tmp_path: Path) -> None:
         "any loop"
     )
     assert "Ready to help." not in out.read_text(encoding="utf-8")
-    assert _errors(out) == []
+    assert doctor_errors(out) == []
 
 
 def test_a_subagent_kept_only_as_progress_records_is_imported(tmp_path: Path) -> None:
-    events, _, out = _import("v2.1-subagent-only-in-progress-records.jsonl", tmp_path)
-    (start,) = _of(events, "subagent_start")
+    events, _, out = import_ours("v2.1-subagent-only-in-progress-records.jsonl", tmp_path)
+    (start,) = of_kind(events, "subagent_start")
     assert (start.tool_use_id, start.prompt) == ("toolu_g1", "Count the TODOs.")
     assert _nesting(events) == {"toolu_ga": "toolu_g1", "toolu_gb": "toolu_g1", "toolu_g1": None}
-    assert len(_of(events, "response")) == 5  # 2 in the main loop, 3 in the run
+    assert len(of_kind(events, "response")) == 5  # 2 in the main loop, 3 in the run
     # The run's own model is sent in its requests, and the main loop's again after it.
     models = [r.body["model"] for r in rebuild_requests(events)]
     assert models == ["claude-sonnet-4-5", *["claude-haiku-4-5"] * 3, "claude-sonnet-4-5"]
-    links = {e.data["source"]: e.data for e in _of(events, "import_note") if e.topic == "subagent"}
+    links = {
+        e.data["source"]: e.data for e in of_kind(events, "import_note") if e.topic == "subagent"
+    }
     assert links["progress"]["tool_calls"] == 2 and links["progress"]["responses"] == 3
     assert links["file"]["missing"]  # the run came from the mirror: its file was not kept
-    assert _errors(out) == []
+    assert doctor_errors(out) == []
 
 
 def test_a_resent_request_and_an_unwritten_input_are_no_doctor_errors(tmp_path: Path) -> None:
-    events, report, out = _import("v2.1-resent-after-broken-stream.jsonl", tmp_path)
+    events, report, out = import_ours("v2.1-resent-after-broken-stream.jsonl", tmp_path)
     # msg_x1 ("Let me look at the", 1 output token) counted the same prompt as msg_x2: its
     # stream broke off and the request went out again. One turn, one request, two attempts.
-    (attempt,) = _of(events, "http_attempt")
+    (attempt,) = of_kind(events, "http_attempt")
     assert attempt.request_index == 1 and "stream broke off" in attempt.error
-    responses = _of(events, "response")
+    responses = of_kind(events, "response")
     assert [(r.message_id, r.request_index, r.attempts) for r in responses] == [
         ("msg_x2", 1, 2),
         ("msg_x3", 2, 1),
@@ -171,7 +153,7 @@ def test_a_resent_request_and_an_unwritten_input_are_no_doctor_errors(tmp_path: 
     bodies = [r.body["messages"] for r in rebuild_requests(events)]
     assert "Let me look at the" not in str(bodies)
     # msg_x4's prompt counted 12,719 tokens: 12,651 + 25 answered + 43 never written.
-    (note,) = [e for e in _of(events, "import_note") if e.topic == "unwritten_input"]
+    (note,) = [e for e in of_kind(events, "import_note") if e.topic == "unwritten_input"]
     assert note.data == {"tokens_estimate": 43, "estimate": True}
-    assert [e.reason for e in _of(events, "terminal")] == ["completed", "completed"]
-    assert _errors(out) == []
+    assert [e.reason for e in of_kind(events, "terminal")] == ["completed", "completed"]
+    assert doctor_errors(out) == []

@@ -14,50 +14,34 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from import_helpers import DATA, doctor_errors, import_ours, of_kind
 
 from tracer.cli import main
 from tracer.doctor import run_doctor
 from tracer.importers.claude_code import import_claude_code
-from tracer.importers.output import ImportReport
 from tracer.paths import ROOT
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 from tracer.trace.schema import validate_trace
 
-DATA = Path(__file__).parent / "data" / "claude-code"
 TRANSCRIPTS = sorted(
     p for p in DATA.rglob("*.jsonl") if p.stat().st_size and not p.name.startswith("agent-")
 )
 
 
-def _import(name: str | Path, tmp_path: Path) -> tuple[list[Any], ImportReport, Path]:
-    out = tmp_path / "t.jsonl"
-    report = import_claude_code(DATA / name, out)
-    assert validate_trace(out)[1] == []
-    return list(TraceReader(out)), report, out
-
-
-def _of(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
-
-
-def _errors(out: Path) -> list[str]:
-    return [f"{f.rule}: {f.message}" for f in run_doctor(TraceReader(out)) if f.severity == "error"]
-
-
 def test_1_0_compaction_keeps_the_history_before_the_summary(tmp_path: Path) -> None:
-    events, report, out = _import("v1.0-compaction-summary-root.jsonl", tmp_path)
+    events, report, out = import_ours("v1.0-compaction-summary-root.jsonl", tmp_path)
     # All three tool calls, the MCP call among them, and the user's own first prompt.
-    assert [e.tool for e in _of(events, "tool_run")] == ["Bash", "mcp__notes__save", "Bash"]
-    assert _of(events, "session_start")[0].prompt.startswith("Count the lines")
-    (note,) = [e for e in _of(events, "import_note") if e.topic == "compaction"]
+    assert [e.tool for e in of_kind(events, "tool_run")] == ["Bash", "mcp__notes__save", "Bash"]
+    assert of_kind(events, "session_start")[0].prompt.startswith("Count the lines")
+    (note,) = [e for e in of_kind(events, "import_note") if e.topic == "compaction"]
     assert note.data["logical_parent_uuid"] == "as-main-006"  # the last answer before it
     assert note.data["before_count"] == 6 and note.data["after_count"] == 1
     # After the compaction the request starts from the summary, not from the old history.
     bodies = [r.body["messages"] for r in rebuild_requests(events)]
     assert bodies[3][0]["content"][0]["text"].startswith("This session is being continued")
     assert any("without a compact_boundary" in n for n in report.notes)
-    assert _errors(out) == []
+    assert doctor_errors(out) == []
 
 
 def test_a_result_written_before_its_tool_use_stays_in_its_own_turn(tmp_path: Path) -> None:
@@ -69,23 +53,23 @@ def test_a_result_written_before_its_tool_use_stays_in_its_own_turn(tmp_path: Pa
     ]
     order = [r["uuid"] for r in raw]
     assert order.index("us-main-005") < order.index("as-main-later")  # the pattern is there
-    events, _, out = _import("v2.1-result-before-assistant.jsonl", tmp_path)
-    runs = {e.tool_use_id: e.turn for e in _of(events, "tool_run")}
+    events, _, out = import_ours("v2.1-result-before-assistant.jsonl", tmp_path)
+    runs = {e.tool_use_id: e.turn for e in of_kind(events, "tool_run")}
     assert runs == {"toolu_r1": 1, "toolu_r2": 2}
-    assert _errors(out) == []
+    assert doctor_errors(out) == []
 
 
 def test_system_records_on_the_chain_do_not_hide_finished_work(tmp_path: Path) -> None:
-    events, report, out = _import("v2.1-system-records-on-chain.jsonl", tmp_path)
-    assert len(_of(events, "response")) == 5
-    assert [e.input["command"] for e in _of(events, "tool_run")] == [
+    events, report, out = import_ours("v2.1-system-records-on-chain.jsonl", tmp_path)
+    assert len(of_kind(events, "response")) == 5
+    assert [e.input["command"] for e in of_kind(events, "tool_run")] == [
         "pytest -q",
         "ruff check .",
         "python --version",
     ]
     assert not any("off the active branch" in k for k in report.skipped)
-    assert [e.reason for e in _of(events, "terminal")] == ["completed", "completed"]
-    assert _errors(out) == []
+    assert [e.reason for e in of_kind(events, "terminal")] == ["completed", "completed"]
+    assert doctor_errors(out) == []
 
 
 def test_a_rewound_prompt_is_named_so_and_other_skips_are_named_for_what_they_are(
@@ -111,44 +95,44 @@ def test_a_rewound_prompt_is_named_so_and_other_skips_are_named_for_what_they_ar
 
 
 def test_an_orphan_result_stays_for_the_doctor(tmp_path: Path) -> None:
-    events, report, out = _import("v2.1-orphan-result.jsonl", tmp_path)
-    assert "toolu_ghost" in {e.tool_use_id for e in _of(events, "mapping")}
+    events, report, out = import_ours("v2.1-orphan-result.jsonl", tmp_path)
+    assert "toolu_ghost" in {e.tool_use_id for e in of_kind(events, "mapping")}
     assert not report.skipped
     assert [f.rule for f in run_doctor(TraceReader(out))] == ["tool-use-id-mismatch"]
 
 
 def test_an_api_error_ends_the_loop_with_model_error(tmp_path: Path) -> None:
-    events, _, out = _import("v2.1-api-error.jsonl", tmp_path)
-    (end,) = _of(events, "terminal")
+    events, _, out = import_ours("v2.1-api-error.jsonl", tmp_path)
+    (end,) = of_kind(events, "terminal")
     assert end.reason == "model_error"
     assert end.error == "authentication_failed: Invalid API key · Please run /login"
     # The request went out (with the prompt) and failed; the notice is never sent back.
     (request,) = rebuild_requests(events)
     assert request.body["messages"] == [{"role": "user", "content": "Hello there."}]
-    assert _errors(out) == []
+    assert doctor_errors(out) == []
 
 
 def test_image_prompt_unknown_kind_and_a_tool_that_never_returned(tmp_path: Path) -> None:
-    events, report, _ = _import("v2.1-image-prompt-unfinished-tool.jsonl", tmp_path)
-    prompt = _of(events, "session_start")[0].prompt
+    events, report, _ = import_ours("v2.1-image-prompt-unfinished-tool.jsonl", tmp_path)
+    prompt = of_kind(events, "session_start")[0].prompt
     assert prompt == "[1 image] 这张截图里的报错是什么意思？我已经重启过两次了，还是一样。"
     assert report.skipped["records of an unknown kind 'brand-new-kind' (not read)"] == 1
     assert report.skipped["file-history-snapshot records"] == 1  # ignored on purpose
-    (end,) = _of(events, "terminal")
+    (end,) = of_kind(events, "terminal")
     assert end.reason == "aborted_tools"
     assert "before the result of 1 of 1 tool call(s) (Bash) was written" in end.error
 
 
 def test_a_subagent_file_without_its_prompt_says_so_and_the_doctor_knows(tmp_path: Path) -> None:
-    events, _, out = _import("v2.1-subagent-without-prompt.jsonl", tmp_path)
-    assert [e.topic for e in _of(events, "import_note")] == ["missing_prompt", "counts"]
-    assert _of(events, "request")[0].message_count == 0
-    assert _errors(out) == []
+    events, _, out = import_ours("v2.1-subagent-without-prompt.jsonl", tmp_path)
+    assert [e.topic for e in of_kind(events, "import_note")] == ["missing_prompt", "counts"]
+    assert of_kind(events, "request")[0].message_count == 0
+    assert doctor_errors(out) == []
 
 
 def test_the_2_0_layout_finds_the_agent_file_beside_the_session(tmp_path: Path) -> None:
-    events, _, _ = _import("layout-2.0/5e55a0f1-0000-4000-8000-000000000001.jsonl", tmp_path)
-    (link,) = [e for e in _of(events, "import_note") if e.topic == "subagent"]
+    events, _, _ = import_ours("layout-2.0/5e55a0f1-0000-4000-8000-000000000001.jsonl", tmp_path)
+    (link,) = [e for e in of_kind(events, "import_note") if e.topic == "subagent"]
     assert link.data["file"].endswith("layout-2.0/agent-b1d2e3f4.jsonl")
     assert link.data["tool_calls"] == 1 and "missing" not in link.data
 
@@ -170,8 +154,8 @@ def test_a_missing_agent_file_names_where_it_was_looked_for(tmp_path: Path) -> N
 
 
 def test_polling_the_same_job_is_not_a_loop_that_never_ends(tmp_path: Path) -> None:
-    events, _, out = _import("v2.1-polling-bash-output.jsonl", tmp_path)
-    assert [e.input for e in _of(events, "tool_run")][1:] == [{"bash_id": "7"}] * 4
+    events, _, out = import_ours("v2.1-polling-bash-output.jsonl", tmp_path)
+    assert [e.input for e in of_kind(events, "tool_run")][1:] == [{"bash_id": "7"}] * 4
     assert run_doctor(TraceReader(out)) == []
     # The same polls getting the same answer each time: that loop learns nothing.
     source = (DATA / "v2.1-polling-bash-output.jsonl").read_text(encoding="utf-8")
@@ -223,7 +207,7 @@ def test_show_cuts_cjk_text_by_display_cells(
 ) -> None:
     from tracer.cells import cells
 
-    _, _, out = _import("v2.1-image-prompt-unfinished-tool.jsonl", tmp_path)
+    _, _, out = import_ours("v2.1-image-prompt-unfinished-tool.jsonl", tmp_path)
     assert main(["show", str(out)]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     prompt = first.split(": ", 1)[1]
@@ -302,9 +286,9 @@ def test_an_api_log_with_two_conversations_imports_each_as_its_own_loop(
         out = tmp_path / f"t{n}.jsonl"
         assert main(["import", "api-log", str(log), "-o", str(out), "--thread", str(n)]) == 0
         events = list(TraceReader(out))
-        runs[n] = [e.input["command"] for e in _of(events, "tool_run")]
-        assert _of(events, "session_start")[0].prompt in ("list the files", "show the date")
-        assert [e.reason for e in _of(events, "terminal")] == ["completed"]
+        runs[n] = [e.input["command"] for e in of_kind(events, "tool_run")]
+        assert of_kind(events, "session_start")[0].prompt in ("list the files", "show the date")
+        assert [e.reason for e in of_kind(events, "terminal")] == ["completed"]
         assert run_doctor(TraceReader(out)) == []
     assert runs == {1: ["ls"], 2: ["date"]}
     err = capsys.readouterr().err
@@ -328,7 +312,7 @@ def test_an_api_log_with_two_conversations_imports_each_as_its_own_loop(
     ) in err
     assert f"wrote {second}" in err
     commands = {
-        out.name: [e.input["command"] for e in _of(list(TraceReader(out)), "tool_run")]
+        out.name: [e.input["command"] for e in of_kind(list(TraceReader(out)), "tool_run")]
         for out in (tmp_path / "all.trace.jsonl", second)
     }
     assert commands == {"all.trace.jsonl": ["ls"], "all.thread-2.trace.jsonl": ["date"]}
@@ -348,15 +332,15 @@ def test_every_tool_block_of_the_source_is_in_the_trace_or_named(
     out = tmp_path / "t.jsonl"
     report = import_claude_code(path, out)
     events = list(TraceReader(out))
-    (note,) = [e for e in _of(events, "import_note") if e.topic == "counts"]
+    (note,) = [e for e in of_kind(events, "import_note") if e.topic == "counts"]
     counts = note.data
     # Counted here once more, by hand: every block of every record, progress records included.
     blocks = [b for r in _source(path) for b in _content(r)]
     uses = {b.get("id") for b in blocks if b.get("type") == "tool_use"}
     results = {b.get("tool_use_id") for b in blocks if b.get("type") == "tool_result"}
     assert (counts["source_tool_use"], counts["source_tool_result"]) == (len(uses), len(results))
-    asked = {t for e in _of(events, "follow_up") for t in e.tool_use_ids}
-    ran = {e.tool_use_id for e in _of(events, "tool_run")}
+    asked = {t for e in of_kind(events, "follow_up") for t in e.tool_use_ids}
+    ran = {e.tool_use_id for e in of_kind(events, "tool_run")}
     assert counts["trace_tool_calls"] == len(asked) and counts["trace_tool_runs"] == len(ran)
     named = {(m["kind"], m["id"]) for m in counts["missing"]}
     assert {("tool_use", u) for u in uses - asked} | {

@@ -1,0 +1,31 @@
+"""What the import tests share: import one of our own small transcripts and read it back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tracer.doctor import run_doctor
+from tracer.importers.claude_code import import_claude_code
+from tracer.importers.output import ImportReport
+from tracer.trace.reader import TraceReader
+from tracer.trace.schema import validate_trace
+
+DATA = Path(__file__).parent / "data" / "claude-code"
+"""Our own transcripts, in the record shapes of each Claude Code version (see ``make.py``)."""
+
+
+def import_ours(name: str | Path, tmp_path: Path) -> tuple[list[Any], ImportReport, Path]:
+    """Import ``DATA / name``; the trace must validate. Its events, the report, its path."""
+    out = tmp_path / "t.jsonl"
+    report = import_claude_code(DATA / name, out)
+    assert validate_trace(out)[1] == []
+    return list(TraceReader(out)), report, out
+
+
+def of_kind(events: list[Any], kind: str) -> list[Any]:
+    return [e for e in events if e.kind == kind]
+
+
+def doctor_errors(out: Path) -> list[str]:
+    return [f"{f.rule}: {f.message}" for f in run_doctor(TraceReader(out)) if f.severity == "error"]
