@@ -172,3 +172,21 @@ def test_a_failing_setup_never_prints_a_secret(
     assert "MY_PASSWD=" + "*" * len(SECRETS["MY_PASSWD"]) in proc.stderr
     errors = [line for line in proc.stderr.splitlines() if not line.startswith("tracer: note:")]
     assert len(errors) == 1 and "Traceback" not in proc.stderr
+
+
+def test_an_import_redacts_a_credential_by_its_shape(tmp_path: Path) -> None:
+    """A key pasted into a conversation is as secret as one in the environment: an imported
+    session is shared as readily as a recording, so its trace is searched for shapes too."""
+    from tracer.importers.claude_code import import_claude_code
+
+    source = Path(__file__).parent.parent / "data" / "claude-code"
+    text = (source / "v1.0-compaction-summary-root.jsonl").read_text(encoding="utf-8")
+    key = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
+    pasted = "Count the lines of every Python file under src."
+    assert pasted in text
+    transcript = tmp_path / "pasted.jsonl"
+    transcript.write_text(text.replace(pasted, f"{pasted} My key is {key}."), encoding="utf-8")
+    out = tmp_path / "t.jsonl"
+    import_claude_code(transcript, out)
+    written = out.read_text(encoding="utf-8")
+    assert key not in written and "[REDACTED:" in written and "My key is" in written

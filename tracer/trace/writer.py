@@ -47,11 +47,11 @@ class TraceWriter:
     Every line is checked against ``redact`` before it is written (by default: the secrets of
     this process's environment, see :mod:`tracer.trace.redact`), and a line that holds one is
     rebuilt from the redacted event, so no secret value is ever written, whichever event carried
-    it. The check is a few substring searches; ``bench/hardening.py`` measures it. A live
-    recording also looks for credential *shapes* (``sk_live_…``, JWTs, PEM keys); an import
-    (``keep_time``) checks known values only, by default: its lines come from a file, not from a
-    command of ours, and the shape scan would take a third of its speed
-    (``bench/import_speed.py``). Pass ``redact`` to choose.
+    it. The check is a few substring searches; ``bench/hardening.py`` measures it. Every trace,
+    an import's too, is also searched for credential *shapes* (``sk_live_…``, JWTs, PEM keys):
+    an imported session is shared as readily as a recording (``export --format html``), and a
+    key pasted into a conversation is as secret as one in the environment. The scan costs an
+    import about a third of its speed (``bench/import_speed.py``). Pass ``redact`` to choose.
     """
 
     def __init__(
@@ -65,7 +65,7 @@ class TraceWriter:
         atomic: bool = False,
     ) -> None:
         self.keep_time = keep_time
-        self.redact = redact if redact is not None else Redactor.from_environ(shapes=not keep_time)
+        self.redact = redact if redact is not None else Redactor.from_environ()
         self._flush_each = flush
         """Flush every line (a live recording); an import writes in bulk and calls flush()."""
         self.path = Path(path)
