@@ -35,7 +35,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tracer.trace.secret_shapes import SHAPES, encoded_forms, might_hold_a_shape, redact_shapes
+from tracer.trace.secret_shapes import (
+    encoded_forms,
+    holds_a_shape,
+    line_holds_a_shape,
+    redact_shapes,
+)
 
 #: Parts of a variable name that say "this is a secret" (``MY_PASSWD``, ``GH_PAT``, ``CI_JOB_JWT``).
 _SECRET_NAME_PARTS = frozenset(
@@ -226,7 +231,7 @@ class Redactor:
         walk through the event (:meth:`__call__`) happens only for the rare line that does."""
         if any(secret in line for secret in self._in_json):
             return True
-        return self.shapes and might_hold_a_shape(line) and any(p.search(line) for _n, p in SHAPES)
+        return self.shapes and holds_a_shape(line)
 
     def found_in_bytes(self, line: bytes) -> bool:
         """:meth:`found_in` for a line already encoded as UTF-8 (the writer's)."""
@@ -234,8 +239,7 @@ class Redactor:
             return True
         if not self.shapes:
             return False
-        text = line.decode("utf-8", "surrogatepass")
-        return might_hold_a_shape(text) and any(p.search(text) for _n, p in SHAPES)
+        return line_holds_a_shape(line)
 
     def text(self, value: str) -> str:
         for secret, name in self.secrets:

@@ -27,36 +27,27 @@ from urllib.parse import quote, quote_plus
 #: Derived forms shorter than this are not searched for: they would match by accident.
 MIN_FORM_LENGTH = 6
 
-#: Cheap substrings, one of which every shape contains: a line with none of them skips the
-#: regular expressions altogether (the writer checks every line it writes).
-HINTS = (
-    "sk_",
-    "rk_",
-    "xox",
-    "hooks.slack",
-    "discord",
-    "eyJ",
-    "-----BEGIN",
-    "uthorization",
-    "UTHORIZATION",
-    "pi-key",
-    "PI-KEY",
-    "AKIA",
-    "ASIA",
-    "ws_secret",
-    "WS_SECRET",
-    "AIza",
-    "ghp_",
-    "gho_",
-    "ghu_",
-    "ghs_",
-    "ghr_",
-    "github_pat_",
-    "glpat-",
-    "sk-",
-    "npm_",
-    "pypi-",
-)
+#: Cheap substrings, by shape: a shape's expression runs only on a text that holds one of its
+#: hints, and a line with none of them skips the expressions altogether (the writer checks every
+#: line it writes, an import's thousands included).
+HINTS_OF: dict[str, tuple[str, ...]] = {
+    "private_key": ("-----BEGIN",),
+    "slack_webhook": ("hooks.slack",),
+    "discord_webhook": ("discord",),
+    "jwt": ("eyJ",),
+    "authorization": ("uthorization", "UTHORIZATION", "pi-key", "PI-KEY"),
+    "aws_secret_access_key": ("ws_secret", "WS_SECRET"),
+    "stripe_key": ("sk_", "rk_"),
+    "slack_token": ("xox",),
+    "aws_access_key_id": ("AKIA", "ASIA"),
+    "google_api_key": ("AIza",),
+    "github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "gitlab_token": ("glpat-",),
+    "api_key": ("sk-",),
+    "npm_token": ("npm_",),
+    "pypi_token": ("pypi-",),
+}
+HINTS = tuple(hint for hints in HINTS_OF.values() for hint in hints)
 
 _KEEP_PREFIX = r"(?P<keep>"
 SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -103,11 +94,30 @@ def might_hold_a_shape(text: str) -> bool:
     return any(hint in text for hint in HINTS)
 
 
+def shapes_hinted(text: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The shapes whose hints ``text`` holds: the only expressions worth running on it."""
+    return [(name, p) for name, p in SHAPES if any(h in text for h in HINTS_OF[name])]
+
+
+def holds_a_shape(text: str) -> bool:
+    return any(p.search(text) for _name, p in shapes_hinted(text))
+
+
+_BYTE_HINTS = tuple(h.encode() for h in HINTS)
+
+
+def line_holds_a_shape(line: bytes) -> bool:
+    """:func:`holds_a_shape` for a UTF-8 line, decoded only when one of the hints is in it."""
+    # map over the bound method keeps the loop in C: the writer asks this of every line, and a
+    # generator over the hints (or one alternation of them) cost an import more than its JSON.
+    if not any(map(line.__contains__, _BYTE_HINTS)):
+        return False
+    return holds_a_shape(line.decode("utf-8", "surrogatepass"))
+
+
 def redact_shapes(text: str) -> str:
     """``text`` with every recognisable credential replaced by ``[REDACTED:<shape>]``."""
-    if not might_hold_a_shape(text):
-        return text
-    for name, pattern in SHAPES:
+    for name, pattern in shapes_hinted(text):
         text = pattern.sub(_replacement(name), text)
     return text
 
