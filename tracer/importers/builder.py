@@ -148,10 +148,14 @@ class TraceBuilder:
     def note(self, topic: str, text: str, **fields: Any) -> None:
         self._emit(ImportNote, topic=topic, text=text, **fields)
 
-    def record(self, *messages: Message, raw_seq: int | None = None) -> None:
+    def record(
+        self, *messages: Message, raw_seq: int | None = None, block_seq: int | None = None
+    ) -> None:
         """Write each message once (later events refer to it by uuid).
 
-        With ``raw_seq`` the raw tool output is not repeated: it is that ``tool_run``'s output.
+        With ``raw_seq`` the raw tool output is not repeated: it is that ``tool_run``'s output;
+        with ``block_seq`` neither is the first content block: it is that ``mapping``'s block
+        (the live loop writes a tool result's message the same way: ``message_event``).
         """
         for m in messages:
             self.by_uuid[m.uuid] = m
@@ -160,13 +164,14 @@ class TraceBuilder:
                 MessageRecorded,
                 uuid=m.uuid,
                 type=m.type,
-                content=m.content,
+                content=_rest(m.content) if block_seq else m.content,
                 attachment=m.attachment,
                 message_id=m.message_id,
                 is_meta=m.is_meta or None,
                 origin=m.origin,
                 tool_use_result=None if raw_seq else m.tool_use_result,
                 tool_use_result_seq=raw_seq,
+                block_seq=block_seq,
                 source_tool_assistant_uuid=m.source_tool_assistant_uuid,
                 timestamp=m.timestamp or None,
             )
@@ -327,7 +332,7 @@ class TraceBuilder:
         text = block_text(block)
         persisted = {"preview": True} if text.startswith("<persisted-output>") else None
         empty = text.startswith(f"({result.tool} completed with no output)") or None
-        self._emit(
+        mapped = self._emit(
             ResultMapped,
             tool_use_id=result.tool_use_id,
             tool=result.tool,
@@ -339,10 +344,15 @@ class TraceBuilder:
         )
         if record_message and result.message.uuid not in self.by_uuid:
             # Only the first result of a message owns the raw output (one toolUseResult each).
+            content = result.message.content
             self.record(
                 result.message,
                 raw_seq=getattr(run, "seq", None) or None
                 if result.output is result.message.tool_use_result
+                else None,
+                # Only a block that comes first can be pointed at: feedback may precede it.
+                block_seq=getattr(mapped, "seq", None) or None
+                if isinstance(content, list) and content and content[0] is block
                 else None,
             )
         self._emit(
@@ -396,3 +406,8 @@ class TraceBuilder:
             message_count=len(self.messages),
             error=error,
         )
+
+
+def _rest(content: Any) -> list[Any] | None:
+    """A message's content after its first block (``None`` when nothing follows it)."""
+    return list(content[1:]) or None if isinstance(content, list) else None
