@@ -212,15 +212,46 @@ LINE_VALUES = [
 ]
 
 
+def _as_read_back(value: object) -> object:
+    """What a trace line of ``value`` must read back as: tuples become lists, non-string keys
+    strings, NaN and infinity ``None`` (JSON cannot hold them)."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _as_read_back(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_as_read_back(v) for v in value]
+    return value
+
+
 @pytest.mark.parametrize("value", LINE_VALUES, ids=repr)
-def test_trace_lines_are_written_as_json_dumps_writes_them(value: object) -> None:
-    from tracer.trace.compact_json import line_encoder
+def test_trace_lines_read_back_as_the_values_written(value: object) -> None:
+    from tracer.trace.compact_json import line_bytes_encoder, line_encoder
 
-    expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    assert line_encoder()(value) == expected
+    text = line_encoder()(value)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 line can hold it, so none is written
+        with pytest.raises(UnicodeEncodeError):
+            line_bytes_encoder()(value)
+        return
+    assert line_bytes_encoder()(value) == text.encode("utf-8")
+    assert json.loads(text) == _as_read_back(value)
+    assert "NaN" not in text and "Infinity" not in text  # not JSON: a strict reader refuses it
+    if not _has_float(value):  # floats may be spelled either way; everything else as json.dumps
+        assert text == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def test_random_floats_are_written_as_json_dumps_writes_them() -> None:
+def _has_float(value: object) -> bool:
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_float(v) for v in value)
+    return isinstance(value, float)
+
+
+def test_random_floats_read_back_as_themselves() -> None:
+    import math
     import random
     import struct
 
@@ -230,8 +261,20 @@ def test_random_floats_are_written_as_json_dumps_writes_them() -> None:
     encode = line_encoder()
     for _ in range(20_000):
         f = struct.unpack("d", rng.randbytes(8))[0]
-        value = {"t": f, "items": [f, -f]}
-        assert encode(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        back = json.loads(encode({"t": f, "items": [f, -f]}))
+        if math.isfinite(f):
+            assert back == {"t": f, "items": [f, -f]}
+        else:
+            assert back == {"t": None, "items": [None, None]}
+
+
+def test_trace_lines_without_orjson_are_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tracer.trace import compact_json
+
+    monkeypatch.setattr(compact_json, "_orjson", None)
+    encode = compact_json.line_encoder()
+    for value in LINE_VALUES:
+        assert json.loads(encode(value)) == _as_read_back(value)
 
 
 @pytest.mark.parametrize("value", LINE_VALUES, ids=repr)

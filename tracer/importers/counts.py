@@ -44,22 +44,25 @@ class Tally:
     ran: dict[str, str | None] = field(default_factory=dict)
     _stack: list[str] = field(default_factory=list)
 
-    def watch(self, emit: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        def counting(event: Any) -> Any:
-            kind = event.kind
-            inside = self._stack[-1] if self._stack else None
-            if kind == "follow_up":
-                for tid in event.tool_use_ids:
-                    self.asked.setdefault(tid, inside)
-            elif kind == "tool_run":
-                self.ran.setdefault(event.tool_use_id, inside)
-            elif kind == "subagent_start":
-                self._stack.append(event.tool_use_id)
-            elif kind == "subagent_end" and self._stack:
-                self._stack.pop()
-            return emit(event)
+    def see(self, event: Any) -> None:
+        """Count one event on its way to the trace (only a few kinds matter)."""
+        kind = event.kind
+        if kind not in COUNTED_KINDS:
+            return
+        inside = self._stack[-1] if self._stack else None
+        if kind == "follow_up":
+            for tid in event.tool_use_ids:
+                self.asked.setdefault(tid, inside)
+        elif kind == "tool_run":
+            self.ran.setdefault(event.tool_use_id, inside)
+        elif kind == "subagent_start":
+            self._stack.append(event.tool_use_id)
+        elif self._stack:  # subagent_end
+            self._stack.pop()
 
-        return counting
+
+#: The kinds :meth:`Tally.see` counts; every other event goes by untouched.
+COUNTED_KINDS = frozenset({"follow_up", "tool_run", "subagent_start", "subagent_end"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from tracer.trace.events import Event
 def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
     """Every step, then the count check (as a note just before the last step)."""
     tally = Tally()
-    last = EndLast(tally.watch(emit))
+    last = EndLast(emit, tally)
     b = emit_transcript(t, last)
     files = _agent_files(t)
     counts = check_counts(session_blocks(t.path, t.records, files), tally, 1 + len(files))
@@ -57,15 +57,20 @@ def _agent_files(t: Transcript) -> list[tuple[Path, list[Record]]]:
 
 class EndLast:
     """Passes events on, holding each ``terminal`` back until the next event: so a note written
-    once everything is emitted (the count check) still comes before the trace's last step."""
+    once everything is emitted (the count check) still comes before the trace's last step.
+    Each event is counted in ``tally`` as it arrives (one call per event, not a chain of
+    wrappers: an import sends thousands through here); a held ``terminal`` counts for nothing."""
 
-    def __init__(self, emit: Callable[[Event], Any]) -> None:
+    def __init__(self, emit: Callable[[Event], Any], tally: Tally | None = None) -> None:
         self.emit = emit
+        self.tally = tally
         self.held: Event | None = None
         self.passing = False
         """Let events through without releasing the held one."""
 
     def __call__(self, event: Event) -> Any:
+        if self.tally is not None:
+            self.tally.see(event)
         if not self.passing:
             if self.held is not None:
                 self.release()

@@ -11,13 +11,22 @@ values), and where the C accelerator is missing it falls back to ``JSONEncoder.e
 No cycle check either: what we encode is parsed JSON or plain data we built, never cyclic, and
 the check keeps an ``id()`` of every list and dict it enters.
 
-Trace lines (not request bodies) go faster still through orjson where its wheel is installed
-(:func:`line_encoder`): three times faster, and byte for byte the same wherever the two agree.
-They disagree on floats with a negative exponent (orjson writes ``0.00001`` and ``1e-6``, the
-stdlib ``1e-05`` and ``1e-06``), on NaN and infinity (orjson writes ``null``), and on what JSON
-cannot hold (integers beyond 64 bits, non-string keys, lone surrogates: orjson refuses them). An
-output that shows any sign of those (``0.0000``, a one-digit negative exponent, ``null``) or that
-orjson refuses is encoded again by the stdlib, so what is written never differs.
+Two promises, for two kinds of output:
+
+* **A request body** (:func:`bytes_encoder`) must be byte for byte what the SDK sends, since its
+  size and sha256 are what a trace says was sent. orjson writes it where the two agree, and they
+  disagree only on floats with a negative exponent (orjson writes ``0.00001`` and ``1e-6``, the
+  stdlib ``1e-05`` and ``1e-06``), on NaN and infinity (orjson writes ``null``), and on what JSON
+  cannot hold (integers beyond 64 bits, non-string keys, lone surrogates: orjson refuses them).
+  An output that shows any sign of those (``0.0000``, a one-digit negative exponent, ``null``)
+  or that orjson refuses is encoded again by the stdlib.
+* **A trace line** (:func:`line_encoder`, :func:`line_bytes_encoder`) must read back as the same
+  values, which orjson guarantees on its own: a float is written as the shortest text that reads
+  back as that float, whichever of the two spellings. So a line is not searched for those signs
+  (on an import's thousands of lines the three searches cost twice orjson's own encoding). NaN
+  and infinity, which JSON cannot hold, are written as ``null`` both ways: the stdlib would write
+  ``NaN``, which no strict reader, ours included, accepts. What orjson refuses still goes the
+  stdlib's way (a lone surrogate then fails to encode as UTF-8, as it always did).
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ import json
 import re
 from collections.abc import Callable
 from json import encoder as _stdlib
-from typing import Any
+from typing import Any, TypeVar
 
 try:  # compiled code: without its wheel every line takes the stdlib's way
     import orjson as _orjson
@@ -95,35 +104,69 @@ def _finite(value: Any) -> bool:
     return True
 
 
+#: Anything orjson would write its own way (dataclasses, datetimes, subclasses) it hands to
+#: ``default``, which refuses; the stdlib then encodes it, or raises as it always did.
+_PASSTHROUGH = (
+    0
+    if _orjson is None
+    else _orjson.OPT_PASSTHROUGH_DATACLASS
+    | _orjson.OPT_PASSTHROUGH_DATETIME
+    | _orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
 def _refuse(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def line_encoder() -> Callable[[Any], str]:
-    """Encode one trace line: orjson where it writes what the stdlib writes, else the stdlib."""
-    fast, stdlib = _fast_encoder(), compact_encoder()
-    if fast is None:
-        return stdlib
-
-    def encode(value: Any) -> str:
-        out = fast(value)
-        return stdlib(value) if out is None else out.decode("utf-8")
-
-    return encode
+    """Encode one trace line as text (see the module docstring for what it promises)."""
+    return _line_encoder(lambda out: out.decode("utf-8"), lambda text: text)
 
 
 def line_bytes_encoder() -> Callable[[Any], bytes]:
-    """:func:`line_encoder` as UTF-8 bytes (what the trace writer puts in its file): the same
-    bytes, and the same error where the stdlib's text cannot be UTF-8 (a lone surrogate)."""
-    fast, stdlib = _fast_encoder(), compact_encoder()
-    if fast is None:
-        return lambda value: stdlib(value).encode("utf-8")
+    """Encode one trace line as UTF-8 bytes, what the trace writer puts in its file."""
+    return _line_encoder(lambda out: out, lambda text: text.encode("utf-8"))
 
-    def encode(value: Any) -> bytes:
-        out = fast(value)
-        return stdlib(value).encode("utf-8") if out is None else out
+
+def _line_encoder(
+    from_orjson: Callable[[bytes], _Out], from_stdlib: Callable[[str], _Out]
+) -> Callable[[Any], _Out]:
+    stdlib = compact_encoder(allow_nan=False)
+
+    def by_stdlib(value: Any) -> _Out:
+        try:
+            text = stdlib(value)
+        except ValueError:  # NaN or infinity somewhere: null, as orjson writes it
+            text = stdlib(_nan_as_null(value))
+        return from_stdlib(text)
+
+    if _orjson is None:
+        return by_stdlib
+    dumps, error, options = _orjson.dumps, _orjson.JSONEncodeError, _PASSTHROUGH
+
+    def encode(value: Any) -> _Out:
+        try:
+            out = dumps(value, default=_refuse, option=options)
+        except (TypeError, error):
+            return by_stdlib(value)
+        return from_orjson(out)
 
     return encode
+
+
+_Out = TypeVar("_Out", str, bytes)
+
+
+def _nan_as_null(value: Any) -> Any:
+    """``value`` with every NaN and infinity made ``None``."""
+    if isinstance(value, float):
+        return None if value != value or value in (float("inf"), float("-inf")) else value
+    if isinstance(value, dict):
+        return {k: _nan_as_null(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_nan_as_null(v) for v in value]
+    return value
 
 
 def bytes_encoder(*, allow_nan: bool = True) -> Callable[[Any], bytes]:
@@ -143,13 +186,7 @@ def _fast_encoder() -> Callable[[Any], bytes | None] | None:
     if _orjson is None:
         return None
     dumps, error = _orjson.dumps, _orjson.JSONEncodeError
-    # Anything orjson would write its own way (dataclasses, datetimes, subclasses) it hands
-    # to ``default``, which refuses; the stdlib then encodes it, or raises as it always did.
-    options = (
-        _orjson.OPT_PASSTHROUGH_DATACLASS
-        | _orjson.OPT_PASSTHROUGH_DATETIME
-        | _orjson.OPT_PASSTHROUGH_SUBCLASS
-    )
+    options = _PASSTHROUGH
 
     def encode(value: Any) -> bytes | None:
         try:
