@@ -554,3 +554,33 @@ def test_a_file_with_a_long_integer_reads_it_as_the_stdlib_does(tmp_path: Path) 
     records = read_jsonl(path, ImportReport(source=str(path)))
     assert records == [(1, {"n": 1}), (2, {"n": 123456789012345678901234567890, "f": 1.5})]
     assert isinstance(records[1][1]["n"], int)
+
+
+def test_a_whole_file_is_read_as_its_lines_are_one_by_one(tmp_path: Path) -> None:
+    """read_jsonl counts brackets and digits once for the whole file (deep_lines,
+    no_long_digits); each line must still get the value, or the refusal, loads() gives it."""
+    from tracer.importers.jsonl import read_jsonl
+    from tracer.importers.output import ImportReport
+    from tracer.untrusted import MAX_DEPTH, deep_lines
+
+    lines = [raw for raw in STRICT_LINES if b"\n" not in raw and raw.strip()]
+    objects = [b'{"line":%d,"v":%s}' % (i, raw.strip()) for i, raw in enumerate(lines)]
+    data = b"\n".join(objects) + b"\n"
+    deep = deep_lines(data)
+    assert deep == {
+        i
+        for i, line in enumerate(data.split(b"\n"))
+        if line.count(b"[") + line.count(b"{") > MAX_DEPTH
+    }
+    assert deep  # some lines open more than MAX_DEPTH containers: the check is exercised
+    path = tmp_path / "strict.jsonl"
+    path.write_bytes(data)
+    report = ImportReport(source=str(path))
+    whole = {number: obj for number, obj in read_jsonl(path, report)}
+    for number, raw in enumerate(objects, start=1):
+        try:
+            expected = loads(raw, path, number)
+        except UserError:
+            assert number not in whole
+            continue
+        assert isinstance(expected, dict) and whole[number] == expected

@@ -179,12 +179,29 @@ def no_long_digits(data: bytes) -> bool:
     return _LONG_DIGITS not in data.translate(_DIGITS_TO_ZERO)
 
 
-def quick_loads(raw: bytes, digits_checked: bool = False) -> Any:
+#: Every byte but the two that open a container and the one that ends a line.
+_NOT_OPENING = bytes(b for b in range(256) if b not in b"[{\n")
+
+
+def deep_lines(data: bytes) -> set[int]:
+    """The lines of ``data`` (0-based, as ``data.split(b"\n")`` numbers them) that open more
+    than :data:`MAX_DEPTH` containers, so may nest too deep. One pass over the whole file: the
+    brackets are all that is kept, and a line's count is its length (two counts per line, over
+    every line, cost twice as much)."""
+    return {
+        i
+        for i, opened in enumerate(data.translate(None, _NOT_OPENING).split(b"\n"))
+        if len(opened) > MAX_DEPTH
+    }
+
+
+def quick_loads(raw: bytes, digits_checked: bool = False, shallow: bool | None = None) -> Any:
     """The value of an ordinary line, read by orjson, or :data:`MISS` when anything about it
     is unusual (then :func:`loads` reads it and says what is wrong). Same value as ``loads``.
 
     ``digits_checked``: the caller made sure (:func:`no_long_digits`) that no run of 19 digits
-    is in the line."""
+    is in the line. ``shallow``: the caller counted its brackets (:func:`deep_lines`): True when
+    it cannot nest deeper than :data:`MAX_DEPTH`, False when it may; None, counted here."""
     if (
         _orjson is None
         or len(raw) > MAX_LINE
@@ -198,7 +215,9 @@ def quick_loads(raw: bytes, digits_checked: bool = False) -> Any:
     # A line with more brackets than MAX_DEPTH may nest too deep: its containers are walked
     # (orjson itself refuses past 1,024 levels). A real transcript has a few such lines, long
     # tool outputs full of brackets; reading them the stdlib's way cost a tenth of an import.
-    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(value):
+    if shallow is None:
+        shallow = raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH
+    if not shallow and _too_deep(value):
         return MISS  # loads() reads it again and names the problem
     return value
 

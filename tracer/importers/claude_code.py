@@ -84,6 +84,28 @@ def start_epoch(t: Transcript) -> float | None:
     )
 
 
+def _left_out(records: list[Record]) -> Counter[str]:
+    """How many records of each kind the importer does not read, by label, in first-seen order
+    (as one ``skip()`` each would report them). Counted by kind and subtype first and labelled
+    once per kind: a long session holds hundreds of progress records."""
+    kinds: Counter[tuple[Any, Any]] = Counter()
+    for _, rec in records:
+        kind = rec.get("type")
+        if kind in CONVERSATION:
+            continue
+        sub = rec.get("subtype")
+        if sub == "compact_boundary" and rec.get("parentUuid") is None:
+            continue  # a compaction's boundary: read, it starts the summary
+        if not sub:
+            data = rec.get("data")
+            sub = data.get("type") if isinstance(data, dict) else None
+        kinds[kind, sub] += 1
+    labels: Counter[str] = Counter()
+    for (kind, sub), n in kinds.items():
+        labels[skip_label(kind, sub)] += n
+    return labels
+
+
 def analyse(records: list[Record], path: Path, report: ImportReport, depth: int = 0) -> Transcript:
     """Pick the conversation out of a transcript's records and find its subagent runs."""
     active = active_path(records, report)
@@ -93,15 +115,7 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
             path,
             records[0][0] if records else None,
         )
-    # Counted first and reported once per label (in first-seen order, as one skip() each would):
-    # a long session holds hundreds of progress records.
-    left_out = Counter(
-        skip_label(rec)
-        for _, rec in records
-        if rec.get("type") not in CONVERSATION
-        and not (rec.get("subtype") == "compact_boundary" and rec.get("parentUuid") is None)
-    )
-    for label, n in left_out.items():
+    for label, n in _left_out(records).items():
         report.skip(label, n)
     if active.summary_roots:
         report.notes.append(

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tracer.importers.builder import TraceBuilder
-from tracer.importers.counts import Tally, check_counts, session_blocks
+from tracer.importers.counts import COUNTED_KINDS, Tally, check_counts, session_blocks
 from tracer.importers.counts import describe as describe_counts
 from tracer.importers.journey import emit_transcript
 from tracer.importers.jsonl import Record
@@ -69,7 +69,7 @@ class EndLast:
         """Let events through without releasing the held one."""
 
     def __call__(self, event: Event) -> Any:
-        if self.tally is not None:
+        if event.kind in COUNTED_KINDS and self.tally is not None:
             self.tally.see(event)
         if not self.passing:
             if self.held is not None:

@@ -22,6 +22,7 @@ from tracer.importers.output import ImportReport
 from tracer.untrusted import (
     MAX_LINE,
     MISS,
+    deep_lines,
     no_constant,
     no_long_digits,
     quick_loads,
@@ -50,7 +51,14 @@ def read_jsonl(
     lines = data.split(b"\n")
     torn = not data.endswith(b"\n")
     records, first_bad = parse_lines(
-        lines, 1, report, path=path, torn=torn, shape=shape, digits_checked=no_long_digits(data)
+        lines,
+        1,
+        report,
+        path=path,
+        torn=torn,
+        shape=shape,
+        digits_checked=no_long_digits(data),
+        deep=deep_lines(data),
     )
     if not records:
         raise UserError("no JSON object on any line: not a JSON-lines log", path, first_bad or 1)
@@ -70,6 +78,7 @@ def parse_lines(
     torn: bool = False,
     shape: Callable[[dict[str, Any]], str | None] | None = None,
     digits_checked: bool = False,
+    deep: set[int] | None = None,
 ) -> tuple[list[Record], int | None]:
     """Parse complete lines (numbered from ``first_number``): the one place a JSON line becomes
     a record, shared by whole-file imports and ``--follow``. Returns the records and the number
@@ -77,6 +86,9 @@ def parse_lines(
     ``report``, with a note naming why).
 
     With ``torn`` the last line may be cut off: it is dropped with a note, not counted as bad.
+    ``digits_checked`` and ``deep`` are what the whole file's passes found
+    (:func:`~tracer.untrusted.no_long_digits`, :func:`~tracer.untrusted.deep_lines`: indexes
+    into ``lines``), so no line is searched again.
     """
     records: list[Record] = []
     first_bad: int | None = None
@@ -85,7 +97,8 @@ def parse_lines(
     for number, raw in enumerate(lines, start=first_number):
         if not raw or raw.isspace():
             continue
-        obj = quick_loads(raw, digits_checked) if isinstance(raw, bytes) else MISS
+        shallow = None if deep is None else number - first_number not in deep
+        obj = quick_loads(raw, digits_checked, shallow) if isinstance(raw, bytes) else MISS
         if obj is MISS:
             obj = _fast(raw, path, number)
         if obj is None or obj is MISS:  # not ordinary: tracer.untrusted decides, and says why

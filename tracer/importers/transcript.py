@@ -203,12 +203,12 @@ IGNORED_KINDS = frozenset(
 )
 
 
-def skip_label(rec: dict[str, Any]) -> str:
-    kind = str(rec.get("type", "untyped"))
+def skip_label(kind: Any, sub: Any) -> str:
+    """How the summary names records the importer does not read: by ``type`` and ``subtype``
+    (or, for progress records, ``data.type``)."""
+    kind = "untyped" if kind is None else str(kind)
     if kind not in IGNORED_KINDS:
         return f"records of an unknown kind '{kind}' (not read)"
-    data = rec.get("data")
-    sub = rec.get("subtype") or (data.get("type") if isinstance(data, dict) else None)
     return f"{kind}/{sub} records" if sub else f"{kind} records"
 
 
