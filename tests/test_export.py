@@ -7,7 +7,6 @@ against the sequence-diagram grammar we emit; OTLP/JSON is parsed with ``opentel
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from pathlib import Path
@@ -17,6 +16,7 @@ import pytest
 
 from tracer.cli import main
 from tracer.export.command import export_text
+from tracer.export.otlp_http import to_protobuf
 from tracer.paths import MAIN_RECORDING, ROOT
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
@@ -98,24 +98,6 @@ def test_mermaid_is_a_well_formed_sequence_diagram(trace: Path) -> None:
     assert used <= participants == {"M", "L", "T"}
 
 
-def _to_proto_json(payload: dict[str, Any]) -> str:
-    """OTLP/JSON writes ids as hex; protobuf's generic JSON mapping expects base64 bytes."""
-
-    def convert(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {
-                k: base64.b64encode(bytes.fromhex(v)).decode()
-                if k in ("traceId", "spanId", "parentSpanId")
-                else convert(v)
-                for k, v in value.items()
-            }
-        if isinstance(value, list):
-            return [convert(v) for v in value]
-        return value
-
-    return json.dumps(convert(payload))
-
-
 def _attr(span: Any, key: str) -> Any:
     for kv in span.attributes:
         if kv.key == key:
@@ -127,7 +109,6 @@ def _attr(span: Any, key: str) -> Any:
 
 def test_otlp_json_parses_with_opentelemetry_proto(trace: Path) -> None:
     pytest.importorskip("opentelemetry.proto")
-    from google.protobuf.json_format import Parse
     from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
         ExportTraceServiceRequest,
     )
@@ -143,8 +124,10 @@ def test_otlp_json_parses_with_opentelemetry_proto(trace: Path) -> None:
     assert all(
         re.fullmatch(r"[0-9a-f]{32}", t) and re.fullmatch(r"[0-9a-f]{16}", s) for t, s in ids
     )
-    request = Parse(_to_proto_json(payload), ExportTraceServiceRequest())
+    # As http/protobuf sends it: the hex ids become the bytes they spell, nothing else changes.
+    request = ExportTraceServiceRequest.FromString(to_protobuf(payload))
     spans = list(request.resource_spans[0].scope_spans[0].spans)
+    assert [(s.trace_id.hex(), s.span_id.hex()) for s in spans] == ids
     assert all(len(s.trace_id) == 16 and len(s.span_id) == 8 for s in spans)
     assert len({s.span_id for s in spans}) == len(spans)
 

@@ -1,44 +1,27 @@
 """tracer installed the way command-line tools are: a wheel, in a fresh venv, run from elsewhere.
 
 An editable install reads the checkout, so it cannot show that the wheel carries the chapter's
-guide, scenarios, faults and recordings. Here the wheel is built from this checkout (no network:
-``--no-build-isolation`` uses the hatchling the test extra installed), installed with
-``--no-deps`` into a new virtual environment, and its dependencies come from the test
-environment's ``site-packages`` through a ``.pth`` line: Python appends that folder to
-``sys.path`` but does not run the ``.pth`` files inside it, so the test environment's editable
-``tracer`` stays out of sight and the wheel's own copy is the one imported. Every command then
-runs in an empty directory, as a user's would after ``pipx install`` or ``uv tool install``.
+guide, scenarios, faults and recordings. Here the wheel is built from this checkout and installed
+alone into a fresh venv that sees the test environment's dependencies (``install_helpers`` says
+how); every command then runs in an empty directory, as a user's would after ``pipx install`` or
+``uv tool install``.
 """
 
 from __future__ import annotations
 
 import html
-import os
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
+from install_helpers import install_marks, install_wheel, python_says, run
 
 from tracer.chapters import load_guide
-from tracer.paths import CHECKOUT
 
 # Slow (a wheel built, a venv made, every command run from it), and kept on one xdist worker so
 # that the wheel is built once.
-pytestmark = [
-    pytest.mark.skipif(CHECKOUT is None, reason="needs the source checkout to build"),
-    pytest.mark.slow,
-    pytest.mark.xdist_group("install"),
-]
-
-
-def _run(args: list[str], cwd: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env["PYTHONDONTWRITEBYTECODE"] = "1"  # keep site-packages as the wheel left it
-    return subprocess.run(
-        args, capture_output=True, text=True, cwd=cwd, timeout=timeout, check=False, env=env
-    )
+pytestmark = install_marks("install")
 
 
 class Installed:
@@ -50,49 +33,19 @@ class Installed:
         self.bin = venv / "bin"
 
     def tracer(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return _run([str(self.bin / "tracer"), *args], cwd=self.home)
+        return run([str(self.bin / "tracer"), *args], cwd=self.home)
 
     def python(self, code: str) -> str:
-        proc = _run([str(self.bin / "python"), "-c", code], cwd=self.home)
-        assert proc.returncode == 0, proc.stderr
-        return proc.stdout.strip()
+        return python_says(self.bin / "python", code, self.home)
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    assert CHECKOUT is not None
     base = tmp_path_factory.mktemp("install")
-    dist = base / "dist"
-    build = _run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(dist), str(CHECKOUT)],
-        cwd=base,
-    )  # fmt: skip
-    assert build.returncode == 0, build.stderr[-3000:]
-    wheels = list(dist.glob("agent_loop_tracer-*.whl"))
-    assert len(wheels) == 1, wheels
-    assert not (CHECKOUT / "build").exists(), "building the wheel left build/ in the checkout"
-
-    venv = base / "venv"
-    made = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=base)
-    assert made.returncode == 0, made.stderr
-    target = Path(_run_python(venv, "import sysconfig; print(sysconfig.get_paths()['purelib'])"))
-    (target / "_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    pip = _run(
-        [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
-         "-q", "--no-deps", "--no-index", str(wheels[0])],
-        cwd=base,
-    )  # fmt: skip
-    assert pip.returncode == 0, pip.stderr[-3000:]
+    venv = install_wheel(base, deps_from=Path(sys.executable))
     home = base / "elsewhere"
     home.mkdir()
     return Installed(venv, home)
-
-
-def _run_python(venv: Path, code: str) -> str:
-    proc = _run([str(venv / "bin" / "python"), "-c", code], cwd=venv)
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout.strip()
 
 
 def test_the_wheel_is_what_runs(installed: Installed) -> None:

@@ -30,6 +30,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tracer.cli_args import whole_number
 from tracer.printable import printable, printable_json
 
 RULE_IDS = (
@@ -70,16 +71,6 @@ def _default_lang() -> str:
     return "en"
 
 
-def _repeat(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 2:
-        raise argparse.ArgumentTypeError("must be at least 2")
-    return value
-
-
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "doctor",
@@ -103,7 +94,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--repeat",
-        type=_repeat,
+        type=whole_number(2),
         default=3,
         metavar="N",
         help="the same tool call N times in a row is a loop (default 3)",

@@ -19,6 +19,7 @@ from typing import Any
 
 from tracer.doctor.facts import TraceFacts
 from tracer.doctor.finding import Finding
+from tracer.doctor.request_notes import refused_note
 
 _EXIT_CODE = re.compile(r"^\s*Exit code \d+")
 _TAG = "<tool_use_error>"
@@ -162,12 +163,12 @@ def check_malformed_result(facts: TraceFacts) -> list[Finding]:
             whose = source or (block_id if isinstance(block_id, str) else None)
             refused = request is not None and request.refused
             sent = (
-                f"; request {request.number} carried it{facts.refused_note(request)}"
+                f"; request {request.number} carried it{refused_note(request)}"
                 if (request is not None and refused)
                 else ""
             )
             sent_zh = (
-                f"；第{request.number}次请求带上了它{facts.refused_note(request, 'zh')}"
+                f"；第{request.number}次请求带上了它{refused_note(request, 'zh')}"
                 if request is not None and refused
                 else ""
             )

@@ -22,6 +22,7 @@ from typing import Any
 
 from tracer.doctor.facts import SentRequest, ToolUse, TraceFacts
 from tracer.doctor.finding import Finding
+from tracer.doctor.request_notes import pairing_note, refused_note
 
 #: Endings after which unsent results are expected, not a fault.
 _STOPPED_SHORT = ("max_turns", "aborted_tools", "aborted_streaming")
@@ -117,11 +118,11 @@ def check_result_not_returned(facts: TraceFacts) -> list[Finding]:
                 "result-not-returned",
                 index,
                 f"request {request.number} resends the tool call {calls} without its "
-                f"tool_result: {_why(facts, uses[0])}{facts.refused_note(request)}"
-                f"{facts.pairing_note(request, [u.id for u in uses])}",
+                f"tool_result: {_why(facts, uses[0])}{refused_note(request)}"
+                f"{pairing_note(facts.requests, request, [u.id for u in uses])}",
                 f"第{request.number}次请求重发了工具调用 {calls}，却没有带上它的 tool_result："
-                f"{_why(facts, uses[0], 'zh')}{facts.refused_note(request, 'zh')}"
-                f"{facts.pairing_note(request, [u.id for u in uses], 'zh')}",
+                f"{_why(facts, uses[0], 'zh')}{refused_note(request, 'zh')}"
+                f"{pairing_note(facts.requests, request, [u.id for u in uses], 'zh')}",
             )
         )
     for end, uses in ended_without.items():
@@ -200,16 +201,17 @@ def check_tool_use_id_mismatch(facts: TraceFacts) -> list[Finding]:
                 if source and source != tool_use_id:
                     what += f" (it is the result of {source})"
                     what_zh += f"（它其实是 {source} 的结果）"
+                involved = [tool_use_id, *unanswered]
                 findings.append(
                     facts.finding(
                         "tool-use-id-mismatch",
                         index if index is not None else request.index,
                         f"request {request.number}, messages.{i}.content.{j}: {what}"
-                        f"{facts.refused_note(request)}"
-                        f"{facts.pairing_note(request, [tool_use_id, *unanswered])}",
+                        f"{refused_note(request)}"
+                        f"{pairing_note(facts.requests, request, involved)}",
                         f"第{request.number}次请求，messages.{i}.content.{j}：{what_zh}"
-                        f"{facts.refused_note(request, 'zh')}"
-                        f"{facts.pairing_note(request, [tool_use_id, *unanswered], 'zh')}",
+                        f"{refused_note(request, 'zh')}"
+                        f"{pairing_note(facts.requests, request, involved, 'zh')}",
                     )
                 )
     findings += _stripped_orphans(facts, seen)

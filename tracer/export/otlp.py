@@ -15,7 +15,8 @@ can show a trace without knowing tracer:
 * one ``execute_tool <name>`` span per tool call, also a child of its loop's agent span (as in
   Claude Code, where ``runTools`` in ``query.ts`` runs them between two model calls), with
   ``gen_ai.tool.name``, ``gen_ai.tool.description``, ``gen_ai.tool.call.id``, the arguments and
-  ``gen_ai.tool.call.result``: the ``content`` the model was sent, not the raw output;
+  ``gen_ai.tool.call.result``: the ``content`` the model was sent, not the raw output
+  (:mod:`~tracer.export.otlp_tool`);
 * a subagent (a nested loop inside a ``Task`` call) is an ``invoke_agent`` span of its own under
   that call's ``execute_tool`` span, with its chat and tool spans beneath it.
 
@@ -51,14 +52,12 @@ from tracer import __version__
 from tracer.export import otlp_agent as agent
 from tracer.export import otlp_chat as chat
 from tracer.export import otlp_content as oc
+from tracer.export import otlp_tool as tool
 from tracer.export.otlp_spans import (
-    SPAN_KIND_INTERNAL,
     Ids,
     attrs,
-    error,
     finish,
     fit,
-    span,
     step_event,
     to_json,
 )
@@ -215,42 +214,10 @@ class _Walker:
         self.spans.append(chat.failed(self.ctx, parent, request, sent, attempts, ended, self.model))
 
     def _tool(self, loop: agent.Loop, e: Any, start: Any) -> None:
-        ctx = self.ctx
         n = self.tool_count.get(e.tool_use_id, 0)
         self.tool_count[e.tool_use_id] = n + 1
-        begin = ctx.at(start, -(e.duration_ms or 0) if start is e else 0)
-        if (asking := self.asked.get(e.tool_use_id)) is not None:
-            begin = max(begin, asking["startTimeUnixNano"])  # not before the model asked for it
-            if start is e and not e.duration_ms:  # an import: it ran once the answer was in
-                begin = max(begin, asking["endTimeUnixNano"])
-        name = f"execute_tool {e.tool}"
-        s = span(
-            ctx.ids,
-            f"tool:{e.tool_use_id}:{n}",
-            loop.id,
-            name,
-            SPAN_KIND_INTERNAL,
-            begin,
-            ctx.at(e),
-        )
-        named: dict[str, Any] = {
-            **ctx.common(),
-            "gen_ai.operation.name": "execute_tool",
-            "gen_ai.tool.name": e.tool,
-            "gen_ai.tool.description": self.descriptions.get(e.tool),
-            "gen_ai.tool.call.id": e.tool_use_id,
-            "gen_ai.tool.type": "function",
-            "openinference.span.kind": "TOOL",
-            "tool.name": e.tool,
-            "tracer.turn": e.turn,
-            "tracer.is_error": e.is_error,
-        }
-        if ctx.content:
-            arguments = to_json(e.input)
-            named.update({"gen_ai.tool.call.arguments": arguments, "input.value": arguments})
-        s["attributes"] += attrs(named)
-        if e.is_error:
-            error(s, str(e.error_kind or "_OTHER"), str(e.error_kind))
+        asking = self.asked.get(e.tool_use_id)
+        s = tool.ran(self.ctx, loop.id, e, start, n, asking, self.descriptions.get(e.tool))
         self.spans.append(s)
         self.by_call[e.tool_use_id] = s
 
@@ -258,13 +225,7 @@ class _Walker:
         """The first three steps of the journey, as events on the tool's span."""
         at = self.ctx.at(e)
         if e.kind == "mapping" and e.tool_use_id in self.by_call:
-            s = self.by_call[e.tool_use_id]
-            if self.ctx.content:
-                result = oc.result_text(e.block.get("content"))
-                s["attributes"] += attrs(
-                    {"gen_ai.tool.call.result": result, "output.value": result}
-                )
-            s["events"].append(step_event("mapping", at, tracer__content_length=e.content_length))
+            tool.mapped(self.ctx, self.by_call[e.tool_use_id], e)
         elif e.kind == "wrapping" and e.tool_use_id in self.by_call:
             s = self.by_call[e.tool_use_id]
             s["events"].append(step_event("wrapping", at, tracer__message_uuid=e.message_uuid))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tracer.export import otlp_content as oc
+from tracer.export.otlp_openinference import openinference
 from tracer.export.otlp_spans import (
     PROVIDER,
     SPAN_KIND_CLIENT,
@@ -107,7 +108,7 @@ def _request_attrs(ctx: Context, request: Any, sent: Sent, model: str) -> dict[s
         # Phoenix's Input panel: what this request added; the Messages view has them all.
         named["input.value"] = to_json(sent.added or [])
         named["input.mime_type"] = "application/json"
-        named.update(oc.openinference("llm.input_messages", sent.messages, sent.system))
+        named.update(openinference("llm.input_messages", sent.messages, sent.system))
     return named
 
 
@@ -142,7 +143,7 @@ def answered(
         named["gen_ai.output.messages"] = to_json(out)
         texts = [p.get("content", "") for p in out[0]["parts"] if p["type"] == "text"]
         named["output.value"] = "\n".join(texts) or to_json(out)
-        named.update(oc.openinference("llm.output_messages", out))
+        named.update(openinference("llm.output_messages", out))
     s["attributes"] += attrs(named)
     return s
 

@@ -11,10 +11,8 @@ conversation itself:
 * ``gen_ai.system_instructions``: the ``system`` parameter as text parts;
 * ``gen_ai.tool.definitions``: the ``tools`` parameter (name, description, input schema).
 
-Arize Phoenix draws its Messages view from OpenInference's flattened attributes instead
-(``llm.input_messages.<i>.message.role`` / ``.content`` / ``.tool_calls.<j>.tool_call.*``,
-``llm.tools.<i>.tool.json_schema``) and its Input panel from ``input.value``, so
-:func:`openinference` writes those from the same messages.
+Arize Phoenix reads OpenInference's flattened attributes instead; those are written from the same
+messages (:mod:`~tracer.export.otlp_openinference`).
 
 A long session resends a lot: request *N* holds everything requests 1 … *N*−1 held. To keep a
 span (and a collector's request limit) in check, :meth:`History.window` keeps the first message (the
@@ -25,18 +23,15 @@ markers say how much was left out and which flag sets the limit.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from tracer.export.otlp_openinference import openinference_tools
+from tracer.export.otlp_spans import to_json
 from tracer.messages import ApiMessage, materialize
 
 #: ``--otlp-max-content``'s default: bytes of message JSON kept per span attribute.
 DEFAULT_LIMIT = 16_000
 FLAG = "--otlp-max-content"
-
-
-def _json(v: Any) -> str:
-    return json.dumps(v, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def result_text(content: Any) -> str:
@@ -45,10 +40,10 @@ def result_text(content: Any) -> str:
         return content
     if isinstance(content, list):
         return "\n".join(
-            b.get("text", "") if isinstance(b, dict) and b.get("type") == "text" else _json(b)
+            b.get("text", "") if isinstance(b, dict) and b.get("type") == "text" else to_json(b)
             for b in content
         )
-    return "" if content is None else _json(content)
+    return "" if content is None else to_json(content)
 
 
 def _part(block: Any) -> dict[str, Any]:
@@ -114,7 +109,7 @@ def tool_definitions(tools: Any) -> list[dict[str, Any]] | None:
 def bounded_tools(tools: list[dict[str, Any]] | None, limit: int) -> list[dict[str, Any]] | None:
     """Tool definitions within ``limit`` bytes: past it, each keeps its name and a short
     description, and its input schema gives way to a note (Claude Code's own run to tens of KB)."""
-    if not tools or limit <= 0 or len(_json(tools).encode()) <= limit:
+    if not tools or limit <= 0 or len(to_json(tools).encode()) <= limit:
         return tools
     note = f"[left out by tracer to keep this span under {limit} bytes; see {FLAG}]"
     return [
@@ -135,8 +130,8 @@ def _cut_part(part: dict[str, Any], limit: int) -> dict[str, Any]:
     for key in ("content", "response"):
         if isinstance(part.get(key), str):
             return {**part, key: _cut(part[key], limit)}
-    if "arguments" in part and len(_json(part["arguments"]).encode()) > limit:
-        return {**part, "arguments": _cut(_json(part["arguments"]), limit)}
+    if "arguments" in part and len(to_json(part["arguments"]).encode()) > limit:
+        return {**part, "arguments": _cut(to_json(part["arguments"]), limit)}
     return part
 
 
@@ -174,8 +169,8 @@ class History:
             self.system = system_instructions(event.params.get("system"))
             tools = bounded_tools(tool_definitions(event.params.get("tools")), self.limit)
             self.params_attributes = {
-                "gen_ai.system_instructions": _json(self.system) if self.system else None,
-                "gen_ai.tool.definitions": _json(tools) if tools else None,
+                "gen_ai.system_instructions": to_json(self.system) if self.system else None,
+                "gen_ai.tool.definitions": to_json(tools) if tools else None,
                 **openinference_tools(tools),
             }
         self.new_from = event.prefix_len
@@ -195,7 +190,7 @@ class History:
                 msg = {"role": self._api[i].role, "parts": [{"type": "missing"}]}
             if limit > 0:
                 msg = {**msg, "parts": [_cut_part(p, limit // 4) for p in msg["parts"]]}
-            done = self._done[i] = (msg, len(_json(msg).encode()))
+            done = self._done[i] = (msg, len(to_json(msg).encode()))
         return done
 
     def added(self) -> list[dict[str, Any]]:
@@ -228,49 +223,3 @@ class History:
         )
         marker = {"role": "user", "parts": [{"type": "text", "content": note}]}
         return [kept[0], marker, *kept[1:]]
-
-
-def _oi_text(parts: list[dict[str, Any]]) -> str:
-    """A message's parts as the one text OpenInference's ``message.content`` holds."""
-    texts = []
-    for p in parts:
-        if p["type"] in ("text", "reasoning"):
-            texts.append(p.get("content", ""))
-        elif p["type"] == "tool_call_response":
-            flag = " (is_error)" if p.get("is_error") else ""
-            texts.append(f"[tool_result for {p.get('id')}{flag}]\n{p.get('response', '')}")
-        elif p["type"] != "tool_call":
-            texts.append(f"[{p['type']}]")
-    return "\n\n".join(texts)
-
-
-def openinference(
-    prefix: str, msgs: list[dict[str, Any]], system: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """``msgs`` (GenAI form) as OpenInference's flattened ``<prefix>.<i>.message.*`` attributes.
-
-    The system prompt, when given, comes first with role ``system``, as Phoenix shows it."""
-    out: dict[str, Any] = {}
-    listed = ([{"role": "system", "parts": system}] if system else []) + msgs
-    for i, m in enumerate(listed):
-        key = f"{prefix}.{i}.message"
-        out[f"{key}.role"] = m["role"]
-        text = _oi_text(m["parts"])
-        if text:
-            out[f"{key}.content"] = text
-        calls = [p for p in m["parts"] if p["type"] == "tool_call"]
-        for j, call in enumerate(calls):
-            base = f"{key}.tool_calls.{j}.tool_call"
-            out[f"{base}.id"] = call.get("id")
-            out[f"{base}.function.name"] = call.get("name")
-            args = call.get("arguments")
-            out[f"{base}.function.arguments"] = args if isinstance(args, str) else _json(args)
-        answers = [p for p in m["parts"] if p["type"] == "tool_call_response"]
-        if len(answers) == 1:
-            out[f"{key}.tool_call_id"] = answers[0].get("id")
-    return out
-
-
-def openinference_tools(tools: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """Tool definitions as ``llm.tools.<i>.tool.json_schema``."""
-    return {f"llm.tools.{i}.tool.json_schema": _json(t) for i, t in enumerate(tools or [])}
