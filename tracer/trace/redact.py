@@ -26,8 +26,6 @@ value-based scrubbing CI systems apply to their logs.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import json
 import os
 import re
@@ -35,6 +33,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tracer.trace.format_words import format_words
 from tracer.trace.secret_shapes import (
     encoded_forms,
     holds_a_shape,
@@ -123,63 +122,6 @@ def _is_plain_path(value: str) -> bool:
     return value.startswith("/") and os.path.exists(value)
 
 
-#: Words of the Messages API that a trace holds as keys or fixed values.
-_API_WORDS = frozenset(
-    {
-        "user",
-        "assistant",
-        "role",
-        "content",
-        "type",
-        "text",
-        "tool_use",
-        "tool_result",
-        "tool_use_id",
-        "thinking",
-        "signature",
-        "id",
-        "name",
-        "input",
-        "is_error",
-        "model",
-        "stop_reason",
-        "end_turn",
-        "usage",
-        "input_tokens",
-        "output_tokens",
-        "messages",
-        "system",
-        "tools",
-        "max_tokens",
-        "stdout",
-        "stderr",
-    }
-)
-
-
-@functools.cache
-def _format_words() -> frozenset[str]:
-    """Every fixed word of the trace format: event kinds, field names, the values of its
-    enumerations, and the Messages API's own keys and types."""
-    import typing
-
-    from tracer.trace import events
-
-    words: set[str] = set(_API_WORDS)
-    for obj in vars(events).values():
-        if dataclasses.is_dataclass(obj):
-            words.update(f.name for f in dataclasses.fields(obj))
-        if isinstance(obj, type) and isinstance(getattr(obj, "kind", None), str):
-            words.add(obj.kind)
-        if typing.get_origin(obj) is typing.Literal:
-            words.update(str(arg) for arg in typing.get_args(obj))
-        if isinstance(obj, type) and hasattr(obj, "__annotations__"):
-            for hint in typing.get_type_hints(obj).values():
-                if typing.get_origin(hint) is typing.Literal:
-                    words.update(str(arg) for arg in typing.get_args(hint))
-    return frozenset(words)
-
-
 class Redactor:
     """Replaces every known secret value (and its encodings, and every credential shape) in the
     string values of a JSON-like value, however deep."""
@@ -198,7 +140,7 @@ class Redactor:
         # The same as UTF-8, for lines kept as bytes: a string holds another exactly when its
         # UTF-8 bytes hold the other's (UTF-8 is self-synchronizing).
         self._in_json_bytes = {s.encode("utf-8", "surrogatepass") for s in self._in_json}
-        self._words = _format_words()
+        self._words = format_words()
 
     @classmethod
     def from_environ(
