@@ -10,9 +10,10 @@ for tool output, before it reaches the model).
 Known values are the first half. The second, :mod:`tracer.trace.secret_shapes`, adds the forms a
 command can re-encode a known value into (base64, hex, URL-encoding, reversed, other case) and
 the shapes of common credentials nobody told us about (``sk_live_…``, Slack and Discord webhooks,
-JWTs, PEM private keys, ``Authorization:`` values, cloud keys). Only string *values* are
-rewritten: a dict key, or a value that is a word of the trace format itself (``assistant``,
-``tool_result``), is structure, and rewriting it would make a trace that no longer validates.
+JWTs, PEM private keys, ``Authorization:`` values, cloud keys), and the value of a field whose
+key names a credential (``{"Authorization": "Bearer …"}``: the value alone has no shape). A
+value that is a word of the trace format itself (``assistant``, ``tool_result``) is structure,
+and rewriting it would make a trace that no longer validates.
 
 What this cannot catch (the README's safety section says it too): a value shorter than
 :data:`MIN_SECRET_LENGTH` (unless it is the API key), and any re-encoding not listed in
@@ -38,6 +39,7 @@ from tracer.trace.secret_shapes import (
     encoded_forms,
     holds_a_shape,
     line_holds_a_shape,
+    redact_field,
     redact_shapes,
 )
 
@@ -191,14 +193,23 @@ class Redactor:
 
     def __call__(self, value: Any) -> Any:
         """``value`` with every secret replaced in its strings, but never in a string that is a
-        word of the format (a field name, an event kind, an enumeration's value)."""
+        word of the format (a field name, an event kind, an enumeration's value). A string
+        under a credential field's key (``Authorization``, ``x-api-key``) is a credential
+        whatever it looks like (:func:`~tracer.trace.secret_shapes.redact_field`)."""
         if isinstance(value, str):
             return value if value in self._words else self.text(value)
         if isinstance(value, dict):
-            return {self(k): self(v) for k, v in value.items()}
+            return {self(k): self._field(k, v) for k, v in value.items()}
         if isinstance(value, list | tuple):
             return type(value)(self(v) for v in value)
         return value
+
+    def _field(self, key: Any, value: Any) -> Any:
+        # A credential field is known by its key as written; the key is left to the dict's
+        # own walk (a field's name holds no secret, so it comes out as it went in).
+        if self.shapes and isinstance(value, str) and isinstance(key, str):
+            return redact_field(key, self(value))
+        return self(value)
 
     def copy_file(self, source: Path, target: Path, chunk: int = 1 << 20) -> None:
         """Copy ``source`` to ``target`` redacted, a chunk at a time (a kept output can be tens
