@@ -15,6 +15,9 @@ key names a credential (``{"Authorization": "Bearer …"}``: the value alone has
 value that is a word of the trace format itself (``assistant``, ``tool_result``) is structure,
 and rewriting it would make a trace that no longer validates.
 
+Every needle (each form of each secret, each shape's hint) is looked for in one pass
+(:mod:`tracer.trace.secret_scan`): the writer asks this of every line it writes.
+
 What this cannot catch (the README's safety section says it too): a value shorter than
 :data:`MIN_SECRET_LENGTH` (unless it is the API key), and any re-encoding not listed in
 :func:`~tracer.trace.secret_shapes.encoded_forms` (``fold``, compression, encryption, a secret
@@ -27,6 +30,7 @@ value-based scrubbing CI systems apply to their logs.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -35,13 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from tracer.trace.format_words import format_words
-from tracer.trace.secret_shapes import (
-    encoded_forms,
-    holds_a_shape,
-    line_holds_a_shape,
-    redact_field,
-    redact_shapes,
-)
+from tracer.trace.secret_scan import Hints, SecretScan, in_text
+from tracer.trace.secret_shapes import encoded_forms, holds_a_shape, redact_field, redact_shapes
 
 #: Parts of a variable name that say "this is a secret" (``MY_PASSWD``, ``GH_PAT``, ``CI_JOB_JWT``).
 _SECRET_NAME_PARTS = frozenset(
@@ -124,6 +123,14 @@ def _is_plain_path(value: str) -> bool:
     return value.startswith("/") and os.path.exists(value)
 
 
+def _strict_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class Redactor:
     """Replaces every known secret value (and its encodings, and every credential shape) in the
     string values of a JSON-like value, however deep."""
@@ -131,6 +138,7 @@ class Redactor:
     def __init__(self, secrets: Mapping[str, str], *, shapes: bool = True) -> None:
         self.shapes = shapes
         """Also replace credentials by their shape (:data:`SHAPES`), not only known values."""
+        secrets = {secret: name for secret, name in secrets.items() if secret}  # "" hides nothing
         forms = dict(secrets)
         for secret, name in secrets.items():
             for form in encoded_forms(secret):
@@ -143,6 +151,10 @@ class Redactor:
         # UTF-8 bytes hold the other's (UTF-8 is self-synchronizing).
         self._in_json_bytes = {s.encode("utf-8", "surrogatepass") for s in self._in_json}
         self._words = format_words()
+        # bytes() searches a file for each secret's strict UTF-8; a secret that has none (a lone
+        # surrogate, from an environment that was not UTF-8) keeps it on the slow path, which
+        # fails as it always did rather than miss the secret.
+        self._utf8 = all(_strict_utf8(s) for s in forms)
 
     @classmethod
     def from_environ(
@@ -170,26 +182,55 @@ class Redactor:
     def __bool__(self) -> bool:
         return bool(self.secrets)
 
+    @functools.cached_property
+    def _scan(self) -> SecretScan:
+        # Built on first use, once: a Redactor made only to list names never pays for it.
+        return SecretScan(self._in_json_bytes)
+
     def found_in(self, line: str) -> bool:
         """Does a JSON line hold a secret? The cheap test the writer runs on every line, so the
         walk through the event (:meth:`__call__`) happens only for the rare line that does."""
-        if any(secret in line for secret in self._in_json):
-            return True
-        return self.shapes and holds_a_shape(line)
+        # A string holds another exactly when its UTF-8 bytes hold the other's.
+        data = line.encode("utf-8", "surrogatepass")
+        secret, hints = self._scan.what_is_in(data)
+        return secret or (self.shapes and bool(hints) and self._shaped(data, line, hints))
 
     def found_in_bytes(self, line: bytes) -> bool:
-        """:meth:`found_in` for a line already encoded as UTF-8 (the writer's)."""
-        if any(s in line for s in self._in_json_bytes):
+        """:meth:`found_in` for a line already encoded as UTF-8 (the writer's): one pass over
+        it for every needle, and decoded only when a hint is in it."""
+        secret, hints = self._scan.what_is_in(line)
+        if secret:
             return True
-        if not self.shapes:
+        if not (self.shapes and hints):
             return False
-        return line_holds_a_shape(line)
+        return self._shaped(line, line.decode("utf-8", "surrogatepass"), hints)
+
+    def lines_to_redact(self, batch: bytes) -> list[tuple[int, int]]:
+        """Where the lines of ``batch`` (JSON lines, each ended by a newline) are that
+        :meth:`found_in_bytes` would say hold a secret: one pass over the whole batch, then a
+        second look at only the lines a needle was found in."""
+        return [
+            (start, end)
+            for start, end, secret, hints in self._scan.lines(batch)
+            if secret or (self.shapes and hints and self._shaped(batch[start:end], None, hints))
+        ]
+
+    @staticmethod
+    def _shaped(data: bytes, text: str | None, hints: Hints) -> bool:
+        """Does ``data`` (``text`` once decoded) hold a shape, its hints being at ``hints``?"""
+        if text is None:
+            text = data.decode("utf-8", "surrogatepass")
+        return holds_a_shape(text, in_text(data, text, hints))
 
     def text(self, value: str) -> str:
-        for secret, name in self.secrets:
-            if secret in value:
-                value = value.replace(secret, f"[REDACTED:{name}]")
-        return redact_shapes(value) if self.shapes else value
+        secret, hinted = self._scan.what_is_in(value.encode("utf-8", "surrogatepass"))
+        if secret:  # rare: each secret in turn, longest first, then the shapes of what is left
+            for form, name in self.secrets:
+                if form in value:
+                    value = value.replace(form, f"[REDACTED:{name}]")
+            return redact_shapes(value) if self.shapes else value
+        # No secret replaced, so the hints found are the text's own.
+        return redact_shapes(value, hinted) if self.shapes and hinted else value
 
     def __call__(self, value: Any) -> Any:
         """``value`` with every secret replaced in its strings, but never in a string that is a
@@ -227,8 +268,15 @@ class Redactor:
 
     def bytes(self, data: bytes) -> bytes:
         """The same for a file's bytes (a persisted tool result copied beside the trace)."""
-        for secret, name in self.secrets:
-            data = data.replace(secret.encode(), f"[REDACTED:{name}]".encode())
+        if self._utf8:
+            secret, hinted = self._scan.what_is_in(data)
+            if not secret:  # the common case: the shapes at most, from the hints found
+                if not (self.shapes and hinted):
+                    return data
+                text = data.decode("utf-8", "surrogateescape")
+                return redact_shapes(text, hinted).encode("utf-8", "surrogateescape")
+        for secret_form, name in self.secrets:
+            data = data.replace(secret_form.encode(), f"[REDACTED:{name}]".encode())
         if not self.shapes:
             return data
         text = data.decode("utf-8", "surrogateescape")
