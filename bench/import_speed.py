@@ -8,13 +8,15 @@ length; the importer reuses the shared prefix (:mod:`tracer.importers.normal_cac
 :mod:`tracer.importers.body_hash`), so a real session's import should be dominated by reading
 and writing JSON. The bench prints how much of the best run parsing the source alone takes, how
 much encoding and writing the trace's lines alone takes (the JSON writing an import cannot
-avoid; measured on the lines the import wrote, so the import's own figure is unchanged), what is
-left for our own bookkeeping (which still holds encoding and hashing every rebuilt request's new
-messages once), events per second, and on the last line the figure that holds across
-machines: the whole import's CPU time over a bare ``json.loads`` of the same file's lines (read
-and split, one ``json.loads`` a line, nothing else). The target is at most 3x. Times are CPU
-time of this process (``time.process_time``): on a shared machine wall-clock time mostly
-measures the other processes; the wall-clock figure is printed too.
+avoid; measured on the lines the import wrote, so the import's own figure is unchanged), what
+the writer's search for secrets and credential shapes costs (each import is run again at once
+with a redactor that searches nothing; the best of each, subtracted), what is left for our own
+bookkeeping (which still holds encoding and hashing every rebuilt request's new messages once),
+events per second, and on the last line the figure that holds across machines: the whole
+import's CPU time over a bare ``json.loads`` of the same file's lines (read and split, one
+``json.loads`` a line, nothing else). The target is at most 3x. Times are CPU time of this
+process (``time.process_time``): on a shared machine wall-clock time mostly measures the other
+processes; the wall-clock figure is printed too.
 
 Run: ``python bench/import_speed.py [TRANSCRIPT.jsonl] [--runs 5]``.
 """
@@ -22,6 +24,7 @@ Run: ``python bench/import_speed.py [TRANSCRIPT.jsonl] [--runs 5]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import tempfile
@@ -32,7 +35,9 @@ from tracer.importers.claude_code import import_claude_code
 from tracer.importers.jsonl import read_jsonl
 from tracer.importers.output import ImportReport
 from tracer.paths import ROOT
+from tracer.trace import writer as writer_module
 from tracer.trace.compact_json import line_bytes_encoder
+from tracer.trace.redact import Redactor
 from tracer.trace.writer import BULK_BUFFER
 
 FIXTURES = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
@@ -61,17 +66,39 @@ def writing_time(trace: Path, scratch: Path, runs: int) -> float:
     return best
 
 
+class _SearchesNothing(Redactor):
+    """A redactor that finds nothing without looking: the import less the secret search."""
+
+    def found_in_bytes(self, line: bytes) -> bool:
+        return False
+
+    def lines_to_redact(self, batch: bytes) -> list[tuple[int, int]]:
+        return []
+
+
+@contextlib.contextmanager
+def _search_off():  # type: ignore[no-untyped-def]
+    # The importer builds its writer's redactor from the environment, so the class it builds it
+    # with is what is swapped, for the one timed import.
+    saved = writer_module.Redactor
+    writer_module.Redactor = _SearchesNothing
+    try:
+        yield
+    finally:
+        writer_module.Redactor = saved
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("transcript", type=Path, nargs="?")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     source = args.transcript or largest_fixture()
-    best = wall = float("inf")
+    best = wall = unsearched = float("inf")
     events = 0
     with tempfile.TemporaryDirectory() as tmp:
         written = Path(tmp) / "bench.trace.jsonl"
-        for _ in range(args.runs):
+        for run in range(args.runs):
             # A new file each time, as a real import writes: replacing the last run's output
             # would make the kernel free its pages inside the timed part.
             written.unlink(missing_ok=True)
@@ -80,6 +107,12 @@ def main() -> None:
             best = min(best, time.process_time() - start)
             wall = min(wall, time.perf_counter() - start_wall)
             events = report.counts["events"]
+            # The same import without the search, right after, so a busy moment hits both.
+            plain = Path(tmp) / f"unsearched-{run}.trace.jsonl"
+            with _search_off():
+                start = time.process_time()
+                import_claude_code(source, plain)
+                unsearched = min(unsearched, time.process_time() - start)
         write = writing_time(written, Path(tmp) / "lines.jsonl", args.runs)
     parse = bare = float("inf")
     for _ in range(args.runs):
@@ -101,10 +134,18 @@ def main() -> None:
         f"reading and parsing the JSON lines alone: {parse * 1000:.1f} ms "
         f"({parse / best:.0%} of the import)"
     )
+    search = best - unsearched
     print(
         f"encoding and writing the trace's JSON lines alone: {write * 1000:.1f} ms "
-        f"({write / best:.0%}); our own bookkeeping (request hashing included): the other "
-        f"{1 - (parse + write) / best:.0%}"
+        f"({write / best:.0%})"
+    )
+    print(
+        f"searching the trace for secrets and credential shapes: {search * 1000:.1f} ms "
+        f"({search / best:.0%}; the import searching nothing: {unsearched * 1000:.1f} ms)"
+    )
+    print(
+        "our own bookkeeping (request hashing included): the other "
+        f"{1 - (parse + write + search) / best:.0%}"
     )
     print(f"import speed: {events / best:,.0f} events/s (CPU time)")
     print(f"bare json.loads of the source's lines: {bare * 1000:.1f} ms")

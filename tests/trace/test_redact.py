@@ -119,3 +119,72 @@ def test_a_secret_with_quotes_and_backslashes_is_found_in_its_json_form(tmp_path
     text = path.read_text(encoding="utf-8")
     assert secret not in text and json.dumps(secret)[1:-1] not in text
     assert "it is [REDACTED:MY_PASSWD]!" in text
+
+
+CREDENTIAL = "abcdefghijklmnop1234"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "written"),
+    [
+        ("Authorization", f"Bearer {CREDENTIAL}", "Bearer [REDACTED:authorization]"),
+        ("authorization", f"basic {CREDENTIAL}", "basic [REDACTED:authorization]"),
+        ("PROXY-AUTHORIZATION", f"Digest {CREDENTIAL}", "Digest [REDACTED:authorization]"),
+        ("X-Api-Key", CREDENTIAL, "[REDACTED:authorization]"),
+        ("x-api-key", f"Token {CREDENTIAL}", "Token [REDACTED:authorization]"),
+        ("aws_secret_access_key", f"{CREDENTIAL}/+", "[REDACTED:aws_secret_access_key]"),
+        ("AWS_SECRET_ACCESS_KEY", CREDENTIAL, "[REDACTED:aws_secret_access_key]"),
+    ],
+)
+def test_a_credential_fields_value_is_redacted_under_its_key(
+    key: str, value: str, written: str
+) -> None:
+    # The value alone has no shape: only its key says it is a credential.
+    redact = Redactor({}, shapes=True)
+    event = {"input": {"headers": {key: value, "Accept": "text/plain"}}}
+    assert redact(event) == {"input": {"headers": {key: written, "Accept": "text/plain"}}}
+    assert redact.found_in_bytes(json.dumps(event).encode())
+
+
+@pytest.mark.parametrize("value", ["", "   ", "Bearer ", "[REDACTED]", "Bearer [REDACTED:GH_PAT]"])
+def test_a_credential_field_with_nothing_left_to_hide_is_kept(value: str) -> None:
+    redact = Redactor({}, shapes=True)
+    assert redact({"Authorization": value}) == {"Authorization": value}
+
+
+def test_only_the_fields_the_shapes_know_and_only_with_the_shapes_on() -> None:
+    assert Redactor({}, shapes=True)({"authorization_url": CREDENTIAL, "note": CREDENTIAL}) == {
+        "authorization_url": CREDENTIAL,
+        "note": CREDENTIAL,
+    }
+    assert Redactor({}, shapes=False)({"Authorization": CREDENTIAL}) == {
+        "Authorization": CREDENTIAL
+    }
+
+
+def test_the_writer_writes_no_credential_field_and_the_line_still_validates(
+    tmp_path: Path,
+) -> None:
+    from tracer.trace.event_schema import checks
+    from tracer.trace.events import ToolFinished
+
+    header = Header(created="x", source={"kind": "import"}, tracer_version="0")
+    event = ToolFinished(
+        turn=1,
+        tool_use_id="toolu_1",
+        tool="WebFetch",
+        input={"url": "https://x.test/", "headers": {"Authorization": f"Bearer {CREDENTIAL}"}},
+        output={"headers": {"X-Api-Key": CREDENTIAL}, "status": 200},
+    )
+    for flush in (True, False):  # a recording's writer and an import's
+        path = tmp_path / f"t{flush}.trace.jsonl"
+        with TraceWriter(path, header, redact=Redactor({}, shapes=True), flush=flush) as writer:
+            writer(event)
+        text = path.read_text(encoding="utf-8")
+        assert CREDENTIAL not in text
+        lines = [json.loads(line) for line in text.splitlines()]
+        assert lines[1]["input"]["headers"] == {"Authorization": "Bearer [REDACTED:authorization]"}
+        assert lines[1]["output"]["headers"] == {"X-Api-Key": "[REDACTED:authorization]"}
+        compiled = checks()
+        assert compiled["header"](lines[0], "") == []
+        assert compiled["tool_run"](lines[1], "") == []

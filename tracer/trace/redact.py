@@ -10,9 +10,13 @@ for tool output, before it reaches the model).
 Known values are the first half. The second, :mod:`tracer.trace.secret_shapes`, adds the forms a
 command can re-encode a known value into (base64, hex, URL-encoding, reversed, other case) and
 the shapes of common credentials nobody told us about (``sk_live_…``, Slack and Discord webhooks,
-JWTs, PEM private keys, ``Authorization:`` values, cloud keys). Only string *values* are
-rewritten: a dict key, or a value that is a word of the trace format itself (``assistant``,
-``tool_result``), is structure, and rewriting it would make a trace that no longer validates.
+JWTs, PEM private keys, ``Authorization:`` values, cloud keys), and the value of a field whose
+key names a credential (``{"Authorization": "Bearer …"}``: the value alone has no shape). A
+value that is a word of the trace format itself (``assistant``, ``tool_result``) is structure,
+and rewriting it would make a trace that no longer validates.
+
+Every needle (each form of each secret, each shape's hint) is looked for in one pass
+(:mod:`tracer.trace.secret_scan`): the writer asks this of every line it writes.
 
 What this cannot catch (the README's safety section says it too): a value shorter than
 :data:`MIN_SECRET_LENGTH` (unless it is the API key), and any re-encoding not listed in
@@ -26,7 +30,6 @@ value-based scrubbing CI systems apply to their logs.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import os
@@ -35,12 +38,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tracer.trace.secret_shapes import (
-    encoded_forms,
-    holds_a_shape,
-    line_holds_a_shape,
-    redact_shapes,
-)
+from tracer.trace.format_words import format_words
+from tracer.trace.secret_scan import Hints, SecretScan, in_text
+from tracer.trace.secret_shapes import encoded_forms, holds_a_shape, redact_field, redact_shapes
 
 #: Parts of a variable name that say "this is a secret" (``MY_PASSWD``, ``GH_PAT``, ``CI_JOB_JWT``).
 _SECRET_NAME_PARTS = frozenset(
@@ -123,61 +123,12 @@ def _is_plain_path(value: str) -> bool:
     return value.startswith("/") and os.path.exists(value)
 
 
-#: Words of the Messages API that a trace holds as keys or fixed values.
-_API_WORDS = frozenset(
-    {
-        "user",
-        "assistant",
-        "role",
-        "content",
-        "type",
-        "text",
-        "tool_use",
-        "tool_result",
-        "tool_use_id",
-        "thinking",
-        "signature",
-        "id",
-        "name",
-        "input",
-        "is_error",
-        "model",
-        "stop_reason",
-        "end_turn",
-        "usage",
-        "input_tokens",
-        "output_tokens",
-        "messages",
-        "system",
-        "tools",
-        "max_tokens",
-        "stdout",
-        "stderr",
-    }
-)
-
-
-@functools.cache
-def _format_words() -> frozenset[str]:
-    """Every fixed word of the trace format: event kinds, field names, the values of its
-    enumerations, and the Messages API's own keys and types."""
-    import typing
-
-    from tracer.trace import events
-
-    words: set[str] = set(_API_WORDS)
-    for obj in vars(events).values():
-        if dataclasses.is_dataclass(obj):
-            words.update(f.name for f in dataclasses.fields(obj))
-        if isinstance(obj, type) and isinstance(getattr(obj, "kind", None), str):
-            words.add(obj.kind)
-        if typing.get_origin(obj) is typing.Literal:
-            words.update(str(arg) for arg in typing.get_args(obj))
-        if isinstance(obj, type) and hasattr(obj, "__annotations__"):
-            for hint in typing.get_type_hints(obj).values():
-                if typing.get_origin(hint) is typing.Literal:
-                    words.update(str(arg) for arg in typing.get_args(hint))
-    return frozenset(words)
+def _strict_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class Redactor:
@@ -187,6 +138,7 @@ class Redactor:
     def __init__(self, secrets: Mapping[str, str], *, shapes: bool = True) -> None:
         self.shapes = shapes
         """Also replace credentials by their shape (:data:`SHAPES`), not only known values."""
+        secrets = {secret: name for secret, name in secrets.items() if secret}  # "" hides nothing
         forms = dict(secrets)
         for secret, name in secrets.items():
             for form in encoded_forms(secret):
@@ -198,7 +150,11 @@ class Redactor:
         # The same as UTF-8, for lines kept as bytes: a string holds another exactly when its
         # UTF-8 bytes hold the other's (UTF-8 is self-synchronizing).
         self._in_json_bytes = {s.encode("utf-8", "surrogatepass") for s in self._in_json}
-        self._words = _format_words()
+        self._words = format_words()
+        # bytes() searches a file for each secret's strict UTF-8; a secret that has none (a lone
+        # surrogate, from an environment that was not UTF-8) keeps it on the slow path, which
+        # fails as it always did rather than miss the secret.
+        self._utf8 = all(_strict_utf8(s) for s in forms)
 
     @classmethod
     def from_environ(
@@ -226,37 +182,75 @@ class Redactor:
     def __bool__(self) -> bool:
         return bool(self.secrets)
 
+    @functools.cached_property
+    def _scan(self) -> SecretScan:
+        # Built on first use, once: a Redactor made only to list names never pays for it.
+        return SecretScan(self._in_json_bytes)
+
     def found_in(self, line: str) -> bool:
         """Does a JSON line hold a secret? The cheap test the writer runs on every line, so the
         walk through the event (:meth:`__call__`) happens only for the rare line that does."""
-        if any(secret in line for secret in self._in_json):
-            return True
-        return self.shapes and holds_a_shape(line)
+        # A string holds another exactly when its UTF-8 bytes hold the other's.
+        data = line.encode("utf-8", "surrogatepass")
+        secret, hints = self._scan.what_is_in(data)
+        return secret or (self.shapes and bool(hints) and self._shaped(data, line, hints))
 
     def found_in_bytes(self, line: bytes) -> bool:
-        """:meth:`found_in` for a line already encoded as UTF-8 (the writer's)."""
-        if any(s in line for s in self._in_json_bytes):
+        """:meth:`found_in` for a line already encoded as UTF-8 (the writer's): one pass over
+        it for every needle, and decoded only when a hint is in it."""
+        secret, hints = self._scan.what_is_in(line)
+        if secret:
             return True
-        if not self.shapes:
+        if not (self.shapes and hints):
             return False
-        return line_holds_a_shape(line)
+        return self._shaped(line, line.decode("utf-8", "surrogatepass"), hints)
+
+    def lines_to_redact(self, batch: bytes) -> list[tuple[int, int]]:
+        """Where the lines of ``batch`` (JSON lines, each ended by a newline) are that
+        :meth:`found_in_bytes` would say hold a secret: one pass over the whole batch, then a
+        second look at only the lines a needle was found in."""
+        return [
+            (start, end)
+            for start, end, secret, hints in self._scan.lines(batch)
+            if secret or (self.shapes and hints and self._shaped(batch[start:end], None, hints))
+        ]
+
+    @staticmethod
+    def _shaped(data: bytes, text: str | None, hints: Hints) -> bool:
+        """Does ``data`` (``text`` once decoded) hold a shape, its hints being at ``hints``?"""
+        if text is None:
+            text = data.decode("utf-8", "surrogatepass")
+        return holds_a_shape(text, in_text(data, text, hints))
 
     def text(self, value: str) -> str:
-        for secret, name in self.secrets:
-            if secret in value:
-                value = value.replace(secret, f"[REDACTED:{name}]")
-        return redact_shapes(value) if self.shapes else value
+        secret, hinted = self._scan.what_is_in(value.encode("utf-8", "surrogatepass"))
+        if secret:  # rare: each secret in turn, longest first, then the shapes of what is left
+            for form, name in self.secrets:
+                if form in value:
+                    value = value.replace(form, f"[REDACTED:{name}]")
+            return redact_shapes(value) if self.shapes else value
+        # No secret replaced, so the hints found are the text's own.
+        return redact_shapes(value, hinted) if self.shapes and hinted else value
 
     def __call__(self, value: Any) -> Any:
         """``value`` with every secret replaced in its strings, but never in a string that is a
-        word of the format (a field name, an event kind, an enumeration's value)."""
+        word of the format (a field name, an event kind, an enumeration's value). A string
+        under a credential field's key (``Authorization``, ``x-api-key``) is a credential
+        whatever it looks like (:func:`~tracer.trace.secret_shapes.redact_field`)."""
         if isinstance(value, str):
             return value if value in self._words else self.text(value)
         if isinstance(value, dict):
-            return {self(k): self(v) for k, v in value.items()}
+            return {self(k): self._field(k, v) for k, v in value.items()}
         if isinstance(value, list | tuple):
             return type(value)(self(v) for v in value)
         return value
+
+    def _field(self, key: Any, value: Any) -> Any:
+        # A credential field is known by its key as written; the key is left to the dict's
+        # own walk (a field's name holds no secret, so it comes out as it went in).
+        if self.shapes and isinstance(value, str) and isinstance(key, str):
+            return redact_field(key, self(value))
+        return self(value)
 
     def copy_file(self, source: Path, target: Path, chunk: int = 1 << 20) -> None:
         """Copy ``source`` to ``target`` redacted, a chunk at a time (a kept output can be tens
@@ -274,8 +268,15 @@ class Redactor:
 
     def bytes(self, data: bytes) -> bytes:
         """The same for a file's bytes (a persisted tool result copied beside the trace)."""
-        for secret, name in self.secrets:
-            data = data.replace(secret.encode(), f"[REDACTED:{name}]".encode())
+        if self._utf8:
+            secret, hinted = self._scan.what_is_in(data)
+            if not secret:  # the common case: the shapes at most, from the hints found
+                if not (self.shapes and hinted):
+                    return data
+                text = data.decode("utf-8", "surrogateescape")
+                return redact_shapes(text, hinted).encode("utf-8", "surrogateescape")
+        for secret_form, name in self.secrets:
+            data = data.replace(secret_form.encode(), f"[REDACTED:{name}]".encode())
         if not self.shapes:
             return data
         text = data.decode("utf-8", "surrogateescape")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Collection, Mapping, Sequence
 from urllib.parse import quote, quote_plus
 
 #: Derived forms shorter than this are not searched for: they would match by accident.
@@ -35,8 +36,9 @@ HINTS_OF: dict[str, tuple[str, ...]] = {
     "slack_webhook": ("hooks.slack",),
     "discord_webhook": ("discord",),
     "jwt": ("eyJ",),
-    "authorization": ("uthorization", "UTHORIZATION", "pi-key", "PI-KEY"),
-    "aws_secret_access_key": ("ws_secret", "WS_SECRET"),
+    # The header names in the casings they are written in (``Authorization``, ``X-Api-Key``).
+    "authorization": ("uthorization", "UTHORIZATION", "pi-key", "pi-Key", "PI-KEY"),
+    "aws_secret_access_key": ("ws_secret", "ws_Secret", "WS_SECRET"),
     "stripe_key": ("sk_", "rk_"),
     "slack_token": ("xox",),
     "aws_access_key_id": ("AKIA", "ASIA"),
@@ -48,6 +50,16 @@ HINTS_OF: dict[str, tuple[str, ...]] = {
     "pypi_token": ("pypi-",),
 }
 HINTS = tuple(hint for hints in HINTS_OF.values() for hint in hints)
+
+#: The shapes whose every match starts with one of their hints (the others' start before it,
+#: ``https://hooks.slack…``, or may be in another case, ``AUTHorization``): where the hints are
+#: is where a match can start.
+ANCHORED = frozenset(HINTS_OF) - {
+    "slack_webhook",
+    "discord_webhook",
+    "authorization",
+    "aws_secret_access_key",
+}
 
 _KEEP_PREFIX = r"(?P<keep>"
 SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -99,27 +111,81 @@ def shapes_hinted(text: str) -> list[tuple[str, re.Pattern[str]]]:
     return [(name, p) for name, p in SHAPES if any(h in text for h in HINTS_OF[name])]
 
 
-def holds_a_shape(text: str) -> bool:
-    return any(p.search(text) for _name, p in shapes_hinted(text))
+def _shapes(text: str, hinted: Collection[str] | None) -> list[tuple[str, re.Pattern[str]]]:
+    # ``hinted``: the shapes a scan already found the hints of (the writer's one pass over
+    # many lines), so the hints need not be searched for again; in the order of SHAPES.
+    if hinted is None:
+        return shapes_hinted(text)
+    return [(name, p) for name, p in SHAPES if name in hinted]
 
 
-_BYTE_HINTS = tuple(h.encode() for h in HINTS)
+def holds_a_shape(text: str, hints: Mapping[str, Sequence[int]] | None = None) -> bool:
+    """Does ``text`` (a JSON line, or any text) hold a credential, by its shape or as the value
+    of a credential field (``"Authorization":"…"``)?
+
+    ``hints``: where a scan already found each shape's hints in ``text`` (the writer's one pass
+    over many lines). A shape of :data:`ANCHORED` is then tried only where its hints are, not
+    along the whole text: an 80 KB line that says ``sk_`` once costs one try, not 80,000."""
+    if hints is None:
+        shapes = shapes_hinted(text)
+        return any(p.search(text) for _n, p in shapes) or _a_field(text, [n for n, _p in shapes])
+    for name, pattern in SHAPES:
+        at = hints.get(name)
+        if at is None:
+            continue
+        if name in ANCHORED:
+            if any(pattern.match(text, start) for start in at):
+                return True
+        elif pattern.search(text):
+            return True
+    return _a_field(text, hints)
 
 
-def line_holds_a_shape(line: bytes) -> bool:
-    """:func:`holds_a_shape` for a UTF-8 line, decoded only when one of the hints is in it."""
-    # map over the bound method keeps the loop in C: the writer asks this of every line, and a
-    # generator over the hints (or one alternation of them) cost an import more than its JSON.
-    if not any(map(line.__contains__, _BYTE_HINTS)):
-        return False
-    return holds_a_shape(line.decode("utf-8", "surrogatepass"))
+def _a_field(text: str, shapes: Collection[str]) -> bool:
+    return any(name in _FIELD_SHAPES for name in shapes) and bool(_FIELD_IN_JSON.search(text))
 
 
-def redact_shapes(text: str) -> str:
+def redact_shapes(text: str, hinted: Collection[str] | None = None) -> str:
     """``text`` with every recognisable credential replaced by ``[REDACTED:<shape>]``."""
-    for name, pattern in shapes_hinted(text):
+    for name, pattern in _shapes(text, hinted):
         text = pattern.sub(_replacement(name), text)
     return text
+
+
+#: Fields (dict keys, compared lower-cased) whose string value is a credential whatever it
+#: looks like, and the shape it is redacted as. In text the shapes see ``Authorization: Bearer
+#: …`` whole; in a JSON value (``{"Authorization": "Bearer …"}``) the key is structure and the
+#: value arrives alone, with nothing to say what it is but the key.
+CREDENTIAL_FIELDS = {
+    "authorization": "authorization",
+    "proxy-authorization": "authorization",
+    "x-api-key": "authorization",
+    "aws_secret_access_key": "aws_secret_access_key",
+}
+_FIELD_SHAPES = frozenset(CREDENTIAL_FIELDS.values())
+#: One of those fields with a non-empty string value, in a JSON line. Its hints are the shapes'
+#: own (``uthorization``, ``pi-key``, ``ws_secret``), so it runs only where they are.
+_FIELD_IN_JSON = re.compile(
+    r'"(?:(?:proxy-)?authorization|x-api-key|aws_secret_access_key)"\s*:\s*"(?!")', re.IGNORECASE
+)
+#: The scheme word the text shape keeps too: ``Bearer [REDACTED:authorization]`` still says
+#: what kind of credential was there.
+_SCHEME = re.compile(r"\s*(?:(?:bearer|basic|token|digest)\s+)?", re.IGNORECASE)
+#: A value that is already a redaction mark (by value, by shape, or a log's own) stays as it is.
+_A_MARK = re.compile(r"\s*\[REDACTED(?::[\w-]+)?\]\s*")
+
+
+def redact_field(key: str, value: str) -> str:
+    """``value`` as it may be written under the dict key ``key``: redacted whole (but for its
+    scheme word) when ``key`` names a credential field."""
+    shape = CREDENTIAL_FIELDS.get(key.lower())
+    if shape is None:
+        return value
+    keep = _SCHEME.match(value).end()  # type: ignore[union-attr]  # it can match nothing
+    rest = value[keep:]
+    if not rest.strip() or _A_MARK.fullmatch(rest):
+        return value
+    return f"{value[:keep]}[REDACTED:{shape}]"
 
 
 def _replacement(name: str):  # type: ignore[no-untyped-def]

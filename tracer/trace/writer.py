@@ -8,11 +8,18 @@ An import is different: it is not a live session, and a half-written import is o
 With ``atomic=True`` the writer writes to a hidden temporary file beside the target and renames it
 into place when the ``with`` block ends cleanly; if it ends with an exception, the temporary file
 is removed and the target is left as it was.
+
+An import also writes in bulk (``flush=False``): its lines wait, encoded, until about a megabyte
+of them is ready, then are searched for secrets together, in one pass for every needle
+(:mod:`tracer.trace.secret_scan`), and written in one call. ``flush()`` writes what waits (a
+``--follow`` import calls it for the readers following the file); an atomic import that fails
+writes none of it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import threading
 import time
@@ -29,7 +36,8 @@ _ENCODE = line_encoder()
 _ENCODE_BYTES = line_bytes_encoder()
 
 BULK_BUFFER = 1 << 20
-"""Bytes buffered before a write when lines are not flushed one by one (an import)."""
+"""Bytes of lines kept before they are searched and written, when lines are not flushed one by
+one (an import)."""
 
 
 def dumps(obj: Any) -> str:
@@ -47,11 +55,12 @@ class TraceWriter:
     Every line is checked against ``redact`` before it is written (by default: the secrets of
     this process's environment, see :mod:`tracer.trace.redact`), and a line that holds one is
     rebuilt from the redacted event, so no secret value is ever written, whichever event carried
-    it. The check is a few substring searches; ``bench/hardening.py`` measures it. Every trace,
-    an import's too, is also searched for credential *shapes* (``sk_live_…``, JWTs, PEM keys):
-    an imported session is shared as readily as a recording (``export --format html``), and a
-    key pasted into a conversation is as secret as one in the environment. The scan costs an
-    import about a third of its speed (``bench/import_speed.py``). Pass ``redact`` to choose.
+    it. The check is one multi-needle search of the line (of a whole batch of lines, in bulk);
+    ``bench/hardening.py`` measures it. Every trace, an import's too, is also searched for
+    credential *shapes* (``sk_live_…``, JWTs, PEM keys): an imported session is shared as
+    readily as a recording (``export --format html``), and a key pasted into a conversation is
+    as secret as one in the environment. ``bench/import_speed.py`` prints what the search costs
+    an import. Pass ``redact`` to choose.
     """
 
     def __init__(
@@ -80,6 +89,10 @@ class TraceWriter:
         # by a text layer (that round trip was half of an import's writing).
         self._file: IO[bytes] = self.path.open("wb", buffering=-1 if flush else BULK_BUFFER)
         self._lock = threading.Lock()
+        # In bulk, lines wait here (encoded, not yet searched) until BULK_BUFFER bytes of them
+        # can be searched for secrets in one pass and written in one call.
+        self._pending: list[bytes] = []
+        self._pending_size = 0
         self._start = time.monotonic()
         self._seq = 0
         self._write_line(header.to_dict())
@@ -96,11 +109,16 @@ class TraceWriter:
             # _write_line, inlined: an import calls this for every event.
             obj = stamped.to_dict()
             line = _ENCODE_BYTES(obj)
-            if self.redact.found_in_bytes(line):
-                line = _ENCODE_BYTES(self.redact(obj))
-            self._file.write(line + b"\n")
             if self._flush_each:
+                if self.redact.found_in_bytes(line):
+                    line = _ENCODE_BYTES(self.redact(obj))
+                self._file.write(line + b"\n")
                 self._file.flush()
+            else:
+                self._pending.append(line)
+                self._pending_size += len(line)
+                if self._pending_size >= BULK_BUFFER:
+                    self._drain()
             return stamped
 
     # Calling the writer is writing (it is the loop's event callback): the same function, not a
@@ -109,19 +127,50 @@ class TraceWriter:
 
     def _write_line(self, obj: dict[str, Any]) -> None:
         line = _ENCODE_BYTES(obj)
+        if not self._flush_each:
+            self._pending.append(line)
+            self._pending_size += len(line)
+            return
         if self.redact.found_in_bytes(line):
             line = _ENCODE_BYTES(self.redact(obj))
         self._file.write(line + b"\n")
-        if self._flush_each:
-            self._file.flush()
+        self._file.flush()
+
+    def _drain(self) -> None:
+        """Write the pending lines, each redacted where it holds a secret: one search of them
+        all together, then a second look at only the lines a needle was found in."""
+        if not self._pending:
+            return
+        batch = b"\n".join(self._pending) + b"\n"
+        self._pending, self._pending_size = [], 0
+        spans = self.redact.lines_to_redact(batch)
+        if spans:
+            parts, at = [], 0
+            for start, end in spans:
+                # Rebuilt from the line itself, not from the event's object: the caller may
+                # have changed a dict it shares with the event since, and what is written must
+                # be what was encoded when the event was, redacted.
+                parts += (batch[at:start], _ENCODE_BYTES(self.redact(json.loads(batch[start:end]))))
+                at = end
+            parts.append(batch[at:])
+            batch = b"".join(parts)
+        self._file.write(batch)
 
     def flush(self) -> None:
         """Put every line written so far on disk (for readers following the file)."""
         with self._lock:
+            self._drain()
             self._file.flush()
 
     def close(self) -> None:
-        if not self._file.closed:
+        with self._lock:
+            if self._file.closed:
+                return
+            try:
+                self._drain()
+            except BaseException:
+                self._abandon()
+                raise
             self._file.close()
             if self._target is not None:  # atomic: the finished file takes the target's place
                 os.replace(self.path, self._target)
@@ -132,10 +181,17 @@ class TraceWriter:
         if self._target is None:
             self.close()
             return
+        with self._lock:
+            self._abandon()  # what is pending is never written: the import failed
+
+    def _abandon(self) -> None:
+        """Close without writing what is pending; an atomic writer's partial file goes too."""
+        self._pending, self._pending_size = [], 0
         self._file.close()
-        with contextlib.suppress(OSError):
-            self.path.unlink()
-        self.path, self._target = self._target, None
+        if self._target is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+            self.path, self._target = self._target, None
 
     def __enter__(self) -> TraceWriter:
         return self

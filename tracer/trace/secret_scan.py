@@ -1,0 +1,96 @@
+"""One pass over what is written: which known secrets and which credential hints it holds.
+
+A :class:`~tracer.trace.redact.Redactor` has two kinds of needle: the JSON forms of its known
+secrets (each encoding of each value), and the hints of the credential shapes
+(:data:`~tracer.trace.secret_shapes.HINTS_OF`). :class:`SecretScan` puts both in one search
+(:mod:`tracer.trace.many_substrings`) and maps each needle found back to what it is: a secret
+(the text must be redacted), or the hint of some shapes (their expressions must run on it).
+
+:meth:`SecretScan.lines` answers that for a whole batch of JSON lines at once, line by line:
+the writer of an import hands it a megabyte of lines and gets back the few that need a second
+look, instead of searching each of the ~850 lines for each of the ~30 needles in turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tracer.trace.many_substrings import finder, occurrences
+from tracer.trace.secret_shapes import HINTS_OF
+
+#: Shape name → where its hints start, in the order found.
+Hints = dict[str, list[int]]
+
+
+class SecretScan:
+    """The needles of one redactor, searched for together."""
+
+    def __init__(self, secrets: Iterable[bytes]) -> None:
+        roles: dict[bytes, tuple[bool, frozenset[str]]] = {}
+        for name, hints in HINTS_OF.items():
+            for hint in hints:
+                secret, shapes = roles.get(hint.encode(), (False, frozenset()))
+                roles[hint.encode()] = (secret, shapes | {name})
+        for form in secrets:  # none empty (the redactor drops an empty one: it hides nothing)
+            roles[form] = (True, roles.get(form, (False, frozenset()))[1])
+        self.needles = list(roles)
+        self._secret = [roles[n][0] for n in self.needles]
+        self._shapes = [roles[n][1] for n in self.needles]
+        # A JSON line never holds a raw newline (an encoder writes it as \n, two characters),
+        # so a needle with one cannot be in a line: found in a batch, it spans two lines and
+        # is no secret of either. Every other needle found lies inside one line. (The JSON
+        # forms of the secrets are escaped the same way; only a raw form can hold a newline.)
+        self._spans_lines = [b"\n" in n for n in self.needles]
+        self._search = finder(self.needles)
+
+    def what_is_in(self, data: bytes) -> tuple[bool, Hints]:
+        """Whether ``data`` holds a known secret, and where the hints of each shape are in it."""
+        secret, hints = False, {}
+        for index, start, _end in occurrences(self._search, data):
+            secret = secret or self._secret[index]
+            for shape in self._shapes[index]:
+                hints.setdefault(shape, []).append(start)
+        return secret, hints
+
+    def lines(self, batch: bytes) -> list[tuple[int, int, bool, Hints]]:
+        """For each line of ``batch`` (JSON lines, each ended by ``\\n``) that holds a needle:
+        where it starts and ends (the newline left out), whether it holds a secret, and where
+        in the line the hints of each shape are. Lines holding none are not listed."""
+        found = [
+            (start, index)
+            for index, start, _end in occurrences(self._search, batch)
+            if not self._spans_lines[index]
+        ]
+        found.sort()
+        out: list[tuple[int, int, bool, Hints]] = []
+        line_start = line_end = -1
+        secret, hints = False, {}
+        for start, index in found:
+            if start > line_end:  # the first needle of another line: find where that line is
+                if line_end >= 0:
+                    out.append((line_start, line_end, secret, hints))
+                line_start = batch.rfind(b"\n", 0, start) + 1
+                line_end = batch.find(b"\n", start)
+                line_end = len(batch) if line_end < 0 else line_end
+                secret, hints = False, {}
+            secret = secret or self._secret[index]
+            for shape in self._shapes[index]:
+                hints.setdefault(shape, []).append(start - line_start)
+        if line_end >= 0:
+            out.append((line_start, line_end, secret, hints))
+        return out
+
+
+def in_text(data: bytes, text: str, hints: Hints) -> Hints:
+    """``hints`` (byte offsets into ``data``) as offsets into ``text``, ``data`` decoded."""
+    if len(text) == len(data):  # ASCII: a byte is a character
+        return hints
+    # Every hint is ASCII, so each offset is a character boundary: the text before it is the
+    # bytes before it decoded. Decoded piece by piece, from one offset to the next, the whole
+    # line is decoded once however many hints it holds.
+    offsets = sorted({at for ats in hints.values() for at in ats})
+    chars, done, last = {}, 0, 0
+    for at in offsets:
+        done += len(data[last:at].decode("utf-8", "surrogatepass"))
+        chars[at], last = done, at
+    return {shape: [chars[at] for at in ats] for shape, ats in hints.items()}
