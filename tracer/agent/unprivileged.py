@@ -198,7 +198,27 @@ def wrap(argv: list[str], workspace: Path) -> list[str]:
         return argv
     who = identity_for(workspace)
     hand_over(workspace, who)
+    _say_if_closed_above(os.path.realpath(workspace), who.uid)
     return dropped(argv, who, loadable_filter())
+
+
+@functools.cache
+def _say_if_closed_above(workspace: str, uid: int) -> None:
+    """Said once per workspace: a folder above it that only root may cross (a session's own
+    folder is crossable; a library caller's may not be). The command still starts inside it,
+    but cannot reach it by its full path."""
+    for folder in Path(workspace).parents:
+        try:
+            closed = not folder.stat().st_mode & stat.S_IXOTH  # uid is neither owner nor group
+        except OSError:
+            closed = True
+        if closed:
+            print(
+                f"tracer: note: {folder} is closed to uid {uid}: commands start in {workspace} "
+                "but cannot reach it by its full path",
+                file=sys.stderr,
+            )
+            return
 
 
 @functools.cache
