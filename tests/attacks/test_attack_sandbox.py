@@ -96,12 +96,15 @@ def test_roots_secrets_are_covered(ctx: ToolContext) -> None:
 
 @pytest.mark.skipif(seccomp.program() is None, reason="no seccomp table for this machine")
 def test_unix_sockets_and_the_keyring_are_refused(ctx: ToolContext) -> None:
+    table = seccomp.table_for()
+    assert table is not None
+    keyctl = table.numbers["keyctl"]  # this machine's number for it
     code = (
         "import socket, ctypes\n"
         "try:\n    socket.socket(socket.AF_UNIX)\n    print('unix open')\n"
         "except PermissionError:\n    print('unix refused')\n"
         "libc = ctypes.CDLL(None, use_errno=True)\n"
-        "print('keyctl', libc.syscall(250, 0, 0, 0, 0, 0), ctypes.get_errno())\n"
+        f"print('keyctl', libc.syscall({keyctl}, 0, 0, 0, 0, 0), ctypes.get_errno())\n"
         "a, b = socket.socketpair()\nprint('pair ok')\n"
     )
     (ctx.workspace / "probe.py").write_text(code)

@@ -278,6 +278,6 @@ def _say_no_table(machine: str) -> None:
     if sys.platform.startswith("linux"):
         print(
             f"tracer: note: no seccomp filter for this machine's architecture ({machine}): "
-            "sandboxed commands run without one",
+            "commands run without one",
             file=sys.stderr,
         )
