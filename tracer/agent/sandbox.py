@@ -165,8 +165,9 @@ def _hidden(workspace: Path) -> list[str]:
 
 @contextlib.contextmanager
 def launch(argv: list[str], workspace: Path, sandbox: Sandbox | None) -> Iterator[Launch]:
-    """``argv`` under the limits, in ``sandbox`` when there is one, and in a pids cgroup of its
-    own where one can be made (:mod:`tracer.agent.pids_cgroup`: the process limit root obeys)."""
+    """``argv`` under the limits, in ``sandbox`` when there is one (without one, as root: under a
+    uid of its own, :mod:`tracer.agent.unprivileged`), and in a pids cgroup of its own where one
+    can be made (:mod:`tracer.agent.pids_cgroup`: the process limit root obeys)."""
     if sandbox is None:
         with capped(limited(unprivileged.wrap(argv, workspace))) as full:
             yield full, ()

@@ -241,7 +241,7 @@ def loadable_filter() -> bytes | None:
         probe = None
     if probe is None or probe.returncode != 0:
         print(
-            "tracer: note: the kernel refused the seccomp filter: commands run without it",
+            "tracer: note: the seccomp filter does not load here: commands run without it",
             file=sys.stderr,
         )
         return None
