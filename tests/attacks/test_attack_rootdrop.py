@@ -178,13 +178,15 @@ def test_unix_sockets_and_ptrace_are_refused_too(ctx: ToolContext) -> None:
     if unprivileged.loadable_filter() is None:
         pytest.skip("the kernel refuses the seccomp filter here")
     code = (
-        "import socket\n"
+        "import ctypes, socket\n"
         "try:\n    socket.socket(socket.AF_UNIX)\n    print('unix open')\n"
         "except PermissionError:\n    print('unix refused')\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "print('ptrace', libc.ptrace(0, 0, 0, 0), ctypes.get_errno())\n"  # PTRACE_TRACEME
     )
     (ctx.workspace / "probe.py").write_text(code)
     out = _run(ctx, "python3 probe.py")
-    assert out["stdout"] == "unix refused\n", out
+    assert out["stdout"].split("\n")[:2] == ["unix refused", "ptrace -1 1"], out
 
 
 def test_when_not_root_nothing_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
