@@ -105,7 +105,8 @@ def register(sub: Any) -> None:
         "own PID namespace and /proc, no network, only the workspace writable, a seccomp filter "
         "(default: on in every mode where bwrap starts; a scenario may say sandbox: false). "
         "--no-sandbox gives all of that up: commands then see /proc/$PPID and every process, "
-        "write wherever you can and use the network",
+        "write wherever you can and use the network (as root, they run under a uid of their "
+        "own that owns only the workspace)",
     )
     rec.add_argument(
         "--allow-network",

@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 
 from tracer.agent.processes import run_command
 from tracer.agent.sandbox import Sandbox, allowlisted_environ, launch
+from tracer.agent.unprivileged import needed
 from tracer.errors import UserError
 from tracer.scenario import Scenario, relative_inside
 from tracer.trace.redact import Redactor
@@ -70,6 +71,12 @@ class SessionDirs:
         base = "/tmp" if os.path.isdir("/tmp") else None
         root = Path(tempfile.mkdtemp(prefix="tracer-", dir=base))
         (root / "workspace").mkdir()
+        if needed():
+            # Without a sandbox, root's commands run under a uid of their own
+            # (tracer.agent.unprivileged) that must pass through here to its workspace: the
+            # folder may be crossed, not listed, and the recorder's tool-results stay closed.
+            root.chmod(0o711)
+            (root / "tool-results").mkdir(mode=0o700)
         return cls(root)
 
     @property

@@ -19,6 +19,7 @@ from tracer.agent.sandbox import Sandbox, find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
 from tracer.paths import ROOT
+from tracer.workspace import SessionDirs
 
 SECRET = "attack-secret-0123456789"
 
@@ -95,12 +96,15 @@ def test_roots_secrets_are_covered(ctx: ToolContext) -> None:
 
 @pytest.mark.skipif(seccomp.program() is None, reason="no seccomp table for this machine")
 def test_unix_sockets_and_the_keyring_are_refused(ctx: ToolContext) -> None:
+    table = seccomp.table_for()
+    assert table is not None
+    keyctl = table.numbers["keyctl"]  # this machine's number for it
     code = (
         "import socket, ctypes\n"
         "try:\n    socket.socket(socket.AF_UNIX)\n    print('unix open')\n"
         "except PermissionError:\n    print('unix refused')\n"
         "libc = ctypes.CDLL(None, use_errno=True)\n"
-        "print('keyctl', libc.syscall(250, 0, 0, 0, 0, 0), ctypes.get_errno())\n"
+        f"print('keyctl', libc.syscall({keyctl}, 0, 0, 0, 0, 0), ctypes.get_errno())\n"
         "a, b = socket.socketpair()\nprint('pair ok')\n"
     )
     (ctx.workspace / "probe.py").write_text(code)
@@ -134,7 +138,7 @@ FORK_BOMB = (
 
 @pytest.mark.parametrize("sandboxed", [True, False])
 def test_a_fork_bomb_stops_at_the_process_limit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandboxed: bool
+    monkeypatch: pytest.MonkeyPatch, sandboxed: bool
 ) -> None:
     from tracer.agent import limits, pids_cgroup
 
@@ -152,10 +156,13 @@ def test_a_fork_bomb_stops_at_the_process_limit(
         emptied.append(folder)
 
     monkeypatch.setattr(pids_cgroup, "empty", empty)
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    (ws / "bomb.py").write_text(FORK_BOMB)
-    out = _run(ToolContext(workspace=ws, sandbox=walls), "python3 bomb.py")
+    # A session's own folders: as root without a sandbox, the command's uid can reach them.
+    dirs = SessionDirs.create()
+    try:
+        (dirs.workspace / "bomb.py").write_text(FORK_BOMB)
+        out = _run(ToolContext(workspace=dirs.workspace, sandbox=walls), "python3 bomb.py")
+    finally:
+        dirs.cleanup()
     assert int(out["stdout"]) < 30, out
     # The cgroup went with its processes (the children that came back to us included).
     assert all(not folder.exists() for folder in emptied)

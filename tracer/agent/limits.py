@@ -5,7 +5,9 @@ set-up command starts under ``setrlimit`` limits, sandboxed or not (Claude Code'
 this to the operating system; container runtimes set the same four):
 
 * ``RLIMIT_NPROC`` — processes of the user (a fork bomb stops at the limit; the kernel does not
-  apply it to real root, uid 0, so as root a pids cgroup does, :mod:`tracer.agent.pids_cgroup`);
+  apply it to real root, uid 0, so as root a pids cgroup does, :mod:`tracer.agent.pids_cgroup`;
+  without a sandbox, root's command is no longer root, :mod:`tracer.agent.unprivileged`, and its
+  own uid's limit holds too);
 * ``RLIMIT_AS`` — address space of each process;
 * ``RLIMIT_FSIZE`` — the largest file a command may write (its output files included: a command
   that prints more than this is stopped by ``SIGXFSZ``);

@@ -68,24 +68,42 @@ def _has_pids(base: Path) -> bool:
 
 @contextlib.contextmanager
 def capped(argv: list[str]) -> Iterator[list[str]]:
-    """``argv`` started inside a pids cgroup of its own (where one can be made)."""
+    """``argv`` started inside a pids cgroup of its own (where one can be made).
+
+    The cgroup is removed on every way out: the command's end, its timeout, an exception or a
+    stop signal in between (it is in :data:`_live` from before it exists, so even an interrupt
+    between ``mkdir`` and the ``try`` leaves it to the interpreter's exit), and a recorder killed
+    outright leaves it to the next one (:func:`sweep`)."""
     base = hierarchy()
-    folder = base / f"tracer-{uuid.uuid4().hex[:16]}" if base is not None else None
-    try:
-        if folder is not None:
-            folder.mkdir()
-            (folder / "pids.max").write_text(str(limits.MAX_PROCESSES))
-    except OSError:
-        with contextlib.suppress(OSError):
-            folder.rmdir()  # type: ignore[union-attr]
-        folder = None
-    if folder is None:
+    if base is None:
         yield argv
         return
+    sweep(base)
+    folder = base / f"{PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"
     try:
-        yield ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', str(folder / "cgroup.procs"), *argv]
+        _live.add(folder)
+        try:
+            folder.mkdir()
+            (folder / "pids.max").write_text(str(limits.MAX_PROCESSES))
+            made = True
+        except OSError:
+            made = False  # no cap after all; the finally below removes what mkdir made
+        if not made:
+            yield argv
+        else:
+            join = 'echo $$ > "$0" && exec "$@"'
+            yield ["/bin/sh", "-c", join, str(folder / "cgroup.procs"), *argv]
     finally:
-        empty(folder)
+        try:
+            empty(folder)
+        finally:
+            _live.discard(folder)
+
+
+#: Cgroups of tracer's: ``tracer-PID-HEX``, PID being the recorder that made it.
+PREFIX = "tracer-"
+#: Cgroups made and not yet emptied (their command may be running).
+_live: set[Path] = set()
 
 
 def empty(folder: Path, seconds: float = 5.0) -> None:
@@ -94,15 +112,24 @@ def empty(folder: Path, seconds: float = 5.0) -> None:
     A killed process that came back to us (we are the session's subreaper) stays a zombie until
     it is reaped, and a cgroup v1 with a zombie in it refuses ``rmdir``: so each one killed is
     reaped here too (only those: every other child of ours has an owner that waits for it).
+    What is still there when this ends, however it ends (an exception, a second Ctrl-C), waits
+    in :data:`_pending`.
     """
+    removed = False
+    try:
+        removed = _drain(folder, seconds)
+    finally:
+        if not removed:
+            _pending.add(folder)
+
+
+def _drain(folder: Path, seconds: float) -> bool:
+    """Kill, reap and ``rmdir`` for up to ``seconds``; whether the cgroup is gone."""
     killed: set[int] = set()
     deadline = time.monotonic() + seconds
     busy_since: float | None = None
-    while time.monotonic() < deadline:
-        try:
-            pids = [int(p) for p in (folder / "cgroup.procs").read_text().split()]
-        except (OSError, ValueError):
-            return
+    while True:
+        pids = _members(folder)
         for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
@@ -114,19 +141,34 @@ def empty(folder: Path, seconds: float = 5.0) -> None:
             except ChildProcessError:
                 killed.discard(pid)  # not ours: its own parent reaps it
         if not pids:
-            try:
-                folder.rmdir()
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                # Still busy with no process listed: one on its way out, or a zombie that is
-                # someone else's to reap. Not worth more than a moment: the session's end does.
-                busy_since = busy_since or time.monotonic()
-                if time.monotonic() - busy_since > 0.2:
-                    break
+            if _removed(folder):
+                return True
+            # Still busy with no process listed: one on its way out, or a zombie that is
+            # someone else's to reap. Not worth more than a moment: the session's end does.
+            busy_since = busy_since or time.monotonic()
+            if time.monotonic() - busy_since > 0.2:
+                return False
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.01)
-    _pending.add(folder)
+
+
+def _members(folder: Path) -> list[int]:
+    try:
+        return [int(p) for p in (folder / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []  # gone, or unreadable: rmdir says which
+
+
+def _removed(folder: Path) -> bool:
+    try:
+        folder.rmdir()
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    _pending.discard(folder)
+    return True
 
 
 #: Cgroups still busy when their command ended (a zombie of ours in them): removed once the
@@ -135,23 +177,44 @@ _pending: set[Path] = set()
 
 
 def remove_pending() -> None:
+    """At a session's end (its orphans killed and reaped): empty what its commands left."""
     for folder in list(_pending):
-        try:
-            folder.rmdir()
-        except FileNotFoundError:
-            pass
-        except OSError:
-            continue
-        _pending.discard(folder)
+        _drain(folder, 1.0)
+
+
+@functools.cache
+def sweep(base: Path) -> None:
+    """Once per process: remove the empty cgroups of recorders that are gone (killed outright,
+    with no chance to clean up). Only empty ones, a minute old at least, whose recorder's pid
+    is not running: a cgroup of a live recorder is never touched, nor one just made."""
+    with contextlib.suppress(OSError):
+        for folder in base.iterdir():
+            owner = folder.name.removeprefix(PREFIX).split("-")[0]
+            if not folder.name.startswith(PREFIX) or not owner.isdigit() or _alive(int(owner)):
+                continue
+            with contextlib.suppress(OSError):
+                if time.time() - folder.stat().st_mtime > 60 and not _members(folder):
+                    folder.rmdir()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 @atexit.register
 def _at_exit() -> None:
     """The interpreter is leaving and waits for nothing any more: reap the zombies a subreaper
-    collected (they keep a cgroup v1 busy), then remove what is left."""
-    if not _pending:
+    collected (they keep a cgroup v1 busy), then empty and remove what is left."""
+    if not _pending and not _live:
         return
     with contextlib.suppress(ChildProcessError):
         while os.waitpid(-1, os.WNOHANG)[0]:
             pass
-    remove_pending()
+    for folder in list(_live | _pending):
+        _drain(folder, 1.0)

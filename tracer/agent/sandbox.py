@@ -22,7 +22,11 @@ trace (and goes back to the model). Three walls keep the recorder and the machin
 There used to be an ``unshare`` fallback. It is gone: it mapped the command to root in its
 namespace, which can unmount ``/proc`` and see every host process, and it left the disk writable,
 so it promised walls it did not have. Where bwrap cannot start, there is no namespace sandbox and
-tracer says so once; the environment allowlist, the limits and the tools' path wall remain.
+tracer says so once; the environment allowlist, the limits and the tools' path wall remain, and
+when tracer runs as root, each command also drops to a uid of its session's own, with no groups,
+no new privileges and the seccomp filter (:mod:`tracer.agent.unprivileged`), so that root's
+commands cannot write the trace, read ``/root`` or signal the recorder. When tracer is not root,
+a command without a sandbox runs as the user who started tracer, as before.
 
 ``TRACER_SANDBOX`` picks the kind (``auto``, ``bwrap``, ``none``); ``none`` is how the tests check
 the fallback on a machine that has a sandbox.
@@ -43,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from tracer.agent import seccomp
+from tracer.agent import seccomp, unprivileged
 from tracer.agent.limits import limited
 from tracer.agent.pids_cgroup import capped
 
@@ -161,10 +165,11 @@ def _hidden(workspace: Path) -> list[str]:
 
 @contextlib.contextmanager
 def launch(argv: list[str], workspace: Path, sandbox: Sandbox | None) -> Iterator[Launch]:
-    """``argv`` under the limits, in ``sandbox`` when there is one, and in a pids cgroup of its
-    own where one can be made (:mod:`tracer.agent.pids_cgroup`: the process limit root obeys)."""
+    """``argv`` under the limits, in ``sandbox`` when there is one (without one, as root: under a
+    uid of its own, :mod:`tracer.agent.unprivileged`), and in a pids cgroup of its own where one
+    can be made (:mod:`tracer.agent.pids_cgroup`: the process limit root obeys)."""
     if sandbox is None:
-        with capped(limited(argv)) as full:
+        with capped(limited(unprivileged.wrap(argv, workspace))) as full:
             yield full, ()
         return
     with sandbox.launch(argv, workspace) as (walled, fds), capped(walled) as full:
@@ -183,18 +188,39 @@ def _resolver() -> list[str]:
     return []
 
 
+def no_sandbox_note(chosen: bool, as_root: bool | None = None) -> str:
+    """What running without a sandbox gives up, said once: because none starts here, or because
+    it was turned off (``--no-sandbox``, ``sandbox: false``). As root, commands still drop to an
+    unprivileged uid; otherwise they run as the user."""
+    as_root = unprivileged.needed() if as_root is None else as_root
+    why = (
+        "sandbox off" if chosen else "no sandbox available (bwrap is missing or cannot start here)"
+    )
+    if as_root:
+        return (
+            f"{why}: Bash and set-up commands run under an unprivileged uid of the session's own "
+            "(no groups, no new privileges, seccomp where the kernel takes it) with an "
+            "allowlisted environment and resource limits; they cannot write the trace or read "
+            "/root, but they can still see every process, read what any user may read, write "
+            "outside the workspace where any user may (/tmp) and use the network"
+        )
+    if chosen:
+        return (
+            f"{why}: commands run as you, can read /proc/$PPID and every process, write "
+            "wherever you can and use the network; only the environment allowlist, the limits "
+            "and the tools' path wall remain"
+        )
+    return (
+        f"{why}: Bash and set-up commands run with an allowlisted environment and resource "
+        "limits only, so they can still see other processes, write outside the workspace and "
+        "use the network"
+    )
+
+
 #: What a missing sandbox means, said once when a recording asked for one.
-NO_SANDBOX_NOTE = (
-    "no sandbox available (bwrap is missing or cannot start here): Bash and set-up commands run "
-    "with an allowlisted environment and resource limits only, so they can still see other "
-    "processes, write outside the workspace and use the network"
-)
+NO_SANDBOX_NOTE = no_sandbox_note(chosen=False)
 #: What ``--no-sandbox`` (or ``sandbox: false``) gives up, said once.
-NO_SANDBOX_CHOSEN_NOTE = (
-    "sandbox off: commands run as you, can read /proc/$PPID and every process, write wherever "
-    "you can and use the network; only the environment allowlist, the limits and the tools' "
-    "path wall remain"
-)
+NO_SANDBOX_CHOSEN_NOTE = no_sandbox_note(chosen=True)
 
 
 def find_sandbox(allow_network: bool = False, choice: str | None = None) -> Sandbox | None:

@@ -6,21 +6,33 @@ the host, such as ``/run/docker.sock``, is a door out of any mount namespace, si
 bind mount does not stop ``connect``); Codex's Linux sandbox loads one beside Landlock that refuses
 the network calls. This one does the first, and refuses what container runtimes refuse by
 default: mounting, the kernel keyring (which no namespace separates), module and kexec loading,
-``ptrace``, ``bpf``, ``perf_event_open``, ``userfaultfd``, ``io_uring`` and
-``open_by_handle_at`` (the classic way out of a container). Each refusal is ``EPERM``, so a
-program sees a plain error and goes on.
+``ptrace`` and its cousins ``process_vm_readv``/``process_vm_writev``, ``bpf``,
+``perf_event_open``, ``userfaultfd``, ``io_uring`` and ``open_by_handle_at`` (the classic way out
+of a container). Each refusal is ``EPERM``, so a program sees a plain error and goes on.
 
 The program is classic BPF, built here byte by byte (no libseccomp): it is 40-odd instructions,
-and ``bwrap --seccomp FD`` loads it. Only x86-64 has a table; on another architecture there is no
-filter and :func:`program` returns ``None`` (the namespaces and capabilities still hold).
+and ``bwrap --seccomp FD`` loads it (or, as root without bwrap, the trampoline of
+:mod:`tracer.agent.unprivileged`). System call numbers differ from one architecture to the next,
+so there is a table per architecture, and the program's first test is that the call comes from
+that architecture (``AUDIT_ARCH_*``): a 32-bit call on a 64-bit kernel would otherwise be read
+with the wrong numbers. Tables exist for x86-64 and aarch64 (which uses the kernel's generic
+numbering, ``asm-generic/unistd.h``, and never had some old calls such as ``uselib`` or
+``iopl``: a name an architecture lacks is simply not in its table). On any other architecture
+there is no filter: :func:`program` returns ``None`` and says so once on stderr (the namespaces
+and the dropped capabilities still hold).
 """
 
 from __future__ import annotations
 
+import functools
 import platform
 import struct
+import sys
+from dataclasses import dataclass
 
+# AUDIT_ARCH_* (linux/audit.h): the ELF machine, plus 64-bit and little-endian flags.
 AUDIT_ARCH_X86_64 = 0xC000003E
+AUDIT_ARCH_AARCH64 = 0xC00000B7
 _X32_BIT = 0x40000000
 _AF_UNIX = 1
 _EPERM = 1
@@ -37,10 +49,57 @@ _RET_K = 0x06
 # Offsets in struct seccomp_data: nr, arch, then args[6] from byte 16 (low word first).
 _NR, _ARCH, _ARG0 = 0, 4, 16
 
-#: x86-64 numbers of the refused calls (arch/x86/entry/syscalls/syscall_64.tbl).
-X86_64_REFUSED = {
+#: The refused calls, by name; each architecture's table gives their numbers.
+REFUSED = (
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "syslog",
+    "pivot_root",
+    "chroot",
+    "acct",
+    "mount",
+    "umount2",
+    "swapon",
+    "swapoff",
+    "reboot",
+    "init_module",
+    "delete_module",
+    "quotactl",
+    "kexec_load",
+    "add_key",
+    "request_key",
+    "keyctl",
+    "unshare",
+    "perf_event_open",
+    "name_to_handle_at",
+    "open_by_handle_at",
+    "setns",
+    "finit_module",
+    "kexec_file_load",
+    "bpf",
+    "userfaultfd",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "open_tree",
+    "move_mount",
+    "fsopen",
+    "fsconfig",
+    "fsmount",
+    "fspick",
+    "mount_setattr",
+    "uselib",
+    "iopl",
+    "ioperm",
+)
+
+#: x86-64 numbers (arch/x86/entry/syscalls/syscall_64.tbl).
+X86_64_NUMBERS = {
+    "socket": 41,
     "ptrace": 101,
     "syslog": 103,
+    "uselib": 134,
     "pivot_root": 155,
     "chroot": 161,
     "acct": 163,
@@ -49,6 +108,8 @@ X86_64_REFUSED = {
     "swapon": 167,
     "swapoff": 168,
     "reboot": 169,
+    "iopl": 172,
+    "ioperm": 173,
     "init_module": 175,
     "delete_module": 176,
     "quotactl": 179,
@@ -61,6 +122,8 @@ X86_64_REFUSED = {
     "name_to_handle_at": 303,
     "open_by_handle_at": 304,
     "setns": 308,
+    "process_vm_readv": 310,
+    "process_vm_writev": 311,
     "finit_module": 313,
     "kexec_file_load": 320,
     "bpf": 321,
@@ -76,20 +139,87 @@ X86_64_REFUSED = {
     "fspick": 433,
     "mount_setattr": 442,
 }
-X86_64_SOCKET = 41
+
+#: aarch64 numbers: the generic table (include/uapi/asm-generic/unistd.h). No ``uselib``,
+#: ``iopl`` nor ``ioperm`` (nor ``open`` or ``fork``: ``openat`` and ``clone`` do their work).
+AARCH64_NUMBERS = {
+    "umount2": 39,
+    "mount": 40,
+    "pivot_root": 41,
+    "chroot": 51,
+    "quotactl": 60,
+    "acct": 89,
+    "unshare": 97,
+    "kexec_load": 104,
+    "init_module": 105,
+    "delete_module": 106,
+    "syslog": 116,
+    "ptrace": 117,
+    "reboot": 142,
+    "socket": 198,
+    "add_key": 217,
+    "request_key": 218,
+    "keyctl": 219,
+    "swapon": 224,
+    "swapoff": 225,
+    "perf_event_open": 241,
+    "name_to_handle_at": 264,
+    "open_by_handle_at": 265,
+    "setns": 268,
+    "process_vm_readv": 270,
+    "process_vm_writev": 271,
+    "finit_module": 273,
+    "bpf": 280,
+    "userfaultfd": 282,
+    "kexec_file_load": 294,
+    "io_uring_setup": 425,
+    "io_uring_enter": 426,
+    "io_uring_register": 427,
+    "open_tree": 428,
+    "move_mount": 429,
+    "fsopen": 430,
+    "fsconfig": 431,
+    "fsmount": 432,
+    "fspick": 433,
+    "mount_setattr": 442,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One architecture's side of the filter."""
+
+    name: str
+    audit_arch: int
+    numbers: dict[str, int]
+    x32: bool = False
+    """x86-64 also takes x32 calls (numbers with bit 30 set) under the same ``AUDIT_ARCH``."""
+
+    def refused(self) -> list[int]:
+        """The numbers of the refused calls this architecture has (absent ones are skipped)."""
+        return sorted({self.numbers[name] for name in REFUSED if name in self.numbers})
+
+
+TABLES = {
+    "x86_64": Table("x86_64", AUDIT_ARCH_X86_64, X86_64_NUMBERS, x32=True),
+    "aarch64": Table("aarch64", AUDIT_ARCH_AARCH64, AARCH64_NUMBERS),
+}
+#: What ``platform.machine()`` says on each (Linux, the BSDs, macOS spell them differently).
+MACHINES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
 
 
 def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("<HBBI", code, jt, jf, k)
 
 
-def build(refused: dict[str, int], socket_nr: int, arch: int) -> bytes:
-    """The filter: wrong architecture or x32 → EPERM; a refused call → EPERM;
+def build(table: Table) -> bytes:
+    """The filter: another architecture (or x32) → EPERM; a refused call → EPERM;
     ``socket(AF_UNIX, …)`` → EPERM; anything else runs."""
-    numbers = sorted(refused.values())
-    # Layout: 0 ld arch, 1 jeq arch, 2 ld nr, 3 jge x32, 4 jeq socket, 5.. jeq refused,
+    numbers = table.refused()
+    # Layout: 0 ld arch, 1 jeq arch, 2 ld nr, [3 jge x32,] S jeq socket, S+1.. jeq refused,
     # A ret allow, A+1 ld arg0, A+2 jeq AF_UNIX, A+3 ret errno, A+4 ret allow.
-    allow = 5 + len(numbers)
+    head = 4 if table.x32 else 3
+    allow = head + 1 + len(numbers)
     deny = allow + 3
 
     def to(target: int, here: int) -> int:
@@ -97,13 +227,14 @@ def build(refused: dict[str, int], socket_nr: int, arch: int) -> bytes:
 
     out = [
         _insn(_LD_W_ABS, _ARCH),
-        _insn(_JEQ_K, arch, 0, to(deny, 1)),
+        _insn(_JEQ_K, table.audit_arch, 0, to(deny, 1)),
         _insn(_LD_W_ABS, _NR),
-        _insn(_JGE_K, _X32_BIT, to(deny, 3), 0),
-        _insn(_JEQ_K, socket_nr, to(allow + 1, 4), 0),
     ]
+    if table.x32:
+        out.append(_insn(_JGE_K, _X32_BIT, to(deny, 3), 0))
+    out.append(_insn(_JEQ_K, table.numbers["socket"], to(allow + 1, head), 0))
     for i, nr in enumerate(numbers):
-        out.append(_insn(_JEQ_K, nr, to(deny, 5 + i), 0))
+        out.append(_insn(_JEQ_K, nr, to(deny, head + 1 + i), 0))
     out += [
         _insn(_RET_K, _RET_ALLOW),
         _insn(_LD_W_ABS, _ARG0),
@@ -114,8 +245,39 @@ def build(refused: dict[str, int], socket_nr: int, arch: int) -> bytes:
     return b"".join(out)
 
 
-def program() -> bytes | None:
-    """The filter for this machine's architecture, or ``None`` where there is no table."""
-    if platform.machine() not in ("x86_64", "AMD64"):
+def table_for(machine: str | None = None) -> Table | None:
+    """The table for ``machine`` (default: this one), or ``None`` where there is none.
+
+    A 32-bit Python on a 64-bit kernel reports the kernel's machine, but its programs make
+    32-bit calls, which the 64-bit table would refuse one and all: no table for it either."""
+    if machine is None:
+        if struct.calcsize("P") != 8:
+            return None
+        machine = platform.machine()
+    key = MACHINES.get(machine.lower())
+    return TABLES.get(key) if key else None
+
+
+def program(machine: str | None = None) -> bytes | None:
+    """The filter for ``machine`` (default: this one), or ``None`` where there is no table."""
+    table = table_for(machine)
+    if table is None:
+        if machine is None:
+            _say_no_table(platform.machine() or "unknown")
         return None
-    return build(X86_64_REFUSED, X86_64_SOCKET, AUDIT_ARCH_X86_64)
+    return _built(table.name)
+
+
+@functools.cache
+def _built(name: str) -> bytes:
+    return build(TABLES[name])
+
+
+@functools.cache
+def _say_no_table(machine: str) -> None:
+    if sys.platform.startswith("linux"):
+        print(
+            f"tracer: note: no seccomp filter for this machine's architecture ({machine}): "
+            "commands run without one",
+            file=sys.stderr,
+        )
