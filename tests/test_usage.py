@@ -139,6 +139,20 @@ def test_out_goes_with_all(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert not any(tmp_path.iterdir())
 
 
+def test_all_with_a_trace_name_is_refused_and_writes_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tracer.paths import ROOT
+
+    recordings = Path(ROOT) / "recordings"
+    before = {p.name: p.stat().st_mtime_ns for p in recordings.glob("*.jsonl")}
+    assert main(["record", "--all", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "with --all, give the folder as --out DIR" in err and "Traceback" not in err
+    assert not any(tmp_path.iterdir())
+    assert {p.name: p.stat().st_mtime_ns for p in recordings.glob("*.jsonl")} == before
+
+
 def _fixture(folder: str, name: str) -> Path:
     path = FIXTURES / folder / name
     if not path.is_file():

@@ -150,6 +150,10 @@ def _record_one(args: argparse.Namespace) -> int:
 
     walls = {"sandbox": args.sandbox, "allow_network": args.allow_network}
     if args.all:
+        if args.output is not None:  # never the clone's recordings/ when a folder was meant
+            raise UserError(
+                "-o TRACE names one recording; with --all, give the folder as --out DIR"
+            )
         return record_all(args.debug, args.out)
     if args.out is not None:
         raise UserError("--out DIR goes with --all; a single recording takes -o TRACE")

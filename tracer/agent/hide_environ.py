@@ -11,8 +11,9 @@ what is left:
   ``/proc/PID/environ`` shows (``unsetenv`` alone only drops a pointer to it).
 * **The recorder is not dumpable** (``prctl(PR_SET_DUMPABLE, 0)``): its ``/proc/PID`` entries
   (``environ``, ``mem``, ``fd``) then belong to root and need ``CAP_SYS_PTRACE``, so a command
-  running as the same ordinary user can open none of them. Root has that capability: as root,
-  only the sandbox closes them, which is why the sandbox is the default.
+  running as the same ordinary user can open none of them. Root has that capability, so as root
+  a command never runs as root: inside the sandbox it is ``nobody`` without capabilities, and
+  without one it runs under a uid of its own (:mod:`tracer.agent.unprivileged`).
 
 Claude Code keeps its key in the process environment; this mirrors what CI runners do with
 masked variables, one step further.
