@@ -18,10 +18,17 @@ from typing import Any
 
 from tracer.importers.jsonl import Record
 from tracer.importers.output import ImportReport
-from tracer.importers.transcript_records import INTERRUPTED, api_error, skip_label, to_message
+from tracer.importers.transcript_records import (
+    IGNORED_KINDS,
+    INTERRUPTED,
+    api_error,
+    skip_label,
+    to_message,
+)
 from tracer.messages import Message
 
 __all__ = [
+    "IGNORED_KINDS",
     "INTERRUPTED",
     "Boundary",
     "Response",
