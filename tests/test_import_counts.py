@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tracer.importers import claude_code, dag, subagents
+from tracer.importers import chain, claude_code, dag, subagents
 from tracer.importers.claude_code import import_claude_code
 from tracer.importers.counts import Block, Tally, check_counts, describe
 from tracer.trace.reader import TraceReader
@@ -59,7 +59,9 @@ def test_work_behind_a_1_0_local_command_lost_is_named(
 ) -> None:
     source = DATA / "v1.0-local-commands.jsonl"
     assert _counts(source, tmp_path)["not_in_trace"] == 0
-    monkeypatch.setattr(dag, "is_local_command", lambda rec: False)
+    # Both the walk (dag) and the parent links it follows (chain) tell local commands apart.
+    for module in (dag, chain):
+        monkeypatch.setattr(module, "is_local_command", lambda rec: False)
     assert _missing(_counts(source, tmp_path)) == {
         ("tool_use", "toolu_m3", f"{source}:9"),
         ("tool_result", "toolu_m3", f"{source}:10"),

@@ -40,14 +40,16 @@ Real files bend that picture in four ways, each handled here:
 Whatever is left out is counted under its real reason: "rewound or edited" only for a branch that
 starts with a prompt the user replaced. Sidechain records (subagents, before v2.1 kept inline) are
 left to :mod:`tracer.importers.subagents` unless the whole file is one subagent's own transcript.
+The link each record's walk follows (compaction, system records, local commands) is worked out in
+:mod:`tracer.importers.chain`; this module walks it and sorts what it reached.
 """
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracer.importers.chain import Chain
 from tracer.importers.jsonl import Record
 from tracer.importers.order import in_conversation_order
 from tracer.importers.output import ImportReport
@@ -83,84 +85,6 @@ class ActivePath:
     """Roots of a later conversation in the file (/clear, plan mode) → the earlier one's leaf."""
 
 
-class _Chain:
-    """Parent links as the conversation really ran (see the module docstring)."""
-
-    def __init__(self, records: list[Record], main_uuids: set[str], path: str = "") -> None:
-        self.path = path
-        self.by_uuid: dict[str, dict[str, Any]] = {}
-        self.position: dict[str, int] = {}
-        self.lines: dict[str, int] = {}
-        self._main_positions: list[int] = []
-        self._main_at: list[str] = []
-        for pos, (_, rec) in enumerate(records):
-            uid = rec.get("uuid")
-            if not isinstance(uid, str) or uid in self.by_uuid:
-                continue
-            self.by_uuid[uid] = rec
-            self.position[uid] = pos
-            self.lines[uid] = records[pos][0]
-            if uid in main_uuids:
-                self._main_positions.append(pos)
-                self._main_at.append(uid)
-
-    def main_before(self, uid: str) -> str | None:
-        """The main-chain message written just before record ``uid``."""
-        k = bisect.bisect_left(self._main_positions, self.position[uid])
-        return self._main_at[k - 1] if k else None
-
-    def is_ancestor(self, older: str, uid: str | None, limit: int = 10_000) -> bool:
-        seen = 0
-        while uid is not None and seen < limit:
-            if uid == older:
-                return True
-            rec = self.by_uuid.get(uid)
-            parent = rec.get("parentUuid") if rec else None
-            uid = parent if isinstance(parent, str) else None
-            seen += 1
-        return False
-
-    def cycle_note(self, uid: str) -> str:
-        """The note for a parent link that loops back to ``uid``."""
-        line = self.lines.get(uid, 0)
-        return (
-            f"{self.path}:{line}: the parentUuid chain loops back to record {uid} (a cycle): "
-            "the walk stopped there, and what lies before it is left out"
-        )
-
-    def answered(self, uid: str | None, limit: int = 100_000) -> bool:
-        """Whether the chain ending at ``uid`` holds a model response."""
-        seen: set[str] = set()
-        while uid is not None and uid not in seen and len(seen) < limit:
-            seen.add(uid)
-            rec = self.by_uuid.get(uid)
-            if rec is None:
-                return False
-            message = rec.get("message")
-            if (
-                rec.get("type") == "assistant"
-                and isinstance(message, dict)
-                and message.get("model") != "<synthetic>"
-            ):
-                return True
-            parent = self.parent(rec)
-            uid = parent if isinstance(parent, str) else None
-        return False
-
-    def parent(self, rec: dict[str, Any]) -> str | None:
-        parent = rec.get("parentUuid")
-        uid = rec["uuid"]
-        if parent is None and rec.get("subtype") == "compact_boundary":
-            parent = rec.get("logicalParentUuid")
-        elif parent is None and is_summary_root(rec):
-            parent = self.main_before(uid)
-        elif (rec.get("type") == "system" or is_local_command(rec)) and isinstance(parent, str):
-            before = self.main_before(uid)
-            if before is not None and before != parent and self.is_ancestor(parent, before):
-                parent = before  # it sits on the chain written just before it
-        return parent if isinstance(parent, str) else None
-
-
 def active_path(records: list[Record], report: ImportReport) -> ActivePath:
     """The main conversation's records in conversation order, from its last message back."""
     messages: list[Record] = []  # user, assistant and attachment records with a uuid
@@ -183,7 +107,7 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
     if not main:
         return ActivePath([], sidechain, subagent_file)
 
-    chain = _Chain(records, {r[1]["uuid"] for r in main}, report.source)
+    chain = Chain(records, {r[1]["uuid"] for r in main}, report.source)
     on_path: set[str] = set()
     summary_roots: dict[str, str | None] = {}
     clear_roots: dict[str, str] = {}
@@ -247,7 +171,7 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
 class _SkipReasons:
     """Why a record off the active path was left out, named by how its branch begins."""
 
-    def __init__(self, chain: _Chain, on_path: set[str]) -> None:
+    def __init__(self, chain: Chain, on_path: set[str]) -> None:
         self.chain, self.on_path = chain, on_path
         self._memo: dict[str, str] = {}
 

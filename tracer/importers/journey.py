@@ -8,6 +8,11 @@ end. A compaction replaces the history with its summary; an API error ends the l
 ``model_error``; a Task call's subagent runs as a nested loop before the call's result comes back
 (``subagent_start`` … ``subagent_end``). Each prompt starts a new ``query()``, so a response
 without ``tool_use`` ends a loop and the next prompt opens the next one in the same trace.
+
+This module runs one loop and its tool results, a subagent's loop nested inside a Task call
+included; how each model call is written (answered, cut off, failed) is in
+:mod:`tracer.importers.journey_calls`, compaction and a cleared context in
+:mod:`tracer.importers.journey_compactions`.
 """
 
 from __future__ import annotations
@@ -17,15 +22,11 @@ from typing import Any
 
 from tracer.agent.messages import Message
 from tracer.importers.builder import ToolResult, TraceBuilder
+from tracer.importers.journey_calls import cut_off_call, failed_call, model_call, unfinished
+from tracer.importers.journey_compactions import CLEARED, compactions
 from tracer.importers.output import epoch_of
 from tracer.importers.subagents import describe
-from tracer.importers.transcript import (
-    INTERRUPTED,
-    Boundary,
-    Response,
-    Transcript,
-    split_at_compactions,
-)
+from tracer.importers.transcript import INTERRUPTED, Transcript, split_at_compactions
 from tracer.trace.events import EndReason, Event, SessionStarted, SubagentEnded, SubagentStarted
 
 
@@ -59,21 +60,21 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
         )
     segments = split_at_compactions(t.before)
     b.extend(segments[0][1])
-    _compactions(b, segments[1:])
+    compactions(b, segments[1:])
     if not t.responses:
         b.end("aborted_streaming", "the transcript holds no model response")
     resent = False
     for i, resp in enumerate(t.responses):
         last = i == len(t.responses) - 1
         if resp.error is not None:
-            _failed_call(b, resp, model)
+            failed_call(b, resp, model)
             t.report.count("failed model calls")
             segments = split_at_compactions(resp.after)
             b.extend(segments[0][1])
-            _compactions(b, segments[1:])
+            compactions(b, segments[1:])
             continue
         if resp.cut_off:
-            _cut_off(b, resp)
+            cut_off_call(b, resp)
             t.report.count("model calls cut off and sent again")
             resent = True
             continue
@@ -85,7 +86,7 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
                 "request lacks it",
                 data={"tokens_estimate": resp.unwritten_input, "estimate": True},
             )
-        uses = _call(b, resp, resent)
+        uses = model_call(b, resp, resent)
         resent = False
         t.report.count("model calls")
         segments = split_at_compactions(resp.after)
@@ -103,10 +104,10 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
             b.append([*resp.messages, *pre])  # the loop goes on: appending, then resending
         elif last:
             b.extend([*resp.messages, *pre])
-            _compactions(b, segments[1:])
+            compactions(b, segments[1:])
             # Only the last call can have asked for tools and got no interruption yet no next
             # request: say why (worked out here, not for every call on the way).
-            b.end(reason, _unfinished(uses, pre) if uses and stop is None else None)
+            b.end(reason, unfinished(uses, pre) if uses and stop is None else None)
             break
         else:
             # The loop ended here (no tool asked for, or interrupted); whatever follows (a new
@@ -116,84 +117,7 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
             b.extend([*resp.messages, *pre[:stop]])
             b.end(reason, why)
             b.extend(pre[stop:])
-        _compactions(b, segments[1:])
-
-
-def _call(b: TraceBuilder, resp: Response, resent: bool = False) -> list[dict[str, Any]]:
-    """One model call: turn start, the rebuilt request, the response and its follow-up.
-
-    ``resent``: the request already went out once and its stream broke off (:func:`_cut_off`);
-    this response answers it the second time, so no new turn or request is written."""
-    recs = resp.records
-    model = str(recs[-1]["message"].get("model", "unknown"))
-    if not resent:
-        b.start_turn()
-        b.request({"model": model}, ["model", "messages"])
-    stop = next(
-        (
-            r["message"].get("stop_reason")
-            for r in reversed(recs)
-            if r["message"].get("stop_reason")
-        ),
-        None,
-    )
-    return b.response(
-        message_id=resp.message_id,
-        model=model,
-        stop_reason=stop,
-        usage=dict(recs[-1]["message"].get("usage") or {}),
-        assistant=resp.messages,
-        attempts=2 if resent else 1,
-    )
-
-
-def _cut_off(b: TraceBuilder, resp: Response) -> None:
-    """A request whose stream broke off: the piece that came is recorded, but it is no turn of
-    the conversation (the next request, sent again, does not hold it)."""
-    model = str(resp.records[-1]["message"].get("model", "unknown"))
-    b.start_turn()
-    b.request({"model": model}, ["model", "messages"])
-    b.record(*resp.messages)
-    b.note(
-        "cut_off",
-        "the answer that broke off still cost tokens (its usage, as Claude Code recorded it)",
-        data={
-            "message_id": resp.message_id,
-            "request_index": b.request_index,
-            "usage": dict(resp.usage()),
-        },
-    )
-    b.http_attempt(
-        1,
-        f"the stream broke off after {len(resp.messages)} content block(s); Claude Code kept "
-        "the piece in the transcript and sent the same request again (the next answer's "
-        "usage counts the same prompt)",
-    )
-
-
-def _failed_call(b: TraceBuilder, resp: Response, model: str) -> None:
-    """A call whose response never came: Claude Code wrote an API-error notice instead."""
-    b.start_turn()
-    b.request({"model": model}, ["model", "messages"])
-    b.extend(resp.messages)  # the notice is for the user; normalizing never sends it
-    b.end("model_error", resp.error)
-
-
-def _unfinished(uses: list[dict[str, Any]], after: list[Message]) -> str:
-    """Why a loop that asked for tools has no next request in the transcript."""
-    answered = {str(x.get("tool_use_id")) for m in after if m.has_tool_result() for x in m.blocks}
-    missing = [u for u in uses if str(u.get("id")) not in answered]
-    if missing:
-        names = ", ".join(dict.fromkeys(str(u.get("name")) for u in missing))
-        return (
-            f"the transcript ends before the result of {len(missing)} of {len(uses)} tool "
-            f"call(s) ({names}) was written: the session was stopped while the tool ran, "
-            "or is still running"
-        )
-    return (
-        "every tool result was written, but the next request was not: the session was "
-        "stopped before it, or is still running"
-    )
+        compactions(b, segments[1:])
 
 
 def prompt_text(m: Message) -> str:
@@ -215,53 +139,6 @@ def _is_interruption(m: Message) -> bool:
         and bool(m.blocks)
         and str(m.blocks[0].get("text", "")).startswith(INTERRUPTED)
     )
-
-
-CLEARED = (
-    "the context was cleared (/clear, or plan mode's clear context) before the next request: "
-    "a new conversation follows"
-)
-
-
-def _compactions(b: TraceBuilder, segments: list[tuple[Boundary | None, list[Message]]]) -> None:
-    for boundary, messages in segments:
-        data = {k: v for k, v in (boundary.data if boundary else {}).items() if v is not None}
-        if data.get("cleared"):
-            # A new root: nothing of the history before is sent again.
-            cut = next(
-                (
-                    k
-                    for k, m in enumerate(messages)
-                    if m.type == "assistant" or (m.origin == "prompt" and not m.is_meta)
-                ),
-                len(messages),
-            )
-            b.reset(
-                messages[:cut],
-                "a new conversation in the same file: the context was cleared (/clear, or "
-                "plan mode's clear context), and the next request starts from nothing",
-                data,
-                topic="context_cleared",
-            )
-            b.extend(messages[cut:])
-            continue
-        # What compaction put in place: the summary and the meta messages and attachments that
-        # follow it; the first real prompt or response after them is ordinary history again.
-        cut = next(
-            (
-                k
-                for k, m in enumerate(messages)
-                if m.type == "assistant" or (m.origin == "prompt" and not m.is_meta)
-            ),
-            len(messages),
-        )
-        b.reset(
-            messages[:cut],
-            f"compaction ({data.get('trigger', 'unknown')}): the history "
-            f"was replaced by its summary",
-            data,
-        )
-        b.extend(messages[cut:])
 
 
 def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:

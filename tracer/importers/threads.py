@@ -4,7 +4,8 @@ A wire log (claude-trace's RawPair lines) records every ``/v1/messages`` call Cl
 and more than one loop can be in it: the main session, a subagent (its own system prompt and
 prompt, with tools), even a second session logged into the same file. Each loop resends its whole
 history every time, so its requests share their model and their first message: that pair is the
-thread's key. Calls that send no tools, and quota probes (``max_tokens: 1``), are no loop at all.
+thread's key. Calls that send no tools, and quota probes (``max_tokens: 1``), are no loop at all:
+:func:`side_call` says what each such call (or a request of another thread) was for.
 ``tracer import api-log --list`` prints the threads; ``--thread N`` imports one.
 """
 
@@ -19,6 +20,7 @@ from tracer.cells import clip
 from tracer.errors import UserError
 from tracer.importers.jsonl import read_jsonl
 from tracer.importers.output import ImportReport
+from tracer.importers.sse import parse_response
 
 
 def _strip_cache(value: Any) -> Any:
@@ -128,6 +130,37 @@ def find_threads(pairs: list[tuple[int, dict[str, Any], dict[str, Any]]]) -> lis
             if isinstance(b, dict) and b.get("type") == "tool_use"
         )
     return list(threads.values())
+
+
+def side_call(
+    line: int, request: dict[str, Any], response: dict[str, Any], others: list[Thread] | None = None
+) -> dict[str, Any]:
+    """What a request outside the imported loop was for, as the header lists it: a quota probe
+    (``max_tokens: 1``), a request of another thread (``others``), or a helper call without
+    tools (titles, spinner words), with the size of what it sent and the start of its answer."""
+    body = request["body"]
+    message = parse_response(response) or {}
+    blocks = [b for b in message.get("content") or [] if isinstance(b, dict)]
+    text = "".join(str(b.get("text", "")) for b in blocks)
+    other = next((t for t in others or [] if line in t.lines), None)
+    purpose = (
+        "quota probe"
+        if body.get("max_tokens") == 1
+        else (
+            f"thread {other.number}" if other else "other thread" if body.get("tools") else "helper"
+        )
+    )
+    return {
+        "line": line,
+        "model": body.get("model"),
+        "max_tokens": body.get("max_tokens"),
+        "stream": bool(body.get("stream")),
+        "messages": len(body.get("messages") or []),
+        "purpose": purpose,
+        "stop_reason": message.get("stop_reason"),
+        "usage": message.get("usage"),
+        "text": text[:80],
+    }
 
 
 def list_threads(path: str | Path) -> list[str]:

@@ -3,10 +3,10 @@
 Claude Code writes one record per *internal* message: a streamed response becomes one
 ``assistant`` record per content block (all sharing ``message.id``), each tool result its own
 ``user`` record with the tool's raw output beside it (``toolUseResult``). This module turns the
-records :mod:`~tracer.importers.dag` kept into :class:`~tracer.messages.Message` objects and
-groups them: each ``message.id`` is one model call (:class:`Response`), and everything after it
-until the next call (tool results, interruptions, new prompts, compaction boundaries) is what
-that call led to.
+records :mod:`~tracer.importers.dag` kept into :class:`~tracer.messages.Message` objects (one
+record at a time, in :mod:`~tracer.importers.transcript_records`) and groups them: each
+``message.id`` is one model call (:class:`Response`), and everything after it until the next
+call (tool results, interruptions, new prompts, compaction boundaries) is what that call led to.
 """
 
 from __future__ import annotations
@@ -18,9 +18,29 @@ from typing import Any
 
 from tracer.importers.jsonl import Record
 from tracer.importers.output import ImportReport
+from tracer.importers.transcript_records import (
+    IGNORED_KINDS,
+    INTERRUPTED,
+    api_error,
+    skip_label,
+    to_message,
+)
 from tracer.messages import Message
 
-INTERRUPTED = "[Request interrupted by user"
+__all__ = [
+    "IGNORED_KINDS",
+    "INTERRUPTED",
+    "Boundary",
+    "Response",
+    "Transcript",
+    "api_error",
+    "group_calls",
+    "mark_resends",
+    "prompt_tokens",
+    "skip_label",
+    "split_at_compactions",
+    "to_message",
+]
 
 
 @dataclass
@@ -83,133 +103,6 @@ def mark_resends(responses: list[Response]) -> None:
             grown = after - before - int(prev.usage().get("output_tokens") or 0)
             if grown > 0:
                 nxt.unwritten_input = grown
-
-
-def api_error(rec: dict[str, Any]) -> str | None:
-    """The error text of a ``<synthetic>`` API-error message, or ``None`` for anything else."""
-    msg = rec.get("message") or {}
-    if rec.get("type") != "assistant" or not (rec.get("isApiErrorMessage") or rec.get("error")):
-        return None
-    content = msg.get("content")
-    text = (
-        content
-        if isinstance(content, str)
-        else " ".join(
-            str(b.get("text", ""))
-            for b in content or []
-            if isinstance(b, dict) and b.get("type") == "text"
-        )
-    )
-    kind = rec.get("error")
-    kind = (
-        kind
-        if isinstance(kind, str)
-        else (kind or {}).get("type")
-        if isinstance(kind, dict)
-        else None
-    )
-    return ": ".join(x for x in (kind, " ".join(str(text).split())) if x) or "API error"
-
-
-def to_message(rec: dict[str, Any]) -> Message:
-    kind = rec["type"]
-    msg = rec.get("message") or {}
-    stamp = str(rec.get("timestamp") or "")
-    if kind == "attachment":
-        attachment = rec.get("attachment")
-        return Message(
-            type="attachment",
-            uuid=rec["uuid"],
-            origin="attachment",
-            timestamp=stamp,
-            attachment=attachment if isinstance(attachment, dict) else {},
-        )
-    content = msg.get("content")
-    if kind == "assistant":
-        synthetic = msg.get("model") == "<synthetic>" or rec.get("isApiErrorMessage")
-        # A whitespace-only text fragment ("\n\n" before thinking) stays in the internal list
-        # but is never sent: the API rejects it and Claude Code filters it out when normalizing
-        # (filterWhitespaceOnlyAssistantMessages). The loop's normalizer skips only "synthetic".
-        synthetic = synthetic or _blank_text(content)
-        return Message(
-            type="assistant",
-            uuid=rec["uuid"],
-            content=content,
-            message_id=msg.get("id"),
-            timestamp=stamp,
-            origin="synthetic" if synthetic else "response",
-        )
-    blocks = content if isinstance(content, list) else []
-    text = (
-        content
-        if isinstance(content, str)
-        else next(
-            (
-                str(b.get("text", ""))
-                for b in blocks
-                if isinstance(b, dict) and b.get("type") == "text"
-            ),
-            "",
-        )
-    )
-    origin = "prompt"
-    if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks):
-        origin = "tool_result"
-    elif rec.get("isCompactSummary") or text.startswith(INTERRUPTED):
-        origin = "synthetic"
-    return Message(
-        type="user",
-        uuid=rec["uuid"],
-        content=content,
-        is_meta=bool(rec.get("isMeta")),
-        origin=origin,
-        tool_use_result=rec.get("toolUseResult"),
-        source_tool_assistant_uuid=rec.get("sourceToolAssistantUUID"),
-        timestamp=stamp,
-    )
-
-
-def _blank_text(content: Any) -> bool:
-    return (
-        isinstance(content, list)
-        and len(content) == 1
-        and isinstance(content[0], dict)
-        and content[0].get("type") == "text"
-        and not str(content[0].get("text", "")).strip()
-    )
-
-
-#: Record kinds Claude Code writes that hold no part of the conversation the model saw. They are
-#: left out on purpose; any other kind is new to us and is named as unknown.
-IGNORED_KINDS = frozenset(
-    {
-        "system",
-        "progress",
-        "file-history-snapshot",
-        "queue-operation",
-        "summary",
-        "custom-title",
-        "ai-title",
-        "agent-name",
-        "permission-mode",
-        "mode",
-        "last-prompt",
-        "pr-link",
-        "bridge-session",
-        "atis-latch",
-        "tag",
-        "away-summary",
-    }
-)
-
-
-def skip_label(kind: Any, sub: Any) -> str:
-    """How the summary names records the importer does not read: by ``type`` and ``subtype``
-    (or, for progress records, ``data.type``)."""
-    kind = "untyped" if kind is None else str(kind)
-    if kind not in IGNORED_KINDS:
-        return f"records of an unknown kind '{kind}' (not read)"
-    return f"{kind}/{sub} records" if sub else f"{kind} records"
 
 
 def group_calls(

@@ -1,0 +1,103 @@
+"""The parent links of a Claude Code transcript as the conversation really ran.
+
+Every record names its predecessor (``parentUuid``), but :mod:`tracer.importers.dag` cannot
+follow that link as written everywhere. :meth:`Chain.parent` gives the link the walk takes:
+
+* a ``compact_boundary`` (``parentUuid: null``) goes on to the old leaf it keeps in
+  ``logicalParentUuid``, and a 1.0.x summary root (no boundary at all) to the message written
+  just before it, so the history before a compaction is still reached;
+* a ``system`` record (an ``api_error`` retry, a ``stop_hook_summary``) or a 1.0.x local command
+  (``/model``) that points at an older record continues the message written just before it
+  instead, when its parent is an ancestor of that message: by file position it sits on the
+  chain, and a finished stretch of work is not taken for an abandoned branch.
+
+The rest are walks along those links, each bounded (a damaged file can hold a cycle): whether one
+record is an ancestor of another, whether a chain holds a model response (a conversation that
+reached the model), and the note for a link that loops.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from tracer.importers.jsonl import Record
+from tracer.importers.record_kinds import is_local_command, is_summary_root
+
+
+class Chain:
+    """Parent links as the conversation really ran, and the walks along them."""
+
+    def __init__(self, records: list[Record], main_uuids: set[str], path: str = "") -> None:
+        self.path = path
+        self.by_uuid: dict[str, dict[str, Any]] = {}
+        self.position: dict[str, int] = {}
+        self.lines: dict[str, int] = {}
+        self._main_positions: list[int] = []
+        self._main_at: list[str] = []
+        for pos, (_, rec) in enumerate(records):
+            uid = rec.get("uuid")
+            if not isinstance(uid, str) or uid in self.by_uuid:
+                continue
+            self.by_uuid[uid] = rec
+            self.position[uid] = pos
+            self.lines[uid] = records[pos][0]
+            if uid in main_uuids:
+                self._main_positions.append(pos)
+                self._main_at.append(uid)
+
+    def main_before(self, uid: str) -> str | None:
+        """The main-chain message written just before record ``uid``."""
+        k = bisect.bisect_left(self._main_positions, self.position[uid])
+        return self._main_at[k - 1] if k else None
+
+    def is_ancestor(self, older: str, uid: str | None, limit: int = 10_000) -> bool:
+        seen = 0
+        while uid is not None and seen < limit:
+            if uid == older:
+                return True
+            rec = self.by_uuid.get(uid)
+            parent = rec.get("parentUuid") if rec else None
+            uid = parent if isinstance(parent, str) else None
+            seen += 1
+        return False
+
+    def cycle_note(self, uid: str) -> str:
+        """The note for a parent link that loops back to ``uid``."""
+        line = self.lines.get(uid, 0)
+        return (
+            f"{self.path}:{line}: the parentUuid chain loops back to record {uid} (a cycle): "
+            "the walk stopped there, and what lies before it is left out"
+        )
+
+    def answered(self, uid: str | None, limit: int = 100_000) -> bool:
+        """Whether the chain ending at ``uid`` holds a model response."""
+        seen: set[str] = set()
+        while uid is not None and uid not in seen and len(seen) < limit:
+            seen.add(uid)
+            rec = self.by_uuid.get(uid)
+            if rec is None:
+                return False
+            message = rec.get("message")
+            if (
+                rec.get("type") == "assistant"
+                and isinstance(message, dict)
+                and message.get("model") != "<synthetic>"
+            ):
+                return True
+            parent = self.parent(rec)
+            uid = parent if isinstance(parent, str) else None
+        return False
+
+    def parent(self, rec: dict[str, Any]) -> str | None:
+        parent = rec.get("parentUuid")
+        uid = rec["uuid"]
+        if parent is None and rec.get("subtype") == "compact_boundary":
+            parent = rec.get("logicalParentUuid")
+        elif parent is None and is_summary_root(rec):
+            parent = self.main_before(uid)
+        elif (rec.get("type") == "system" or is_local_command(rec)) and isinstance(parent, str):
+            before = self.main_before(uid)
+            if before is not None and before != parent and self.is_ancestor(parent, before):
+                parent = before  # it sits on the chain written just before it
+        return parent if isinstance(parent, str) else None

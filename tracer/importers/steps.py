@@ -1,0 +1,92 @@
+"""How an importer writes a step: numbered, dated and turned into an event, messages once each.
+
+:class:`StepWriter` is the part of :class:`~tracer.importers.builder.TraceBuilder` every step
+goes through. The live loop numbers and dates its events as it runs (``QueryLoop`` in
+:mod:`tracer.agent.loop`); an import has only the wall-clock times the source logged, so here
+``t`` is counted from the session's first dated moment and never runs backwards, and ``seq`` is
+given as the writer would give it. A message is written once, the first time it appears
+(``message`` events); every later step names it by uuid, as a live trace does.
+
+The steps themselves live beside it: a model call's in :mod:`tracer.importers.model_call_steps`,
+a tool result's in :mod:`tracer.importers.tool_result_steps`, appending and compaction in
+:mod:`tracer.importers.builder`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tracer.importers.output import epoch_of
+from tracer.messages import Message
+from tracer.trace.events import DebugHook, Event, ImportNote, MessageRecorded
+
+
+class StepWriter:
+    """Numbers, dates and emits each step; keeps every message written so far by uuid."""
+
+    def __init__(self, emit: Callable[[Event], Any]) -> None:
+        self.emit = emit
+        self.turn = 0
+        self.messages: list[Message] = []
+        """The internal message list (``state.messages`` in the loop)."""
+        self.by_uuid: dict[str, Message] = {}
+        self.events = 0
+        self.t = 0.0
+        self._origin: float | None = None
+
+    def at(self, epoch: float | None) -> None:
+        """Date the next events: seconds since the session's first dated moment.
+
+        Sources log wall-clock times; a trace's ``t`` counts from the start and never runs
+        backwards (side calls and tool results can be logged out of order).
+        """
+        if epoch is None:
+            return
+        if self._origin is None:
+            self._origin = epoch
+        self.t = max(self.t, round(epoch - self._origin, 3))
+
+    def _emit(self, cls: type[Event], **fields: Any) -> Any:
+        self.events += 1
+        # Numbered here as the writer will number it, so the writer need not copy the event.
+        return self.emit(cls(seq=self.events, turn=self.turn, t=self.t, **fields))
+
+    def note(self, topic: str, text: str, **fields: Any) -> None:
+        self._emit(ImportNote, topic=topic, text=text, **fields)
+
+    def record(
+        self, *messages: Message, raw_seq: int | None = None, block_seq: int | None = None
+    ) -> None:
+        """Write each message once (later events refer to it by uuid).
+
+        With ``raw_seq`` the raw tool output is not repeated: it is that ``tool_run``'s output;
+        with ``block_seq`` neither is the first content block: it is that ``mapping``'s block
+        (the live loop writes a tool result's message the same way: ``message_event``).
+        """
+        for m in messages:
+            self.by_uuid[m.uuid] = m
+            self.at(epoch_of(m.timestamp))
+            self._emit(
+                MessageRecorded,
+                uuid=m.uuid,
+                type=m.type,
+                content=_rest(m.content) if block_seq else m.content,
+                attachment=m.attachment,
+                message_id=m.message_id,
+                is_meta=m.is_meta or None,
+                origin=m.origin,
+                tool_use_result=None if raw_seq else m.tool_use_result,
+                tool_use_result_seq=raw_seq,
+                block_seq=block_seq,
+                source_tool_assistant_uuid=m.source_tool_assistant_uuid,
+                timestamp=m.timestamp or None,
+            )
+
+    def _hook(self, hook: str, line: str) -> None:
+        self._emit(DebugHook, hook=hook, line=line)
+
+
+def _rest(content: Any) -> list[Any] | None:
+    """A message's content after its first block (``None`` when nothing follows it)."""
+    return list(content[1:]) or None if isinstance(content, list) else None

@@ -1,0 +1,132 @@
+"""The steps of one imported tool result: ``tool_run``, **mapping**, the message, **wrapping**.
+
+In Claude Code a tool's output is mapped to a ``tool_result`` block (each tool's
+``mapToolResultToToolResultBlockParam``), and the block is wrapped in a user message that names
+the assistant message holding the call (``sourceToolAssistantUUID``); the chapter's journey has
+these as the ``tool_run``, ``mapping`` and ``wrapping`` steps. A source keeps only the end of
+that journey, the block and its message, so :class:`ToolResultSteps` writes the steps back from
+them: the raw output where the source kept it (a transcript's ``toolUseResult``), the block as
+it was sent, the wrapped message once, and the ``Tool result`` hook.
+
+Nothing a source does not tell is made up: there is no ``tool_start`` (nobody logged when a tool
+started), and a permission step only when the user visibly refused. Why a result is an error is
+guessed from the text the model was told (:func:`error_kind`), as the sources keep no reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tracer.hooks import tool_result_line
+from tracer.importers.steps import StepWriter
+from tracer.messages import Message, content_length
+from tracer.trace.events import PermissionDecided, ResultMapped, ResultWrapped, ToolFinished
+
+
+@dataclass(slots=True)
+class ToolResult:
+    """One ``tool_result`` block of a source, with everything the three steps need."""
+
+    tool_use_id: str
+    tool: str
+    input: Any
+    block: dict[str, Any]
+    message: Message
+    """The user message that wrapped it (already holding ``block``)."""
+    output: Any
+    assistant_uuid: str
+    feedback: str | None = None
+    duration_ms: int | None = None
+
+
+REJECTED_PREFIX = "The user doesn't want to proceed with this tool use"
+
+
+def error_kind(block: dict[str, Any], output: Any) -> str | None:
+    """Guess why a result is an error from what the model was told (sources keep no reason)."""
+    if not block.get("is_error"):
+        return None
+    text = block_text(block)
+    if output == "User rejected tool use" or text.startswith(REJECTED_PREFIX):
+        return "permission"
+    if text.startswith("Exit code"):
+        return "exit_code"
+    if "Sibling tool call errored" in text or "interrupted" in text.lower():
+        return "aborted"
+    return "tool_error"
+
+
+def block_text(block: dict[str, Any]) -> str:
+    """A tool_result's content as plain text (list content joined)."""
+    content = block.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return ""
+
+
+class ToolResultSteps(StepWriter):
+    """Writes the steps one ``tool_result`` block went through."""
+
+    def tool_result(self, result: ToolResult, *, record_message: bool = True) -> None:
+        """``tool_run``, mapping, the wrapped message, wrapping and the ``Tool result`` hook."""
+        block = result.block
+        kind = error_kind(block, result.output)
+        if kind == "permission":
+            self._emit(
+                PermissionDecided,
+                tool_use_id=result.tool_use_id,
+                tool=result.tool,
+                decision="reject",
+                source="prompt",
+                feedback=result.feedback,
+                message=block_text(block),
+            )
+        run = self._emit(
+            ToolFinished,
+            tool_use_id=result.tool_use_id,
+            tool=result.tool,
+            input=result.input,
+            output=result.output,
+            is_error=bool(block.get("is_error")),
+            error_kind=kind,
+            duration_ms=result.duration_ms,
+        )
+        length = content_length(block.get("content"))
+        text = block_text(block)
+        persisted = {"preview": True} if text.startswith("<persisted-output>") else None
+        empty = text.startswith(f"({result.tool} completed with no output)") or None
+        mapped = self._emit(
+            ResultMapped,
+            tool_use_id=result.tool_use_id,
+            tool=result.tool,
+            block=block,
+            content_length=length,
+            mapped_length=len(text),
+            persisted=persisted,
+            empty_replaced=empty,
+        )
+        if record_message and result.message.uuid not in self.by_uuid:
+            # Only the first result of a message owns the raw output (one toolUseResult each).
+            content = result.message.content
+            self.record(
+                result.message,
+                raw_seq=getattr(run, "seq", None) or None
+                if result.output is result.message.tool_use_result
+                else None,
+                # Only a block that comes first can be pointed at: feedback may precede it.
+                block_seq=getattr(mapped, "seq", None) or None
+                if isinstance(content, list) and content and content[0] is block
+                else None,
+            )
+        self._emit(
+            ResultWrapped,
+            tool_use_id=result.tool_use_id,
+            tool=result.tool,
+            message_uuid=result.message.uuid,
+            source_tool_assistant_uuid=result.assistant_uuid,
+            feedback=result.feedback,
+        )
+        self._hook("tool_result", tool_result_line(result.tool, block))
