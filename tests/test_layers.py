@@ -39,6 +39,8 @@ def test_the_trace_layer_imports_nothing_from_the_agent() -> None:
     files = [
         *sorted((PACKAGE / "trace").rglob("*.py")),
         PACKAGE / "messages.py",
+        PACKAGE / "internal_messages.py",
+        PACKAGE / "api_messages.py",
         PACKAGE / "pairing.py",
         PACKAGE / "error_paths.py",
     ]
