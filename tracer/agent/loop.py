@@ -31,14 +31,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tracer.agent.execution import (
-    INTERRUPT_MESSAGE_FOR_TOOL_USE,
-    ToolCall,
-    ToolRunner,
-    message_event,
-)
+from tracer.agent.execution import INTERRUPT_MESSAGE_FOR_TOOL_USE, ToolRunner
+from tracer.agent.message_record import message_event
 from tracer.agent.model import ModelError, ModelSeam
 from tracer.agent.resend import Resender
+from tracer.agent.tool_calls import tool_calls
 from tracer.hooks import loop_turn_line, needs_follow_up_line
 from tracer.messages import (
     Message,
@@ -153,11 +150,7 @@ class QueryLoop:
                 attempts=response.attempts,
             )
 
-            calls = [
-                ToolCall(b["id"], b["name"], b.get("input"), m.uuid)
-                for m in assistant_messages
-                for b in m.tool_uses()
-            ]
+            calls = tool_calls(assistant_messages)
             follow_up = needs_follow_up(response.blocks) or self.force_follow_up
             self._emit(
                 FollowUpDecided,
