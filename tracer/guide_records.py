@@ -1,11 +1,11 @@
 """What a chapter guide holds, once read and checked: sections, stage texts, checkpoints.
 
 These are the records :func:`tracer.chapters.load_guide` returns (see there for the file). Every
-text comes in both languages (:class:`Text`); every record can be read as ``record.field`` or
-``record["field"]``, so the replay's templates and the tests read them alike. A :class:`Section`
-points both ways: at the Claude Code function the chapter is about (:class:`ClaudeCodeAnchor`,
-a ``src/...`` path and a function name) and at the tracer function that plays the same part
-(:class:`TracerAnchor`). This module imports nothing heavy, so the replay can load it freely.
+text comes in both languages (:class:`Text`), and every record can be read as ``record.field``
+or ``record["field"]`` alike. A :class:`Section` points both ways: at the Claude Code function
+the chapter is about (:class:`ClaudeCodeAnchor`, a ``src/...`` path and a function name) and at
+the tracer function that plays the same part (:class:`TracerAnchor`). This module imports
+nothing heavy, so the replay can load it freely.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 """Resending: the whole history goes out again, every turn, as Claude Code really sends it.
 
 The loop's second step (:mod:`tracer.agent.loop`), the chapter's 重新发送. Mirrors the request
-half of ``callModel`` in Claude Code: ``queryModel`` in ``src/services/api/claude.ts`` runs
-``normalizeMessagesForAPI`` on the internal list and then ``ensureToolResultPairing``
-(:func:`tracer.pairing.ensure_tool_result_pairing`), which answers any unanswered ``tool_use``
-with a made-up ``is_error`` result and strips any orphan ``tool_result``, before the body is
-streamed through the one seam to the SDK (:class:`~tracer.agent.model.ModelSeam`). The API keeps
-no state between calls, so each request carries everything.
+half of the ``callModel`` call in Claude Code's ``src/query.ts``: on its way to the API,
+``src/services/api/claude.ts`` runs ``normalizeMessagesForAPI`` on the internal list and then
+``ensureToolResultPairing`` (:func:`tracer.pairing.ensure_tool_result_pairing`), which answers
+any unanswered ``tool_use`` with a made-up ``is_error`` result and strips any orphan
+``tool_result``, before the body is streamed through the one seam to the SDK
+(:class:`~tracer.agent.model.ModelSeam`). The API keeps no state between calls, so each request
+carries everything.
 
 Every request is written to the trace as a ``request`` event that names the request whose
 messages it starts with and lists only the new tail (``prefix_request``, ``prefix_len``,
