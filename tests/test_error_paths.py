@@ -31,9 +31,10 @@ def test_only_a_call_that_returned_goes_through_add_tool_result() -> None:
 def test_every_error_kind_the_runner_writes_has_a_row() -> None:
     import inspect
 
-    from tracer.agent import execution
+    from tracer.agent import execution, tool_checks
 
-    source = inspect.getsource(execution)
+    # The refusals before a call are built in tool_checks, the rest in the runner.
+    source = inspect.getsource(execution) + inspect.getsource(tool_checks)
     for kind in ("input_validation", "validate_input", "unknown_tool", "permission", "aborted"):
         assert f'"{kind}"' in source and kind in PATHS
     assert {"exit_code", "exception", "interrupted"} <= set(PATHS)

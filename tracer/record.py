@@ -1,9 +1,9 @@
 """Recording a session: a workspace, the loop, and a trace file, wired together.
 
 This is the edge where the loop meets the world: it makes the throwaway workspace, builds the SDK
-seam (scripted or real), sends every event the loop emits to the :class:`TraceWriter` (and, with
-``--debug``, the chapter's ``[DEBUG]`` lines to stderr), and keeps a copy of every persisted
-oversized result beside the trace. Whatever happens, the trace ends with a ``terminal`` event.
+seam (scripted or real), and sends every event the loop emits through the
+:class:`~tracer.recorder.Recorder` to the trace file (and, with ``--debug``, the chapter's
+``[DEBUG]`` lines to stderr). Whatever happens, the trace ends with a ``terminal`` event.
 
 It is also where the session is walled in: secrets are redacted by value on their way to the
 disk (:mod:`tracer.trace.redact`), commands get an allowlisted environment and, when asked for,
@@ -19,10 +19,9 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from tracer import __version__
 from tracer.agent.hide_environ import hidden_from_children
@@ -30,20 +29,11 @@ from tracer.agent.pids_cgroup import remove_pending
 from tracer.agent.processes import become_subreaper, children, kill_orphans
 from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbox, find_sandbox
 from tracer.errors import UserError
-from tracer.hooks import shown_line
 from tracer.interrupts import Interrupts
-from tracer.printable import printable
+from tracer.recorder import write_session
 from tracer.scenario import Scenario
-from tracer.trace.events import (
-    DebugHook,
-    Event,
-    Header,
-    ResultMapped,
-    SessionEnded,
-    ToolFinished,
-)
+from tracer.trace.events import Event, Header
 from tracer.trace.redact import API_KEY_NAMES, Redactor
-from tracer.trace.writer import TraceWriter
 from tracer.workspace import (
     DETERMINISTIC_ENV,
     SessionDirs,
@@ -51,65 +41,6 @@ from tracer.workspace import (
     prepare_workspace,
     refuse_source,
 )
-
-
-@dataclass
-class Recorder:
-    """The ``emit`` callback of a recording: writes, echoes hooks, keeps persisted files."""
-
-    writer: TraceWriter
-    debug_stream: TextIO | None = None
-    also: list[Callable[[Event], Any]] = field(default_factory=list)
-    ended: bool = False
-    interrupts: Interrupts | None = None
-
-    def __call__(self, event: Event) -> Event:
-        if isinstance(event, ResultMapped) and event.persisted:
-            event = replace(event, persisted=self._keep(event.persisted))
-        if (
-            isinstance(event, ToolFinished)
-            and isinstance(event.output, dict)
-            and event.output.get("persistedOutputPath")
-        ):
-            event = replace(event, output=self._keep_output(event.output))
-        if isinstance(event, SessionEnded) and not event.error and self._stopped():
-            # The loop ends a turn cut short by any stop signal as aborted_tools; say which.
-            event = replace(event, error=self.interrupts.reason)  # type: ignore[union-attr]
-        stamped = self.writer.write(event)
-        if isinstance(event, DebugHook) and self.debug_stream is not None:
-            line = printable(self.writer.redact(shown_line(event)))  # it quotes the model
-            print(line, file=self.debug_stream, flush=True)
-        if isinstance(event, SessionEnded):
-            self.ended = True
-        for callback in self.also:
-            callback(stamped)
-        return stamped
-
-    def _stopped(self) -> bool:
-        return self.interrupts is not None and self.interrupts.received is not None
-
-    def _keep(self, persisted: dict[str, Any]) -> dict[str, Any]:
-        source = Path(persisted["path"])
-        folder = self._folder()
-        # Tool output was redacted before it was persisted; the copy is checked again anyway.
-        self.writer.redact.copy_file(source, folder / source.name)
-        return {**persisted, "saved": f"{folder.name}/{source.name}"}
-
-    def _keep_output(self, output: dict[str, Any]) -> dict[str, Any]:
-        """A command's rolled-over stdout, copied beside the trace (redacted on the way: it was
-        written by the command, never seen whole by the redactor)."""
-        source = Path(output["persistedOutputPath"])
-        folder = self._folder()
-        try:
-            self.writer.redact.copy_file(source, folder / source.name)
-        except OSError:
-            return output
-        return {**output, "persistedOutputSaved": f"{folder.name}/{source.name}"}
-
-    def _folder(self) -> Path:
-        folder = self.writer.path.with_name(self.writer.path.stem + ".tool-results")
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
 
 
 def _header(source: dict[str, Any], dirs: SessionDirs) -> Header:
@@ -282,48 +213,10 @@ def _run(
     become_subreaper()  # escaped children of a command come back to us, to be killed
     before = children()
     try:
-        _write_session(session, output, header, debug, also, redact, interrupts)
+        write_session(session, output, header, debug, also, redact, interrupts)
     finally:
         kill_orphans(before)
         remove_pending()  # a command's cgroup that a zombie kept busy, reaped by now
-
-
-def _write_session(
-    session: Any,
-    output: Path,
-    header: Header,
-    debug: bool,
-    also: list[Callable[[Event], Any]],
-    redact: Redactor,
-    interrupts: Interrupts,
-) -> None:
-    with TraceWriter(output, header, redact=redact) as writer:
-        recorder = Recorder(writer, sys.stderr if debug else None, also, interrupts=interrupts)
-        try:
-            recorder(session.start_event())
-            session.run(recorder)
-        except KeyboardInterrupt:
-            if not recorder.ended:
-                recorder(
-                    SessionEnded(
-                        reason="aborted_streaming",
-                        turn_count=session.turn,
-                        message_count=session.message_count,
-                        error=interrupts.reason,
-                    )
-                )
-        except Exception as exc:
-            # A bug of ours must still leave a trace that ends validly; then let it surface.
-            if not recorder.ended:
-                recorder(
-                    SessionEnded(
-                        reason="model_error",
-                        turn_count=session.turn,
-                        message_count=session.message_count,
-                        error=f"tracer failed: {type(exc).__name__}: {exc}",
-                    )
-                )
-            raise
 
 
 def _display(path: Path) -> str:

@@ -4,14 +4,16 @@ Mirrors Claude Code's ``services/tools/toolExecution.ts`` (``checkPermissionsAnd
 ``addToolResult``) and ``toolOrchestration.ts`` (``runTools``). For each ``tool_use`` block, in the
 order the model asked:
 
-1. find the tool, check the input against its schema, then the tool's own ``validate_input``;
+1. find the tool, check the input against its schema, then the tool's own ``validate_input``
+   (:mod:`~tracer.agent.tool_checks`);
 2. ask :mod:`~tracer.agent.permissions`;
 3. run it: consecutive concurrency-safe calls (Read, Glob, Grep, read-only Bash) as one parallel
-   batch, every other call alone;
+   batch, every other call alone (:mod:`~tracer.agent.tool_calls`);
 4. **mapping**: the tool turns its raw output into a ``tool_result`` block, which
    :mod:`~tracer.agent.results` checks for size and emptiness;
 5. **wrapping**: :meth:`ToolRunner.add_tool_result` puts the block (and any permission feedback)
-   in a user message with ``create_user_message`` and pushes it.
+   in a user message with ``create_user_message`` and pushes it: the message goes into the
+   trace at once (:mod:`~tracer.agent.message_record`) and back to the loop.
 
 A failure at any step is data, not a crash: it becomes an ``is_error`` result and the loop goes on.
 Results are pushed in the model's order however the batch finished.
@@ -19,7 +21,6 @@ Results are pushed in the model's order however the batch finished.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -27,15 +28,24 @@ from pathlib import Path
 from typing import Any
 
 from tracer.agent.faults import Faults
-from tracer.agent.messages import Message, content_length, create_user_message, tool_use_error
-from tracer.agent.permissions import Decision, Permissions
+from tracer.agent.message_record import ResultRefs, message_event
+from tracer.agent.permissions import Permissions
 from tracer.agent.results import ProcessedBlock, process_pre_mapped_tool_result_block
-from tracer.agent.tools import Tool, ToolContext, ToolFailure, schema_issues
+from tracer.agent.tool_calls import MAX_PARALLEL_TOOLS, ToolCall, partition_tool_calls
+from tracer.agent.tool_checks import (
+    CANCEL_MESSAGE,
+    Outcome,
+    cancelled,
+    check_input,
+    error_block,
+    refused_by,
+)
+from tracer.agent.tools import Tool, ToolContext, ToolFailure
 from tracer.hooks import tool_result_line
+from tracer.messages import Message, content_length, create_user_message
 from tracer.trace.events import (
     DebugHook,
     Event,
-    MessageRecorded,
     PermissionDecided,
     ResultMapped,
     ResultWrapped,
@@ -43,37 +53,13 @@ from tracer.trace.events import (
     ToolStarted,
 )
 
-CANCEL_MESSAGE = (
-    "The user doesn't want to take this action right now. STOP what you are doing and wait for "
-    "the user to tell you how to proceed."
-)
 INTERRUPT_MESSAGE_FOR_TOOL_USE = "[Request interrupted by user for tool use]"
-MAX_PARALLEL_TOOLS = 10
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCall:
-    """One ``tool_use`` block, and the uuid of the assistant message that holds it."""
-
-    tool_use_id: str
-    name: str
-    input: Any
-    assistant_uuid: str
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What became of a call: the raw output, and a block when it never reached the tool."""
-
-    output: Any = None
-    error_block: dict[str, Any] | None = None
-    error_kind: str | None = None
-    decision: Decision | None = None
-    duration_ms: int | None = None
 
 
 @dataclass
 class ToolRunner:
+    """One session's tool runs: the loop hands it each turn's calls (:meth:`run_tools`)."""
+
     tools: dict[str, Tool]
     ctx: ToolContext
     permissions: Permissions
@@ -93,7 +79,7 @@ class ToolRunner:
     def run_tools(self, calls: list[ToolCall]) -> list[Message]:
         """Run every call; return the wrapped result messages in the model's order."""
         results: list[Message] = []
-        for batch_no, batch in enumerate(self._batches(calls), start=1):
+        for batch_no, batch in enumerate(partition_tool_calls(calls, self.tools), start=1):
             outcomes = [self._prepare(call) for call in batch]
             runnable = [
                 (c, o) for c, o in zip(batch, outcomes, strict=True) if o.error_block is None
@@ -113,46 +99,17 @@ class ToolRunner:
                     results.append(message)
         return results
 
-    def _batches(self, calls: list[ToolCall]) -> list[list[ToolCall]]:
-        """Consecutive concurrency-safe calls share a batch; any other call is a batch alone."""
-        batches: list[tuple[bool, list[ToolCall]]] = []
-        for call in calls:
-            safe = self._is_concurrency_safe(call)
-            if safe and batches and batches[-1][0]:
-                batches[-1][1].append(call)
-            else:
-                batches.append((safe, [call]))
-        return [batch for _, batch in batches]
-
-    def _is_concurrency_safe(self, call: ToolCall) -> bool:
-        # As in Claude Code, a call whose input does not even parse is treated as unsafe.
-        tool = self.tools.get(call.name)
-        return (
-            tool is not None
-            and not schema_issues(tool.input_schema, call.input)
-            and tool.is_concurrency_safe(call.input)
-        )
-
     # -- before the call ---------------------------------------------------------------------
 
     def _prepare(self, call: ToolCall) -> Outcome:
+        """The checks of :mod:`~tracer.agent.tool_checks`, then the permission decision."""
         if self.aborted:
-            return _refused(CANCEL_MESSAGE, "Error: " + CANCEL_MESSAGE, "aborted", tagged=False)
+            return cancelled()
         tool = self.tools.get(call.name)
-        if tool is None:
-            text = f"Error: No such tool available: {call.name}"
-            return _refused(text, text, "unknown_tool")
-        issues = schema_issues(tool.input_schema, call.input)
-        if issues:
-            formatted = f"{tool.name} failed due to the following issue(s):\n" + "\n".join(issues)
-            raw = json.dumps(issues, ensure_ascii=False)
-            return _refused(
-                f"InputValidationError: {formatted}",
-                f"InputValidationError: {raw}",
-                "input_validation",
-            )
-        if reason := tool.validate_input(call.input, self.ctx):
-            return _refused(reason, f"Error: {reason}", "validate_input")
+        refusal = check_input(tool, call.name, call.input, self.ctx)
+        if refusal is not None:
+            return refusal
+        assert tool is not None
         decision = self.permissions.check(tool.name, call.input)
         self._emit(
             PermissionDecided,
@@ -166,15 +123,7 @@ class ToolRunner:
         )
         if not decision.allowed:
             self.aborted = self.aborted or decision.abort
-            # Permission refusals carry no <tool_use_error> tag: the message is for the model.
-            outcome = _refused(
-                decision.message or "denied",
-                f"Error: {decision.message}",
-                "permission",
-                tagged=False,
-            )
-            outcome.decision = decision
-            return outcome
+            return refused_by(decision)
         return Outcome(decision=decision)
 
     # -- the call ----------------------------------------------------------------------------
@@ -207,7 +156,7 @@ class ToolRunner:
             # Claude Code formats an error thrown by tool.call() plainly, without the tag.
             text = str(exc) or type(exc).__name__
             outcome.output = f"Error: {text}"
-            outcome.error_block = _error_block(text)
+            outcome.error_block = error_block(text)
             outcome.error_kind = "exception"
         if isinstance(outcome.output, dict):
             outcome.duration_ms = outcome.output.pop("duration_ms", None)
@@ -224,7 +173,7 @@ class ToolRunner:
         for _call, outcome in running:
             if outcome.output is None and outcome.error_block is None:
                 outcome.output = "User rejected tool use"
-                outcome.error_block = _error_block(INTERRUPT_MESSAGE_FOR_TOOL_USE)
+                outcome.error_block = error_block(INTERRUPT_MESSAGE_FOR_TOOL_USE)
                 outcome.error_kind = "interrupted"
 
     # -- after the call: mapping and wrapping ------------------------------------------------
@@ -269,7 +218,7 @@ class ToolRunner:
         )
         # The raw output and the block are already in the trace (tool_run and mapping steps):
         # the message points at them instead of copying them.
-        refs = _Refs(getattr(run, "seq", None) or None, getattr(mapped, "seq", None) or None)
+        refs = ResultRefs(getattr(run, "seq", None) or None, getattr(mapped, "seq", None) or None)
         # 2.1.88 calls addToolResult only after tool.call() returned: refusals, thrown errors
         # (a non-zero exit throws ShellError) and interruptions build their message elsewhere.
         reached = outcome.error_block is None and error_kind != "exit_code"
@@ -283,7 +232,7 @@ class ToolRunner:
         tool_use_result: Any,
         block: dict[str, Any],
         accept_feedback: str | None,
-        refs: _Refs | None = None,
+        refs: ResultRefs | None = None,
         reached_in_claude_code: bool = True,
         *,
         error_kind: str | None = None,
@@ -307,7 +256,7 @@ class ToolRunner:
         )
         if self.faults.drops(call.tool_use_id):
             return None  # the fault: resultingMessages.push() never runs
-        refs = refs or _Refs()
+        refs = refs or ResultRefs()
         # The message may point at the mapping step for its first block only when that block
         # is first (feedback_first puts the text ahead of it).
         block_seq = refs.block if content[0] is block else None
@@ -332,57 +281,4 @@ class ToolRunner:
         return message
 
 
-@dataclass(frozen=True, slots=True)
-class _Refs:
-    """Where a result's pieces were written: the ``tool_run`` (raw output) and ``mapping`` (block)
-    events, by ``seq``. Unknown when the ``emit`` callback does not return stamped events."""
-
-    raw: int | None = None
-    block: int | None = None
-
-
-def _error_block(content: str) -> dict[str, Any]:
-    return {"type": "tool_result", "content": content, "is_error": True, "tool_use_id": ""}
-
-
-def _refused(content: str, raw: str, kind: str, *, tagged: bool = True) -> Outcome:
-    return Outcome(
-        output=raw,
-        error_block=_error_block(tool_use_error(content) if tagged else content),
-        error_kind=kind,
-    )
-
-
-def message_event(
-    message: Message,
-    turn: int,
-    tool_use_result_seq: int | None = None,
-    block_seq: int | None = None,
-) -> MessageRecorded:
-    """The trace record of an internal message (written once; later events use its uuid).
-
-    With ``tool_use_result_seq`` the raw output is not repeated: it is the ``output`` of that
-    ``tool_run`` event; with ``block_seq`` the first content block is the ``block`` of that
-    ``mapping`` event and only the blocks after it are written. The reader puts both back, so
-    whoever reads a trace sees whole messages. The message's clock time is not written either:
-    the event's ``t`` says when it was made.
-    """
-    return MessageRecorded(
-        turn=turn,
-        uuid=message.uuid,
-        type=message.type,
-        content=_rest(message.content) if block_seq else message.content,
-        attachment=message.attachment,
-        message_id=message.message_id,
-        is_meta=message.is_meta or None,
-        origin=message.origin,
-        tool_use_result=None if tool_use_result_seq else message.tool_use_result,
-        tool_use_result_seq=tool_use_result_seq,
-        block_seq=block_seq,
-        source_tool_assistant_uuid=message.source_tool_assistant_uuid,
-    )
-
-
-def _rest(content: Any) -> list[dict[str, Any]] | None:
-    """The content after its first block (``None`` when there is nothing after it)."""
-    return list(content[1:]) or None if isinstance(content, list) else None
+__all__ = ["CANCEL_MESSAGE", "INTERRUPT_MESSAGE_FOR_TOOL_USE", "ToolCall", "ToolRunner"]

@@ -5,9 +5,9 @@ Mirrors ``queryLoop()`` in Claude Code's ``src/query.ts``, chapter 12's third st
 ``while True``. Each turn:
 
 1. the ``Loop turn`` hook, on the internal list the turn starts with;
-2. **resending**: the whole history, normalized for the API and checked by
-   ``ensure_tool_result_pairing`` (``claude.ts``: every ``tool_use`` answered, no orphan result),
-   goes out again (the API keeps no state between calls);
+2. **resending** (:mod:`~tracer.agent.resend`): the whole history, normalized for the API and
+   checked by ``ensure_tool_result_pairing`` (``claude.ts``: every ``tool_use`` answered, no
+   orphan result), goes out again (the API keeps no state between calls);
 3. the streamed response becomes one internal assistant message per content block;
 4. ``needs_follow_up`` is true when any block is a ``tool_use`` (not when ``stop_reason`` says
    so: Claude Code does not trust it); if false, the loop ends with ``completed``;
@@ -27,41 +27,32 @@ The loop knows nothing of files or screens: it hands every event to ``emit``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from tracer.agent.execution import (
-    INTERRUPT_MESSAGE_FOR_TOOL_USE,
-    ToolCall,
-    ToolRunner,
-    message_event,
-)
-from tracer.agent.messages import (
-    ApiMessage,
+from tracer.agent.execution import INTERRUPT_MESSAGE_FOR_TOOL_USE, ToolRunner
+from tracer.agent.message_record import message_event
+from tracer.agent.model import ModelError, ModelSeam
+from tracer.agent.resend import Resender
+from tracer.agent.tool_calls import tool_calls
+from tracer.hooks import loop_turn_line, needs_follow_up_line
+from tracer.messages import (
     Message,
     create_api_error_message,
     create_assistant_messages,
     create_attachment_message,
     create_user_message,
-    ensure_tool_result_pairing,
-    materialize,
     normalize_messages_for_api,
     synthetic_tool_result_block,
 )
-from tracer.agent.model import Attempt, ModelError, ModelSeam, StreamedResponse, sha256
-from tracer.hooks import loop_turn_line, needs_follow_up_line
 from tracer.trace.events import (
     DebugHook,
     EndReason,
     Event,
     FollowUpDecided,
     HistoryAppended,
-    HttpAttempt,
-    HttpAttemptStarted,
     MaxTurnsChecked,
-    RequestSent,
     ResponseReceived,
     SessionEnded,
     TurnStarted,
@@ -91,16 +82,6 @@ def needs_follow_up(blocks: list[dict[str, Any]]) -> bool:
     return any(block.get("type") == "tool_use" for block in blocks)
 
 
-@dataclass
-class _RequestLog:
-    """What the previous request held, so the next one is stored as "same prefix + new tail"."""
-
-    index: int = 0
-    refs: list[dict[str, Any]] = field(default_factory=list)
-    params: dict[str, Any] | None = None
-    body_keys: list[str] | None = None
-
-
 class QueryLoop:
     """One session's loop. :meth:`run` is ``query_loop``; the rest are its steps."""
 
@@ -115,20 +96,21 @@ class QueryLoop:
         force_follow_up: bool = False,
         send_unpatched: bool = False,
     ) -> None:
-        self.seam = seam
         self.runner = runner
         self.emit = emit
         self.new_uuid = new_uuid
         self.max_turns = max_turns
         self.force_follow_up = force_follow_up
-        self.send_unpatched = send_unpatched
-        """Send the first request the pairing check patches once unpatched too, to show what
-        the bare API answers (a fault scenario's ``send_unpatched``)."""
         self.by_uuid: dict[str, Message] = {}
-        self._requests = _RequestLog()
+        self.resender = Resender(
+            seam=seam,
+            emit=emit,
+            new_uuid=new_uuid,
+            by_uuid=self.by_uuid,
+            record=self._record,
+            send_unpatched=send_unpatched,
+        )
         self._turn = 0
-        self._synthetic: dict[str, Message] = {}
-        self._unpatched_sent = False
 
     def _emit(self, cls: type[Event], **fields: Any) -> Any:
         return self.emit(cls(turn=self._turn, **fields))
@@ -142,13 +124,13 @@ class QueryLoop:
         self._record(*messages)
         state = State(messages=list(messages), turn_count=1)
         while True:
-            self._turn = self.runner.turn = turn = state.turn_count
+            self._turn = self.runner.turn = self.resender.turn = turn = state.turn_count
             self._emit(TurnStarted, message_count=len(state.messages))
             self._emit(DebugHook, hook="loop_turn", line=loop_turn_line(turn, len(state.messages)))
 
             messages_for_query = state.messages
             try:
-                response = self._call_model(messages_for_query)
+                response = self.resender.call_model(messages_for_query)
             except ModelError as exc:
                 return self._end_with_model_error(messages_for_query, str(exc))
 
@@ -158,7 +140,7 @@ class QueryLoop:
             self._record(*assistant_messages)
             self._emit(
                 ResponseReceived,
-                request_index=self._requests.index,
+                request_index=self.resender.request_index,
                 message_id=response.message_id,
                 model=response.model,
                 stop_reason=response.stop_reason,
@@ -168,11 +150,7 @@ class QueryLoop:
                 attempts=response.attempts,
             )
 
-            calls = [
-                ToolCall(b["id"], b["name"], b.get("input"), m.uuid)
-                for m in assistant_messages
-                for b in m.tool_uses()
-            ]
+            calls = tool_calls(assistant_messages)
             follow_up = needs_follow_up(response.blocks) or self.force_follow_up
             self._emit(
                 FollowUpDecided,
@@ -233,112 +211,6 @@ class QueryLoop:
             )
             state = State(messages=next_messages, turn_count=next_turn_count)
 
-    # -- resending -----------------------------------------------------------------------------
-
-    def _call_model(self, messages: list[Message]) -> StreamedResponse:
-        api_messages = normalize_messages_for_api(messages)
-        patched, repair = ensure_tool_result_pairing(
-            api_messages, self.by_uuid, self._synthetic_result
-        )
-        if not repair.changed:
-            return self._send(api_messages, len(messages), None)
-        pairing: dict[str, Any] = repair.to_json()
-        if self.send_unpatched and not self._unpatched_sent:
-            # Show both answers: the bare API's to the request as the loop built it, then the
-            # one to the request Claude Code really sends.
-            self._unpatched_sent = True
-            try:
-                return self._send(api_messages, len(messages), None)
-            except ModelError as exc:
-                if not str(exc).startswith("400"):
-                    raise  # not the API judging the request: nothing to compare
-            pairing["unpatched_request"] = self._requests.index
-        return self._send(patched, len(messages), pairing)
-
-    def _synthetic_result(self, tool_use_id: str, assistant_uuid: str) -> Message:
-        """The user message that holds the made-up result for ``tool_use_id``: made and recorded
-        once, so every later request points at the same block (the internal list never gets
-        it; only requests do)."""
-        message = self._synthetic.get(tool_use_id)
-        if message is None:
-            message = create_user_message(
-                [synthetic_tool_result_block(tool_use_id)],
-                new_uuid=self.new_uuid,
-                source_tool_assistant_uuid=assistant_uuid,
-                origin="synthetic",
-            )
-            self._synthetic[tool_use_id] = message
-            self._record(message)
-        return message
-
-    def _send(
-        self, api_messages: list[ApiMessage], internal_count: int, pairing: dict[str, Any] | None
-    ) -> StreamedResponse:
-        body_messages = materialize(api_messages, self.by_uuid)
-        logged = False
-
-        def started(number: int, body: bytes) -> None:
-            # Written as the attempt begins, so a trace cut short shows what was in flight.
-            nonlocal logged
-            if not logged:
-                self._log_request(api_messages, internal_count, body, pairing)
-                logged = True
-            self._emit(
-                HttpAttemptStarted,
-                request_index=self._requests.index,
-                attempt=number,
-                timeout=self.seam.timeout,
-            )
-
-        def ended(number: int, attempt: Attempt) -> None:
-            # A clean first attempt says nothing the response step does not.
-            if number > 1 or attempt.error:
-                self._emit(
-                    HttpAttempt,
-                    request_index=self._requests.index,
-                    attempt=number,
-                    status=attempt.status,
-                    error=attempt.error,
-                )
-
-        try:
-            return self.seam.stream(body_messages, started, ended)
-        except ModelError:
-            if not logged:
-                self._log_request(api_messages, internal_count, None, pairing)
-            raise
-
-    def _log_request(
-        self,
-        api_messages: list[ApiMessage],
-        internal_count: int,
-        body: bytes | None,
-        pairing: dict[str, Any] | None = None,
-    ) -> None:
-        log = self._requests
-        refs = [m.to_ref() for m in api_messages]
-        prefix = 0
-        while prefix < min(len(refs), len(log.refs)) and refs[prefix] == log.refs[prefix]:
-            prefix += 1
-        params, keys = _split_body(body)
-        changed = params != log.params or keys != log.body_keys
-        log.index += 1
-        self._emit(
-            RequestSent,
-            request_index=log.index,
-            message_count=len(refs),
-            internal_count=internal_count,
-            prefix_request=log.index - 1 if prefix else None,
-            prefix_len=prefix,
-            tail=refs[prefix:],
-            bytes=len(body or b""),
-            sha256=sha256(body or b""),
-            params=params if changed else None,
-            body_keys=keys if changed else None,
-            pairing=pairing,
-        )
-        log.refs, log.params, log.body_keys = refs, params, keys
-
     # -- endings -------------------------------------------------------------------------------
 
     def _end(
@@ -377,14 +249,6 @@ class QueryLoop:
         notice = create_api_error_message(f"API Error: {error}", new_uuid=self.new_uuid)
         self._record(*extra, notice)
         return self._end("model_error", self._turn, [*messages, *extra, notice], error)
-
-
-def _split_body(body: bytes | None) -> tuple[dict[str, Any] | None, list[str] | None]:
-    """The body without ``messages``, and its key order (for the byte-for-byte rebuild)."""
-    if not body:
-        return None, None
-    data = json.loads(body)
-    return {k: v for k, v in data.items() if k != "messages"}, list(data)
 
 
 def query_loop(

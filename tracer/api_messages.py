@@ -1,0 +1,161 @@
+"""What the API is sent: the internal list turned into a request's ``messages``.
+
+Mirrors Claude Code's ``normalizeMessagesForAPI`` (``utils/messages.ts``), which ``claude.ts``
+runs on the whole history before every request, since the API keeps no state between calls. The
+internal list (:mod:`tracer.internal_messages`) holds one assistant message per content block and
+one user message per tool result; the API wants turns. So :func:`normalize_messages_for_api`
+merges same-id assistant pieces back into one message, merges consecutive user messages with
+their ``tool_result`` blocks first, and turns attachments into ``<system-reminder>`` text.
+
+An :class:`ApiMessage` does not copy its blocks: it remembers where each came from (``parts``:
+``(uuid, index)`` pairs). So a trace can store a request by reference, and :func:`materialize`
+rebuilds it byte for byte from the messages the trace already holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tracer.internal_messages import Message
+
+Part = tuple[str, int | None]
+"""Where an API block came from: ``(message uuid, block index)``; index ``None`` = whole content."""
+
+
+def attachment_blocks(attachment: dict[str, Any]) -> list[dict[str, Any]]:
+    """What an attachment contributes to the request: ``<system-reminder>`` text, or nothing.
+
+    ``max_turns_reached`` (and any attachment without content) sends nothing, as in Claude Code.
+    """
+    text = attachment.get("content")
+    if attachment.get("type") == "max_turns_reached" or not text:
+        return []
+    if isinstance(text, list):  # hook attachments hold a list of strings
+        text = "\n".join(str(x) for x in text)
+    return [{"type": "text", "text": f"<system-reminder>\n{text}\n</system-reminder>"}]
+
+
+@dataclass(slots=True)
+class ApiMessage:
+    """One message of a request: its role and where each of its blocks came from."""
+
+    role: Literal["user", "assistant"]
+    parts: list[Part]
+
+    def to_ref(self) -> dict[str, Any]:
+        return {"role": self.role, "parts": [[u, i] for u, i in self.parts]}
+
+    @staticmethod
+    def from_ref(ref: dict[str, Any]) -> ApiMessage:
+        return ApiMessage(ref["role"], [(u, i) for u, i in ref["parts"]])
+
+
+def _parts_of(message: Message) -> list[Part]:
+    if message.type == "attachment":
+        return [(message.uuid, 0)] if attachment_blocks(message.attachment or {}) else []
+    if isinstance(message.content, str):
+        return [(message.uuid, None)]
+    blocks = message.content or []
+    if message.type == "assistant":
+        # The API refuses whitespace-only text in an assistant turn; Claude Code drops it too.
+        return [
+            (message.uuid, i)
+            for i, b in enumerate(blocks)
+            if not (b.get("type") == "text" and not str(b.get("text", "")).strip())
+        ]
+    return [(message.uuid, i) for i in range(len(blocks))]
+
+
+def is_tool_result_part(part: Part, by_uuid: dict[str, Message]) -> bool:
+    uuid, index = part
+    msg = by_uuid[uuid]
+    return (
+        index is not None and msg.type == "user" and msg.blocks[index].get("type") == "tool_result"
+    )
+
+
+def _reorder_attachments(messages: Iterable[Message]) -> list[Message]:
+    """Move each attachment up past plain user messages, stopping at an assistant message or a
+    user message that carries tool results (Claude Code's ``reorderAttachmentsForAPI``)."""
+    out: list[Message] = []
+    for msg in messages:
+        if msg.type != "attachment":
+            out.append(msg)
+            continue
+        pos = len(out)
+        while pos > 0 and out[pos - 1].type != "assistant" and not out[pos - 1].has_tool_result():
+            if out[pos - 1].type == "attachment":
+                break  # keep attachments in their own order
+            pos -= 1
+        out.insert(pos, msg)
+    return out
+
+
+def normalize_messages_for_api(messages: Sequence[Message]) -> list[ApiMessage]:
+    """Turn the internal list into the messages the API accepts.
+
+    * attachments become ``<system-reminder>`` text in a user message (or vanish);
+    * assistant fragments with the same ``message_id`` merge back into one message;
+    * consecutive user messages merge, with ``tool_result`` blocks hoisted to the front;
+    * whitespace-only assistant text is dropped, and so are assistant messages left empty.
+    """
+    by_uuid = {m.uuid: m for m in messages}
+    out: list[ApiMessage] = []
+    last_assistant_id: str | None = None
+    for msg in _reorder_attachments(messages):
+        if msg.type == "assistant" and msg.origin == "synthetic":
+            continue  # an API-error notice is for the user, never for the model
+        parts = _parts_of(msg)
+        if not parts:
+            continue
+        role: Literal["user", "assistant"] = "assistant" if msg.type == "assistant" else "user"
+        prev = out[-1] if out else None
+        if prev is not None and prev.role == role:
+            same_response = role == "assistant" and msg.message_id == last_assistant_id
+            if role == "user" or same_response:
+                prev.parts.extend(parts)
+                if role == "user":
+                    prev.parts.sort(key=lambda p: not is_tool_result_part(p, by_uuid))
+                continue
+        out.append(ApiMessage(role, list(parts)))
+        last_assistant_id = msg.message_id if role == "assistant" else None
+    return out
+
+
+def resolve_part(part: Part, by_uuid: dict[str, Any]) -> Any:
+    """The block (or whole string content) a part points at.
+
+    ``by_uuid`` maps uuids to :class:`Message` objects or to recorded message dicts alike.
+    """
+    uuid, index = part
+    msg = by_uuid[uuid]
+    if isinstance(msg, Message):
+        mtype, content, attachment = msg.type, msg.content, msg.attachment
+    else:
+        mtype, content, attachment = msg["type"], msg.get("content"), msg.get("attachment")
+    if mtype == "attachment":
+        return attachment_blocks(attachment or {})[index or 0]
+    if index is None:
+        return content
+    if isinstance(content, str):
+        return {"type": "text", "text": content}
+    return content[index]
+
+
+def materialize(
+    api_messages: Sequence[ApiMessage], by_uuid: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The ``messages`` array of a request body, built from parts."""
+    out: list[dict[str, Any]] = []
+    for api in api_messages:
+        if len(api.parts) == 1 and api.parts[0][1] is None:
+            content: Any = resolve_part(api.parts[0], by_uuid)
+        else:
+            content = []
+            for part in api.parts:
+                value = resolve_part(part, by_uuid)
+                content.append({"type": "text", "text": value} if isinstance(value, str) else value)
+        out.append({"role": api.role, "content": content})
+    return out
