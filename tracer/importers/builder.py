@@ -3,7 +3,7 @@
 A live recording gets its events from :mod:`tracer.agent.loop` as the loop runs. An import has
 only what the source wrote down afterwards (a Claude Code transcript, a wire log), so it replays
 the same sequence by hand: for each model call ``turn_start`` and the ``Loop turn`` hook, the
-**resending** request (stored by reference, exactly as ``QueryLoop._log_request`` stores it),
+**resending** request (stored by reference, exactly as ``Resender._log_request`` stores it),
 ``response``, ``follow_up`` and its hook; for each tool result ``tool_run``, **mapping**, the
 wrapped message, **wrapping** and the ``Tool result`` hook; then **appending** and the (never
 exceeded) max-turns check; finally ``terminal``.

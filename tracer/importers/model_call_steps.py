@@ -3,7 +3,7 @@
 In Claude Code each pass of ``queryLoop()`` (``src/query.ts``) normalizes the internal list and
 **resends** the whole history; the response's ``tool_use`` blocks then decide whether the loop
 follows up. :class:`ModelCallSteps` writes those steps for an import: ``turn_start`` and the
-``Loop turn`` hook, the ``request`` (stored by reference, exactly as ``QueryLoop._log_request``
+``Loop turn`` hook, the ``request`` (stored by reference, exactly as ``Resender._log_request``
 stores it: the part shared with the last request by count, the rest as message refs, the body's
 size and hash), ``response``, ``follow_up`` and its hook, and any failed ``http_attempt``.
 
