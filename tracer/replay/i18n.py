@@ -266,34 +266,34 @@ KEY_HINTS: list[tuple[str, dict[str, str], dict[str, str]]] = [
 KEY_PAUSE = {"zh": "暂停", "en": "pause"}
 
 
-#: The command palette (ctrl+p): the app's own actions, (action, words). The palette shows the
-#: words in the current language and runs the action.
+#: The command palette (ctrl+p): the app's own actions, (key, words). The palette shows the
+#: words in the current language and does what the key does (:func:`tracer.replay.keys.action_of`).
 PALETTE: list[tuple[str, dict[str, str]]] = [
-    ("open_picker", {"zh": "打开一条录制…", "en": "Open a recording…"}),
+    ("O", {"zh": "打开一条录制…", "en": "Open a recording…"}),
     (
-        "contents",
+        "s",
         {
             "zh": "目录：本章各节和展示它们的步骤",
             "en": "Contents: the chapter's sections and their steps",
         },
     ),
-    ("search", {"zh": "搜索", "en": "Search"}),
-    ("goto", {"zh": "跳到第N步", "en": "Go to step N"}),
-    ("first", {"zh": "第一步", "en": "First step"}),
-    ("last", {"zh": "最后一步", "en": "Last step"}),
-    ("unfold", {"zh": "展开折叠的内容", "en": "Unfold what is folded"}),
-    ("raw", {"zh": "显示原始 JSON", "en": "Show the raw JSON"}),
-    ("copy", {"zh": "复制当前面板", "en": "Copy the focused panel"}),
-    ("filter", {"zh": "时间线只列出匹配的步骤", "en": "Timeline: only matching steps"}),
-    ("timeline", {"zh": "显示 / 隐藏时间线", "en": "Show / hide the timeline"}),
-    ("chapter", {"zh": "显示 / 隐藏章节面板", "en": "Show / hide the chapter panel"}),
-    ("debug", {"zh": "显示 / 隐藏调试输出", "en": "Show / hide the debug console"}),
-    ("findings", {"zh": "显示 / 隐藏诊断结果", "en": "Show / hide the findings"}),
-    ("zoom", {"zh": "放大 / 还原当前面板", "en": "Zoom / restore the focused panel"}),
-    ("autoplay", {"zh": "自动播放 / 暂停", "en": "Autoplay / pause"}),
-    ("language", {"zh": "切换语言（英文）", "en": "Switch language (Chinese)"}),
-    ("help", {"zh": "帮助：所有按键", "en": "Help: every key"}),
-    ("app.quit", {"zh": "退出", "en": "Quit"}),
+    ("slash", {"zh": "搜索", "en": "Search"}),
+    ("g", {"zh": "跳到第N步", "en": "Go to step N"}),
+    ("home", {"zh": "第一步", "en": "First step"}),
+    ("end", {"zh": "最后一步", "en": "Last step"}),
+    ("o", {"zh": "展开折叠的内容", "en": "Unfold what is folded"}),
+    ("r", {"zh": "显示原始 JSON", "en": "Show the raw JSON"}),
+    ("y", {"zh": "复制当前面板", "en": "Copy the focused panel"}),
+    ("f", {"zh": "时间线只列出匹配的步骤", "en": "Timeline: only matching steps"}),
+    ("T", {"zh": "显示 / 隐藏时间线", "en": "Show / hide the timeline"}),
+    ("c", {"zh": "显示 / 隐藏章节面板", "en": "Show / hide the chapter panel"}),
+    ("D", {"zh": "显示 / 隐藏调试输出", "en": "Show / hide the debug console"}),
+    ("d", {"zh": "显示 / 隐藏诊断结果", "en": "Show / hide the findings"}),
+    ("z", {"zh": "放大 / 还原当前面板", "en": "Zoom / restore the focused panel"}),
+    ("a", {"zh": "自动播放 / 暂停", "en": "Autoplay / pause"}),
+    ("t", {"zh": "切换语言（英文）", "en": "Switch language (Chinese)"}),
+    ("question_mark", {"zh": "帮助：所有按键", "en": "Help: every key"}),
+    ("q", {"zh": "退出", "en": "Quit"}),
 ]
 
 
