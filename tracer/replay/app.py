@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import SystemCommand
 from textual.widget import AwaitMount
@@ -38,6 +38,7 @@ class ReplayApp(InputErrorApp):
 
     TITLE = "tracer replay"
     CSS_PATH = Path(__file__).with_name("replay.tcss")  # absolute, so subclasses find it too
+    COMMANDS: ClassVar[set[Any]] = {palette.ReplayCommands}  # "no matches" in the reader's words
 
     def __init__(self, index: StepIndex, **options: Any) -> None:
         """``options`` are the start-up state (:class:`ReplayScreen` lists them)."""

@@ -36,6 +36,8 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "第{turn}轮 · 第{step}/{total}步",
         "en": "turn {turn} · step {step}/{total}",
     },
+    # Before the first turn there is no turn to name: the session's set-up, as the timeline says.
+    "setup_step": {"zh": "准备 · 第{step}/{total}步", "en": "set-up · step {step}/{total}"},
     "no_steps": {"zh": "还没有步骤（等待记录…）", "en": "no steps yet (waiting for the recorder…)"},
     "setup": {"zh": "准备", "en": "set-up"},
     "turn": {"zh": "第{turn}轮", "en": "turn {turn}"},
@@ -114,6 +116,7 @@ TEXT: dict[str, dict[str, str]] = {
     "mode_raw": {"zh": "原始 JSON", "en": "raw JSON"},
     "copied": {"zh": "已复制{n}行到剪贴板", "en": "copied {n} lines to the clipboard"},
     "palette_placeholder": {"zh": "搜索命令…", "en": "Search for commands…"},
+    "palette_no_matches": {"zh": "没有匹配的命令", "en": "No matches found"},
     "quit_hint": {"zh": "按 [b]{keys}[/b] 退出", "en": "Press [b]{keys}[/b] to quit the app"},
     "quit_title": {"zh": "要退出吗？", "en": "Do you want to quit?"},
     "picker_title": {"zh": "打开一条录制", "en": "Open a recording"},
@@ -363,6 +366,12 @@ def words_for(table: dict[str, dict[str, str]], key: str, lang: str, **values: o
 def tr(key: str, lang: str, **values: object) -> str:
     """The text for ``key`` in ``lang``, with ``{name}`` fields filled in."""
     return words_for(TEXT, key, lang, **values)
+
+
+def position(lang: str, turn: int, step: int, total: int) -> str:
+    """Where the reader is: "turn T · step S/N" (1-based ``step``), or, on the steps before the
+    first turn (turn 0), "set-up · step S/N"."""
+    return tr("turn_step" if turn else "setup_step", lang, turn=turn, step=step, total=total)
 
 
 def stage_name(stage: str, lang: str) -> str:

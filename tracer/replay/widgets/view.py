@@ -26,7 +26,7 @@ from textual.widgets import Static
 
 from tracer.replay import context
 from tracer.replay.diagnose import DoctorWatch
-from tracer.replay.i18n import tr
+from tracer.replay.i18n import position, tr
 from tracer.replay.opening import WaitingReader
 from tracer.replay.state import ReplayState
 from tracer.replay.status import status_line
@@ -148,7 +148,7 @@ class ReplayView(Vertical):
             index.stage(step), turn, step, len(index), lang, status, place
         )
         stage_view.border_subtitle = place
-        where = tr("turn_step", lang, turn=turn, step=step + 1, total=len(index))
+        where = position(lang, turn, step + 1, len(index))
         frame.caption = f"{where} · {tr('zoom_hint', lang)}"
         screen = self.screen
         zoomed = screen.maximized if self.app.screen is screen else None
