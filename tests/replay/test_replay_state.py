@@ -1,13 +1,15 @@
 """The replay's step logic without Textual: where each move key leads
 (:class:`tracer.replay.state.ReplayState`), ``--follow``'s rule, and what ``--doctor`` says
-when the doctor is done (:class:`tracer.replay.diagnose.DoctorWatch`)."""
+when the doctor is done (:class:`tracer.replay.diagnose.DoctorWatch`). Nothing here imports
+Textual (the first test checks, in a fresh interpreter)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from replay_helpers import FAULT_TRACE, MAIN_TRACE, StubGuide
 
 from tracer.errors import UserError
 from tracer.importers.claude_code import import_claude_code
@@ -18,7 +20,33 @@ from tracer.replay.steps import StepIndex
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 
+FIXTURES = Path(__file__).parent / "fixtures"
+MAIN_TRACE = FIXTURES / "main-walk.trace.jsonl"
+FAULT_TRACE = FIXTURES / "01-result-not-returned.trace.jsonl"
 SIDECHAIN = Path(__file__).parents[1] / "data" / "claude-code" / "v1.0-inline-sidechain.jsonl"
+
+
+class _Section:
+    def __init__(self, id: str) -> None:
+        self.id = id
+
+
+class _Guide:
+    """A guide with one section per stage (``section_for_stage``, as the real one has)."""
+
+    def section_for_stage(self, stage: str) -> _Section:
+        return _Section(f"about-{stage}")
+
+
+def test_the_step_logic_needs_no_textual() -> None:
+    code = (
+        "import sys\n"
+        "import tracer.replay.state, tracer.replay.diagnose\n"
+        "print('textual' in sys.modules)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "False"
 
 
 def _state(path: Path = MAIN_TRACE, step: int = 0) -> ReplayState:
@@ -105,12 +133,11 @@ def test_open_reads_as_far_as_the_step_and_knows_its_own_file(tmp_path: Path) ->
 
 
 def test_the_section_is_the_guides_for_the_step_on_screen() -> None:
-    guide = StubGuide()
     state = _state()
     mapping = state.station(1)
     assert mapping is not None
     state.go(mapping)
-    assert state.section_id(guide) == guide.section_for_stage("mapping").id
+    assert state.section_id(_Guide()) == "about-mapping"
 
 
 # -- --doctor ------------------------------------------------------------------------------------
