@@ -187,6 +187,19 @@ def test_the_fold_note_is_chinese_in_the_chinese_lines() -> None:
     assert any(line.startswith("… folded: showing") for line in en)
 
 
+def test_a_folded_raw_view_carries_its_note_in_each_language() -> None:
+    trace = RECORDINGS_DIR / "06-large-output.trace.jsonl"
+    _meta, chunks = data_of(Page(page_html(build(trace))))
+    notes = [step[3] for c in chunks for step in c["steps"] if step[3]]
+    assert notes, "no folded raw view in this recording"
+    for note in notes:  # the JSON is the same in both languages; the page adds the note
+        assert note["zh"].startswith("… 已折叠：") and note["en"].startswith("… folded: showing")
+    raws = [step[2] for c in chunks for step in c["steps"]]
+    assert not any("… folded" in raw or "已折叠" in raw for raw in raws)
+    _meta, whole = data_of(Page(page_html(build(trace, full=True))))
+    assert not any(step[3] for c in whole for step in c["steps"])  # --full folds nothing
+
+
 def test_a_big_trace_stays_small_and_keeps_every_step(tmp_path: Path) -> None:
     sys.path.insert(0, str(Path(ROOT) / "bench"))
     try:

@@ -26,6 +26,7 @@ from tracer.paths import MAIN_RECORDING, RECORDINGS_DIR
 DATA = Path(__file__).parent / "data" / "claude-code" / "layout-2.0"
 SUBAGENTS = DATA / "5e55a0f1-0000-4000-8000-000000000001.jsonl"
 FAULT = RECORDINGS_DIR / "faults" / "01-result-not-returned.trace.jsonl"
+LARGE = RECORDINGS_DIR / "06-large-output.trace.jsonl"  # its step 7's raw JSON is folded
 ARGS = [
     "--no-sandbox",
     "--headless",
@@ -76,7 +77,8 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     imported = folder / "subagents.trace.jsonl"
     assert main(["import", "claude-code", str(SUBAGENTS), "-o", str(imported)]) == 0
     out = {}
-    for name, trace in (("walk", MAIN_RECORDING), ("fault", FAULT), ("subagents", imported)):
+    traces = (("walk", MAIN_RECORDING), ("fault", FAULT), ("subagents", imported), ("large", LARGE))
+    for name, trace in traces:
         out[name] = folder / f"{name}.html"
         assert main(["export", str(trace), "--format", "html", "-o", str(out[name])]) == 0
     return out
@@ -183,6 +185,32 @@ def test_deep_link_keys_reload_and_language(browser: Any, pages: dict[str, Path]
         # The choice is remembered per browser, and the other tests share this one: forget it
         # even when an assertion above failed, so one failure does not turn the rest Chinese.
         page.evaluate("localStorage.removeItem('tracer-lang')")
+    opened.close()
+
+
+def test_a_chinese_reader_reads_the_fold_the_chart_and_the_set_up_in_chinese(
+    browser: Any, pages: dict[str, Path]
+) -> None:
+    opened = Opened(browser, pages["large"], "#step-7")
+    page = opened.page
+    try:
+        page.locator("#raw summary").click()
+        assert "… folded: showing" in opened.text("#raw-json")
+        page.locator("#lang").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+        expect(page.locator("#raw-json")).to_contain_text("… 已折叠：显示")
+        assert "folded" not in opened.text("#raw-json")  # the JSON itself is the same
+        chart = str(page.locator("#chart").text_content())  # (its labels and bar titles)
+        assert "输入 token 数 ≤ " in chart and "第1次请求：" in chart
+        assert "input_tokens" not in chart and "request" not in chart
+        page.keyboard.press("Home")
+        assert opened.wait_step(1) == 1
+        total = re.search(r"/(\d+)步", opened.text("#position"))
+        assert total and opened.text("#position") == f"准备 · 第1/{total.group(1)}步"  # no turn 0
+        page.locator("#lang").click()
+        expect(page.locator("#position")).to_have_text(f"set-up · step 1/{total.group(1)}")
+    finally:
+        page.evaluate("localStorage.removeItem('tracer-lang')")  # (the other tests share it)
     opened.close()
 
 

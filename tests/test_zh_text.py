@@ -261,10 +261,13 @@ def page_strings() -> list[str]:
     """The exported web page's own words, their fields filled as the page fills them."""
     from tracer.export.html.words import page_words
 
+    words = page_words()
+    parts = " / ".join(words[k]["zh"] for k in ("input", "cache_read", "cache_creation"))
     values = {"loop": "b1d2e3f4", "id": "toolu_l1", "name": "翻译", "n": 3, "turn": 2, "step": 8,
-              "total": 36, "query": "git diff", "line": 12, "steps": 11}  # fmt: skip
+              "total": 36, "query": "git diff", "line": 12, "steps": 11, "top": "1,544",
+              "parts": parts}  # fmt: skip
     return [re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), w["zh"])
-            for w in page_words().values()]  # fmt: skip
+            for w in words.values()]  # fmt: skip
 
 
 STATIC = {

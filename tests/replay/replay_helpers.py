@@ -94,9 +94,12 @@ def make_app(
     real_guide: bool = False,
     doctor: bool = False,
     diagnosis: Diagnosis | None = None,
+    contents: Any = None,
+    feed: Any = None,
 ) -> ReplayApp:
     """The app as ``tracer replay`` builds it, at 0-based ``step``, with the stub guide unless
-    ``real_guide``; ``diagnosis`` replaces what the doctor would find."""
+    ``real_guide``; ``diagnosis`` replaces what the doctor would find, ``contents`` the table of
+    contents; ``feed`` is called before each ``--follow`` poll."""
     options = {} if real_guide else {"guide": StubGuide()}
     app = factory.make_app(
         path,
@@ -105,12 +108,15 @@ def make_app(
         follow=follow,
         doctor=doctor,
         diagnosis=diagnosis,
+        contents=contents,
+        feed=feed,
         **options,
     )
-    if not real_guide and app.replay.recording.notes:
+    state = app.replay.state
+    if not real_guide and state.recording.notes:
         # A fault scenario's notes, fixed like the guide: rewording them redraws no snapshot.
-        app.replay.recording = replace(
-            app.replay.recording, notes={"zh": "故意弄坏的地方。", "en": "What was broken."}
+        state.recording = replace(
+            state.recording, notes={"zh": "故意弄坏的地方。", "en": "What was broken."}
         )
     return app
 

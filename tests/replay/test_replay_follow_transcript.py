@@ -26,8 +26,7 @@ def test_the_replay_follows_a_transcript_as_claude_code_writes_it(tmp_path: Path
     session.write_text("".join(lines[:3]), encoding="utf-8")
     live = LiveImport(session, tmp_path / "live.trace.jsonl")
     live.poll()
-    app = make_app(live.output, follow=True)
-    app.replay.feed = live.poll
+    app = make_app(live.output, follow=True, feed=live.poll)
 
     async def wait_for(condition: Any, pilot: Any) -> bool:
         deadline = asyncio.get_running_loop().time() + PATIENCE

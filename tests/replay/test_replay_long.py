@@ -64,7 +64,7 @@ def test_the_app_indexes_the_rest_after_the_first_frame(long_trace: Path) -> Non
     async def script(pilot: Any) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert index.complete and not app.replay.indexing
+        assert index.complete and not app.replay.loader.indexing
         assert f"step 1/{total}" in visible_text(app, "#position")
         await pilot.press("greater_than_sign")
         assert app.replay.step == total - 1

@@ -24,7 +24,7 @@ LANGS = ["en", "zh"]
 
 def at(stage: str, turn: int, lang: str) -> Any:
     app = make_app(lang=lang)
-    app.replay.cursor.go(locate(app.replay.index, turn=turn, stage=stage))
+    app.replay.state.go(locate(app.replay.index, turn=turn, stage=stage))
     return app
 
 

@@ -222,6 +222,30 @@ def test_the_palette_lists_the_apps_own_actions_translated(lang: str, word: str)
     drive(app, script)
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_palette_says_it_found_nothing_in_the_readers_language(lang: str) -> None:
+    from tracer.replay.i18n import tr
+
+    app = make_app(lang=lang)
+    shown: list[str] = []
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"qqxqq")  # matches no command and no recording
+        await pilot.pause(0.8)  # (past the wait before Textual would say it)
+        listing = app.screen.query_one("CommandList")
+        shown.extend(
+            str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)
+        )
+        await pilot.press("enter")  # the row does nothing: the palette closes, the step stays
+        await pilot.pause()
+        assert type(app.screen).__name__ != "CommandPalette" and app.replay.step == 0
+
+    drive(app, script)
+    assert shown == [tr("palette_no_matches", lang)]
+
+
 @pytest.mark.parametrize("lang, words", [("zh", ("要退出吗？", "退出")), ("en", ("quit?", "quit"))])
 def test_ctrl_c_says_which_key_quits_in_the_readers_language(lang: str, words: Any) -> None:
     app = make_app(lang=lang)

@@ -35,8 +35,7 @@ async def settle(pilot: Any) -> None:
 @sizes
 @langs
 def test_contents_scrolled_to_the_end(snap_compare: Any, lang: str, size: tuple[int, int]) -> None:
-    app = make_app(lang=lang)
-    app.replay._contents = nav_contents()
+    app = make_app(lang=lang, contents=nav_contents())
 
     async def to_the_end(pilot: Any) -> None:
         await pilot.press("s")

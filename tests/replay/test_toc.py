@@ -12,6 +12,7 @@ from nav_helpers import nav_contents, nav_guide, nav_tour
 from replay_helpers import MAIN_TRACE, SIZE, drive, make_app, visible_text
 
 from tracer.replay import factory
+from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.toc_screen import TocScreen
 
 
@@ -22,7 +23,7 @@ def test_every_section_is_reachable_from_the_contents(lang: str) -> None:
     reached: dict[str, tuple[str, int]] = {}
 
     async def script(pilot: Any) -> None:
-        contents = app.replay.contents()
+        contents = app.query_one(ChapterColumn).contents()
         for section in contents.sections:
             await pilot.press("s")
             await pilot.pause()
@@ -39,12 +40,12 @@ def test_every_section_is_reachable_from_the_contents(lang: str) -> None:
             await pilot.press("enter")
             await pilot.pause()
             assert not isinstance(app.screen, TocScreen)
-            assert (app.replay.recording.name, app.replay.step) == (
+            assert (app.replay.state.recording.name, app.replay.step) == (
                 entry.recording.name,
                 entry.first,
             )
             assert section.title[lang] in visible_text(app, "#chapter")
-            reached[section.id] = (app.replay.recording.name, app.replay.step)
+            reached[section.id] = (app.replay.state.recording.name, app.replay.step)
 
     drive(app, script)
     assert list(reached) == [s.id for s in app.replay.guide.sections]
@@ -54,8 +55,8 @@ def test_contents_open_on_a_fault_recording_shows_its_notes_and_doctor() -> None
     app = make_app(real_guide=True)
 
     async def script(pilot: Any) -> None:
-        entry = app.replay.contents().first_stop("common-errors")
-        app.replay.open_recording(entry.recording.path, entry.first)
+        entry = app.query_one(ChapterColumn).contents().first_stop("common-errors")
+        app.replay.open_trace(entry.recording.path, entry.first)
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -69,10 +70,9 @@ def test_contents_open_on_a_fault_recording_shows_its_notes_and_doctor() -> None
 
 
 def test_escape_closes_the_contents_and_stays_put() -> None:
-    app = make_app(step=5)
+    app = make_app(step=5, contents=nav_contents())
 
     async def script(pilot: Any) -> None:
-        app.replay._contents = nav_contents()
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, TocScreen)
@@ -81,7 +81,7 @@ def test_escape_closes_the_contents_and_stays_put() -> None:
         assert not isinstance(app.screen, TocScreen)
 
     drive(app, script)
-    assert app.replay.step == 5 and app.replay.recording.name == "main-walk"
+    assert app.replay.step == 5 and app.replay.state.recording.name == "main-walk"
 
 
 def test_the_panel_draws_the_roadmap_as_text() -> None:
@@ -99,8 +99,7 @@ def test_the_panel_draws_the_roadmap_as_text() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_contents_snapshot(snap_compare: Any, lang: str) -> None:
-    app = make_app(lang=lang)
-    app.replay._contents = nav_contents()
+    app = make_app(lang=lang, contents=nav_contents())
     assert snap_compare(app, press=["s"], terminal_size=SIZE)
 
 

@@ -205,12 +205,12 @@ def test_the_tour_resumes_where_it_was_left(tmp_path: Path) -> None:
                 await pilot.press("enter", "w")
             await pilot.pause()
             left_at.append(app.replay.tour.current.id)
-            left_at.append(app.replay.recording.name)
+            left_at.append(app.replay.state.recording.name)
 
     asyncio.run(first_visit())
     again = make_tour_app(state=state)  # no --lang: the tour's own language comes back
     assert again.replay.tour.current.id == left_at[0] != again.replay.tour.stops[0].id
-    assert again.lang == "zh" and again.replay.recording.name == left_at[1]
+    assert again.lang == "zh" and again.replay.state.recording.name == left_at[1]
     assert make_tour_app(state=state, restart=True).replay.tour.position == 0
 
 

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
+from tracer.replay.diagnose import DoctorWatch
 from tracer.replay.steps import StepIndex, locate
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.frame import Frame
@@ -200,11 +201,11 @@ def test_the_counter_follows_the_cursor_between_hits() -> None:
 
 
 def test_findings_panel_runs_the_doctor_and_moves_with_j_k() -> None:
-    panel = FindingsPanel(id="findings")
+    panel = FindingsPanel(DoctorWatch(True, jump=True, following=False), id="findings")
     index = StepIndex(TraceReader(FAULT_TRACE))
 
     async def script(pilot: Any, app: Harness) -> None:
-        panel.check(index, asked=True)
+        panel.check(index)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert panel.diagnosis is not None and panel.diagnosis.findings
@@ -246,9 +247,9 @@ def test_the_frame_folds_its_side_panels_when_the_terminal_shrinks() -> None:
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         seen.append(panels())
-        frame.toggle("chapter")  # c at 80 columns: the chapter, as a tab beside the step
+        frame.action_toggle("chapter")  # c at 80 columns: the chapter, as a tab beside the step
         seen.append(panels())
-        frame.toggle("timeline")  # then T: the newest wish wins, one side panel at a time
+        frame.action_toggle("timeline")  # then T: the newest wish wins, one side panel at a time
         seen.append(panels())
 
     run(frame, script, size=(140, 42))
@@ -311,13 +312,13 @@ def test_help_scrolls_under_its_pinned_close_line_at_80x24() -> None:
 
 
 def test_the_last_finding_scrolls_with_the_arrow_at_80x24() -> None:
-    panel = FindingsPanel(id="findings")
+    panel = FindingsPanel(DoctorWatch(True, jump=True, following=False), id="findings")
     panel.styles.height = 4  # a finding taller than the panel, as at 80x24
     index = StepIndex(TraceReader(FAULT_TRACE))
     seen: list[float] = []
 
     async def script(pilot: Any, app: Harness) -> None:
-        panel.check(index, asked=True)
+        panel.check(index)
         await app.workers.wait_for_complete()
         panel.show(panel.diagnosis, "zh")
         await pilot.pause()
@@ -375,3 +376,41 @@ def test_frame_zoom_captions_the_panel_and_gives_its_subtitle_back() -> None:
         assert panel.border_subtitle == "main-walk"
 
     run(frame, script)
+
+
+# -- the keys ------------------------------------------------------------------------------------
+
+
+def test_every_screen_key_is_bound_once_to_an_action_of_the_widget_it_names() -> None:
+    import re
+
+    from tracer.replay.i18n import PALETTE
+    from tracer.replay.keys import KEYS, action_of
+    from tracer.replay.screen import ReplayScreen
+    from tracer.replay.widgets.chapter_column import ChapterColumn
+    from tracer.replay.widgets.key_bar import KeyBar
+    from tracer.replay.widgets.loader import TraceLoader
+    from tracer.replay.widgets.progress import StepBar
+
+    owners = {
+        "step-bar": StepBar,
+        "main": Frame,
+        "stage": StageView,
+        "findings": FindingsPanel,
+        "search-bar": SearchBar,
+        "chapter": ChapterColumn,
+        "loader": TraceLoader,
+        "keys": KeyBar,
+    }
+    keys = [key for binding in KEYS for key in binding.key.split(",")]
+    assert len(keys) == len(set(keys))  # no key means two things
+    for binding in KEYS:
+        routed = re.fullmatch(r"to\('([\w-]+)', '(\w+)(\(.*\))?'\)", binding.action)
+        if routed is not None:
+            owner, action = owners[routed[1]], routed[2]
+        elif binding.action.startswith("app."):
+            continue
+        else:
+            owner, action = ReplayScreen, binding.action.split("(")[0]
+        assert callable(getattr(owner, f"action_{action}", None)), binding
+    assert all(action_of(key) for key, _ in PALETTE)  # the palette does what a key does

@@ -5,8 +5,8 @@ frame around it: it is built (by :func:`tracer.replay.factory.make_app`, the one
 it, as the command line and the tests do) with everything the replay starts from, keeps the
 style sheet (``replay.tcss``) and the command palette (ctrl+p: the replay's actions and every
 recording by name), and shows one screen, :class:`~tracer.replay.screen.ReplayScreen`. The
-screen holds the cursor and the trace, owns the step keys and composes the panels; each panel
-is a widget under ``widgets/`` with its own keys, posting messages up to it.
+screen holds the cursor and the trace and binds every key; each panel is a widget under
+``widgets/`` with its own keys and state, posting messages up to it.
 
 The whole app mirrors no single Claude Code file: it replays what ``query.ts``'s loop
 (``queryLoop``) recorded.
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import SystemCommand
-from textual.screen import Screen
+from textual.widget import AwaitMount
 
 from tracer.replay import palette
 from tracer.replay.i18n import tr
@@ -30,6 +30,7 @@ from tracer.replay.steps import StepIndex
 
 if TYPE_CHECKING:
     from textual.filter import LineFilter
+    from textual.screen import Screen
 
 
 class ReplayApp(InputErrorApp):
@@ -37,6 +38,7 @@ class ReplayApp(InputErrorApp):
 
     TITLE = "tracer replay"
     CSS_PATH = Path(__file__).with_name("replay.tcss")  # absolute, so subclasses find it too
+    COMMANDS: ClassVar[set[Any]] = {palette.ReplayCommands}  # "no matches" in the reader's words
 
     def __init__(self, index: StepIndex, **options: Any) -> None:
         """``options`` are the start-up state (:class:`ReplayScreen` lists them)."""
@@ -56,10 +58,14 @@ class ReplayApp(InputErrorApp):
         return self.replay
 
     async def on_mount(self) -> None:
-        # The replay is mounted before the app counts as ready, so a key or a resize that
-        # comes at once (a test's, a screenshot's) finds its panels there, as it did when
-        # the app composed them itself.
-        await self.replay._mounted_event.wait()
+        # The replay is mounted before the app counts as ready, so a key or a resize that comes
+        # at once (a test's, a screenshot's) finds its panels there. Textual hands back an
+        # AwaitMount for a screen it pushes or switches to, but for the default screen only one
+        # that does not wait, and a screen has no public "mounted" event: so the app builds that
+        # public awaitable (textual.widget.AwaitMount) for its default screen itself. (A mode's
+        # base screen would be waited for, but Textual only takes the app's query root after that
+        # wait, once the replay has opened the tour's first card: app.query_one would search it.)
+        await AwaitMount(self.replay, [self.replay])
 
     @property
     def lang(self) -> str:
@@ -83,4 +89,4 @@ class ReplayApp(InputErrorApp):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (ctrl+p): the replay's actions and every recording, by name."""
-        return palette.commands(self.lang, self.replay.run_action, self.replay.open_chosen)
+        return palette.commands(self.lang, self.replay.run_action, self.replay.loader.choose)

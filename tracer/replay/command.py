@@ -100,8 +100,9 @@ def check_flags(args: argparse.Namespace) -> None:
         )
 
 
-def build_app(args: argparse.Namespace) -> Any:
-    """Open the trace, find the starting step and make the app (not yet running)."""
+def build_app(args: argparse.Namespace, feed: Any = None) -> Any:
+    """Open the trace, find the starting step and make the app (not yet running); ``feed`` is
+    called before each ``--follow`` poll."""
     from tracer.replay.factory import make_app
 
     return make_app(
@@ -112,6 +113,7 @@ def build_app(args: argparse.Namespace) -> Any:
         lang=args.lang,
         follow=args.follow,
         doctor=args.doctor,
+        feed=feed,
     )
 
 
@@ -156,8 +158,7 @@ def _run_live(args: argparse.Namespace) -> int:
         live = LiveImport(args.trace, Path(tmp) / f"{args.trace.stem}.trace.jsonl")
         live.poll()
         args.trace = live.output
-        app = build_app(args)
-        app.replay.feed = live.poll
+        app = build_app(args, feed=live.poll)
         try:
             app.run()
         finally:

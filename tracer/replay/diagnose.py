@@ -1,4 +1,4 @@
-"""The doctor inside the replay: when to run it, and where its findings sit on the timeline.
+"""The doctor inside the replay: when to run it, where its findings sit, and what it says.
 
 ``tracer doctor`` checks a whole trace against the chapter's table of common errors
 (:func:`tracer.doctor.run_doctor`). The replay runs it once when it opens, so each finding can be
@@ -12,6 +12,10 @@ background thread after it, and a huge one only when the reader asked for it (``
 
 The doctor numbers steps from 1, as ``tracer show`` does (0 means "before the first step"); the
 replay's cursor counts from 0. :func:`step_of` is the one place that converts.
+
+With ``--doctor`` the replay promises to say what the doctor found, once, and to start at the
+first finding unless the reader has moved meanwhile; :class:`DoctorWatch` keeps that promise
+and gives the screen a :class:`Reaction` to carry out.
 """
 
 from __future__ import annotations
@@ -48,6 +52,58 @@ class Diagnosis:
     def first_step(self) -> int | None:
         """The 0-based step of the first finding, or None when there is none."""
         return step_of(self.findings[0]) if self.findings else None
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """What the replay does once the doctor is done (nothing, by default)."""
+
+    say: str | None = None
+    """A word of :data:`tracer.replay.i18n.TEXT` to notify ("doctor_failed", "no_findings")."""
+    warn: bool = False
+    """Notify it as a warning."""
+    show: bool = False
+    """Open the findings panel and give it the keys."""
+    jump: int | None = None
+    """Go to this 0-based step (the first finding), unless the reader has moved meanwhile."""
+
+
+class DoctorWatch:
+    """``--doctor``'s promise for the open trace: report once, and jump to the first finding.
+
+    A followed trace is reported on once it has ended (checked again then, :meth:`recheck`).
+    """
+
+    def __init__(self, asked: bool, *, jump: bool, following: bool) -> None:
+        self.asked = asked
+        """``--doctor``: report what was found (and check even a huge trace)."""
+        self.jump = jump
+        """Go to the first finding (not when the command line asked for a step)."""
+        self.following = following
+        self.reported = False
+        self.saw_end = False
+        """Whether the last check saw the session's end (a followed trace may not have yet)."""
+
+    def forget(self) -> None:
+        """Another trace was opened: its findings are reported afresh."""
+        self.reported = self.saw_end = False
+
+    def done(self, diagnosis: Diagnosis, *, saw_end: bool) -> Reaction:
+        """The reaction to ``diagnosis``; ``saw_end``: the trace's end was read when checked."""
+        self.saw_end = saw_end
+        if not self.asked or self.reported or (self.following and not saw_end):
+            return Reaction()
+        self.reported = True
+        if diagnosis.problem is not None:
+            return Reaction(say="doctor_failed", warn=True)
+        first = diagnosis.first_step
+        if first is None:
+            return Reaction(say="no_findings")
+        return Reaction(show=True, jump=first if self.jump else None)
+
+    def recheck(self, ended: bool) -> bool:
+        """Whether to check again: the trace was checked while it grew, and has ended since."""
+        return ended and not self.saw_end
 
 
 def plan(events: int, requested: bool) -> Plan:

@@ -43,6 +43,8 @@ def make_app(
     guide: Any = LOAD_GUIDE,
     tour: Any = None,
     diagnosis: Any = None,
+    feed: Any = None,
+    contents: Any = None,
 ) -> ReplayApp:
     """The replay app for ``trace`` (default: the bundled main walk), ready to run.
 
@@ -55,6 +57,8 @@ def make_app(
     position was given) and open the findings panel. ``lang`` None follows the locale.
     ``tour``: a :class:`tracer.tour.stops.Tour` to walk (see :func:`make_tour_app`).
     ``diagnosis``: the doctor's findings, if already known (the tests give their own).
+    ``feed``: called before each ``--follow`` poll (the live import of a Claude Code transcript).
+    ``contents``: the chapter's table of contents, if already worked out (the tests give theirs).
     """
     from tracer.paths import MAIN_RECORDING, resolve_trace
     from tracer.replay.app import ReplayApp
@@ -73,8 +77,10 @@ def make_app(
             StepIndex(waiting, eager=False),
             lang=lang or default_lang(),
             follow=True,
+            feed=feed,
             doctor=doctor,
             jump_to_finding=doctor,
+            contents=contents,
             **_guide_options(guide),
         )
     # Checked here too, so the reader is only built for a file that exists (a reader whose
@@ -103,10 +109,12 @@ def make_app(
         step=start,
         lang=lang or default_lang(),
         follow=follow,
+        feed=feed,
         doctor=doctor,
         jump_to_finding=doctor and not positioned,
         tour=tour,
         diagnosis=diagnosis,
+        contents=contents,
         **_guide_options(guide),
     )
 

@@ -61,9 +61,9 @@ def step_text(
 ) -> Text:
     """The top of the chapter panel: what this kind of step is, and the checkpoint it shows.
 
-    ``landed``: the ids of the checkpoints this very step shows (see
-    :meth:`~tracer.replay.screen.ReplayScreen.checkpoints_here`); without it, every
-    checkpoint of the stage and scenario is listed.
+    ``landed``: the ids of the checkpoints this very step shows (see :meth:`~tracer.replay.
+    widgets.chapter_column.ChapterColumn.checkpoints_here`); without it, every checkpoint of
+    the stage and scenario is listed.
     """
     out = Text()
     if guide is None:

@@ -36,6 +36,8 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "第{turn}轮 · 第{step}/{total}步",
         "en": "turn {turn} · step {step}/{total}",
     },
+    # Before the first turn there is no turn to name: the session's set-up, as the timeline says.
+    "setup_step": {"zh": "准备 · 第{step}/{total}步", "en": "set-up · step {step}/{total}"},
     "no_steps": {"zh": "还没有步骤（等待记录…）", "en": "no steps yet (waiting for the recorder…)"},
     "setup": {"zh": "准备", "en": "set-up"},
     "turn": {"zh": "第{turn}轮", "en": "turn {turn}"},
@@ -114,6 +116,7 @@ TEXT: dict[str, dict[str, str]] = {
     "mode_raw": {"zh": "原始 JSON", "en": "raw JSON"},
     "copied": {"zh": "已复制{n}行到剪贴板", "en": "copied {n} lines to the clipboard"},
     "palette_placeholder": {"zh": "搜索命令…", "en": "Search for commands…"},
+    "palette_no_matches": {"zh": "没有匹配的命令", "en": "No matches found"},
     "quit_hint": {"zh": "按 [b]{keys}[/b] 退出", "en": "Press [b]{keys}[/b] to quit the app"},
     "quit_title": {"zh": "要退出吗？", "en": "Do you want to quit?"},
     "picker_title": {"zh": "打开一条录制", "en": "Open a recording"},
@@ -266,34 +269,34 @@ KEY_HINTS: list[tuple[str, dict[str, str], dict[str, str]]] = [
 KEY_PAUSE = {"zh": "暂停", "en": "pause"}
 
 
-#: The command palette (ctrl+p): the app's own actions, (action, words). The palette shows the
-#: words in the current language and runs the action.
+#: The command palette (ctrl+p): the app's own actions, (key, words). The palette shows the
+#: words in the current language and does what the key does (:func:`tracer.replay.keys.action_of`).
 PALETTE: list[tuple[str, dict[str, str]]] = [
-    ("open_picker", {"zh": "打开一条录制…", "en": "Open a recording…"}),
+    ("O", {"zh": "打开一条录制…", "en": "Open a recording…"}),
     (
-        "contents",
+        "s",
         {
             "zh": "目录：本章各节和展示它们的步骤",
             "en": "Contents: the chapter's sections and their steps",
         },
     ),
-    ("search", {"zh": "搜索", "en": "Search"}),
-    ("goto", {"zh": "跳到第N步", "en": "Go to step N"}),
-    ("first", {"zh": "第一步", "en": "First step"}),
-    ("last", {"zh": "最后一步", "en": "Last step"}),
-    ("unfold", {"zh": "展开折叠的内容", "en": "Unfold what is folded"}),
-    ("raw", {"zh": "显示原始 JSON", "en": "Show the raw JSON"}),
-    ("copy", {"zh": "复制当前面板", "en": "Copy the focused panel"}),
-    ("filter", {"zh": "时间线只列出匹配的步骤", "en": "Timeline: only matching steps"}),
-    ("timeline", {"zh": "显示 / 隐藏时间线", "en": "Show / hide the timeline"}),
-    ("chapter", {"zh": "显示 / 隐藏章节面板", "en": "Show / hide the chapter panel"}),
-    ("debug", {"zh": "显示 / 隐藏调试输出", "en": "Show / hide the debug console"}),
-    ("findings", {"zh": "显示 / 隐藏诊断结果", "en": "Show / hide the findings"}),
-    ("zoom", {"zh": "放大 / 还原当前面板", "en": "Zoom / restore the focused panel"}),
-    ("autoplay", {"zh": "自动播放 / 暂停", "en": "Autoplay / pause"}),
-    ("language", {"zh": "切换语言（英文）", "en": "Switch language (Chinese)"}),
-    ("help", {"zh": "帮助：所有按键", "en": "Help: every key"}),
-    ("app.quit", {"zh": "退出", "en": "Quit"}),
+    ("slash", {"zh": "搜索", "en": "Search"}),
+    ("g", {"zh": "跳到第N步", "en": "Go to step N"}),
+    ("home", {"zh": "第一步", "en": "First step"}),
+    ("end", {"zh": "最后一步", "en": "Last step"}),
+    ("o", {"zh": "展开折叠的内容", "en": "Unfold what is folded"}),
+    ("r", {"zh": "显示原始 JSON", "en": "Show the raw JSON"}),
+    ("y", {"zh": "复制当前面板", "en": "Copy the focused panel"}),
+    ("f", {"zh": "时间线只列出匹配的步骤", "en": "Timeline: only matching steps"}),
+    ("T", {"zh": "显示 / 隐藏时间线", "en": "Show / hide the timeline"}),
+    ("c", {"zh": "显示 / 隐藏章节面板", "en": "Show / hide the chapter panel"}),
+    ("D", {"zh": "显示 / 隐藏调试输出", "en": "Show / hide the debug console"}),
+    ("d", {"zh": "显示 / 隐藏诊断结果", "en": "Show / hide the findings"}),
+    ("z", {"zh": "放大 / 还原当前面板", "en": "Zoom / restore the focused panel"}),
+    ("a", {"zh": "自动播放 / 暂停", "en": "Autoplay / pause"}),
+    ("t", {"zh": "切换语言（英文）", "en": "Switch language (Chinese)"}),
+    ("question_mark", {"zh": "帮助：所有按键", "en": "Help: every key"}),
+    ("q", {"zh": "退出", "en": "Quit"}),
 ]
 
 
@@ -363,6 +366,12 @@ def words_for(table: dict[str, dict[str, str]], key: str, lang: str, **values: o
 def tr(key: str, lang: str, **values: object) -> str:
     """The text for ``key`` in ``lang``, with ``{name}`` fields filled in."""
     return words_for(TEXT, key, lang, **values)
+
+
+def position(lang: str, turn: int, step: int, total: int) -> str:
+    """Where the reader is: "turn T · step S/N" (1-based ``step``), or, on the steps before the
+    first turn (turn 0), "set-up · step S/N"."""
+    return tr("turn_step" if turn else "setup_step", lang, turn=turn, step=step, total=total)
 
 
 def stage_name(stage: str, lang: str) -> str:

@@ -178,6 +178,12 @@ class StepIndex:
 # -- moving --------------------------------------------------------------------------------------
 
 
+def ends_at_terminal(index: StepIndex) -> bool:
+    """Whether the last step indexed so far is the session's end (its ``terminal`` step)."""
+    count = len(index)
+    return bool(count) and index.stage(count - 1) == "terminal"
+
+
 def clamp(index: StepIndex, step: int) -> int:
     return max(0, min(step, len(index) - 1))
 

@@ -53,8 +53,8 @@
   }
   function stepData(step) {
     return chunk(Math.floor(step / meta.chunk)).then((c) => {
-      const [zh, en, raw] = c.steps[step - c.first];
-      return { lines: { zh, en }, raw, table: c.lines };
+      const [zh, en, raw, note] = c.steps[step - c.first];
+      return { lines: { zh, en }, raw, note, table: c.lines };
     });
   }
 
@@ -272,10 +272,10 @@
     const titled = (el, text) => { const t = svg("title", {}); t.textContent = text; el.append(t); return el; };
     shown.forEach((row, i) => {
       const x = i * bar + 1, w = Math.max(bar - 2, 1);
-      const label = say("request_n", { n: cols.n[row] }) + ": ";
+      const label = say("request_n", { n: cols.n[row] });
       const h = (cols.bytes[row] / topBytes) * room;
       chart.append(titled(svg("rect", { x, y: H - h, width: w, height: h, class: "bytes" + mark(i) }),
-        label + cols.bytes[row].toLocaleString() + " " + say("bytes")));
+        label + say("bytes_n", { n: cols.bytes[row].toLocaleString() })));
       let y = 2 * H + gap;
       for (const k of parts) {
         const v = cols[k][row] || 0;
@@ -284,14 +284,17 @@
         y -= hh;
         const name = k.replace("_input_tokens", "").replace("_tokens", "");
         chart.append(titled(svg("rect", { x, y, width: w, height: hh, class: name + mark(i) }),
-          label + k + " " + v.toLocaleString()));
+          label + say(name) + " " + v.toLocaleString()));
       }
     });
     const note = (y, text) => { const el = svg("text", { x: 2, y }); el.textContent = text; chart.append(el); };
     note(10, say("bytes") + " ≤ " + topBytes.toLocaleString());
     const known = parts.some((k) => cols[k].some((v) => v !== null));
     note(H + gap + 10, known
-      ? "input_tokens ≤ " + topTokens.toLocaleString() + " (" + [say("input"), say("cache_read"), say("cache_creation")].join(" / ") + ")"
+      ? say("tokens_axis", {
+        top: topTokens.toLocaleString(),
+        parts: [say("input"), say("cache_read"), say("cache_creation")].join(" / "),
+      })
       : say("no_tokens"));
     const caption = document.createElement("figcaption");
     caption.textContent = say("requests_chart");
@@ -311,7 +314,8 @@
       if (meta.stations[Number(b.dataset.station) - 1] === stage) b.setAttribute("aria-current", "step");
       else b.removeAttribute("aria-current");
     }
-    $("position").textContent = say("turn_step", { turn: turns[step], step: step + 1, total: meta.count });
+    const where = { turn: turns[step], step: step + 1, total: meta.count };
+    $("position").textContent = say(turns[step] ? "turn_step" : "setup_step", where);  // turn 0: the set-up
   }
 
   let pending = 0;
@@ -328,7 +332,8 @@
       const lines = d.lines[lang].map((n) => d.table[n]);
       linesInto($("step-title"), lines.slice(0, 1));
       linesInto($("view"), lines.slice(lines[1] === "" ? 2 : 1));
-      $("raw-json").textContent = d.raw;
+      // A folded raw view says so in the reader's language (the JSON is the same in both).
+      $("raw-json").textContent = d.raw + (d.note ? "\n" + d.note[lang] : "");
       if (want !== drawn) $("raw").open = false;
       drawn = want;
       document.body.dataset.step = String(want + 1);

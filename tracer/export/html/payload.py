@@ -14,10 +14,11 @@ Two parts, so that opening the page costs the same on any trace:
   stage, with the few steps that differ), the table of contents, the doctor's findings, and the
   requests for the chart (sampled on a long session);
 - **chunks** of :data:`CHUNK` steps: each step's lines as numbers into the chunk's own table of
-  distinct lines (a repeated label or tool output is written once per chunk), plus its raw JSON.
-  A big trace's chunks after the first are deflated and base64-coded (``encoding:
-  "deflate"``): the page inflates only the chunk of the step on screen. The first stays plain
-  JSON and comes before the script, so step 1 is drawn before the rest of the file is read.
+  distinct lines (a repeated label or tool output is written once per chunk), plus its raw JSON
+  and, when that is folded, the fold's note in each language. A big trace's chunks after the
+  first are deflated and base64-coded (``encoding: "deflate"``): the page inflates only the
+  chunk of the step on screen. The first stays plain JSON and comes before the script, so step
+  1 is drawn before the rest of the file is read.
 """
 
 from __future__ import annotations
@@ -149,12 +150,20 @@ def _bodies(index: StepIndex) -> dict[int, Any]:
     return dict(zip(steps_of(index, "resending"), bodies, strict=False))
 
 
-def _raw(index: StepIndex, step: int, bodies: dict[int, Any], full: bool) -> str:
+def _raw(
+    index: StepIndex, step: int, bodies: dict[int, Any], full: bool
+) -> tuple[str, dict[str, str] | None]:
+    """A step's raw JSON, folded like a long output, and the fold's note in each language (None:
+    nothing was left out). The JSON is the same in both; the page adds the reader's note."""
     text = step_json(index, step, body=bodies.get(step))
     if full:
-        return text
-    shown, note = fold(text, RAW_LINES, RAW_CHARS)
-    return shown + ("\n" + note if note else "")
+        return text, None
+    notes = {}
+    for lang in LANGS:
+        shown, note = fold(text, RAW_LINES, RAW_CHARS, lang=lang)
+        if note:
+            notes[lang] = note
+    return shown, notes or None
 
 
 def _chunk_text(chunk: dict[str, Any], deflate: bool) -> str:
@@ -222,7 +231,7 @@ def build(
                            text_lines(render_step(index, step, lang), styles)]
                     for lang in LANGS
                 }  # fmt: skip
-                steps.append([said["zh"], said["en"], _raw(index, step, bodies, full)])
+                steps.append([said["zh"], said["en"], *_raw(index, step, bodies, full)])
             chunk = {"first": first, "lines": lines.items, "steps": steps}
             # The first chunk stays plain, so the first step draws while the rest still loads.
             payload.chunks.append(_chunk_text(chunk, deflate and bool(first)))

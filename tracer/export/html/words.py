@@ -13,6 +13,7 @@ from tracer.replay.i18n import HELP, KEY_HINTS, LANGS, TEXT, severity_name
 #: i18n's TEXT entries the page uses as they are.
 FROM_TEXT = (
     "turn_step",
+    "setup_step",
     "timeline",
     "chapter",
     "search_prompt",
@@ -35,18 +36,21 @@ PAGE: dict[str, dict[str, str]] = {
     "journey": {"zh": "结果的旅途", "en": "the result's journey"},
     "station_next": {"zh": "下一个{name}步骤", "en": "next {name} step"},
     "requests_chart": {
-        "zh": "每次请求的字节数和 input_tokens",
+        "zh": "每次请求的字节数和输入 token 数",
         "en": "bytes and input tokens per request",
     },
     "bytes": {"zh": "字节数", "en": "bytes"},
+    "bytes_n": {"zh": "字节数 {n}", "en": "{n} bytes"},
+    # The tokens read in: input, cache read and cache creation, stacked ({parts} names them).
+    "tokens_axis": {
+        "zh": "输入 token 数 ≤ {top}（{parts}）",
+        "en": "input tokens ≤ {top} ({parts})",
+    },
     "input": {"zh": "输入", "en": "input"},
     "cache_read": {"zh": "缓存读取", "en": "cache read"},
     "cache_creation": {"zh": "缓存写入", "en": "cache creation"},
-    "request_n": {"zh": "第{n}次请求", "en": "request {n}"},
-    "no_tokens": {
-        "zh": "这条轨迹没有记录 input_tokens",
-        "en": "this trace has no token counts",
-    },
+    "request_n": {"zh": "第{n}次请求：", "en": "request {n}: "},
+    "no_tokens": {"zh": "这条轨迹没有记录 token 数", "en": "this trace has no token counts"},
     "subagent": {"zh": "子代理 {loop}（{id}）", "en": "subagent {loop} for {id}"},
     "skip": {"zh": "跳到当前步骤", "en": "skip to the step"},
     "results": {"zh": "搜索结果", "en": "search results"},

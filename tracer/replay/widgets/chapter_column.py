@@ -8,22 +8,31 @@ worked out once per recording); the bottom one shows the chapter's section for t
 section_panel_text`). The app hands the column the step (:meth:`ChapterColumn.show_step`,
 attributes down); the column redraws a panel only when what it shows changed, and lights the
 current search's hits in both, so the chapter is searched too.
+
+The column also keeps the chapter's table of contents (:meth:`ChapterColumn.contents`: every
+section and the recordings' steps that show it), worked out the first time it is asked for, since
+that reads every bundled recording. ``s`` (the column's key, made the screen's so it works from
+any panel) lists it, the current section marked; Enter on a recording posts
+:class:`ChapterColumn.Open` and the screen opens it there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 
 from tracer.replay.guide import step_text
 from tracer.replay.i18n import stage_name, tr
 from tracer.replay.landings import checkpoint_landings
 from tracer.replay.section_panel import section_panel_text
-from tracer.replay.sections import RecordingInfo, section_for_step
+from tracer.replay.sections import Contents, RecordingInfo, section_for_step
 from tracer.replay.steps import StepIndex
 from tracer.replay.widgets.chapter_panel import ChapterPanel
 
@@ -31,9 +40,31 @@ from tracer.replay.widgets.chapter_panel import ChapterPanel
 class ChapterColumn(Vertical):
     """The step's chapter text over the section's; the guide comes down once, at start."""
 
-    def __init__(self, guide: Any, guide_problem: str | None, *, id: str | None = None) -> None:
+    SCREEN_KEYS = [Binding("s", "contents", "contents")]  # noqa: RUF012
+    """Keys that work from any panel (the screen passes them on to the column)."""
+
+    class Open(Message):
+        """The reader chose a recording in the contents: open it at 0-based ``step``."""
+
+        def __init__(self, path: Path, step: int) -> None:
+            self.path, self.step = path, step
+            super().__init__()
+
+    def __init__(
+        self,
+        guide: Any,
+        guide_problem: str | None,
+        contents: Contents | None = None,
+        *,
+        lang: str = "en",
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.guide, self.guide_problem = guide, guide_problem
+        self._contents = contents
+        self.lang = lang
+        self.section_id: str | None = None
+        """The id of the section shown (None: none covers the step)."""
         self._landings: tuple[object, dict[int, list[str]]] | None = None
         self._step_key: object = None
         self._section_key: object = None
@@ -42,9 +73,31 @@ class ChapterColumn(Vertical):
         yield ChapterPanel(tr("chapter", "en"), id="chapter-step")
         yield ChapterPanel(id="chapter-section")
 
+    def contents(self) -> Contents | None:
+        """The chapter's table of contents (None without a guide)."""
+        if self.guide is None:
+            return None
+        if self._contents is None:
+            from tracer.replay.sections import bundled_contents
+
+            self._contents = bundled_contents(self.guide)
+        return self._contents
+
+    def action_contents(self) -> None:
+        """``s``: the chapter's sections and the steps that show them; Enter opens one."""
+        from tracer.replay.widgets.toc_screen import TocScreen
+
+        def chosen(target: tuple[Path, int] | None) -> None:
+            if target is not None:
+                self.post_message(self.Open(*target))
+
+        contents = self.contents()
+        if contents is not None:
+            self.app.push_screen(TocScreen(contents, self.lang, self.section_id), chosen)
+
     def forget(self) -> None:
         """Another trace was opened: draw both panels afresh."""
-        self._landings = self._step_key = self._section_key = None
+        self._landings = self._step_key = self._section_key = self.section_id = None
 
     def checkpoints_here(self, index: StepIndex, recording: RecordingInfo, step: int) -> list[str]:
         """Ids of the checkpoints whose step is ``step`` in this recording."""
@@ -64,6 +117,7 @@ class ChapterColumn(Vertical):
         lighter: Callable[[Text], Text] | None = None,
         query: str = "",
     ) -> None:
+        self.lang = lang
         stage = index.stage(step)
         landed = tuple(self.checkpoints_here(index, recording, step))
         step_key = (stage, lang, landed, query, scenario)
@@ -77,6 +131,7 @@ class ChapterColumn(Vertical):
             )
         # The section comes from the guide's anchors, the scenario and the stage (sections.py).
         section, _ = section_for_step(self.guide, recording, stage, index.turn(step))
+        self.section_id = getattr(section, "id", None)
         section_key = (getattr(section, "id", None), lang, recording.name, query)
         if section_key != self._section_key:
             self._section_key = section_key

@@ -9,24 +9,28 @@ The panel also runs the doctor (:meth:`FindingsPanel.check`, through
 :mod:`tracer.replay.diagnose`, which decides when): at once on a small trace, in a background
 thread on a bigger one (with a reader of its own, so the screen's reader is never shared between
 threads), or, on a huge trace nobody asked about, once the panel is first opened. When it is done
-it posts :class:`FindingsPanel.Diagnosed`; the app marks the timeline and, with ``--doctor``,
-goes to the first finding. A finding taller than the panel scrolls with ↑ ↓ (``j`` ``k``), a
-line at a time, so its end can always be read.
+it posts :class:`FindingsPanel.Diagnosed`; with ``--doctor`` the panel says what was found
+(:class:`~tracer.replay.diagnose.DoctorWatch` decides) and opens itself, and the screen marks
+the timeline and goes to the first finding. A finding taller than the panel scrolls with ↑ ↓
+(``j`` ``k``), a line at a time, so its end can always be read. ``d`` (the panel's, made the
+screen's so it works from any panel) shows the panel and gives it the keys, and hides it again
+(so does Escape in it); :class:`FindingsPanel.Toggled` says so, and the screen gives the step
+view the keys back.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from tracer.replay.diagnose import Diagnosis, diagnose, plan, step_of
+from tracer.replay.diagnose import Diagnosis, DoctorWatch, Reaction, diagnose, plan, step_of
 from tracer.replay.i18n import severity_mark, severity_name, tr
-from tracer.replay.steps import StepIndex
+from tracer.replay.steps import StepIndex, ends_at_terminal
 from tracer.replay.wrap import Wrapped
 
 #: Colour of each severity's marker, shared with the timeline.
@@ -36,8 +40,10 @@ SEVERITY_STYLE = {"error": "bold #ff5f5f", "warning": "bold #ffaf00"}
 class FindingsPanel(OptionList):
     """The doctor's findings, one option each; Enter or a click jumps to the finding's step."""
 
+    SCREEN_KEYS = [Binding("d", "toggle", "findings")]  # noqa: RUF012
+    """Keys that work from any panel (the screen passes them on to the panel)."""
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("escape", "screen.findings", "close", show=False),
+        Binding("escape", "toggle", "close", show=False),
         Binding("j", "cursor_down", "next finding", show=False),
         Binding("k", "cursor_up", "previous finding", show=False),
         Binding("ctrl+e", "scroll_down", "scroll down", show=False),
@@ -51,15 +57,28 @@ class FindingsPanel(OptionList):
             self.step = step
             super().__init__()
 
-    class Diagnosed(Message):
-        """The doctor is done with the trace (its findings are in ``diagnosis``)."""
+    class Toggled(Message):
+        """The panel was shown (and took the keys) or hidden."""
 
-        def __init__(self, diagnosis: Diagnosis) -> None:
-            self.diagnosis = diagnosis
+        def __init__(self, shown: bool) -> None:
+            self.shown = shown
             super().__init__()
 
-    def __init__(self, *, id: str | None = None) -> None:
+    class Diagnosed(Message):
+        """The doctor is done with the trace (its findings are in ``diagnosis``; ``reaction``
+        says what ``--doctor`` makes of them)."""
+
+        def __init__(self, diagnosis: Diagnosis, reaction: Reaction) -> None:
+            self.diagnosis, self.reaction = diagnosis, reaction
+            super().__init__()
+
+    def __init__(
+        self, doctor: DoctorWatch | None = None, *, lang: str = "en", id: str | None = None
+    ) -> None:
         super().__init__(id=id)
+        self.lang = lang
+        self.doctor = doctor or DoctorWatch(False, jump=False, following=False)
+        """``--doctor``: whether to check even a huge trace, and report what was found."""
         self.steps: list[int] = []
         """The 0-based step of each option, in order (separators excluded)."""
         self._shown: tuple[Diagnosis | None, str, str] | None = None
@@ -72,16 +91,18 @@ class FindingsPanel(OptionList):
 
     # -- running the doctor ----------------------------------------------------------------
 
-    def check(self, index: StepIndex, asked: bool, known: Diagnosis | None = None) -> None:
-        """Check the trace of ``index`` now, in the background, or (huge, not ``asked``) later."""
+    def check(self, index: StepIndex, known: Diagnosis | None = None) -> None:
+        """Check the trace of ``index`` now, in the background, or (huge, not asked for)
+        later; ``known``: its findings, already known."""
         self.workers.cancel_group(self, "doctor")  # work on another trace is no longer wanted
+        self.doctor.forget()
         self.index, self.diagnosis, self.state = index, None, ""
         if known is not None:
             self._done(known)
             return
         if not hasattr(index.reader, "raw"):  # --follow waiting for the file: check it later
             return
-        how = plan(len(index.reader), asked)
+        how = plan(len(index.reader), self.doctor.asked)
         if how == "now":
             self._done(diagnose(index.reader))
         elif how == "background":
@@ -98,11 +119,11 @@ class FindingsPanel(OptionList):
         self._in_background()
         return True
 
-    def recheck(self, asked: bool) -> None:
-        """Check again (a followed trace has ended since it was checked)."""
-        if self.index is None or self.state:
+    def recheck(self, ended: bool) -> None:
+        """Check again if a followed trace checked while it grew has ``ended`` since."""
+        if self.index is None or self.state or not self.doctor.recheck(ended):
             return
-        if plan(len(self.index.reader), asked) == "now":
+        if plan(len(self.index.reader), self.doctor.asked) == "now":
             self._done(diagnose(self.index.reader))
         else:
             self.state = "checking"
@@ -118,9 +139,34 @@ class FindingsPanel(OptionList):
 
     def _done(self, diagnosis: Diagnosis) -> None:
         self.diagnosis, self.state = diagnosis, ""
-        self.post_message(self.Diagnosed(diagnosis))
+        saw_end = self.index is not None and ends_at_terminal(self.index)
+        self.post_message(self.Diagnosed(diagnosis, self.doctor.done(diagnosis, saw_end=saw_end)))
 
-    # -- moving in the list ----------------------------------------------------------------
+    @on(Diagnosed)
+    def _report(self, message: Diagnosed) -> None:
+        """``--doctor``: say what was found (then the message goes on up to the screen)."""
+        said, problem = message.reaction, message.diagnosis.problem
+        if said.say is not None:
+            words = tr(said.say, self.lang, problem=problem)
+            self.notify(words, severity="warning" if said.warn else "information")
+        if said.show:
+            self.open()
+
+    # -- showing the panel, moving in the list ---------------------------------------------
+
+    def action_toggle(self) -> None:
+        """``d``: show the findings and take the keys (↑ ↓ choose, Enter jumps), or hide them."""
+        self.toggle_class("shown")
+        shown = self.has_class("shown")
+        if shown:
+            self.check_waiting()  # a huge trace: check it now that it is wanted
+            self.focus()
+        self.post_message(self.Toggled(shown))
+
+    def open(self) -> None:
+        """Show the findings and take the keys (``--doctor`` found something)."""
+        self.add_class("shown")
+        self.focus()
 
     def action_cursor_down(self) -> None:
         """↓ ``j``: the next finding; on the last one, scroll on so its end can be read."""
@@ -141,6 +187,7 @@ class FindingsPanel(OptionList):
     def show(self, diagnosis: Diagnosis | None, lang: str, state: str = "") -> None:
         """Fill the list. ``diagnosis`` None: not checked yet (``state`` says why: "checking" or
         "waiting")."""
+        self.lang = lang
         shown = self._shown
         if shown is not None and shown[0] is diagnosis and shown[1:] == (lang, state):
             return

@@ -2,7 +2,8 @@
 which of them fit.
 
 It owns the layout the way a widget owns its state: the reader's wishes (the toggle keys ``T``
-timeline, ``c`` chapter, ``D`` debug console, which the app forwards here) and the plan
+timeline, ``c`` chapter, ``D`` debug console, the frame's own, made the screen's so they work
+from any panel) and the plan
 :func:`tracer.replay.layout.plan` makes from them and the terminal's size. It plans again on
 every resize of its own, not only at start, so going from 140x42 down to 80x24 folds the
 timeline and the chapter panel away (the app's resize event comes before the app knows its new
@@ -16,6 +17,7 @@ and how to come back (:attr:`Frame.caption`, kept current by the screen on every
 
 from __future__ import annotations
 
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widget import Widget
@@ -25,6 +27,14 @@ from tracer.replay import layout
 
 class Frame(Horizontal):
     """Timeline | centre (step view, findings, debug console) | chapter, as room allows."""
+
+    SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("T", "toggle('timeline')", "timeline"),
+        Binding("c", "toggle('chapter')", "chapter"),
+        Binding("D", "toggle('debug')", "debug console"),
+        Binding("z", "zoom", "zoom"),
+    ]
+    """Keys that work from any panel (the screen passes them on to the frame)."""
 
     def __init__(self, *children: object, id: str | None = None) -> None:
         super().__init__(*children, id=id)  # type: ignore[arg-type]
@@ -58,7 +68,7 @@ class Frame(Horizontal):
         selector = {"timeline": "Timeline", "chapter": "#chapter", "debug": "DebugConsole"}
         return bool(self.query_one(selector[panel]).display)
 
-    def toggle(self, panel: str) -> None:
+    def action_toggle(self, panel: str) -> None:
         """The toggle key for ``panel``: show it if hidden, hide it if shown."""
         self.wishes = layout.toggled(self.wishes, panel, self.shown(panel))
         self.apply()
@@ -66,10 +76,16 @@ class Frame(Horizontal):
     def show_panel(self, panel: str) -> None:
         """Make sure ``panel`` is shown (a filter needs the timeline, a section the chapter)."""
         if not self.shown(panel):
-            self.toggle(panel)
+            self.action_toggle(panel)
+
+    def action_zoom(self) -> None:
+        """``z``: the focused panel (else the step view) fills the screen; ``z`` or Escape
+        (Textual's own) restores it. The header and the key bar are hidden then, so the panel's
+        bottom border says where the reader is and how to come back."""
+        self.toggle_zoom(self.screen.focused or self.query_one("#stage"))
 
     def toggle_zoom(self, widget: Widget) -> None:
-        """``z``: ``widget`` fills the screen; ``z`` or Escape (Textual's own) restores it."""
+        """``widget`` fills the screen, or (zoomed already) the zoom ends."""
         screen = self.screen
         if screen.maximized is not None:
             screen.minimize()

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tracer.replay.i18n import stage_name, tr
+from tracer.replay.i18n import position, stage_name
 from tracer.replay.widgets.pager import text_strip
 from tracer.trace.events import STATIONS
 
@@ -67,9 +67,7 @@ class JourneyStrip(Widget):
         self.bare = Text(f" {stage_name(stage, lang)}", style="bold")
         self.status = Text(status + "  ", style="bold magenta") if status else Text()
         self.place = Text(place + "  ", style="cyan") if place else Text()
-        self.position = Text(
-            tr("turn_step", lang, turn=turn, step=step + 1, total=total), style="bold"
-        )
+        self.position = Text(position(lang, turn, step + 1, total), style="bold")
         self.stations = line
         self.refresh()
 

@@ -1,5 +1,6 @@
 """The key bar: the keys worth knowing, fitted to the width (lazygit's bottom line).
 
+``?`` (the bar's key, made the screen's so it works from any panel) opens the help: every key.
 At 80 columns the full list does not fit. Rather than let the terminal cut the end off (where
 help and quit are), :func:`fit_keys` first shortens every label, then drops the least useful keys,
 and always keeps ``?`` and ``q``: a reader who sees those two can find the rest.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.binding import Binding
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -41,6 +43,11 @@ def fit_keys(hints: list[tuple[str, str, str]], width: int) -> list[tuple[str, s
 class KeyBar(Widget):
     """One line of ``key label`` pairs in the current language."""
 
+    SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
+    ]
+    """Keys that work from any panel (the screen passes them on to the bar)."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.lang = "en"
@@ -50,6 +57,11 @@ class KeyBar(Widget):
         if (lang, playing) != (self.lang, self.playing):
             self.lang, self.playing = lang, playing
             self.refresh()
+
+    def action_help(self) -> None:
+        from tracer.replay.widgets.screens import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.lang))
 
     def hints(self) -> list[tuple[str, str, str]]:
         out = []

@@ -22,7 +22,7 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tracer.printable import printable_text
+from tracer.printable import printable, printable_text
 from tracer.replay.wrap import wrap
 
 
@@ -62,6 +62,8 @@ class Pager(Widget):
         self._key: object = None
         self._strips: dict[tuple[object, int, int], Strip] = {}
         self._wrapped: tuple[int, list[Text]] | None = None
+        self._revealed: tuple[re.Pattern[str], int] | None = None
+        """The last search hit revealed, and the top before (until the reader scrolls)."""
 
     def show(
         self, text: Text, title: str | None = None, keep_offset: bool = False, key: object = None
@@ -75,6 +77,7 @@ class Pager(Widget):
         if key is None or len(self._strips) > 4096:
             self._strips.clear()
         if not keep_offset:
+            self._revealed = None
             self.top = 0
             self._at_end = self.stick_to_end  # resolved when drawn, once the size is known
         self.refresh()
@@ -90,6 +93,7 @@ class Pager(Widget):
         return len(self._lines(max(width, 1)))
 
     def scroll_lines(self, delta: int) -> None:
+        self._revealed = None
         lines = self._lines(max(self.content_size.width, 1))
         most = max(len(lines) - max(self.content_size.height, 1), 0)
         if self._at_end:
@@ -105,7 +109,21 @@ class Pager(Widget):
         self.scroll_lines(pages * max(self.content_size.height - 1, 1))
 
     def reveal(self, pattern: re.Pattern[str]) -> bool:
-        """Scroll so that the first line matching ``pattern`` is in view (a search hit)."""
+        """Scroll so that the first line matching ``pattern`` is in view (a search hit).
+
+        The hit is placed for the panel's height, so it is placed again if that changes before
+        the reader scrolls (a search that moves the cursor gives a row of the screen back, and
+        the layout may catch up after the reveal)."""
+        self._revealed = (pattern, self.top)
+        return self._reveal(pattern)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._revealed is not None:
+            pattern, self.top = self._revealed
+            self._reveal(pattern)
+            self.refresh()
+
+    def _reveal(self, pattern: re.Pattern[str]) -> bool:
         lines = self.plain_lines()
         at = next((n for n, line in enumerate(lines) if pattern.search(line)), None)
         if at is None:
@@ -122,6 +140,7 @@ class Pager(Widget):
         """Scroll to the first line holding ``mark``, or back to the top if already there.
 
         Returns False when no line holds it."""
+        self._revealed = None
         lines = self.plain_lines()
         at = next((n for n, line in enumerate(lines) if mark in line), None)
         if at is None:
@@ -132,6 +151,10 @@ class Pager(Widget):
         self.top = 0 if self.top == target else target
         self.refresh()
         return True
+
+    def copy_text(self) -> str:
+        """What ``y`` copies from here: the text shown (printable, as it is drawn)."""
+        return printable(self.text.plain, lines=True)
 
     def plain_lines(self) -> list[str]:
         """What the pager holds, wrapped as on screen (for copying and tests)."""

@@ -1,32 +1,130 @@
-"""A clickable progress bar over all steps: click anywhere to jump there (asciinema's seek bar)."""
+"""The transport: a clickable progress bar over all steps, and the keys that move along them.
+
+Like asciinema's player, the bar shows where the reader is (``━━━━●─────``, the dot the current
+step) and takes the reader elsewhere: a click seeks there (asciinema's seek bar), and so do the
+step keys, which are the bar's (:data:`StepBar.SCREEN_KEYS`: ← → and ``h`` ``l``, Home End, ``[``
+``]``, 1–4 for the four steps of a result's trip, ``i`` ``u`` into and out of a subagent's loop)
+and autoplay's (``a``, ``+`` ``-``). The screen makes them its own (:func:`tracer.replay.keys.
+routed`), so they work whichever panel has the focus.
+
+Where each key leads is the replay's pure step logic, :class:`~tracer.replay.state.ReplayState`,
+which the screen hands down with every trace it opens (attributes down). The bar never moves the
+cursor itself: it posts :class:`StepBar.Seek` (messages up), as a click does. Autoplay
+(:class:`~tracer.replay.autoplay.Autoplay`) seeks one step on at each tick and stops at the last
+step, unless the trace is followed; :class:`StepBar.Changed` says it started, stopped or changed
+speed, so the screen redraws the key bar and the status.
+"""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tracer.replay.autoplay import Autoplay
+from tracer.replay.state import ReplayState
 from tracer.replay.widgets.pager import text_strip
 
 
 class StepBar(Widget):
-    """``━━━━●─────`` with the current step as the dot."""
+    """``━━━━●─────`` with the current step as the dot; the step keys and autoplay."""
+
+    SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("right,l,space", "step(1)", "next", show=False),
+        Binding("left,h", "step(-1)", "previous", show=False),
+        Binding("home,less_than_sign", "first", "first", show=False),
+        Binding("end,greater_than_sign", "last", "last", show=False),
+        Binding("right_square_bracket,right_black_lenticular_bracket", "next_turn", "next turn"),
+        Binding(
+            "left_square_bracket,p,left_black_lenticular_bracket", "previous_turn", "previous turn"
+        ),
+        Binding("1", "station(1)", "mapping", show=False),
+        Binding("2", "station(2)", "wrapping", show=False),
+        Binding("3", "station(3)", "appending", show=False),
+        Binding("4", "station(4)", "resending", show=False),
+        Binding("i", "step_into", "into subagent", show=False),
+        Binding("u", "step_out", "out of subagent", show=False),
+        Binding("a", "autoplay", "autoplay"),
+        Binding("plus,equals_sign,fullwidth_plus_sign", "speed(1)", "faster", show=False),
+        Binding("minus,fullwidth_hyphen_minus", "speed(-1)", "slower", show=False),
+    ]
+    """Keys that work from any panel (the screen passes them on to the bar)."""
 
     class Seek(Message):
+        """Go to 0-based ``step`` (a click, a step key, an autoplay tick)."""
+
         def __init__(self, step: int) -> None:
             self.step = step
             super().__init__()
 
-    def __init__(self, *, id: str | None = None) -> None:
+    class Changed(Message):
+        """Autoplay started, stopped or changed speed: the key bar and the status say so."""
+
+    def __init__(self, state: ReplayState, *, follow: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.state = state
+        """The open trace and the cursor (the screen hands down a new one for each trace)."""
+        self.follow = follow
+        self.autoplay = Autoplay(self.set_interval, self._tick)
         self.step = 0
         self.total = 1
 
     def show(self, step: int, total: int) -> None:
         self.step, self.total = step, max(total, 1)
         self.refresh()
+
+    # -- the keys --------------------------------------------------------------------------
+
+    def _seek(self, step: int | None) -> None:
+        if step is not None:  # (None: the key leads nowhere from here)
+            self.post_message(self.Seek(step))
+
+    def action_step(self, delta: int) -> None:
+        self._seek(self.state.over(delta))
+
+    def action_first(self) -> None:
+        self._seek(0)
+
+    def action_last(self) -> None:
+        self._seek(self.state.last())
+
+    def action_next_turn(self) -> None:
+        self._seek(self.state.next_turn())
+
+    def action_previous_turn(self) -> None:
+        self._seek(self.state.previous_turn())
+
+    def action_station(self, number: int) -> None:
+        self._seek(self.state.station(number))
+
+    def action_step_into(self) -> None:
+        self._seek(self.state.into())
+
+    def action_step_out(self) -> None:
+        self._seek(self.state.out())
+
+    def action_autoplay(self) -> None:
+        """``a``: play (from the start when at the end), or pause."""
+        at_end = self.state.cursor.at_end and not self.follow
+        start = 0 if not self.autoplay.playing and at_end else self.state.step
+        self.autoplay.toggle()
+        self._seek(start)
+
+    def action_speed(self, delta: int) -> None:
+        self.autoplay.change_speed(delta)
+        self.post_message(self.Changed())
+
+    def _tick(self) -> bool:
+        if self.state.cursor.at_end and not self.follow:
+            self.post_message(self.Changed())  # (handled once the timer has stopped)
+            return False
+        self._seek(self.state.step + 1)
+        return True
+
+    # -- drawing and clicks ----------------------------------------------------------------
 
     def _cell(self, width: int) -> int:
         if self.total <= 1:

@@ -3,15 +3,19 @@
 It behaves like less's search. The search runs in a worker thread
 (:func:`tracer.replay.search.search_rendered` renders every step, which takes a while on a
 10,000-turn trace; it says how far it got) and the bar posts :class:`SearchBar.Found` when it is
-done. Enter hands the keys back to the step view, so ``n`` ``N`` ``.`` ``,`` move between hits
-at once; the bar stays, one line tall, and its counter follows the cursor ("match 2/5" on a hit,
-"after match 2/5" between hits) as the app tells it where it is (:meth:`SearchBar.show_count`).
+done, then :class:`SearchBar.Hit` with the first hit from the cursor on. Enter hands the keys
+back to the step view, so ``n`` ``N`` ``.`` ``,`` move between hits at once (each posts
+:class:`SearchBar.Hit`); the bar stays, one line tall, and its counter follows the cursor
+("match 2/5" on a hit, "after match 2/5" between hits) as the app tells it where it is
+(:attr:`SearchBar.step`, :meth:`SearchBar.show_count`).
 Escape in the box gives the keys back and keeps the last search; Escape after that (the app
 calls :meth:`SearchBar.clear`) closes the bar and puts out every highlight
 (:class:`SearchBar.Cleared`).
 
 The bar owns the search's state (the query, the matches, the highlighter made from them); the
-panels ask it for :meth:`SearchBar.lighter` when they draw.
+panels ask it for :meth:`SearchBar.lighter` when they draw. Its keys (``/`` and those between
+hits) are made the screen's, so they work from any panel; ``n`` (the next hit, else the next
+turn) is the screen's own.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from collections.abc import Callable
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Static
@@ -35,12 +40,25 @@ from tracer.replay.steps import StepIndex
 class SearchBar(Horizontal):
     """An input and a match count; hidden until opened."""
 
-    class Found(Message):
-        """A search finished (``again`` when Enter was pressed on the same query)."""
+    SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
+        Binding("slash,ideographic_comma", "open", "search"),
+        Binding("full_stop,ideographic_full_stop,f3", "hop(1)", "next match", show=False),
+        Binding("comma,fullwidth_comma,shift+f3,N", "hop(-1)", "previous match", show=False),
+    ]
+    """Keys that work from any panel (the screen passes them on to the bar)."""
 
-        def __init__(self, matches: list[int], again: bool = False) -> None:
+    class Found(Message):
+        """A search finished: its ``matches`` (0-based steps, ascending)."""
+
+        def __init__(self, matches: list[int]) -> None:
             self.matches = matches
-            self.again = again
+            super().__init__()
+
+    class Hit(Message):
+        """Go to 0-based ``step``, a hit (or the step the cursor is on: no hit from there)."""
+
+        def __init__(self, step: int) -> None:
+            self.step = step
             super().__init__()
 
     class Done(Message):
@@ -49,12 +67,14 @@ class SearchBar(Horizontal):
     class Cleared(Message):
         """The search is gone (Escape after Enter): every panel redraws without highlights."""
 
-    def __init__(self, index: StepIndex, *, id: str | None = None) -> None:
+    def __init__(self, index: StepIndex, *, lang: str = "en", id: str | None = None) -> None:
         super().__init__(id=id)
         self.index = index
-        self.lang = "en"
+        self.lang = lang
         self.query_text = ""
         self.matches: list[int] = []
+        self.step = 0
+        """Where the cursor is (the screen says, with every step)."""
         self._searched_lang = ""
         self._lighter: tuple[str, Callable[[Text], Text] | None] = ("", None)
 
@@ -72,6 +92,7 @@ class SearchBar(Horizontal):
 
     def reset(self, index: StepIndex) -> None:
         """Another trace was opened: forget the search and close the bar."""
+        self.workers.cancel_group(self, "search")  # its hits would be the old trace's
         self.index, self.matches, self.query_text = index, [], ""
         self.query_one(Input).value = ""
         self.remove_class("shown")
@@ -97,6 +118,10 @@ class SearchBar(Horizontal):
         )
         yield Static(id="search-count")
 
+    def action_open(self) -> None:
+        """``/``: open the bar and take the keys."""
+        self.open(self.lang)
+
     def open(self, lang: str) -> None:
         self.set_language(lang)
         self.add_class("shown")
@@ -110,7 +135,7 @@ class SearchBar(Horizontal):
         event.stop()
         self.post_message(self.Done())
         if event.value == self.query_text and self.matches and self._searched_lang == self.lang:
-            self.post_message(self.Found(self.matches, again=True))
+            self.action_hop(1)  # Enter on the same query: the next hit
             return
         self.start(event.value)
 
@@ -119,9 +144,8 @@ class SearchBar(Horizontal):
         self.query_text = query
         self._searched_lang = self.lang
         if not query.strip():
-            self.matches = []
+            self._found([])
             self.remove_class("shown")
-            self.post_message(self.Found([]))
             return
         self.query_one("#search-count", Static).update(tr("searching", self.lang))
         self.run_search(query, self.lang)
@@ -165,6 +189,14 @@ class SearchBar(Horizontal):
     def _found(self, matches: list[int]) -> None:
         self.matches = matches
         self.post_message(self.Found(matches))
+        target = search.next_match(matches, self.step - 1)
+        self.post_message(self.Hit(target if target is not None else self.step))
+
+    def action_hop(self, direction: int) -> None:
+        """``.`` ``,`` (``N``, F3): the next hit after the cursor, or the one before."""
+        target = search.next_match(self.matches, self.step, forward=direction > 0)
+        if target is not None:
+            self.post_message(self.Hit(target))
 
     def show_count(self, step: int) -> None:
         """Where ``step`` is among the hits ("match n/N", "after match n/N"), or "no match"."""

@@ -10,7 +10,9 @@ asks the pure layers for its text (:func:`tracer.replay.render.render_step`, or
   reader had, so a raw peek never loses an unfold;
 - ``b`` jumps between the raw output and the ``tool_result`` block it became (the ``⇓`` line).
 
-A new step opens folded, at its top. The view says when its mode changed
+These keys, and ↑ ↓ PgUp PgDn when the focused panel does not take them, are the view's
+(:data:`StageView.SCREEN_KEYS`), made the screen's so they work from any panel. A new step opens
+folded, at its top. The view says when its mode changed
 (:class:`StageView.ModeChanged`, a message up) so the app can redraw what depends on it.
 """
 
@@ -42,6 +44,14 @@ class StageView(Pager):
         Binding("r", "raw", "raw JSON", show=False),
         Binding("b", "block", "raw output ⇄ block", show=False),
     ]
+    SCREEN_KEYS = [  # noqa: RUF012
+        *BINDINGS,
+        Binding("up", "scroll(-1)", "scroll up", show=False),
+        Binding("down", "scroll(1)", "scroll down", show=False),
+        Binding("pageup", "scroll(-10)", "page up", show=False),
+        Binding("pagedown", "scroll(10)", "page down", show=False),
+    ]
+    """Keys that work from any panel (the screen passes them on to the view)."""
 
     class ModeChanged(Message):
         """The reader switched between folded, unfolded and raw."""
@@ -113,6 +123,11 @@ class StageView(Pager):
         self.raw = not self.raw  # the unfold is kept underneath
         self._draw(keep_offset=False)
         self.post_message(self.ModeChanged())
+
+    def show_block(self) -> None:
+        """Bring the block a finding is about into view, unless the whole step fits."""
+        if len(self.plain_lines()) > self.content_size.height:
+            self.toggle_mark(BLOCK_MARK)
 
     def action_block(self) -> None:
         """On a small screen, jump between the raw output and the block it became."""

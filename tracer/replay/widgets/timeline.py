@@ -10,7 +10,8 @@ problem further along is visible before the reader gets there.
 
 Focused (Tab), the timeline is a list: ↑ ↓ move one step, PgUp PgDn ten, Home End to the first
 and last step; each posts :class:`Timeline.Selected` and the app moves, as for a click. With a
-filter (:meth:`Timeline.set_filter`, key ``f`` after a search) it lists only the matching steps.
+filter (key ``f`` after a search, :meth:`Timeline.toggle_filter`) it lists only the matching
+steps, and keeps to the hits of each new search until the search is put out.
 """
 
 from __future__ import annotations
@@ -71,6 +72,15 @@ class Timeline(Widget):
         self._group_marks_key: int | None = None
         self.only: list[int] | None = None
         """With a filter: the only steps listed (ascending)."""
+        self.filtering = False
+        """Whether the reader asked for only the search's hits (``f``)."""
+
+    def reset(self, index: StepIndex) -> None:
+        """Another trace was opened: list its steps, with no filter and no marks."""
+        self.index, self._rows_key = index, None  # the row cache belongs to the old one
+        self.filtering = False
+        self.set_filter(None)
+        self.set_marks({})
 
     def show(self, step: int, lang: str) -> None:
         old_step, old_lang, old_rows = self.step, self.lang, self._rows
@@ -91,6 +101,23 @@ class Timeline(Widget):
         self.only = steps
         self._rows_key = None
         self.refresh()
+
+    def toggle_filter(self, matches: list[int]) -> bool:
+        """``f``: list only ``matches`` (the search's hits), or every step again. True: filtered."""
+        self.filtering = not self.filtering and bool(matches)
+        self.set_filter(matches if self.filtering else None)
+        return self.filtering
+
+    def filter_hits(self, matches: list[int]) -> None:
+        """A new search finished: a filtered timeline lists its hits instead."""
+        if self.filtering:
+            self.set_filter(matches or None)
+
+    def unfilter(self) -> None:
+        """The search is gone: list every step again (if only its hits were listed)."""
+        if self.filtering:
+            self.filtering = False
+            self.set_filter(None)
 
     def action_move(self, delta: int) -> None:
         if not len(self.index):
