@@ -51,8 +51,7 @@ async def measure(turns: int) -> list[float]:
         source.write_text("".join(lines[:2]), encoding="utf-8")  # the prompt and first call
         live = LiveImport(source, Path(tmp) / "live.trace.jsonl")
         live.poll()
-        app = make_app(live.output, follow=True, guide=None)
-        app.feed = live.poll
+        app = make_app(live.output, follow=True, guide=None, feed=live.poll)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             await pilot.press("greater_than_sign")  # the last step (Home/End scroll the panel)
@@ -65,7 +64,7 @@ async def measure(turns: int) -> list[float]:
                     out.write(lines[3 + 2 * k])  # the next call: its request is settled
                     out.flush()
                     start = time.perf_counter()
-                    while _requests(app) == requests or app.index.stage(app.step) != "resending":
+                    while _requests(app) == requests or _stage_on_screen(app) != "resending":
                         if time.perf_counter() - start > 10:  # bounded: a bench never hangs
                             raise SystemExit(f"turn {k + 1}: the request never reached the screen")
                         await asyncio.sleep(0.002)
@@ -75,7 +74,12 @@ async def measure(turns: int) -> list[float]:
 
 
 def _requests(app: Any) -> int:
-    return sum(1 for s in range(len(app.index)) if app.index.stage(s) == "resending")
+    index = app.replay.index
+    return sum(1 for s in range(len(index)) if index.stage(s) == "resending")
+
+
+def _stage_on_screen(app: Any) -> str:
+    return app.replay.index.stage(app.replay.step)
 
 
 def main() -> None:

@@ -179,7 +179,7 @@ def measure(path: Path, start_fraction: float) -> dict[str, float]:
             result["first_frame_s"] = first_frame[0] - opened
             await app.workers.wait_for_complete()  # the rest of the index, in the background
             result["indexed_s"] = time.perf_counter() - opened
-            app.go(int((len(index) - 1) * start_fraction))  # deep into the session
+            app.replay.go(int((len(index) - 1) * start_fraction))  # deep into the session
             await pilot.pause()
             for key in KEYS:
                 await pilot.press(key)
