@@ -1,0 +1,200 @@
+"""Station 3's loop as Rich text: the steps around the trip, from the session's start to its end.
+
+Each turn of ``while (true)`` starts with the whole history (``turn_start``), sends it and gets
+the AI's response (one internal assistant message per content block), then asks whether to
+follow up: any ``tool_use`` block means run the tools and loop again, none means the loop ends.
+Before the next turn the turn limit is checked (``max_turns_check``); the session ends with a
+``terminal`` step saying why. The trip's own steps (① to ④) have their modules:
+:mod:`render_mapping`, :mod:`render_wrapping` and :mod:`render_history`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from tracer.replay import context
+from tracer.replay.fold import as_json, folded_text
+from tracer.replay.i18n import colon, say
+from tracer.replay.render_parts import LABEL, block_text, field, request_label, title
+from tracer.replay.steps import StepIndex
+from tracer.trace.tokens import Tokens, tokens_of
+
+
+def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("session", lang, (event.title or {}).get(lang, "") if event.title else "")
+    field(out, say(lang, "model", "AI"), event.model, lang=lang)
+    field(out, say(lang, "tools", "可用工具"), ", ".join(event.tools), lang=lang)
+    field(out, "max_turns", event.max_turns, lang=lang)
+    out.append(
+        say(lang, "prompt (the first user message):\n", "提示词（第一条用户消息）：\n"),
+        style=LABEL,
+    )
+    out.append_text(folded_text(event.prompt, lang=lang))
+    system = event.request_params.get("system")
+    if system:
+        out.append(
+            "\n\n" + say(lang, "system", "系统提示词") + colon(lang).rstrip() + "\n", style=LABEL
+        )
+        out.append_text(
+            folded_text(system if isinstance(system, str) else as_json(system), "dim", lang=lang)
+        )
+    return out
+
+
+def render_turn_start(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("turn_start", lang, say(lang, f"turn {event.turn}", f"第{event.turn}轮"))
+    field(out, "state.messages", event.message_count, "bold", lang)
+    out.append(
+        say(
+            lang,
+            "The top of while (true): the turn begins with the whole internal history.\n",
+            "while (true) 的开头：这一轮从完整的内部消息历史开始。\n",
+        )
+    )
+    return out
+
+
+def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("response", lang, request_label(event.request_index, lang))
+    field(out, "message.id", event.message_id, lang=lang)
+    field(out, "stop_reason", event.stop_reason, "bold", lang)
+    usage = ", ".join(f"{k} {v}" for k, v in event.usage.items() if v)
+    field(out, say(lang, "usage", "用量"), usage, lang=lang)
+    tokens = tokens_of(event.usage)
+    if tokens is not None and (tokens.cache_read or tokens.cache_creation):
+        # What the model read is the cache too: input_tokens alone is only the fresh tail.
+        field(out, say(lang, "tokens", "token 数"), tokens_text(tokens, lang), lang=lang)
+    latency = f"{event.latency_ms} ms" if event.latency_ms is not None else "?"
+    field(
+        out,
+        say(lang, "latency", "耗时"),
+        say(
+            lang,
+            f"{latency}, attempts {event.attempts}",
+            f"{latency}，HTTP 尝试{event.attempts}次",
+        ),
+        lang=lang,
+    )
+    found = context.find_messages(index.reader, event.assistant_uuids, index.positions[step])
+    count = len(event.assistant_uuids)
+    noun = "message" if count == 1 else "messages"
+    out.append(
+        say(
+            lang,
+            f"\n{count} internal assistant {noun} (one per content block):\n",
+            f"\n变成{count}条内部 assistant 消息（每个内容块一条）：\n",
+        ),
+        style=LABEL,
+    )
+    for uuid in event.assistant_uuids:
+        message = found.get(uuid)
+        out.append(f"  {uuid[:8]}  ", style="dim")
+        blocks = message.content if message and isinstance(message.content, list) else [None]
+        for block in blocks:
+            out.append_text(block_text(block, lang, width=200, full=True))
+        out.append("\n")
+    return out
+
+
+def tokens_text(tokens: Tokens, lang: str) -> str:
+    """The four counts of one response, as the transcript or API log recorded them."""
+    return say(
+        lang,
+        f"input {tokens.input:,} + cache read {tokens.cache_read:,} + cache write "
+        f"{tokens.cache_creation:,} = {tokens.prompt:,} read; output {tokens.output:,}",
+        f"输入 {tokens.input:,} + 缓存读取 {tokens.cache_read:,} + 缓存写入 "
+        f"{tokens.cache_creation:,} = 共读入 {tokens.prompt:,}；输出 {tokens.output:,}",
+    )
+
+
+def render_follow_up(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("follow_up", lang)
+    out.append("needsFollowUp = ", style=LABEL)
+    out.append(
+        str(event.needs_follow_up).lower(),
+        style="bold green" if event.needs_follow_up else "bold red",
+    )
+    out.append("\n")
+    field(out, "stop_reason", event.stop_reason, lang=lang)
+    if event.forced:
+        field(out, say(lang, "forced by the scenario", "由场景强制"), "true", "bold red", lang)
+    out.append(
+        say(
+            lang,
+            f"tool_use blocks: {len(event.tool_use_ids)}\n",
+            f"tool_use 块：{len(event.tool_use_ids)}个\n",
+        ),
+        style=LABEL,
+    )
+    uses = context.find_tool_uses(index.reader, event.tool_use_ids, index.positions[step])
+    for tool_id in event.tool_use_ids:
+        block = uses.get(tool_id, {"type": "tool_use", "id": tool_id})
+        out.append("  ")
+        out.append_text(block_text(block, lang, width=200, full=True))
+        out.append("\n")
+    out.append("\n")
+    out.append(
+        say(
+            lang,
+            "any tool_use → run the tools and loop again; none → the loop ends.",
+            "有 tool_use → 执行工具，再来一轮；没有 → 循环结束。",
+        ),
+        style="dim",
+    )
+    return out
+
+
+def render_max_turns(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("max_turns_check", lang)
+    if event.max_turns is None:
+        out.append(
+            f"next_turn_count {event.next_turn_count}; max_turns" + colon(lang), style="bold"
+        )
+        out.append(say(lang, "not set, go on\n", "未设置，继续\n"), style="green")
+        return out
+    out.append(
+        f"next_turn_count ({event.next_turn_count}) > max_turns ({event.max_turns})"
+        f"  →  {str(event.exceeded).lower()}\n",
+        style="bold",
+    )
+    if event.exceeded:
+        out.append(
+            say(
+                lang,
+                "stop: max_turns reached. This turn's results are already in the "
+                "transcript, but no next state is built, so no request carries "
+                "them.\n",
+                "停止：达到 max_turns。本轮的结果已经交给调用方、进了会话记录，但不再构建"
+                "下一个状态，也就没有请求会把它们带给 AI。\n",
+            ),
+            style="bold red",
+        )
+    else:
+        out.append(
+            say(
+                lang,
+                "go on: the next state is built (appending)\n",
+                "继续：接下来构建下一个状态（追加）\n",
+            ),
+            style="green",
+        )
+    return out
+
+
+def render_terminal(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    out = title("terminal", lang)
+    field(
+        out,
+        say(lang, "reason", "结束原因"),
+        event.reason,
+        "bold green" if event.reason == "completed" else "bold red",
+        lang,
+    )
+    field(out, "turn_count", event.turn_count, lang=lang)
+    field(out, say(lang, "messages", "消息数"), event.message_count, lang=lang)
+    if event.error:
+        out.append(say(lang, "error", "错误") + colon(lang) + "\n", style=LABEL)
+        out.append_text(folded_text(event.error, "red", lang=lang))
+    return out
