@@ -3,8 +3,8 @@
 Appending builds the next state's messages, ``[...messagesForQuery, ...assistantMessages,
 ...toolResults]``: the view folds the rows already there and lights the ones that joined. Resending
 sends that whole history again, normalized to the API's shape: the view folds the prefix a
-request shares with the previous one and lights the new tail, so the lesson shows (nothing is
-remembered between requests; everything is resent), and sparklines show the bytes and tokens
+request shares with the previous one and lights the new tail, so the lesson shows (the API keeps
+no history between requests: everything is resent), and sparklines show the bytes and tokens
 growing request by request. Request 1 is called the first send, since nothing is *re*sent yet.
 """
 

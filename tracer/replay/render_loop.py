@@ -1,4 +1,4 @@
-"""Station 3's loop as Rich text: the steps around the trip, from the session's start to its end.
+"""The conversation loop as Rich text: the steps around the trip, from the session to its end.
 
 Each turn of ``while (true)`` starts with the whole history (``turn_start``), sends it and gets
 the AI's response (one internal assistant message per content block), then asks whether to
