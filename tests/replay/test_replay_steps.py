@@ -8,6 +8,7 @@ import pytest
 from replay_helpers import MAIN_TRACE
 
 from tracer.errors import UserError
+from tracer.paths import ROOT
 from tracer.replay.steps import (
     Cursor,
     StepIndex,
@@ -156,3 +157,24 @@ def test_the_language_follows_the_locale(env: dict[str, str], lang: str) -> None
     from tracer.replay.i18n import default_lang
 
     assert default_lang(env) == lang
+
+
+def _first_resending_step(index: StepIndex, request_index: int) -> int | None:
+    """The reference: every resending step, scanned in order."""
+    for step in index.by_stage.get("resending", []):
+        if getattr(index.event(step), "request_index", None) == request_index:
+            return step
+    return None
+
+
+@pytest.mark.parametrize(
+    "trace",
+    [MAIN_TRACE, Path(ROOT) / "recordings" / "faults" / "01-result-not-returned.trace.jsonl"],
+    ids=["main walk", "fault 01 (a request sent unpatched, then patched)"],
+)
+def test_a_requests_step_is_found_as_the_scan_finds_it(trace: Path) -> None:
+    full = StepIndex(TraceReader(trace))
+    requests = {getattr(full.event(s), "request_index", None) for s in full.by_stage["resending"]}
+    assert len(requests - {None}) >= 2
+    for number in [*sorted(requests - {None}), 0, max(requests - {None}) + 1]:
+        assert full.request_step(number) == _first_resending_step(full, number)

@@ -21,15 +21,8 @@ from tracer.replay.render_tools import say
 from tracer.replay.steps import StepIndex
 
 
-def _request_step(index: StepIndex, request_index: int) -> int | None:
-    for step in index.by_stage.get("resending", []):
-        if getattr(index.event(step), "request_index", None) == request_index:
-            return step
-    return None
-
-
 def _refusal(index: StepIndex, request_index: int) -> str | None:
-    step = _request_step(index, request_index)
+    step = index.request_step(request_index)
     if step is None:
         return None
     errors = [row.error for row in attempt_rows(index, step) if row.error]
@@ -42,7 +35,7 @@ def pairing_text(index: StepIndex, step: int, event: Any, lang: str) -> Text | N
     pairing = getattr(event, "pairing", None)
     if isinstance(pairing, dict):
         return _patched(index, pairing, lang)
-    following = _request_step(index, event.request_index + 1)
+    following = index.request_step(event.request_index + 1)
     later = getattr(index.event(following), "pairing", None) if following is not None else None
     if isinstance(later, dict) and later.get("unpatched_request") == event.request_index:
         return Text(

@@ -65,7 +65,24 @@ class StepIndex:
         """The turn of each loop around the current one (one per open subagent)."""
         self._new_group = False
         self._count = 0
+        self._request_steps: dict[int, int] = {}
+        self._requests_seen = 0
         self.extend(None if eager else FIRST_CHUNK)
+
+    def request_step(self, request_index: int) -> int | None:
+        """The first resending step of request ``request_index``, if it is indexed yet.
+
+        Every resending view asks for a neighbour's step (the pairing patch's two sides), so
+        the steps are looked up once, as the index grows, not scanned again for every view:
+        on a long trace that scan made the exported page quadratic."""
+        steps = self.by_stage.get("resending")
+        if steps is not None and self._requests_seen < len(steps):
+            for step in steps[self._requests_seen :]:
+                number = getattr(self.event(step), "request_index", None)
+                if isinstance(number, int):
+                    self._request_steps.setdefault(number, step)
+            self._requests_seen = len(steps)
+        return self._request_steps.get(request_index)
 
     @property
     def complete(self) -> bool:
