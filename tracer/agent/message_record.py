@@ -15,10 +15,9 @@ messages.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from tracer.messages import Message
-from tracer.trace.events import MessageRecorded
+from tracer.trace.events import MessageRecorded, content_after_block
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +46,7 @@ def message_event(
         turn=turn,
         uuid=message.uuid,
         type=message.type,
-        content=_rest(message.content) if block_seq else message.content,
+        content=content_after_block(message.content) if block_seq else message.content,
         attachment=message.attachment,
         message_id=message.message_id,
         is_meta=message.is_meta or None,
@@ -57,8 +56,3 @@ def message_event(
         block_seq=block_seq,
         source_tool_assistant_uuid=message.source_tool_assistant_uuid,
     )
-
-
-def _rest(content: Any) -> list[dict[str, Any]] | None:
-    """The content after its first block (``None`` when there is nothing after it)."""
-    return list(content[1:]) or None if isinstance(content, list) else None

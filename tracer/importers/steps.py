@@ -19,7 +19,13 @@ from typing import Any
 
 from tracer.importers.output import epoch_of
 from tracer.messages import Message
-from tracer.trace.events import DebugHook, Event, ImportNote, MessageRecorded
+from tracer.trace.events import (
+    DebugHook,
+    Event,
+    ImportNote,
+    MessageRecorded,
+    content_after_block,
+)
 
 
 class StepWriter:
@@ -71,7 +77,7 @@ class StepWriter:
                 MessageRecorded,
                 uuid=m.uuid,
                 type=m.type,
-                content=_rest(m.content) if block_seq else m.content,
+                content=content_after_block(m.content) if block_seq else m.content,
                 attachment=m.attachment,
                 message_id=m.message_id,
                 is_meta=m.is_meta or None,
@@ -85,8 +91,3 @@ class StepWriter:
 
     def _hook(self, hook: str, line: str) -> None:
         self._emit(DebugHook, hook=hook, line=line)
-
-
-def _rest(content: Any) -> list[Any] | None:
-    """A message's content after its first block (``None`` when nothing follows it)."""
-    return list(content[1:]) or None if isinstance(content, list) else None

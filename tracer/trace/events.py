@@ -179,6 +179,12 @@ class MessageRecorded(Event):
     timestamp: str | None = None
 
 
+def content_after_block(content: Any) -> list[Any] | None:
+    """What a message with ``block_seq`` writes as its ``content``: the blocks after the first,
+    which its ``mapping`` step holds (``None`` when nothing follows it)."""
+    return list(content[1:]) or None if isinstance(content, list) else None
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DebugHook(Event):
     """One of the chapter's three ``console.log`` hooks, with the exact line it prints."""
