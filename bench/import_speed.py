@@ -94,10 +94,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     source = args.transcript or largest_fixture()
-    best = wall = unsearched = float("inf")
+    best = wall = unsearched = parse = bare = float("inf")
     events = 0
     with tempfile.TemporaryDirectory() as tmp:
         written = Path(tmp) / "bench.trace.jsonl"
+        # Each run times the import and the bare parse side by side: on a shared machine the
+        # speed drifts from second to second, and a ratio of two bests taken at different
+        # moments measures the drift.
         for run in range(args.runs):
             # A new file each time, as a real import writes: replacing the last run's output
             # would make the kernel free its pages inside the timed part.
@@ -107,23 +110,20 @@ def main() -> None:
             best = min(best, time.process_time() - start)
             wall = min(wall, time.perf_counter() - start_wall)
             events = report.counts["events"]
+            start = time.process_time()
+            for line in source.read_bytes().splitlines():
+                json.loads(line)
+            bare = min(bare, time.process_time() - start)
             # The same import without the search, right after, so a busy moment hits both.
             plain = Path(tmp) / f"unsearched-{run}.trace.jsonl"
             with _search_off():
                 start = time.process_time()
                 import_claude_code(source, plain)
                 unsearched = min(unsearched, time.process_time() - start)
+            start = time.process_time()
+            read_jsonl(source, ImportReport(source=str(source)))
+            parse = min(parse, time.process_time() - start)
         write = writing_time(written, Path(tmp) / "lines.jsonl", args.runs)
-    parse = bare = float("inf")
-    for _ in range(args.runs):
-        start = time.process_time()
-        read_jsonl(source, ImportReport(source=str(source)))
-        parse = min(parse, time.process_time() - start)
-        start = time.process_time()
-        lines = source.read_bytes().splitlines()
-        for line in lines:
-            json.loads(line)
-        bare = min(bare, time.process_time() - start)
     size = source.stat().st_size / 1024
     print(
         f"source: {source.name} ({size:.0f} KB, {report.counts.get('model calls', 0)} model "

@@ -91,8 +91,7 @@ class TraceWriter:
         self._lock = threading.Lock()
         # In bulk, lines wait here (encoded, not yet searched) until BULK_BUFFER bytes of them
         # can be searched for secrets in one pass and written in one call.
-        self._pending: list[bytes] = []
-        self._pending_size = 0
+        self._pending = bytearray()
         self._start = time.monotonic()
         self._seq = 0
         self._write_line(header.to_dict())
@@ -115,9 +114,13 @@ class TraceWriter:
                 self._file.write(line + b"\n")
                 self._file.flush()
             else:
-                self._pending.append(line)
-                self._pending_size += len(line)
-                if self._pending_size >= BULK_BUFFER:
+                # Copied into one buffer at once: orjson's bytes keep the whole buffer it grew
+                # while encoding (ten times the line, on a long one), so a list of them held
+                # ten times the trace in memory, and the memory the kernel had to hand over.
+                pending = self._pending
+                pending += line
+                pending.append(10)
+                if len(pending) >= BULK_BUFFER:
                     self._drain()
             return stamped
 
@@ -128,8 +131,8 @@ class TraceWriter:
     def _write_line(self, obj: dict[str, Any]) -> None:
         line = _ENCODE_BYTES(obj)
         if not self._flush_each:
-            self._pending.append(line)
-            self._pending_size += len(line)
+            self._pending += line
+            self._pending.append(10)
             return
         if self.redact.found_in_bytes(line):
             line = _ENCODE_BYTES(self.redact(obj))
@@ -141,8 +144,7 @@ class TraceWriter:
         all together, then a second look at only the lines a needle was found in."""
         if not self._pending:
             return
-        batch = b"\n".join(self._pending) + b"\n"
-        self._pending, self._pending_size = [], 0
+        batch, self._pending = self._pending, bytearray()
         spans = self.redact.lines_to_redact(batch)
         if spans:
             parts, at = [], 0
@@ -153,7 +155,7 @@ class TraceWriter:
                 parts += (batch[at:start], _ENCODE_BYTES(self.redact(json.loads(batch[start:end]))))
                 at = end
             parts.append(batch[at:])
-            batch = b"".join(parts)
+            batch = bytearray().join(parts)
         self._file.write(batch)
 
     def flush(self) -> None:
@@ -186,7 +188,7 @@ class TraceWriter:
 
     def _abandon(self) -> None:
         """Close without writing what is pending; an atomic writer's partial file goes too."""
-        self._pending, self._pending_size = [], 0
+        self._pending = bytearray()
         self._file.close()
         if self._target is not None:
             with contextlib.suppress(OSError):
