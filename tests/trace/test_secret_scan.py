@@ -218,3 +218,33 @@ def test_an_error_while_writing_the_last_batch_leaves_no_partial_file(
     with pytest.raises(OSError):
         w.close()
     assert list(tmp_path.iterdir()) == []
+
+
+def _every_occurrence_line_by_line(scan: Any, batch: bytes) -> list[tuple[int, int, bool, Any]]:
+    """What :meth:`SecretScan.lines` must answer: each line searched whole, every occurrence."""
+    out, start = [], 0
+    for line in batch.split(b"\n")[:-1]:
+        secret, hints = scan.what_is_in(line)
+        if secret or hints:
+            out.append((start, start + len(line), secret, hints))
+        start += len(line) + 1
+    return out
+
+
+def test_the_quick_batch_search_names_every_line_and_every_hint_in_it(search: str) -> None:
+    # Needles that overlap, hide inside each other and sit late in long lines: the quick pass
+    # reports one occurrence per stretch and skips the rest, and the second look must still
+    # find them all, with their offsets in the line.
+    import random
+
+    redact = Redactor({"ask_sk_": "NESTED", "sk-ant": "KEY"}, shapes=True)
+    pieces = ["ask_", "sk_", "sk-", "eyJ", "k_l", "x" * 50, "中文", "ghp_", "-", "_", "a", " "]
+    rng = random.Random(12)
+    for _ in range(200):
+        lines = [
+            "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 40))).encode()
+            for _ in range(rng.randrange(1, 8))
+        ]
+        batch = b"\n".join(lines) + b"\n"
+        scan = redact._scan
+        assert scan.lines(batch) == _every_occurrence_line_by_line(scan, batch)

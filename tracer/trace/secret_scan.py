@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tracer.trace.many_substrings import finder, occurrences
+from tracer.trace.many_substrings import finder, first_finder, first_occurrences, occurrences
 from tracer.trace.secret_shapes import HINTS_OF
 
 #: Shape name → where its hints start, in the order found.
@@ -36,12 +36,13 @@ class SecretScan:
         self.needles = list(roles)
         self._secret = [roles[n][0] for n in self.needles]
         self._shapes = [roles[n][1] for n in self.needles]
-        # A JSON line never holds a raw newline (an encoder writes it as \n, two characters),
-        # so a needle with one cannot be in a line: found in a batch, it spans two lines and
-        # is no secret of either. Every other needle found lies inside one line. (The JSON
-        # forms of the secrets are escaped the same way; only a raw form can hold a newline.)
-        self._spans_lines = [b"\n" in n for n in self.needles]
         self._search = finder(self.needles)
+        # Which lines of a batch hold a needle at all: one found per line is enough to know.
+        # A JSON line never holds a raw newline (an encoder writes it as \n, two characters),
+        # so a needle with one (only a secret's raw form can have one) is no secret of any one
+        # line: it is left out, a match never runs from one line into the next, and no line's
+        # own needle is skipped.
+        self._first = first_finder([n for n in self.needles if b"\n" not in n])
 
     def what_is_in(self, data: bytes) -> tuple[bool, Hints]:
         """Whether ``data`` holds a known secret, and where the hints of each shape are in it."""
@@ -55,28 +56,26 @@ class SecretScan:
     def lines(self, batch: bytes) -> list[tuple[int, int, bool, Hints]]:
         """For each line of ``batch`` (JSON lines, each ended by ``\\n``) that holds a needle:
         where it starts and ends (the newline left out), whether it holds a secret, and where
-        in the line the hints of each shape are. Lines holding none are not listed."""
-        found = [
-            (start, index)
-            for index, start, _end in occurrences(self._search, batch)
-            if not self._spans_lines[index]
-        ]
-        found.sort()
+        in the line the hints of each shape are. Lines holding none are not listed.
+
+        Two passes: the quick search names the lines holding some needle (a match never spans
+        two lines, so every such line has one of its own), and each of those few lines is then
+        searched for every occurrence (:meth:`what_is_in`), from the first one found on."""
         out: list[tuple[int, int, bool, Hints]] = []
-        line_start = line_end = -1
-        secret, hints = False, {}
-        for start, index in found:
-            if start > line_end:  # the first needle of another line: find where that line is
-                if line_end >= 0:
-                    out.append((line_start, line_end, secret, hints))
-                line_start = batch.rfind(b"\n", 0, start) + 1
-                line_end = batch.find(b"\n", start)
-                line_end = len(batch) if line_end < 0 else line_end
-                secret, hints = False, {}
-            secret = secret or self._secret[index]
-            for shape in self._shapes[index]:
-                hints.setdefault(shape, []).append(start - line_start)
-        if line_end >= 0:
+        line_end = -1
+        # In order along the batch (the stdlib's way reports needle by needle).
+        found = sorted(start for _index, start, _end in first_occurrences(self._first, batch))
+        for start in found:
+            if start <= line_end:
+                continue  # another needle of a line already listed
+            line_start = batch.rfind(b"\n", 0, start) + 1
+            line_end = batch.find(b"\n", start)
+            line_end = len(batch) if line_end < 0 else line_end
+            # No needle starts before the leftmost one found, so the line is searched again
+            # from there (a line is often a long tool output, its needle near the end).
+            secret, found_at = self.what_is_in(batch[start:line_end])
+            shift = start - line_start
+            hints = {shape: [at + shift for at in ats] for shape, ats in found_at.items()}
             out.append((line_start, line_end, secret, hints))
         return out
 
