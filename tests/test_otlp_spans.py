@@ -241,3 +241,38 @@ def test_batches_stay_under_a_byte_bound() -> None:
     parts = batches(payload, size=512, max_bytes=10_000)
     sizes = [len(p["resourceSpans"][0]["scopeSpans"][0]["spans"]) for p in parts]
     assert sum(sizes) == 50 and max(sizes) <= 10 and len(parts) >= 5
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_the_otlp_json_holds_the_values_the_stdlib_writes(
+    fast: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # orjson writes the export where it can; the stdlib writes what orjson refuses, and all of
+    # it when orjson is missing. Either way the document reads back as the stdlib's does.
+    import dataclasses
+    import datetime
+
+    from tracer.export import otlp_spans
+
+    if not fast:
+        monkeypatch.setattr(otlp_spans, "_orjson", None)
+
+    @dataclasses.dataclass
+    class Odd:
+        n: int
+
+    values: list[Any] = [
+        {"text": '中文 \n\t\x01\x7f \u2028 "q" \\', "n": [1, -2, 0.5, 3e300, True, None]},
+        {"big": 2**70},  # beyond 64 bits: the stdlib's way, exact
+        {"lone": "\ud800"},  # a lone surrogate: the stdlib's way
+        {"odd": Odd(3), "when": datetime.datetime(2026, 12, 1, 12, 0)},  # made str, as json's
+    ]
+    for value in values:
+        stdlib = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        text = otlp_spans.to_json(value)
+        assert text == stdlib
+    # Only a float's spelling may differ (orjson writes 1e-6): the value is the same.
+    small = {"n": [1e-06, 2.5e-08]}
+    assert json.loads(otlp_spans.to_json(small)) == small
+    assert otlp_spans.to_json({"big": 2**70}) == '{"big":1180591620717411303424}'
+    assert json.loads(otlp_spans.to_json({"odd": Odd(3)}))["odd"].endswith("Odd(n=3)")
