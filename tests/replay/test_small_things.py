@@ -86,3 +86,16 @@ def test_an_unknown_scenario_lists_the_bundled_names(tracer_cli: Any) -> None:
     assert proc.returncode == 2
     assert "01-main-walk" in proc.stderr and "faults/07-max-turns" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_a_finding_before_the_first_turn_says_set_up_not_turn_0() -> None:
+    from types import SimpleNamespace
+
+    from tracer.replay.widgets.findings_panel import finding_text
+
+    early = SimpleNamespace(severity="warning", rule="r", step=2, turn=0, message="m")
+    later = SimpleNamespace(severity="warning", rule="r", step=9, turn=3, message="m")
+    assert "第2步 · 准备" in finding_text(early, "zh").plain
+    assert "step 2 · set-up" in finding_text(early, "en").plain
+    assert "第0轮" not in finding_text(early, "zh").plain
+    assert "第9步 · 第3轮" in finding_text(later, "zh").plain

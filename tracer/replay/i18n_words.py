@@ -90,6 +90,7 @@ TEXT: dict[str, dict[str, str]] = {
     "help_title": {"zh": "按键", "en": "Keys"},
     "findings": {"zh": "诊断结果", "en": "findings"},
     "finding_where": {"zh": "第{step}步 · 第{turn}轮", "en": "step {step} · turn {turn}"},
+    "finding_where_setup": {"zh": "第{step}步 · 准备", "en": "step {step} · set-up"},
     "check": {"zh": "检查：", "en": "check: "},
     "no_findings": {"zh": "诊断：没有发现问题", "en": "doctor: no findings"},
     "doctor_checking": {"zh": "诊断中…", "en": "the doctor is checking…"},

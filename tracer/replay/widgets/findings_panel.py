@@ -243,16 +243,10 @@ def finding_text(finding: object, lang: str) -> Text:
     text = Text()
     text.append(f"{severity_mark(severity)} {severity_name(severity, lang)}", style=style)
     text.append(f"  {getattr(finding, 'rule', '?')}", style="bold")
-    text.append(
-        "  "
-        + tr(
-            "finding_where",
-            lang,
-            step=getattr(finding, "step", 0),
-            turn=getattr(finding, "turn", 0),
-        ),
-        style="dim",
-    )
+    turn = getattr(finding, "turn", 0)
+    # Before the first turn there is no 第0轮: the loop is still being set up (as the header says).
+    where = "finding_where" if turn else "finding_where_setup"
+    text.append("  " + tr(where, lang, step=getattr(finding, "step", 0), turn=turn), style="dim")
     zh_message = getattr(finding, "message_zh", "") if lang == "zh" else ""
     text.append("\n" + str(zh_message or getattr(finding, "message", "")))
     hint = getattr(finding, "hint", None) or {}
