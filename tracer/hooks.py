@@ -40,9 +40,11 @@ def _js(value: Any) -> str:
     return str(value)
 
 
-def tool_result_line(tool: str, block: dict[str, Any]) -> str:
-    """Hook 1, in ``addToolResult``: the block as the model will get it."""
-    length = content_length(block.get("content"))
+def tool_result_line(tool: str, block: dict[str, Any], length: int | None = None) -> str:
+    """Hook 1, in ``addToolResult``: the block as the model will get it. ``length`` is the
+    block's :func:`~tracer.messages.content_length`, when the caller has it already."""
+    if length is None:
+        length = content_length(block.get("content"))
     is_error = _js(block.get("is_error"))
     return f"[DEBUG] Tool result: {tool} is_error: {is_error} content length: {length}"
 

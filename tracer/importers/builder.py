@@ -78,8 +78,11 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
             if m.uuid not in self.by_uuid:
                 self.record(m)
         self.messages = [*self.messages, *new]
-        self._emit(
-            HistoryAppended,
+        self.events += 1  # each step's event is built in place: see StepWriter._emit
+        event = HistoryAppended(
+            seq=self.events,
+            turn=self.turn,
+            t=self.t,
             before_count=before,
             after_count=len(self.messages),
             new_uuids=[m.uuid for m in new],
@@ -88,7 +91,17 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
             api_before_count=self._api_count,
             api_after_count=len(self._normalized(self.messages)),
         )
-        self._emit(MaxTurnsChecked, next_turn_count=self.turn + 1, exceeded=False)
+        self.emit(event)
+        self.events += 1
+        self.emit(
+            MaxTurnsChecked(
+                seq=self.events,
+                turn=self.turn,
+                t=self.t,
+                next_turn_count=self.turn + 1,
+                exceeded=False,
+            )
+        )
 
     def reset(
         self, messages: list[Message], text: str, data: dict[str, Any], topic: str = "compaction"

@@ -69,14 +69,14 @@ class EndLast:
         """Let events through without releasing the held one."""
 
     def __call__(self, event: Event) -> Any:
-        if event.kind in COUNTED_KINDS and self.tally is not None:
+        kind = event.kind
+        if kind in COUNTED_KINDS and self.tally is not None:
             self.tally.see(event)
-        if not self.passing:
-            if self.held is not None:
-                self.release()
-            if event.kind == "terminal":
-                self.held = event
-                return event
+        if self.held is not None and not self.passing:
+            self.release()
+        if kind == "terminal" and not self.passing:
+            self.held = event
+            return event
         return self.emit(event)
 
     def release(self) -> None:

@@ -51,7 +51,10 @@ class ModelCallSteps(StepWriter):
 
     def start_turn(self) -> None:
         self.turn += 1
-        self._emit(TurnStarted, message_count=len(self.messages))
+        self.events += 1  # each step's event is built in place: see StepWriter._emit
+        self.emit(
+            TurnStarted(seq=self.events, turn=self.turn, t=self.t, message_count=len(self.messages))
+        )
         self._hook("loop_turn", loop_turn_line(self.turn, len(self.messages)))
 
     def request(
@@ -90,8 +93,11 @@ class ModelCallSteps(StepWriter):
             wire = materialize(api, self.by_uuid)
             encoded = encode_body({k: wire if k == "messages" else params[k] for k in keys})
         self.request_index += 1
-        self._emit(
-            RequestSent,
+        self.events += 1
+        event = RequestSent(
+            seq=self.events,
+            turn=self.turn,
+            t=self.t,
             request_index=self.request_index,
             message_count=len(api),
             internal_count=len(self.messages),
@@ -103,6 +109,7 @@ class ModelCallSteps(StepWriter):
             params=params if changed else None,
             body_keys=list(keys) if changed else None,
         )
+        self.emit(event)
         self._prev_api, self._params, self._keys = api, params, list(keys)
         self._api_count = len(api)
         return encoded
@@ -136,23 +143,33 @@ class ModelCallSteps(StepWriter):
         whatever ``stop_reason`` says, as in Claude Code).
         """
         self.record(*assistant)
-        self._emit(
-            ResponseReceived,
-            request_index=self.request_index,
-            message_id=message_id,
-            model=model,
-            usage=usage,
-            assistant_uuids=[m.uuid for m in assistant],
-            stop_reason=stop_reason,
-            latency_ms=latency_ms,
-            attempts=attempts,
+        self.events += 1
+        self.emit(
+            ResponseReceived(
+                seq=self.events,
+                turn=self.turn,
+                t=self.t,
+                request_index=self.request_index,
+                message_id=message_id,
+                model=model,
+                usage=usage,
+                assistant_uuids=[m.uuid for m in assistant],
+                stop_reason=stop_reason,
+                latency_ms=latency_ms,
+                attempts=attempts,
+            )
         )
         uses = [b for m in assistant for b in m.tool_uses()]
-        self._emit(
-            FollowUpDecided,
-            needs_follow_up=bool(uses),
-            tool_use_ids=[str(b.get("id")) for b in uses],
-            stop_reason=stop_reason,
+        self.events += 1
+        self.emit(
+            FollowUpDecided(
+                seq=self.events,
+                turn=self.turn,
+                t=self.t,
+                needs_follow_up=bool(uses),
+                tool_use_ids=[str(b.get("id")) for b in uses],
+                stop_reason=stop_reason,
+            )
         )
         self._hook("needs_follow_up", needs_follow_up_line(bool(uses), len(uses)))
         return uses

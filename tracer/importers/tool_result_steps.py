@@ -43,11 +43,13 @@ class ToolResult:
 REJECTED_PREFIX = "The user doesn't want to proceed with this tool use"
 
 
-def error_kind(block: dict[str, Any], output: Any) -> str | None:
-    """Guess why a result is an error from what the model was told (sources keep no reason)."""
+def error_kind(block: dict[str, Any], output: Any, text: str | None = None) -> str | None:
+    """Guess why a result is an error from what the model was told (sources keep no reason).
+    ``text`` is the block's :func:`block_text`, when the caller has it already."""
     if not block.get("is_error"):
         return None
-    text = block_text(block)
+    if text is None:
+        text = block_text(block)
     if output == "User rejected tool use" or text.startswith(REJECTED_PREFIX):
         return "permission"
     if text.startswith("Exit code"):
@@ -71,9 +73,15 @@ class ToolResultSteps(StepWriter):
     """Writes the steps one ``tool_result`` block went through."""
 
     def tool_result(self, result: ToolResult, *, record_message: bool = True) -> None:
-        """``tool_run``, mapping, the wrapped message, wrapping and the ``Tool result`` hook."""
+        """``tool_run``, mapping, the wrapped message, wrapping and the ``Tool result`` hook.
+
+        Each step's event is built in place (see :meth:`StepWriter._emit`), and what several
+        steps need of the block (its text, its length) is worked out once: an import writes
+        these steps for every result."""
         block = result.block
-        kind = error_kind(block, result.output)
+        text = block_text(block)
+        is_error = block.get("is_error")
+        kind = error_kind(block, result.output, text)
         if kind == "permission":
             self._emit(
                 PermissionDecided,
@@ -82,31 +90,38 @@ class ToolResultSteps(StepWriter):
                 decision="reject",
                 source="prompt",
                 feedback=result.feedback,
-                message=block_text(block),
+                message=text,
             )
-        run = self._emit(
-            ToolFinished,
-            tool_use_id=result.tool_use_id,
-            tool=result.tool,
-            input=result.input,
-            output=result.output,
-            is_error=bool(block.get("is_error")),
-            error_kind=kind,
-            duration_ms=result.duration_ms,
+        self.events += 1
+        run = self.emit(
+            ToolFinished(
+                seq=self.events,
+                turn=self.turn,
+                t=self.t,
+                tool_use_id=result.tool_use_id,
+                tool=result.tool,
+                input=result.input,
+                output=result.output,
+                is_error=bool(is_error),
+                error_kind=kind,
+                duration_ms=result.duration_ms,
+            )
         )
         length = content_length(block.get("content"))
-        text = block_text(block)
-        persisted = {"preview": True} if text.startswith("<persisted-output>") else None
-        empty = text.startswith(f"({result.tool} completed with no output)") or None
-        mapped = self._emit(
-            ResultMapped,
-            tool_use_id=result.tool_use_id,
-            tool=result.tool,
-            block=block,
-            content_length=length,
-            mapped_length=len(text),
-            persisted=persisted,
-            empty_replaced=empty,
+        self.events += 1
+        mapped = self.emit(
+            ResultMapped(
+                seq=self.events,
+                turn=self.turn,
+                t=self.t,
+                tool_use_id=result.tool_use_id,
+                tool=result.tool,
+                block=block,
+                content_length=length,
+                mapped_length=len(text),
+                persisted={"preview": True} if text.startswith("<persisted-output>") else None,
+                empty_replaced=text.startswith(f"({result.tool} completed with no output)") or None,
+            )
         )
         if record_message and result.message.uuid not in self.by_uuid:
             # Only the first result of a message owns the raw output (one toolUseResult each).
@@ -121,12 +136,17 @@ class ToolResultSteps(StepWriter):
                 if isinstance(content, list) and content and content[0] is block
                 else None,
             )
-        self._emit(
-            ResultWrapped,
-            tool_use_id=result.tool_use_id,
-            tool=result.tool,
-            message_uuid=result.message.uuid,
-            source_tool_assistant_uuid=result.assistant_uuid,
-            feedback=result.feedback,
+        self.events += 1
+        self.emit(
+            ResultWrapped(
+                seq=self.events,
+                turn=self.turn,
+                t=self.t,
+                tool_use_id=result.tool_use_id,
+                tool=result.tool,
+                message_uuid=result.message.uuid,
+                source_tool_assistant_uuid=result.assistant_uuid,
+                feedback=result.feedback,
+            )
         )
-        self._hook("tool_result", tool_result_line(result.tool, block))
+        self._hook("tool_result", tool_result_line(result.tool, block, length))

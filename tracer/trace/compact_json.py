@@ -126,12 +126,14 @@ def line_encoder() -> Callable[[Any], str]:
 
 def line_bytes_encoder() -> Callable[[Any], bytes]:
     """Encode one trace line as UTF-8 bytes, what the trace writer puts in its file."""
-    return _line_encoder(lambda out: out, lambda text: text.encode("utf-8"))
+    return _line_encoder(None, lambda text: text.encode("utf-8"))
 
 
 def _line_encoder(
-    from_orjson: Callable[[bytes], _Out], from_stdlib: Callable[[str], _Out]
+    from_orjson: Callable[[bytes], _Out] | None, from_stdlib: Callable[[str], _Out]
 ) -> Callable[[Any], _Out]:
+    """orjson's bytes made ``_Out`` by ``from_orjson`` (``None``: kept as bytes), or else the
+    stdlib's text made ``_Out`` by ``from_stdlib``."""
     stdlib = compact_encoder(allow_nan=False)
 
     def by_stdlib(value: Any) -> _Out:
@@ -152,7 +154,15 @@ def _line_encoder(
             return by_stdlib(value)
         return from_orjson(out)
 
-    return encode
+    def encode_bytes(value: Any) -> bytes:
+        # The writer's encoder: orjson's bytes as they are, with no call to convert them (it
+        # runs once per line of every trace).
+        try:
+            return dumps(value, default=_refuse, option=options)
+        except (TypeError, error):
+            return by_stdlib(value)
+
+    return encode if from_orjson is not None else encode_bytes
 
 
 _Out = TypeVar("_Out", str, bytes)

@@ -25,6 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
+from tracer.trace.event_code import compile_to_dict, install
+
 FORMAT = "tracer"
 VERSION = 1
 
@@ -99,26 +101,7 @@ class Header:
 
 
 _TO_DICT: dict[type, Callable[[Any], dict[str, Any]]] = {}
-
-
-def _compile_to_dict(cls: type) -> Callable[[Any], dict[str, Any]]:
-    """:meth:`Event.to_dict` for one class, written out field by field (as ``dataclasses``
-    writes ``__init__``): ``kind`` and ``stage`` first, a ``None`` field left out, a tuple made a
-    list. An import converts thousands of events; a loop over the field names with ``getattr``
-    cost nearly twice as much. Field names are Python identifiers, so the source is safe."""
-    head = {"kind": cls.kind, **({"stage": cls.stage} if cls.stage else {})}  # type: ignore[attr-defined]
-    lines = ["def to_dict(self):", f"    out = {head!r}"]
-    for f in dataclasses.fields(cls):
-        assert f.name.isidentifier()
-        lines += [
-            f"    v = self.{f.name}",
-            "    if v is not None:",
-            f"        out[{f.name!r}] = list(v) if isinstance(v, tuple) else v",
-        ]
-    lines.append("    return out")
-    scope: dict[str, Any] = {}
-    exec("\n".join(lines), scope)  # our own field names, see above
-    return scope["to_dict"]
+"""``to_dict`` of event classes defined elsewhere (tests); those here get their own, below."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -138,7 +121,7 @@ class Event:
         """This event as JSON data: ``kind`` and ``stage`` first, ``None`` fields left out."""
         convert = _TO_DICT.get(type(self))
         if convert is None:  # written once per class
-            convert = _TO_DICT[type(self)] = _compile_to_dict(type(self))
+            convert = _TO_DICT[type(self)] = compile_to_dict(type(self))
         return convert(self)
 
 
@@ -521,6 +504,8 @@ KNOWN: tuple[type[Event], ...] = (
     MaxTurnsChecked,
     SessionEnded,
 )
+for _cls in KNOWN:  # every event an import or a recording writes: see tracer.trace.event_code
+    install(_cls)
 KINDS: dict[str, type[Event]] = {cls.kind: cls for cls in KNOWN}
 STEP_KINDS: dict[str, str] = {cls.kind: cls.stage for cls in KNOWN if cls.stage}
 

@@ -1,0 +1,98 @@
+"""The two methods every event calls most, written out field by field for each event class.
+
+An import makes an event for every step (about a thousand for a long session) and turns each
+into a JSON object at once, so ``__init__`` and ``to_dict`` run once per line of the trace.
+Written generically, both spend most of their time on bookkeeping rather than on the fields:
+
+* ``dataclasses`` gives a frozen class an ``__init__`` that stores each field through
+  ``object.__setattr__(self, name, value)``, which looks the name up in the class on every call
+  before it reaches the slot's own setter. :func:`fast_init` calls those setters directly (a
+  slotted class holds one descriptor per field; its ``__set__`` is where the lookup ends), which
+  makes building an event about twice as fast. The instance is as frozen as before: assigning to
+  a field still raises ``FrozenInstanceError``, since only the class's own ``__setattr__`` is
+  bypassed, exactly as ``dataclasses`` bypasses it.
+* ``to_dict`` would loop over the field names with ``getattr``; :func:`compile_to_dict` writes the
+  loop out, one ``if`` per field.
+
+Both are generated source, as ``dataclasses`` generates its own; the names in it are the class's
+field names (Python identifiers, checked), so the source is safe to run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from types import MemberDescriptorType
+from typing import Any
+
+_SCALARS = frozenset({"int", "str", "float", "bool"})
+"""Annotations whose values are never a tuple: ``to_dict`` need not look for one."""
+
+
+def _scalar(annotation: Any) -> bool:
+    """Whether a field's (string) annotation allows only a scalar: ``int``, ``str | None``, a
+    ``Literal`` of strings and the like."""
+    if not isinstance(annotation, str):
+        return False
+    parts = [p.strip() for p in annotation.split("|")]
+    return all(p in _SCALARS or p == "None" or p.startswith("Literal[") for p in parts)
+
+
+def compile_to_dict(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """``to_dict`` for one event class: ``kind`` and ``stage`` first, a ``None`` field left out,
+    a tuple made a list (looked for only where the annotation allows one)."""
+    head = {"kind": cls.kind, **({"stage": cls.stage} if cls.stage else {})}  # type: ignore[attr-defined]
+    lines = ["def to_dict(self):", f"    out = {head!r}"]
+    for f in dataclasses.fields(cls):
+        assert f.name.isidentifier()
+        value = "v" if _scalar(f.type) else "list(v) if isinstance(v, tuple) else v"
+        lines += [
+            f"    v = self.{f.name}",
+            "    if v is not None:",
+            f"        out[{f.name!r}] = {value}",
+        ]
+    lines.append("    return out")
+    scope: dict[str, Any] = {}
+    exec("\n".join(lines), scope)  # our own field names, see above
+    function = scope["to_dict"]
+    function.__qualname__ = f"{cls.__qualname__}.to_dict"
+    return function  # type: ignore[no-any-return]
+
+
+def fast_init(cls: type) -> Callable[..., None] | None:
+    """An ``__init__`` for a frozen, slotted, keyword-only dataclass that stores each field
+    through its slot's setter; ``None`` when the class is not that simple (a default factory, a
+    ``__post_init__``, a field without a slot), and keeps the one ``dataclasses`` wrote."""
+    if hasattr(cls, "__post_init__"):
+        return None
+    scope: dict[str, Any] = {}
+    params: list[str] = []
+    body: list[str] = []
+    for f in dataclasses.fields(cls):
+        assert f.name.isidentifier()
+        slot = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
+        if not isinstance(slot, MemberDescriptorType) or not f.kw_only:
+            return None
+        if f.default_factory is not dataclasses.MISSING:
+            return None
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            scope[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        scope[f"_set_{f.name}"] = slot.__set__
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body or ["    pass"])
+    exec(source, scope)  # our own field names, see above
+    function = scope["__init__"]
+    function.__qualname__ = f"{cls.__qualname__}.__init__"
+    function.__annotations__ = dict(getattr(cls.__init__, "__annotations__", {}))
+    return function  # type: ignore[no-any-return]
+
+
+def install(cls: type) -> None:
+    """Give one event class its written-out ``__init__`` and ``to_dict``."""
+    init = fast_init(cls)
+    if init is not None:
+        cls.__init__ = init  # type: ignore[misc]
+    cls.to_dict = compile_to_dict(cls)  # type: ignore[attr-defined]
