@@ -21,30 +21,22 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from tracer.importers.jsonl import Record
+from tracer.importers.census import Census
 from tracer.importers.record_kinds import is_local_command, is_summary_root
 
 
 class Chain:
     """Parent links as the conversation really ran, and the walks along them."""
 
-    def __init__(self, records: list[Record], main_uuids: set[str], path: str = "") -> None:
+    def __init__(self, census: Census, main_uuids: set[str], path: str = "") -> None:
         self.path = path
-        self.by_uuid: dict[str, dict[str, Any]] = {}
-        self.position: dict[str, int] = {}
-        self.lines: dict[str, int] = {}
-        self._main_positions: list[int] = []
-        self._main_at: list[str] = []
-        for pos, (_, rec) in enumerate(records):
-            uid = rec.get("uuid")
-            if not isinstance(uid, str) or uid in self.by_uuid:
-                continue
-            self.by_uuid[uid] = rec
-            self.position[uid] = pos
-            self.lines[uid] = records[pos][0]
-            if uid in main_uuids:
-                self._main_positions.append(pos)
-                self._main_at.append(uid)
+        # The census walked the file already: its first record of each uuid is the one read.
+        self.by_uuid = census.by_uuid
+        self.position = census.position
+        self.lines = census.lines
+        at = census.position
+        self._main_positions = sorted(at[u] for u in main_uuids if u in at)
+        self._main_at = [census.records[pos][1]["uuid"] for pos in self._main_positions]
 
     def main_before(self, uid: str) -> str | None:
         """The main-chain message written just before record ``uid``."""

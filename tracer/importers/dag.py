@@ -49,6 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracer.importers.census import CONVERSATION, Census
 from tracer.importers.chain import Chain
 from tracer.importers.jsonl import Record
 from tracer.importers.order import in_conversation_order
@@ -63,7 +64,6 @@ from tracer.importers.record_kinds import (
     tool_use_ids,
 )
 
-CONVERSATION = ("user", "assistant", "attachment")
 REWOUND = "records off the active branch (rewound or edited)"
 CYCLE = "records whose parentUuid chain goes round in a cycle"
 LOCAL = "local command records (/status, /doctor, ...) after the last request: none sent"
@@ -85,29 +85,16 @@ class ActivePath:
     """Roots of a later conversation in the file (/clear, plan mode) → the earlier one's leaf."""
 
 
-def active_path(records: list[Record], report: ImportReport) -> ActivePath:
+def active_path(census: Census, report: ImportReport) -> ActivePath:
     """The main conversation's records in conversation order, from its last message back."""
-    messages: list[Record] = []  # user, assistant and attachment records with a uuid
-    main: list[Record] = []  # ... of them, those not in a sidechain
-    sidechain: list[Record] = []  # every sidechain record with a uuid, of any kind
-    for item in records:  # one pass: a long session holds thousands of records
-        rec = item[1]
-        if not rec.get("uuid"):
-            continue
-        side = rec.get("isSidechain")
-        if side:
-            sidechain.append(item)
-        if rec.get("type") in CONVERSATION:
-            messages.append(item)
-            if not side:
-                main.append(item)
-    subagent_file = not main and bool(messages)
+    main, sidechain = census.main, census.sidechain
+    subagent_file = not main and bool(census.messages)
     if subagent_file:
-        main, sidechain = messages, []
+        main, sidechain = census.messages, []
     if not main:
         return ActivePath([], sidechain, subagent_file)
 
-    chain = Chain(records, {r[1]["uuid"] for r in main}, report.source)
+    chain = Chain(census, {r[1]["uuid"] for r in main}, report.source)
     on_path: set[str] = set()
     summary_roots: dict[str, str | None] = {}
     clear_roots: dict[str, str] = {}
@@ -145,7 +132,7 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
     keep: list[Record] = []
     orphans: list[str] = []
     reasons = _SkipReasons(chain, on_path)
-    for number, rec in records:
+    for number, rec in census.candidates:  # messages and boundaries: nothing else is kept
         uid = rec.get("uuid")
         kind = rec.get("type")
         if kind == "system" and rec.get("subtype") == "compact_boundary" and uid in on_path:
