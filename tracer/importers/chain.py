@@ -33,10 +33,10 @@ class Chain:
         # The census walked the file already: its first record of each uuid is the one read.
         self.by_uuid = census.by_uuid
         self.position = census.position
-        self.lines = census.lines
+        self._records = census.records
         at = census.position
         self._main_positions = sorted(at[u] for u in main_uuids if u in at)
-        self._main_at = [census.records[pos][1]["uuid"] for pos in self._main_positions]
+        self._main_at = [self._records[pos][1]["uuid"] for pos in self._main_positions]
 
     def main_before(self, uid: str) -> str | None:
         """The main-chain message written just before record ``uid``."""
@@ -56,7 +56,8 @@ class Chain:
 
     def cycle_note(self, uid: str) -> str:
         """The note for a parent link that loops back to ``uid``."""
-        line = self.lines.get(uid, 0)
+        pos = self.position.get(uid)
+        line = self._records[pos][0] if pos is not None else 0
         return (
             f"{self.path}:{line}: the parentUuid chain loops back to record {uid} (a cycle): "
             "the walk stopped there, and what lies before it is left out"
