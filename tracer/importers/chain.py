@@ -89,8 +89,15 @@ class Chain:
             parent = rec.get("logicalParentUuid")
         elif parent is None and is_summary_root(rec):
             parent = self.main_before(uid)
-        elif (rec.get("type") == "system" or is_local_command(rec)) and isinstance(parent, str):
+        elif isinstance(parent, str) and rec.get("type") in ("system", "user"):
+            # Most records hang off the message written just before them; only for the others
+            # is it worth reading a user record's text to see whether it is a local command.
             before = self.main_before(uid)
-            if before is not None and before != parent and self.is_ancestor(parent, before):
+            if (
+                before is not None
+                and before != parent
+                and (rec["type"] == "system" or is_local_command(rec))
+                and self.is_ancestor(parent, before)
+            ):
                 parent = before  # it sits on the chain written just before it
         return parent if isinstance(parent, str) else None
