@@ -37,6 +37,7 @@ class Chain:
         at = census.position
         self._main_positions = sorted(at[u] for u in main_uuids if u in at)
         self._main_at = [self._records[pos][1]["uuid"] for pos in self._main_positions]
+        self._to_root: dict[str, int] = {}  # see is_ancestor
 
     def main_before(self, uid: str) -> str | None:
         """The main-chain message written just before record ``uid``."""
@@ -44,14 +45,31 @@ class Chain:
         return self._main_at[k - 1] if k else None
 
     def is_ancestor(self, older: str, uid: str | None, limit: int = 10_000) -> bool:
-        seen = 0
-        while uid is not None and seen < limit:
+        """Whether ``older`` is ``uid`` or one of the first ``limit`` records up its
+        ``parentUuid`` chain (as written: this is the test :meth:`parent` relies on).
+
+        A ``False`` walks all the way to the root, and the walks are nearly the same each time
+        (back along the main conversation). So the last walk that reached the root is kept,
+        each record by its distance from where that walk began: a later walk stops where it
+        joins it, and the answer is read off the kept walk. A walk that reached the root went
+        round no cycle, so each record is on it once.
+        """
+        steps = 0
+        walked: list[str] = []
+        while uid is not None and steps < limit:
             if uid == older:
                 return True
+            joined = self._to_root.get(uid)
+            if joined is not None:  # from here on this walk is the kept one
+                at = self._to_root.get(older)
+                return at is not None and at > joined and steps + at - joined < limit
+            walked.append(uid)
             rec = self.by_uuid.get(uid)
             parent = rec.get("parentUuid") if rec else None
             uid = parent if isinstance(parent, str) else None
-            seen += 1
+            steps += 1
+        if uid is None:  # it reached the root
+            self._to_root = {u: i for i, u in enumerate(walked)}
         return False
 
     def cycle_note(self, uid: str) -> str:
