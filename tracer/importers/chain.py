@@ -21,30 +21,23 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from tracer.importers.jsonl import Record
+from tracer.importers.census import Census
 from tracer.importers.record_kinds import is_local_command, is_summary_root
 
 
 class Chain:
     """Parent links as the conversation really ran, and the walks along them."""
 
-    def __init__(self, records: list[Record], main_uuids: set[str], path: str = "") -> None:
+    def __init__(self, census: Census, main_uuids: set[str], path: str = "") -> None:
         self.path = path
-        self.by_uuid: dict[str, dict[str, Any]] = {}
-        self.position: dict[str, int] = {}
-        self.lines: dict[str, int] = {}
-        self._main_positions: list[int] = []
-        self._main_at: list[str] = []
-        for pos, (_, rec) in enumerate(records):
-            uid = rec.get("uuid")
-            if not isinstance(uid, str) or uid in self.by_uuid:
-                continue
-            self.by_uuid[uid] = rec
-            self.position[uid] = pos
-            self.lines[uid] = records[pos][0]
-            if uid in main_uuids:
-                self._main_positions.append(pos)
-                self._main_at.append(uid)
+        # The census walked the file already: its first record of each uuid is the one read.
+        self.by_uuid = census.by_uuid
+        self.position = census.position
+        self._records = census.records
+        at = census.position
+        self._main_positions = sorted(at[u] for u in main_uuids if u in at)
+        self._main_at = [self._records[pos][1]["uuid"] for pos in self._main_positions]
+        self._to_root: dict[str, int] = {}  # see is_ancestor
 
     def main_before(self, uid: str) -> str | None:
         """The main-chain message written just before record ``uid``."""
@@ -52,19 +45,37 @@ class Chain:
         return self._main_at[k - 1] if k else None
 
     def is_ancestor(self, older: str, uid: str | None, limit: int = 10_000) -> bool:
-        seen = 0
-        while uid is not None and seen < limit:
+        """Whether ``older`` is ``uid`` or one of the first ``limit`` records up its
+        ``parentUuid`` chain (as written: this is the test :meth:`parent` relies on).
+
+        A ``False`` walks all the way to the root, and the walks are nearly the same each time
+        (back along the main conversation). So the last walk that reached the root is kept,
+        each record by its distance from where that walk began: a later walk stops where it
+        joins it, and the answer is read off the kept walk. A walk that reached the root went
+        round no cycle, so each record is on it once.
+        """
+        steps = 0
+        walked: list[str] = []
+        while uid is not None and steps < limit:
             if uid == older:
                 return True
+            joined = self._to_root.get(uid)
+            if joined is not None:  # from here on this walk is the kept one
+                at = self._to_root.get(older)
+                return at is not None and at > joined and steps + at - joined < limit
+            walked.append(uid)
             rec = self.by_uuid.get(uid)
             parent = rec.get("parentUuid") if rec else None
             uid = parent if isinstance(parent, str) else None
-            seen += 1
+            steps += 1
+        if uid is None:  # it reached the root
+            self._to_root = {u: i for i, u in enumerate(walked)}
         return False
 
     def cycle_note(self, uid: str) -> str:
         """The note for a parent link that loops back to ``uid``."""
-        line = self.lines.get(uid, 0)
+        pos = self.position.get(uid)
+        line = self._records[pos][0] if pos is not None else 0
         return (
             f"{self.path}:{line}: the parentUuid chain loops back to record {uid} (a cycle): "
             "the walk stopped there, and what lies before it is left out"
@@ -96,8 +107,15 @@ class Chain:
             parent = rec.get("logicalParentUuid")
         elif parent is None and is_summary_root(rec):
             parent = self.main_before(uid)
-        elif (rec.get("type") == "system" or is_local_command(rec)) and isinstance(parent, str):
+        elif isinstance(parent, str) and rec.get("type") in ("system", "user"):
+            # Most records hang off the message written just before them; only for the others
+            # is it worth reading a user record's text to see whether it is a local command.
             before = self.main_before(uid)
-            if before is not None and before != parent and self.is_ancestor(parent, before):
+            if (
+                before is not None
+                and before != parent
+                and (rec["type"] == "system" or is_local_command(rec))
+                and self.is_ancestor(parent, before)
+            ):
                 parent = before  # it sits on the chain written just before it
         return parent if isinstance(parent, str) else None

@@ -32,7 +32,8 @@ from typing import Any
 
 from tracer import __version__
 from tracer.errors import UserError
-from tracer.importers.dag import CONVERSATION, active_path
+from tracer.importers.census import Census, take_census
+from tracer.importers.dag import active_path
 from tracer.importers.emit import emit_all
 from tracer.importers.journey import emit_transcript, prompt_text
 from tracer.importers.jsonl import Record, read_jsonl
@@ -84,38 +85,27 @@ def start_epoch(t: Transcript) -> float | None:
     )
 
 
-def _left_out(records: list[Record]) -> Counter[str]:
+def _left_out(census: Census) -> Counter[str]:
     """How many records of each kind the importer does not read, by label, in first-seen order
-    (as one ``skip()`` each would report them). Counted by kind and subtype first and labelled
-    once per kind: a long session holds hundreds of progress records."""
-    kinds: Counter[tuple[Any, Any]] = Counter()
-    for _, rec in records:
-        kind = rec.get("type")
-        if kind in CONVERSATION:
-            continue
-        sub = rec.get("subtype")
-        if sub == "compact_boundary" and rec.get("parentUuid") is None:
-            continue  # a compaction's boundary: read, it starts the summary
-        if not sub:
-            data = rec.get("data")
-            sub = data.get("type") if isinstance(data, dict) else None
-        kinds[kind, sub] += 1
+    (as one ``skip()`` each would report them). The census counted them by kind and subtype;
+    each kind is labelled once: a long session holds hundreds of progress records."""
     labels: Counter[str] = Counter()
-    for (kind, sub), n in kinds.items():
+    for (kind, sub), n in census.left_out.items():
         labels[skip_label(kind, sub)] += n
     return labels
 
 
 def analyse(records: list[Record], path: Path, report: ImportReport, depth: int = 0) -> Transcript:
     """Pick the conversation out of a transcript's records and find its subagent runs."""
-    active = active_path(records, report)
+    census = take_census(records)
+    active = active_path(census, report)
     if not active.records:
         raise UserError(
             "no user or assistant messages: not a Claude Code transcript",
             path,
             records[0][0] if records else None,
         )
-    for label, n in _left_out(records).items():
+    for label, n in _left_out(census).items():
         report.skip(label, n)
     if active.summary_roots:
         report.notes.append(
@@ -155,7 +145,7 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
                     results[tid] = m.tool_use_result
                     times[tid] = (times.get(tid, (None, None))[0], epoch_of(m.timestamp))
     links = link_subagents(
-        records,
+        census.progress,
         active.sidechain,
         path,
         {k: (v[0], v[1]) for k, v in calls.items()},
@@ -164,7 +154,7 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
         report,
     )
 
-    first = next((r for _, r in records if r.get("version")), {})
+    first = census.first
     source: dict[str, Any] = {
         "kind": "import",
         "format": "claude-code",
@@ -172,13 +162,8 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
         "version": first.get("version"),
         "session_id": first.get("sessionId"),
     }
-    titles = [
-        str(r.get("summary") or r.get("customTitle") or r.get("aiTitle"))
-        for _, r in records
-        if r.get("type") in ("summary", "custom-title", "ai-title")
-    ]
-    if titles:
-        source["title"] = titles[-1]  # the newest title Claude Code gave the session
+    if census.title is not None:
+        source["title"] = census.title  # the newest title Claude Code gave the session
     if active.subagent_file and depth == 0:
         source["subagent"] = first.get("agentId") or True
         report.notes.append("every message is a sidechain: imported as the subagent's own loop")

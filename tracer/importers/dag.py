@@ -49,9 +49,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracer.importers.census import CONVERSATION, Census
 from tracer.importers.chain import Chain
 from tracer.importers.jsonl import Record
-from tracer.importers.order import in_conversation_order
+from tracer.importers.order import Kept, in_conversation_order
 from tracer.importers.output import ImportReport
 from tracer.importers.record_kinds import (
     for_model,
@@ -63,7 +64,6 @@ from tracer.importers.record_kinds import (
     tool_use_ids,
 )
 
-CONVERSATION = ("user", "assistant", "attachment")
 REWOUND = "records off the active branch (rewound or edited)"
 CYCLE = "records whose parentUuid chain goes round in a cycle"
 LOCAL = "local command records (/status, /doctor, ...) after the last request: none sent"
@@ -85,29 +85,29 @@ class ActivePath:
     """Roots of a later conversation in the file (/clear, plan mode) → the earlier one's leaf."""
 
 
-def active_path(records: list[Record], report: ImportReport) -> ActivePath:
+def active_path(census: Census, report: ImportReport) -> ActivePath:
     """The main conversation's records in conversation order, from its last message back."""
-    messages: list[Record] = []  # user, assistant and attachment records with a uuid
-    main: list[Record] = []  # ... of them, those not in a sidechain
-    sidechain: list[Record] = []  # every sidechain record with a uuid, of any kind
-    for item in records:  # one pass: a long session holds thousands of records
-        rec = item[1]
-        if not rec.get("uuid"):
-            continue
-        side = rec.get("isSidechain")
-        if side:
-            sidechain.append(item)
-        if rec.get("type") in CONVERSATION:
-            messages.append(item)
-            if not side:
-                main.append(item)
-    subagent_file = not main and bool(messages)
+    main, sidechain = census.main, census.sidechain
+    subagent_file = not main and bool(census.messages)
     if subagent_file:
-        main, sidechain = messages, []
+        main, sidechain = census.messages, []
     if not main:
         return ActivePath([], sidechain, subagent_file)
 
-    chain = Chain(records, {r[1]["uuid"] for r in main}, report.source)
+    # Each main message is read once here: the response it belongs to, the tool_use ids it
+    # holds and the ones it answers (``None`` for a candidate that is not one of ``main``).
+    looks: list[tuple[str | None, list[str], list[str]] | None] = []
+    uses: dict[str, list[str]] = {}
+    for _, rec in census.candidates:
+        if rec["type"] == "system" or (rec.get("isSidechain") and not subagent_file):
+            looks.append(None)
+            continue
+        look = (message_id(rec), tool_use_ids(rec), tool_result_ids(rec))
+        looks.append(look)
+        if look[1]:
+            uses[rec["uuid"]] = look[1]
+
+    chain = Chain(census, {r[1]["uuid"] for r in main}, report.source)
     on_path: set[str] = set()
     summary_roots: dict[str, str | None] = {}
     clear_roots: dict[str, str] = {}
@@ -137,29 +137,33 @@ def active_path(records: list[Record], report: ImportReport) -> ActivePath:
 
     # Parallel tool_use blocks of one response can sit on side branches: a response is all the
     # records with its message.id, wherever they hang.
-    responses = {message_id(rec) for _, rec in main if rec["uuid"] in on_path} - {None}
-    on_path |= {rec["uuid"] for _, rec in main if message_id(rec) in responses}
-    uses = {rec["uuid"]: ids for _, rec in main if (ids := tool_use_ids(rec))}
+    mids = [
+        (item[1]["uuid"], look[0])
+        for item, look in zip(census.candidates, looks, strict=True)
+        if look is not None and look[0] is not None
+    ]
+    responses = {mid for uid, mid in mids if uid in on_path}
+    on_path |= {uid for uid, mid in mids if mid in responses}
     asked = {tid for uid, ids in uses.items() if uid in on_path for tid in ids}
     every_use = {tid for ids in uses.values() for tid in ids}
-    keep: list[Record] = []
+    keep: list[Kept] = []
     orphans: list[str] = []
     reasons = _SkipReasons(chain, on_path)
-    for number, rec in records:
-        uid = rec.get("uuid")
-        kind = rec.get("type")
-        if kind == "system" and rec.get("subtype") == "compact_boundary" and uid in on_path:
-            keep.append((number, rec))
-            continue
-        if kind not in CONVERSATION or not uid or (rec.get("isSidechain") and not subagent_file):
-            continue
-        ids = tool_result_ids(rec)
+    # Messages and boundaries: nothing else is kept.
+    for item, look in zip(census.candidates, looks, strict=True):
+        rec = item[1]
+        uid = rec["uuid"]
+        if look is None:
+            if rec["type"] == "system" and uid in on_path:  # a compact_boundary on the path
+                keep.append((item, tool_use_ids(rec), tool_result_ids(rec)))
+            continue  # or a subagent's record, left to tracer.importers.subagents
+        ids = look[2]
         if uid in on_path or any(t in asked for t in ids):
-            keep.append((number, rec))
+            keep.append((item, look[1], ids))
         elif rec.get("parentUuid") in on_path and for_model(rec):
-            keep.append((number, rec))  # a hook's text beside the chain: the model saw it
+            keep.append((item, look[1], ids))  # a hook's text beside the chain: the model saw it
         elif ids and not set(ids) & every_use:
-            keep.append((number, rec))  # answers nothing: a finding for the doctor
+            keep.append((item, look[1], ids))  # answers nothing: a finding for the doctor
             orphans += ids
         else:
             report.skip(reasons.of(rec))

@@ -5,55 +5,55 @@ before the assistant record it answers; file order would pair the result with th
 
 from __future__ import annotations
 
-from typing import Any
-
 from tracer.importers.jsonl import Record
-from tracer.importers.record_kinds import tool_result_ids, tool_use_ids
+
+Kept = tuple[Record, list[str], list[str]]
+"""A record to place, with the ``tool_use`` ids it holds and those it answers: read once, by
+:mod:`tracer.importers.dag`, which looked at them already to decide what to keep."""
 
 
-def in_conversation_order(keep: list[Record]) -> list[Record]:
+def in_conversation_order(keep: list[Kept]) -> list[Record]:
     """File order, except that no record comes before its parent or the tool_use it answers.
 
     Streaming tool execution can write a result's line before the assistant record it answers;
     file order would then pair the result with the turn before.
     """
-    kept = {rec["uuid"] for _, rec in keep if isinstance(rec.get("uuid"), str)}
+    kept = {rec["uuid"] for (_, rec), _, _ in keep if isinstance(rec.get("uuid"), str)}
     holder: dict[str, str] = {}
-    for _, rec in keep:
-        for tid in tool_use_ids(rec):
+    for (_, rec), uses, _ in keep:
+        for tid in uses:
             holder.setdefault(tid, rec["uuid"])
     done: set[str] = set()
-    waiting: dict[str, list[Record]] = {}
+    waiting: dict[str, list[Kept]] = {}
     out: list[Record] = []
 
-    def blocker(rec: dict[str, Any]) -> str | None:
-        """The first record ``rec`` must wait for: its parent, then each tool_use it answers."""
+    def blocker(entry: Kept) -> str | None:
+        """The first record ``entry`` must wait for: its parent, then each tool_use it answers."""
+        (_, rec), _, answers = entry
         uid = rec.get("uuid")
         need = rec.get("parentUuid")
         if isinstance(need, str) and need in kept and need not in done and need != uid:
             return need
-        for tid in tool_result_ids(rec):
+        for tid in answers:
             need = holder.get(tid)
             if need is not None and need in kept and need not in done and need != uid:
                 return need
         return None
 
-    def place(item: Record) -> None:
-        stack = [item]
+    for entry in keep:
+        stack = [entry]
         while stack:
             current = stack.pop()
-            need = blocker(current[1])
+            need = blocker(current)
             if need is not None:
                 waiting.setdefault(need, []).append(current)
                 continue
-            out.append(current)
-            uid = current[1].get("uuid")
+            out.append(current[0])
+            uid = current[0][1].get("uuid")
             if isinstance(uid, str):
                 done.add(uid)
-                stack.extend(reversed(waiting.pop(uid, [])))
-
-    for item in keep:
-        place(item)
+                if uid in waiting:
+                    stack.extend(reversed(waiting.pop(uid)))
     # Anything still waiting hangs on a cycle or on itself: keep it, in file order.
-    rest = sorted((r for items in waiting.values() for r in items), key=lambda r: r[0])
+    rest = sorted((e[0] for entries in waiting.values() for e in entries), key=lambda r: r[0])
     return out + rest

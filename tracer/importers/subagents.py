@@ -121,7 +121,7 @@ def _pick_call(
 
 
 def link_subagents(
-    records: list[Record],
+    progress: dict[str, list[Record]],
     sidechain: list[Record],
     path: Path,
     calls: dict[str, tuple[str, Any]],
@@ -131,8 +131,10 @@ def link_subagents(
 ) -> dict[str, list[dict[str, Any]]]:
     """Links per ``tool_use`` id: ``{source, agent_id?, records, responses, tool_calls, file?}``.
 
-    ``calls`` maps tool_use ids of the main loop to ``(name, input)``; ``results`` maps them to
-    their ``toolUseResult``; ``times`` to when each was asked for and answered.
+    ``progress`` holds the ``agent_progress`` records by the Task call they mirror (gathered by
+    :mod:`tracer.importers.census`); ``calls`` maps tool_use ids of the main loop to ``(name,
+    input)``; ``results`` maps them to their ``toolUseResult``; ``times`` to when each was asked
+    for and answered.
     """
     links: dict[str, list[dict[str, Any]]] = defaultdict(list)
     agent_calls = [tid for tid, (name, _) in calls.items() if name in AGENT_TOOLS]
@@ -164,16 +166,6 @@ def link_subagents(
             }
         )
 
-    progress: dict[str, list[Record]] = defaultdict(list)
-    for item in records:
-        rec = item[1]
-        data = rec.get("data")
-        if (
-            rec.get("type") == "progress"
-            and isinstance(data, dict)
-            and data.get("type") == "agent_progress"
-        ):
-            progress[str(rec.get("parentToolUseID"))].append(item)
     for tid, items in progress.items():
         if tid in calls:
             rebuilt = progress_records(items)

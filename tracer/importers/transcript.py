@@ -127,40 +127,44 @@ def group_calls(
         (responses[-1].after if responses else before).append(item)
 
     for _, rec in active:
-        if rec.get("uuid") in summary_roots:
+        uid = rec.get("uuid")
+        kind = rec.get("type")
+        if uid in summary_roots:
             follow(
                 Boundary(
                     {
                         "trigger": None,
                         "pre_tokens": None,
-                        "logical_parent_uuid": summary_roots[rec["uuid"]],
+                        "logical_parent_uuid": summary_roots[uid],
                         "boundary": "none (1.0.x: the summary is a root record)",
                     }
                 )
             )
-        if rec.get("uuid") in clear_roots:
-            follow(Boundary({"cleared": True, "previous_leaf": clear_roots[rec["uuid"]]}))
-        if rec.get("type") == "system":
+        if uid in clear_roots:
+            follow(Boundary({"cleared": True, "previous_leaf": clear_roots[uid]}))
+        if kind == "system":
+            meta = rec.get("compactMetadata") or {}
             item: Message | Boundary = Boundary(
                 {
-                    "trigger": (rec.get("compactMetadata") or {}).get("trigger"),
-                    "pre_tokens": (rec.get("compactMetadata") or {}).get("preTokens"),
+                    "trigger": meta.get("trigger"),
+                    "pre_tokens": meta.get("preTokens"),
                     "logical_parent_uuid": rec.get("logicalParentUuid"),
                 }
             )
         else:
-            if rec["uuid"] in seen:
+            if uid in seen:
                 report.skip("duplicate records (same uuid)")
                 continue
-            seen.add(rec["uuid"])
+            seen.add(uid)
             item = to_message(rec)
-        error = api_error(rec)
+        # Only an assistant record can be a failed call's notice (api_error says None otherwise).
+        error = api_error(rec) if kind == "assistant" else None
         if error is not None and isinstance(item, Message):
             failed = Response(item.uuid, [item], [rec], error=error)
             responses.append(failed)
         elif (
-            isinstance(item, Message)
-            and item.type == "assistant"
+            kind == "assistant"
+            and isinstance(item, Message)
             and item.message_id
             and (rec.get("message") or {}).get("model") != "<synthetic>"
         ):

@@ -1,0 +1,108 @@
+"""One walk over a Claude Code transcript's records, gathering what every later step reads.
+
+A long session is mostly records the model never saw: ``progress`` lines (a hook ran, a command
+printed), file snapshots, titles. Several steps each need something from *all* of them: the
+parent links (:mod:`tracer.importers.chain`), which records are messages
+(:mod:`tracer.importers.dag`), what is left out and under which kind
+(:mod:`tracer.importers.claude_code`), a subagent's ``agent_progress`` mirror
+(:mod:`tracer.importers.subagents`), the session's title and version. Each walking the whole file
+again, reading the same fields of every record, cost more than the work they did; so the file is
+walked once, here, and each step reads its part of the :class:`Census`.
+
+Nothing here decides where a record belongs: it only sorts them by what their own fields say.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from tracer.importers.jsonl import Record
+
+CONVERSATION = ("user", "assistant", "attachment")
+TITLES = ("summary", "custom-title", "ai-title")
+
+
+@dataclass
+class Census:
+    """A transcript's records sorted by what they are; every list keeps file order."""
+
+    records: list[Record]
+    messages: list[Record] = field(default_factory=list)
+    """User, assistant and attachment records with a uuid."""
+    main: list[Record] = field(default_factory=list)
+    """... of them, those not in a sidechain."""
+    sidechain: list[Record] = field(default_factory=list)
+    """Every sidechain record with a uuid, of any kind."""
+    candidates: list[Record] = field(default_factory=list)
+    """What the active path may keep: the messages and the ``compact_boundary`` records."""
+    by_uuid: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each uuid's first record (a uuid written twice is read where it first appears)."""
+    position: dict[str, int] = field(default_factory=dict)
+    """... its index in ``records``."""
+    left_out: Counter[tuple[Any, Any]] = field(default_factory=Counter)
+    """Records the importer does not read, by ``(type, subtype or data.type)``, first seen first."""
+    progress: dict[str, list[Record]] = field(default_factory=lambda: defaultdict(list))
+    """``agent_progress`` records by the ``parentToolUseID`` of the Task call they mirror."""
+    first: dict[str, Any] = field(default_factory=dict)
+    """The first record that names the Claude Code version (it also holds the session id)."""
+    title: str | None = None
+    """The newest title Claude Code gave the session."""
+
+
+def take_census(records: list[Record]) -> Census:
+    """Walk ``records`` once and sort them (see :class:`Census`).
+
+    This is the one loop that runs for every record of the file, so each record's fields are
+    read once and the lists are filled through local names (an attribute or a ``dict.get`` costs
+    as much as the rest of the work done for a ``progress`` record). Records come cleaned
+    (:mod:`tracer.importers.shapes`): a ``uuid`` is a string or ``None``.
+    """
+    c = Census(records)
+    by_uuid, position, left_out, progress = c.by_uuid, c.position, c.left_out, c.progress
+    messages, main, sidechain, candidates = c.messages, c.main, c.sidechain, c.candidates
+    first: dict[str, Any] | None = None
+    title: str | None = None
+    for pos, item in enumerate(records):
+        rec = item[1]
+        uid = rec.get("uuid")
+        kind = rec.get("type")
+        if uid is not None and uid not in by_uuid:
+            by_uuid[uid] = rec
+            position[uid] = pos
+        if first is None and rec.get("version"):
+            first = rec
+        side = uid and rec.get("isSidechain")
+        if side:
+            sidechain.append(item)
+        if kind in CONVERSATION:
+            if uid:
+                messages.append(item)
+                candidates.append(item)
+                if not side:
+                    main.append(item)
+            continue
+        sub = rec.get("subtype")
+        data_kind = None
+        if kind == "progress":
+            data = rec.get("data")
+            data_kind = data.get("type") if isinstance(data, dict) else None
+            if data_kind == "agent_progress":
+                progress[str(rec.get("parentToolUseID"))].append(item)
+        elif kind in TITLES:
+            title = str(rec.get("summary") or rec.get("customTitle") or rec.get("aiTitle"))
+        if sub == "compact_boundary":
+            if kind == "system" and uid:
+                candidates.append(item)
+            if rec.get("parentUuid") is None:
+                continue  # a compaction's boundary: read, it starts the summary
+        if not sub:
+            if kind != "progress":
+                data = rec.get("data")
+                data_kind = data.get("type") if isinstance(data, dict) else None
+            sub = data_kind
+        left_out[kind, sub] += 1
+    c.first = first or {}
+    c.title = title
+    return c
