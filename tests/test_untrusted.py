@@ -557,22 +557,25 @@ def test_a_file_with_a_long_integer_reads_it_as_the_stdlib_does(tmp_path: Path) 
 
 
 def test_a_whole_file_is_read_as_its_lines_are_one_by_one(tmp_path: Path) -> None:
-    """read_jsonl counts brackets and digits once for the whole file (deep_lines,
-    no_long_digits); each line must still get the value, or the refusal, loads() gives it."""
+    """read_jsonl counts brackets and digits once for the whole file (split_lines); each line
+    must still get the value, or the refusal, loads() gives it."""
     from tracer.importers.jsonl import read_jsonl
     from tracer.importers.output import ImportReport
-    from tracer.untrusted import MAX_DEPTH, deep_lines
+    from tracer.untrusted import MAX_DEPTH, split_lines
 
     lines = [raw for raw in STRICT_LINES if b"\n" not in raw and raw.strip()]
     objects = [b'{"line":%d,"v":%s}' % (i, raw.strip()) for i, raw in enumerate(lines)]
     data = b"\n".join(objects) + b"\n"
-    deep = deep_lines(data)
-    assert deep == {
-        i
-        for i, line in enumerate(data.split(b"\n"))
-        if line.count(b"[") + line.count(b"{") > MAX_DEPTH
+    split = split_lines(data)
+    assert [bytes(line) for line in split.lines] == data.split(b"\n")[:-1]
+    assert split.deep == {
+        i for i, line in enumerate(objects) if line.count(b"[") + line.count(b"{") > MAX_DEPTH
     }
-    assert deep  # some lines open more than MAX_DEPTH containers: the check is exercised
+    assert split.long_digits == {
+        i for i, line in enumerate(objects) if re.search(rb"[0-9]{19}", line)
+    }
+    assert split.deep and split.long_digits  # both checks are exercised
+    assert [bytes(x) for x in split_lines(b"a\n\nb").lines] == [b"a", b"", b"b"]  # torn end
     path = tmp_path / "strict.jsonl"
     path.write_bytes(data)
     report = ImportReport(source=str(path))

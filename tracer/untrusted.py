@@ -44,7 +44,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tracer.errors import UserError
 
@@ -166,42 +166,66 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT) -> st
 
 
 #: A run of 19 digits may be an integer orjson would read as a float (beyond 64 bits). Found by
-#: turning every digit into "0" and looking for 19 of them: many times faster than a regex.
+#: turning every digit into "0" and looking for 19 of them: many times faster than a regex. The
+#: same table turns "{" into "[", so the containers a line opens are one count, not two.
+_MARKS = bytes.maketrans(b"123456789{", b"000000000[")
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LONG_DIGITS = b"0" * 19
 MISS = object()
 """What :func:`quick_loads` returns for a line it leaves to the careful reading."""
 
 
-def no_long_digits(data: bytes) -> bool:
-    """True when no line of ``data`` holds a run of 19 digits: then :func:`quick_loads` need not
-    look for one line by line (one pass over a whole file costs what one per line does)."""
-    return _LONG_DIGITS not in data.translate(_DIGITS_TO_ZERO)
+class Lines(NamedTuple):
+    """A whole file cut into lines by :func:`split_lines`, with what its one pass found."""
+
+    lines: list[memoryview]
+    """Each line without its newline (a torn last one too): views into the file, not copies."""
+    long_digits: set[int]
+    """Indexes into ``lines`` of the lines with a run of 19 digits."""
+    deep: set[int]
+    """Indexes of the lines that open more than :data:`MAX_DEPTH` containers (may nest too deep)."""
 
 
-#: Every byte but the two that open a container and the one that ends a line.
-_NOT_OPENING = bytes(b for b in range(256) if b not in b"[{\n")
+def split_lines(data: bytes) -> Lines:
+    """The lines of a whole file, and which of them :func:`quick_loads` must not take on trust.
+
+    The file is passed over once, by ``translate`` (digits and brackets marked), and every
+    question is then asked of that copy a line at a time, in C: where the line ends (``find``
+    is a ``memchr``), how many containers it opens, whether it holds 19 digits in a row (only
+    asked when the whole file has such a run). The lines are views: ``bytes.split`` would copy
+    the whole file once more, and orjson reads a view as it reads bytes.
+    """
+    marks = data.translate(_MARKS)
+    any_long = _LONG_DIGITS in marks
+    view = memoryview(data)
+    lines: list[memoryview] = []
+    long_digits: set[int] = set()
+    deep: set[int] = set()
+    find, opened, digits = data.find, marks.count, marks.find
+    start, size = 0, len(data)
+    while start < size:
+        stop = find(b"\n", start)
+        if stop < 0:
+            stop = size  # a last line without its newline
+        if opened(b"[", start, stop) > MAX_DEPTH:
+            deep.add(len(lines))
+        if any_long and digits(_LONG_DIGITS, start, stop) >= 0:
+            long_digits.add(len(lines))
+        lines.append(view[start:stop])
+        start = stop + 1
+    return Lines(lines, long_digits, deep)
 
 
-def deep_lines(data: bytes) -> set[int]:
-    """The lines of ``data`` (0-based, as ``data.split(b"\n")`` numbers them) that open more
-    than :data:`MAX_DEPTH` containers, so may nest too deep. One pass over the whole file: the
-    brackets are all that is kept, and a line's count is its length (two counts per line, over
-    every line, cost twice as much)."""
-    return {
-        i
-        for i, opened in enumerate(data.translate(None, _NOT_OPENING).split(b"\n"))
-        if len(opened) > MAX_DEPTH
-    }
-
-
-def quick_loads(raw: bytes, digits_checked: bool = False, shallow: bool | None = None) -> Any:
+def quick_loads(
+    raw: bytes | memoryview, digits_checked: bool = False, shallow: bool | None = None
+) -> Any:
     """The value of an ordinary line, read by orjson, or :data:`MISS` when anything about it
     is unusual (then :func:`loads` reads it and says what is wrong). Same value as ``loads``.
 
-    ``digits_checked``: the caller made sure (:func:`no_long_digits`) that no run of 19 digits
-    is in the line. ``shallow``: the caller counted its brackets (:func:`deep_lines`): True when
-    it cannot nest deeper than :data:`MAX_DEPTH`, False when it may; None, counted here."""
+    ``digits_checked``: the caller made sure (:func:`split_lines`) that no run of 19 digits is
+    in the line. ``shallow``: the caller counted its brackets (:func:`split_lines`): True when
+    it cannot nest deeper than :data:`MAX_DEPTH`, False when it may; None, counted here. A
+    ``memoryview`` line needs both answers from the caller (it has no ``translate``)."""
     if (
         _orjson is None
         or len(raw) > MAX_LINE

@@ -13,22 +13,13 @@ shape (:mod:`tracer.importers.shapes`), so what the importers get is what they w
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from tracer.errors import UserError
 from tracer.importers.output import ImportReport
-from tracer.untrusted import (
-    MAX_LINE,
-    MISS,
-    deep_lines,
-    no_constant,
-    no_long_digits,
-    quick_loads,
-    read_bytes,
-    vet,
-)
+from tracer.untrusted import MAX_LINE, MISS, no_constant, quick_loads, read_bytes, split_lines, vet
 from tracer.untrusted import loads as loads_line
 
 #: The C scanner, built once: NaN and Infinity are refused, as :func:`tracer.untrusted.loads` does.
@@ -48,17 +39,16 @@ def read_jsonl(
     data = read_bytes(path, "a JSON-lines log")
     if not data or data.isspace():  # not data.strip(): that copies the whole file
         raise UserError("empty file", path)
-    lines = data.split(b"\n")
-    torn = not data.endswith(b"\n")
+    lines = split_lines(data)
     records, first_bad = parse_lines(
-        lines,
+        lines.lines,
         1,
         report,
         path=path,
-        torn=torn,
+        torn=not data.endswith(b"\n"),
         shape=shape,
-        digits_checked=no_long_digits(data),
-        deep=deep_lines(data),
+        long_digits=lines.long_digits,
+        deep=lines.deep,
     )
     if not records:
         raise UserError("no JSON object on any line: not a JSON-lines log", path, first_bad or 1)
@@ -70,42 +60,51 @@ def read_jsonl(
 
 
 def parse_lines(
-    lines: list[str] | list[bytes],
+    lines: Sequence[str] | Sequence[bytes] | Sequence[memoryview],
     first_number: int,
     report: ImportReport,
     *,
     path: str | Path = "",
     torn: bool = False,
     shape: Callable[[dict[str, Any]], str | None] | None = None,
-    digits_checked: bool = False,
+    long_digits: set[int] | None = None,
     deep: set[int] | None = None,
 ) -> tuple[list[Record], int | None]:
     """Parse complete lines (numbered from ``first_number``): the one place a JSON line becomes
     a record, shared by whole-file imports and ``--follow``. Returns the records and the number
     of the first line that was not a JSON object of a sound ``shape`` (skipped and counted in
-    ``report``, with a note naming why).
+    ``report``, with a note naming why). Blank lines are passed over.
 
     With ``torn`` the last line may be cut off: it is dropped with a note, not counted as bad.
-    ``digits_checked`` and ``deep`` are what the whole file's passes found
-    (:func:`~tracer.untrusted.no_long_digits`, :func:`~tracer.untrusted.deep_lines`: indexes
-    into ``lines``), so no line is searched again.
+    ``long_digits`` and ``deep`` are what one pass over the whole file found
+    (:func:`~tracer.untrusted.split_lines`: indexes into ``lines``), so no line is searched
+    again; without them each line is searched on its own.
     """
     records: list[Record] = []
     first_bad: int | None = None
     first_why = "not a JSON object"
-    last = first_number + len(lines) - 1
-    for number, raw in enumerate(lines, start=first_number):
-        if not raw or raw.isspace():
-            continue
-        shallow = None if deep is None else number - first_number not in deep
-        obj = quick_loads(raw, digits_checked, shallow) if isinstance(raw, bytes) else MISS
-        if obj is MISS:
-            obj = _fast(raw, path, number)
-        if obj is None or obj is MISS:  # not ordinary: tracer.untrusted decides, and says why
-            try:
+    last = len(lines) - 1
+    checked = long_digits is not None
+    for index, raw in enumerate(lines):
+        # The common case first: orjson reads the line and nothing about it is unusual. A
+        # blank line, a bad one or a rare one (a run of 19 digits, many brackets) comes out
+        # as MISS and is looked at below; so an ordinary line costs one call and no copy.
+        if isinstance(raw, str):
+            obj = _fast(raw, path, first_number + index)
+        elif checked and index in long_digits:
+            obj = MISS
+        else:
+            obj = quick_loads(raw, checked, None if deep is None else index not in deep)
+        if obj is MISS or obj is None:
+            if isinstance(raw, memoryview):
+                raw = raw.tobytes()
+            if not raw or raw.isspace():
+                continue
+            number = first_number + index
+            try:  # not ordinary: tracer.untrusted reads it the careful way, and says why
                 obj = loads_line(raw, path, number)
             except UserError as exc:
-                if torn and number == last:
+                if torn and index == last:
                     report.notes.append(
                         f"{path}:{number}: the last line is cut off; kept the "
                         f"{len(records)} complete lines before it"
@@ -116,32 +115,29 @@ def parse_lines(
                     first_bad, first_why = number, exc.message
                 report.skip("unreadable lines")
                 continue
-        problem = "not a JSON object" if not isinstance(obj, dict) else shape and shape(obj)
+        problem = "not a JSON object" if type(obj) is not dict else shape and shape(obj)
         if problem:
             if first_bad is None:
-                first_bad, first_why = number, problem
+                first_bad, first_why = first_number + index, problem
             report.skip("unreadable lines")
             continue
-        records.append((number, obj))
+        records.append((first_number + index, obj))
     if first_bad is not None:
         report.notes.append(f"{path}:{first_bad}: {first_why} (skipped, with any others)")
     return records, first_bad
 
 
-def _fast(raw: str | bytes, path: str | Path, number: int) -> Any:
-    """An ordinary line parsed the quick way, or None to send it through the careful one.
+def _fast(text: str, path: str | Path, number: int) -> Any:
+    """An ordinary line of text parsed the quick way, or None to send it the careful way.
 
-    Most of an import's time should be JSON parsing, so the common case is cut short: the
-    bytes are decoded strictly on their own (one emoji elsewhere in the file does not make every
-    line a wide string), and the C scanner is called directly (json.loads would also match
-    whitespace around the object and check that nothing follows it). Anything unusual, such as
-    a bad byte, padding, a "\r", a broken or over-long line, goes back to
+    ``--follow`` hands over text lines. The C scanner is called directly (json.loads would
+    also match whitespace around the object and check that nothing follows it). Anything
+    unusual, such as padding, a "\r", a broken or over-long line, goes back to
     :func:`tracer.untrusted.loads`, which reads it the same way and names the problem.
     """
-    if len(raw) > MAX_LINE:
+    if len(text) > MAX_LINE:
         return None
     try:
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         obj, end = _raw_decode(text)
         if end != len(text):
             return None
