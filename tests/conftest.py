@@ -213,6 +213,19 @@ def tracer_here(
 
 
 @pytest.fixture
+def quick_sdk_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDK's own back-off before it retries a request that timed out, cut from half a second
+    (and twice that the next time) to a hundredth.
+
+    The tests that script timeouts count the attempts and what each one recorded, never how long
+    the client waited between them; a server's ``retry-after`` is obeyed as before.
+    """
+    import anthropic._base_client as base
+
+    monkeypatch.setattr(base, "INITIAL_RETRY_DELAY", 0.01, raising=False)
+
+
+@pytest.fixture
 def open_recording() -> Callable[[Path], Recording]:
     """Open a trace written some other way (the CLI, a subprocess) as a :class:`Recording`."""
     return Recording

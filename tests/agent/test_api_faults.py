@@ -15,6 +15,8 @@ import pytest
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
 
+pytestmark = pytest.mark.usefixtures("quick_sdk_retries")
+
 FAST = 0.2
 BASH_INPUT = {"command": "echo one two three four five six seven eight"}
 BASH = {"name": "Bash", "input": BASH_INPUT}
