@@ -184,6 +184,48 @@ def tracer_cli() -> Callable[..., subprocess.CompletedProcess[str]]:
 
 
 @pytest.fixture
+def tracer_here(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``tracer ARGS`` run by the command's own ``main`` in this process, answered as
+    :func:`run_tracer` answers (exit code, stdout, stderr).
+
+    For the tests about what ``record`` does with its arguments: a fresh interpreter costs each
+    of them two seconds of CPU, most of it importing ``anthropic``, which a worker imports once.
+    The tests about the recorder *process* (its signals, its environment block, its imports)
+    keep :func:`run_tracer`. ``env`` and ``cwd`` hold for the call only.
+    """
+    from tracer.cli import main
+
+    def run(
+        *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        with monkeypatch.context() as scoped:
+            for name, value in (env or {}).items():
+                scoped.setenv(name, value)
+            scoped.chdir(cwd or ROOT)
+            code = main(list(args))
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(list(args), code, out, err)
+
+    return run
+
+
+@pytest.fixture
+def quick_sdk_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDK's own back-off before it retries a request that timed out, cut from half a second
+    (and twice that the next time) to a hundredth.
+
+    The tests that script timeouts count the attempts and what each one recorded, never how long
+    the client waited between them; a server's ``retry-after`` is obeyed as before.
+    """
+    import anthropic._base_client as base
+
+    monkeypatch.setattr(base, "INITIAL_RETRY_DELAY", 0.01, raising=False)
+
+
+@pytest.fixture
 def open_recording() -> Callable[[Path], Recording]:
     """Open a trace written some other way (the CLI, a subprocess) as a :class:`Recording`."""
     return Recording

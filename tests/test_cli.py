@@ -177,7 +177,7 @@ def test_missing_scenario(tracer_cli: Any, tmp_path: Path) -> None:
     assert line == f"tracer: {tmp_path / 'none.yaml'}: no such file"
 
 
-def test_a_failing_setup_command_is_a_user_error(tracer_cli: Any, tmp_path: Path) -> None:
+def test_a_failing_setup_command_is_a_user_error(tracer_here: Any, tmp_path: Path) -> None:
     path = tmp_path / "setup.yaml"
     path.write_text(
         "name: x\nprompt: go\nworkspace:\n  setup: ['echo broken >&2; exit 4']\n"
@@ -185,38 +185,23 @@ def test_a_failing_setup_command_is_a_user_error(tracer_cli: Any, tmp_path: Path
         encoding="utf-8",
     )
     line = _one_line_error(
-        tracer_cli("record", "--scenario", str(path), "-o", str(tmp_path / "t.jsonl"))
+        tracer_here("record", "--scenario", str(path), "-o", str(tmp_path / "t.jsonl"))
     )
     assert "workspace set-up command failed" in line and "broken" in line
 
 
-def test_prompt_without_a_key_is_a_user_error(tracer_cli: Any, tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tracer",
-            "record",
-            "--prompt",
-            "hi",
-            "-o",
-            str(tmp_path / "t.jsonl"),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+def test_prompt_without_a_key_is_a_user_error(
+    tracer_here: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    proc = tracer_here("record", "--prompt", "hi", "-o", str(tmp_path / "t.jsonl"), cwd=tmp_path)
     line = _one_line_error(proc)
     assert "ANTHROPIC_API_KEY" in line
 
 
-def test_record_writes_where_asked_and_says_so(tracer_cli: Any, tmp_path: Path) -> None:
+def test_record_writes_where_asked_and_says_so(tracer_here: Any, tmp_path: Path) -> None:
     out = tmp_path / "deep" / "walk.trace.jsonl"
-    proc = tracer_cli(
+    proc = tracer_here(
         "record", "--scenario", str(SCENARIOS_DIR / "01-main-walk.yaml"), "-o", str(out)
     )
     assert proc.returncode == 0, proc.stderr
@@ -226,10 +211,10 @@ def test_record_writes_where_asked_and_says_so(tracer_cli: Any, tmp_path: Path) 
 
 
 def test_a_deny_rule_on_the_command_line_beats_the_scenarios_allow(
-    tracer_cli: Any, open_recording: Any, tmp_path: Path
+    tracer_here: Any, open_recording: Any, tmp_path: Path
 ) -> None:
     out = tmp_path / "walk.trace.jsonl"
-    proc = tracer_cli(
+    proc = tracer_here(
         "record",
         "--scenario",
         str(SCENARIOS_DIR / "01-main-walk.yaml"),

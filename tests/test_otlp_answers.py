@@ -8,6 +8,7 @@ waits forever and nothing leaves 127.0.0.1.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import shutil
@@ -71,6 +72,8 @@ class Collector:
 
     def stop(self) -> None:
         self.stopped.set()
+        with contextlib.suppress(OSError):
+            self.server.shutdown(socket.SHUT_RDWR)  # wakes the accept() now, not at its timeout
         self.server.close()
         self.accepter.join(timeout=5)
         for thread in self.threads:
@@ -84,6 +87,10 @@ def _read_request(conn: socket.socket) -> tuple[bytes, bytes]:
         if not chunk:
             break
         data += chunk
+        if data[:1] == b"\x16":
+            # A TLS handshake sent to a plain port: it never holds a blank line, so answer at
+            # once, as a plain HTTP server does, rather than wait out the socket's timeout.
+            return data, b""
     head, _, body = data.partition(b"\r\n\r\n")
     length = next(
         (

@@ -109,16 +109,16 @@ def test_every_trace_command_takes_a_bundled_name(
     assert by_name.stdout
 
 
-def test_replay_takes_a_bundled_name(tracer_cli: Cli, tmp_path: Path) -> None:
+def test_replay_takes_a_bundled_name(tracer_here: Cli, tmp_path: Path) -> None:
     fault = RECORDINGS_DIR / "faults" / "01-result-not-returned.trace.jsonl"
     shots = []
     for arg, name in (("faults/01-result-not-returned", "a.svg"), (str(fault), "b.svg")):
         out = tmp_path / name
-        proc = tracer_cli("replay", arg, "--lang", "en", "--screenshot", str(out), cwd=tmp_path)
+        proc = tracer_here("replay", arg, "--lang", "en", "--screenshot", str(out), cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
         shots.append(out.read_text(encoding="utf-8"))
     main_walk = tmp_path / "c.svg"
-    assert tracer_cli("replay", "--lang", "en", "--screenshot", str(main_walk)).returncode == 0
+    assert tracer_here("replay", "--lang", "en", "--screenshot", str(main_walk)).returncode == 0
     assert shots[0] == shots[1] != main_walk.read_text(encoding="utf-8")
 
 
@@ -127,8 +127,8 @@ def test_a_missing_trace_names_what_was_typed(capsys: pytest.CaptureFixture[str]
     assert capsys.readouterr().err.startswith("tracer: no-such-recording: ")
 
 
-def test_record_a_scenario_by_name(tracer_cli: Cli, tmp_path: Path) -> None:
-    proc = tracer_cli("record", "--scenario", "09-no-tools", "-o", "a.trace.jsonl", cwd=tmp_path)
+def test_record_a_scenario_by_name(tracer_here: Cli, tmp_path: Path) -> None:
+    proc = tracer_here("record", "--scenario", "09-no-tools", "-o", "a.trace.jsonl", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "a.trace.jsonl").is_file()
 

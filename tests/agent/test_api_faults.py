@@ -15,6 +15,8 @@ import pytest
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
 
+pytestmark = pytest.mark.usefixtures("quick_sdk_retries")
+
 FAST = 0.2
 BASH_INPUT = {"command": "echo one two three four five six seven eight"}
 BASH = {"name": "Bash", "input": BASH_INPUT}
@@ -208,11 +210,11 @@ def test_a_malformed_answer_is_one_line_of_model_error(
 
 
 def test_record_prints_one_line_for_garbage(
-    tracer_cli: Any, write_scenario: Any, tmp_path: Path
+    tracer_here: Any, write_scenario: Any, tmp_path: Path
 ) -> None:
     scenario = write_scenario({"responses": [{"text": "x", "faults": [{"malformed": "utf8"}]}]})
     out = tmp_path / "t.jsonl"
-    proc = tracer_cli("record", "--scenario", str(scenario), "-o", str(out), "--timeout", "5")
+    proc = tracer_here("record", "--scenario", str(scenario), "-o", str(out), "--timeout", "5")
     assert "Traceback" not in proc.stderr
     assert [e.timeout for e in TraceReader(out) if e.kind == "http_attempt_start"] == [5.0]
     [line] = proc.stderr.strip().splitlines()

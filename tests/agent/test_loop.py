@@ -134,10 +134,10 @@ BOOK_LINES = [
 
 
 def test_debug_flag_prints_the_books_lines_and_hooks_repeats_them(
-    tmp_path: Path, tracer_cli: Any
+    tmp_path: Path, tracer_cli: Any, tracer_here: Any
 ) -> None:
     out = tmp_path / "walk.trace.jsonl"
-    proc = tracer_cli("record", "--scenario", str(MAIN_SCENARIO), "-o", str(out), "--debug")
+    proc = tracer_here("record", "--scenario", str(MAIN_SCENARIO), "-o", str(out), "--debug")
     assert proc.returncode == 0, proc.stderr
     debug = [line for line in proc.stderr.splitlines() if line.startswith("[DEBUG]")]
     loop_turns = [line for line in debug if line.startswith("[DEBUG] Loop turn:")]

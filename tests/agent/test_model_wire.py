@@ -21,6 +21,8 @@ from tracer.agent.model import Attempt, ModelError, ModelSeam
 from tracer.agent.scripted import ScriptedResponse, ScriptedTransport
 from tracer.agent.watch import proxy_for
 
+pytestmark = pytest.mark.usefixtures("quick_sdk_retries")
+
 PARAMS = {"model": "claude-test", "max_tokens": 16}
 MESSAGES = [{"role": "user", "content": "hi"}]
 

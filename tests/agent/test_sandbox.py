@@ -152,7 +152,7 @@ def test_record_says_in_one_line_when_there_is_no_sandbox(
 
 
 def test_a_scenario_can_opt_into_the_sandbox(
-    tracer_cli: Any, write_scenario: Any, open_recording: Any, tmp_path: Path
+    tracer_here: Any, write_scenario: Any, open_recording: Any, tmp_path: Path
 ) -> None:
     _sandbox("bwrap")
     scenario = write_scenario(
@@ -167,7 +167,7 @@ def test_a_scenario_can_opt_into_the_sandbox(
         }
     )
     out = tmp_path / "t.trace.jsonl"
-    proc = tracer_cli("record", "--scenario", str(scenario), "-o", str(out))
+    proc = tracer_here("record", "--scenario", str(scenario), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     rec = open_recording(out)
     assert rec.reader.header["source"]["sandbox"].startswith("bwrap")
@@ -176,7 +176,7 @@ def test_a_scenario_can_opt_into_the_sandbox(
 
 
 def test_the_cli_flags_reach_the_sandbox(
-    tracer_cli: Any, write_scenario: Any, open_recording: Any, tmp_path: Path, listener: int
+    tracer_here: Any, write_scenario: Any, open_recording: Any, tmp_path: Path, listener: int
 ) -> None:
     _sandbox("bwrap")
     scenario = write_scenario(
@@ -190,7 +190,7 @@ def test_the_cli_flags_reach_the_sandbox(
     )
     out = tmp_path / "t.trace.jsonl"
     args = ["record", "--scenario", str(scenario), "-o", str(out), "--sandbox"]
-    proc = tracer_cli(*args, "--allow-network")
+    proc = tracer_here(*args, "--allow-network")
     assert proc.returncode == 0, proc.stderr
     rec = open_recording(out)
     assert "network on" in rec.reader.header["source"]["sandbox"]

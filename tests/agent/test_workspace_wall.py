@@ -155,11 +155,11 @@ def test_prepare_workspace_confines_files_even_without_the_loader(tmp_path: Path
 
 
 @pytest.mark.parametrize("folder", ["/", "/etc", "/etc/ssl", "/proc", "/usr/bin", "/var", "~"])
-def test_workspace_refuses_the_root_home_and_system_folders(tracer_cli: Any, folder: str) -> None:
+def test_workspace_refuses_the_root_home_and_system_folders(tracer_here: Any, folder: str) -> None:
     path = os.path.expanduser(folder)
     if not os.path.isdir(path):
         pytest.skip(f"{path} does not exist here")
-    proc = tracer_cli(
+    proc = tracer_here(
         "record", "--prompt", "hi", "--workspace", path, env={"ANTHROPIC_API_KEY": "sk-ant-x"}
     )
     assert proc.returncode == 2

@@ -94,7 +94,7 @@ def test_planted_secrets_come_out_of_no_command(
 
 
 def test_a_secret_that_is_a_word_of_the_format_leaves_the_trace_valid(
-    tracer_cli: Any, write_scenario: Any, tmp_path: Path
+    tracer_here: Any, tracer_cli: Any, write_scenario: Any, tmp_path: Path
 ) -> None:
     scenario = write_scenario(
         {
@@ -107,7 +107,7 @@ def test_a_secret_that_is_a_word_of_the_format_leaves_the_trace_valid(
     )
     trace = tmp_path / "word.trace.jsonl"
     env = {"APP_SECRET": "assistant", "OTHER_TOKEN": "tool_result"}
-    proc = tracer_cli("record", "--scenario", str(scenario), "-o", str(trace), env=env)
+    proc = tracer_here("record", "--scenario", str(scenario), "-o", str(trace), env=env)
     assert proc.returncode == 0, proc.stderr
     check = tracer_cli("validate", str(trace))
     assert check.returncode == 0, check.stdout + check.stderr

@@ -27,8 +27,8 @@ def home(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("name", [".ssh", ".aws", ".gnupg", ".config", ".config/gcloud"])
-def test_a_folder_of_keys_is_refused(tracer_cli: Any, home: Path, name: str) -> None:
-    proc = tracer_cli(
+def test_a_folder_of_keys_is_refused(tracer_here: Any, home: Path, name: str) -> None:
+    proc = tracer_here(
         "record", "--prompt", "hi", "--workspace", str(home / name), env={**API, "HOME": str(home)}
     )
     assert proc.returncode == 2, proc.stderr

@@ -19,6 +19,8 @@ from tracer.replay.search import search_steps
 from tracer.replay.steps import StepIndex
 from tracer.trace.reader import TraceReader
 
+pytestmark = pytest.mark.usefixtures("quick_sdk_retries")
+
 TIMED_OUT = "timed out: nothing received for 0.2 s"
 
 

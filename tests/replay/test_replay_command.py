@@ -16,9 +16,9 @@ from tracer.paths import ROOT
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def test_screenshot_renders_the_chosen_step(tracer_cli: Cli, tmp_path: Path) -> None:
+def test_screenshot_renders_the_chosen_step(tracer_here: Cli, tmp_path: Path) -> None:
     out = tmp_path / "shots" / "mapping.svg"
-    proc = tracer_cli(
+    proc = tracer_here(
         "replay",
         str(MAIN_TRACE),
         "--step",
@@ -54,9 +54,9 @@ def test_screenshot_by_turn_and_stage_in_chinese(tracer_cli: Cli, tmp_path: Path
     assert "21/36" in svg and "追加" in svg
 
 
-def test_without_a_trace_it_opens_the_bundled_recording(tracer_cli: Cli, tmp_path: Path) -> None:
+def test_without_a_trace_it_opens_the_bundled_recording(tracer_here: Cli, tmp_path: Path) -> None:
     out = tmp_path / "default.svg"
-    proc = tracer_cli("replay", "--screenshot", str(out), "--lang", "en")
+    proc = tracer_here("replay", "--screenshot", str(out), "--lang", "en")
     assert proc.returncode == 0, proc.stderr
     assert "step 1/" in out.read_text(encoding="utf-8").replace("&#160;", " ")
 
@@ -85,10 +85,10 @@ def _newer(tmp_path: Path) -> Path:
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
-    tracer_cli: Cli, tmp_path: Path, make: Callable, args: list[str], words: str
+    tracer_here: Cli, tmp_path: Path, make: Callable, args: list[str], words: str
 ) -> None:
     path = make(tmp_path)
-    proc = tracer_cli("replay", str(path), *args, "--screenshot", str(tmp_path / "x.svg"))
+    proc = tracer_here("replay", str(path), *args, "--screenshot", str(tmp_path / "x.svg"))
     assert proc.returncode == 2
     assert words in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
@@ -96,8 +96,8 @@ def test_bad_input_is_one_line_and_exit_2(
     assert not (tmp_path / "x.svg").exists()
 
 
-def test_a_bad_size_is_refused(tracer_cli: Cli, tmp_path: Path) -> None:
-    proc = tracer_cli("replay", "--size", "wide", "--screenshot", str(tmp_path / "x.svg"))
+def test_a_bad_size_is_refused(tracer_here: Cli, tmp_path: Path) -> None:
+    proc = tracer_here("replay", "--size", "wide", "--screenshot", str(tmp_path / "x.svg"))
     assert proc.returncode == 2 and "WIDTHxHEIGHT" in proc.stderr
 
 
@@ -136,18 +136,18 @@ def test_conflicting_or_ignored_flags_are_one_line_errors(
     assert len(lines) == 1 and lines[0].startswith(f"tracer: {words}")
 
 
-def test_a_folder_lists_its_traces_with_titles(tracer_cli: Cli, tmp_path: Path) -> None:
-    proc = tracer_cli("replay", str(ROOT / "recordings" / "faults"), "--lang", "zh")
+def test_a_folder_lists_its_traces_with_titles(tracer_here: Cli, tmp_path: Path) -> None:
+    proc = tracer_here("replay", str(ROOT / "recordings" / "faults"), "--lang", "zh")
     assert proc.returncode == 0, proc.stderr
     assert "03-malformed-result.trace.jsonl" in proc.stdout
     assert any("\u4e00" <= ch <= "\u9fff" for ch in proc.stdout)  # the titles, in Chinese
-    empty = tracer_cli("replay", str(tmp_path))
+    empty = tracer_here("replay", str(tmp_path))
     assert empty.returncode == 2 and empty.stderr.startswith(f"tracer: {tmp_path}: no traces")
 
 
-def test_a_bundled_name_opens_from_anywhere(tracer_cli: Cli, tmp_path: Path) -> None:
+def test_a_bundled_name_opens_from_anywhere(tracer_here: Cli, tmp_path: Path) -> None:
     out = tmp_path / "max.svg"
-    proc = tracer_cli(
+    proc = tracer_here(
         "replay",
         "05-max-turns",
         "--lang",

@@ -135,9 +135,11 @@ def test_a_recorder_killed_part_way_leaves_a_readable_trace(tmp_path: Path) -> N
     scenario = tmp_path / "slow.yaml"
     scenario.write_text(
         "name: slow\nprompt: go\npermissions: {allow: [Bash]}\nresponses:\n"
+        # The first command is quick, so its result is soon on disk; the next still runs.
+        + "  - tool_use: [{name: Bash, input: {command: 'echo 0'}}]\n"
         + "".join(
             f"  - tool_use: [{{name: Bash, input: {{command: 'echo {i}; sleep 2'}}}}]\n"
-            for i in range(5)
+            for i in range(1, 5)
         )
         + "  - text: done\n",
         encoding="utf-8",
