@@ -64,15 +64,13 @@ def _parts_of(message: Message) -> list[Part]:
         return [(uuid, 0)] if sends_text(message.attachment or {}) else []
     if isinstance(content, str):
         return [(uuid, None)]
-    blocks = content or []
-    if message.type == "assistant":
+    user = message.type != "assistant"
+    parts: list[Part] = []
+    for i, b in enumerate(content or ()):
         # The API refuses whitespace-only text in an assistant turn; Claude Code drops it too.
-        return [
-            (uuid, i)
-            for i, b in enumerate(blocks)
-            if not (b.get("type") == "text" and not str(b.get("text", "")).strip())
-        ]
-    return [(uuid, i) for i in range(len(blocks))]
+        if user or b.get("type") != "text" or str(b.get("text", "")).strip():
+            parts.append((uuid, i))
+    return parts
 
 
 def is_tool_result_part(part: Part, by_uuid: dict[str, Message]) -> bool:
