@@ -29,12 +29,17 @@ def attachment_blocks(attachment: dict[str, Any]) -> list[dict[str, Any]]:
 
     ``max_turns_reached`` (and any attachment without content) sends nothing, as in Claude Code.
     """
-    text = attachment.get("content")
-    if attachment.get("type") == "max_turns_reached" or not text:
+    if not sends_text(attachment):
         return []
+    text = attachment["content"]
     if isinstance(text, list):  # hook attachments hold a list of strings
         text = "\n".join(str(x) for x in text)
     return [{"type": "text", "text": f"<system-reminder>\n{text}\n</system-reminder>"}]
+
+
+def sends_text(attachment: dict[str, Any]) -> bool:
+    """Whether :func:`attachment_blocks` gives a block (asked without building its text)."""
+    return attachment.get("type") != "max_turns_reached" and bool(attachment.get("content"))
 
 
 @dataclass(slots=True)
@@ -53,19 +58,19 @@ class ApiMessage:
 
 
 def _parts_of(message: Message) -> list[Part]:
+    """The parts a message adds to a request (a fresh list)."""
+    uuid, content = message.uuid, message.content
     if message.type == "attachment":
-        return [(message.uuid, 0)] if attachment_blocks(message.attachment or {}) else []
-    if isinstance(message.content, str):
-        return [(message.uuid, None)]
-    blocks = message.content or []
-    if message.type == "assistant":
+        return [(uuid, 0)] if sends_text(message.attachment or {}) else []
+    if isinstance(content, str):
+        return [(uuid, None)]
+    user = message.type != "assistant"
+    parts: list[Part] = []
+    for i, b in enumerate(content or ()):
         # The API refuses whitespace-only text in an assistant turn; Claude Code drops it too.
-        return [
-            (message.uuid, i)
-            for i, b in enumerate(blocks)
-            if not (b.get("type") == "text" and not str(b.get("text", "")).strip())
-        ]
-    return [(message.uuid, i) for i in range(len(blocks))]
+        if user or b.get("type") != "text" or str(b.get("text", "")).strip():
+            parts.append((uuid, i))
+    return parts
 
 
 def is_tool_result_part(part: Part, by_uuid: dict[str, Message]) -> bool:
@@ -101,26 +106,29 @@ def normalize_messages_for_api(messages: Sequence[Message]) -> list[ApiMessage]:
     * consecutive user messages merge, with ``tool_result`` blocks hoisted to the front;
     * whitespace-only assistant text is dropped, and so are assistant messages left empty.
     """
-    by_uuid = {m.uuid: m for m in messages}
+    by_uuid: dict[str, Message] | None = None  # made when first needed: few lists merge users
     out: list[ApiMessage] = []
     last_assistant_id: str | None = None
     for msg in _reorder_attachments(messages):
-        if msg.type == "assistant" and msg.origin == "synthetic":
+        assistant = msg.type == "assistant"
+        if assistant and msg.origin == "synthetic":
             continue  # an API-error notice is for the user, never for the model
         parts = _parts_of(msg)
         if not parts:
             continue
-        role: Literal["user", "assistant"] = "assistant" if msg.type == "assistant" else "user"
         prev = out[-1] if out else None
-        if prev is not None and prev.role == role:
-            same_response = role == "assistant" and msg.message_id == last_assistant_id
-            if role == "user" or same_response:
+        if prev is not None and (prev.role == "assistant") == assistant:
+            if not assistant:
+                if by_uuid is None:
+                    by_uuid = {m.uuid: m for m in messages}
                 prev.parts.extend(parts)
-                if role == "user":
-                    prev.parts.sort(key=lambda p: not is_tool_result_part(p, by_uuid))
+                prev.parts.sort(key=lambda p: not is_tool_result_part(p, by_uuid))
                 continue
-        out.append(ApiMessage(role, list(parts)))
-        last_assistant_id = msg.message_id if role == "assistant" else None
+            if msg.message_id == last_assistant_id:
+                prev.parts.extend(parts)
+                continue
+        out.append(ApiMessage("assistant" if assistant else "user", parts))
+        last_assistant_id = msg.message_id if assistant else None
     return out
 
 

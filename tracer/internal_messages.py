@@ -62,17 +62,27 @@ class Message:
     @property
     def blocks(self) -> list[dict[str, Any]]:
         """The content as a list of blocks (a string becomes one text block)."""
-        if isinstance(self.content, list):
-            return self.content
-        if isinstance(self.content, str):
-            return [{"type": "text", "text": self.content}]
+        content = self.content
+        if isinstance(content, list):
+            return content
+        if isinstance(content, str):
+            return [{"type": "text", "text": content}]
         return []
 
+    # The two questions below are asked of every message many times over in an import, so they
+    # read the content itself: only a list of blocks can hold a tool block (a string is text).
+
     def tool_uses(self) -> list[dict[str, Any]]:
-        return [b for b in self.blocks if b.get("type") == "tool_use"]
+        content = self.content
+        if not isinstance(content, list):
+            return []
+        return [b for b in content if b.get("type") == "tool_use"]
 
     def has_tool_result(self) -> bool:
-        return self.type == "user" and any(b.get("type") == "tool_result" for b in self.blocks)
+        content = self.content
+        if self.type != "user" or not isinstance(content, list):
+            return False
+        return any(b.get("type") == "tool_result" for b in content)
 
 
 # -- constructors ----------------------------------------------------------------------------

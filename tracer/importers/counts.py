@@ -20,7 +20,7 @@ is named too. The result is an ``import_note`` (topic ``counts``) and a line of 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,9 +65,11 @@ class Tally:
 COUNTED_KINDS = frozenset({"follow_up", "tool_run", "subagent_start", "subagent_end"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Block:
-    """One ``tool_use`` or ``tool_result`` block as the source wrote it."""
+    """One ``tool_use`` or ``tool_result`` block as the source wrote it. (Never changed, but not
+    ``frozen``: a frozen dataclass sets each field through ``object.__setattr__``, which made
+    making the blocks cost more than finding them.)"""
 
     kind: str
     """``tool_use`` or ``tool_result``."""
@@ -104,32 +106,43 @@ _NONE: list[str] = []
 
 
 def blocks_in(
-    path: Path, records: Iterable[Record], call: Callable[[dict[str, Any]], str | None]
+    path: Path, records: Iterable[Record], call: str | None, sidechain_call: str | None
 ) -> list[Block]:
-    """Every tool block of one file's records; ``call`` says which Task call a record ran under."""
+    """Every tool block of one file's records: ``call`` is the Task call its records ran under,
+    ``sidechain_call`` the one its ``isSidechain`` records ran under.
+
+    Every record is looked at, but most hold no tool block (a long session is mostly progress
+    records of hooks and commands), so each is given up on at the first field that shows it:
+    no ``data.message`` in a progress record, no ``message`` in any other."""
     out: list[Block] = []
+    name = str(path)
     for number, rec in records:
         kind = rec.get("type")
-        data = rec.get("data")
-        progress = kind == "progress" and isinstance(data, dict)
-        if progress:
+        data = rec.get("data") if kind == "progress" else None
+        if isinstance(data, dict):
             mirrored = data.get("message")
             if not isinstance(mirrored, dict):
                 continue
             uses, results = _blocks_of(mirrored)
-        else:
-            uses, results = _blocks_of(rec)
-        if not uses and not results:  # most records hold no tool block: nothing to name
-            continue
-        if progress:
+            if not uses and not results:
+                continue
             label, under = str(data.get("type") or "progress"), rec.get("parentToolUseID")
             under = str(under) if under else None
         else:
-            label = "sidechain" if rec.get("isSidechain") else str(kind)
-            under = call(rec)
-        where = f"{path}:{number}"
-        out += [Block("tool_use", t, where, label, under) for t in uses]
-        out += [Block("tool_result", t, where, label, under) for t in results]
+            if not isinstance(rec.get("message"), dict):
+                continue
+            uses, results = _blocks_of(rec)
+            if not uses and not results:
+                continue
+            if rec.get("isSidechain"):
+                label, under = "sidechain", sidechain_call
+            else:
+                label, under = str(kind), call
+        where = f"{name}:{number}"
+        for t in uses:
+            out.append(Block("tool_use", t, where, label, under))
+        for t in results:
+            out.append(Block("tool_result", t, where, label, under))
     return out
 
 
@@ -140,6 +153,19 @@ def session_blocks(
     sidechain_file = bool(records) and all(
         r.get("isSidechain") for _, r in records if r.get("type") in ("user", "assistant")
     )
+    # Inline sidechains (1.0.x) name no call: where they ran is not checked.
+    out = blocks_in(path, records, _MAIN, _MAIN if sidechain_file else None)
+    by_agent = _agent_calls(records) if agent_files else {}
+    for file, recs in agent_files:
+        agent = file.stem[len("agent-") :]
+        under = by_agent.get(agent)
+        out += blocks_in(file, recs, under, under)
+    return out
+
+
+def _agent_calls(records: list[Record]) -> dict[str, str]:
+    """Which Task call each agent ran under: the ``agentId`` of a Task result, or of a progress
+    record with its ``parentToolUseID`` (only asked when there are agent files to place)."""
     by_agent: dict[str, str] = {}
     for _, rec in records:
         result = rec.get("toolUseResult")
@@ -149,17 +175,7 @@ def session_blocks(
         data = rec.get("data")
         if isinstance(data, dict) and data.get("agentId") and rec.get("parentToolUseID"):
             by_agent.setdefault(str(data["agentId"]), str(rec["parentToolUseID"]))
-
-    def own(rec: dict[str, Any]) -> str | None:
-        # Inline sidechains (1.0.x) name no call: where they ran is not checked.
-        return None if rec.get("isSidechain") and not sidechain_file else _MAIN
-
-    out = blocks_in(path, records, own)
-    for file, recs in agent_files:
-        agent = file.stem[len("agent-") :]
-        under = by_agent.get(agent)
-        out += blocks_in(file, recs, lambda _rec, under=under: under)
-    return out
+    return by_agent
 
 
 def check_counts(blocks: list[Block], tally: Tally, files: int = 1) -> dict[str, Any]:
@@ -173,8 +189,14 @@ def check_counts(blocks: list[Block], tally: Tally, files: int = 1) -> dict[str,
             placed.setdefault(key, block)  # the copy that says where it ran
     missing: list[Block] = []
     misplaced: list[dict[str, Any]] = []
+    uses = 0
+    ran_ids: set[str] = set()  # the results the source holds
     for key, block in first.items():
-        seen = tally.asked if block.kind == "tool_use" else tally.ran
+        if block.kind == "tool_use":
+            uses, seen = uses + 1, tally.asked
+        else:
+            ran_ids.add(block.id)
+            seen = tally.ran
         if block.id not in seen:
             missing.append(block)
             continue
@@ -183,8 +205,6 @@ def check_counts(blocks: list[Block], tally: Tally, files: int = 1) -> dict[str,
             want = None if where.call == _MAIN else where.call
             if seen[block.id] != want:
                 misplaced.append({**_named(where), "expected_in": want, "found_in": seen[block.id]})
-    uses = sum(k == "tool_use" for k, _ in first)
-    ran_ids = {i for k, i in first if k == "tool_result"}
     return {
         "source_files": files,
         "source_tool_use": uses,
