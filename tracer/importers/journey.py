@@ -142,22 +142,28 @@ def _is_interruption(m: Message) -> bool:
 
 
 def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
-    extra = [str(x.get("text", "")) for x in m.blocks if x.get("type") == "text"]
+    # What every result of the message shares (its feedback, its time, its raw output) is
+    # worked out once per message, not once per result.
+    blocks = m.blocks
+    extra = [str(x.get("text", "")) for x in blocks if x.get("type") == "text"]
+    feedback = "\n".join(extra) or None
+    raw = m.tool_use_result
     done = epoch_of(m.timestamp)
     b.at(done)  # the tool finished when its result was written
-    for block in m.blocks:
+    calls, children, links, by_uuid = t.calls, t.children, t.links, b.by_uuid
+    for block in blocks:
         if block.get("type") != "tool_result":
             continue
         tid = str(block.get("tool_use_id"))
-        # A result that answers no call (an id mismatch) still ran through the three steps;
-        # the doctor reports it. Its tool and input are unknown.
-        name, tool_input, auuid = t.calls.get(
-            tid, ("unknown", {}, m.source_tool_assistant_uuid or "")
-        )
-        output = m.tool_use_result if m.tool_use_result is not None else block.get("content")
-        asked = epoch_of(getattr(b.by_uuid.get(auuid), "timestamp", None))
+        call = calls.get(tid)
+        if call is None:
+            # A result that answers no call (an id mismatch) still ran through the three
+            # steps; the doctor reports it. Its tool and input are unknown.
+            call = ("unknown", {}, m.source_tool_assistant_uuid or "")
+        name, tool_input, auuid = call
+        asked = epoch_of(getattr(by_uuid.get(auuid), "timestamp", None))
         duration = round((done - asked) * 1000) if done is not None and asked is not None else None
-        child = t.children.get(tid)
+        child = children.get(tid)
         if child is not None:
             _nested(b, t, tid, child)
         b.tool_result(
@@ -167,14 +173,14 @@ def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
                 tool_input,
                 block,
                 m,
-                output,
+                raw if raw is not None else block.get("content"),
                 auuid,
-                feedback="\n".join(extra) or None,
+                feedback=feedback,
                 duration_ms=duration if duration is None or duration >= 0 else None,
             )
         )
         t.report.count("tool results")
-        for link in t.links.get(tid, []):
+        for link in links.get(tid) or ():
             b.note("subagent", describe(link), tool_use_id=tid, data=link)
             t.report.count(f"subagent links ({link['source']})")
 

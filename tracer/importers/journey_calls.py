@@ -31,23 +31,26 @@ def model_call(b: TraceBuilder, resp: Response, resent: bool = False) -> list[di
     ``resent``: the request already went out once and its stream broke off (:func:`cut_off_call`);
     this response answers it the second time, so no new turn or request is written."""
     recs = resp.records
-    model = str(recs[-1]["message"].get("model", "unknown"))
+    last = recs[-1]["message"]
+    model = str(last.get("model", "unknown"))
     if not resent:
         b.start_turn()
         b.request({"model": model}, ["model", "messages"])
-    stop = next(
-        (
-            r["message"].get("stop_reason")
-            for r in reversed(recs)
-            if r["message"].get("stop_reason")
-        ),
-        None,
-    )
+    # The last record that names a stop reason (usually the last record itself).
+    stop = None
+    for r in reversed(recs):
+        stop = r["message"].get("stop_reason")
+        if stop:
+            break
+    else:
+        stop = None
     return b.response(
         message_id=resp.message_id,
         model=model,
         stop_reason=stop,
-        usage=dict(recs[-1]["message"].get("usage") or {}),
+        # The record's own dict, not a copy: nothing changes a record once it is read, and the
+        # event is encoded as it is written.
+        usage=last.get("usage") or {},
         assistant=resp.messages,
         attempts=2 if resent else 1,
     )

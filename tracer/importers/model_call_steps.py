@@ -86,7 +86,8 @@ class ModelCallSteps(StepWriter):
             api[prefix].role == prev[prefix].role and api[prefix].parts == prev[prefix].parts
         ):
             prefix += 1
-        changed = params != self._params or list(keys) != self._keys
+        key_list = list(keys)  # once: compared, logged and kept below
+        changed = params != self._params or key_list != self._keys
         size, sha = self._hasher.digest(params, keys, api, prefix, self.by_uuid)
         encoded = None
         if body:
@@ -107,10 +108,10 @@ class ModelCallSteps(StepWriter):
             bytes=size,
             sha256=sha,
             params=params if changed else None,
-            body_keys=list(keys) if changed else None,
+            body_keys=key_list if changed else None,
         )
         self.emit(event)
-        self._prev_api, self._params, self._keys = api, params, list(keys)
+        self._prev_api, self._params, self._keys = api, params, key_list
         self._api_count = len(api)
         return encoded
 

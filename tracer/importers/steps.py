@@ -77,9 +77,15 @@ class StepWriter:
         with ``block_seq`` neither is the first content block: it is that ``mapping``'s block
         (the live loop writes a tool result's message the same way: ``message_event``).
         """
+        by_uuid = self.by_uuid
         for m in messages:
-            self.by_uuid[m.uuid] = m
-            self.at(epoch_of(m.timestamp))
+            by_uuid[m.uuid] = m
+            # :meth:`at`, written out: every message of an import comes through here.
+            epoch = epoch_of(m.timestamp)
+            if epoch is not None:
+                if self._origin is None:
+                    self._origin = epoch
+                self.t = max(self.t, round(epoch - self._origin, 3))
             self.events += 1  # _emit, in place (see there)
             event = MessageRecorded(
                 seq=self.events,

@@ -120,7 +120,11 @@ class ToolResultSteps(StepWriter):
                 content_length=length,
                 mapped_length=len(text),
                 persisted={"preview": True} if text.startswith("<persisted-output>") else None,
-                empty_replaced=text.startswith(f"({result.tool} completed with no output)") or None,
+                # The message is only built for a text that could be it (most are not).
+                empty_replaced=(
+                    text[:1] == "(" and text.startswith(f"({result.tool} completed with no output)")
+                )
+                or None,
             )
         )
         if record_message and result.message.uuid not in self.by_uuid:
