@@ -84,11 +84,11 @@ class TraceWriter:
         if atomic:
             self._target = self.path
             self.path = self.path.with_name(f".{self.path.name}.{os.getpid()}.partial")
-        # An import writes in bulk: a large buffer makes a few big writes instead of one system
-        # call per 8 KB (half the time spent putting a long trace on disk). The file is binary:
-        # a line is encoded straight to UTF-8 bytes, never made a str only to be encoded again
-        # by a text layer (that round trip was half of an import's writing).
-        self._file: IO[bytes] = self.path.open("wb", buffering=-1 if flush else BULK_BUFFER)
+        # An import writes in bulk: its batch is already one big buffer, handed to the kernel
+        # as it is (a buffered file would copy the megabyte into its own buffer first). The
+        # file is binary: a line is encoded straight to UTF-8 bytes, never made a str only to
+        # be encoded again by a text layer (that round trip was half of an import's writing).
+        self._file: IO[bytes] = self.path.open("wb", buffering=-1 if flush else 0)
         self._lock = threading.Lock()
         # In bulk, lines wait here (encoded, not yet searched) until BULK_BUFFER bytes of them
         # can be searched for secrets in one pass and written in one call.
@@ -161,7 +161,12 @@ class TraceWriter:
                 at = end
             parts.append(batch[at:])
             batch = bytearray().join(parts)
-        self._file.write(batch)
+        view = memoryview(batch)
+        while view:  # an unbuffered write may take only part of it
+            taken = self._file.write(view)
+            if not taken:  # never for a regular file; never a loop that cannot end either
+                raise OSError(f"{self.path}: the write took no bytes")
+            view = view[taken:]
 
     def flush(self) -> None:
         """Put every line written so far on disk (for readers following the file)."""
