@@ -122,16 +122,28 @@ def _is_clean(rec: dict[str, Any]) -> bool:
             return False
     if kind == "user" or kind == "assistant":
         message = get("message")
-        if type(message) is not dict or type(message.get("usage", {})) is not dict:
+        if type(message) is not dict:
             return False
-        content = message.get("content")
+        mget = message.get
+        # The three message fields and each block's four are written out, not asked of
+        # _strings: a call per block costs more than the checks in it.
+        for key in _MESSAGE_KEYS:
+            value = mget(key)
+            if value is not None and type(value) is not str:
+                return False
+        if "usage" in message and type(message["usage"]) is not dict:
+            return False
+        content = mget("content")
         if type(content) is list:
             for block in content:
-                if type(block) is not dict or not _strings(block, _BLOCK_IDS):
+                if type(block) is not dict:
                     return False
+                bget = block.get
+                for key in _BLOCK_IDS:
+                    value = bget(key)
+                    if value is not None and type(value) is not str:
+                        return False
         elif type(content) is not str:
-            return False
-        if not _strings(message, _MESSAGE_KEYS):
             return False
     elif kind == "attachment":
         if type(get("attachment")) is not dict:

@@ -76,23 +76,19 @@ def to_message(rec: dict[str, Any]) -> Message:
             timestamp=stamp,
             origin="synthetic" if synthetic else "response",
         )
-    blocks = content if isinstance(content, list) else []
-    text = (
-        content
-        if isinstance(content, str)
-        else next(
-            (
-                str(b.get("text", ""))
-                for b in blocks
-                if isinstance(b, dict) and b.get("type") == "text"
-            ),
-            "",
-        )
-    )
+    # One pass over the blocks finds both what the origin depends on: a tool_result block, and
+    # the first text block (for a string content, the text is the string itself).
+    text = content if isinstance(content, str) else None
     origin = "prompt"
-    if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks):
-        origin = "tool_result"
-    elif rec.get("isCompactSummary") or text.startswith(INTERRUPTED):
+    for b in content if isinstance(content, list) else ():
+        if isinstance(b, dict):
+            block_type = b.get("type")
+            if block_type == "tool_result":
+                origin = "tool_result"
+                break
+            if block_type == "text" and text is None:
+                text = str(b.get("text", ""))
+    if origin == "prompt" and (rec.get("isCompactSummary") or (text or "").startswith(INTERRUPTED)):
         origin = "synthetic"
     return Message(
         type="user",
