@@ -183,14 +183,20 @@ def link_subagents(
                 }
             )
 
+    if not agent_calls:
+        return dict(links)  # no Task call: no agent file to look for (a child run, mostly)
     folders = agent_folders(path)
-    by_meta: dict[str, str] = {}
-    for folder in folders:
-        by_meta.update(meta_links(folder))
+    # The meta files are read only for a call whose result names no agent: most results do.
+    by_meta: dict[str, str] | None = None
     for tid in agent_calls:
         result = results.get(tid)
         agent_id = result.get("agentId") if isinstance(result, dict) else None
-        agent_id = agent_id or by_meta.get(tid)
+        if not agent_id:
+            if by_meta is None:
+                by_meta = {}
+                for folder in folders:
+                    by_meta.update(meta_links(folder))
+            agent_id = by_meta.get(tid)
         if not agent_id:
             continue
         file = find_agent_file(path, str(agent_id))
