@@ -28,29 +28,25 @@ def in_conversation_order(keep: list[Kept]) -> list[Record]:
     waiting: dict[str, list[Kept]] = {}
     out: list[Record] = []
 
-    def blocker(entry: Kept) -> str | None:
-        """The first record ``entry`` must wait for: its parent, then each tool_use it answers."""
-        (_, rec), _, answers = entry
-        uid = rec.get("uuid")
-        need = rec.get("parentUuid")
-        if need in pending and need != uid:
-            return need
-        for tid in answers:
-            need = holder.get(tid)
-            if need in pending and need != uid:
-                return need
-        return None
-
     for entry in keep:
         stack = [entry]
         while stack:
             current = stack.pop()
-            need = blocker(current)
+            (_, rec), _, answers = current
+            uid = rec.get("uuid")
+            # What it must wait for: its parent, then the record of each tool_use it answers.
+            need = rec.get("parentUuid")
+            if need not in pending or need == uid:
+                need = None
+                for tid in answers:
+                    held_by = holder.get(tid)
+                    if held_by in pending and held_by != uid:
+                        need = held_by
+                        break
             if need is not None:
                 waiting.setdefault(need, []).append(current)
                 continue
             out.append(current[0])
-            uid = current[0][1].get("uuid")
             if uid in pending:
                 pending.discard(uid)
                 if uid in waiting:
