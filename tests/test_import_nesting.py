@@ -92,3 +92,21 @@ def test_the_doctor_checks_the_nested_loop_on_its_own(tmp_path: Path) -> None:
     kinds = [e.kind for e in events]
     start, end = kinds.index("subagent_start"), kinds.index("subagent_end")
     assert start < events.index(steps[finding.step - 1]) < end
+
+
+def test_a_meta_file_names_the_run_when_the_task_result_does_not(tmp_path: Path) -> None:
+    # 2.1's layout: the agent file in <session>/subagents/, beside it the meta file naming the
+    # tool_use that started it; the Task result here says nothing of its agent.
+    session = tmp_path / LAYOUT.name
+    text = LAYOUT.read_text(encoding="utf-8")
+    session.write_text(text.replace('"agentId": "b1d2e3f4", ', ""), encoding="utf-8")
+    assert '"b1d2e3f4"' not in session.read_text(encoding="utf-8")
+    own = tmp_path / LAYOUT.stem / "subagents"
+    own.mkdir(parents=True)
+    agent = LAYOUT.parent / "agent-b1d2e3f4.jsonl"
+    (own / agent.name).write_text(agent.read_text(encoding="utf-8"), encoding="utf-8")
+    (own / "agent-b1d2e3f4.meta.json").write_text('{"toolUseId": "toolu_l1"}', encoding="utf-8")
+    events, _ = _import(session, tmp_path)
+    opened = next(e for e in events if e.kind == "subagent_start")
+    assert opened.tool_use_id == "toolu_l1" and opened.prompt == "Find every TODO."
+    assert [e.tool for e in events if e.kind == "tool_run"] == ["Grep", "Task"]

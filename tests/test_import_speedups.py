@@ -387,3 +387,25 @@ def test_the_count_checks_one_pass_finds_the_blocks_the_record_helpers_find(sour
         assert (uses, results) == (tool_use_ids(rec), tool_result_ids(rec))
         found += len(uses) + len(results)
     assert found > 0
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_the_active_paths_one_look_at_a_message_is_what_the_record_helpers_say(
+    source: Path,
+) -> None:
+    from tracer.importers.dag import _look
+    from tracer.importers.record_kinds import message_id, tool_result_ids, tool_use_ids
+
+    records = [r for _, r in read_jsonl(source, ImportReport(source=str(source)))]
+    mirrored = [r["data"].get("message") for r in records if isinstance(r.get("data"), dict)]
+    odd = [
+        {"type": "assistant", "message": {"id": "m", "content": [{"type": "tool_use", "id": 7}]}},
+        {"type": "user", "message": {"id": "m", "content": ["x", {"type": "tool_result"}]}},
+        {"type": "assistant", "message": "not a dict"},
+    ]
+    found = 0
+    for rec in [*records, *(m for m in mirrored if isinstance(m, dict)), *odd]:
+        mid, uses, answers = _look(rec)
+        assert (mid, uses, answers) == (message_id(rec), tool_use_ids(rec), tool_result_ids(rec))
+        found += len(uses) + len(answers) + (mid is not None)
+    assert found > 0

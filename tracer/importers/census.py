@@ -83,11 +83,11 @@ def take_census(records: list[Record]) -> Census:
                 if not side:
                     main.append(item)
             continue
+        # Left out, under its subtype or else its data's type.
         sub = rec.get("subtype")
-        data_kind = None
+        data = rec.get("data")
+        data_kind = data.get("type") if isinstance(data, dict) else None
         if kind == "progress":
-            data = rec.get("data")
-            data_kind = data.get("type") if isinstance(data, dict) else None
             if data_kind == "agent_progress":
                 progress[str(rec.get("parentToolUseID"))].append(item)
         elif kind in TITLES:
@@ -97,12 +97,7 @@ def take_census(records: list[Record]) -> Census:
                 candidates.append(item)
             if rec.get("parentUuid") is None:
                 continue  # a compaction's boundary: read, it starts the summary
-        if not sub:
-            if kind != "progress":
-                data = rec.get("data")
-                data_kind = data.get("type") if isinstance(data, dict) else None
-            sub = data_kind
-        left_out[kind, sub] += 1
+        left_out[kind, sub or data_kind] += 1
     c.first = first or {}
     c.title = title
     return c

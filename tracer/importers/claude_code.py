@@ -132,27 +132,24 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     calls: dict[str, tuple[str, Any, str]] = {}
     results: dict[str, Any] = {}
     times: dict[str, tuple[float | None, float | None]] = {}
+    # When each call was asked for and answered is read only to match inline sidechain runs to
+    # their Task call, so it is worked out only when there are some.
+    timed = bool(active.sidechain)
     for resp in responses:
         for m in resp.messages:
             for b in m.tool_uses():
                 tid = str(b.get("id"))
                 calls[tid] = (str(b.get("name")), b.get("input"), m.uuid)
-                times[tid] = (epoch_of(m.timestamp), None)
+                if timed:
+                    times[tid] = (epoch_of(m.timestamp), None)
         for m in resp.after:
             if isinstance(m, Message) and m.has_tool_result():
                 for b in m.blocks:
                     tid = str(b.get("tool_use_id"))
                     results[tid] = m.tool_use_result
-                    times[tid] = (times.get(tid, (None, None))[0], epoch_of(m.timestamp))
-    links = link_subagents(
-        census.progress,
-        active.sidechain,
-        path,
-        {k: (v[0], v[1]) for k, v in calls.items()},
-        results,
-        times,
-        report,
-    )
+                    if timed:
+                        times[tid] = (times.get(tid, (None, None))[0], epoch_of(m.timestamp))
+    links = link_subagents(census.progress, active.sidechain, path, calls, results, times, report)
 
     first = census.first
     source: dict[str, Any] = {

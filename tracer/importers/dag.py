@@ -58,7 +58,6 @@ from tracer.importers.record_kinds import (
     for_model,
     is_local_command,
     is_summary_root,
-    message_id,
     starts_afresh,
     tool_result_ids,
     tool_use_ids,
@@ -85,6 +84,32 @@ class ActivePath:
     """Roots of a later conversation in the file (/clear, plan mode) → the earlier one's leaf."""
 
 
+Look = tuple[str | None, list[str], list[str]]
+"""A message's ``message.id`` (responses only), the ``tool_use`` ids it holds, those it answers."""
+
+
+def _look(rec: dict[str, Any]) -> Look:
+    """What ``message_id``, ``tool_use_ids`` and ``tool_result_ids`` of
+    :mod:`~tracer.importers.record_kinds` say of a message, in one walk over its content: this
+    runs for every message of the file, and the three each read the content again."""
+    message = rec.get("message")
+    if not isinstance(message, dict):
+        return None, [], []
+    mid = message.get("id") if rec.get("type") == "assistant" else None
+    uses: list[str] = []
+    answers: list[str] = []
+    content = message.get("content")
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict):
+                kind = block.get("type")
+                if kind == "tool_use":
+                    uses.append(str(block.get("id")))
+                elif kind == "tool_result":
+                    answers.append(str(block.get("tool_use_id")))
+    return mid, uses, answers
+
+
 def active_path(census: Census, report: ImportReport) -> ActivePath:
     """The main conversation's records in conversation order, from its last message back."""
     main, sidechain = census.main, census.sidechain
@@ -96,14 +121,17 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
 
     # Each main message is read once here: the response it belongs to, the tool_use ids it
     # holds and the ones it answers (``None`` for a candidate that is not one of ``main``).
-    looks: list[tuple[str | None, list[str], list[str]] | None] = []
+    looks: list[Look | None] = []
     uses: dict[str, list[str]] = {}
+    mids: list[tuple[str, str]] = []  # (uuid, message.id) of each response fragment
     for _, rec in census.candidates:
         if rec["type"] == "system" or (rec.get("isSidechain") and not subagent_file):
             looks.append(None)
             continue
-        look = (message_id(rec), tool_use_ids(rec), tool_result_ids(rec))
+        look = _look(rec)
         looks.append(look)
+        if look[0] is not None:
+            mids.append((rec["uuid"], look[0]))
         if look[1]:
             uses[rec["uuid"]] = look[1]
 
@@ -137,11 +165,6 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
 
     # Parallel tool_use blocks of one response can sit on side branches: a response is all the
     # records with its message.id, wherever they hang.
-    mids = [
-        (item[1]["uuid"], look[0])
-        for item, look in zip(census.candidates, looks, strict=True)
-        if look is not None and look[0] is not None
-    ]
     responses = {mid for uid, mid in mids if uid in on_path}
     on_path |= {uid for uid, mid in mids if mid in responses}
     asked = {tid for uid, ids in uses.items() if uid in on_path for tid in ids}

@@ -18,40 +18,37 @@ def in_conversation_order(keep: list[Kept]) -> list[Record]:
     Streaming tool execution can write a result's line before the assistant record it answers;
     file order would then pair the result with the turn before.
     """
-    kept = {rec["uuid"] for (_, rec), _, _ in keep if isinstance(rec.get("uuid"), str)}
+    # Records kept but not placed yet: only these can hold a record back. (Records come
+    # cleaned: a ``parentUuid`` is a string or ``None``, so it can be looked up as it is.)
+    pending = {rec["uuid"] for (_, rec), _, _ in keep if isinstance(rec.get("uuid"), str)}
     holder: dict[str, str] = {}
     for (_, rec), uses, _ in keep:
         for tid in uses:
             holder.setdefault(tid, rec["uuid"])
-    done: set[str] = set()
     waiting: dict[str, list[Kept]] = {}
     out: list[Record] = []
-
-    def blocker(entry: Kept) -> str | None:
-        """The first record ``entry`` must wait for: its parent, then each tool_use it answers."""
-        (_, rec), _, answers = entry
-        uid = rec.get("uuid")
-        need = rec.get("parentUuid")
-        if isinstance(need, str) and need in kept and need not in done and need != uid:
-            return need
-        for tid in answers:
-            need = holder.get(tid)
-            if need is not None and need in kept and need not in done and need != uid:
-                return need
-        return None
 
     for entry in keep:
         stack = [entry]
         while stack:
             current = stack.pop()
-            need = blocker(current)
+            (_, rec), _, answers = current
+            uid = rec.get("uuid")
+            # What it must wait for: its parent, then the record of each tool_use it answers.
+            need = rec.get("parentUuid")
+            if need not in pending or need == uid:
+                need = None
+                for tid in answers:
+                    held_by = holder.get(tid)
+                    if held_by in pending and held_by != uid:
+                        need = held_by
+                        break
             if need is not None:
                 waiting.setdefault(need, []).append(current)
                 continue
             out.append(current[0])
-            uid = current[0][1].get("uuid")
-            if isinstance(uid, str):
-                done.add(uid)
+            if uid in pending:
+                pending.discard(uid)
                 if uid in waiting:
                     stack.extend(reversed(waiting.pop(uid)))
     # Anything still waiting hangs on a cycle or on itself: keep it, in file order.

@@ -29,6 +29,7 @@ call: it is left out, with a note.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,7 @@ Window = tuple[float | None, float | None]
 def _pick_call(
     conv: list[dict[str, Any]],
     unmatched: list[str],
-    calls: dict[str, tuple[str, Any]],
+    calls: Mapping[str, tuple[Any, ...]],
     results: dict[str, Any],
     times: dict[str, Window],
 ) -> str | None:
@@ -124,7 +125,7 @@ def link_subagents(
     progress: dict[str, list[Record]],
     sidechain: list[Record],
     path: Path,
-    calls: dict[str, tuple[str, Any]],
+    calls: Mapping[str, tuple[Any, ...]],
     results: dict[str, Any],
     times: dict[str, Window] | None = None,
     report: Any = None,
@@ -133,11 +134,11 @@ def link_subagents(
 
     ``progress`` holds the ``agent_progress`` records by the Task call they mirror (gathered by
     :mod:`tracer.importers.census`); ``calls`` maps tool_use ids of the main loop to ``(name,
-    input)``; ``results`` maps them to their ``toolUseResult``; ``times`` to when each was asked
-    for and answered.
+    input, ...)``; ``results`` maps them to their ``toolUseResult``; ``times`` to when each was
+    asked for and answered (needed only when there are ``sidechain`` records).
     """
     links: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    agent_calls = [tid for tid, (name, _) in calls.items() if name in AGENT_TOOLS]
+    agent_calls = [tid for tid, call in calls.items() if call[0] in AGENT_TOOLS]
     times = times or {}
 
     unmatched = list(agent_calls)
@@ -183,14 +184,20 @@ def link_subagents(
                 }
             )
 
+    if not agent_calls:
+        return dict(links)  # no Task call: no agent file to look for (a child run, mostly)
     folders = agent_folders(path)
-    by_meta: dict[str, str] = {}
-    for folder in folders:
-        by_meta.update(meta_links(folder))
+    # The meta files are read only for a call whose result names no agent: most results do.
+    by_meta: dict[str, str] | None = None
     for tid in agent_calls:
         result = results.get(tid)
         agent_id = result.get("agentId") if isinstance(result, dict) else None
-        agent_id = agent_id or by_meta.get(tid)
+        if not agent_id:
+            if by_meta is None:
+                by_meta = {}
+                for folder in folders:
+                    by_meta.update(meta_links(folder))
+            agent_id = by_meta.get(tid)
         if not agent_id:
             continue
         file = find_agent_file(path, str(agent_id))
