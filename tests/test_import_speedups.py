@@ -409,3 +409,35 @@ def test_the_active_paths_one_look_at_a_message_is_what_the_record_helpers_say(
         assert (mid, uses, answers) == (message_id(rec), tool_use_ids(rec), tool_result_ids(rec))
         found += len(uses) + len(answers) + (mid is not None)
     assert found > 0
+
+
+def test_random_request_values_encode_as_json_dumps_does() -> None:
+    # The request encoder trusts orjson's bytes whenever the value holds no float: strings full
+    # of escapes, integers near 64 bits, nesting, and a float now and then, each compared.
+    import random
+
+    from tracer.trace.compact_json import bytes_encoder
+
+    rng = random.Random(7)
+    encode = bytes_encoder(allow_nan=False)
+    alphabet = ['"', "\\", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "中", "\u2028", "😀", "a", " "]
+
+    def value(depth: int) -> object:
+        pick = rng.randrange(9 if depth < 4 else 5)
+        if pick == 0:
+            return "".join(rng.choice(alphabet) for _ in range(rng.randrange(12)))
+        if pick == 1:
+            return rng.choice([0, -1, 2**63 - 1, -(2**63), 2**64 - 1, rng.randrange(-999, 999)])
+        if pick == 2:
+            return rng.choice([True, False, None])
+        if pick == 3:
+            return rng.choice([0.5, 1e-06, 1e-5, 123456789.125, -0.0, 1e300, 2.5e-308])
+        if pick == 4:
+            return "text null e-5 0.00001"  # what the old searches looked for, inside a string
+        if pick in (5, 6):
+            return [value(depth + 1) for _ in range(rng.randrange(4))]
+        return {f"k{i}{rng.choice(alphabet)}": value(depth + 1) for i in range(rng.randrange(4))}
+
+    for _ in range(3_000):
+        v = value(0)
+        assert encode(v) == json.dumps(v, ensure_ascii=False, separators=(",", ":")).encode()

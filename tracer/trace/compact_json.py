@@ -89,6 +89,21 @@ def _short_exponent(out: bytes) -> bool:
     return False
 
 
+def _holds_float(value: Any) -> bool:
+    """Whether a float is anywhere in ``value``: only a float can be written two ways."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list or kind is tuple:
+            stack.extend(item)
+        elif kind is float or (kind is not str and isinstance(item, float)):
+            return True
+    return False
+
+
 def _finite(value: Any) -> bool:
     """No NaN or infinity anywhere in ``value`` (orjson writes them as ``null``)."""
     stack = [value]
@@ -203,6 +218,11 @@ def _fast_encoder() -> Callable[[Any], bytes | None] | None:
             out = dumps(value, default=_refuse, option=options)
         except (TypeError, error):
             return None
+        # A request body rarely holds a float (a tool's input might): without one, orjson's
+        # bytes are the stdlib's, and the three searches below (a pass over the bytes each,
+        # costlier than encoding them) are not needed. Walking the containers costs far less.
+        if not _holds_float(value):
+            return out
         if (
             b"0.0000" in out
             or (b"e-" in out and _short_exponent(out))
