@@ -14,7 +14,8 @@ with a redactor that searches nothing; the best of each, subtracted), what is le
 bookkeeping (which still holds encoding and hashing every rebuilt request's new messages once),
 events per second, and on the last line the figure that holds across machines: the whole
 import's CPU time over a bare ``json.loads`` of the same file's lines (read and split, one
-``json.loads`` a line, nothing else). The target is at most 3x. Times are CPU time of this
+``json.loads`` a line, nothing else), each the best of the runs, the two timed one after the
+other in every run. The target is at most 3x. Times are CPU time of this
 process (``time.process_time``): on a shared machine wall-clock time mostly measures the other
 processes; the wall-clock figure is printed too.
 
