@@ -493,3 +493,15 @@ def test_a_result_needs_only_type_and_tool_use_id() -> None:
     assert {"content", "is_error"} <= set(hints) - required
     assert block_problems({"type": "tool_result", "tool_use_id": "t"}) == []
     assert block_problems({"type": "tool_result", "content": "x"}) == ["it has no tool_use_id"]
+
+
+def test_the_report_names_a_finding_before_the_first_turn_set_up() -> None:
+    from tracer.doctor.command import report_lines
+    from tracer.doctor.finding import Finding
+
+    early = Finding(rule="malformed-result", severity="error", step=2, turn=0, message="m")
+    later = Finding(rule="max-turns", severity="warning", step=9, turn=3, message="m")
+    zh, en = report_lines([early, later], "zh"), report_lines([early, later], "en")
+    assert "第2步，准备" in zh[0] and zh[0].startswith("错误") and "第0轮" not in "".join(zh)
+    assert any("第9步，第3轮" in line and line.startswith("警告") for line in zh)
+    assert en[0].endswith("step 2, set-up") and any(x.endswith("step 9, turn 3") for x in en)

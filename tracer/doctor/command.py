@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from tracer.cli_args import whole_number
+from tracer.doctor.finding import SEVERITY_WORDS
 from tracer.printable import printable, printable_json
 
 RULE_IDS = (
@@ -139,19 +140,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-SEVERITY_ZH = {"error": "错误", "warning": "警告"}
-
-
 def report_lines(findings: list[Any], lang: str) -> list[str]:
     """Each finding as two or three lines: what, where, and how to check it."""
     zh = lang == "zh"
     lines: list[str] = []
     for f in findings:
         if zh:
-            severity = SEVERITY_ZH.get(f.severity, f.severity)
-            lines.append(f"{severity}  {f.rule:<21} 第{f.step}步，第{f.turn}轮")
+            severity = SEVERITY_WORDS.get(f.severity, {}).get("zh", f.severity)
+            # Before the first turn the loop is still being set up: there is no 第0轮.
+            turn = f"第{f.turn}轮" if f.turn else "准备"
+            lines.append(f"{severity}  {f.rule:<21} 第{f.step}步，{turn}")
         else:
-            lines.append(f"{f.severity:<7}  {f.rule:<21} step {f.step}, turn {f.turn}")
+            turn = f"turn {f.turn}" if f.turn else "set-up"
+            lines.append(f"{f.severity:<7}  {f.rule:<21} step {f.step}, {turn}")
         message = f.text(lang) if hasattr(f, "text") else f.message
         lines.append(f"         {message}")
         hint = f.hint.get(lang) if f.hint else None

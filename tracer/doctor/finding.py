@@ -14,6 +14,13 @@ from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 
+#: How each severity is named, in both languages: the doctor's report and the replay's findings
+#: panel say the same words.
+SEVERITY_WORDS: dict[str, dict[str, str]] = {
+    "error": {"zh": "错误", "en": "error"},
+    "warning": {"zh": "警告", "en": "warning"},
+}
+
 #: Every rule, in the order the doctor reports findings at the same step, with its severity.
 #: ``error``: the loop or the API contract is broken. ``warning``: the loop worked but the session
 #: stopped short.

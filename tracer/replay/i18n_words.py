@@ -12,6 +12,8 @@ The words for the keys (help, key bar, palette) live beside these, in :mod:`i18n
 
 from __future__ import annotations
 
+from tracer.doctor.finding import SEVERITY_WORDS
+
 STAGE_NAMES: dict[str, dict[str, str]] = {
     "session": {"zh": "会话开始", "en": "session"},
     "turn_start": {"zh": "新一轮", "en": "turn start"},
@@ -143,10 +145,7 @@ TEXT: dict[str, dict[str, str]] = {
 }
 
 
-SEVERITIES: dict[str, dict[str, str]] = {
-    "error": {"zh": "错误", "en": "error"},
-    "warning": {"zh": "警告", "en": "warning"},
-}
+SEVERITIES = SEVERITY_WORDS  # the doctor's own words for its severities
 
 #: The marker of each severity, on the timeline and in the findings panel (shape as well as
 #: colour, for readers who cannot tell red from orange).
