@@ -34,16 +34,23 @@ def message_event(
     turn: int,
     tool_use_result_seq: int | None = None,
     block_seq: int | None = None,
+    *,
+    seq: int = 0,
+    t: float = 0.0,
+    timestamp: str | None = None,
 ) -> MessageRecorded:
     """The trace record of an internal message (written once; later events use its uuid).
 
     With ``tool_use_result_seq`` the raw output is not repeated: it is the ``output`` of that
     ``tool_run`` event; with ``block_seq`` the first content block is the ``block`` of that
-    ``mapping`` event and only the blocks after it are written. The message's clock time is not
-    written either: the event's ``t`` says when it was made.
+    ``mapping`` event and only the blocks after it are written. The live loop leaves the
+    message's clock time out (the event's ``t`` says when it was made); an import, which numbers
+    and dates its own events, passes ``seq``, ``t`` and the ``timestamp`` the source logged.
     """
     return MessageRecorded(
+        seq=seq,
         turn=turn,
+        t=t,
         uuid=message.uuid,
         type=message.type,
         content=content_after_block(message.content) if block_seq else message.content,
@@ -55,4 +62,5 @@ def message_event(
         tool_use_result_seq=tool_use_result_seq,
         block_seq=block_seq,
         source_tool_assistant_uuid=message.source_tool_assistant_uuid,
+        timestamp=timestamp,
     )

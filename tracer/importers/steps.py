@@ -17,15 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tracer.agent.message_record import message_event
 from tracer.importers.output import epoch_of
 from tracer.messages import Message
-from tracer.trace.events import (
-    DebugHook,
-    Event,
-    ImportNote,
-    MessageRecorded,
-    content_after_block,
-)
+from tracer.trace.events import DebugHook, Event, ImportNote
 
 
 class StepWriter:
@@ -75,7 +70,7 @@ class StepWriter:
 
         With ``raw_seq`` the raw tool output is not repeated: it is that ``tool_run``'s output;
         with ``block_seq`` neither is the first content block: it is that ``mapping``'s block
-        (the live loop writes a tool result's message the same way: ``message_event``).
+        (the same record the live loop writes: :func:`~tracer.agent.message_record.message_event`).
         """
         by_uuid = self.by_uuid
         for m in messages:
@@ -87,21 +82,13 @@ class StepWriter:
                     self._origin = epoch
                 self.t = max(self.t, round(epoch - self._origin, 3))
             self.events += 1  # _emit, in place (see there)
-            event = MessageRecorded(
+            event = message_event(
+                m,
+                self.turn,
+                raw_seq,
+                block_seq,
                 seq=self.events,
-                turn=self.turn,
                 t=self.t,
-                uuid=m.uuid,
-                type=m.type,
-                content=content_after_block(m.content) if block_seq else m.content,
-                attachment=m.attachment,
-                message_id=m.message_id,
-                is_meta=m.is_meta or None,
-                origin=m.origin,
-                tool_use_result=None if raw_seq else m.tool_use_result,
-                tool_use_result_seq=raw_seq,
-                block_seq=block_seq,
-                source_tool_assistant_uuid=m.source_tool_assistant_uuid,
                 timestamp=m.timestamp or None,
             )
             self.emit(event)
