@@ -63,16 +63,7 @@ class OneAtATime:
 def finder(needles: Sequence[bytes]) -> Finder:
     """A search for ``needles`` (none of them empty), built once per set of needles: every
     writer of a process (a folder import writes one trace per session) shares it."""
-    return _build(tuple(needles), _aho is not None)
-
-
-@functools.lru_cache(maxsize=8)
-def _build(needles: tuple[bytes, ...], compiled: bool) -> Finder:
-    if not compiled or _aho is None or not needles:
-        return OneAtATime(needles)
-    size = sum(len(n) for n in needles)
-    kind = _aho.Implementation.DFA if size <= DFA_BOUND else _aho.Implementation.ContiguousNFA
-    return _aho.BytesAhoCorasick(list(needles), implementation=kind)
+    return _build(tuple(needles), _aho is not None, first=False)
 
 
 def first_finder(needles: Sequence[bytes]) -> Finder:
@@ -80,18 +71,21 @@ def first_finder(needles: Sequence[bytes]) -> Finder:
     stretch of the data holding a needle holds a reported one that starts or overlaps there.
     Three times faster than :func:`finder` here: with the leftmost-first semantics the automaton
     can skip ahead with a vectorized prefilter (Teddy), which an overlapping search cannot use."""
-    return _build_first(tuple(needles), _aho is not None)
+    return _build(tuple(needles), _aho is not None, first=True)
 
 
-@functools.lru_cache(maxsize=8)
-def _build_first(needles: tuple[bytes, ...], compiled: bool) -> Finder:
+@functools.lru_cache(maxsize=16)
+def _build(needles: tuple[bytes, ...], compiled: bool, *, first: bool) -> Finder:
     if not compiled or _aho is None or not needles:
-        return OneAtATime(needles)  # every occurrence: more than is asked, never less
+        # Every occurrence: for a first_finder, more than is asked, never less.
+        return OneAtATime(needles)
     size = sum(len(n) for n in needles)
     kind = _aho.Implementation.DFA if size <= DFA_BOUND else _aho.Implementation.ContiguousNFA
-    return _aho.BytesAhoCorasick(
-        list(needles), matchkind=_aho.MatchKind.LeftmostFirst, implementation=kind
-    )
+    if first:
+        return _aho.BytesAhoCorasick(
+            list(needles), matchkind=_aho.MatchKind.LeftmostFirst, implementation=kind
+        )
+    return _aho.BytesAhoCorasick(list(needles), implementation=kind)
 
 
 def first_occurrences(search: Finder, haystack: bytes) -> list[tuple[int, int, int]]:
