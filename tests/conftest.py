@@ -7,8 +7,9 @@ key by key, the wheel built and installed, a real browser or Phoenix server) car
 The default run skips them, saying so in its summary; CI runs them, and so does anyone who asks:
 ``CI`` set in the environment (``.ci/run`` runs with ``CI=true``), ``--runslow``, or ``-m slow``.
 So the README's test command and CI's are one command, and only the environment differs. The run
-is spread over worker processes by ``pytest-xdist`` (``-n auto`` in ``pyproject.toml``): a
-session fixture is made once per worker, and tests write only under ``tmp_path``.
+is spread over worker processes by ``pytest-xdist`` (``-n auto`` in ``pyproject.toml``, two
+workers per CPU: see :func:`pytest_xdist_auto_num_workers`): a session fixture is made once per
+worker, and tests write only under ``tmp_path``.
 
 Every recording test goes through the same path a user does: a scenario (given here as a dict or
 YAML text) is loaded by :func:`tracer.scenario.load_scenario`, played by
@@ -60,14 +61,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto``, except when snapshots are being rewritten.
+    """``-n auto``: two workers per CPU (at most eight more than the CPUs), except when
+    snapshots are being rewritten.
 
-    ``--snapshot-update`` deletes the snapshots its own run did not use; a worker sees only its
-    share of the tests, so the rewrite runs in one process.
+    Much of the suite waits rather than computes: a recorder subprocess starting, a signal
+    being delivered, a Textual app idling between keys. With one worker per CPU those waits
+    left the CPUs idle; on a 2-core machine four workers took the default run from 177 s to
+    150 s. ``--snapshot-update`` deletes the snapshots its own run did not use; a worker sees
+    only its share of the tests, so the rewrite runs in one process.
     """
     if config.getoption("--snapshot-update", default=False):
         return 0
-    return None  # xdist's own count: one worker per CPU
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cpus = cpus or 1
+    return min(2 * cpus, cpus + 8)
 
 
 @pytest.fixture(scope="session", autouse=True)
