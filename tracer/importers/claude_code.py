@@ -37,7 +37,7 @@ from tracer.importers.dag import active_path
 from tracer.importers.emit import emit_all
 from tracer.importers.journey import emit_transcript, prompt_text
 from tracer.importers.jsonl import Record, read_jsonl
-from tracer.importers.output import ImportReport, created_at, epoch_of
+from tracer.importers.output import ImportReport, collector_paused, created_at, epoch_of
 from tracer.importers.shapes import clean_records
 from tracer.importers.subagents import RECORDS, link_subagents
 from tracer.importers.transcript import Transcript, group_calls, mark_resends, skip_label
@@ -211,16 +211,19 @@ def _find_children(t: Transcript) -> int:
 
 def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
     """Import ``path`` into the trace ``output``; return what was done and skipped."""
-    t = load_transcript(path)
-    source, start = header_source(t), start_epoch(t)
-    with TraceWriter(
-        output,
-        Header(created=created_at(start), source=source, tracer_version=__version__, paths=None),
-        keep_time=True,
-        flush=False,
-        atomic=True,
-    ) as writer:
-        b = emit_all(t, writer)
+    with collector_paused():
+        t = load_transcript(path)
+        source, start = header_source(t), start_epoch(t)
+        with TraceWriter(
+            output,
+            Header(
+                created=created_at(start), source=source, tracer_version=__version__, paths=None
+            ),
+            keep_time=True,
+            flush=False,
+            atomic=True,
+        ) as writer:
+            b = emit_all(t, writer)
     t.report.count("events", b.events)
     return t.report
 
