@@ -82,7 +82,11 @@ class Message:
         content = self.content
         if self.type != "user" or not isinstance(content, list):
             return False
-        return any(b.get("type") == "tool_result" for b in content)
+        # A loop, not any() over a generator: this runs for every message at every step.
+        for b in content:  # noqa: SIM110 (see above)
+            if b.get("type") == "tool_result":
+                return True
+        return False
 
 
 # -- constructors ----------------------------------------------------------------------------

@@ -74,9 +74,15 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
     def append(self, new: list[Message]) -> None:
         """Appending, then the max-turns check (no limit is known for an imported session)."""
         before = len(self.messages)
+        by_uuid = self.by_uuid
+        assistants = results = 0  # counted in the same pass that records the new messages
         for m in new:
-            if m.uuid not in self.by_uuid:
+            if m.uuid not in by_uuid:
                 self.record(m)
+            if m.type == "assistant":
+                assistants += 1
+            elif m.has_tool_result():
+                results += 1
         self.messages = [*self.messages, *new]
         self.events += 1  # each step's event is built in place: see StepWriter._emit
         event = HistoryAppended(
@@ -86,8 +92,8 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
             before_count=before,
             after_count=len(self.messages),
             new_uuids=[m.uuid for m in new],
-            assistant_count=sum(m.type == "assistant" for m in new),
-            tool_result_count=sum(m.has_tool_result() for m in new),
+            assistant_count=assistants,
+            tool_result_count=results,
             api_before_count=self._api_count,
             api_after_count=len(self._normalized(self.messages)),
         )

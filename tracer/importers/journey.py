@@ -91,13 +91,19 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
         t.report.count("model calls")
         segments = split_at_compactions(resp.after)
         pre = segments[0][1]
-        for m in pre:
+        stop: int | None = None  # just past the user's interruption, if there is one
+        for k, m in enumerate(pre):
             if m.has_tool_result():
                 _tool_steps(b, t, m)
-        stop = next((k + 1 for k, m in enumerate(pre) if _is_interruption(m)), None)
+            elif stop is None and _is_interruption(m):
+                stop = k + 1
         reason: EndReason = "aborted_tools" if uses else "completed"
         why: str | None = None
-        if stop is None and any(s and s.data.get("cleared") for s, _ in segments[1:]):
+        if (
+            stop is None
+            and len(segments) > 1
+            and any(s and s.data.get("cleared") for s, _ in segments[1:])
+        ):
             stop = len(pre)  # the context was cleared: this loop ends here, whatever it asked
             why = CLEARED if uses else None
         if uses and stop is None and not last:
@@ -133,9 +139,10 @@ def prompt_text(m: Message) -> str:
 
 
 def _is_interruption(m: Message) -> bool:
+    """Whether a message holding no tool result (the caller has asked) is the user's
+    interruption notice."""
     return (
         m.type == "user"
-        and not m.has_tool_result()
         and bool(m.blocks)
         and str(m.blocks[0].get("text", "")).startswith(INTERRUPTED)
     )

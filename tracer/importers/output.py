@@ -38,10 +38,11 @@ def collector_paused() -> Iterator[None]:
 
 def epoch_of(stamp: Any) -> float | None:
     """Seconds since 1970 from an ISO-8601 string or a number; ``None`` when unreadable."""
+    # Text first: nearly every stamp an import reads is ISO text.
+    if isinstance(stamp, str):
+        return _epoch_of_text(stamp) if stamp else None
     if isinstance(stamp, int | float) and not isinstance(stamp, bool):
         return float(stamp)
-    if isinstance(stamp, str) and stamp:
-        return _epoch_of_text(stamp)
     return None
 
 

@@ -75,23 +75,27 @@ class StepWriter:
         by_uuid = self.by_uuid
         for m in messages:
             by_uuid[m.uuid] = m
+            stamp = m.timestamp
             # :meth:`at`, written out: every message of an import comes through here.
-            epoch = epoch_of(m.timestamp)
+            epoch = epoch_of(stamp)
             if epoch is not None:
                 if self._origin is None:
                     self._origin = epoch
-                self.t = max(self.t, round(epoch - self._origin, 3))
+                t = round(epoch - self._origin, 3)
+                if t > self.t:
+                    self.t = t
             self.events += 1  # _emit, in place (see there)
-            event = message_event(
-                m,
-                self.turn,
-                raw_seq,
-                block_seq,
-                seq=self.events,
-                t=self.t,
-                timestamp=m.timestamp or None,
+            self.emit(
+                message_event(
+                    m,
+                    self.turn,
+                    raw_seq,
+                    block_seq,
+                    seq=self.events,
+                    t=self.t,
+                    timestamp=stamp or None,
+                )
             )
-            self.emit(event)
 
     def _hook(self, hook: str, line: str) -> None:
         self.events += 1  # _emit, in place (see there)

@@ -21,7 +21,13 @@ from typing import Any
 from tracer.hooks import tool_result_line
 from tracer.importers.steps import StepWriter
 from tracer.messages import Message, content_length
-from tracer.trace.events import PermissionDecided, ResultMapped, ResultWrapped, ToolFinished
+from tracer.trace.events import (
+    DebugHook,
+    PermissionDecided,
+    ResultMapped,
+    ResultWrapped,
+    ToolFinished,
+)
 
 
 @dataclass(slots=True)
@@ -78,28 +84,29 @@ class ToolResultSteps(StepWriter):
         Each step's event is built in place (see :meth:`StepWriter._emit`), and what several
         steps need of the block (its text, its length) is worked out once: an import writes
         these steps for every result."""
-        block = result.block
+        block, tid, tool, message = result.block, result.tool_use_id, result.tool, result.message
         text = block_text(block)
         is_error = block.get("is_error")
-        kind = error_kind(block, result.output, text)
+        kind = error_kind(block, result.output, text) if is_error else None
         if kind == "permission":
             self._emit(
                 PermissionDecided,
-                tool_use_id=result.tool_use_id,
-                tool=result.tool,
+                tool_use_id=tid,
+                tool=tool,
                 decision="reject",
                 source="prompt",
                 feedback=result.feedback,
                 message=text,
             )
+        emit, turn, t = self.emit, self.turn, self.t
         self.events += 1
-        run = self.emit(
+        run = emit(
             ToolFinished(
                 seq=self.events,
-                turn=self.turn,
-                t=self.t,
-                tool_use_id=result.tool_use_id,
-                tool=result.tool,
+                turn=turn,
+                t=t,
+                tool_use_id=tid,
+                tool=tool,
                 input=result.input,
                 output=result.output,
                 is_error=bool(is_error),
@@ -109,48 +116,58 @@ class ToolResultSteps(StepWriter):
         )
         length = content_length(block.get("content"))
         self.events += 1
-        mapped = self.emit(
+        mapped = emit(
             ResultMapped(
                 seq=self.events,
-                turn=self.turn,
-                t=self.t,
-                tool_use_id=result.tool_use_id,
-                tool=result.tool,
+                turn=turn,
+                t=t,
+                tool_use_id=tid,
+                tool=tool,
                 block=block,
                 content_length=length,
                 mapped_length=len(text),
                 persisted={"preview": True} if text.startswith("<persisted-output>") else None,
                 # The message is only built for a text that could be it (most are not).
                 empty_replaced=(
-                    text[:1] == "(" and text.startswith(f"({result.tool} completed with no output)")
+                    text[:1] == "(" and text.startswith(f"({tool} completed with no output)")
                 )
                 or None,
             )
         )
-        if record_message and result.message.uuid not in self.by_uuid:
+        if record_message and message.uuid not in self.by_uuid:
             # Only the first result of a message owns the raw output (one toolUseResult each).
-            content = result.message.content
+            content = message.content
             self.record(
-                result.message,
+                message,
                 raw_seq=getattr(run, "seq", None) or None
-                if result.output is result.message.tool_use_result
+                if result.output is message.tool_use_result
                 else None,
                 # Only a block that comes first can be pointed at: feedback may precede it.
                 block_seq=getattr(mapped, "seq", None) or None
                 if isinstance(content, list) and content and content[0] is block
                 else None,
             )
+            t = self.t  # recording the message can move the clock on
         self.events += 1
-        self.emit(
+        emit(
             ResultWrapped(
                 seq=self.events,
-                turn=self.turn,
-                t=self.t,
-                tool_use_id=result.tool_use_id,
-                tool=result.tool,
-                message_uuid=result.message.uuid,
+                turn=turn,
+                t=t,
+                tool_use_id=tid,
+                tool=tool,
+                message_uuid=message.uuid,
                 source_tool_assistant_uuid=result.assistant_uuid,
                 feedback=result.feedback,
             )
         )
-        self._hook("tool_result", tool_result_line(result.tool, block, length))
+        self.events += 1  # _hook, in place (see StepWriter._emit)
+        emit(
+            DebugHook(
+                seq=self.events,
+                turn=turn,
+                t=t,
+                hook="tool_result",
+                line=tool_result_line(tool, block, length),
+            )
+        )
