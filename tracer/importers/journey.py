@@ -90,7 +90,7 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
         resent = False
         t.report.count("model calls")
         segments = split_at_compactions(resp.after)
-        pre = segments[0][1]
+        pre, later = segments[0][1], segments[1:]  # later: after a compaction, if any
         stop: int | None = None  # just past the user's interruption, if there is one
         for k, m in enumerate(pre):
             if m.has_tool_result():
@@ -99,18 +99,14 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
                 stop = k + 1
         reason: EndReason = "aborted_tools" if uses else "completed"
         why: str | None = None
-        if (
-            stop is None
-            and len(segments) > 1
-            and any(s and s.data.get("cleared") for s, _ in segments[1:])
-        ):
+        if stop is None and later and any(s and s.data.get("cleared") for s, _ in later):
             stop = len(pre)  # the context was cleared: this loop ends here, whatever it asked
             why = CLEARED if uses else None
         if uses and stop is None and not last:
             b.append([*resp.messages, *pre])  # the loop goes on: appending, then resending
         elif last:
             b.extend([*resp.messages, *pre])
-            compactions(b, segments[1:])
+            compactions(b, later)
             # Only the last call can have asked for tools and got no interruption yet no next
             # request: say why (worked out here, not for every call on the way).
             b.end(reason, unfinished(uses, pre) if uses and stop is None else None)
@@ -123,7 +119,8 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
             b.extend([*resp.messages, *pre[:stop]])
             b.end(reason, why)
             b.extend(pre[stop:])
-        compactions(b, segments[1:])
+        if later:
+            compactions(b, later)
 
 
 def prompt_text(m: Message) -> str:

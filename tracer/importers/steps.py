@@ -46,7 +46,9 @@ class StepWriter:
             return
         if self._origin is None:
             self._origin = epoch
-        self.t = max(self.t, round(epoch - self._origin, 3))
+        t = round(epoch - self._origin, 3)
+        if t > self.t:
+            self.t = t
 
     def _emit(self, cls: type[Event], **fields: Any) -> Any:
         """Number, date and emit one event.
