@@ -148,7 +148,7 @@ def _is_interruption(m: Message) -> bool:
 def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
     # What every result of the message shares (its feedback, its time, its raw output) is
     # worked out once per message, not once per result.
-    blocks = m.blocks
+    blocks = m.content  # a list: only a list of blocks holds a tool_result (the caller asked)
     extra = [str(x.get("text", "")) for x in blocks if x.get("type") == "text"]
     feedback = "\n".join(extra) or None
     raw = m.tool_use_result
