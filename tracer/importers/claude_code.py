@@ -40,7 +40,7 @@ from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, collector_paused, created_at, epoch_of
 from tracer.importers.shapes import clean_records
 from tracer.importers.subagents import RECORDS, link_subagents
-from tracer.importers.transcript import Transcript, group_calls, mark_resends, skip_label
+from tracer.importers.transcript import Response, Transcript, group_calls, mark_resends, skip_label
 from tracer.messages import Message
 from tracer.trace.events import Header
 from tracer.trace.writer import TraceWriter
@@ -129,26 +129,7 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
         active.records, report, active.summary_roots, active.clear_roots
     )
     mark_resends(responses)
-    calls: dict[str, tuple[str, Any, str]] = {}
-    results: dict[str, Any] = {}
-    times: dict[str, tuple[float | None, float | None]] = {}
-    # When each call was asked for and answered is read only to match inline sidechain runs to
-    # their Task call, so it is worked out only when there are some.
-    timed = bool(active.sidechain)
-    for resp in responses:
-        for m in resp.messages:
-            for b in m.tool_uses():
-                tid = str(b.get("id"))
-                calls[tid] = (str(b.get("name")), b.get("input"), m.uuid)
-                if timed:
-                    times[tid] = (epoch_of(m.timestamp), None)
-        for m in resp.after:
-            if isinstance(m, Message) and m.has_tool_result():
-                for b in m.blocks:
-                    tid = str(b.get("tool_use_id"))
-                    results[tid] = m.tool_use_result
-                    if timed:
-                        times[tid] = (times.get(tid, (None, None))[0], epoch_of(m.timestamp))
+    calls, results, times = _tool_calls(responses, timed=bool(active.sidechain))
     links = link_subagents(census.progress, active.sidechain, path, calls, results, times, report)
 
     first = census.first
@@ -173,6 +154,41 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
             "sidechain records of no Task call found in this file", len(active.sidechain) - nested
         )
     return t
+
+
+def _tool_calls(
+    responses: list[Response], timed: bool
+) -> tuple[
+    dict[str, tuple[str, Any, str]], dict[str, Any], dict[str, tuple[float | None, float | None]]
+]:
+    """Each ``tool_use`` of the responses as ``id → (name, input, message uuid)``, each answer's
+    ``toolUseResult`` by ``tool_use_id`` and, when ``timed``, when each call was asked for and
+    answered (read only to match inline sidechain runs to their Task call).
+
+    The content lists are walked here directly rather than through ``Message.tool_uses`` and
+    ``Message.blocks``: this runs for every message, and each of those builds a list first."""
+    calls: dict[str, tuple[str, Any, str]] = {}
+    results: dict[str, Any] = {}
+    times: dict[str, tuple[float | None, float | None]] = {}
+    for resp in responses:
+        for m in resp.messages:
+            content = m.content
+            if not isinstance(content, list):
+                continue
+            for b in content:
+                if b.get("type") == "tool_use":
+                    tid = str(b.get("id"))
+                    calls[tid] = (str(b.get("name")), b.get("input"), m.uuid)
+                    if timed:
+                        times[tid] = (epoch_of(m.timestamp), None)
+        for m in resp.after:
+            if isinstance(m, Message) and m.has_tool_result():
+                for b in m.content:  # a list: it holds a tool_result block
+                    tid = str(b.get("tool_use_id"))
+                    results[tid] = m.tool_use_result
+                    if timed:
+                        times[tid] = (times.get(tid, (None, None))[0], epoch_of(m.timestamp))
+    return calls, results, times
 
 
 #: Where a subagent run is read from when several are found: its own file is the whole run, the

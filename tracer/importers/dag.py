@@ -145,7 +145,8 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
     while cur is not None:
         on_path.add(cur["uuid"])
         parent = chain.parent(cur)
-        if is_summary_root(cur):
+        # The flag is read first: this runs for every record on the path, few are summaries.
+        if cur.get("isCompactSummary") and is_summary_root(cur):
             summary_roots[cur["uuid"]] = parent
         elif parent is None and not subagent_file:
             before = chain.main_before(cur["uuid"])

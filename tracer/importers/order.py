@@ -19,8 +19,9 @@ def in_conversation_order(keep: list[Kept]) -> list[Record]:
     file order would then pair the result with the turn before.
     """
     # Records kept but not placed yet: only these can hold a record back. (Records come
-    # cleaned: a ``parentUuid`` is a string or ``None``, so it can be looked up as it is.)
-    pending = {rec["uuid"] for (_, rec), _, _ in keep if isinstance(rec.get("uuid"), str)}
+    # cleaned and kept records are messages or boundaries: each has a string ``uuid``, and a
+    # ``parentUuid`` is a string or ``None``, so it can be looked up as it is.)
+    pending = {rec["uuid"] for (_, rec), _, _ in keep}
     holder: dict[str, str] = {}
     for (_, rec), uses, _ in keep:
         for tid in uses:
@@ -33,7 +34,7 @@ def in_conversation_order(keep: list[Kept]) -> list[Record]:
         while stack:
             current = stack.pop()
             (_, rec), _, answers = current
-            uid = rec.get("uuid")
+            uid = rec["uuid"]
             # What it must wait for: its parent, then the record of each tool_use it answers.
             need = rec.get("parentUuid")
             if need not in pending or need == uid:
@@ -47,10 +48,9 @@ def in_conversation_order(keep: list[Kept]) -> list[Record]:
                 waiting.setdefault(need, []).append(current)
                 continue
             out.append(current[0])
-            if uid in pending:
-                pending.discard(uid)
-                if uid in waiting:
-                    stack.extend(reversed(waiting.pop(uid)))
+            pending.discard(uid)
+            if waiting and uid in waiting:
+                stack.extend(reversed(waiting.pop(uid)))
     # Anything still waiting hangs on a cycle or on itself: keep it, in file order.
     rest = sorted((e[0] for entries in waiting.values() for e in entries), key=lambda r: r[0])
     return out + rest

@@ -103,13 +103,16 @@ def to_message(rec: dict[str, Any]) -> Message:
 
 
 def _blank_text(content: Any) -> bool:
-    return (
+    if not (
         isinstance(content, list)
         and len(content) == 1
         and isinstance(content[0], dict)
         and content[0].get("type") == "text"
-        and not str(content[0].get("text", "")).strip()
-    )
+    ):
+        return False
+    # ``isspace`` stops at the first other character; ``strip`` would copy a long text first.
+    text = str(content[0].get("text", ""))
+    return not text or text.isspace()
 
 
 #: Record kinds Claude Code writes that hold no part of the conversation the model saw. They are
