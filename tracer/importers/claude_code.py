@@ -227,19 +227,23 @@ def _find_children(t: Transcript) -> int:
 
 def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
     """Import ``path`` into the trace ``output``; return what was done and skipped."""
+    # The transcript is built, written and freed inside: the collector comes back only once
+    # the import's objects are gone, so its first collection has nothing of theirs to walk.
     with collector_paused():
-        t = load_transcript(path)
-        source, start = header_source(t), start_epoch(t)
-        with TraceWriter(
-            output,
-            Header(
-                created=created_at(start), source=source, tracer_version=__version__, paths=None
-            ),
-            keep_time=True,
-            flush=False,
-            atomic=True,
-        ) as writer:
-            b = emit_all(t, writer)
+        return _import(path, output)
+
+
+def _import(path: str | Path, output: str | Path) -> ImportReport:
+    t = load_transcript(path)
+    source, start = header_source(t), start_epoch(t)
+    with TraceWriter(
+        output,
+        Header(created=created_at(start), source=source, tracer_version=__version__, paths=None),
+        keep_time=True,
+        flush=False,
+        atomic=True,
+    ) as writer:
+        b = emit_all(t, writer)
     t.report.count("events", b.events)
     return t.report
 
