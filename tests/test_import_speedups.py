@@ -8,6 +8,7 @@ have, that the shortcut and the full computation agree.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 from dataclasses import replace
@@ -17,10 +18,11 @@ from typing import Any
 import pytest
 
 from tracer.agent.messages import materialize, normalize_messages_for_api
-from tracer.importers import normal_cache
+from tracer.errors import UserError
+from tracer.importers import claude_code, normal_cache
 from tracer.importers.claude_code import emit_transcript, load_transcript
 from tracer.importers.jsonl import parse_lines, read_jsonl
-from tracer.importers.output import ImportReport
+from tracer.importers.output import ImportReport, collector_paused
 from tracer.paths import ROOT
 from tracer.trace.compact_json import compact_encoder
 from tracer.trace.events import Header, TurnStarted
@@ -192,6 +194,45 @@ def test_a_bulk_writer_puts_its_lines_on_disk_when_flushed(tmp_path: Path) -> No
         writer.flush()
         lines = path.read_text(encoding="utf-8").splitlines()
         assert [json.loads(line).get("kind") for line in lines] == [None, "turn_start"]
+
+
+def test_an_import_runs_without_the_collector_and_gives_it_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import pauses Python's cycle collector (:func:`collector_paused`) while it reads and
+    writes, and always gives it back: on after an import that worked and after one that failed,
+    still off when the caller had turned it off."""
+    source = DATA / "v2.1-subagent-only-in-progress-records.jsonl"
+    on_while_reading: list[bool] = []
+    on_while_writing: list[bool] = []
+    read, write = claude_code.load_transcript, claude_code.emit_all
+
+    def reading(path: Path, depth: int = 0) -> Any:
+        on_while_reading.append(gc.isenabled())
+        return read(path, depth)
+
+    def writing(t: Any, emit: Any) -> Any:
+        on_while_writing.append(gc.isenabled())
+        return write(t, emit)
+
+    monkeypatch.setattr(claude_code, "load_transcript", reading)
+    monkeypatch.setattr(claude_code, "emit_all", writing)
+    assert gc.isenabled()
+    claude_code.import_claude_code(source, tmp_path / "ok.trace.jsonl")
+    assert on_while_reading == [False] and on_while_writing == [False]
+    assert gc.isenabled()
+    with pytest.raises(UserError):
+        claude_code.import_claude_code(tmp_path / "missing.jsonl", tmp_path / "failed.jsonl")
+    assert on_while_reading == [False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        claude_code.import_claude_code(source, tmp_path / "off.trace.jsonl")
+        assert not gc.isenabled()
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 # -- trace lines through orjson: byte for byte what the stdlib writes ---------------------------
