@@ -82,10 +82,51 @@ def _build(needles: tuple[bytes, ...], compiled: bool, *, first: bool) -> Finder
     size = sum(len(n) for n in needles)
     kind = _aho.Implementation.DFA if size <= DFA_BOUND else _aho.Implementation.ContiguousNFA
     if first:
-        return _aho.BytesAhoCorasick(
-            list(needles), matchkind=_aho.MatchKind.LeftmostFirst, implementation=kind
-        )
+        return ByLength(needles, kind)
     return _aho.BytesAhoCorasick(list(needles), implementation=kind)
+
+
+#: Needles of at most this many bytes are searched apart from the longer ones by a
+#: :func:`first_finder` (the vectorized prefilter matches on up to three leading bytes).
+SHORT = 3
+
+
+class ByLength:
+    """A leftmost-first search made of two: the short needles (the credential hints ``sk-``,
+    ``eyJ``, ``xox``, …), and the rest. Searched together, the few short ones slowed the
+    prefilter for all: on a real import's trace, 0.36 ms a pass for the 28 hints alone and
+    0.50 ms with three secrets' forms added, against 0.14 ms and 0.16 ms for the two searches.
+    Each reports its own leftmost-first occurrences, so together they report at least what one
+    search would: every stretch holding a needle still holds a reported one."""
+
+    def __init__(self, needles: Sequence[bytes], kind: object) -> None:
+        groups = (
+            [i for i, n in enumerate(needles) if len(n) <= SHORT],
+            [i for i, n in enumerate(needles) if len(n) > SHORT],
+        )
+        self._searches = [
+            (
+                ids,
+                _aho.BytesAhoCorasick(
+                    [needles[i] for i in ids],
+                    matchkind=_aho.MatchKind.LeftmostFirst,
+                    implementation=kind,
+                ),
+            )
+            for ids in groups
+            if ids
+        ]
+
+    def find_matches_as_indexes(
+        self, haystack: bytes, overlapping: bool = False
+    ) -> list[tuple[int, int, int]]:
+        # Never asked to overlap: the leftmost-first kind cannot (see first_finder).
+        found: list[tuple[int, int, int]] = []
+        for ids, search in self._searches:  # each group's indexes back to the needles'
+            found += [
+                (ids[k], start, end) for k, start, end in search.find_matches_as_indexes(haystack)
+            ]
+        return found
 
 
 def first_occurrences(search: Finder, haystack: bytes) -> list[tuple[int, int, int]]:

@@ -91,6 +91,9 @@ API_KEY_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 MIN_SECRET_LENGTH = 6
 
 
+# Both predicates are pure, and every trace writer asks them of the whole environment (an
+# import of a folder makes one writer per session): their answers are kept.
+@functools.lru_cache(maxsize=4096)
 def name_looks_secret(name: str) -> bool:
     upper = name.upper()
     if upper in _NEVER_SECRET:
@@ -100,6 +103,7 @@ def name_looks_secret(name: str) -> bool:
     return any(part in _SECRET_NAME_PARTS for part in re.split(r"[^A-Z0-9]+", upper))
 
 
+@functools.lru_cache(maxsize=4096)
 def value_looks_secret(value: str) -> bool:
     return bool(_SECRET_VALUE.search(value) or _URL_CREDENTIALS.search(value))
 
