@@ -6,11 +6,11 @@ parses every record, walks the message DAG, and rebuilds, normalizes and hashes 
 before every model call (as the live loop sends it). Done naively that costs calls x history
 length; the importer reuses the shared prefix (:mod:`tracer.importers.normal_cache`,
 :mod:`tracer.importers.body_hash`), so a real session's import should be dominated by reading
-and writing JSON. The bench prints how much of the best run parsing the source alone takes, how
-much encoding and writing the trace's lines alone takes (the JSON writing an import cannot
-avoid; measured on the lines the import wrote, so the import's own figure is unchanged), what
-the writer's search for secrets and credential shapes costs (each import is run again at once
-with a redactor that searches nothing; the best of each, subtracted), what is left for our own
+and writing JSON. The bench prints how much of the best run parsing the source alone takes (as
+the import reads it, the cycle collector paused), how much encoding and writing the trace's
+lines alone takes (the JSON writing an import cannot avoid), what the writer's search for
+secrets and credential shapes costs (the same search, batch by batch; both measured on the
+lines the import wrote, so the import's own figure is unchanged), what is left for our own
 bookkeeping (which still holds encoding and hashing every rebuilt request's new messages once),
 events per second, and on the last line the figure that holds across machines: the whole
 import's CPU time over a bare ``json.loads`` of the same file's lines (read and split, one
@@ -25,7 +25,6 @@ Run: ``python bench/import_speed.py [TRANSCRIPT.jsonl] [--runs 5]``.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
 import tempfile
@@ -34,9 +33,8 @@ from pathlib import Path
 
 from tracer.importers.claude_code import import_claude_code
 from tracer.importers.jsonl import read_jsonl
-from tracer.importers.output import ImportReport
+from tracer.importers.output import ImportReport, collector_paused
 from tracer.paths import ROOT
-from tracer.trace import writer as writer_module
 from tracer.trace.compact_json import line_bytes_encoder
 from tracer.trace.redact import Redactor
 from tracer.trace.writer import BULK_BUFFER
@@ -67,26 +65,23 @@ def writing_time(trace: Path, scratch: Path, runs: int) -> float:
     return best
 
 
-class _SearchesNothing(Redactor):
-    """A redactor that finds nothing without looking: the import less the secret search."""
-
-    def found_in_bytes(self, line: bytes) -> bool:
-        return False
-
-    def lines_to_redact(self, batch: bytes) -> list[tuple[int, int]]:
-        return []
-
-
-@contextlib.contextmanager
-def _search_off():  # type: ignore[no-untyped-def]
-    # The importer builds its writer's redactor from the environment, so the class it builds it
-    # with is what is swapped, for the one timed import.
-    saved = writer_module.Redactor
-    writer_module.Redactor = _SearchesNothing
-    try:
-        yield
-    finally:
-        writer_module.Redactor = saved
+def search_time(trace: Path, runs: int) -> float:
+    """Best CPU time of the writer's search (a redactor from this environment, as an import's
+    writer builds it) over the lines of ``trace``, in the writer's batches."""
+    data = trace.read_bytes()
+    batches, start = [], 0
+    while start < len(data):
+        end = data.find(b"\n", start + BULK_BUFFER - 1) + 1 or len(data)
+        batches.append(data[start:end])
+        start = end
+    best = float("inf")
+    for _ in range(runs):
+        begin = time.process_time()
+        redactor = Redactor.from_environ()
+        for batch in batches:
+            redactor.lines_to_redact(batch)
+        best = min(best, time.process_time() - begin)
+    return best
 
 
 def main() -> None:
@@ -95,14 +90,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     source = args.transcript or largest_fixture()
-    best = wall = unsearched = parse = bare = float("inf")
+    best = wall = parse = bare = float("inf")
     events = 0
     with tempfile.TemporaryDirectory() as tmp:
         written = Path(tmp) / "bench.trace.jsonl"
         # Each run times the import and the bare parse side by side: on a shared machine the
         # speed drifts from second to second, and a ratio of two bests taken at different
         # moments measures the drift.
-        for run in range(args.runs):
+        for _ in range(args.runs):
             # A new file each time, as a real import writes: replacing the last run's output
             # would make the kernel free its pages inside the timed part.
             written.unlink(missing_ok=True)
@@ -115,16 +110,13 @@ def main() -> None:
             for line in source.read_bytes().splitlines():
                 json.loads(line)
             bare = min(bare, time.process_time() - start)
-            # The same import without the search, right after, so a busy moment hits both.
-            plain = Path(tmp) / f"unsearched-{run}.trace.jsonl"
-            with _search_off():
+            # Read as the import reads (the collector paused, see collector_paused).
+            with collector_paused():
                 start = time.process_time()
-                import_claude_code(source, plain)
-                unsearched = min(unsearched, time.process_time() - start)
-            start = time.process_time()
-            read_jsonl(source, ImportReport(source=str(source)))
-            parse = min(parse, time.process_time() - start)
+                read_jsonl(source, ImportReport(source=str(source)))
+                parse = min(parse, time.process_time() - start)
         write = writing_time(written, Path(tmp) / "lines.jsonl", args.runs)
+        search = search_time(written, args.runs)
     size = source.stat().st_size / 1024
     print(
         f"source: {source.name} ({size:.0f} KB, {report.counts.get('model calls', 0)} model "
@@ -135,14 +127,13 @@ def main() -> None:
         f"reading and parsing the JSON lines alone: {parse * 1000:.1f} ms "
         f"({parse / best:.0%} of the import)"
     )
-    search = best - unsearched
     print(
         f"encoding and writing the trace's JSON lines alone: {write * 1000:.1f} ms "
         f"({write / best:.0%})"
     )
     print(
         f"searching the trace for secrets and credential shapes: {search * 1000:.1f} ms "
-        f"({search / best:.0%}; the import searching nothing: {unsearched * 1000:.1f} ms)"
+        f"({search / best:.0%})"
     )
     print(
         "our own bookkeeping (request hashing included): the other "
