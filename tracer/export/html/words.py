@@ -1,14 +1,16 @@
 """The page's own words (buttons, headings, labels) in Chinese and English.
 
 Whatever the replay already says is taken from :mod:`tracer.replay.i18n` (the position line,
-the panel names, the search prompt, the stage names): the page must read like the terminal. Only
-what exists on a page and not in a terminal (buttons instead of keys, the chart's title, a skip
-link) is written here. The page fills ``{name}`` fields itself.
+the panel names, the search prompt, the stage names), and a step is named as the tour names it
+(:mod:`tracer.tour.words`): the page must read like the terminal. Only what exists on a page and
+not in a terminal (buttons instead of keys, the chart's title, a skip link) is written here. The
+page fills ``{name}`` fields itself.
 """
 
 from __future__ import annotations
 
 from tracer.replay.i18n import HELP, KEY_HINTS, LANGS, TEXT, severity_name
+from tracer.tour.words import WORDS as TOUR_WORDS
 
 #: i18n's TEXT entries the page uses as they are.
 FROM_TEXT = (
@@ -54,7 +56,7 @@ PAGE: dict[str, dict[str, str]] = {
     "subagent": {"zh": "子代理 {loop}（{id}）", "en": "subagent {loop} for {id}"},
     "skip": {"zh": "跳到当前步骤", "en": "skip to the step"},
     "results": {"zh": "搜索结果", "en": "search results"},
-    "step_n": {"zh": "第{n}步", "en": "step {n}"},
+    "step_n": TOUR_WORDS["step"],  # a step is named as the tour names it
     "index_title": {"zh": "第12章的录制", "en": "The chapter's recordings"},
     "steps_n": {"zh": "{n}步", "en": "{n} steps"},
 }
