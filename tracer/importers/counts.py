@@ -84,7 +84,11 @@ class Block:
 
 def _blocks_of(rec: dict[str, Any]) -> tuple[list[str], list[str]]:
     """The ids of a record's ``tool_use`` and ``tool_result`` blocks, in one pass over its
-    content (what :func:`tool_use_ids` and :func:`tool_result_ids` give, in their order)."""
+    content (what :func:`tool_use_ids` and :func:`tool_result_ids` give, in their order).
+
+    The importer's path walk reads the same blocks (``dag._look``), and this is deliberately
+    not that code: the count check must not count with the importer's own reading, or a fault
+    in it would hide itself. A test holds both to the record helpers' answers."""
     message = rec.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):
