@@ -87,7 +87,7 @@ class ToolResultSteps(StepWriter):
         block, tid, tool, message = result.block, result.tool_use_id, result.tool, result.message
         text = block_text(block)
         is_error = block.get("is_error")
-        kind = error_kind(block, result.output, text) if is_error else None
+        kind = error_kind(block, result.output, text)
         if kind == "permission":
             self._emit(
                 PermissionDecided,

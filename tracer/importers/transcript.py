@@ -158,12 +158,8 @@ def group_calls(
             seen.add(uid)
             item = to_message(rec)
         # Only an assistant record marked as one can be a failed call's notice (api_error says
-        # None otherwise): the marks are read here, before calling it for every response.
-        error = (
-            api_error(rec)
-            if kind == "assistant" and (rec.get("isApiErrorMessage") or rec.get("error"))
-            else None
-        )
+        # None otherwise).
+        error = api_error(rec)
         if error is not None and isinstance(item, Message):
             failed = Response(item.uuid, [item], [rec], error=error)
             responses.append(failed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 from tracer.trace.event_code import compile_to_dict
 
@@ -22,25 +22,6 @@ VERSION = 1
 #: Fields whose values change from run to run of the same scenario. Comparisons drop them, and the
 #: header lists them so that other tools can too.
 VOLATILE_FIELDS = ("t", "created", "timestamp", "duration_ms", "latency_ms", "sha256")
-
-STAGES = (
-    "session",
-    "turn_start",
-    "resending",
-    "response",
-    "follow_up",
-    "permission",
-    "tool_run",
-    "mapping",
-    "wrapping",
-    "max_turns_check",
-    "appending",
-    "terminal",
-)
-"""Every step kind, in the order a turn meets them (query.ts checks max_turns before it builds
-the next State, so ``max_turns_check`` comes before ``appending``)."""
-STATIONS = ("mapping", "wrapping", "appending", "resending")
-"""The four steps of a result's trip (the book's 结果的旅途: 翻译, 包装, 追加, 重新发送)."""
 
 Stage = Literal[
     "session",
@@ -56,6 +37,12 @@ Stage = Literal[
     "appending",
     "terminal",
 ]
+STAGES: tuple[str, ...] = get_args(Stage)
+"""Every step kind, in the order a turn meets them (query.ts checks max_turns before it builds
+the next State, so ``max_turns_check`` comes before ``appending``)."""
+STATIONS = ("mapping", "wrapping", "appending", "resending")
+"""The four steps of a result's trip (the book's 结果的旅途: 翻译, 包装, 追加, 重新发送)."""
+
 EndReason = Literal["completed", "max_turns", "model_error", "aborted_tools", "aborted_streaming"]
 
 
