@@ -587,3 +587,32 @@ def test_a_whole_file_is_read_as_its_lines_are_one_by_one(tmp_path: Path) -> Non
             assert number not in whole
             continue
         assert isinstance(expected, dict) and whole[number] == expected
+
+
+@pytest.mark.parametrize("piece", [1, 40, 10_000])
+def test_a_file_read_a_piece_at_a_time_is_the_file_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece: int
+) -> None:
+    """read_jsonl splits and parses a file a piece at a time (a piece ends after a newline):
+    line numbers run on across pieces, a bad line in a later piece is named once, with its own
+    number, and only the file's last line can be torn."""
+    from tracer.importers import jsonl
+    from tracer.importers.output import ImportReport
+
+    lines = [b'{"n":%d,"pad":"%s"}' % (i, b"x" * (i * 7 % 23)) for i in range(12)]
+    lines[3] = b""  # blank: passed over, but it is still a line
+    lines[7] = b'{"n": 7, "broken'  # bad in the middle: skipped and counted
+    lines[9] = b'{"deep":' + b"[" * 70 + b"]" * 70 + b"}"  # nested too deep: refused
+    data = b"\n".join(lines) + b'\n{"torn": tr'
+    path = tmp_path / "pieces.jsonl"
+    path.write_bytes(data)
+    monkeypatch.setattr(jsonl, "PIECE", piece)
+    report = ImportReport(source=str(path))
+    records = jsonl.read_jsonl(path, report)
+    assert [n for n, _ in records] == [1, 2, 3, 5, 6, 7, 9, 11, 12]
+    assert all(obj == {"n": n - 1, "pad": "x" * ((n - 1) * 7 % 23)} for n, obj in records)
+    assert report.skipped == {"unreadable lines": 2, "torn last line": 1}
+    notes = [n for n in report.notes if "skipped, with any others" in n]
+    assert len(notes) == 1 and notes[0].startswith(f"{path}:8: ")
+    torn = f"{path}:13: the last line is cut off; kept the 9 complete lines before it"
+    assert torn in report.notes

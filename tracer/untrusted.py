@@ -187,9 +187,10 @@ class Lines(NamedTuple):
 
 
 def split_lines(data: bytes) -> Lines:
-    """The lines of a whole file, and which of them :func:`quick_loads` must not take on trust.
+    """The lines of a file (or of a piece of one that ends after a newline), and which of them
+    :func:`quick_loads` must not take on trust.
 
-    The file is passed over once, by ``translate`` (digits and brackets marked), and every
+    The data is passed over once, by ``translate`` (digits and brackets marked), and every
     question is then asked of that copy a line at a time, in C: where the line ends (``find``
     is a ``memchr``), how many containers it opens, whether it holds 19 digits in a row (only
     asked when the whole file has such a run). The lines are views: ``bytes.split`` would copy

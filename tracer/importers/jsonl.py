@@ -29,6 +29,12 @@ Record = tuple[int, dict[str, Any]]
 """A parsed line: its 1-based line number and its object."""
 
 
+#: How much of a file is split and parsed at a time: a few lines' worth, so that each piece is
+#: still in the processor's cache when orjson reads it and its marks (see split_lines) are reused
+#: memory, not a second copy of the whole file.
+PIECE = 64 * 1024
+
+
 def read_jsonl(
     path: str | Path,
     report: ImportReport,
@@ -39,24 +45,51 @@ def read_jsonl(
     data = read_bytes(path, "a JSON-lines log")
     if not data or data.isspace():  # not data.strip(): that copies the whole file
         raise UserError("empty file", path)
-    lines = split_lines(data)
-    records, first_bad = parse_lines(
-        lines.lines,
-        1,
-        report,
-        path=path,
-        torn=not data.endswith(b"\n"),
-        shape=shape,
-        long_digits=lines.long_digits,
-        deep=lines.deep,
-    )
+    records: list[Record] = []
+    bad = _Bad()
+    number, start, size = 1, 0, len(data)
+    while start < size:
+        # A piece ends just after a newline (or at the end of the file): it holds whole lines.
+        end = data.find(b"\n", min(start + PIECE, size) - 1) + 1 or size
+        lines = split_lines(data[start:end])
+        _parse_into(
+            records,
+            bad,
+            lines.lines,
+            number,
+            report,
+            path=path,
+            torn=end == size and not data.endswith(b"\n"),
+            shape=shape,
+            long_digits=lines.long_digits,
+            deep=lines.deep,
+        )
+        number += len(lines.lines)
+        start = end
+    bad.note(report, path)
     if not records:
-        raise UserError("no JSON object on any line: not a JSON-lines log", path, first_bad or 1)
+        raise UserError("no JSON object on any line: not a JSON-lines log", path, bad.line or 1)
     if records[0][1].get("format") == "tracer":
         raise UserError(
             "this is already a tracer trace; open it with tracer show/replay", path, records[0][0]
         )
     return records
+
+
+class _Bad:
+    """The first line that was not a JSON object of a sound shape, and why."""
+
+    def __init__(self) -> None:
+        self.line: int | None = None
+        self.why = "not a JSON object"
+
+    def see(self, line: int, why: str) -> None:
+        if self.line is None:
+            self.line, self.why = line, why
+
+    def note(self, report: ImportReport, path: str | Path) -> None:
+        if self.line is not None:
+            report.notes.append(f"{path}:{self.line}: {self.why} (skipped, with any others)")
 
 
 def parse_lines(
@@ -81,17 +114,48 @@ def parse_lines(
     again; without them each line is searched on its own.
     """
     records: list[Record] = []
-    first_bad: int | None = None
-    first_why = "not a JSON object"
+    bad = _Bad()
+    _parse_into(
+        records,
+        bad,
+        lines,
+        first_number,
+        report,
+        path=path,
+        torn=torn,
+        shape=shape,
+        long_digits=long_digits,
+        deep=deep,
+    )
+    bad.note(report, path)
+    return records, bad.line
+
+
+def _parse_into(
+    records: list[Record],
+    bad: _Bad,
+    lines: Sequence[str] | Sequence[bytes] | Sequence[memoryview],
+    first_number: int,
+    report: ImportReport,
+    *,
+    path: str | Path,
+    torn: bool,
+    shape: Callable[[dict[str, Any]], str | None] | None,
+    long_digits: set[int] | None,
+    deep: set[int] | None,
+) -> None:
+    """:func:`parse_lines`, adding to ``records`` and ``bad`` (a whole file is parsed a piece
+    at a time, into one list, with one note for all its bad lines)."""
     last = len(lines) - 1
     checked = long_digits is not None
+    append = records.append
     for index, raw in enumerate(lines):
         # The common case first: orjson reads the line and nothing about it is unusual. A
         # blank line, a bad one or a rare one (a run of 19 digits, many brackets) comes out
         # as MISS and is looked at below; so an ordinary line costs one call and no copy.
         if isinstance(raw, str):
             obj = _fast(raw, path, first_number + index)
-        elif checked and index in long_digits:
+        elif checked and index in long_digits:  # type: ignore[operator]
             obj = MISS
         else:
             obj = quick_loads(raw, checked, None if deep is None else index not in deep)
@@ -111,20 +175,15 @@ def parse_lines(
                     )
                     report.skip("torn last line")
                     continue
-                if first_bad is None:
-                    first_bad, first_why = number, exc.message
+                bad.see(number, exc.message)
                 report.skip("unreadable lines")
                 continue
         problem = "not a JSON object" if type(obj) is not dict else shape and shape(obj)
         if problem:
-            if first_bad is None:
-                first_bad, first_why = first_number + index, problem
+            bad.see(first_number + index, problem)
             report.skip("unreadable lines")
             continue
-        records.append((first_number + index, obj))
-    if first_bad is not None:
-        report.notes.append(f"{path}:{first_bad}: {first_why} (skipped, with any others)")
-    return records, first_bad
+        append((first_number + index, obj))
 
 
 def _fast(text: str, path: str | Path, number: int) -> Any:
