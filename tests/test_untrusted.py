@@ -616,3 +616,25 @@ def test_a_file_read_a_piece_at_a_time_is_the_file_read_whole(
     assert len(notes) == 1 and notes[0].startswith(f"{path}:8: ")
     torn = f"{path}:13: the last line is cut off; kept the 9 complete lines before it"
     assert torn in report.notes
+
+
+@pytest.mark.parametrize("piece", [1, 3, 8, 1 << 16])
+def test_a_file_in_pieces_is_the_file_cut_after_newlines(tmp_path: Path, piece: int) -> None:
+    """read_pieces gives back every byte, in order, each piece ending just after a newline (the
+    last where the file ends), a line longer than a piece whole in one; and it keeps the limit
+    read_bytes keeps."""
+    from tracer.untrusted import read_pieces
+
+    data = b"ab\n\ncdefghijklmnop\nq\n" + b"r" * 20 + b"\nst"
+    path = tmp_path / "lines.jsonl"
+    path.write_bytes(data)
+    pieces = list(read_pieces(path, piece=piece))
+    assert b"".join(pieces) == data
+    assert all(p.endswith(b"\n") for p in pieces[:-1]) and pieces[-1].endswith(b"st")
+    longest = max(len(line) + 1 for line in data.split(b"\n"))
+    assert all(len(p) <= piece + longest for p in pieces)  # about a piece, or one whole line
+    path.write_bytes(b"")
+    assert list(read_pieces(path, piece=piece)) == []
+    path.write_bytes(data)
+    with pytest.raises(UserError, match="too large"):
+        list(read_pieces(path, limit=10, piece=piece))

@@ -43,6 +43,7 @@ import math
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -128,6 +129,41 @@ def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_FILE) -> b
             if total > limit:  # it grew while we read
                 raise UserError(f"too large (over {limit:,} bytes)", path)
         return b"".join(chunks)
+    except OSError as exc:
+        raise UserError(_os_reason(exc), path) from None
+    finally:
+        os.close(fd)
+
+
+def read_pieces(
+    path: str | Path, what: str = "file", limit: int = MAX_FILE, piece: int = 1 << 16
+) -> Iterator[bytes]:
+    """The whole of a regular file as :func:`read_bytes` reads it, in pieces of about ``piece``
+    bytes that each end just after a newline (the last one where the file ends), so that a
+    reader of lines never holds the whole file, nor a copy of it, at once. A line longer than
+    a piece comes whole, in one larger piece."""
+    fd = open_regular(path, what)
+    try:
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise UserError(f"too large ({size:,} bytes; the limit is {limit:,})", path)
+        total = 0
+        held: list[bytes] = []  # the start of a line that the last read cut off
+        while chunk := os.read(fd, piece):
+            total += len(chunk)
+            if total > limit:  # it grew while we read
+                raise UserError(f"too large (over {limit:,} bytes)", path)
+            cut = chunk.rfind(b"\n") + 1
+            if not cut:
+                held.append(chunk)
+                continue
+            if held:  # joined with a view of the chunk: the piece is copied once, not twice
+                yield b"".join((*held, memoryview(chunk)[:cut]))
+            else:
+                yield chunk if cut == len(chunk) else chunk[:cut]
+            held = [chunk[cut:]] if cut < len(chunk) else []
+        if held:
+            yield b"".join(held)
     except OSError as exc:
         raise UserError(_os_reason(exc), path) from None
     finally:

@@ -19,7 +19,7 @@ from typing import Any
 
 from tracer.errors import UserError
 from tracer.importers.output import ImportReport
-from tracer.untrusted import MAX_LINE, MISS, no_constant, quick_loads, read_bytes, split_lines, vet
+from tracer.untrusted import MAX_LINE, MISS, no_constant, quick_loads, read_pieces, split_lines, vet
 from tracer.untrusted import loads as loads_line
 
 #: The C scanner, built once: NaN and Infinity are refused, as :func:`tracer.untrusted.loads` does.
@@ -29,9 +29,9 @@ Record = tuple[int, dict[str, Any]]
 """A parsed line: its 1-based line number and its object."""
 
 
-#: How much of a file is split and parsed at a time: a few lines' worth, so that each piece is
-#: still in the processor's cache when orjson reads it and its marks (see split_lines) are reused
-#: memory, not a second copy of the whole file.
+#: How much of a file is read, split and parsed at a time: a few lines' worth, so that each piece
+#: is still in the processor's cache when orjson reads it, and neither the file nor its marks
+#: (see split_lines) are ever held whole: the next piece reuses the last one's memory.
 PIECE = 64 * 1024
 
 
@@ -42,16 +42,12 @@ def read_jsonl(
 ) -> list[Record]:
     """Every line of ``path`` that is a JSON object of a sound ``shape``, with its line number."""
     path = Path(path)
-    data = read_bytes(path, "a JSON-lines log")
-    if not data or data.isspace():  # not data.strip(): that copies the whole file
-        raise UserError("empty file", path)
     records: list[Record] = []
     bad = _Bad()
-    number, start, size = 1, 0, len(data)
-    while start < size:
-        # A piece ends just after a newline (or at the end of the file): it holds whole lines.
-        end = data.find(b"\n", min(start + PIECE, size) - 1) + 1 or size
-        lines = split_lines(data[start:end])
+    number, blank = 1, True
+    for data in read_pieces(path, "a JSON-lines log", piece=PIECE):
+        blank = blank and data.isspace()  # not data.strip(): that copies the piece
+        lines = split_lines(data)
         _parse_into(
             records,
             bad,
@@ -59,13 +55,15 @@ def read_jsonl(
             number,
             report,
             path=path,
-            torn=end == size and not data.endswith(b"\n"),
+            # Only the file's last piece can end without a newline.
+            torn=not data.endswith(b"\n"),
             shape=shape,
             long_digits=lines.long_digits,
             deep=lines.deep,
         )
         number += len(lines.lines)
-        start = end
+    if blank:
+        raise UserError("empty file", path)
     bad.note(report, path)
     if not records:
         raise UserError("no JSON object on any line: not a JSON-lines log", path, bad.line or 1)
