@@ -1,7 +1,7 @@
 """Import speed: how fast a real Claude Code transcript becomes a trace.
 
 Imports the largest transcript in ``../shared/fixtures/claude-code-transcripts`` (a path can be
-given instead) into a temporary trace a few times and keeps the best run. An import reads and
+given instead) into a temporary trace 20 times and keeps the best run. An import reads and
 parses every record, walks the message DAG, and rebuilds, normalizes and hashes the request
 before every model call (as the live loop sends it). Done naively that costs calls x history
 length; the importer reuses the shared prefix (:mod:`tracer.importers.normal_cache`,
@@ -19,7 +19,11 @@ other in every run. The target is at most 3x. Times are CPU time of this
 process (``time.process_time``): on a shared machine wall-clock time mostly measures the other
 processes; the wall-clock figure is printed too.
 
-Run: ``python bench/import_speed.py [TRANSCRIPT.jsonl] [--runs 5]``.
+Twenty runs, not five: on a shared machine a run is often slowed by the other tenants (the import,
+which holds a whole session in memory, more than the bare parse, which holds one line), and the
+best of five was still taken from a slowed stretch in one run of three. A run costs about 20 ms.
+
+Run: ``python bench/import_speed.py [TRANSCRIPT.jsonl] [--runs 20]``.
 """
 
 from __future__ import annotations
@@ -87,7 +91,7 @@ def search_time(trace: Path, runs: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("transcript", type=Path, nargs="?")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
     source = args.transcript or largest_fixture()
     best = wall = parse = bare = float("inf")
