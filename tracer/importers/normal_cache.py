@@ -8,6 +8,12 @@ only with their own neighbours of the same role, and attachments move up only pa
 messages, stopping at an assistant message. So the API messages up to the last such *cut* are
 kept, and only the rest is normalized again. The result is the same list the full function
 returns; a test checks it on every call of a real session.
+
+A list that ends with user messages (tool results, before the next call) has no cut after them
+yet: the next user message would merge into their API message. But if what comes next is an
+assistant message that reaches the API, nothing can: so the end of the last list is kept as a
+*pending* cut, taken when the next list goes on with such a message. Without it every call
+normalized the last call's tool results again.
 """
 
 from __future__ import annotations
@@ -35,6 +41,10 @@ class NormalCache:
         self._cut = 0
         """Messages ``[:cut]`` normalize to ``api[:api_cut]``, and nothing after can change that."""
         self._api_cut = 0
+        self._end: Message | None = None
+        """The last list's last message, if its last API message is a user one: the pending cut."""
+        self._end_cut = 0
+        self._end_api_cut = 0
 
     def normalize(self, messages: Sequence[Message]) -> list[ApiMessage]:
         cut, api_cut = self._cut, self._api_cut
@@ -43,13 +53,35 @@ class NormalCache:
         )
         if not same:
             cut, api_cut = 0, 0
-        tail = normalize_messages_for_api(messages[cut:])
+        tail = None
+        end = self._end_cut
+        if (  # the pending cut: the last list, then (perhaps) an assistant message
+            same
+            and end > cut
+            and len(messages) > end
+            and messages[end - 1] is self._end
+            and messages[0] is self._first
+            and messages[end].type == "assistant"
+        ):
+            tail = normalize_messages_for_api(messages[end:])
+            # Taken if that message reached the API (not a notice, not only blank text): then
+            # it opened the tail's first API message, and nothing after it reaches back.
+            if tail and tail[0].role == "assistant" and tail[0].parts[0][0] == messages[end].uuid:
+                cut, api_cut = end, self._end_api_cut
+            else:
+                tail = None
+        if tail is None:
+            tail = normalize_messages_for_api(messages[cut:])
         # The kept prefix is shared, never changed: normalizing the tail builds new objects.
         api = [*self._api[:api_cut], *tail] if cut else tail
         self._api = api
         self._cut, self._api_cut = self._find_cut(messages, cut, api_cut, api)
         self._first = messages[0] if messages else None
         self._at_cut = messages[self._cut - 1] if self._cut else None
+        # A user API message last: no assistant piece is waiting for a same-id sibling.
+        pending = bool(api) and api[-1].role == "user"
+        self._end = messages[-1] if pending else None
+        self._end_cut, self._end_api_cut = (len(messages), len(api)) if pending else (0, 0)
         # A fresh list every call, never changed afterwards (the next call builds its own), so
         # it is handed out as it is: callers keep it as "the previous request".
         return api
