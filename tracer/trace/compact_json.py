@@ -91,16 +91,26 @@ def _short_exponent(out: bytes) -> bool:
 
 def _holds_float(value: Any) -> bool:
     """Whether a float is anywhere in ``value``: only a float can be written two ways."""
+    # Only containers go on the stack: the strings and integers that fill a message are passed
+    # over where they are found, not pushed and popped one by one.
     stack = [value]
     while stack:
         item = stack.pop()
         kind = type(item)
         if kind is dict:
-            stack.extend(item.values())
-        elif kind is list or kind is tuple:
-            stack.extend(item)
-        elif kind is float or (kind is not str and isinstance(item, float)):
-            return True
+            item = item.values()
+        elif kind is not list and kind is not tuple:
+            if kind is float or (kind is not str and isinstance(item, float)):
+                return True
+            continue
+        for x in item:
+            kind = type(x)
+            if kind is str or kind is int:
+                continue
+            if kind is dict or kind is list or kind is tuple:
+                stack.append(x)
+            elif kind is float or isinstance(x, float):
+                return True
     return False
 
 
