@@ -207,27 +207,23 @@ def _nan_as_null(value: Any) -> Any:
 def bytes_encoder(*, allow_nan: bool = True) -> Callable[[Any], bytes]:
     """:func:`compact_encoder` as UTF-8 bytes, through orjson wherever that gives the same bytes
     (see the module docstring); with ``allow_nan=False`` NaN is refused as before."""
-    fast, stdlib = _fast_encoder(), compact_encoder(allow_nan=allow_nan)
+    stdlib = compact_encoder(allow_nan=allow_nan)
 
-    def encode(value: Any) -> bytes:
-        out = fast(value) if fast is not None else None
-        return stdlib(value).encode("utf-8") if out is None else out
+    def by_stdlib(value: Any) -> bytes:
+        return stdlib(value).encode("utf-8")
 
-    return encode
-
-
-def _fast_encoder() -> Callable[[Any], bytes | None] | None:
-    """orjson's bytes for a value, or ``None`` where they might not be the stdlib's."""
     if _orjson is None:
-        return None
+        return by_stdlib
     dumps, error = _orjson.dumps, _orjson.JSONEncodeError
     options = _PASSTHROUGH
 
-    def encode(value: Any) -> bytes | None:
+    # One function, not orjson's way wrapped in a fallback: every message of every rebuilt
+    # request goes through it.
+    def encode(value: Any) -> bytes:
         try:
             out = dumps(value, default=_refuse, option=options)
         except (TypeError, error):
-            return None
+            return by_stdlib(value)
         # A request body rarely holds a float (a tool's input might): without one, orjson's
         # bytes are the stdlib's, and the three searches below (a pass over the bytes each,
         # costlier than encoding them) are not needed. Walking the containers costs far less.
@@ -238,7 +234,7 @@ def _fast_encoder() -> Callable[[Any], bytes | None] | None:
             or (b"e-" in out and _short_exponent(out))
             or (b"null" in out and not _finite(value))
         ):
-            return None  # a small float, NaN or infinity: the stdlib's way
+            return by_stdlib(value)  # a small float, NaN or infinity: the stdlib's way
         return out
 
     return encode
