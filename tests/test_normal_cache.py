@@ -1,0 +1,58 @@
+"""The normalization cache's pending cut: the end of the last list, kept only when the next list
+goes on with an assistant message that reaches the API (otherwise the last user message could
+still merge with what follows)."""
+
+from __future__ import annotations
+
+from tracer.importers.normal_cache import NormalCache
+from tracer.messages import Message, normalize_messages_for_api
+
+
+def _user(uuid: str, content: object) -> Message:
+    return Message(type="user", uuid=uuid, content=content)  # type: ignore[arg-type]
+
+
+def _assistant(uuid: str, message_id: str, blocks: list, origin: str = "prompt") -> Message:
+    return Message(
+        type="assistant", uuid=uuid, content=blocks, message_id=message_id, origin=origin
+    )
+
+
+def _start() -> list[Message]:
+    use = {"type": "tool_use", "id": "t1", "name": "Read", "input": {}}
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}
+    return [
+        _user("u1", "read it"),
+        _assistant("a1", "m1", [use]),
+        _user("u2", [result]),
+        _user("u3", "and then?"),
+    ]
+
+
+def _same(messages: list[Message], cache: NormalCache) -> list:
+    fast = cache.normalize(messages)
+    full = normalize_messages_for_api(messages)
+    assert [(a.role, a.parts) for a in fast] == [(a.role, a.parts) for a in full]
+    return fast
+
+
+def test_an_answer_after_the_tool_results_keeps_their_api_message() -> None:
+    cache = NormalCache()
+    first = _start()
+    before = _same(first, cache)
+    after = _same([*first, _assistant("a2", "m2", [{"type": "text", "text": "done"}])], cache)
+    assert after[-2] is before[-1]  # the user message was not normalized again
+
+
+def test_a_blank_or_synthetic_assistant_does_not_close_the_user_message() -> None:
+    for next_one in (
+        _assistant("a2", "m2", [{"type": "text", "text": "  \n"}]),
+        _assistant("a2", "m2", [{"type": "text", "text": "API error"}], origin="synthetic"),
+    ):
+        cache = NormalCache()
+        first = _start()
+        before = _same(first, cache)
+        after = _same([*first, next_one, _user("u4", "still there?")], cache)
+        # The new user text merged into the last user message: a new object, one part longer.
+        assert after[-1] is not before[-1]
+        assert after[-1].parts == [*before[-1].parts, ("u4", None)]
