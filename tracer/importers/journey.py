@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tracer.agent.messages import Message
-from tracer.importers.builder import ToolResult, TraceBuilder
+from tracer.importers.builder import TraceBuilder
 from tracer.importers.journey_calls import cut_off_call, failed_call, model_call, unfinished
 from tracer.importers.journey_compactions import CLEARED, compactions
 from tracer.importers.output import epoch_of
@@ -149,8 +149,10 @@ def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
     # What every result of the message shares (its feedback, its time, its raw output) is
     # worked out once per message, not once per result.
     blocks = m.content  # a list: only a list of blocks holds a tool_result (the caller asked)
-    extra = [str(x.get("text", "")) for x in blocks if x.get("type") == "text"]
-    feedback = "\n".join(extra) or None
+    feedback = None
+    if len(blocks) > 1:  # a lone block is the result itself (the caller asked): no text beside
+        feedback = "\n".join([str(x.get("text", "")) for x in blocks if x.get("type") == "text"])
+        feedback = feedback or None
     raw = m.tool_use_result
     done = epoch_of(m.timestamp)
     b.at(done)  # the tool finished when its result was written
@@ -170,18 +172,16 @@ def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
         child = children.get(tid)
         if child is not None:
             _nested(b, t, tid, child)
-        b.tool_result(
-            ToolResult(
-                tid,
-                name,
-                tool_input,
-                block,
-                m,
-                raw if raw is not None else block.get("content"),
-                auuid,
-                feedback=feedback,
-                duration_ms=duration if duration is None or duration >= 0 else None,
-            )
+        b.result_steps(
+            tid,
+            name,
+            tool_input,
+            block,
+            m,
+            raw if raw is not None else block.get("content"),
+            auuid,
+            feedback,
+            duration if duration is None or duration >= 0 else None,
         )
         t.report.count("tool results")
         for link in links.get(tid) or ():

@@ -14,7 +14,6 @@ import gc
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
 
 
@@ -40,15 +39,27 @@ def epoch_of(stamp: Any) -> float | None:
     """Seconds since 1970 from an ISO-8601 string or a number; ``None`` when unreadable."""
     # Text first: nearly every stamp an import reads is ISO text.
     if isinstance(stamp, str):
-        return _epoch_of_text(stamp) if stamp else None
+        # Each timestamp is read several times per import (a message, its tool's duration, ...),
+        # so the answer is kept. A plain dict and not ``lru_cache``: its wrapper costs more per
+        # call than the look-up itself, and this runs for every message and every tool result.
+        epoch = _EPOCHS.get(stamp, _UNSEEN)
+        if epoch is _UNSEEN:
+            epoch = _epoch_of_text(stamp) if stamp else None
+            if len(_EPOCHS) >= _EPOCHS_MAX:
+                _EPOCHS.clear()  # bounded: a long-running process forgets, then starts again
+            _EPOCHS[stamp] = epoch
+        return epoch  # type: ignore[return-value]
     if isinstance(stamp, int | float) and not isinstance(stamp, bool):
         return float(stamp)
     return None
 
 
-@lru_cache(maxsize=8192)
+_EPOCHS: dict[str, float | None] = {}
+_EPOCHS_MAX = 8192
+_UNSEEN = object()
+
+
 def _epoch_of_text(stamp: str) -> float | None:
-    # Each timestamp is read several times per import (a message, its tool's duration, ...).
     try:
         return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
     except ValueError:

@@ -79,15 +79,44 @@ class ToolResultSteps(StepWriter):
     """Writes the steps one ``tool_result`` block went through."""
 
     def tool_result(self, result: ToolResult, *, record_message: bool = True) -> None:
-        """``tool_run``, mapping, the wrapped message, wrapping and the ``Tool result`` hook.
+        """``tool_run``, mapping, the wrapped message, wrapping and the ``Tool result`` hook."""
+        self.result_steps(
+            result.tool_use_id,
+            result.tool,
+            result.input,
+            result.block,
+            result.message,
+            result.output,
+            result.assistant_uuid,
+            result.feedback,
+            result.duration_ms,
+            record_message,
+        )
+
+    def result_steps(
+        self,
+        tid: str,
+        tool: str,
+        tool_input: Any,
+        block: dict[str, Any],
+        message: Message,
+        output: Any,
+        assistant_uuid: str,
+        feedback: str | None = None,
+        duration_ms: int | None = None,
+        record_message: bool = True,
+    ) -> None:
+        """:meth:`tool_result` with the result's parts handed over one by one: the transcript
+        importer calls this for every result, and a :class:`ToolResult` built only to be taken
+        apart again would be one more object per result.
 
         Each step's event is built in place (see :meth:`StepWriter._emit`), and what several
-        steps need of the block (its text, its length) is worked out once: an import writes
-        these steps for every result."""
-        block, tid, tool, message = result.block, result.tool_use_id, result.tool, result.message
-        text = block_text(block)
+        steps need of the block (its text, its length) is worked out once."""
+        content = block.get("content")
+        # A string is its own text (the common case); only a list needs joining.
+        text = content if isinstance(content, str) else block_text(block)
         is_error = block.get("is_error")
-        kind = error_kind(block, result.output, text)
+        kind = error_kind(block, output, text)
         if kind == "permission":
             self._emit(
                 PermissionDecided,
@@ -95,7 +124,7 @@ class ToolResultSteps(StepWriter):
                 tool=tool,
                 decision="reject",
                 source="prompt",
-                feedback=result.feedback,
+                feedback=feedback,
                 message=text,
             )
         emit, turn, t = self.emit, self.turn, self.t
@@ -107,14 +136,14 @@ class ToolResultSteps(StepWriter):
                 t=t,
                 tool_use_id=tid,
                 tool=tool,
-                input=result.input,
-                output=result.output,
+                input=tool_input,
+                output=output,
                 is_error=bool(is_error),
                 error_kind=kind,
-                duration_ms=result.duration_ms,
+                duration_ms=duration_ms,
             )
         )
-        length = content_length(block.get("content"))
+        length = content_length(content)
         self.events += 1
         mapped = emit(
             ResultMapped(
@@ -136,15 +165,15 @@ class ToolResultSteps(StepWriter):
         )
         if record_message and message.uuid not in self.by_uuid:
             # Only the first result of a message owns the raw output (one toolUseResult each).
-            content = message.content
+            held = message.content
             self.record(
                 message,
                 raw_seq=getattr(run, "seq", None) or None
-                if result.output is message.tool_use_result
+                if output is message.tool_use_result
                 else None,
                 # Only a block that comes first can be pointed at: feedback may precede it.
                 block_seq=getattr(mapped, "seq", None) or None
-                if isinstance(content, list) and content and content[0] is block
+                if isinstance(held, list) and held and held[0] is block
                 else None,
             )
             t = self.t  # recording the message can move the clock on
@@ -157,8 +186,8 @@ class ToolResultSteps(StepWriter):
                 tool_use_id=tid,
                 tool=tool,
                 message_uuid=message.uuid,
-                source_tool_assistant_uuid=result.assistant_uuid,
-                feedback=result.feedback,
+                source_tool_assistant_uuid=assistant_uuid,
+                feedback=feedback,
             )
         )
         self.events += 1  # _hook, in place (see StepWriter._emit)
