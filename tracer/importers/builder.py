@@ -83,7 +83,10 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
                 assistants += 1
             elif m.has_tool_result():
                 results += 1
-        self.messages = [*self.messages, *new]
+        # In place, as :meth:`extend` does: nothing keeps the old list to compare with (the
+        # normalized list's cache checks the length too), and a copy would cost the whole
+        # history on every call.
+        self.messages.extend(new)
         self.events += 1  # each step's event is built in place: see StepWriter._emit
         event = HistoryAppended(
             seq=self.events,

@@ -74,7 +74,7 @@ class StepWriter:
         with ``block_seq`` neither is the first content block: it is that ``mapping``'s block
         (the same record the live loop writes: :func:`~tracer.agent.message_record.message_event`).
         """
-        by_uuid = self.by_uuid
+        by_uuid, emit, turn = self.by_uuid, self.emit, self.turn
         for m in messages:
             by_uuid[m.uuid] = m
             stamp = m.timestamp
@@ -87,10 +87,10 @@ class StepWriter:
                 if t > self.t:
                     self.t = t
             self.events += 1  # _emit, in place (see there)
-            self.emit(
+            emit(
                 message_event(
                     m,
-                    self.turn,
+                    turn,
                     raw_seq,
                     block_seq,
                     seq=self.events,
