@@ -243,7 +243,7 @@ def _import(path: str | Path, output: str | Path) -> ImportReport:
         flush=False,
         atomic=True,
     ) as writer:
-        b = emit_all(t, writer)
+        b = emit_all(t, writer.write)  # the method, not the writer: see emit_all
     t.report.count("events", b.events)
     return t.report
 

@@ -24,10 +24,12 @@ from tracer.trace.events import Event
 
 
 def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
-    """Every step, then the count check (as a note just before the last step)."""
+    """Every step, then the count check (as a note just before the last step). ``emit`` is
+    best a function or a bound method (``writer.write``, not the writer): see
+    :meth:`EndLast.pass_on`."""
     tally = Tally()
     last = EndLast(emit, tally)
-    b = emit_transcript(t, last)
+    b = emit_transcript(t, last.pass_on)
     files = _agent_files(t)
     counts = check_counts(session_blocks(t.path, t.records, files), tally, 1 + len(files))
     last.passing = True
@@ -68,7 +70,8 @@ class EndLast:
         self.passing = False
         """Let events through without releasing the held one."""
 
-    def __call__(self, event: Event) -> Any:
+    def pass_on(self, event: Event) -> Any:
+        """Count ``event``, then pass it on (or hold it, if it is a ``terminal``)."""
         kind = event.kind
         if kind in COUNTED_KINDS and self.tally is not None:
             self.tally.see(event)
@@ -83,3 +86,9 @@ class EndLast:
         if self.held is not None:
             held, self.held = self.held, None
             self.emit(held)
+
+    # Calling it is passing an event on. emit_all hands the journey the bound method rather
+    # than the instance: Python calls a bound method in the frame loop it is already in, but an
+    # instance through its type's __call__ slot, a C-level call that costs as much as the
+    # method's body (an import sends every event through here).
+    __call__ = pass_on
