@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tracer.importers.jsonl import Record
+from tracer.importers.output import ImportReport
+from tracer.importers.shapes import clean_records, is_clean
 
 CONVERSATION = ("user", "assistant", "attachment")
 TITLES = ("summary", "custom-title", "ai-title")
@@ -52,13 +54,33 @@ class Census:
     """The newest title Claude Code gave the session."""
 
 
-def take_census(records: list[Record]) -> Census:
+def take_census(records: list[Record], report: ImportReport | None = None) -> Census:
     """Walk ``records`` once and sort them (see :class:`Census`).
+
+    With a ``report``, the records are the parser's: each record's shape is checked in the
+    same walk (:func:`~tracer.importers.shapes.is_clean`, handed the fields read here), so no
+    second walk over the file reads them again. A file holding a record of the wrong shape (cut
+    or edited by hand: rare) is mended whole by :func:`~tracer.importers.shapes.clean_records`,
+    which counts what it mends or drops, and walked again. Without a report the records come
+    cleaned already.
+    """
+    if report is not None:
+        census = _walk(records, checked=True)
+        if census is not None:
+            return census
+        records = clean_records(records, report)
+    census = _walk(records, checked=False)
+    assert census is not None  # an unchecked walk never gives up
+    return census
+
+
+def _walk(records: list[Record], checked: bool) -> Census | None:
+    """The census walk; ``None`` at the first record of the wrong shape, when ``checked``.
 
     This is the one loop that runs for every record of the file, so each record's fields are
     read once and the lists are filled through local names (an attribute or a ``dict.get`` costs
-    as much as the rest of the work done for a ``progress`` record). Records come cleaned
-    (:mod:`tracer.importers.shapes`): a ``uuid`` is a string or ``None``.
+    as much as the rest of the work done for a ``progress`` record). Once shapes are checked, a
+    ``uuid`` is a string or ``None``.
     """
     c = Census(records)
     by_uuid, position, left_out, progress = c.by_uuid, c.position, c.left_out, c.progress
@@ -68,14 +90,20 @@ def take_census(records: list[Record]) -> Census:
     title: str | None = None
     for pos, item in enumerate(records):
         rec = item[1]
-        uid = rec.get("uuid")
-        kind = rec.get("type")
+        get = rec.get
+        uid = get("uuid")
+        kind = get("type")
+        sub = get("subtype")
+        side = get("isSidechain", False)
+        data = get("data")
+        if checked and not is_clean(rec, kind, uid, sub, side, data):
+            return None
         if uid is not None and uid not in by_uuid:
             by_uuid[uid] = rec
             position[uid] = pos
-        if first is None and rec.get("version"):
+        if first is None and get("version"):
             first = rec
-        side = uid and rec.get("isSidechain")
+        side = uid and side
         if side:
             sidechain.append(item)
         if kind in CONVERSATION:
@@ -86,18 +114,16 @@ def take_census(records: list[Record]) -> Census:
                     main.append(item)
             continue
         # Left out, under its subtype or else its data's type.
-        sub = rec.get("subtype")
-        data = rec.get("data")
         data_kind = data.get("type") if isinstance(data, dict) else None
         if kind == "progress":
             if data_kind == "agent_progress":
-                progress[str(rec.get("parentToolUseID"))].append(item)
+                progress[str(get("parentToolUseID"))].append(item)
         elif kind in TITLES:
-            title = str(rec.get("summary") or rec.get("customTitle") or rec.get("aiTitle"))
+            title = str(get("summary") or get("customTitle") or get("aiTitle"))
         if sub == "compact_boundary":
             if kind == "system" and uid:
                 candidates.append(item)
-            if rec.get("parentUuid") is None:
+            if get("parentUuid") is None:
                 continue  # a compaction's boundary: read, it starts the summary
         # A plain dict, not a Counter: ``+=`` on a Counter item goes through the subclass's
         # slower item lookup (about a seventh of this walk, on a file of progress records).

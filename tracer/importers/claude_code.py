@@ -38,7 +38,6 @@ from tracer.importers.emit import emit_all
 from tracer.importers.journey import emit_transcript, prompt_text
 from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, collector_paused, created_at, epoch_of
-from tracer.importers.shapes import clean_records
 from tracer.importers.subagents import RECORDS, link_subagents
 from tracer.importers.transcript import Response, Transcript, group_calls, mark_resends, skip_label
 from tracer.messages import Message
@@ -64,8 +63,7 @@ def load_transcript(path: str | Path, depth: int = 0) -> Transcript:
     """Read and analyse a transcript; nothing is written yet."""
     path = Path(path)
     report = ImportReport(source=str(path))
-    records = clean_records(read_jsonl(path, report), report)
-    return analyse(records, path, report, depth)
+    return analyse(read_jsonl(path, report), path, report, depth)
 
 
 def header_source(t: Transcript) -> dict[str, Any]:
@@ -96,8 +94,13 @@ def _left_out(census: Census) -> Counter[str]:
 
 
 def analyse(records: list[Record], path: Path, report: ImportReport, depth: int = 0) -> Transcript:
-    """Pick the conversation out of a transcript's records and find its subagent runs."""
-    census = take_census(records)
+    """Pick the conversation out of a transcript's records and find its subagent runs.
+
+    ``records`` may be the parser's: the census checks their shapes as it walks them (and has
+    :mod:`tracer.importers.shapes` mend them), so from here on ``records`` are the cleaned ones.
+    """
+    census = take_census(records, report)
+    records = census.records
     active = active_path(census, report)
     if not active.records:
         raise UserError(
@@ -212,7 +215,7 @@ def _find_children(t: Transcript) -> int:
                 if conv is not None:
                     where = "sidechain" if link["source"] == "inline" else "agent_progress"
                     report = ImportReport(source=f"{t.path} ({where})")
-                    child = analyse(clean_records(conv, report), t.path, report, t.depth + 1)
+                    child = analyse(conv, t.path, report, t.depth + 1)
                     child.source["inline"] = True
                     child.source["rebuilt_from"] = link["source"]
                 elif link["source"] == "file" and not link.get("missing"):

@@ -101,23 +101,47 @@ def _strings(fields: dict[str, Any], keys: tuple[str, ...]) -> bool:
     return True
 
 
+#: Besides ``type``, :mod:`tracer.importers.census` reads these of every record to sort it:
+#: it hands them to :func:`is_clean` rather than have them read twice. The rest are read here.
+_OTHER_IDS = tuple(key for key in _IDS if key not in ("uuid", "subtype"))
+_OTHER_FLAGS = tuple(key for key in _FLAGS if key != "isSidechain")
+
+
 def _is_clean(rec: dict[str, Any]) -> bool:
+    """Whether every field of ``rec`` already has its shape (see :func:`is_clean`)."""
+    get = rec.get
+    return is_clean(
+        rec, get("type"), get("uuid"), get("subtype"), get("isSidechain", False), get("data")
+    )
+
+
+def is_clean(
+    rec: dict[str, Any], kind: Any, uid: Any, subtype: Any, sidechain: Any, data: Any
+) -> bool:
     """The common case, checked without copying: every field already has its shape.
+
+    ``kind``, ``uid``, ``subtype``, ``sidechain`` and ``data`` are the record's ``type``,
+    ``uuid``, ``subtype``, ``isSidechain`` (``False`` when absent) and ``data``: the census
+    reads them of every record to sort it and passes them in, so the one walk over the file
+    reads each field once.
 
     This runs on every record of the file, whatever the import does with it, so it only
     looks: plain loops over the fields, which cost less than ``map`` chains (each of those
     builds iterators and a set per record). Parsed JSON has no subclasses of ``str``,
     ``bool`` or ``dict``, so ``type()`` says what ``isinstance`` would.
     """
-    get = rec.get
-    kind = get("type")
-    if type(kind) is not str:
+    if type(kind) is not str or type(sidechain) is not bool:
         return False
-    for key in _IDS:  # _strings(rec, _IDS) written out: this loop runs for every record
+    if uid is not None and type(uid) is not str:
+        return False
+    if subtype is not None and type(subtype) is not str:
+        return False
+    get = rec.get
+    for key in _OTHER_IDS:  # _strings(rec, _OTHER_IDS) written out: it runs for every record
         value = get(key)
         if value is not None and type(value) is not str:
             return False
-    for key in _FLAGS:
+    for key in _OTHER_FLAGS:
         if key in rec and type(rec[key]) is not bool:
             return False
     if kind == "user" or kind == "assistant":
@@ -148,7 +172,7 @@ def _is_clean(rec: dict[str, Any]) -> bool:
     elif kind == "attachment":
         if type(get("attachment")) is not dict:
             return False
-    elif kind == "progress" and type(get("data")) is not dict:
+    elif kind == "progress" and type(data) is not dict:
         return False
     return "compactMetadata" not in rec or type(rec["compactMetadata"]) is dict
 
