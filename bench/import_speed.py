@@ -21,8 +21,9 @@ processes; the wall-clock figure is printed too.
 
 Twenty runs, not five: on a shared machine a run is often slowed by the other tenants (the import,
 which holds a whole session in memory, more than the bare parse, which holds one line), and the
-best of five was still taken from a slowed stretch in one run of three. A run costs about 20 ms. Before the last line, each run's own ratio (its import over its bare parse)
-is summed up as a median and a range: how far apart they are says how much the machine moved.
+best of five was still taken from a slowed stretch in one run of three. A run costs about 20 ms.
+Before the last line, each run's own ratio (its import over its bare parse) is summed up as a
+median and a range: how far apart they are says how much the machine moved.
 
 Run: ``python bench/import_speed.py [TRANSCRIPT.jsonl] [--runs 20]``.
 """
