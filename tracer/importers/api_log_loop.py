@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tracer.importers.builder import ToolResult, TraceBuilder
+from tracer.importers.builder import TraceBuilder
 from tracer.importers.output import ImportReport, epoch_of
 from tracer.importers.sse import parse_response
 from tracer.importers.threads import Thread, first_prompt, side_call
@@ -192,15 +192,13 @@ def _tool_phase(
             tid = str(block.get("tool_use_id"))
             use = calls.get(tid, {})
             b.tool_result(
-                ToolResult(
-                    tid,
-                    str(use.get("name", "unknown")),
-                    use.get("input"),
-                    block,
-                    m,
-                    block.get("content"),
-                    holder.get(tid, ""),
-                )
+                tid,
+                str(use.get("name", "unknown")),
+                use.get("input"),
+                block,
+                m,
+                block.get("content"),
+                holder.get(tid, ""),
             )
             report.count("tool results")
     wire.place(p + 1, nxt, results)

@@ -34,7 +34,6 @@ from typing import Any
 from tracer.importers.model_call_steps import ModelCallSteps
 from tracer.importers.tool_result_steps import (
     REJECTED_PREFIX,
-    ToolResult,
     ToolResultSteps,
     block_text,
     error_kind,
@@ -42,7 +41,7 @@ from tracer.importers.tool_result_steps import (
 from tracer.messages import Message
 from tracer.trace.events import EndReason, HistoryAppended, MaxTurnsChecked, SessionEnded
 
-__all__ = ["REJECTED_PREFIX", "ToolResult", "TraceBuilder", "block_text", "error_kind"]
+__all__ = ["REJECTED_PREFIX", "TraceBuilder", "block_text", "error_kind"]
 
 
 class TraceBuilder(ModelCallSteps, ToolResultSteps):

@@ -172,7 +172,7 @@ def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
         child = children.get(tid)
         if child is not None:
             _nested(b, t, tid, child)
-        b.result_steps(
+        b.tool_result(
             tid,
             name,
             tool_input,

@@ -15,7 +15,6 @@ guessed from the text the model was told (:func:`error_kind`), as the sources ke
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from tracer.hooks import tool_result_line
@@ -28,23 +27,6 @@ from tracer.trace.events import (
     ResultWrapped,
     ToolFinished,
 )
-
-
-@dataclass(slots=True)
-class ToolResult:
-    """One ``tool_result`` block of a source, with everything the three steps need."""
-
-    tool_use_id: str
-    tool: str
-    input: Any
-    block: dict[str, Any]
-    message: Message
-    """The user message that wrapped it (already holding ``block``)."""
-    output: Any
-    assistant_uuid: str
-    feedback: str | None = None
-    duration_ms: int | None = None
-
 
 REJECTED_PREFIX = "The user doesn't want to proceed with this tool use"
 
@@ -78,22 +60,7 @@ def block_text(block: dict[str, Any]) -> str:
 class ToolResultSteps(StepWriter):
     """Writes the steps one ``tool_result`` block went through."""
 
-    def tool_result(self, result: ToolResult, *, record_message: bool = True) -> None:
-        """``tool_run``, mapping, the wrapped message, wrapping and the ``Tool result`` hook."""
-        self.result_steps(
-            result.tool_use_id,
-            result.tool,
-            result.input,
-            result.block,
-            result.message,
-            result.output,
-            result.assistant_uuid,
-            result.feedback,
-            result.duration_ms,
-            record_message,
-        )
-
-    def result_steps(
+    def tool_result(
         self,
         tid: str,
         tool: str,
@@ -104,12 +71,13 @@ class ToolResultSteps(StepWriter):
         assistant_uuid: str,
         feedback: str | None = None,
         duration_ms: int | None = None,
-        record_message: bool = True,
     ) -> None:
-        """:meth:`tool_result` with the result's parts handed over one by one: the transcript
-        importer calls this for every result, and a :class:`ToolResult` built only to be taken
-        apart again would be one more object per result.
+        """``tool_run``, mapping, the wrapped message, wrapping and the ``Tool result`` hook of
+        one ``tool_result`` block (of ``message``, the user message that wrapped it), answering
+        the ``tool_use`` ``tid`` held by the assistant message ``assistant_uuid``. ``output``
+        is the tool's raw output where the source kept it, else the block's content.
 
+        Its parts come one by one, not as one object: an import calls this for every result.
         Each step's event is built in place (see :meth:`StepWriter._emit`), and what several
         steps need of the block (its text, its length) is worked out once."""
         content = block.get("content")
@@ -163,7 +131,7 @@ class ToolResultSteps(StepWriter):
                 or None,
             )
         )
-        if record_message and message.uuid not in self.by_uuid:
+        if message.uuid not in self.by_uuid:
             # Only the first result of a message owns the raw output (one toolUseResult each).
             held = message.content
             self.record(
