@@ -116,23 +116,7 @@ def _os_reason(exc: OSError) -> str:
 
 def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_FILE) -> bytes:
     """The whole of a regular file, refusing more than ``limit`` bytes (from its size first)."""
-    fd = open_regular(path, what)
-    try:
-        size = os.fstat(fd).st_size
-        if size > limit:
-            raise UserError(f"too large ({size:,} bytes; the limit is {limit:,})", path)
-        chunks: list[bytes] = []
-        total = 0
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:  # it grew while we read
-                raise UserError(f"too large (over {limit:,} bytes)", path)
-        return b"".join(chunks)
-    except OSError as exc:
-        raise UserError(_os_reason(exc), path) from None
-    finally:
-        os.close(fd)
+    return b"".join(_reads(path, what, limit, 1 << 20))  # one read: joined without a copy
 
 
 def read_pieces(
@@ -142,28 +126,35 @@ def read_pieces(
     bytes that each end just after a newline (the last one where the file ends), so that a
     reader of lines never holds the whole file, nor a copy of it, at once. A line longer than
     a piece comes whole, in one larger piece."""
+    held: list[bytes] = []  # the start of a line that the last read cut off
+    for chunk in _reads(path, what, limit, piece):
+        cut = chunk.rfind(b"\n") + 1
+        if not cut:
+            held.append(chunk)
+            continue
+        if held:  # joined with a view of the chunk: the piece is copied once, not twice
+            yield b"".join((*held, memoryview(chunk)[:cut]))
+        else:
+            yield chunk if cut == len(chunk) else chunk[:cut]
+        held = [chunk[cut:]] if cut < len(chunk) else []
+    if held:
+        yield b"".join(held)
+
+
+def _reads(path: str | Path, what: str, limit: int, size: int) -> Iterator[bytes]:
+    """A regular file's bytes, ``size`` at a time as the kernel gives them, refusing more than
+    ``limit`` in all: by its size before reading, and again if it grows while it is read."""
     fd = open_regular(path, what)
     try:
-        size = os.fstat(fd).st_size
-        if size > limit:
-            raise UserError(f"too large ({size:,} bytes; the limit is {limit:,})", path)
+        length = os.fstat(fd).st_size
+        if length > limit:
+            raise UserError(f"too large ({length:,} bytes; the limit is {limit:,})", path)
         total = 0
-        held: list[bytes] = []  # the start of a line that the last read cut off
-        while chunk := os.read(fd, piece):
+        while chunk := os.read(fd, size):
             total += len(chunk)
             if total > limit:  # it grew while we read
                 raise UserError(f"too large (over {limit:,} bytes)", path)
-            cut = chunk.rfind(b"\n") + 1
-            if not cut:
-                held.append(chunk)
-                continue
-            if held:  # joined with a view of the chunk: the piece is copied once, not twice
-                yield b"".join((*held, memoryview(chunk)[:cut]))
-            else:
-                yield chunk if cut == len(chunk) else chunk[:cut]
-            held = [chunk[cut:]] if cut < len(chunk) else []
-        if held:
-            yield b"".join(held)
+            yield chunk
     except OSError as exc:
         raise UserError(_os_reason(exc), path) from None
     finally:
