@@ -56,3 +56,36 @@ def test_a_blank_or_synthetic_assistant_does_not_close_the_user_message() -> Non
         # The new user text merged into the last user message: a new object, one part longer.
         assert after[-1] is not before[-1]
         assert after[-1].parts == [*before[-1].parts, ("u4", None)]
+
+
+def test_merged_user_messages_put_every_tool_result_first_in_order() -> None:
+    r1 = {"type": "tool_result", "tool_use_id": "t1", "content": "one"}
+    r2 = {"type": "tool_result", "tool_use_id": "t2", "content": "two"}
+    note = {"type": "text", "text": "a note"}
+    messages = [
+        _user("u1", [note, r1]),  # alone, its blocks would keep their order
+        _user("u2", "plain text"),
+        _user("u3", [r2]),
+    ]
+    (api,) = normalize_messages_for_api(messages)
+    # Tool results first, in the order they came; then the rest, in the order it came.
+    assert api.parts == [("u1", 1), ("u3", 0), ("u1", 0), ("u2", None)]
+    (alone,) = normalize_messages_for_api(messages[:1])
+    assert alone.parts == [("u1", 0), ("u1", 1)]
+
+
+def test_no_cut_before_a_same_id_piece_that_merges_back() -> None:
+    # An empty user message sends nothing, so the next piece of m1 joins a1's API message:
+    # cutting after a1 would have left it out.
+    cache = NormalCache()
+    text = {"type": "text", "text": "more"}
+    messages = [
+        _user("u1", "go"),
+        _assistant("a1", "m1", [{"type": "text", "text": "first"}]),
+        _user("u2", []),
+        _assistant("a2", "m1", [text]),
+        _user("u3", "next"),
+    ]
+    _same(messages[:3], cache)
+    after = _same(messages, cache)
+    assert after[1].parts == [("a1", 0), ("a2", 0)]

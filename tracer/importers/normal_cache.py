@@ -89,8 +89,9 @@ class NormalCache:
     def _find_cut(
         self, messages: Sequence[Message], cut: int, api_cut: int, api: list[ApiMessage]
     ) -> tuple[int, int]:
-        """The last place (after ``cut``) where an assistant message is followed by a user one
-        and the two lie in different API messages."""
+        """The last place (after ``cut``) where an assistant message is followed by a user one,
+        the two lie in different API messages, and a later API message has closed the
+        assistant's."""
         best = (cut, api_cut)
         position: dict[str, int] = {}
         for k in range(api_cut, len(api)):
@@ -104,7 +105,10 @@ class NormalCache:
             if (
                 k is not None
                 and api[k].role == "assistant"
-                and k + 1 <= len(api)
+                # Another API message must have closed it: until one does, a later piece with
+                # the same id still merges into it, across messages that send nothing (an
+                # empty user message, an attachment without text).
+                and k + 1 < len(api)
                 and all(position.get(m.uuid, k + 1) > k for m in messages[j:])
             ):
                 return j, k + 1
