@@ -116,7 +116,7 @@ def _os_reason(exc: OSError) -> str:
 
 def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_FILE) -> bytes:
     """The whole of a regular file, refusing more than ``limit`` bytes (from its size first)."""
-    return b"".join(_reads(path, what, limit, 1 << 20))  # one read: joined without a copy
+    return b"".join(_reads(path, what, limit, 1 << 20))  # a file of one read is not copied
 
 
 def read_pieces(

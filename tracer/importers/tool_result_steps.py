@@ -81,8 +81,7 @@ class ToolResultSteps(StepWriter):
         Each step's event is built in place (see :meth:`StepWriter._emit`), and what several
         steps need of the block (its text, its length) is worked out once."""
         content = block.get("content")
-        # A string is its own text (the common case); only a list needs joining.
-        text = content if isinstance(content, str) else block_text(block)
+        text = block_text(block)
         is_error = block.get("is_error")
         kind = error_kind(block, output, text)
         if kind == "permission":
