@@ -19,6 +19,7 @@ import pytest
 from tracer.agent import pids_cgroup
 from tracer.agent.permissions import Permissions, terminal_asker
 from tracer.agent.processes import kill_group, run_command
+from tracer.agent.sandbox import find_sandbox
 from tracer.paths import ROOT
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux /proc")
@@ -272,7 +273,7 @@ def test_a_child_that_shed_the_marker_dies_when_the_session_ends(
                 {"tool_use": [{"name": "Bash", "input": {"command": command}}]},
                 {
                     "tool_use": [
-                        {"name": "Bash", "input": {"command": f"pgrep -fc 'sleep {seconds}'"}}
+                        {"name": "Bash", "input": {"command": f"pgrep -fc 'slee[p] {seconds}'"}}
                     ]
                 },
                 {"text": "done"},
@@ -285,9 +286,11 @@ def test_a_child_that_shed_the_marker_dies_when_the_session_ends(
     from tracer.trace.reader import TraceReader
 
     runs = [e for e in TraceReader(out) if e.kind == "tool_run"]
-    # Where the recorder can make a pids cgroup (root, a writable pids hierarchy), every
-    # command runs in one of its own, and whatever is left in it dies with the command, marker
-    # or not; elsewhere the child outlives its command and the subreaper finds it at the end.
-    outlived = "0" if pids_cgroup.hierarchy() is not None else "1"
-    assert runs[1].output["stdout"].strip() == outlived
-    assert _alive(seconds) == []  # ... and never the session
+    # Only with neither wall below does the child outlive its command (the subreaper finds it
+    # when the session ends): a pids cgroup of the command's own (root, a writable pids
+    # hierarchy) is emptied when the command ends, marker or not, and a bwrap sandbox's PID
+    # namespace dies with its command. (The pattern is "slee[p]" so that pgrep does not count
+    # the shell whose command line holds it.)
+    walled = pids_cgroup.hierarchy() is not None or find_sandbox() is not None
+    assert runs[1].output["stdout"].strip() == ("0" if walled else "1")
+    assert _alive(seconds) == []  # never outlives the session
