@@ -245,3 +245,30 @@ def test_show_marks_the_request_the_pairing_patch_changed(tracer_cli: Any) -> No
     assert "request 3:" in patched[0] and "+1 made-up result, -1 orphan" in patched[0]
     assert len(patched) == 2 and "request 4:" in patched[1]
     assert any("request 2:" in line for line in lines)
+
+
+@pytest.mark.parametrize("during", ["argparse", "tracer.importers.command"])
+def test_a_ctrl_c_while_the_command_line_loads_is_one_line_not_a_traceback(during: str) -> None:
+    # A Ctrl-C lands wherever the interpreter is: here, inside the import of the command line
+    # (argparse) or of a sub-command's module (while the parser is built), before main() runs.
+    script = f"""
+import sys
+class Interrupted:
+    def find_spec(self, name, path=None, target=None):
+        if name == {during!r}:
+            raise KeyboardInterrupt
+sys.modules.pop({during!r}, None)
+sys.meta_path.insert(0, Interrupted())
+from tracer.console import run
+sys.exit(run())
+"""
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "show", str(MAIN_RECORDING)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 130
+    assert proc.stderr == "tracer: interrupted (Ctrl-C)\n"
+    assert proc.stdout == ""

@@ -1,3 +1,3 @@
-from tracer.cli import main
+from tracer.console import run
 
-raise SystemExit(main())
+raise SystemExit(run())
