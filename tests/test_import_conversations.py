@@ -3,6 +3,7 @@ small transcript of our own in ``tests/data/claude-code/`` (written by its ``mak
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +158,61 @@ def test_a_resent_request_and_an_unwritten_input_are_no_doctor_errors(tmp_path: 
     assert note.data == {"tokens_estimate": 43, "estimate": True}
     assert [e.reason for e in of_kind(events, "terminal")] == ["completed", "completed"]
     assert doctor_errors(out) == []
+
+
+def test_a_file_that_continues_a_conversation_says_so_and_loses_nothing(tmp_path: Path) -> None:
+    # 2.1.260: the session's start went to another file; this one opens with the result of a
+    # call made there, and ends with the control records newer versions write.
+    events, report, out = import_ours("v2.1-continued-from-another-file.jsonl", tmp_path)
+    notes = {e.topic: e for e in of_kind(events, "import_note")}
+    assert list(notes) == ["missing_history", "counts"]
+    assert notes["missing_history"].data == {
+        "parent": "as-main-in-the-other-file",
+        "answers": ["toolu_w1"],
+    }
+    # The result is in the first request, as Claude Code sent it (after the history it lacks).
+    first = next(rebuild_requests(events)).body["messages"]
+    assert first[0]["content"][0]["tool_use_id"] == "toolu_w1"
+    assert [e.tool_use_id for e in of_kind(events, "tool_run")] == ["toolu_w2"]
+    counts = notes["counts"].data
+    assert (counts["not_in_trace"], counts["answers_before_the_file"]) == (0, 1)
+    assert report.skipped == {
+        "last-prompt records": 1,
+        "custom-title records": 1,
+        "atis-latch records": 1,
+        "bridge-session records": 1,
+    }
+    assert doctor_errors(out) == []
+
+
+def test_a_result_whose_call_is_in_the_file_is_never_put_down_to_a_missing_start(
+    tmp_path: Path,
+) -> None:
+    # The same file with the call planted on a branch of its own: the result's call is in
+    # the source after all, so neither the count check nor the doctor excuse it.
+    source = (
+        Path(__file__).parent / "data" / "claude-code" / "v2.1-continued-from-another-file.jsonl"
+    )
+    records = [json.loads(x) for x in source.read_text(encoding="utf-8").splitlines()]
+    planted = {
+        **records[1],
+        "uuid": "as-planted",
+        "parentUuid": None,
+        "message": {**records[1]["message"], "id": "msg_planted"},
+    }
+    planted["message"]["content"] = [
+        {"type": "tool_use", "id": "toolu_w1", "name": "Bash", "input": {"command": "mv"}}
+    ]
+    path = tmp_path / "planted.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [planted, *records]), encoding="utf-8")
+    from tracer.importers.claude_code import import_claude_code
+    from tracer.trace.reader import TraceReader
+
+    out = tmp_path / "t.jsonl"
+    import_claude_code(path, out)
+    notes = {e.topic: e for e in TraceReader(out) if e.kind == "import_note"}
+    assert notes["missing_history"].data["answers"] == []
+    assert notes["counts"].data["answers_before_the_file"] == 0
+    missing = {(m["kind"], m["id"]) for m in notes["counts"].data["missing"]}
+    assert missing == {("tool_use", "toolu_w1"), ("tool_result", "toolu_w1")}
+    assert [e.split(":")[0] for e in doctor_errors(out)] == ["tool-use-id-mismatch"]

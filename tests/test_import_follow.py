@@ -42,6 +42,28 @@ def _steps(path: Path) -> list[dict[str, Any]]:
     return [{k: v for k, v in e.items() if k != "tools"} for e in events]
 
 
+def test_a_followed_file_that_continues_a_conversation_ends_as_the_whole_import(
+    tmp_path: Path,
+) -> None:
+    # Its first record's parent never comes (it is in another file): the records wait out the
+    # window a late parent gets (live.PENDING_WINDOW), and the follow's end writes them all.
+    lines = (DATA / "v2.1-continued-from-another-file.jsonl").read_text(encoding="utf-8")
+    session = tmp_path / "session.jsonl"
+    session.write_text("", encoding="utf-8")
+    live = LiveImport(session, tmp_path / "live.jsonl")
+    with session.open("a", encoding="utf-8") as out:
+        for line in lines.splitlines(keepends=True):
+            out.write(line)
+            out.flush()
+            live.poll()
+    assert live.problem is None
+    live.finish()
+    import_claude_code(session, tmp_path / "whole.jsonl")
+    assert _steps(tmp_path / "live.jsonl") == _steps(tmp_path / "whole.jsonl")
+    topics = [e["topic"] for e in _steps(tmp_path / "live.jsonl") if e["kind"] == "import_note"]
+    assert topics == ["missing_history", "counts"]
+
+
 @pytest.mark.parametrize("name", LIVE_CASES)
 def test_a_session_written_line_by_line_ends_as_the_whole_import(name: str, tmp_path: Path) -> None:
     lines = (DATA / name).read_text(encoding="utf-8").splitlines(keepends=True)

@@ -343,8 +343,13 @@ def test_every_tool_block_of_the_source_is_in_the_trace_or_named(
     ran = {e.tool_use_id for e in of_kind(events, "tool_run")}
     assert counts["trace_tool_calls"] == len(asked) and counts["trace_tool_runs"] == len(ran)
     named = {(m["kind"], m["id"]) for m in counts["missing"]}
+    # A result whose call is in no record of the file, carried in a message of the trace: the
+    # file continues a conversation that began elsewhere, and no tool_run can hold it.
+    carried = {b.get("tool_use_id") for e in of_kind(events, "message") for b in _blocks(e)}
+    before = {r for r in results - ran if r not in uses and r in carried}
+    assert counts["answers_before_the_file"] == len(before)
     assert {("tool_use", u) for u in uses - asked} | {
-        ("tool_result", r) for r in results - ran
+        ("tool_result", r) for r in results - ran - before
     } == named
     assert counts["misplaced"] == []
     assert any(n.startswith("count check:") for n in report.notes)
@@ -357,6 +362,12 @@ def _content(rec: dict[str, Any]) -> list[dict[str, Any]]:
     content = (
         (rec.get("message") or {}).get("content") if isinstance(rec.get("message"), dict) else None
     )
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _blocks(message: Any) -> list[dict[str, Any]]:
+    """The content blocks of a recorded ``message`` event."""
+    content = message.content
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 

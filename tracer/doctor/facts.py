@@ -124,6 +124,9 @@ class TraceFacts:
     """tool_use id → what its tool returned (``tool_run``'s output), for the repeat rule."""
     import_topics: set[str] = field(default_factory=set)
     """Topics of the ``import_note`` records: what an import said about gaps in its source."""
+    history_answers: set[str] = field(default_factory=set)
+    """Results that answer a call the source file never held: it continues a conversation that
+    starts in another file (the ``missing_history`` note). Their pairing is the file's gap."""
     _api: list[ApiMessage] = field(default_factory=list, repr=False)
     _wire: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
@@ -159,6 +162,11 @@ class TraceFacts:
                 self.outputs[event.tool_use_id] = event.output
             elif isinstance(event, ImportNote):
                 self.import_topics.add(event.topic)
+                if event.topic == "missing_history" and isinstance(event.data, dict):
+                    answers = event.data.get("answers")
+                    if isinstance(answers, list):
+                        self.history_answers.update(str(a) for a in answers)
+                        self.explained.update(str(a) for a in answers)
             elif isinstance(event, ResultWrapped):
                 self.wrapped.setdefault(event.tool_use_id, event)
                 self.wrapped_index.setdefault(event.tool_use_id, i)

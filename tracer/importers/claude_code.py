@@ -39,7 +39,14 @@ from tracer.importers.journey import emit_transcript, prompt_text
 from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, collector_paused, created_at, epoch_of
 from tracer.importers.subagents import RECORDS, link_subagents
-from tracer.importers.transcript import Response, Transcript, group_calls, mark_resends, skip_label
+from tracer.importers.transcript import (
+    Response,
+    Transcript,
+    group_calls,
+    mark_resends,
+    missing_history_text,
+    skip_label,
+)
 from tracer.messages import Message
 from tracer.trace.events import Header
 from tracer.trace.writer import TraceWriter
@@ -151,6 +158,13 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     elif active.subagent_file:
         source["subagent"] = first.get("agentId") or True
     t = Transcript(path, before, responses, calls, links, report, source, records, depth=depth)
+    # A file that starts with the model's answer gets the missing_prompt note instead (the
+    # journey's), unless results of that missing start are in it too.
+    if active.missing_parent is not None and (
+        active.history_answers or any(isinstance(m, Message) and m.type == "user" for m in before)
+    ):
+        t.missing_history = {"parent": active.missing_parent, "answers": active.history_answers}
+        report.notes.append(missing_history_text(t.missing_history))
     nested = _find_children(t) if depth < MAX_DEPTH else 0
     if len(active.sidechain) > nested:
         report.skip(

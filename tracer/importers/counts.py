@@ -42,12 +42,30 @@ class Tally:
 
     asked: dict[str, str | None] = field(default_factory=dict)
     ran: dict[str, str | None] = field(default_factory=dict)
+    history: set[str] = field(default_factory=set)
+    """Results the import says answer a call of a conversation start the file lacks."""
+    carried: set[str] = field(default_factory=set)
+    """... of them, those the trace really holds, in a recorded message."""
     _stack: list[str] = field(default_factory=list)
 
     def see(self, event: Any) -> None:
         """Count one event on its way to the trace (only a few kinds matter)."""
         kind = event.kind
         if kind not in COUNTED_KINDS:
+            return
+        if kind == "message":
+            if self.history and isinstance(event.content, list):
+                self.carried.update(
+                    str(b.get("tool_use_id"))
+                    for b in event.content
+                    if isinstance(b, dict)
+                    and b.get("type") == "tool_result"
+                    and str(b.get("tool_use_id")) in self.history
+                )
+            return
+        if kind == "import_note":
+            if event.topic == "missing_history" and isinstance(event.data, dict):
+                self.history.update(str(a) for a in event.data.get("answers") or ())
             return
         inside = self._stack[-1] if self._stack else None
         if kind == "follow_up":
@@ -62,7 +80,9 @@ class Tally:
 
 
 #: The kinds :meth:`Tally.see` counts; every other event goes by untouched.
-COUNTED_KINDS = frozenset({"follow_up", "tool_run", "subagent_start", "subagent_end"})
+COUNTED_KINDS = frozenset(
+    {"follow_up", "tool_run", "subagent_start", "subagent_end", "import_note", "message"}
+)
 
 
 @dataclass(slots=True)
@@ -193,6 +213,7 @@ def check_counts(blocks: list[Block], tally: Tally, files: int = 1) -> dict[str,
             placed.setdefault(key, block)  # the copy that says where it ran
     missing: list[Block] = []
     misplaced: list[dict[str, Any]] = []
+    before_the_file = 0  # results whose call is in a conversation start the file lacks
     uses = 0
     ran_ids: set[str] = set()  # the results the source holds
     for key, block in first.items():
@@ -202,7 +223,12 @@ def check_counts(blocks: list[Block], tally: Tally, files: int = 1) -> dict[str,
             ran_ids.add(block.id)
             seen = tally.ran
         if block.id not in seen:
-            missing.append(block)
+            # Believed only where the source agrees: it holds no such call, and the trace holds
+            # the result (in the message the first request carries).
+            if block.id in tally.carried and ("tool_use", block.id) not in first:
+                before_the_file += 1
+            else:
+                missing.append(block)
             continue
         where = placed.get(key)
         if where is not None:
@@ -220,6 +246,7 @@ def check_counts(blocks: list[Block], tally: Tally, files: int = 1) -> dict[str,
         "misplaced": misplaced[:MAX_NAMED],
         "misplaced_count": len(misplaced),
         "calls_without_result": len(set(tally.asked) - ran_ids - set(tally.ran)),
+        "answers_before_the_file": before_the_file,
     }
 
 
@@ -250,6 +277,11 @@ def describe(counts: dict[str, Any]) -> str:
         out += "; not in the trace: " + ", ".join(gaps)
     if wrong:
         out += "; in the wrong loop: " + ", ".join(wrong)
+    if counts.get("answers_before_the_file"):
+        out += (
+            f"; {counts['answers_before_the_file']} tool_result(s) answer a call made before "
+            "this file begins (in the trace as messages, with no tool_run of their own)"
+        )
     if counts["calls_without_result"]:
         out += f"; {counts['calls_without_result']} call(s) whose result was never written"
     return out

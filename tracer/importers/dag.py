@@ -82,6 +82,13 @@ class ActivePath:
     """``tool_use_id`` of each kept result that answers no ``tool_use`` in the file."""
     clear_roots: dict[str, str] = field(default_factory=dict)
     """Roots of a later conversation in the file (/clear, plan mode) → the earlier one's leaf."""
+    missing_parent: str | None = None
+    """The parent the conversation's first record names when it is not in the file: the file
+    continues a conversation whose start was written elsewhere (a session split across two
+    files, a file cut by hand). A compaction's boundary naming its old leaf is not this: the
+    summary replaced that history."""
+    history_answers: list[str] = field(default_factory=list)
+    """``tool_use_id`` of each result on the path that answers a call of that missing start."""
 
 
 Look = tuple[str | None, list[str], list[str]]
@@ -142,6 +149,7 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
     # The last message, unless it is a local command typed after the last answer.
     leaf = next((r for _, r in reversed(main) if not is_local_command(r)), main[-1][1])
     cur: dict[str, Any] | None = leaf
+    missing_parent: str | None = None
     while cur is not None:
         on_path.add(cur["uuid"])
         parent = chain.parent(cur)
@@ -157,7 +165,9 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
                 and chain.answered(before)
             ):
                 clear_roots[cur["uuid"]] = parent = before  # the conversation before it
-        cur = chain.by_uuid.get(parent) if parent else None
+        last, cur = cur, chain.by_uuid.get(parent) if parent else None
+        if cur is None and parent and not _replaced(last, summary_roots):
+            missing_parent = parent
         if cur is not None and cur["uuid"] in on_path:
             # A record that names itself or a later record of its own chain as its parent:
             # the file was edited or damaged. Walking on would go round forever.
@@ -172,6 +182,7 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
     every_use = {tid for ids in uses.values() for tid in ids}
     keep: list[Kept] = []
     orphans: list[str] = []
+    history_answers: list[str] = []
     reasons = _SkipReasons(chain, on_path)
     # Messages and boundaries: nothing else is kept.
     for item, look in zip(census.candidates, looks, strict=True):
@@ -184,6 +195,8 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         ids = look[2]
         if uid in on_path or any(t in asked for t in ids):
             keep.append((item, look[1], ids))
+            if missing_parent is not None and uid in on_path:
+                history_answers += (t for t in ids if t not in every_use)
         elif rec.get("parentUuid") in on_path and for_model(rec):
             keep.append((item, look[1], ids))  # a hook's text beside the chain: the model saw it
         elif ids and not set(ids) & every_use:
@@ -192,8 +205,21 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         else:
             report.skip(reasons.of(rec))
     return ActivePath(
-        in_conversation_order(keep), sidechain, subagent_file, summary_roots, orphans, clear_roots
+        in_conversation_order(keep),
+        sidechain,
+        subagent_file,
+        summary_roots,
+        orphans,
+        clear_roots,
+        missing_parent,
+        history_answers,
     )
+
+
+def _replaced(first: dict[str, Any], summary_roots: dict[str, str | None]) -> bool:
+    """Whether the history before ``first`` was replaced by a compaction summary (a boundary, or
+    a 1.0.x summary root), so that a missing parent loses nothing the model was sent."""
+    return first.get("subtype") == "compact_boundary" or first["uuid"] in summary_roots
 
 
 class _SkipReasons:

@@ -26,7 +26,12 @@ from tracer.importers.journey_calls import cut_off_call, failed_call, model_call
 from tracer.importers.journey_compactions import CLEARED, compactions
 from tracer.importers.output import epoch_of
 from tracer.importers.subagents import describe
-from tracer.importers.transcript import INTERRUPTED, Transcript, split_at_compactions
+from tracer.importers.transcript import (
+    INTERRUPTED,
+    Transcript,
+    missing_history_text,
+    split_at_compactions,
+)
 from tracer.trace.events import EndReason, Event, SessionStarted, SubagentEnded, SubagentStarted
 
 
@@ -58,6 +63,8 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
             "model's answer, so the first request holds no user message",
             data={"first": next((m.type for m in t.before if isinstance(m, Message)), "assistant")},
         )
+    if t.missing_history is not None:
+        b.note("missing_history", missing_history_text(t.missing_history), data=t.missing_history)
     segments = split_at_compactions(t.before)
     b.extend(segments[0][1])
     compactions(b, segments[1:])

@@ -210,3 +210,22 @@ class Transcript:
     children: dict[str, Transcript] = field(default_factory=dict)
     """Subagent runs, by the ``tool_use`` id of the Task call that ran them: nested loops."""
     depth: int = 0
+    missing_history: dict[str, Any] | None = None
+    """Set when the file continues a conversation that starts elsewhere: the parent its first
+    record names (``parent``) and the results that answer calls of that start (``answers``)."""
+
+
+def missing_history_text(missing: dict[str, Any]) -> str:
+    """What a file that continues a conversation lacks, said once (a note and the report)."""
+    answers = missing["answers"]
+    text = (
+        f"this file continues a conversation that starts elsewhere: its first message's parent "
+        f"{missing['parent']} is not in it (a session written to two files, or a file cut "
+        "short), so each rebuilt request holds only what this file has"
+    )
+    if answers:
+        text += (
+            f"; {len(answers)} tool_result(s) answer tool_use blocks of that missing start "
+            f"({', '.join(answers[:3])}): a gap in the file, not a fault of the loop"
+        )
+    return text

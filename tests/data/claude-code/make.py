@@ -717,6 +717,29 @@ def broken_stream_2_1() -> None:
     t.write("v2.1-resent-after-broken-stream.jsonl")
 
 
+def continued_elsewhere_2_1() -> None:
+    """2.1.260: the second half of a session whose start was written to another file (the
+    project's folder was renamed while it ran). Its first record is the result of a Bash call
+    made in the first half; the file ends with the control records newer versions write."""
+    t = Transcript("2.1.260")
+    first_half = "as-main-in-the-other-file"
+    r = t.result(first_half, "toolu_w1", "renamed 3 folders", bash_raw("renamed 3 folders"))
+    t.records[-1].update(entrypoint="claude-desktop", promptId="prompt-0001")
+    a = t.assistant(
+        r, "msg_w2", use("toolu_w2", "Bash", command="ls"), usage=tokens(3, 9000, 40, 9)
+    )
+    r = t.result(a, "toolu_w2", "app\nlib", bash_raw("app\nlib"))
+    t.assistant(r, "msg_w3", text("Both folders are back."), usage=tokens(3, 9100, 30, 6))
+    for control in (
+        {"type": "last-prompt", "lastPrompt": "Put the folders back."},
+        {"type": "custom-title", "customTitle": "Folders"},
+        {"type": "atis-latch", "atis": ""},
+        {"type": "bridge-session", "bridgeSessionId": "cse_0001", "lastSequenceNum": 0},
+    ):
+        t.add({**control, "sessionId": t.session})
+    t.write("v2.1-continued-from-another-file.jsonl")
+
+
 def main() -> None:
     compaction_1_0()
     result_before_assistant()
@@ -735,6 +758,7 @@ def main() -> None:
     progress_only_2_1()
     hook_context_2_1()
     broken_stream_2_1()
+    continued_elsewhere_2_1()
 
 
 if __name__ == "__main__":
