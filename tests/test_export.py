@@ -222,3 +222,47 @@ def test_exports_name_the_pairing_patch() -> None:
     trace = RECORDINGS_DIR / "faults" / "01-result-not-returned.trace.jsonl"
     assert "patched by ensureToolResultPairing" in export_text(trace, "md")
     assert "ensureToolResultPairing patches the request" in export_text(trace, "mermaid")
+
+
+def test_otlp_json_written_a_span_at_a_time_is_the_whole_document(
+    trace: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tracer.export.otlp import Options, write_json
+    from tracer.export.walk import walk
+
+    options = Options(content=True)
+    whole = export_text(trace, "otlp-json", options)
+    pieces: list[bytes] = []
+    write_json(walk(trace), pieces.append, options)
+    assert len(pieces) > 3  # really in pieces: the head, each span, the tail
+    assert b"".join(pieces) == whole.encode()
+    # The command writes those pieces: into a file, and (C1 and bidi controls escaped) to stdout.
+    out = tmp_path / "spans.json"
+    argv = ["export", str(trace), "--format", "otlp-json", "--otlp-content"]
+    assert main([*argv, "-o", str(out)]) == 0
+    assert out.read_bytes() == whole.encode()
+    capsys.readouterr()
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(whole)
+
+
+def test_an_otlp_export_that_fails_part_way_leaves_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tracer.export.otlp as otlp
+
+    out = tmp_path / "spans.json"
+    out.write_text("the last export\n", encoding="utf-8")
+    real, calls = otlp.to_json_bytes, []
+
+    def stopped(value: Any) -> bytes:
+        calls.append(value)
+        if len(calls) == 5:
+            raise KeyboardInterrupt  # Ctrl-C with four spans written
+        return real(value)
+
+    monkeypatch.setattr(otlp, "to_json_bytes", stopped)
+    argv = ["export", str(MAIN_RECORDING), "--format", "otlp-json", "-o", str(out)]
+    assert main(argv) == 130
+    assert out.read_text(encoding="utf-8") == "the last export\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["spans.json"]

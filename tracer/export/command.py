@@ -117,6 +117,29 @@ def export_text(trace: Path, fmt: str, options: Any = None) -> str:
     return module.render(walk(trace))
 
 
+def _write_otlp(trace: Path, output: Path | None, options: Any) -> None:
+    """The OTLP/JSON document, written a span at a time (:func:`~tracer.export.otlp.write_json`)
+    into ``output`` or, with its C1 and bidi controls escaped (the same JSON value), to stdout."""
+    from tracer.export.otlp import write_json
+    from tracer.export.walk import walk
+
+    w = walk(trace)
+    if output is None:
+        write_json(w, lambda piece: sys.stdout.write(printable_json(piece.decode())), options)
+        return
+    output.parent.mkdir(parents=True, exist_ok=True)
+    # Written beside the target and renamed into place once whole: a Ctrl-C while hundreds of
+    # megabytes go out leaves the old file (or none), never a document cut in half.
+    partial = output.with_name(f".{output.name}.{os.getpid()}.partial")
+    try:
+        with partial.open("wb") as out:
+            write_json(w, out.write, options)
+        os.replace(partial, output)
+    finally:
+        partial.unlink(missing_ok=True)
+    print(printable(f"wrote {output}"), file=sys.stderr)
+
+
 def otlp_options(args: argparse.Namespace, salt: str = "") -> Any:
     """The OTLP export's options from the command line."""
     from tracer.errors import UserError
@@ -196,13 +219,13 @@ def _export(args: argparse.Namespace) -> int:
     otlp_flags = args.otlp_content is not None or args.otlp_max_content is not None
     if args.format != "otlp-json" and (otlp_flags or args.shift_to_now):
         raise UserError("--otlp-content, --otlp-max-content and --shift-to-now go with OTLP")
-    options = otlp_options(args) if args.format == "otlp-json" else None
-    text = export_text(args.trace, args.format, options)
+    if args.format == "otlp-json":
+        _write_otlp(args.trace, args.output, otlp_options(args))
+        return 0
+    text = export_text(args.trace, args.format, None)
     if args.output is None:
-        if args.format == "otlp-json":  # the same JSON value, its C1 and bidi controls escaped
-            sys.stdout.write(printable_json(text))
-        else:  # a document: as it is into a pipe or a file, made printable on a terminal
-            sys.stdout.write(printable(text, lines=True) if sys.stdout.isatty() else text)
+        # A document: as it is into a pipe or a file, made printable on a terminal.
+        sys.stdout.write(printable(text, lines=True) if sys.stdout.isatty() else text)
         return 0
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(text, encoding="utf-8")

@@ -55,6 +55,17 @@ def to_json(v: Any) -> str:
     return json.dumps(v, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
+def to_json_bytes(v: Any) -> bytes:
+    """:func:`to_json` as UTF-8 bytes, for writing: orjson's bytes as they are, never decoded to
+    text only to be encoded again."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(v, default=str, option=_AS_STDLIB)
+        except (TypeError, _orjson.JSONEncodeError):
+            pass
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":"), default=str).encode()
+
+
 _AS_STDLIB = (
     0 if _orjson is None else _orjson.OPT_PASSTHROUGH_DATACLASS | _orjson.OPT_PASSTHROUGH_DATETIME
 )
