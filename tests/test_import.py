@@ -251,6 +251,8 @@ def test_rewound_branch_and_unknown_records_are_skipped(tmp_path: Path) -> None:
         tmp_path / "s.jsonl",
         [
             {"type": "atis-latch", "brandNew": True},
+            {"type": "frame-link", "sessionId": "s"},
+            {"type": "workflow-start", "sessionId": "s"},  # a kind no version we know writes
             _rec("user", "u1", None, "first try", somethingNew={"x": 1}),
             _rec("assistant", "a1", "u1", [{"type": "text", "text": "old answer"}], mid="m1"),
             _rec("user", "u2", None, "second try"),  # the user rewound and asked again
@@ -278,6 +280,8 @@ def test_rewound_branch_and_unknown_records_are_skipped(tmp_path: Path) -> None:
     events = list(TraceReader(tmp_path / "t.jsonl"))
     assert report.skipped == {
         "atis-latch records": 1,
+        "frame-link records": 1,
+        "records of an unknown kind 'workflow-start' (not read)": 1,
         "records off the active branch (rewound or edited)": 2,
     }
     assert {m.uuid for m in _of(events, "message")} == {"u2", "a2", "r1", "a3"}

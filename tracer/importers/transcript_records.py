@@ -135,6 +135,13 @@ IGNORED_KINDS = frozenset(
         "atis-latch",
         "tag",
         "away-summary",
+        # Seen in real 2.1 sessions (listed in anthropics/claude-code#92735), by their names
+        # metadata for Claude Code's own views. Not confirmed from the source: should one ever
+        # carry a tool block, the count check (tracer.importers.counts) names it.
+        "frame-link",
+        "agent-setting",
+        "artifact-comment-monitor",
+        "artifact-autoreact-ledger",
     }
 )
 
