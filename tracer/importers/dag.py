@@ -8,7 +8,7 @@ the model is the path from the last message back to the root, plus the tool resu
 ``tool_use`` blocks on that path (Claude Code rebuilds a resumed session the same way, walking
 ``parentUuid`` back from a leaf).
 
-Real files bend that picture in four ways, each handled here:
+Real files bend that picture in several ways, each handled here:
 
 * **compaction** starts a new root. Since 2.0 a ``system``/``compact_boundary`` (``parentUuid:
   null``) keeps the old leaf in ``logicalParentUuid``; in 1.0.x there is no boundary at all, only
@@ -35,7 +35,11 @@ Real files bend that picture in four ways, each handled here:
   answer never reached a request: they are skipped as local commands, not as a rewind;
 * **hook attachments** (``PreToolUse``/``PostToolUse`` text for the model) hang off the
   ``tool_use`` or ``tool_result`` they belong to, beside the chain: they are kept as what the
-  model saw.
+  model saw;
+* **a start written elsewhere**: the walk back ends at a record whose parent is not in the file
+  at all (a session split across two files, a file cut short). The path is imported from there,
+  and that parent is kept, with the results on the path whose calls are in the missing start,
+  so that a note can say what the rebuilt requests lack.
 
 Whatever is left out is counted under its real reason: "rewound or edited" only for a branch that
 starts with a prompt the user replaced. Sidechain records (subagents, before v2.1 kept inline) are
