@@ -124,7 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt as exc:
         name = getattr(exc, "name", "Ctrl-C")
-        print(f"tracer: interrupted ({name})", file=sys.stderr)
+        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+            print(f"tracer: interrupted ({name})", file=sys.stderr)
         return int(getattr(exc, "exit_code", 130))
 
 

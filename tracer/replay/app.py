@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.app import SystemCommand
 from textual.widget import AwaitMount
 
-from tracer.replay import palette
+from tracer.replay import palette, stop_signals
 from tracer.replay.i18n import tr
 from tracer.replay.input_errors import InputErrorApp
 from tracer.replay.printable_filter import PrintableFilter
@@ -66,6 +66,8 @@ class ReplayApp(InputErrorApp):
         # base screen would be waited for, but Textual only takes the app's query root after that
         # wait, once the replay has opened the tour's first card: app.query_one would search it.)
         await AwaitMount(self.replay, [self.replay])
+        if not self.is_headless:  # SIGTERM, SIGHUP and SIGINT close the app as q does
+            stop_signals.listen(self.exit)
 
     @property
     def lang(self) -> str:

@@ -119,6 +119,7 @@ def build_app(args: argparse.Namespace, feed: Any = None) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from tracer.replay.input_errors import raise_input_error
+    from tracer.replay.stop_signals import raise_if_stopped, stoppable
 
     check_flags(args)
     if args.follow and args.trace is not None and args.trace.is_file():
@@ -142,8 +143,10 @@ def run(args: argparse.Namespace) -> int:
         from tracer.replay.sources import remember
 
         remember(app.replay.index.reader.path)  # the picker's "opened lately"
-    app.run()
+    with stoppable():
+        app.run()
     raise_input_error(app)  # bad input met while drawing: one line, after the terminal is back
+    raise_if_stopped()  # a stop signal: the terminal is back, exit 128 + its number
     return 0
 
 
@@ -153,6 +156,7 @@ def _run_live(args: argparse.Namespace) -> int:
     import tempfile
 
     from tracer.importers.live import LiveImport
+    from tracer.replay.stop_signals import raise_if_stopped, stoppable
 
     with tempfile.TemporaryDirectory(prefix="tracer-live-") as tmp:
         live = LiveImport(args.trace, Path(tmp) / f"{args.trace.stem}.trace.jsonl")
@@ -160,13 +164,15 @@ def _run_live(args: argparse.Namespace) -> int:
         args.trace = live.output
         app = build_app(args, feed=live.poll)
         try:
-            app.run()
+            with stoppable():
+                app.run()
         finally:
             live.finish()
     if live.problem:
         import sys
 
         print(f"tracer: {live.problem}", file=sys.stderr)
+    raise_if_stopped()
     return 0
 
 

@@ -46,6 +46,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tracer.replay.factory import make_tour_app
+    from tracer.replay.stop_signals import raise_if_stopped, stoppable
 
-    make_tour_app(lang=args.lang, restart=args.restart).run()
+    with stoppable():
+        make_tour_app(lang=args.lang, restart=args.restart).run()
+    raise_if_stopped()  # a stop signal: the terminal is back, exit 128 + its number
     return 0
