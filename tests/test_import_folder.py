@@ -111,3 +111,31 @@ def test_an_output_that_is_a_file_is_one_line(
     err = capsys.readouterr().err
     assert err.startswith(f"tracer: {taken}: cannot make the folder for the traces")
     assert "Traceback" not in err
+
+
+def test_a_ctrl_c_part_way_says_which_traces_are_there(
+    project: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import tracer.importers.claude_code as claude_code
+
+    real, done = claude_code.import_claude_code, []
+
+    def stopped_at_the_third(path: object, output: object) -> object:
+        if len(done) == 2:
+            raise KeyboardInterrupt
+        done.append(path)
+        return real(path, output)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(claude_code, "import_claude_code", stopped_at_the_third)
+    out = tmp_path / "traces"
+    assert main(["import", "claude-code", str(project), "-o", str(out)]) == 130
+    err = capsys.readouterr().err.splitlines()
+    assert err[-2:] == [f"wrote 2 trace(s) into {out}", "tracer: interrupted (Ctrl-C)"]
+    assert err[-3].split()[:2] == ["2", "sessions"]
+    # The two done are whole; the third was never begun; nothing half-written is left.
+    traces = sorted(out.iterdir())
+    assert [p.name for p in traces] == [f"{Path(str(p)).stem}.trace.jsonl" for p in done]
+    assert all(validate_trace(t)[1] == [] for t in traces)

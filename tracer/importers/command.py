@@ -9,10 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracer.errors import UserError
 from tracer.printable import printable
+
+if TYPE_CHECKING:
+    from tracer.importers.folder import Row
 
 
 def register(subparsers: Any) -> None:
@@ -121,7 +124,7 @@ def _claude_code(args: argparse.Namespace) -> int:
 
 def _folder(folder: Path, output: Path) -> int:
     """Every session of a project folder; exit 2 when any could not be imported."""
-    from tracer.importers.folder import import_folder, progress_bar, summary_table
+    from tracer.importers.folder import import_folder, progress_bar
 
     tty = sys.stderr.isatty()
 
@@ -131,14 +134,29 @@ def _folder(folder: Path, output: Path) -> int:
             bar = "\r" + printable(progress_bar(done, total, session).removeprefix("\r"))
             print(bar, end=end, file=sys.stderr, flush=True)
 
-    rows = import_folder(folder, output, show)
-    for line in summary_table(rows):  # session names and their errors
-        print(printable(line), file=sys.stderr)
+    rows: list[Row] = []
+    try:
+        import_folder(folder, output, show, rows)
+    except KeyboardInterrupt:
+        # Each trace is written whole or not at all (atomic): say which are there, then stop.
+        if tty:
+            print(file=sys.stderr)  # end the bar's line
+        _summary(rows, output)
+        raise
+    _summary(rows, output)
+    return 2 if any(r.error for r in rows) else 0
+
+
+def _summary(rows: list[Row], output: Path) -> None:
+    from tracer.importers.folder import summary_table
+
+    if rows:
+        for line in summary_table(rows):  # session names and their errors
+            print(printable(line), file=sys.stderr)
     print(
         printable(f"wrote {sum(r.error is None for r in rows)} trace(s) into {output}"),
         file=sys.stderr,
     )
-    return 2 if any(r.error for r in rows) else 0
 
 
 def _follow(session: Path, output: Path, idle_exit: float | None) -> int:

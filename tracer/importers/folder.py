@@ -48,12 +48,17 @@ def folder_sessions(folder: Path) -> list[Path]:
 
 
 def import_folder(
-    folder: Path, output: Path, progress: Callable[[int, int, Path], None] | None = None
+    folder: Path,
+    output: Path,
+    progress: Callable[[int, int, Path], None] | None = None,
+    rows: list[Row] | None = None,
 ) -> list[Row]:
     """Import every session of ``folder`` into ``output/``; ``progress(done, total, session)``
-    is called before each one and once at the end."""
+    is called before each one and once at the end. Each row is added to ``rows`` as soon as its
+    session is done, so a caller interrupted part-way (Ctrl-C) still has the ones before."""
     from tracer.importers.claude_code import import_claude_code
 
+    rows = [] if rows is None else rows
     sessions = folder_sessions(folder)
     if not sessions:
         raise UserError("no Claude Code session (*.jsonl) in this folder", folder)
@@ -61,7 +66,6 @@ def import_folder(
         output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"cannot make the folder for the traces ({exc.strerror})", output) from None
-    rows: list[Row] = []
     for k, session in enumerate(sessions):
         if progress is not None:
             progress(k, len(sessions), session)
