@@ -106,3 +106,37 @@ def test_no_usage_is_an_estimate_and_says_so() -> None:
     assert guess == Tokens(input=1_001, estimated=True)
     assert guess.line().startswith("≈1,001 in (estimated")
     assert tokens_of({"input_tokens": True, "output_tokens": "5"}) is None  # not counts
+
+
+def test_usage_fields_that_are_not_counts_count_nothing_in_any_view(tmp_path: Path) -> None:
+    # A transcript is someone's file: its usage may hold a string (a fuzzer's three megabytes
+    # of "x" once crashed the Markdown and OTLP exports), a float, true, or a negative number.
+    from tracer.cli import main
+    from tracer.export.otlp import payload
+    from tracer.export.walk import usage_totals, walk
+
+    records = [
+        json.loads(x)
+        for x in (DATA / "v2.1-result-before-assistant.jsonl").read_text().splitlines()
+    ]
+    odd = {"input_tokens": "x" * 1000, "cache_read_input_tokens": 2.5, "output_tokens": True}
+    for rec in records:
+        if rec.get("type") == "assistant":
+            rec["message"]["usage"] = {**odd, "cache_creation_input_tokens": 7}
+    source = tmp_path / "odd.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    trace = tmp_path / "odd.trace.jsonl"
+    import_claude_code(source, trace)
+    events = list(TraceReader(trace))
+    assert tokens_of(odd) is None  # nothing in it is a count
+    responses = [e for e in events if e.kind == "response"]
+    assert responses and usage_totals(events) == (7 * len(responses), 0)
+    spans = payload(walk(trace))["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    chat = next(s for s in spans if s["name"].startswith("chat"))
+    named = {a["key"]: a["value"] for a in chat["attributes"]}
+    assert named["gen_ai.usage.input_tokens"] == {"intValue": "7"}
+    assert "gen_ai.usage.cache_read.input_tokens" not in named
+    for fmt in ("md", "mermaid", "otlp-json"):
+        assert main(["export", str(trace), "--format", fmt, "-o", str(tmp_path / fmt)]) == 0
+    assert "x" * 100 not in (tmp_path / "md").read_text(encoding="utf-8")
+    assert main(["show", str(trace)]) == 0

@@ -16,6 +16,7 @@ from typing import Any
 
 from tracer.export.walk import Walk, block_summary, note_of, short, usage_totals
 from tracer.hooks import shown_line
+from tracer.trace.tokens import tokens_of
 
 PREVIEW = 400
 
@@ -102,11 +103,11 @@ def describe(w: Walk, e: Any) -> list[str]:
             for u in e.assistant_uuids
             if u in w.messages and isinstance(w.messages[u].content, list) and w.messages[u].content
         ]
-        usage = e.usage or {}
+        counted = tokens_of(e.usage)
+        tokens = f"tokens: {counted.line()}" if counted is not None else "no usage recorded"
         return [
             f"`{e.model}` answered with {len(e.assistant_uuids)} block(s), stop_reason "
-            f"`{e.stop_reason}`, {usage.get('input_tokens')} input / "
-            f"{usage.get('output_tokens')} output tokens",
+            f"`{e.stop_reason}`, {tokens}",
             *(f"   - {b}" for b in blocks),
         ]
     if k == "follow_up":

@@ -24,6 +24,7 @@ from tracer.export.otlp_spans import (
     span,
     to_json,
 )
+from tracer.export.walk import usage_totals
 
 ERROR_ENDINGS = ("model_error",)
 INTERRUPTED = ("aborted_tools", "aborted_streaming")
@@ -107,13 +108,7 @@ def closed(ctx: Context, loop: Loop, last: Any, totals: dict[str, Any] | None = 
 
 def session_totals(events: list[Any], turns: int) -> dict[str, Any]:
     """The whole session's usage (every response once, subagents' included) and turns."""
-    inp = out = 0
-    for e in events:
-        if e.kind == "response":
-            u = e.usage or {}
-            inp += int(u.get("input_tokens") or 0) + int(u.get("cache_read_input_tokens") or 0)
-            inp += int(u.get("cache_creation_input_tokens") or 0)
-            out += int(u.get("output_tokens") or 0)
+    inp, out = usage_totals(events)
     return {
         "gen_ai.usage.input_tokens": inp,
         "gen_ai.usage.output_tokens": out,

@@ -29,6 +29,7 @@ from tracer.export.otlp_spans import (
     step_event,
     to_json,
 )
+from tracer.trace.tokens import count
 
 
 @dataclass
@@ -116,10 +117,11 @@ def answered(
     ctx: Context, parent: str, request: Any, response: Any, sent: Sent, blocks: list[Any]
 ) -> dict[str, Any]:
     """The span of a request that got its answer; ``blocks`` are the answer's content blocks."""
-    usage = response.usage or {}
-    cache_read = usage.get("cache_read_input_tokens")
-    cache_write = usage.get("cache_creation_input_tokens")
-    total_in = int(usage.get("input_tokens") or 0) + int(cache_read or 0) + int(cache_write or 0)
+    usage = response.usage if isinstance(response.usage, dict) else {}
+    # Only counts are counted: a trace is someone's file, and a usage field may hold anything.
+    cache_read = count(usage.get("cache_read_input_tokens"))
+    cache_write = count(usage.get("cache_creation_input_tokens"))
+    total_in = (count(usage.get("input_tokens")) or 0) + (cache_read or 0) + (cache_write or 0)
     asked = any(isinstance(b, dict) and b.get("type") == "tool_use" for b in blocks)
     finish = response.stop_reason or ("tool_use" if asked else "end_turn")
     start = ctx.at(response, -(response.latency_ms or 0))
@@ -130,7 +132,7 @@ def answered(
             "gen_ai.response.model": response.model,
             "gen_ai.response.id": response.message_id,
             "gen_ai.usage.input_tokens": total_in,
-            "gen_ai.usage.output_tokens": int(usage.get("output_tokens") or 0),
+            "gen_ai.usage.output_tokens": count(usage.get("output_tokens")) or 0,
             "gen_ai.usage.cache_read.input_tokens": cache_read,
             "gen_ai.usage.cache_creation.input_tokens": cache_write,
             "gen_ai.response.finish_reasons": [finish],

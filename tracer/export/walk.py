@@ -13,6 +13,7 @@ from typing import Any
 
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
+from tracer.trace.tokens import tokens_of
 
 #: How each stage is named in an export; the four steps of the result's trip carry their number,
 #: as in the chapter's 结果的旅途.
@@ -108,11 +109,8 @@ def usage_totals(events: list[Any]) -> tuple[int, int]:
     inp = out = 0
     for e in events:
         if e.kind == "response":
-            usage = e.usage or {}
-            inp += (
-                int(usage.get("input_tokens") or 0)
-                + int(usage.get("cache_read_input_tokens") or 0)
-                + int(usage.get("cache_creation_input_tokens") or 0)
-            )
-            out += int(usage.get("output_tokens") or 0)
+            counted = tokens_of(e.usage)  # the fields that are counts; None when none is
+            if counted is not None:
+                inp += counted.prompt
+                out += counted.output
     return inp, out

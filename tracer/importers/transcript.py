@@ -26,6 +26,7 @@ from tracer.importers.transcript_records import (
     to_message,
 )
 from tracer.messages import Message
+from tracer.trace.tokens import count
 
 __all__ = [
     "IGNORED_KINDS",
@@ -76,9 +77,8 @@ class Response:
 def prompt_tokens(usage: dict[str, Any]) -> int:
     """Everything the request's prompt counted: fresh input, cache reads and cache writes."""
     return sum(
-        int(usage.get(k) or 0)
+        count(usage.get(k)) or 0
         for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
-        if isinstance(usage.get(k) or 0, int)
     )
 
 
@@ -100,7 +100,7 @@ def mark_resends(responses: list[Response]) -> None:
         if after <= before and not any(m.tool_uses() for m in prev.messages):
             prev.cut_off = True
         else:
-            grown = after - before - int(prev.usage().get("output_tokens") or 0)
+            grown = after - before - (count(prev.usage().get("output_tokens")) or 0)
             if grown > 0:
                 nxt.unwritten_input = grown
 

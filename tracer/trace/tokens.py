@@ -29,8 +29,14 @@ from typing import Any
 BYTES_PER_TOKEN = 4
 
 
+def count(value: Any) -> int | None:
+    """A usage field as a count of tokens: a whole number, not negative; else ``None``. A trace
+    or a transcript is someone's file: a string, a float or ``true`` there counts nothing."""
+    return value if type(value) is int and value >= 0 else None
+
+
 def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+    return count(value) or 0
 
 
 @dataclass(frozen=True, slots=True)
