@@ -11,7 +11,8 @@ terminal would take them) and an alarm as a hang guard. The properties:
 * no exception escapes ``main`` (a traceback), and nothing runs past the time limit (a hang);
 * bad input is one line on stderr (``tracer: …``), exit 2;
 * a trace ``validate`` accepts opens in every other command (exit 0 or 1, never 2);
-* an import that fails leaves no output file behind.
+* an import that fails leaves no output file behind, and the trace an import wrote goes
+  through every trace command with these same properties.
 
 Mutations are drawn from a seeded :class:`random.Random`, so a case is reproducible from its seed
 and name. ``python tests/fuzz/fuzz_harness.py --cases 300`` is the long run;
@@ -399,9 +400,17 @@ class Report:
 
 
 def check_case(
-    case: str, kind: str, path: Path, workdir: Path, report: Report, timeout: float, skip: set[str]
+    case: str,
+    kind: str,
+    path: Path,
+    workdir: Path,
+    report: Report,
+    timeout: float,
+    skip: set[str],
+    chain: bool = True,
 ) -> None:
-    """Run every command of ``kind`` on ``path`` and check the properties."""
+    """Run every command of ``kind`` on ``path`` and check the properties; with ``chain``, the
+    trace an import wrote goes through the trace commands too."""
     validated = False
     for template in COMMANDS[kind]:
         label = template[0] if template[0] != "export" else f"export-{template[-1]}"
@@ -427,6 +436,10 @@ def check_case(
             report.fail(case, outcome, f"validate passed but {label} refused: {lines[:1]}", path)
         if template[0] == "import" and outcome.code != 0 and out.exists():
             report.fail(case, outcome, "a failed import left its output behind")
+        if template[0] == "import" and outcome.code == 0 and chain and out.is_file():
+            # What an import wrote is a trace like any other: every trace command must read it
+            # (a transcript's odd usage once imported fine and crashed two exports).
+            check_case(f"{case} → trace", "trace", out, workdir, report, timeout, skip, chain)
 
 
 def fuzz(
