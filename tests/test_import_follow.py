@@ -203,3 +203,32 @@ def test_a_real_session_followed_as_it_was_written(source: Path, tmp_path: Path)
     live.finish()
     import_claude_code(session, tmp_path / "whole.jsonl")
     assert _steps(tmp_path / "live.jsonl") == _steps(tmp_path / "whole.jsonl")
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_ends_a_follow_as_ctrl_c_does(signum: str, tmp_path: Path) -> None:
+    # timeout(1) sends SIGTERM and a closing terminal SIGHUP: the follow still writes the rest
+    # (the loop's ending included) instead of dying with its last steps unwritten.
+    import os
+    import signal
+
+    from tracer.importers.live import follow_import
+
+    session = tmp_path / "session.jsonl"
+    session.write_bytes((DATA / "v2.1-resent-after-broken-stream.jsonl").read_bytes())
+    naps: list[float] = []
+    before = signal.getsignal(getattr(signal, signum))
+
+    def nap(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) == 2:
+            os.kill(os.getpid(), getattr(signal, signum))
+
+    live = follow_import(session, tmp_path / "live.jsonl", sleep=nap)
+    assert len(naps) == 2  # it stopped at the signal, not at an idle limit
+    events = list(TraceReader(tmp_path / "live.jsonl"))
+    assert events[-1].kind == "terminal"
+    import_claude_code(session, tmp_path / "whole.jsonl")
+    assert _steps(tmp_path / "live.jsonl") == _steps(tmp_path / "whole.jsonl")
+    assert live.problem is None
+    assert signal.getsignal(getattr(signal, signum)) is before  # the handler was given back

@@ -232,20 +232,27 @@ def follow_import(
     sleep: Any = None,
 ) -> LiveImport:
     """``import claude-code --follow``: poll until Ctrl-C (or ``idle_exit`` seconds without a
-    new line), then write the rest."""
+    new line), then write the rest.
+
+    SIGTERM (``timeout``, ``kill``) and SIGHUP (the terminal closing) stop it as Ctrl-C does
+    (:class:`tracer.interrupts.Interrupts`): the rest is written, not cut off with the
+    process; a second signal while it is written is ignored."""
     import time
+
+    from tracer.interrupts import Interrupts
 
     sleep = sleep or time.sleep
     live = LiveImport(source, output)
     idle = 0.0
-    try:
-        while idle_exit is None or idle < idle_exit:
-            before = live._offset
-            live.poll()
-            idle = 0.0 if live._offset != before else idle + interval
-            sleep(interval)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        live.finish()
+    with Interrupts():
+        try:
+            while idle_exit is None or idle < idle_exit:
+                before = live._offset
+                live.poll()
+                idle = 0.0 if live._offset != before else idle + interval
+                sleep(interval)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            live.finish()
     return live
