@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -139,3 +140,45 @@ def test_a_ctrl_c_part_way_says_which_traces_are_there(
     traces = sorted(out.iterdir())
     assert [p.name for p in traces] == [f"{Path(str(p)).stem}.trace.jsonl" for p in done]
     assert all(validate_trace(t)[1] == [] for t in traces)
+
+
+@pytest.mark.parametrize(("name", "code"), [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_a_stop_signal_mid_trace_leaves_no_half_written_file(
+    name: str,
+    code: int,
+    project: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # timeout(1) or a closing terminal while the second trace is being written: the import
+    # stops as at a Ctrl-C, the trace being written is removed, the ones before are whole.
+    import os
+    import signal
+
+    import tracer.importers.claude_code as claude_code
+
+    real, calls = claude_code.emit_all, []
+
+    def signalled(t: Any, emit: Any) -> Any:
+        calls.append(t)
+        if len(calls) < 2:
+            return real(t, emit)
+        sent = []
+
+        def emit_then_signal(event: Any) -> Any:
+            emit(event)
+            sent.append(event)
+            if len(sent) == 10:
+                os.kill(os.getpid(), getattr(signal, name))
+
+        return real(t, emit_then_signal)
+
+    monkeypatch.setattr(claude_code, "emit_all", signalled)
+    out = tmp_path / "traces"
+    assert main(["import", "claude-code", str(project), "-o", str(out)]) == code
+    err = capsys.readouterr().err.splitlines()
+    assert err[-2:] == [f"wrote 1 trace(s) into {out}", f"tracer: interrupted ({name})"]
+    left = sorted(p.name for p in out.iterdir())
+    assert len(left) == 1 and not left[0].startswith(".")  # no hidden .partial file
+    assert validate_trace(out / left[0])[1] == []

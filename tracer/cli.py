@@ -28,6 +28,7 @@ from typing import NoReturn
 
 from tracer import __version__, cli_read, cli_record
 from tracer.errors import UserError
+from tracer.interrupts import Interrupts
 from tracer.paths import resolve_trace
 from tracer.printable import printable
 
@@ -114,8 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if getattr(args, "trace", None) is not None:
         args.trace = resolve_trace(args.trace)
+    batch = args.command in BATCH_COMMANDS
     try:
-        with without_cycle_collection(args.command in BATCH_COMMANDS):
+        # A batch command takes SIGTERM and SIGHUP as it takes Ctrl-C, so what it was writing
+        # is removed or renamed into place, never left half-written, and it exits 128 + the
+        # signal's number. (record keeps its own; the replay's app takes them in its loop.)
+        with without_cycle_collection(batch), Interrupts() if batch else contextlib.nullcontext():
             return int(args.func(args) or 0)
     except UserError as exc:
         print(printable(f"tracer: {exc}"), file=sys.stderr)  # it may quote the input

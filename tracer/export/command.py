@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tracer.export.whole_file import whole_file, write_whole
 from tracer.printable import printable, printable_json
 
 FORMATS = {
@@ -127,16 +128,9 @@ def _write_otlp(trace: Path, output: Path | None, options: Any) -> None:
     if output is None:
         write_json(w, lambda piece: sys.stdout.write(printable_json(piece.decode())), options)
         return
-    output.parent.mkdir(parents=True, exist_ok=True)
-    # Written beside the target and renamed into place once whole: a Ctrl-C while hundreds of
-    # megabytes go out leaves the old file (or none), never a document cut in half.
-    partial = output.with_name(f".{output.name}.{os.getpid()}.partial")
-    try:
-        with partial.open("wb") as out:
-            write_json(w, out.write, options)
-        os.replace(partial, output)
-    finally:
-        partial.unlink(missing_ok=True)
+    # Hundreds of megabytes, renamed into place once whole (see tracer.export.whole_file).
+    with whole_file(output) as out:
+        write_json(w, out.write, options)
     print(printable(f"wrote {output}"), file=sys.stderr)
 
 
@@ -227,7 +221,6 @@ def _export(args: argparse.Namespace) -> int:
         # A document: as it is into a pipe or a file, made printable on a terminal.
         sys.stdout.write(printable(text, lines=True) if sys.stdout.isatty() else text)
         return 0
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="utf-8")
+    write_whole(args.output, text)
     print(printable(f"wrote {args.output}"), file=sys.stderr)
     return 0

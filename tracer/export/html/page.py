@@ -24,6 +24,7 @@ from typing import Any
 
 from tracer import __version__
 from tracer.export.html.payload import Payload, build
+from tracer.export.whole_file import write_whole
 
 _ESCAPES = {
     "<": "\\u003c",
@@ -93,10 +94,7 @@ def page_html(payload: Payload, lang: str = "en") -> str:
 
 def export_page(trace: Path, output: Path, *, full: bool = False, lang: str = "en") -> int:
     """Write the page of ``trace`` to ``output``; its size in bytes."""
-    text = page_html(build(trace, full=full), lang)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
-    return len(text.encode("utf-8"))
+    return write_whole(output, page_html(build(trace, full=full), lang))
 
 
 def page_name(short: str) -> str:
@@ -120,12 +118,12 @@ def export_site(folder: Path, *, full: bool = False, lang: str = "en") -> list[P
     for path in recordings:
         payload = build(path, full=full, guide=guide, contents=contents, links=links)
         out = folder / links[short_name(path)]
-        out.write_text(page_html(payload, lang), encoding="utf-8")
+        write_whole(out, page_html(payload, lang))
         written.append(out)
         rows.append({"href": out.name, "name": payload.meta["name"], "title": payload.meta["title"],
                      "count": payload.meta["count"]})  # fmt: skip
     index = folder / "index.html"
-    index.write_text(index_html(rows, lang), encoding="utf-8")
+    write_whole(index, index_html(rows, lang))
     written.append(index)
     return written
 
