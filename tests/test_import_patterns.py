@@ -438,7 +438,33 @@ def test_malformed_records_are_counted_not_a_traceback(
     out = tmp_path / "t.jsonl"
     assert main(["import", "claude-code", str(path), "-o", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "1 content blocks that are not objects" in err
+    assert "1 content blocks that are not objects with a type" in err
     assert "1 user records without a message object" in err
     assert "fields of the wrong type (uuid; read as missing)" in err
     assert validate_trace(out)[1] == []
+
+
+def test_a_result_whose_content_is_neither_text_nor_blocks_still_makes_a_valid_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A fuzzer's retype: a tool_result whose content is -1, and a block with no type. The import
+    # used to write them as they were, and then every reader refused the trace it had written.
+    records = [
+        json.loads(x)
+        for x in (DATA / "v2.1-result-before-assistant.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines()
+    ]
+    answered = next(r for r in records if r.get("toolUseResult") is not None)
+    block = answered["message"]["content"][0]
+    block["content"] = -1
+    answered["message"]["content"].append({"text": "a block without a type"})
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = tmp_path / "t.jsonl"
+    assert main(["import", "claude-code", str(path), "-o", str(out)]) == 0
+    assert "1 content blocks that are not objects with a type" in capsys.readouterr().err
+    assert validate_trace(out)[1] == []
+    by_id = {e.tool_use_id: e for e in of_kind(list(TraceReader(out)), "mapping")}
+    assert by_id[block["tool_use_id"]].block["content"] == "-1"  # read as its JSON text
+    assert main(["export", str(out), "--format", "md", "-o", str(tmp_path / "t.md")]) == 0

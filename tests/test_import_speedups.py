@@ -336,6 +336,7 @@ def test_request_bytes_are_what_the_sdk_encodes(value: object) -> None:
 def _is_clean_reference(rec: dict) -> bool:
     """The record check as first written, field by field with isinstance (the reference)."""
     from tracer.importers.shapes import _BLOCK_IDS, _FLAGS, _IDS
+    from tracer.trace.shapes import _block_problems
 
     kind = rec.get("type")
     if not isinstance(kind, str):
@@ -360,6 +361,10 @@ def _is_clean_reference(rec: dict) -> bool:
                     value = block.get(key)
                     if value is not None and not isinstance(value, str):
                         return False
+                # And what a trace's reader takes: a type, a tool result's content text or
+                # blocks (the reader's own check, so the two can never drift apart).
+                if _block_problems(block, "block"):
+                    return False
         elif not isinstance(content, str):
             return False
         for key in ("id", "model", "stop_reason"):
@@ -392,6 +397,10 @@ def _spoiled(rec: dict) -> list[dict]:
                     blocks = [{**content[0], key: v}, *content[1:]]
                     out.append({**rec, "message": {**message, "content": blocks}})
             out.append({**rec, "message": {**message, "content": [*content, 3]}})
+            for inner in (-1, None, "text", [], [1], [{"type": 1}], [{"type": "text"}], {}):
+                result = {"type": "tool_result", "tool_use_id": "t", "content": inner}
+                out.append({**rec, "message": {**message, "content": [*content, result]}})
+            out.append({**rec, "message": {**message, "content": [*content, {"text": "no type"}]}})
     return out
 
 

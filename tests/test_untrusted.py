@@ -384,7 +384,7 @@ def test_transcript_records_of_the_wrong_shape_are_skipped_and_counted(
     code, _, err = _run(capsys, ["import", "claude-code", str(log), "-o", str(out)])
     assert code == 0, err
     # The record is mended, not dropped: the block that is not an object is left out, and counted.
-    assert "skipped: 1 content blocks that are not objects" in err
+    assert "skipped: 1 content blocks that are not objects with a type" in err
     assert validate_trace(out)[1] == []
 
 

@@ -115,6 +115,8 @@ def _walk(records: list[Record], checked: bool) -> Census | None:
             continue
         # Left out, under its subtype or else its data's type.
         data_kind = data.get("type") if isinstance(data, dict) else None
+        if data_kind is not None and type(data_kind) is not str:
+            data_kind = None  # a label only, and a key: a list there would not hash
         if kind == "progress":
             if data_kind == "agent_progress":
                 progress[str(get("parentToolUseID"))].append(item)

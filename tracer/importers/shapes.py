@@ -14,6 +14,7 @@ the wrong shape is skipped and counted like an unreadable line.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tracer.importers.jsonl import Record
@@ -36,13 +37,38 @@ _BLOCK_IDS = ("id", "tool_use_id", "type", "name")
 
 
 def _block(block: Any) -> dict[str, Any] | None:
+    """A block in the shapes a trace holds (:mod:`tracer.trace.shapes`), or None when it has
+    no type at all. A tool result's content that is neither text nor blocks is read as its
+    JSON text, and blocks inside it are mended the same way."""
     if not isinstance(block, dict):
         return None
     out = dict(block)
     for key in _BLOCK_IDS:
         if key in out and not isinstance(out[key], str):
             out[key] = str(out[key]) if isinstance(out[key], int | float) else None
+    if not isinstance(out.get("type"), str):
+        return None
+    if out["type"] == "tool_result" and out.get("content") is not None:
+        inner = out["content"]
+        if isinstance(inner, list):
+            out["content"] = [b for b in (_block(x) for x in inner) if b is not None]
+        elif not isinstance(inner, str):
+            out["content"] = json.dumps(inner, ensure_ascii=False)
     return out
+
+
+def _blocks_clean(content: Any) -> bool:
+    """Whether a tool result's content list holds only blocks a trace takes as they are."""
+    if type(content) is not list:
+        return False
+    for block in content:
+        if type(block) is not dict or type(block.get("type")) is not str:
+            return False
+        if block["type"] == "tool_result":
+            inner = block.get("content")
+            if inner is not None and type(inner) is not str and not _blocks_clean(inner):
+                return False
+    return True
 
 
 def clean_record(rec: dict[str, Any], report: ImportReport) -> dict[str, Any] | None:
@@ -68,7 +94,7 @@ def clean_record(rec: dict[str, Any], report: ImportReport) -> dict[str, Any] | 
         if isinstance(content, list):
             blocks = [b for b in (_block(x) for x in content) if b is not None]
             if len(blocks) != len(content):
-                report.skip("content blocks that are not objects")
+                report.skip("content blocks that are not objects with a type")
             message["content"] = blocks
         elif not isinstance(content, str):
             message["content"] = []
@@ -166,6 +192,13 @@ def is_clean(
                 for key in _BLOCK_IDS:
                     value = bget(key)
                     if value is not None and type(value) is not str:
+                        return False
+                kind_of_block = bget("type")
+                if kind_of_block is None:
+                    return False  # a block needs its type: the trace's reader asks for one
+                if kind_of_block == "tool_result":
+                    inner = bget("content")
+                    if inner is not None and type(inner) is not str and not _blocks_clean(inner):
                         return False
         elif type(content) is not str:
             return False
