@@ -468,3 +468,20 @@ def test_a_result_whose_content_is_neither_text_nor_blocks_still_makes_a_valid_t
     by_id = {e.tool_use_id: e for e in of_kind(list(TraceReader(out)), "mapping")}
     assert by_id[block["tool_use_id"]].block["content"] == "-1"  # read as its JSON text
     assert main(["export", str(out), "--format", "md", "-o", str(tmp_path / "t.md")]) == 0
+
+
+def test_a_progress_record_whose_data_type_is_not_text_is_counted_not_fatal(
+    tmp_path: Path,
+) -> None:
+    records = [
+        json.loads(x)
+        for x in (DATA / "v2.1-result-before-assistant.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines()
+    ]
+    odd = {"type": "progress", "uuid": "p-odd", "parentUuid": None, "data": {"type": ["hook"]}}
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [odd, *records]), encoding="utf-8")
+    report = import_claude_code(path, tmp_path / "t.jsonl")
+    assert report.skipped["progress records"] == 1
+    assert validate_trace(tmp_path / "t.jsonl")[1] == []
