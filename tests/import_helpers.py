@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,17 @@ def import_ours(name: str | Path, tmp_path: Path) -> tuple[list[Any], ImportRepo
     report = import_claude_code(DATA / name, out)
     assert validate_trace(out)[1] == []
     return list(TraceReader(out)), report, out
+
+
+def records_of(name: str | Path) -> list[dict[str, Any]]:
+    """The records of ``DATA / name``, to damage or plant into before writing them back."""
+    return [json.loads(x) for x in (DATA / name).read_text(encoding="utf-8").splitlines() if x]
+
+
+def write_records(path: Path, records: list[dict[str, Any]]) -> Path:
+    """``records`` as a transcript at ``path``: one JSON object a line."""
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
 
 
 def of_kind(events: list[Any], kind: str) -> list[Any]:

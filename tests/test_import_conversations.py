@@ -3,11 +3,10 @@ small transcript of our own in ``tests/data/claude-code/`` (written by its ``mak
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from import_helpers import doctor_errors, import_ours, of_kind
+from import_helpers import doctor_errors, import_ours, of_kind, records_of, write_records
 
 from tracer.trace.requests import rebuild_requests
 
@@ -190,10 +189,7 @@ def test_a_result_whose_call_is_in_the_file_is_never_put_down_to_a_missing_start
 ) -> None:
     # The same file with the call planted on a branch of its own: the result's call is in
     # the source after all, so neither the count check nor the doctor excuse it.
-    source = (
-        Path(__file__).parent / "data" / "claude-code" / "v2.1-continued-from-another-file.jsonl"
-    )
-    records = [json.loads(x) for x in source.read_text(encoding="utf-8").splitlines()]
+    records = records_of("v2.1-continued-from-another-file.jsonl")
     planted = {
         **records[1],
         "uuid": "as-planted",
@@ -203,8 +199,7 @@ def test_a_result_whose_call_is_in_the_file_is_never_put_down_to_a_missing_start
     planted["message"]["content"] = [
         {"type": "tool_use", "id": "toolu_w1", "name": "Bash", "input": {"command": "mv"}}
     ]
-    path = tmp_path / "planted.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in [planted, *records]), encoding="utf-8")
+    path = write_records(tmp_path / "planted.jsonl", [planted, *records])
     from tracer.importers.claude_code import import_claude_code
     from tracer.trace.reader import TraceReader
 

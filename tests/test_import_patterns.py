@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from import_helpers import DATA, doctor_errors, import_ours, of_kind
+from import_helpers import DATA, doctor_errors, import_ours, of_kind, records_of, write_records
 
 from tracer.cli import main
 from tracer.doctor import run_doctor
@@ -380,10 +380,7 @@ def _source(path: Path) -> list[dict[str, Any]]:
 
 
 def test_a_tool_call_on_a_rewound_branch_is_named_in_the_count_check(tmp_path: Path) -> None:
-    records = [
-        json.loads(x)
-        for x in (DATA / "v2.1-orphan-result.jsonl").read_text(encoding="utf-8").splitlines()
-    ]
+    records = records_of("v2.1-orphan-result.jsonl")
     prompt = records[0]
     tried = {
         **records[1],
@@ -416,12 +413,7 @@ def test_a_tool_call_on_a_rewound_branch_is_named_in_the_count_check(tmp_path: P
 def test_malformed_records_are_counted_not_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    records = [
-        json.loads(x)
-        for x in (DATA / "v2.1-system-records-on-chain.jsonl")
-        .read_text(encoding="utf-8")
-        .splitlines()
-    ]
+    records = records_of("v2.1-system-records-on-chain.jsonl")
     records[2]["message"]["content"] = [7, *records[2]["message"]["content"]]  # a block, not {}
     records[1]["uuid"] = 12  # an id that is not a string
     records.insert(3, {**records[3], "uuid": "bad", "message": ["not", "an", "object"]})
@@ -433,8 +425,7 @@ def test_malformed_records_are_counted_not_a_traceback(
             "message": {"content": 5, "usage": "none"},
         }
     )
-    path = tmp_path / "s.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    path = write_records(tmp_path / "s.jsonl", records)
     out = tmp_path / "t.jsonl"
     assert main(["import", "claude-code", str(path), "-o", str(out)]) == 0
     err = capsys.readouterr().err
@@ -449,18 +440,12 @@ def test_a_result_whose_content_is_neither_text_nor_blocks_still_makes_a_valid_t
 ) -> None:
     # A fuzzer's retype: a tool_result whose content is -1, and a block with no type. The import
     # used to write them as they were, and then every reader refused the trace it had written.
-    records = [
-        json.loads(x)
-        for x in (DATA / "v2.1-result-before-assistant.jsonl")
-        .read_text(encoding="utf-8")
-        .splitlines()
-    ]
+    records = records_of("v2.1-result-before-assistant.jsonl")
     answered = next(r for r in records if r.get("toolUseResult") is not None)
     block = answered["message"]["content"][0]
     block["content"] = -1
     answered["message"]["content"].append({"text": "a block without a type"})
-    path = tmp_path / "s.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    path = write_records(tmp_path / "s.jsonl", records)
     out = tmp_path / "t.jsonl"
     assert main(["import", "claude-code", str(path), "-o", str(out)]) == 0
     assert "1 content blocks that are not objects with a type" in capsys.readouterr().err
@@ -473,15 +458,9 @@ def test_a_result_whose_content_is_neither_text_nor_blocks_still_makes_a_valid_t
 def test_a_progress_record_whose_data_type_is_not_text_is_counted_not_fatal(
     tmp_path: Path,
 ) -> None:
-    records = [
-        json.loads(x)
-        for x in (DATA / "v2.1-result-before-assistant.jsonl")
-        .read_text(encoding="utf-8")
-        .splitlines()
-    ]
+    records = records_of("v2.1-result-before-assistant.jsonl")
     odd = {"type": "progress", "uuid": "p-odd", "parentUuid": None, "data": {"type": ["hook"]}}
-    path = tmp_path / "s.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in [odd, *records]), encoding="utf-8")
+    path = write_records(tmp_path / "s.jsonl", [odd, *records])
     report = import_claude_code(path, tmp_path / "t.jsonl")
     assert report.skipped["progress records"] == 1
     assert validate_trace(tmp_path / "t.jsonl")[1] == []
