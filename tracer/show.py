@@ -92,6 +92,7 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
     between a line that opens it and one that closes it (those two are not steps)."""
     step = 0
     waiting = None  # an HTTP attempt that went out and has not ended yet
+    plain: set[object] = set()  # this request's attempts sent without streaming (the fallback)
     depth = 0
     for i in range(len(reader)):
         event = reader[i]  # decoding every line: a corrupt record is an error, not silence
@@ -113,14 +114,18 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
             continue
         if kind == "http_attempt_start":
             waiting = event
+            if getattr(event, "streaming", None) is False:
+                plain.add(event.attempt)
         elif kind == "http_attempt":
             # Retries and failures only: a clean first attempt is the response step itself.
             waiting = None
             how = event.error or f"HTTP {event.status}"
-            yield f"{'':<32}attempt {event.attempt}: {_short(how, 60)}"
+            fallback = " (without streaming)" if event.attempt in plain else ""
+            yield f"{'':<32}attempt {event.attempt}{fallback}: {_short(how, 60)}"
         if kind not in STEP_KINDS:
             continue
         waiting = None
+        plain.clear()
         step += 1
         pad = "  " * depth
         yield f"{step:>4}  turn {event.turn:<3} {pad}{STEP_KINDS[kind]:<16} {describe(event)}"

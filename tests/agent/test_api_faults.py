@@ -1,8 +1,13 @@
 """The API fails cleanly: timeouts, stalls, cut streams, error events and garbage, offline.
 
-Each case is a scripted fault played through the real SDK and the whole loop, with a tiny
-``timeout`` so nothing waits long. Every case must leave a valid trace that ends with a
-``terminal`` event, show each HTTP attempt, and never run a tool on half its input.
+Each case is a scripted fault played through the real SDK and the whole loop. Every case must
+leave a valid trace that ends with a ``terminal`` event, show each HTTP attempt, and never run a
+tool on half its input. A stream that broke after it began is answered as Claude Code 2.1.88
+answers it: the same request once more, without streaming (the attempt's ``streaming: false``).
+
+Scripted silence passes on the scripted server's own clock
+(:mod:`tracer.agent.script_clock`), so the timeouts here are judged the same on an idle machine
+and on one busy with other work: nothing in this file waits on the wall clock.
 """
 
 from __future__ import annotations
@@ -20,6 +25,11 @@ pytestmark = pytest.mark.usefixtures("quick_sdk_retries")
 FAST = 0.2
 BASH_INPUT = {"command": "echo one two three four five six seven eight"}
 BASH = {"name": "Bash", "input": BASH_INPUT}
+
+
+def _streams(rec: Any) -> list[bool]:
+    """Whether each attempt asked for a stream, in order."""
+    return [e.streaming is not False for e in rec.of("http_attempt_start")]
 
 
 def _attempts(rec: Any) -> list[tuple[str, int, str | None]]:
@@ -84,18 +94,30 @@ def test_an_attempt_in_flight_is_already_on_disk(record: Any, tmp_path: Path) ->
     assert all("response" not in kinds and "terminal" not in kinds for kinds in seen)
 
 
-def test_a_stream_that_goes_silent_midway_is_sent_again(record: Any) -> None:
+def test_a_stream_that_goes_silent_midway_falls_back_to_a_plain_request(record: Any) -> None:
     rec = record({"responses": [{"text": "whole at last", "faults": [{"hang": 4}]}]}, timeout=FAST)
     assert _attempts(rec)[1] == ("http_attempt", 1, "stream stalled: nothing received for 0.2 s")
+    assert _streams(rec) == [True, False], "the second try is the non-streaming fallback"
     response = rec.one("response")
     assert response.attempts == 2
     assert rec.messages[response.assistant_uuids[0]].content[0]["text"] == "whole at last"
 
 
+def test_a_stream_cut_midway_falls_back_and_the_request_logged_is_the_streamed_one(
+    record: Any,
+) -> None:
+    rec = record({"responses": [{"text": "whole", "faults": [{"cut_after": 6}]}]})
+    assert rec.of("http_attempt")[0].error.startswith("stream cut off: RemoteProtocolError")
+    assert _streams(rec) == [True, False]
+    [body] = rec.requests()
+    assert body["stream"] is True, "the request step shows what went out first"
+    assert rec.terminal.reason == "completed"
+
+
 # -- streams that only ping ----------------------------------------------------------------------
 
 
-def test_a_stream_of_nothing_but_pings_is_cut_and_sent_again(record: Any) -> None:
+def test_a_stream_of_nothing_but_pings_is_cut_and_falls_back(record: Any) -> None:
     rec = record(
         {"responses": [{"text": "after the pings", "faults": [{"pings_forever": 2}]}]},
         timeout=FAST,
@@ -103,17 +125,32 @@ def test_a_stream_of_nothing_but_pings_is_cut_and_sent_again(record: Any) -> Non
     ends = rec.of("http_attempt")
     assert ends[0].status == 200 and ends[0].error == "stream stalled: only pings for 0.2 s"
     assert ends[1].error is None
+    assert _streams(rec) == [True, False]
     assert rec.terminal.reason == "completed"
     text = rec.messages[rec.one("response").assistant_uuids[0]].content[0]["text"]
     assert text == "after the pings"
 
 
-def test_pings_every_time_end_in_model_error(record: Any) -> None:
+def test_the_stall_is_judged_on_the_script_s_clock_however_long_the_limit(record: Any) -> None:
+    # An hour of pings: on the wall clock this test would never end.
+    rec = record({"responses": [{"text": "later", "faults": [{"pings_forever": 2}]}]}, timeout=3600)
+    assert rec.of("http_attempt")[0].error == "stream stalled: only pings for 3600 s"
+    assert rec.terminal.reason == "completed"
+
+
+def test_pings_and_then_silence_every_time_end_in_model_error(record: Any) -> None:
     rec = record(
         {"responses": [{"text": "never", "faults": [{"pings_forever": 0}] * 3}]}, timeout=FAST
     )
     assert rec.terminal.reason == "model_error"
-    assert rec.terminal.error == "stream stalled: only pings for 0.2 s (gave up after 3 attempts)"
+    # The plain request has no pings to send: the fallback meets silence, and the SDK's retry.
+    assert [e.error for e in rec.of("http_attempt")] == [
+        "stream stalled: only pings for 0.2 s",
+        "timed out: nothing received for 0.2 s",
+        "timed out: nothing received for 0.2 s",
+    ]
+    assert _streams(rec) == [True, False, False]
+    assert rec.terminal.error == "timed out: nothing received for 0.2 s (gave up after 3 attempts)"
     _assert_clean_trace(rec)
 
 
@@ -146,14 +183,18 @@ def test_a_stream_that_is_never_whole_runs_no_tool(record: Any) -> None:
     )
     assert rec.of("tool_start") == [] and rec.of("response") == []
     assert rec.terminal.reason == "model_error"
-    assert "without message_stop" in rec.terminal.error
+    assert rec.of("http_attempt")[0].error == "stream cut off: it ended without message_stop"
+    assert rec.terminal.error == (
+        "answer cut off: RemoteProtocolError: peer closed connection without sending complete "
+        "message (gave up after 3 attempts)"
+    )
     _assert_clean_trace(rec)
 
 
 # -- error events inside a 200 stream ------------------------------------------------------------
 
 
-def test_an_overloaded_error_event_is_retried_like_a_529(record: Any) -> None:
+def test_an_overloaded_error_event_falls_back_to_a_plain_request(record: Any) -> None:
     rec = record(
         {"responses": [{"text": "fine now", "faults": [{"error_event": "overloaded_error"}]}]}
     )
@@ -161,6 +202,7 @@ def test_an_overloaded_error_event_is_retried_like_a_529(record: Any) -> None:
     assert first.status == 200
     assert first.error == "overloaded_error in the stream: Overloaded"
     assert second.error is None
+    assert _streams(rec) == [True, False]
     assert rec.one("response").attempts == 2
     assert rec.terminal.reason == "completed"
 
@@ -169,21 +211,26 @@ def test_overloaded_every_time_ends_in_model_error(record: Any) -> None:
     rec = record(
         {"responses": [{"text": "never", "faults": [{"error_event": "overloaded_error"}] * 3}]}
     )
-    assert len(rec.of("http_attempt")) == 3
-    assert rec.terminal.error == (
-        "overloaded_error in the stream: Overloaded (gave up after 3 attempts)"
-    )
+    # The plain request meets the same overload as an HTTP 529, which the SDK retries once.
+    assert [(e.status, e.error) for e in rec.of("http_attempt")] == [
+        (200, "overloaded_error in the stream: Overloaded"),
+        (529, "HTTP 529"),
+        (529, "529 overloaded_error: Overloaded"),
+    ]
+    assert rec.terminal.error == "529 overloaded_error: Overloaded (gave up after 3 attempts)"
 
 
-def test_other_error_events_are_not_retried(record: Any) -> None:
+def test_any_error_event_falls_back_as_in_claude_code(record: Any) -> None:
+    # 2.1.88 catches every error thrown while it reads a stream (a user's Esc aside) and falls
+    # back; it does not sort error events into retried and final ones.
     rec = record(
-        {"responses": [{"text": "never", "faults": [{"error_event": "invalid_request_error"}]}]}
+        {"responses": [{"text": "plain", "faults": [{"error_event": "invalid_request_error"}]}]}
     )
-    assert [e.attempt for e in rec.of("http_attempt_start")] == [1]
-    assert rec.terminal.reason == "model_error"
-    assert rec.terminal.error == (
+    assert rec.of("http_attempt")[0].error == (
         "invalid_request_error in the stream: scripted invalid_request_error"
     )
+    assert _streams(rec) == [True, False]
+    assert rec.terminal.reason == "completed"
 
 
 # -- garbage -------------------------------------------------------------------------------------
@@ -197,31 +244,70 @@ def test_other_error_events_are_not_retried(record: Any) -> None:
         ("html", "malformed answer: HTTP 200 with content-type text/html, not an event stream"),
     ],
 )
-def test_a_malformed_answer_is_one_line_of_model_error(
+def test_a_malformed_stream_falls_back_and_says_what_broke(
     record: Any, how: str, expected: str
 ) -> None:
-    rec = record({"responses": [{"text": "never", "faults": [{"malformed": how}]}]})
+    rec = record({"responses": [{"text": "plain", "faults": [{"malformed": how}]}]})
+    [first, _] = rec.of("http_attempt")
+    assert first.error.startswith(expected) and "\n" not in first.error
+    assert _streams(rec) == [True, False]
+    assert rec.terminal.reason == "completed"
+    _assert_clean_trace(rec)
+
+
+@pytest.mark.parametrize("how", ["json", "utf8", "html"])
+def test_garbage_every_time_is_one_line_of_model_error(record: Any, how: str) -> None:
+    rec = record({"responses": [{"text": "never", "faults": [{"malformed": how}] * 3}]})
     assert rec.terminal.reason == "model_error"
-    assert rec.terminal.error.startswith(expected)
+    assert rec.terminal.error.startswith("malformed answer: ")
     assert "\n" not in rec.terminal.error
-    assert [e.attempt for e in rec.of("http_attempt_start")] == [1], "garbage is not retried"
-    assert rec.one("http_attempt").error == rec.terminal.error
+    assert _streams(rec) == [True, False], "garbage in the plain answer is not retried"
     _assert_clean_trace(rec)
 
 
 def test_record_prints_one_line_for_garbage(
     tracer_here: Any, write_scenario: Any, tmp_path: Path
 ) -> None:
-    scenario = write_scenario({"responses": [{"text": "x", "faults": [{"malformed": "utf8"}]}]})
+    scenario = write_scenario({"responses": [{"text": "x", "faults": [{"malformed": "utf8"}] * 3}]})
     out = tmp_path / "t.jsonl"
     proc = tracer_here("record", "--scenario", str(scenario), "-o", str(out), "--timeout", "5")
     assert "Traceback" not in proc.stderr
-    assert [e.timeout for e in TraceReader(out) if e.kind == "http_attempt_start"] == [5.0]
+    assert [e.timeout for e in TraceReader(out) if e.kind == "http_attempt_start"] == [5.0, 5.0]
     [line] = proc.stderr.strip().splitlines()
-    assert line.startswith(
-        f"wrote {out} (ended model_error at turn 1: malformed event stream: not UTF-8 ('utf-8' "
-        "codec can't decode byte 0xff in position "
-    )
+    assert line.startswith(f"wrote {out} (ended model_error at turn 1: malformed answer: ")
+
+
+# -- the SDK's versions ----------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["as installed", "unwrapped"])
+def sdk_read_errors(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The SDK as installed, and the SDK as 2.16 and older were: a failed read of a stream's
+    body reaches the caller as the ``httpx2`` error itself, not wrapped in
+    ``APIConnectionError`` as 2.17 wraps it."""
+    if request.param == "unwrapped":
+        import anthropic._response as response_module
+        import anthropic._streaming as streaming_module
+
+        def unwrapped(response: Any, client: Any) -> Any:
+            return response.iter_bytes()
+
+        for module in (streaming_module, response_module):
+            if hasattr(module, "iter_response_bytes"):
+                monkeypatch.setattr(module, "iter_response_bytes", unwrapped)
+    return str(request.param)
+
+
+@pytest.mark.parametrize("fault", [{"cut_after": 6}, {"hang": 4}, {"pings_forever": 3}])
+def test_a_broken_stream_is_survived_however_the_sdk_wraps_the_failure(
+    record: Any, sdk_read_errors: str, fault: dict[str, int]
+) -> None:
+    rec = record({"responses": [{"text": "survived", "faults": [fault]}]}, timeout=FAST)
+    assert _streams(rec) == [True, False]
+    assert rec.of("http_attempt")[0].error.startswith("stream ")
+    assert rec.terminal.reason == "completed"
+    text = rec.messages[rec.one("response").assistant_uuids[0]].content[0]["text"]
+    assert text == "survived"
 
 
 # -- scenario syntax -----------------------------------------------------------------------------
@@ -281,6 +367,16 @@ def test_show_lists_every_attempt_under_its_request(record: Any, tmp_path: Path)
     lines = list(show_lines(TraceReader(cut)))
     assert " resending " in lines[-2]
     assert lines[-1] == " " * 32 + "attempt 1: in flight when the trace stops (timeout 0.2 s)"
+
+
+def test_show_marks_the_attempt_sent_without_streaming(record: Any) -> None:
+    from tracer.show import show_lines
+
+    rec = record({"responses": [{"text": "hi", "faults": [{"cut_after": 4}]}]})
+    lines = list(show_lines(rec.reader))
+    at = next(i for i, line in enumerate(lines) if " resending " in line)
+    assert lines[at + 1].lstrip().startswith("attempt 1: stream cut off: ")
+    assert lines[at + 2] == " " * 32 + "attempt 2 (without streaming): HTTP 200"
 
 
 def test_the_doctor_reads_a_trace_full_of_attempts(record: Any, tracer_cli: Any) -> None:

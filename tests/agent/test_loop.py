@@ -250,7 +250,7 @@ def test_a_429_is_retried_by_the_sdk(record: Any) -> None:
     assert rec.messages[response.assistant_uuids[0]].content[0]["text"] == "after a retry"
 
 
-def test_a_stream_cut_mid_message_is_retried(record: Any) -> None:
+def test_a_stream_cut_mid_message_is_sent_again_without_streaming(record: Any) -> None:
     rec = record(
         {
             "responses": [
@@ -271,7 +271,12 @@ def test_a_stream_cut_mid_message_is_retried(record: Any) -> None:
 def test_a_stream_cut_every_time_ends_with_model_error(record: Any) -> None:
     rec = record({"responses": [{"text": "never whole", "faults": [{"cut_after": 3}] * 3}]})
     attempts = rec.of("http_attempt")
-    assert len(attempts) == 3 and all("stream cut" in (a.error or "") for a in attempts)
+    assert [a.error.split(":")[0] for a in attempts] == [
+        "stream cut off",
+        "answer cut off",
+        "answer cut off",
+    ], "the stream once, then the plain fallback and the SDK's retry of it"
+    assert [s.streaming for s in rec.of("http_attempt_start")] == [None, False, False]
     assert rec.terminal.reason == "model_error"
     assert "cut off" in rec.terminal.error
 

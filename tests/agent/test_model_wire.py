@@ -16,7 +16,6 @@ from typing import Any
 import httpx2
 import pytest
 
-from tracer.agent.api_failures import backoff
 from tracer.agent.model import Attempt, ModelError, ModelSeam
 from tracer.agent.scripted import ScriptedResponse, ScriptedTransport
 from tracer.agent.watch import proxy_for
@@ -25,6 +24,15 @@ pytestmark = pytest.mark.usefixtures("quick_sdk_retries")
 
 PARAMS = {"model": "claude-test", "max_tokens": 16}
 MESSAGES = [{"role": "user", "content": "hi"}]
+PLAIN_MESSAGE = {
+    "id": "msg_2",
+    "type": "message",
+    "role": "assistant",
+    "model": "m",
+    "content": [{"type": "text", "text": "plain"}],
+    "stop_reason": "end_turn",
+    "usage": {"input_tokens": 1, "output_tokens": 1},
+}
 
 Handler = Callable[[socket.socket, threading.Event], None]
 
@@ -84,6 +92,24 @@ def _read_request(conn: socket.socket) -> None:
         body += conn.recv(65536)
 
 
+def _read_request_head_and_body(conn: socket.socket) -> bytes:
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        body += conn.recv(65536)
+    return body
+
+
 def _silent(conn: socket.socket, stop: threading.Event) -> None:
     _read_request(conn)
     stop.wait()  # never a byte back
@@ -108,11 +134,15 @@ def _pings_only(conn: socket.socket, stop: threading.Event) -> None:
 class _Log:
     def __init__(self) -> None:
         self.starts: list[int] = []
+        self.streams: list[bool] = []
         self.ends: list[tuple[int, Attempt]] = []
 
-    def start(self, number: int, body: bytes) -> None:
-        assert json.loads(body)["messages"] == MESSAGES
+    def start(self, number: int, body: bytes, streaming: bool) -> None:
+        sent = json.loads(body)
+        assert sent["messages"] == MESSAGES
+        assert bool(sent.get("stream")) == streaming, "the flag says what the body asks for"
         self.starts.append(number)
+        self.streams.append(streaming)
 
     def end(self, number: int, attempt: Attempt) -> None:
         self.ends.append((number, attempt))
@@ -133,16 +163,51 @@ def test_a_silent_server_meets_the_sdks_read_timeout(server: Any) -> None:
 
 
 def test_a_real_stream_of_pings_is_cut_by_the_stall_detector(server: Any) -> None:
+    # Real sockets and the wall clock: load can only make a stall be seen later, never sooner,
+    # and nothing below depends on when it is seen.
     seam = ModelSeam(
         params=PARAMS, base_url=server(_pings_only), api_key="k", timeout=0.25, max_attempts=2
     )
     log = _Log()
     with pytest.raises(ModelError) as caught:
         seam.stream(MESSAGES, log.start, log.end)
-    assert str(caught.value) == "stream stalled: only pings for 0.25 s (gave up after 2 attempts)"
+    # The server pings the plain fallback too: its body never ends, and is cut all the same.
+    assert str(caught.value) == "answer stalled: not whole after 0.25 s (gave up after 2 attempts)"
+    assert log.streams == [True, False]
     assert [(a.status, a.error) for _, a in log.ends] == [
-        (200, "stream stalled: only pings for 0.25 s")
-    ] * 2
+        (200, "stream stalled: only pings for 0.25 s"),
+        (200, "answer stalled: not whole after 0.25 s"),
+    ]
+
+
+def test_a_real_stream_cut_midway_is_answered_by_a_plain_request(server: Any) -> None:
+    answered: list[bool] = []
+
+    def cut_then_plain(conn: socket.socket, stop: threading.Event) -> None:
+        head = _read_request_head_and_body(conn)
+        if b'"stream":true' in head.replace(b" ", b""):
+            answered.append(True)
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                b"content-length: 100000\r\n\r\nevent: ping\ndata: {}\n\n"
+            )
+            conn.close()  # cut: far short of the length promised
+            return
+        answered.append(False)
+        body = json.dumps(PLAIN_MESSAGE).encode()
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+            + f"content-length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        conn.close()
+
+    seam = ModelSeam(params=PARAMS, base_url=server(cut_then_plain), api_key="k", timeout=5)
+    log = _Log()
+    response = seam.stream(MESSAGES, log.start, log.end)
+    assert response.blocks == [{"type": "text", "text": "plain"}]
+    assert answered == [True, False] and log.streams == [True, False]
+    assert log.ends[0][1].error is not None and log.ends[0][1].error.startswith("stream cut off")
 
 
 def test_a_refused_connection_is_named(server: Any) -> None:
@@ -177,8 +242,13 @@ def test_a_200_with_no_events_is_malformed() -> None:
     log = _Log()
     with pytest.raises(ModelError) as caught:
         seam.stream(MESSAGES, log.start, log.end)
-    assert str(caught.value) == "malformed answer: a 200 response that held no events"
-    assert log.starts == [1]
+    # As in 2.1.88, a stream that never began is one more broken stream: the plain request
+    # follows, and it is garbage too.
+    assert log.streams == [True, False]
+    assert log.ends[0][1].error == "malformed answer: a 200 response that held no events"
+    assert str(caught.value) == (
+        "malformed answer: HTTP 200 that is not a message (gave up after 2 attempts)"
+    )
 
 
 def test_a_bug_in_a_callback_is_not_taken_for_a_network_failure() -> None:
@@ -187,21 +257,13 @@ def test_a_bug_in_a_callback_is_not_taken_for_a_network_failure() -> None:
 
     starts: list[int] = []
 
-    def explode(number: int, body: bytes) -> None:
+    def explode(number: int, body: bytes, streaming: bool) -> None:
         starts.append(number)
         raise LookupError("a bug of ours")
 
     with pytest.raises(LookupError, match="a bug of ours"):
         seam.stream(MESSAGES, explode, lambda n, a: None)
     assert starts == [1], "not retried as if the network had failed"
-
-
-def test_backoff_follows_the_server_or_the_sdks_curve() -> None:
-    assert backoff(httpx2.Headers({"retry-after-ms": "1"}), 1) == pytest.approx(0.001)
-    assert backoff(httpx2.Headers({"retry-after": "2"}), 1) == 2.0
-    assert 0.375 <= backoff(httpx2.Headers(), 1) <= 0.5
-    assert 0.75 <= backoff(httpx2.Headers({"retry-after": "soon"}), 2) <= 1.0
-    assert 6.0 <= backoff(httpx2.Headers(), 9) <= 8.0
 
 
 def test_the_proxy_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -221,4 +283,4 @@ def test_a_bug_in_the_end_callback_surfaces_as_itself() -> None:
         raise LookupError("a bug of ours")
 
     with pytest.raises(LookupError, match="a bug of ours"):
-        seam.stream(MESSAGES, lambda n, b: None, explode)
+        seam.stream(MESSAGES, lambda n, b, s: None, explode)

@@ -45,6 +45,8 @@ class Inner(httpx2.BaseTransport):
 
 
 class Listener:
+    streaming = True
+
     def __init__(self) -> None:
         self.heard: list[tuple[str, Any]] = []
 

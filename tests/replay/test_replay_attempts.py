@@ -45,6 +45,19 @@ def test_a_retried_request_lists_its_attempts(record: Any) -> None:
     assert search_steps(index, "nothing received") == [step]
 
 
+def test_the_plain_fallback_after_a_broken_stream_says_so(record: Any) -> None:
+    rec = record({"responses": [{"text": "hi", "faults": [{"cut_after": 4}]}]}, timeout=0.2)
+    index = StepIndex(TraceReader(rec.path))
+    step = _resending(index)
+    first, second = attempt_rows(index, step)
+    assert first.streaming and not second.streaming
+    en = render_step(index, step, "en").plain
+    zh = render_step(index, step, "zh").plain
+    assert "  2  " in en and "without streaming (the fallback)  HTTP 200" in en
+    assert "改用非流式请求（回退）  HTTP 200" in zh
+    assert "without streaming" not in en.split("  2  ")[0], "the streamed try is not marked"
+
+
 def test_an_attempt_cut_short_shows_as_in_flight(record: Any, tmp_path: Path) -> None:
     rec = record({"responses": [{"text": "hi", "faults": [{"hang": 0}]}]}, timeout=0.2)
     lines = rec.path.read_text(encoding="utf-8").splitlines(keepends=True)

@@ -1,4 +1,4 @@
-"""An API failure in one line, and how long to wait before the next try.
+"""An API failure in one line.
 
 Errors reach the seam in many shapes: an ``APIStatusError`` with the API's JSON error body, an
 error event inside a 200 stream, a parser that choked on the bytes. The trace and the terminal
@@ -8,10 +8,8 @@ get one line each, short enough to read and never more than one line, whatever t
 from __future__ import annotations
 
 import json
-import random
 
 import anthropic
-import httpx2
 
 
 def what_broke(exc: Exception) -> str:
@@ -39,15 +37,3 @@ def describe(exc: Exception) -> str:
 def one_line(value: object, limit: int = 300) -> str:
     text = " ".join(str(value).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def backoff(headers: httpx2.Headers, attempt: int) -> float:
-    """How long to wait before trying again: what the server asks, else the SDK's back-off."""
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        try:
-            wanted = float(headers.get(name, "")) * scale
-        except ValueError:
-            continue
-        if 0 <= wanted <= 60:
-            return wanted
-    return min(0.5 * 2.0 ** (attempt - 1), 8.0) * (1 - 0.25 * random.random())

@@ -1,31 +1,40 @@
 """The one seam to the model: every request goes through :meth:`ModelSeam.stream`.
 
 It uses the real ``anthropic`` SDK and its streaming Messages API, online against the API or
-offline against a :class:`~tracer.agent.scripted.ScriptedTransport`. It stands where the
-streaming request of Claude Code's ``services/api/claude.ts`` stands, called once a turn.
+offline against a :class:`~tracer.agent.scripted.ScriptedTransport`. It stands where
+``queryModel`` in Claude Code's ``src/services/api/claude.ts`` stands, called once a turn.
 
 Every way the API can fail ends in :class:`ModelError` with one line, never a hang:
 
+* **Before the stream opens** (an HTTP 429, 5xx or 529, a refused connection, a timeout), the
+  SDK retries on its own, as Claude Code's ``withRetry`` does; the last failure is final.
+* **A broken stream**: once a 200 stream has begun, anything that keeps it from being a whole
+  message (the connection cut midway, a stream that stalls or only pings, an ``event: error``
+  inside it, bytes no parser can read, an end without ``message_stop``) is answered as Claude
+  Code 2.1.88 answers it: the same request is sent once more **without streaming**
+  (``executeNonStreamingRequest``), and the SDK retries that plain request if it fails. What the
+  SDK raises for a broken read differs between its versions (2.16 lets the ``httpx2`` error
+  through, 2.17 wraps it in ``APIConnectionError``), so the seam tells the two cases apart by
+  whether the stream had opened, never by the exception's class.
 * **Timeouts**, set through the SDK's own ``timeout`` (an ``httpx2.Timeout``): at most
   ``CONNECT_TIMEOUT`` to connect, and at most ``timeout`` seconds (``tracer record --timeout``)
   waiting for the answer or between two pieces of a stream. The SDK's default is ten minutes a
-  read, retried twice without a word, half an hour for a server that never answers.
+  read; 2.1.88's fallback allows five minutes a plain request.
 * **Stalls**: a stream that sends only ``ping`` events for ``timeout`` seconds is cut
-  (:mod:`tracer.agent.watch`).
-* **Cut streams**: a stream that breaks, stalls, or ends without ``message_stop`` (say in the
-  middle of a ``tool_use``, whose input would then read ``{}``) is incomplete. The SDK cannot
-  retry a response it has begun to read, so this seam sends the request again. Claude Code falls
-  back to a non-streaming call instead.
-* **Error events**: an ``event: error`` inside a 200 stream with ``overloaded_error`` (or
-  ``api_error``) is retried with a back-off, as the SDK retries an HTTP 529 (or 500).
-* **Garbage**: bad JSON, invalid UTF-8, or a 200 that is not an event stream at all (an HTML
-  page from a proxy) is not retried.
+  (:mod:`tracer.agent.watch`) and falls back like any broken stream. Here tracer is stricter
+  than 2.1.88, whose idle watchdog is off unless ``CLAUDE_ENABLE_STREAM_WATCHDOG`` is set (it
+  then cuts after 90 s and falls back the same way); without it 2.1.88 waits on the pings for
+  as long as they come. tracer bounds every wait.
+* Where tracer differs in a corner: a stream that ends cleanly without ``message_stop`` after
+  some blocks were complete is kept by 2.1.88 as far as it got; tracer falls back for it too,
+  so that no tool ever runs on a half-received answer.
 
-All retries, the SDK's and ours, share one budget of ``MAX_ATTEMPTS`` HTTP attempts a request,
-so a server that never answers fails after at most ``MAX_ATTEMPTS × timeout`` seconds plus the
-SDK's short back-off. :class:`~tracer.agent.watch.WatchingTransport` reports each attempt to the
-caller as it starts (with the exact bytes sent) and as it ends. Request headers, and with them
-the API key, are never looked at.
+All attempts, the SDK's retries and the fallback together, share one budget of
+``MAX_ATTEMPTS`` HTTP attempts a request, so a server that never answers fails after at most
+``MAX_ATTEMPTS × timeout`` seconds plus the SDK's short back-off. :class:`~tracer.agent.watch.
+WatchingTransport` reports each attempt to the caller as it starts (with the exact bytes sent,
+and whether it streams) and as it ends. Request headers, and with them the API key, are never
+looked at.
 """
 
 from __future__ import annotations
@@ -39,7 +48,8 @@ from typing import Any
 import anthropic
 import httpx2
 
-from tracer.agent.api_failures import backoff, describe, error_of, one_line, what_broke
+from tracer.agent.api_failures import describe, error_of, one_line, what_broke
+from tracer.agent.script_clock import Clock, WallClock
 from tracer.agent.watch import WatchingTransport, describe_transport_error, proxy_for
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
@@ -47,9 +57,7 @@ DEFAULT_TIMEOUT = 60.0
 """Seconds to wait for an answer, for the next piece of a stream, or for content among pings."""
 CONNECT_TIMEOUT = 10.0
 MAX_ATTEMPTS = 3
-"""HTTP attempts a request may take in all: the SDK's retries and this seam's together."""
-RETRIED_STREAM_ERRORS = ("overloaded_error", "api_error")
-"""Error events inside a stream that are worth another try (HTTP 529 and 500 in disguise)."""
+"""HTTP attempts a request may take in all: the SDK's retries and the fallback together."""
 
 
 class ModelError(Exception):
@@ -80,7 +88,8 @@ class Attempt:
     error: str | None = None
 
 
-OnStart = Callable[[int, bytes], None]
+OnStart = Callable[[int, bytes, bool], None]
+"""Hears each attempt as it goes out: its number, the exact body, and whether it streams."""
 OnEnd = Callable[[int, Attempt], None]
 
 
@@ -97,12 +106,16 @@ class _Attempts:
         self.count = 0
         self.current: Attempt | None = None
         self.body: bytes | None = None
+        self.streaming = True
+        """Whether the attempts going out now stream (false for the fallback)."""
 
     def started(self, body: bytes) -> None:
         self._close()
         self.count += 1
-        self.current, self.body = Attempt(None), body
-        self._call(self.on_start, self.count, body)
+        self.current = Attempt(None)
+        if self.streaming:
+            self.body = body  # the request as the trace logs it: the streamed one
+        self._call(self.on_start, self.count, body, self.streaming)
 
     def responded(self, status: int) -> None:
         if self.current is not None:
@@ -137,12 +150,12 @@ class _ListenerFailed(anthropic.AnthropicError):
     """Carries a callback's exception (its ``__cause__``) out through the SDK."""
 
 
-class _Retry(Exception):
-    """This stream is incomplete; sending the request again may mend it."""
+class _StreamBroke(Exception):
+    """The stream had begun and did not end in a whole message: time for the fallback."""
 
-    def __init__(self, note: str, delay: float = 0.0) -> None:
+    def __init__(self, note: str) -> None:
         super().__init__(note)
-        self.note, self.delay = note, delay
+        self.note = note
 
 
 def _block_dict(block: Any) -> dict[str, Any]:
@@ -164,12 +177,15 @@ class ModelSeam:
         base_url: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         max_attempts: int = MAX_ATTEMPTS,
+        clock: Clock | None = None,
     ) -> None:
         self.params = params
         self.timeout = timeout
         self.max_attempts = max_attempts
+        # A transport that keeps its own time (the scripted server) is judged by that time.
+        self.clock: Clock = clock or getattr(transport, "clock", None) or WallClock()
         inner = transport or httpx2.HTTPTransport(proxy=proxy_for(base_url))
-        self._watch = WatchingTransport(inner, stall=timeout)
+        self._watch = WatchingTransport(inner, stall=timeout, clock=self.clock.now)
         self.client = anthropic.Anthropic(
             api_key=api_key or ("scripted" if transport is not None else None),
             base_url=base_url or ("http://scripted.invalid" if transport is not None else None),
@@ -189,38 +205,40 @@ class ModelSeam:
         except _ListenerFailed as exc:
             raise exc.__cause__ or exc from None
 
+    def _budget(self, attempts: _Attempts) -> anthropic.Anthropic:
+        """The client, allowed only the retries left in this request's budget."""
+        return self.client.with_options(max_retries=self.max_attempts - attempts.count - 1)
+
     def _stream(self, messages: list[dict[str, Any]], attempts: _Attempts) -> StreamedResponse:
-        began = time.monotonic()
-        while True:
-            # The SDK may retry only what is left of the budget.
-            client = self.client.with_options(max_retries=self.max_attempts - attempts.count - 1)
+        began = time.monotonic()  # what the answer really took, whoever's clock judges stalls
+        try:
             try:
-                final = self._one_stream(client, messages, attempts)
-            except _Retry as retry:
-                attempts.finish(retry.note)
+                final = self._one_stream(self._budget(attempts), messages, attempts)
+            except _StreamBroke as broke:
+                attempts.finish(broke.note)
                 if attempts.count >= self.max_attempts:
-                    raise ModelError(retry.note, attempts.count) from None
-                time.sleep(retry.delay)
-                continue
-            except ModelError as exc:
-                attempts.finish(exc.note)
-                raise
-            attempts.finish()
-            return StreamedResponse(
-                message_id=final.id,
-                model=final.model,
-                blocks=[_block_dict(b) for b in final.content],
-                stop_reason=final.stop_reason,
-                usage=final.usage.model_dump(mode="json", exclude_none=True),
-                body=attempts.body or b"",
-                latency_ms=int((time.monotonic() - began) * 1000),
-                attempts=attempts.count,
-            )
+                    raise ModelError(broke.note, attempts.count) from None
+                final = self._without_streaming(messages, attempts)
+        except ModelError as exc:
+            attempts.finish(exc.note)
+            raise
+        attempts.finish()
+        return StreamedResponse(
+            message_id=final.id,
+            model=final.model,
+            blocks=[_block_dict(b) for b in final.content],
+            stop_reason=final.stop_reason,
+            usage=final.usage.model_dump(mode="json", exclude_none=True),
+            body=attempts.body or b"",
+            latency_ms=int((time.monotonic() - began) * 1000),
+            attempts=attempts.count,
+        )
 
     def _one_stream(
         self, client: anthropic.Anthropic, messages: list[dict[str, Any]], attempts: _Attempts
     ) -> Any:
-        """One ``messages.stream`` call (the SDK may retry inside it); the final message."""
+        """One ``messages.stream`` call (the SDK may retry inside it until the stream opens);
+        the final message, or :class:`_StreamBroke` once it opened and then failed."""
         opened = started = stopped = False
         count = 0
         try:
@@ -232,49 +250,69 @@ class ModelSeam:
                     started = started or event.type == "message_start"
                     stopped = stopped or event.type == "message_stop"
                 final = stream.current_message_snapshot if started else None
+        except (_ListenerFailed, _StreamBroke):
+            raise
         except anthropic.APIStatusError as exc:
-            kind, text = error_of(exc)
-            if not opened:
+            if not opened:  # the SDK's retries were spent before a stream began
                 raise ModelError(describe(exc), attempts.count) from None
-            if kind in RETRIED_STREAM_ERRORS:
-                delay = backoff(exc.response.headers, attempts.count)
-                raise _Retry(f"{kind} in the stream: {text}", delay) from None
-            raise ModelError(f"{kind} in the stream: {text}") from None
-        except _ListenerFailed:
-            raise
-        except anthropic.APIConnectionError as exc:
-            note = attempts.note() or describe(exc)
-            raise ModelError(note, attempts.count) from None
-        except httpx2.HTTPError as exc:
-            # Raised while reading the stream, after the SDK's retries were over.
-            note = attempts.note() or f"stream cut off: {describe_transport_error(exc, None)}"
-            raise _Retry(note) from None
-        except ModelError:
-            raise
+            kind, text = error_of(exc)
+            raise _StreamBroke(f"{kind} in the stream: {text}") from None
         except (
             anthropic.APIError,
+            httpx2.HTTPError,
             ValueError,
             TypeError,
             KeyError,
             IndexError,
             RuntimeError,
         ) as exc:
-            # Bad JSON, invalid UTF-8, events out of order: the SDK's parser gave up on the bytes.
-            raise ModelError(f"malformed event stream: {what_broke(exc)}") from None
+            if not opened:
+                raise ModelError(attempts.note() or describe(exc), attempts.count) from None
+            raise _StreamBroke(attempts.note() or _broken(exc)) from None
         if not count:
-            raise ModelError("malformed answer: a 200 response that held no events")
+            raise _StreamBroke("malformed answer: a 200 response that held no events")
         if not started or final is None:
-            raise ModelError("malformed event stream: no message_start")
+            raise _StreamBroke("malformed event stream: no message_start")
         if not stopped:
-            raise _Retry("stream cut off: it ended without message_stop")
+            raise _StreamBroke("stream cut off: it ended without message_stop")
         return final
+
+    def _without_streaming(self, messages: list[dict[str, Any]], attempts: _Attempts) -> Any:
+        """The fallback: the same request as one plain ``messages.create`` (the SDK retries it
+        within what is left of the budget)."""
+        attempts.streaming = False
+        try:
+            message = self._budget(attempts).messages.create(messages=messages, **self.params)
+        except _ListenerFailed:
+            raise
+        except anthropic.APIStatusError as exc:
+            raise ModelError(describe(exc), attempts.count) from None
+        except anthropic.APIConnectionError as exc:
+            raise ModelError(attempts.note() or describe(exc), attempts.count) from None
+        except (anthropic.APIError, httpx2.HTTPError, ValueError, TypeError, KeyError) as exc:
+            raise ModelError(f"malformed answer: {what_broke(exc)}", attempts.count) from None
+        if not isinstance(message, anthropic.types.Message):
+            # The SDK hands back the text of a 200 that is not JSON (an HTML page from a proxy).
+            raise ModelError("malformed answer: HTTP 200 that is not a message", attempts.count)
+        return message
+
+
+def _broken(exc: Exception) -> str:
+    """One line for a stream the seam gave up reading: cut off, or unreadable."""
+    cause = exc.__cause__ if isinstance(exc, anthropic.APIConnectionError) else exc
+    if isinstance(cause, httpx2.HTTPError):
+        return f"stream cut off: {describe_transport_error(cause, None)}"
+    if isinstance(exc, anthropic.APIConnectionError):
+        return f"stream cut off: {describe(exc)}"
+    # Bad JSON, invalid UTF-8, events out of order: the SDK's parser gave up on the bytes.
+    return f"malformed event stream: {what_broke(exc)}"
 
 
 def _expect_event_stream(response: httpx2.Response) -> None:
     """A 200 that says it is something else (an HTML error page, plain JSON) is not a stream."""
     kind = response.headers.get("content-type", "")
     if kind and not kind.split(";")[0].strip().lower() == "text/event-stream":
-        raise ModelError(
+        raise _StreamBroke(
             f"malformed answer: HTTP {response.status_code} with content-type "
             f"{one_line(kind)}, not an event stream"
         )

@@ -129,7 +129,7 @@ class Resender:
         body_messages = materialize(api_messages, self.by_uuid)
         logged = False
 
-        def started(number: int, body: bytes) -> None:
+        def started(number: int, body: bytes, streaming: bool) -> None:
             # Written as the attempt begins, so a trace cut short shows what was in flight.
             nonlocal logged
             if not logged:
@@ -140,6 +140,7 @@ class Resender:
                 request_index=self._log.index,
                 attempt=number,
                 timeout=self.seam.timeout,
+                streaming=None if streaming else False,
             )
 
         def ended(number: int, attempt: Attempt) -> None:

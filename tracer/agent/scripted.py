@@ -7,8 +7,15 @@ chunks, ``content_block_stop``, ``message_delta``, ``message_stop`` and ``ping``
 are scripted. Faults can be scripted too (:mod:`~tracer.agent.scripted_faults`): HTTP errors, cut
 or silent or ping-only streams, error events and garbage, one per HTTP attempt.
 
+A request sent without streaming (``"stream"`` false or absent: the fallback after a broken
+stream) gets the same response as one JSON message, as the API answers it.
+
 A ``validator`` may inspect each request body and refuse it the way the real API does (HTTP 400
 ``invalid_request_error``), so a deliberately broken loop fails as it would for real.
+
+The transport keeps its own :class:`~tracer.agent.script_clock.ScriptClock` by default: a
+scripted silence passes on the script's time, and the seam that reads this transport judges
+stalls by the same clock (:attr:`ScriptedTransport.clock`).
 """
 
 from __future__ import annotations
@@ -21,7 +28,13 @@ from typing import Any
 
 import httpx2
 
-from tracer.agent.scripted_faults import error_response, fault_response, sse
+from tracer.agent.script_clock import Clock, ScriptClock
+from tracer.agent.scripted_faults import (
+    error_response,
+    fault_response,
+    plain_fault_response,
+    sse,
+)
 
 _CHUNK = 24
 
@@ -50,15 +63,46 @@ def estimate_tokens(text_bytes: int) -> int:
     return max(1, (text_bytes + 3) // 4)
 
 
+def _stop_reason(response: ScriptedResponse) -> str:
+    return response.stop_reason or (
+        "tool_use" if any(b["type"] == "tool_use" for b in response.blocks) else "end_turn"
+    )
+
+
+def _output_tokens(response: ScriptedResponse) -> int:
+    return estimate_tokens(len(json.dumps(response.blocks, ensure_ascii=False).encode()))
+
+
+def plain_message(
+    response: ScriptedResponse, message_id: str, model: str, input_tokens: int
+) -> bytes:
+    """The whole response as one JSON message: the API's answer to a request sent without
+    streaming."""
+    message = {
+        "id": message_id,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": response.blocks,
+        "stop_reason": _stop_reason(response),
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": input_tokens,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "output_tokens": _output_tokens(response),
+        },
+    }
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def sse_events(
     response: ScriptedResponse, message_id: str, model: str, input_tokens: int
 ) -> list[bytes]:
     """The whole SSE stream for one response, as the API would send it."""
     blocks = response.blocks
-    stop = response.stop_reason or (
-        "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-    )
-    out_tokens = estimate_tokens(len(json.dumps(blocks, ensure_ascii=False).encode()))
+    stop = _stop_reason(response)
+    out_tokens = _output_tokens(response)
     events = [
         sse(
             "message_start",
@@ -140,10 +184,13 @@ class ScriptedTransport(httpx2.BaseTransport):
         *,
         seed: str = "tracer",
         validator: Validator | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.responses = responses
         self.seed = seed
         self.validator = validator
+        self.clock: Clock = clock or ScriptClock()
+        """The time scripted silences pass on (and stalls are judged by)."""
         self.requests: list[bytes] = []
         """Every request body received, retries included."""
         self._served = 0
@@ -163,13 +210,20 @@ class ScriptedTransport(httpx2.BaseTransport):
             self._faults_left = list(response.faults)
         model = payload.get("model", "scripted")
         message_id = _stable_id("msg", self.seed, index)
-        events = sse_events(response, message_id, model, estimate_tokens(len(body)))
-        headers = {
-            "content-type": "text/event-stream",
-            "request-id": _stable_id("req", self.seed, index),
-        }
+        request_id = _stable_id("req", self.seed, index)
+        tokens = estimate_tokens(len(body))
+        if not payload.get("stream"):
+            plain = plain_message(response, message_id, model, tokens)
+            if self._faults_left:
+                return plain_fault_response(self._faults_left.pop(0), plain, request, self.clock)
+            self._served += 1
+            self._faults_left = None
+            headers = {"content-type": "application/json", "request-id": request_id}
+            return httpx2.Response(200, headers=headers, content=plain)
+        events = sse_events(response, message_id, model, tokens)
+        headers = {"content-type": "text/event-stream", "request-id": request_id}
         if self._faults_left:
-            return fault_response(self._faults_left.pop(0), events, headers, request)
+            return fault_response(self._faults_left.pop(0), events, headers, request, self.clock)
         self._served += 1
         self._faults_left = None
         return httpx2.Response(200, headers=headers, content=b"".join(events))

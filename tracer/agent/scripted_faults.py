@@ -13,18 +13,27 @@
 * ``{malformed: json}`` (or ``utf8``, or ``html``): a data line that is not JSON, bytes that are
   not UTF-8, or an HTML page sent with status 200.
 
-Faults that the client retries carry ``retry-after-ms: 1``, so tests need not sleep.
+A request sent without streaming (the fallback after a broken stream, as Claude Code 2.1.88's
+``executeNonStreamingRequest``) meets the same fault as its plain-JSON equivalent: silence
+(``hang``, ``pings_forever``: a plain answer has no pings to send) until the client's read
+timeout, a body cut short (``cut_after``, ``no_message_stop``), the HTTP status an error event
+stands for (``error_event``), or a body no parser can read (``malformed``).
+
+Waits are measured on the transport's clock (:mod:`tracer.agent.script_clock`): scripted
+silence passes on the script's time, so no recording sits idle and a busy machine cannot change
+what a fault does. Faults that the client retries carry ``retry-after-ms: 1``.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx2
+
+from tracer.agent.script_clock import Clock
 
 ERROR_TYPES = {
     400: "invalid_request_error",
@@ -50,6 +59,8 @@ FAULT_KINDS = {
 }
 MALFORMED = ("json", "utf8", "html")
 RETRY_NOW = {"retry-after-ms": "1"}  # the client honours it: tests need not sleep
+STATUS_OF_ERROR = {"overloaded_error": 529, "api_error": 500, "rate_limit_error": 429}
+"""The HTTP status a plain (non-streaming) answer gives for what a stream says in an error event."""
 
 
 def sse(event: str, data: dict[str, Any]) -> bytes:
@@ -78,21 +89,24 @@ def _read_timeout(request: httpx2.Request) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
-def _wait_out(request: httpx2.Request) -> None:
-    """Be a silent server: wait for the client's read timeout, then time out as httpcore does.
+def _wait_out(request: httpx2.Request, clock: Clock) -> None:
+    """Be a silent server: let the client's read timeout pass, then time out as httpcore does.
     With no timeout at all, that is forever, as it would be for real."""
     limit = _read_timeout(request)
     if limit is None:
         threading.Event().wait()
-    time.sleep(limit or 0)
+    clock.sleep(limit or 0)
     raise httpx2.ReadTimeout("timed out", request=request)
 
 
 class _FaultyStream(httpx2.SyncByteStream):
     """Sends the first ``after`` events, then misbehaves in one of the scripted ways."""
 
-    def __init__(self, events: list[bytes], kind: str, after: int, request: httpx2.Request) -> None:
+    def __init__(
+        self, events: list[bytes], kind: str, after: int, request: httpx2.Request, clock: Clock
+    ) -> None:
         self._events, self._kind, self._after, self._request = events, kind, after, request
+        self._clock = clock
         self._closed = threading.Event()
 
     def __iter__(self) -> Iterator[bytes]:
@@ -105,13 +119,13 @@ class _FaultyStream(httpx2.SyncByteStream):
                 "peer closed connection without sending complete message"
             )
         if self._kind == "hang":
-            _wait_out(self._request)
+            _wait_out(self._request, self._clock)
         # pings_forever: often enough that no read timeout fires, until the client hangs up.
         limit = _read_timeout(self._request)
         every = min(limit / 4, 1.0) if limit else 1.0
         while not self._closed.is_set():
             yield sse("ping", {"type": "ping"})
-            self._closed.wait(every)
+            self._clock.sleep(every)
 
     def close(self) -> None:
         self._closed.set()
@@ -122,8 +136,9 @@ def fault_response(
     events: list[bytes],
     headers: dict[str, str],
     request: httpx2.Request,
+    clock: Clock,
 ) -> httpx2.Response:
-    """The answer of one faulty attempt: ``events`` is the whole stream it spoils."""
+    """The answer of one faulty streamed attempt: ``events`` is the whole stream it spoils."""
     ((kind, value),) = fault.items()
     if kind == "status":
         status = int(value)
@@ -134,7 +149,7 @@ def fault_response(
             retry_now=True,
         )
     if kind == "hang" and int(value) == 0:
-        _wait_out(request)
+        _wait_out(request, clock)
     if kind == "error_event":
         text = "Overloaded" if value == "overloaded_error" else f"scripted {value}"
         error = sse("error", {"type": "error", "error": {"type": value, "message": text}})
@@ -143,8 +158,44 @@ def fault_response(
     if kind == "malformed":
         return _malformed(str(value), events, headers)
     return httpx2.Response(
-        200, headers=headers, stream=_FaultyStream(events, kind, int(value), request)
+        200, headers=headers, stream=_FaultyStream(events, kind, int(value), request, clock)
     )
+
+
+class _CutBody(httpx2.SyncByteStream):
+    """The first half of a plain answer's body, then a dropped connection."""
+
+    def __init__(self, body: bytes) -> None:
+        self._body = body
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield self._body[: len(self._body) // 2]
+        raise httpx2.RemoteProtocolError("peer closed connection without sending complete message")
+
+
+def plain_fault_response(
+    fault: dict[str, Any], body: bytes, request: httpx2.Request, clock: Clock
+) -> httpx2.Response:
+    """The answer of one faulty attempt sent without streaming: ``body`` is the JSON message it
+    spoils (see the module's docstring for how each fault reads without a stream)."""
+    ((kind, value),) = fault.items()
+    if kind == "status" or kind == "error_event":
+        status = int(value) if kind == "status" else STATUS_OF_ERROR.get(str(value), 500)
+        return error_response(
+            status,
+            ERROR_TYPES.get(status, "api_error"),
+            ERROR_TEXT.get(status, "error"),
+            retry_now=True,
+        )
+    if kind in ("hang", "pings_forever"):
+        _wait_out(request, clock)
+    headers = {"content-type": "application/json"}
+    if kind == "malformed":
+        if value == "html":
+            return _malformed("html", [], headers)
+        broken = body[: len(body) // 2] if value == "json" else b'{"id": "\xff\xfe"}'
+        return httpx2.Response(200, headers=headers, content=broken)
+    return httpx2.Response(200, headers=headers, stream=_CutBody(body))
 
 
 def error_response(

@@ -11,7 +11,8 @@ It also watches the bytes of a streamed answer. The API sends ``ping`` events to
 connection open; the SDK drops them, so a stream that sends nothing else would keep it waiting
 forever, and no read timeout ever fires (bytes do arrive). :class:`_StallWatch` notes when the
 last event that was not a ping arrived and cuts the stream with :class:`StreamStalled` once that
-is longer ago than the stall limit.
+is longer ago than the stall limit. A plain answer (the fallback after a broken stream, sent
+without streaming) has no events and no pings: only how it failed is watched there.
 
 Nothing here reads request headers, where the API key travels.
 """
@@ -34,6 +35,9 @@ class StreamStalled(httpx2.ReadTimeout):
 class AttemptListener(Protocol):
     """What the seam wants to hear about the attempts of the request in flight."""
 
+    streaming: bool
+    """Whether the attempts going out now ask for a stream."""
+
     def started(self, body: bytes) -> None: ...
 
     def responded(self, status: int) -> None: ...
@@ -44,6 +48,8 @@ class AttemptListener(Protocol):
 @dataclass
 class _Quiet:
     """The listener when no request is being tracked: hears nothing."""
+
+    streaming: bool = True
 
     def started(self, body: bytes) -> None:
         pass
@@ -79,10 +85,14 @@ def describe_transport_error(exc: Exception, request: httpx2.Request | None) -> 
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _describe_mid_stream(exc: Exception, request: httpx2.Request) -> str:
-    """One line for a stream that broke after it began: stalled, or cut off."""
+def _describe_mid_stream(exc: Exception, request: httpx2.Request, streaming: bool) -> str:
+    """One line for an answer that broke after it began: stalled, or cut off."""
     if isinstance(exc, StreamStalled):
         return str(exc)
+    if not streaming:
+        if isinstance(exc, httpx2.ReadTimeout):
+            return describe_transport_error(exc, request)
+        return f"answer cut off: {describe_transport_error(exc, request)}"
     if isinstance(exc, httpx2.ReadTimeout):
         return f"stream stalled: nothing received for {_seconds(_limits(request).get('read'))}"
     return f"stream cut off: {describe_transport_error(exc, request)}"
@@ -98,12 +108,14 @@ class _StallWatch(httpx2.SyncByteStream):
         on_fail: Callable[[str], None],
         request: httpx2.Request,
         clock: Callable[[], float],
+        streaming: bool,
     ) -> None:
         self._inner = inner
         self._stall = stall
         self._on_fail = on_fail
         self._request = request
         self._clock = clock
+        self._streaming = streaming
 
     def __iter__(self) -> Iterator[bytes]:
         last_content = self._clock()
@@ -112,6 +124,16 @@ class _StallWatch(httpx2.SyncByteStream):
         try:
             for chunk in self._inner:
                 now = self._clock()
+                if not self._streaming:
+                    # A plain answer has no events: its whole body must come within the limit,
+                    # so a server that trickles bytes cannot hold it open forever.
+                    if self._stall is not None and now - last_content > self._stall:
+                        raise StreamStalled(
+                            f"answer stalled: not whole after {self._stall:g} s",
+                            request=self._request,
+                        )
+                    yield chunk
+                    continue
                 pending += chunk
                 *lines, pending = pending.split(b"\n")
                 for line in lines:
@@ -129,7 +151,7 @@ class _StallWatch(httpx2.SyncByteStream):
                     )
                 yield chunk
         except httpx2.TransportError as exc:
-            self._on_fail(_describe_mid_stream(exc, self._request))
+            self._on_fail(_describe_mid_stream(exc, self._request, self._streaming))
             raise
 
     def close(self) -> None:
@@ -163,7 +185,7 @@ class WatchingTransport(httpx2.BaseTransport):
             raise
         listener.responded(response.status_code)
         response.stream = _StallWatch(
-            response.stream, self.stall, listener.failed, request, self.clock
+            response.stream, self.stall, listener.failed, request, self.clock, listener.streaming
         )
         return response
 

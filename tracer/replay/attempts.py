@@ -4,7 +4,9 @@ The loop writes an ``http_attempt_start`` as each attempt goes out, and an ``htt
 an attempt fails or is a retry (a clean first attempt needs none: the ``response`` step says it
 all). Both sit between the ``resending`` step and the next step. This module pairs them up, so
 the view can list every try of a request that was retried, failed, or was still waiting when
-the trace stops (a killed recorder, a server that never answered). Pure: no Textual here.
+the trace stops (a killed recorder, a server that never answered). An attempt that did not
+stream is the fallback Claude Code 2.1.88 sends after a broken stream, and says so. Pure: no
+Textual here.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class AttemptRow:
     ended: bool = False
     in_flight: bool = False
     """Started, never ended, and nothing comes after it: the trace stops mid-attempt."""
+    streaming: bool = True
+    """False for the plain request sent after a stream broke."""
 
 
 def attempt_rows(index: StepIndex, step: int) -> list[AttemptRow]:
@@ -51,7 +55,10 @@ def attempt_rows(index: StepIndex, step: int) -> list[AttemptRow]:
             before = rows.get(number)
             if kind == "http_attempt_start":
                 rows[number] = AttemptRow(
-                    number, _number(event.t), timeout=_number(getattr(event, "timeout", None))
+                    number,
+                    _number(event.t),
+                    timeout=_number(getattr(event, "timeout", None)),
+                    streaming=getattr(event, "streaming", None) is not False,
                 )
             else:
                 status = _number(getattr(event, "status", None))
@@ -63,12 +70,19 @@ def attempt_rows(index: StepIndex, step: int) -> list[AttemptRow]:
                     str(error) if error is not None else None,
                     before.timeout if before else None,
                     ended=True,
+                    streaming=before.streaming if before else True,
                 )
         i += 1
     ordered = [rows[n] for n in sorted(rows)]
     if ordered and not ordered[-1].ended and i >= len(reader):
         last = ordered[-1]
-        ordered[-1] = AttemptRow(last.number, last.started, timeout=last.timeout, in_flight=True)
+        ordered[-1] = AttemptRow(
+            last.number,
+            last.started,
+            timeout=last.timeout,
+            in_flight=True,
+            streaming=last.streaming,
+        )
     return ordered
 
 
@@ -90,6 +104,11 @@ def attempts_text(rows: list[AttemptRow], lang: str) -> Text:
         out.append(f"  {row.number:g}  ", style="bold")
         if row.started is not None:
             out.append(f"t={row.started:.2f}s  ", style="dim")
+        if not row.streaming:
+            out.append(
+                say(lang, "without streaming (the fallback)  ", "改用非流式请求（回退）  "),
+                style="bold magenta",
+            )
         if row.in_flight:
             limit = f"{row.timeout:g}" if row.timeout is not None else "?"
             out.append(

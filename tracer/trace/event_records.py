@@ -93,6 +93,9 @@ class HttpAttemptStarted(Event):
     attempt: int
     timeout: float | None = None
     """Seconds the attempt may wait for the answer or between two pieces of it."""
+    streaming: bool | None = None
+    """``False`` on the plain (non-streaming) request sent after a stream broke, as Claude Code
+    2.1.88's ``executeNonStreamingRequest`` sends it; left out on a streamed attempt."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
