@@ -188,14 +188,17 @@ def test_a_retry_after_past_the_deadline_gives_up_at_once(
     collector: Callable[..., Collector],
     capsys: pytest.CaptureFixture[str],
     clean_env: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     clean_env.setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "2000")
     c = collector(answer("503 Service Unavailable", "Retry-After: 30"))
-    began = time.monotonic()
+    waits: list[float] = []
+    monkeypatch.setattr(otlp_send.time, "sleep", waits.append)
     code, err = _export(c.url, capsys)
     assert code == 2 and err.count("\n") == 1, err
     assert "answered 503" in err and "gave up" in err and "sent " not in err
-    assert time.monotonic() - began < 2 and len(c.requests) == 1
+    # Judged by what it asked to wait, not by a stopwatch a busy machine can stop.
+    assert waits == [] and len(c.requests) == 1
 
 
 def test_a_trickling_collector_is_given_up_on_at_the_deadline(
@@ -209,7 +212,7 @@ def test_a_trickling_collector_is_given_up_on_at_the_deadline(
     code, err = _export(c.url, capsys)
     took = time.monotonic() - began
     assert code == 2 and err.count("\n") == 1 and "within 1 s" in err and "gave up" in err, err
-    assert 0.9 < took < 3, took
+    assert took > 0.9, "it waited out the deadline (load can only make that later)"
 
 
 def test_an_endless_body_is_read_only_so_far(

@@ -43,14 +43,15 @@ def test_ctrl_c_during_a_tool_ends_with_aborted_tools(
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 30
+    # Bounds against a hang, wide enough that no load eats them; nothing here is timed.
+    deadline = time.monotonic() + 120
     while b'"kind":"tool_start"' not in (out.read_bytes() if out.exists() else b""):
         assert time.monotonic() < deadline, "the tool never started"
         time.sleep(0.05)
-    started = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    _, stderr = proc.communicate(timeout=20)
-    assert time.monotonic() - started < 10, "the sleeping command was not stopped"
+    _, stderr = proc.communicate(timeout=120)
+    # The command sleeps for half a minute and more: had Ctrl-C not stopped it, its run would
+    # have ended on its own, not as interrupted (checked below).
     assert proc.returncode == 130, stderr  # never 0 after Ctrl-C
     assert "Traceback" not in stderr
 

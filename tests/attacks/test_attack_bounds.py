@@ -71,7 +71,8 @@ def test_a_backtracking_pattern_is_stopped(
     started = time.monotonic()
     with pytest.raises(ToolFailure, match="Grep stopped after 1 s"):
         GrepTool().call({"pattern": "^(a+)+$"}, ctx)
-    assert time.monotonic() - started < 5
+    # The backtracking takes 2**40 steps: unstopped, hours. A margin no load can eat.
+    assert time.monotonic() - started < 60
     assert GrepTool().call({"pattern": "a+b"}, ctx)["filenames"] == ["a.txt"]  # still works
 
 
@@ -82,7 +83,8 @@ def test_a_glob_of_many_stars_over_a_long_name_is_quick(ctx: ToolContext) -> Non
     started = time.monotonic()
     for pattern in ("**/" * 9 + "*a*a*a*a*a*a*a*a*a*b", "**/**/**/**/**/**/**/**/**/*a*a*a*a*"):
         GlobTool().call({"pattern": pattern}, ctx)
-    assert time.monotonic() - started < 2
+    # An exponential matcher would take hours here; the speed itself is bench/'s to measure.
+    assert time.monotonic() - started < 60
     found = GlobTool().call({"pattern": "**/" * 9 + "*a*a*"}, ctx)["filenames"]
     assert found == ["/".join(["d"] * 20 + ["a" * 200])]
 
