@@ -76,6 +76,24 @@ def test_the_lowest_versions_run_the_wheel(lowest: Path, tmp_path: Path) -> None
     )
     assert record.returncode == 0 and "ended completed" in record.stderr, record.stderr[-2000:]
 
+    # A stream cut midway is survived at the lowest version too: the plain fallback answers it.
+    cut = tmp_path / "cut.yaml"
+    cut.write_text(
+        "name: cut\nprompt: go\nresponses:\n  - text: whole\n    faults: [{cut_after: 5}]\n",
+        encoding="utf-8",
+    )
+    record = run(
+        [str(lowest / "tracer"), "record", "--scenario", str(cut), "-o", "cut.jsonl"],
+        cwd=tmp_path,
+    )
+    assert record.returncode == 0 and "ended completed" in record.stderr, record.stderr[-2000:]
+    starts = [
+        json.loads(line)
+        for line in (tmp_path / "cut.jsonl").read_text(encoding="utf-8").splitlines()
+        if '"http_attempt_start"' in line
+    ]
+    assert [s.get("streaming", True) for s in starts] == [True, False]
+
     show = run([str(lowest / "tracer"), "show", "01-main-walk"], cwd=tmp_path)
     assert show.returncode == 0, show.stderr
     lines = show.stdout.splitlines()
