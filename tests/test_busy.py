@@ -52,7 +52,7 @@ def test_the_command_runs_beside_the_loops_and_its_exit_code_comes_back(tmp_path
             sys.executable,
             "-c",
             probe,
-        ],  # fmt: skip
+        ],
         capture_output=True,
         text=True,
         timeout=120,
