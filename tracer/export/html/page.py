@@ -122,14 +122,21 @@ def export_site(folder: Path, *, full: bool = False, lang: str = "en") -> list[P
         written.append(out)
         rows.append({"href": out.name, "name": payload.meta["name"], "title": payload.meta["title"],
                      "count": payload.meta["count"]})  # fmt: skip
+    tour = None
+    if guide is not None:  # the tour (tour_page.py), from the same stops as `tracer tour`
+        from tracer.export.html.tour_page import export_tour
+
+        tour = export_tour(folder, guide, contents, links, lang)
+        written += [tour] if tour is not None else []
     index = folder / "index.html"
-    write_whole(index, index_html(rows, lang))
+    write_whole(index, index_html(rows, lang, tour=tour.name if tour is not None else None))
     written.append(index)
     return written
 
 
-def index_html(rows: list[dict[str, Any]], lang: str) -> str:
-    """The site's front page: every recording, its title and its number of steps."""
+def index_html(rows: list[dict[str, Any]], lang: str, tour: str | None = None) -> str:
+    """The site's front page: the tour's start (``tour``: its page), then every recording, its
+    title and its number of steps."""
     from tracer.export.html.words import page_words
 
     words = page_words()
@@ -141,6 +148,14 @@ def index_html(rows: list[dict[str, Any]], lang: str) -> str:
         for r in rows
     )
     heading = html.escape(words["index_title"][lang])
+    start = ""
+    if tour is not None:
+        from tracer.export.html.tour_words import TOUR_PAGE
+
+        start = (
+            f'<p class="tour-start"><a href="{html.escape(tour)}">'
+            f"{html.escape(TOUR_PAGE['index_tour'][lang])} →</a></p>\n"
+        )
     return (
         "<!doctype html>\n"
         f'<html lang="{"zh-Hans" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
@@ -148,6 +163,6 @@ def index_html(rows: list[dict[str, Any]], lang: str) -> str:
         '<meta http-equiv="Content-Security-Policy" '
         f"content=\"default-src 'none'; style-src {_sha256(style)}\">\n"
         f"<title>{heading} · tracer</title>\n<style>{style}</style>\n</head>\n"
-        f'<body class="index">\n<main>\n<h1>{heading}</h1>\n<ol>\n{items}\n</ol>\n</main>\n'
+        f'<body class="index">\n<main>\n<h1>{heading}</h1>\n{start}<ol>\n{items}\n</ol>\n</main>\n'
         "</body>\n</html>\n"
     )
