@@ -21,7 +21,7 @@ import pytest
 from tracer.chapters import load_guide
 from tracer.export.html.page import export_site, page_name
 from tracer.export.html.spans import plain_of
-from tracer.export.html.tour_page import TOUR_PAGE, tour_html
+from tracer.export.html.tour_page import TOUR_PAGE, export_tour, tour_html
 from tracer.export.html.tour_payload import GIVEN, tour_data
 from tracer.paths import bundled_recordings, short_name
 from tracer.replay.factory import make_tour_app
@@ -190,10 +190,11 @@ def test_the_page_carries_the_data_safely_and_runs_only_its_script(data: dict[st
 
 
 def test_the_site_has_the_tour_and_its_index_opens_with_it(tmp_path: Path) -> None:
-    """In a process of its own: writing the site (tour included) imports no Textual."""
+    """The command, in a process of its own: writing the site (tour included) imports no
+    Textual."""
     code = (
-        "import sys; from pathlib import Path; from tracer.export.html.page import export_site;"
-        "export_site(Path(sys.argv[1]), lang='zh');"
+        "import sys; from tracer.cli import main;"
+        "assert main(['export', '--all', '-f', 'html', '--lang', 'zh', '-o', sys.argv[1]]) == 0;"
         "print(sorted(m for m in ('textual', 'anthropic') if m in sys.modules))"
     )
     out = subprocess.run(
@@ -212,6 +213,6 @@ def test_without_a_guide_the_site_has_no_tour(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("tracer.replay.guide.load_guide", lambda: (None, "no guide"))
-    written = export_site(tmp_path)
+    written = export_site(tmp_path, tour=export_tour)
     assert TOUR_PAGE not in [p.name for p in written] and not (tmp_path / TOUR_PAGE).exists()
     assert "tour.html" not in (tmp_path / "index.html").read_text(encoding="utf-8")

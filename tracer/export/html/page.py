@@ -18,6 +18,7 @@ import hashlib
 import html
 import json
 import re
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -102,8 +103,13 @@ def page_name(short: str) -> str:
     return short.replace("/", "-") + ".html"
 
 
-def export_site(folder: Path, *, full: bool = False, lang: str = "en") -> list[Path]:
-    """A page per bundled recording in ``folder``, and ``index.html``; the files written."""
+def export_site(
+    folder: Path, *, full: bool = False, lang: str = "en", tour: Callable[..., Any] | None = None
+) -> list[Path]:
+    """A page per bundled recording in ``folder``, and ``index.html``; the files written.
+
+    ``tour``: writes the tour's page from the guide, contents and links (the command passes
+    :func:`tracer.export.html.tour_page.export_tour`, which builds on this module)."""
     from tracer.paths import bundled_recordings, short_name
     from tracer.replay.guide import load_guide
     from tracer.replay.sections import bundled_contents
@@ -122,14 +128,10 @@ def export_site(folder: Path, *, full: bool = False, lang: str = "en") -> list[P
         written.append(out)
         rows.append({"href": out.name, "name": payload.meta["name"], "title": payload.meta["title"],
                      "count": payload.meta["count"]})  # fmt: skip
-    tour = None
-    if guide is not None:  # the tour (tour_page.py), from the same stops as `tracer tour`
-        from tracer.export.html.tour_page import export_tour
-
-        tour = export_tour(folder, guide, contents, links, lang)
-        written += [tour] if tour is not None else []
+    made = tour(folder, guide, contents, links, lang) if tour and guide is not None else None
+    written += [made] if made is not None else []
     index = folder / "index.html"
-    write_whole(index, index_html(rows, lang, tour=tour.name if tour is not None else None))
+    write_whole(index, index_html(rows, lang, tour=made.name if made is not None else None))
     written.append(index)
     return written
 

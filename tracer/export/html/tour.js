@@ -129,7 +129,8 @@
     $("number").hidden = !q.numeric || !!got;
     $("ask-hint").hidden = !!got;
     if (!got) {
-      $("ask-hint").textContent = say(q.numeric ? "number_keys" : "choose_keys", { n: q.choices.length }) + " " + say("skip_note");
+      $("ask-hint").textContent = say(q.numeric ? "number_keys" : "choose_keys", { n: q.choices.length })
+        + (lang === "zh" ? "" : " ") + say("skip_note");  // no space between Chinese sentences
       $("choices").replaceChildren(...q.choices.map((c, i) => {
         const b = document.createElement("button");
         b.type = "button";
