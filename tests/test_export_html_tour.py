@@ -88,6 +88,8 @@ def test_the_stops_are_the_ones_tracer_tour_walks(walked: Tour, data: dict[str, 
         assert [c["value"] for c in got["choices"]] == [c.value for c in question.choices]
         landed = data["steps"][got["land"]]
         assert (landed["recording"], landed["step"]) == (short_name(stop.recording), question.land)
+        path = [(data["steps"][v]["recording"], data["steps"][v]["step"]) for v in got["path"]]
+        assert path == [(view["recording"], n) for n in range(question.ask, question.land + 1)]
         for lang in LANGS:
             assert got["prompt"][lang] == question.checkpoint.question[lang]
             assert [c["label"][lang] for c in got["choices"]] == [

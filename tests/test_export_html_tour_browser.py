@@ -183,6 +183,13 @@ def test_predict_then_step_wrong_and_right_kept_over_a_reload(
     expect(page.locator("body")).to_have_attribute("data-view", view_of(data, question["land"]))
     tab.no_sideways_scroll()
     shot(tab, tmp_path, f"tour-{size}-{lang}-reveal")
+    path = question["path"]
+    assert len(path) >= 2 and path[-1] == question["land"]
+    tab.press("#path-prev")  # the steps on the way to the answer, one by one
+    expect(page.locator("body")).to_have_attribute("data-view", view_of(data, path[-2]))
+    tab.press("#path-next")
+    expect(page.locator("body")).to_have_attribute("data-view", view_of(data, question["land"]))
+    assert page.locator("#path-next").is_disabled()
 
     # A number question, answered right: typed, then Enter (keys) or Check (taps).
     counted = questions(data, numeric=True)[0]

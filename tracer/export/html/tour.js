@@ -17,14 +17,23 @@
     const chosen = localStorage.getItem("tracer-lang");  // shared with the recordings' pages
     if (LANGS.includes(chosen)) lang = chosen;
   } catch (e) { /* storage may be off */ }
+  // tracer.tour.checkpoints.normalize and Question.check, as the terminal checks an answer.
+  const normalize = (text) => String(text).trim().toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+  const check = (q, given) => normalize(given) === normalize(q.answer);
   let answers = {};
+  let along = -1;  // after an answer: which step of the question's path is shown (-1: the last)
   let position = 0;
   try {
     const saved = JSON.parse(localStorage.getItem(STORE) || "null");
     if (saved && saved.version === 1) {
       if (saved.answers && typeof saved.answers === "object") {
-        for (const [id, got] of Object.entries(saved.answers)) {
-          if (got && typeof got.given === "string") answers[id] = { given: got.given, right: !!got.right };
+        // Only answers this tour can have, checked again (a hand-edited store proves nothing).
+        for (const stop of stops) {
+          const q = stop.question;
+          const got = q && saved.answers[q.checkpoint];
+          if (!got || typeof got.given !== "string") continue;
+          if (!q.numeric && !q.choices.some((c) => c.value === got.given)) continue;
+          answers[q.checkpoint] = { given: got.given, right: check(q, got.given) };
         }
       }
       const at = saved.stop === "end" ? END : stops.findIndex((s) => s.id === saved.stop);
@@ -44,7 +53,6 @@
     for (const [name, value] of Object.entries(values || {})) text = text.split("{" + name + "}").join(String(value));
     return text;
   }
-  const normalize = (text) => String(text).trim().toLowerCase().split(/\s+/).filter(Boolean).join(" ");
 
   // -- lines, drawn as the replay page draws them (page.js lineInto) -----------------------
   function lineInto(parent, line, given) {
@@ -103,6 +111,8 @@
     $("predict").textContent = say("predict");
     $("number-label").textContent = say("your_number");
     $("check").textContent = say("check");
+    $("path-prev").textContent = "‹ " + say("previous");
+    $("path-next").textContent = say("next") + " ›";
   }
 
   function drawStep(view, how, from) {
@@ -145,15 +155,31 @@
       $("number-input").value = "";
       $("number-input").removeAttribute("aria-invalid");
       $("reveal").hidden = true;
+      $("path").hidden = true;
       drawStep(stop.view, "standing");
       return;
     }
-    // Answered: the reveal, and the step that shows the answer (the tour stepped on).
+    // Answered: the reveal, and the step that shows the answer (the tour stepped on); the
+    // steps on the way there can be stepped through.
     const reveal = q.numeric ? q.reveal[got.right ? "right" : "wrong"] : q.reveal[got.given];
     $("reveal").hidden = false;
     $("reveal").className = "panel reveal " + (got.right ? "right" : "wrong");
-    linesInto($("reveal"), table((reveal || q.reveal[q.answer])[lang]), got.given);
-    drawStep(q.land, "stepped", data.steps[stop.view].step);
+    linesInto($("reveal"), table(reveal[lang]), got.given);
+    const last = q.path.length - 1;
+    const at = along < 0 || along > last ? last : along;
+    $("path").hidden = last < 1;
+    $("path-prev").disabled = at === 0;
+    $("path-next").disabled = at === last;
+    if (at === last) drawStep(q.land, "stepped", data.steps[stop.view].step);
+    else drawStep(q.path[at], "section_step");
+  }
+  function walk(delta) {
+    const stop = stops[position];
+    const q = stop && stop.question;
+    if (!q || !answers[q.checkpoint]) return;
+    const last = q.path.length - 1;
+    along = Math.max(0, Math.min((along < 0 ? last : along) + delta, last));
+    draw();
   }
 
   function drawEnd() {
@@ -200,6 +226,7 @@
     $("stop-title").textContent = stop.title[lang];
     document.body.dataset.kind = stop.kind;
     if (stop.kind === "section") {
+      $("path").hidden = true;
       $("card").hidden = false;
       linesInto($("card"), cardLines(stop));
       $("ask").hidden = true;
@@ -214,7 +241,9 @@
   // -- moving and answering ---------------------------------------------------------------
   function notice(text) { $("notice").textContent = text || ""; $("notice").hidden = !text; }
   function go(target) {
-    position = Math.max(0, Math.min(target, END));
+    const moved = Math.max(0, Math.min(target, END));
+    if (moved !== position) { window.scrollTo(0, 0); along = -1; }  // a new stop: from its top
+    position = moved;
     notice("");
     save();
     draw();
@@ -223,7 +252,7 @@
     const stop = stops[position];
     if (!stop || !stop.question || answers[stop.question.checkpoint]) return;
     const q = stop.question;
-    answers[q.checkpoint] = { given, right: normalize(given) === normalize(q.answer) };
+    answers[q.checkpoint] = { given, right: check(q, given) };
     save();
     draw();
     $("reveal").focus();  // the reader's eyes (and a screen reader) go to what they learned
@@ -238,6 +267,8 @@
     if (!/^[+-]?\d+$/.test(given)) { $("number-input").setAttribute("aria-invalid", "true"); $("number-input").focus(); return; }
     commit(given);
   });
+  $("path-prev").addEventListener("click", () => walk(-1));
+  $("path-next").addEventListener("click", () => walk(1));
   $("prev-stop").addEventListener("click", () => go(position - 1));
   $("next-stop").addEventListener("click", () => go(position + 1));
   $("restart").addEventListener("click", () => {

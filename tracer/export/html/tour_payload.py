@@ -174,6 +174,9 @@ def _question(tour: Tour, stop: Stop, texts: _Texts, steps: _Steps) -> dict[str,
         "choices": [{"value": c.value, "label": _both(c.text)} for c in question.choices],
         "reveal": reveals,
         "land": steps.add(stop.recording, question.land),
+        # Every step from where the question is asked to where the answer shows: after the
+        # answer the reader can step through them (the tour itself jumps to the last).
+        "path": [steps.add(stop.recording, n) for n in range(stop.step, question.land + 1)],
     }
 
 

@@ -76,7 +76,9 @@ TOUR_PAGE: dict[str, dict[str, str]] = {
 def tour_page_words() -> dict[str, dict[str, str]]:
     """The page's own words, with the replay page's language button's."""
     words = {key: dict(value) for key, value in TOUR_PAGE.items()}
-    words["language"] = page_words()["language"]
+    page = page_words()
+    for key in ("language", "previous", "next"):  # the replay page's: 上一步 / 下一步
+        words[key] = page[key]
     return words
 
 
