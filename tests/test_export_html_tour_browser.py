@@ -280,3 +280,34 @@ def test_the_index_leads_to_the_tour_and_a_stop_to_its_recording(
     expect(page.locator("body")).to_have_attribute("data-step", str(step["step"] + 1))
     assert page.url.endswith(f"{step['href']}#step-{step['step'] + 1}")
     tab.close()
+
+
+def test_keyboard_only_and_a_hand_edited_store(
+    driver: Any, site: Path, data: dict[str, Any]
+) -> None:
+    """Tab and Enter answer a question; answers read back are checked again, not trusted."""
+    tab = Tab(driver, "desktop")
+    page = tab.page
+    chosen, counted = questions(data, numeric=False)[0], questions(data, numeric=True)[0]
+    first, second = data["stops"][chosen]["question"], data["stops"][counted]["question"]
+    tab.open(site / "tour.html", f"#stop-{chosen + 1}")
+    right = next(n for n, c in enumerate(first["choices"]) if c["value"] == first["answer"])
+    page.locator("#choices button.choice").nth(right).focus()
+    page.keyboard.press("Enter")  # a button, pressed from the keyboard
+    expect(page.locator("#reveal")).to_contain_text("✓ Right")
+    stored = {
+        "version": 1,
+        "stop": data["stops"][chosen]["id"],
+        "answers": {
+            first["checkpoint"]: {"given": "not one of the choices", "right": True},
+            second["checkpoint"]: {"given": str(int(second["answer"]) + 1), "right": True},
+        },
+    }
+    page.evaluate(f"localStorage.setItem('tracer-tour', {json.dumps(json.dumps(stored))})")
+    page.reload()
+    tab.at(chosen)
+    expect(page.locator("#choices")).to_be_visible()  # no such choice: asked again
+    assert page.locator("#reveal").is_hidden()
+    page.evaluate(f"tracerTour.go({counted})")
+    expect(page.locator("#reveal")).to_contain_text("✗ Not quite")  # checked, not trusted
+    tab.close()
