@@ -270,8 +270,18 @@ def page_strings() -> list[str]:
             for w in words.values()]  # fmt: skip
 
 
+def tour_page_strings() -> list[str]:
+    """The tour page's own words (tracer/export/html/tour_words.py), filled as tour.js does."""
+    from tracer.export.html.tour_words import tour_page_words
+
+    values = {"n": 3, "recording": "01-main-walk", "step": 8, "total": 36, "from": 7}
+    return [re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), w["zh"])
+            for w in tour_page_words().values()]  # fmt: skip
+
+
 STATIC = {
     "page": page_strings,
+    "tour_page": tour_page_strings,
     "guide": guide_strings,
     "tour": tour_strings,
     "scenarios": scenario_strings,

@@ -11,6 +11,8 @@ here, at export time, by the same pure layers the terminal app draws from
   lines shared), the chapter panels, the table of contents, the doctor's findings, the requests;
 - :mod:`.page` puts ``page.html``, ``page.css``, ``page.js`` and the data together into one file
   (and ``--all`` into a folder with an index page).
+- :mod:`.tour_payload` and :mod:`.tour_page` write ``tracer tour`` as a page of the ``--all``
+  site (``tour.html``), its stops, cards and questions made by :mod:`tracer.tour` itself.
 
 Like asciinema's player or Python Tutor, the page shows one step at a time and draws only that
 step, so a 10,000-turn trace opens about as fast as a 10-turn one. Claude Code has no such page;

@@ -18,6 +18,7 @@ import hashlib
 import html
 import json
 import re
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -102,8 +103,13 @@ def page_name(short: str) -> str:
     return short.replace("/", "-") + ".html"
 
 
-def export_site(folder: Path, *, full: bool = False, lang: str = "en") -> list[Path]:
-    """A page per bundled recording in ``folder``, and ``index.html``; the files written."""
+def export_site(
+    folder: Path, *, full: bool = False, lang: str = "en", tour: Callable[..., Any] | None = None
+) -> list[Path]:
+    """A page per bundled recording in ``folder``, and ``index.html``; the files written.
+
+    ``tour``: writes the tour's page from the guide, contents and links (the command passes
+    :func:`tracer.export.html.tour_page.export_tour`, which builds on this module)."""
     from tracer.paths import bundled_recordings, short_name
     from tracer.replay.guide import load_guide
     from tracer.replay.sections import bundled_contents
@@ -122,14 +128,17 @@ def export_site(folder: Path, *, full: bool = False, lang: str = "en") -> list[P
         written.append(out)
         rows.append({"href": out.name, "name": payload.meta["name"], "title": payload.meta["title"],
                      "count": payload.meta["count"]})  # fmt: skip
+    made = tour(folder, guide, contents, links, lang) if tour and guide is not None else None
+    written += [made] if made is not None else []
     index = folder / "index.html"
-    write_whole(index, index_html(rows, lang))
+    write_whole(index, index_html(rows, lang, tour=made.name if made is not None else None))
     written.append(index)
     return written
 
 
-def index_html(rows: list[dict[str, Any]], lang: str) -> str:
-    """The site's front page: every recording, its title and its number of steps."""
+def index_html(rows: list[dict[str, Any]], lang: str, tour: str | None = None) -> str:
+    """The site's front page: the tour's start (``tour``: its page), then every recording, its
+    title and its number of steps."""
     from tracer.export.html.words import page_words
 
     words = page_words()
@@ -141,6 +150,14 @@ def index_html(rows: list[dict[str, Any]], lang: str) -> str:
         for r in rows
     )
     heading = html.escape(words["index_title"][lang])
+    start = ""
+    if tour is not None:
+        from tracer.export.html.tour_words import TOUR_PAGE
+
+        start = (
+            f'<p class="tour-start"><a href="{html.escape(tour)}">'
+            f"{html.escape(TOUR_PAGE['index_tour'][lang])} →</a></p>\n"
+        )
     return (
         "<!doctype html>\n"
         f'<html lang="{"zh-Hans" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
@@ -148,6 +165,6 @@ def index_html(rows: list[dict[str, Any]], lang: str) -> str:
         '<meta http-equiv="Content-Security-Policy" '
         f"content=\"default-src 'none'; style-src {_sha256(style)}\">\n"
         f"<title>{heading} · tracer</title>\n<style>{style}</style>\n</head>\n"
-        f'<body class="index">\n<main>\n<h1>{heading}</h1>\n<ol>\n{items}\n</ol>\n</main>\n'
+        f'<body class="index">\n<main>\n<h1>{heading}</h1>\n{start}<ol>\n{items}\n</ol>\n</main>\n'
         "</body>\n</html>\n"
     )
