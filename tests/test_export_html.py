@@ -335,3 +335,27 @@ def test_rich_text_becomes_segments_with_nested_spans_combined() -> None:
     styles = Interner()
     assert text_lines(nested, styles) == [("x ", ("lit", 0), (" tail", 1))]
     assert styles.items == ["b lit", "b"]
+
+
+#: A tool output naming ``exe.txt`` inside a right-to-left override (it reads ``txt.exe``), with
+#: a raw ESC sequence and a NUL: JSON escapes, as a transcript would carry them.
+HOSTILE = "\\u202eexe.txt\\u202c \\u001b[2J \\u0000 \\u2066x\\u2069 \\u009b"
+
+
+def hostile_trace(folder: Path) -> Path:
+    trace = folder / "hostile.trace.jsonl"
+    text = MAIN_RECORDING.read_text(encoding="utf-8")
+    trace.write_text(text.replace("On branch cmbt", HOSTILE), encoding="utf-8")
+    return trace
+
+
+def test_controls_and_bidi_overrides_reach_the_page_as_visible_escapes(tmp_path: Path) -> None:
+    written = page_html(build(hostile_trace(tmp_path)))
+    raw = "\u202e\u202c\x1b\x00\u2066\u2069\x9b"
+    assert not any(char in written for char in raw)  # not in the lines, the raw JSON, anywhere
+    _meta, chunks = data_of(Page(written))
+    shown = "\n".join(step_lines(chunks, 7, "en"))
+    # As the terminal views print them (tracer.printable): in the order the bytes hold them.
+    assert "\\u202eexe.txt\\u202c \\x1b[2J \\x00 \\u2066x\\u2069 \\x9b" in shown
+    raw_json = chunks[0]["steps"][7][2]
+    assert "\\u202eexe.txt" in raw_json and json.loads(raw_json)  # still valid JSON

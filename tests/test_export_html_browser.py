@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_export_html import hostile_trace
 
 from tracer.chapters import load_guide
 from tracer.cli import main
@@ -77,7 +78,14 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     imported = folder / "subagents.trace.jsonl"
     assert main(["import", "claude-code", str(SUBAGENTS), "-o", str(imported)]) == 0
     out = {}
-    traces = (("walk", MAIN_RECORDING), ("fault", FAULT), ("subagents", imported), ("large", LARGE))
+    hostile = hostile_trace(folder)
+    traces = (
+        ("walk", MAIN_RECORDING),
+        ("fault", FAULT),
+        ("subagents", imported),
+        ("large", LARGE),
+        ("hostile", hostile),
+    )
     for name, trace in traces:
         out[name] = folder / f"{name}.html"
         assert main(["export", str(trace), "--format", "html", "-o", str(out[name])]) == 0
@@ -348,4 +356,17 @@ def test_keyboard_only(browser: Any, pages: dict[str, Path]) -> None:
     page.focus("#prev")
     page.keyboard.press("Enter")  # a button, pressed from the keyboard
     assert opened.wait_step(4) == 4
+    opened.close()
+
+
+def test_a_right_to_left_override_shows_as_an_escape_in_order(
+    browser: Any, pages: dict[str, Path]
+) -> None:
+    opened = Opened(browser, pages["hostile"], "#step-8")
+    page = opened.page
+    assert "\\u202eexe.txt\\u202c \\x1b[2J \\x00" in opened.text("#view")
+    page.locator("#raw summary").click()
+    assert "\\u202eexe.txt" in opened.text("#raw-json")
+    dom = str(page.evaluate("document.documentElement.outerHTML"))
+    assert not any(char in dom for char in "\u202e\u202c\x1b\x00\u2066\u2069\x9b")
     opened.close()

@@ -25,6 +25,7 @@ from typing import Any
 from tracer import __version__
 from tracer.export.html.payload import Payload, build
 from tracer.export.whole_file import write_whole
+from tracer.printable import printable_json
 
 _ESCAPES = {
     "<": "\\u003c",
@@ -43,8 +44,10 @@ def asset(name: str) -> str:
 
 
 def script_json(text: str) -> str:
-    """JSON text made safe inside a ``<script>`` element (see the module's note)."""
-    return _UNSAFE.sub(lambda m: _ESCAPES[m.group()], text)
+    """JSON text made safe inside a ``<script>`` element (see the module's note); the C1 range
+    and the bidi controls become ``\\u`` escapes too (:func:`tracer.printable.printable_json`),
+    so no raw control character sits in the page's DOM, even inside its data."""
+    return _UNSAFE.sub(lambda m: _ESCAPES[m.group()], printable_json(text))
 
 
 def _sha256(text: str) -> str:

@@ -35,6 +35,7 @@ from typing import Any
 from tracer.export.html.chapter import chapter_panels
 from tracer.export.html.spans import Interner, text_lines
 from tracer.export.html.words import page_words
+from tracer.printable import printable, printable_json
 from tracer.replay.fold import fold, whole, without_key_hints
 from tracer.replay.i18n import LANGS, STAGE_NAMES
 from tracer.replay.nesting import Nesting
@@ -155,7 +156,8 @@ def _raw(
 ) -> tuple[str, dict[str, str] | None]:
     """A step's raw JSON, folded like a long output, and the fold's note in each language (None:
     nothing was left out). The JSON is the same in both; the page adds the reader's note."""
-    text = step_json(index, step, body=bodies.get(step))
+    # JSON escapes C0 controls itself; printable_json escapes the C1 range and bidi controls too.
+    text = printable_json(step_json(index, step, body=bodies.get(step)))
     if full:
         return text, None
     notes = {}
@@ -181,7 +183,7 @@ def loops_of(index: StepIndex, nesting: Nesting) -> list[list[Any]]:
         first = index.step_at_or_after(loop.start)
         last = len(index) - 1 if loop.end < 0 else index.step_at_or_before(loop.end)
         if first <= last:
-            out.append([first, last, loop.depth, loop.loop, loop.tool_use_id])
+            out.append([first, last, loop.depth, printable(loop.loop), printable(loop.tool_use_id)])
     return out
 
 
@@ -194,8 +196,9 @@ def findings_of(reader: TraceReader) -> tuple[list[dict[str, Any]], str | None]:
             "step": step_of(f),
             "severity": f.severity,
             "rule": f.rule,
-            "text": {lang: f.text(lang) for lang in LANGS},
-            "hint": {lang: (f.hint or {}).get(lang, "") for lang in LANGS},
+            # A finding may quote the trace: escaped as the doctor's own lines are.
+            "text": {lang: printable(f.text(lang), lines=True) for lang in LANGS},
+            "hint": {lang: printable((f.hint or {}).get(lang, ""), lines=True) for lang in LANGS},
         }
         for f in diagnosis.findings
     ]
@@ -243,7 +246,7 @@ def build(
     stage_list = index.stage_names
     payload.meta = {
         "version": 1,
-        "name": panels["name"],
+        "name": printable(panels["name"]),
         "source": header.get("source") or {},
         "count": count,
         "chunk": CHUNK,
@@ -264,7 +267,7 @@ def build(
         "chapter": by_stage(index, panels["chapter"]),
         "section": by_stage(index, panels["section"]),
         "toc": panels["toc"],
-        "title": panels["title"],
+        "title": {lang: printable(text) for lang, text in panels["title"].items()},
         "findings": findings,
         "doctor_problem": problem,
         "requests": requests,
