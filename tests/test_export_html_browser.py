@@ -370,3 +370,28 @@ def test_a_right_to_left_override_shows_as_an_escape_in_order(
     dom = str(page.evaluate("document.documentElement.outerHTML"))
     assert not any(char in dom for char in "\u202e\u202c\x1b\x00\u2066\u2069\x9b")
     opened.close()
+
+
+def test_on_a_phone_the_controls_stay_on_screen_and_are_big_enough_to_tap(
+    browser: Any, pages: dict[str, Path]
+) -> None:
+    opened = Opened(browser, pages["walk"], "#step-8")
+    page = opened.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    box = "id => { const r = document.getElementById(id).getBoundingClientRect();" \
+          " return [r.left, r.top, r.width, r.height]; }"  # fmt: skip
+    for control in ("prev-turn", "prev", "next", "next-turn", "query"):
+        _x, _y, width, height = page.evaluate(box, control)
+        assert width >= 44 and height >= 44, (control, width, height)  # a finger's size
+    header = page.evaluate("document.querySelector('.top').getBoundingClientRect().height")
+    assert header < 844 / 5, header  # a compact bar: the step keeps most of the screen
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # read to the end
+    assert page.evaluate("window.scrollY") > 844  # the page is long: the header would be gone
+    x, y, width, height = page.evaluate(box, "next")
+    assert 0 <= y and y + height <= 844  # still on screen: no scroll back up to step on
+    page.mouse.click(x + width / 2, y + height / 2)  # tapped where it is, not scrolled to
+    assert opened.wait_step(9) == 9
+    # the next step is shown from its start, just under the header
+    title = page.evaluate("document.getElementById('step-title').getBoundingClientRect().top")
+    assert header <= title < 844 / 2, (header, title)
+    opened.close()

@@ -336,8 +336,17 @@
       $("raw-json").textContent = d.raw + (d.note ? "\n" + d.note[lang] : "");
       if (want !== drawn) $("raw").open = false;
       drawn = want;
+      showStepTop();
       document.body.dataset.step = String(want + 1);
     });
+  }
+
+  // A reader who scrolled down into a step (a phone shows one column) sees the next one from
+  // its start, just under the sticky header, without scrolling back up.
+  function showStepTop() {
+    const under = document.querySelector(".top").getBoundingClientRect().bottom;
+    const top = $("step").getBoundingClientRect().top;
+    if (top < under) window.scrollBy(0, top - under - 4);
   }
 
   // -- moving -----------------------------------------------------------------------------
