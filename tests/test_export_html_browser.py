@@ -388,10 +388,46 @@ def test_on_a_phone_the_controls_stay_on_screen_and_are_big_enough_to_tap(
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # read to the end
     assert page.evaluate("window.scrollY") > 844  # the page is long: the header would be gone
     x, y, width, height = page.evaluate(box, "next")
-    assert 0 <= y and y + height <= 844  # still on screen: no scroll back up to step on
+    assert y >= 0 and y + height <= 844  # still on screen: no scroll back up to step on
     page.mouse.click(x + width / 2, y + height / 2)  # tapped where it is, not scrolled to
     assert opened.wait_step(9) == 9
     # the next step is shown from its start, just under the header
     title = page.evaluate("document.getElementById('step-title').getBoundingClientRect().top")
     assert header <= title < 844 / 2, (header, title)
+    opened.close()
+
+
+def test_a_fault_page_says_what_the_doctor_found_first_and_lists_every_turn(
+    browser: Any, pages: dict[str, Path]
+) -> None:
+    opened = Opened(browser, pages["fault"], "#step-3")
+    page = opened.page
+    meta = page.evaluate("JSON.parse(document.getElementById('tracer-meta').textContent)")
+    finding = meta["findings"][0]
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible()
+    assert "1 error, 0 warnings" in opened.text("#summary-title")
+    assert finding["rule"] in opened.text("#summary-list") and len(meta["findings"]) == 1
+    top = "s => document.querySelector(s).getBoundingClientRect().top"
+    assert page.evaluate(top, "#summary") < page.evaluate(top, "#step")  # before the step
+    # Every turn of the main loop, not only the current one; the turn with the finding marked.
+    items = page.locator("#turn > li.turn-item")
+    assert [items.nth(k).locator("> a").inner_text().strip(" ●▲") for k in range(items.count())] \
+        == ["set-up", "turn 1", "turn 2", "turn 3"]  # fmt: skip
+    assert items.nth(2).locator("> a .mark-error").count() == 1
+    assert items.nth(1).locator("[aria-current=step]").count() == 1  # step 3 is in turn 1
+    summary.locator("a").first.click()
+    assert opened.wait_step(finding["step"] + 1) == finding["step"] + 1
+    assert finding["rule"] in opened.text("#findings")
+    assert page.locator("#turn > li.here > a").inner_text().startswith("turn 2")
+    items.nth(3).locator("> a").click()  # a turn's link opens it on its first step
+    assert opened.wait_step(meta["top"][3] + 1) == meta["top"][3] + 1
+    assert page.locator("#turn > li.here > a").inner_text() == "turn 3"
+    page.locator("#lang").click()
+    try:
+        title = "诊断（tracer doctor）：1个错误，0个警告"
+        expect(page.locator("#summary-title")).to_have_text(title)
+        expect(page.locator("#turn > li.here > a")).to_have_text("第3轮")
+    finally:
+        page.evaluate("localStorage.removeItem('tracer-lang')")
     opened.close()

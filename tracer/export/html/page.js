@@ -137,6 +137,8 @@
     $("notice").hidden = meta.torn_line === null;
     if (meta.torn_line !== null) $("notice").textContent = say("torn", { line: meta.torn_line, steps: meta.count });
     drawToc();
+    drawSummary();
+    turnItems = null;  // the turns' names are in the language of the page
   }
 
   function drawToc() {
@@ -163,13 +165,30 @@
     }));
   }
 
+  // The main loop's turns, each [first step, end); the set-up before the first is a group too.
+  const groups = meta.top.length && meta.top[0] === 0 ? meta.top : [0, ...meta.top];
+  function groupOf(s) {  // the number of the group holding step s
+    let lo = 0, hi = groups.length - 1;
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (groups[mid] <= s) lo = mid; else hi = mid - 1; }
+    return lo;
+  }
   function topTurn(s) {  // the main-loop turn holding step s: [first, end)
-    const top = meta.top;
-    let lo = 0, hi = top.length - 1;
-    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (top[mid] <= s) lo = mid; else hi = mid - 1; }
-    const first = top.length && top[lo] <= s ? top[lo] : 0;
-    const end = lo + 1 < top.length && top[lo] <= s ? top[lo + 1] : meta.count;
-    return [first, end];
+    const g = groupOf(s);
+    return [groups[g], g + 1 < groups.length ? groups[g + 1] : meta.count];
+  }
+  function worstOf(found) { return found.some((f) => f.severity === "error") ? "error" : "warning"; }
+  function markOf(worst) {
+    const mark = document.createElement("span");
+    mark.className = "mark-" + worst;
+    mark.textContent = worst === "error" ? " ●" : " ▲";
+    mark.title = say(worst);
+    return mark;
+  }
+  const flagged = new Map();  // group -> the findings in that turn
+  for (const f of meta.findings) {
+    const g = groupOf(f.step);
+    if (!flagged.has(g)) flagged.set(g, []);
+    flagged.get(g).push(f);
   }
 
   function stepLink(s) {
@@ -177,27 +196,44 @@
     a.href = "#step-" + (s + 1);
     a.textContent = (s + 1) + " · " + stageName(meta.stage[s]);
     const found = findingsAt.get(s);
-    if (found) {
-      const worst = found.some((f) => f.severity === "error") ? "error" : "warning";
-      const mark = document.createElement("span");
-      mark.className = "mark-" + worst;
-      mark.textContent = worst === "error" ? " ●" : " ▲";
-      mark.title = say(worst);
-      a.append(mark);
-    }
+    if (found) a.append(markOf(worstOf(found)));
     if (s === step) a.setAttribute("aria-current", "step");
     return a;
   }
 
+  // Every turn of the main loop is listed (a link to its first step, marked when the doctor
+  // found something in it); the current one is opened on its steps. The list is made once, in
+  // the reader's language, and only the opened turn changes as the reader steps.
+  let turnItems = null, openedTurn = -1;
+  function turnName(g) {
+    const turn = turns[groups[g]];
+    return turn ? say("turn", { turn }) : say("setup");
+  }
+  function drawTurns() {
+    const list = document.createDocumentFragment();
+    turnItems = groups.map((first, g) => {
+      const li = document.createElement("li");
+      li.className = "turn-item";
+      const a = document.createElement("a");
+      a.className = "turn-link";
+      a.href = "#step-" + (first + 1);
+      a.textContent = turnName(g);
+      if (flagged.has(g)) a.append(markOf(worstOf(flagged.get(g))));
+      li.append(a);
+      list.append(li);
+      return li;
+    });
+    $("turn").replaceChildren(list);
+    openedTurn = -1;
+  }
   function drawTimeline() {
     // A keyboard reader who moved from the timeline stays in it, on the current step.
     const hadFocus = $("turn").contains(document.activeElement);
+    if (!turnItems) drawTurns();
+    const g = groupOf(step);
     const [first, end] = topTurn(step);
-    const turn = turns[first];
-    const title = document.createElement("p");
-    title.className = "turn-title";
-    title.textContent = turn ? say("turn", { turn }) : say("setup");
     const root = document.createElement("ol");
+    root.className = "turn-steps";
     const stack = [{ list: root, last: Infinity }];
     for (let s = first; s < end; s++) {
       while (s > stack[stack.length - 1].last) stack.pop();
@@ -221,8 +257,57 @@
       li.append(stepLink(s));
       stack[stack.length - 1].list.append(li);
     }
-    $("turn").replaceChildren(title, root);
+    const item = turnItems[g];
+    if (openedTurn !== g && openedTurn >= 0) {
+      const old = turnItems[openedTurn];
+      old.classList.remove("here");
+      if (old.lastChild.tagName === "OL") old.lastChild.remove();
+    }
+    if (item.lastChild.tagName === "OL") item.lastChild.replaceWith(root); else item.append(root);
+    item.classList.add("here");
+    if (openedTurn !== g) {  // a new turn: bring it into the timeline's view (not the page's)
+      const box = $("turn");
+      const off = item.getBoundingClientRect().top - box.getBoundingClientRect().top;
+      if (off < 0 || off > box.clientHeight - 48) box.scrollTop += off - 8;
+    }
+    openedTurn = g;
     if (hadFocus) { const here = root.querySelector("[aria-current=step]"); if (here) here.focus(); }
+  }
+
+  // What the doctor found, first: a line per finding, with a link to its step.
+  const SUMMARY_MOST = 20;
+  function drawSummary() {
+    const found = meta.findings;
+    $("summary").hidden = !found.length;
+    if (!found.length) return;
+    const errors = found.filter((f) => f.severity === "error").length;
+    const warnings = found.length - errors;
+    $("summary-title").textContent = say("findings_title", {
+      counts: [
+        say(errors === 1 ? "one_error" : "n_errors", { n: errors }),
+        say(warnings === 1 ? "one_warning" : "n_warnings", { n: warnings }),
+      ].join(say("list_comma")),
+    });
+    const items = found.slice(0, SUMMARY_MOST).map((f) => {
+      const li = document.createElement("li");
+      li.className = f.severity;
+      const a = document.createElement("a");
+      a.href = "#step-" + (f.step + 1);
+      a.textContent = say("step_n", { n: f.step + 1 });
+      const head = document.createElement("strong");
+      head.textContent = say(f.severity) + " · " + f.rule;
+      const mark = markOf(f.severity === "error" ? "error" : "warning");
+      mark.textContent = mark.textContent.trim() + " ";
+      head.prepend(mark);
+      li.append(head, " · ", a, document.createTextNode(" " + f.text[lang]));
+      return li;
+    });
+    if (found.length > SUMMARY_MOST) {
+      const li = document.createElement("li");
+      li.textContent = say("findings_more", { n: found.length - SUMMARY_MOST });
+      items.push(li);
+    }
+    $("summary-list").replaceChildren(...items);
   }
 
   function drawFindings() {
@@ -357,11 +442,10 @@
     return draw();
   }
   function nextTurn(delta) {
-    const top = meta.top;
-    const [first] = topTurn(step);
-    const at = top.indexOf(first);
-    if (delta > 0) return go(at + 1 < top.length ? top[at + 1] : meta.count - 1);
-    return go(step > first || at <= 0 ? first : top[at - 1]);
+    const at = groupOf(step);
+    const first = groups[at];
+    if (delta > 0) return go(at + 1 < groups.length ? groups[at + 1] : meta.count - 1);
+    return go(step > first || at <= 0 ? first : groups[at - 1]);
   }
   function nextStation(number) {
     const stage = meta.stations[number - 1];

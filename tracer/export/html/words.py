@@ -57,6 +57,17 @@ PAGE: dict[str, dict[str, str]] = {
     "skip": {"zh": "跳到当前步骤", "en": "skip to the step"},
     "results": {"zh": "搜索结果", "en": "search results"},
     "step_n": TOUR_WORDS["step"],  # a step is named as the tour names it
+    # The summary of the doctor's findings at the top of the page ({counts}: the two below).
+    "findings_title": {
+        "zh": "诊断（tracer doctor）：{counts}",
+        "en": "What tracer doctor found: {counts}",
+    },
+    "one_error": {"zh": "1个错误", "en": "1 error"},
+    "n_errors": {"zh": "{n}个错误", "en": "{n} errors"},
+    "one_warning": {"zh": "1个警告", "en": "1 warning"},
+    "n_warnings": {"zh": "{n}个警告", "en": "{n} warnings"},
+    "list_comma": {"zh": "，", "en": ", "},
+    "findings_more": {"zh": "……另有{n}条", "en": "… and {n} more"},
     "index_title": {"zh": "第12章的录制", "en": "The chapter's recordings"},
     "steps_n": {"zh": "{n}步", "en": "{n} steps"},
 }
