@@ -431,3 +431,37 @@ def test_a_fault_page_says_what_the_doctor_found_first_and_lists_every_turn(
     finally:
         page.evaluate("localStorage.removeItem('tracer-lang')")
     opened.close()
+
+
+#: The width of a run of characters in the step view's font, measured by the browser.
+MEASURE = """text => {
+  const probe = document.createElement('span');
+  probe.textContent = text;
+  probe.style.position = 'absolute';  // on one line, however narrow the view
+  probe.style.whiteSpace = 'pre';
+  document.getElementById('view').append(probe);
+  const width = probe.getBoundingClientRect().width;
+  probe.remove();
+  return width;
+}"""
+
+
+def test_a_chinese_character_is_two_latin_cells_wide_in_monospace(
+    browser: Any, pages: dict[str, Path]
+) -> None:
+    if not shutil.which("fc-list") or "Noto Sans Mono CJK SC" not in os.popen("fc-list").read():
+        pytest.skip("fonts-noto-cjk is not installed")
+    opened = Opened(browser, pages["walk"], "#step-8")
+    page = opened.page
+    try:
+        page.locator("#lang").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+        font = page.evaluate("getComputedStyle(document.getElementById('view')).fontFamily")
+        assert font.startswith('"Noto Sans Mono CJK SC"'), font
+        chinese = page.evaluate(MEASURE, "结果回到手中" * 5)
+        latin = page.evaluate(MEASURE, "x" * 60)
+        assert latin > 0 and abs(chinese - latin) < 0.5, (chinese, latin)  # no drift on a line
+        assert abs(page.evaluate(MEASURE, "工具ab") - page.evaluate(MEASURE, "abcdef")) < 0.5
+    finally:
+        page.evaluate("localStorage.removeItem('tracer-lang')")
+    opened.close()
