@@ -266,7 +266,7 @@ def test_imported_sessions_export_every_step(kind: str, tmp_path: Path) -> None:
         last = render_step(index, len(index) - 1, "zh").plain.rstrip("\n").split("\n")
     assert step_lines(chunks, len(index) - 1, "zh") == last
     if kind == "claude-code":
-        assert [loop[3] for loop in meta["loops"]] == ["b1d2e3f4"]
+        assert [loop[3:] for loop in meta["loops"]] == [["b1d2e3f4", "toolu_l1", "find TODOs"]]
         first, last_step = meta["loops"][0][:2]
         assert meta["stages"][meta["stage"][first - 1]] == "follow_up"  # under its Task call
         assert first not in meta["top"] and last_step < meta["count"] - 1

@@ -263,7 +263,9 @@ def test_a_subagent_opens_under_its_task_call(browser: Any, pages: dict[str, Pat
     page = opened.page
     loop = page.locator("#timeline details.loop")
     assert loop.count() == 1 and not loop.evaluate("d => d.open")  # collapsed until opened
-    assert "subagent b1d2e3f4 for toolu_l1" in loop.locator("summary").inner_text()
+    # named by what it was asked to do (the Task's description), its ids on hover
+    assert loop.locator("summary").inner_text() == "subagent: find TODOs"
+    assert loop.locator("summary").get_attribute("title") == "subagent b1d2e3f4, run by toolu_l1"
     loop.locator("summary").click()
     assert loop.evaluate("d => d.open")
     loop.locator("a").first.click()
@@ -271,6 +273,15 @@ def test_a_subagent_opens_under_its_task_call(browser: Any, pages: dict[str, Pat
     page.keyboard.press("ArrowRight")
     opened.wait_step(7)
     assert page.locator("#timeline details.loop").evaluate("d => d.open")  # inside: open
+    # The position names the main loop's turn, as the timeline does, then the subagent's own.
+    position = opened.text("#position")
+    assert re.fullmatch(r"turn 1 · step 7/\d+ · ↳ subagent (turn \d+|set-up)", position), position
+    assert page.locator("#turn > li.here > a").inner_text() == "turn 1"
+    page.locator('#timeline details.loop a[href="#step-17"]').click()  # the subagent's turn 2
+    opened.wait_step(17)
+    assert opened.text("#position") == "turn 1 · step 17/30 · ↳ subagent turn 2"  # not "turn 2"
+    names = page.locator("#turn > li > a").all_inner_texts()
+    assert names == ["set-up", "turn 1", "turn 1 (cont.)", "turn 2"]  # after the Task's result
     opened.close()
 
 

@@ -207,7 +207,9 @@
   let turnItems = null, openedTurn = -1;
   function turnName(g) {
     const turn = turns[groups[g]];
-    return turn ? say("turn", { turn }) : say("setup");
+    if (!turn) return say("setup");
+    // The main loop goes on after a subagent's loop: the same turn again, as the replay says.
+    return say(g && turns[groups[g - 1]] === turn ? "turn_resumed" : "turn", { turn });
   }
   function drawTurns() {
     const list = document.createDocumentFragment();
@@ -245,7 +247,9 @@
         details.open = opened.has(key) || (step >= loop[0] && step <= loop[1]);
         details.addEventListener("toggle", () => { if (details.open) opened.add(key); else opened.delete(key); });
         const summary = document.createElement("summary");
-        summary.textContent = say("subagent", { loop: loop[3], id: loop[4] });
+        // What the subagent was asked to do (the Task's description); its ids on hover.
+        summary.textContent = say("subagent", { what: loop[5] || loop[3] });
+        summary.title = say("subagent_ids", { loop: loop[3], id: loop[4] });
         const inner = document.createElement("ol");
         details.append(summary, inner);
         const li = document.createElement("li");
@@ -399,8 +403,15 @@
       if (meta.stations[Number(b.dataset.station) - 1] === stage) b.setAttribute("aria-current", "step");
       else b.removeAttribute("aria-current");
     }
-    const where = { turn: turns[step], step: step + 1, total: meta.count };
-    $("position").textContent = say(turns[step] ? "turn_step" : "setup_step", where);  // turn 0: the set-up
+    // The main loop's turn, as the timeline names it; inside a subagent, its own turn after it
+    // (a subagent counts its turns from 1, as tracer show counts them).
+    const turn = turns[groups[groupOf(step)]];
+    const where = { turn, step: step + 1, total: meta.count };
+    let text = say(turn ? "turn_step" : "setup_step", where);  // turn 0: the set-up
+    if (meta.loops.some((l) => l[0] <= step && step <= l[1])) {
+      text += " · " + say(turns[step] ? "subagent_turn" : "subagent_setup", { turn: turns[step] });
+    }
+    $("position").textContent = text;
   }
 
   let pending = 0;

@@ -176,14 +176,38 @@ def _chunk_text(chunk: dict[str, Any], deflate: bool) -> str:
     return json.dumps(base64.b64encode(packed).decode("ascii"))
 
 
+#: How far back from a subagent's start record its Task call is looked for (it is the assistant
+#: message just before, a few lines up; a bound, so a damaged trace costs no more).
+TASK_LOOKBACK = 200
+
+
+def task_description(reader: TraceReader, start: int, tool_use_id: str) -> str:
+    """The ``description`` the model gave the ``Task``/``Agent`` call ``tool_use_id`` (what the
+    subagent was asked to do, as Claude Code's own progress line shows it), or ``""``."""
+    for i in range(start - 1, max(start - TASK_LOOKBACK, 0) - 1, -1):
+        if reader.kind_of(i) != "message":
+            continue
+        for block in getattr(reader[i], "content", None) or ():
+            if (
+                isinstance(block, dict)
+                and block.get("type") == "tool_use"
+                and block.get("id") == tool_use_id
+            ):
+                found = (block.get("input") or {}).get("description")
+                return " ".join(found.split()) if isinstance(found, str) else ""
+    return ""
+
+
 def loops_of(index: StepIndex, nesting: Nesting) -> list[list[Any]]:
-    """The subagent loops as ``[first step, last step, depth, loop, tool_use_id]``."""
+    """The subagent loops as ``[first step, last step, depth, loop, tool_use_id, description]``."""
     out = []
     for loop in nesting.loops:
         first = index.step_at_or_after(loop.start)
         last = len(index) - 1 if loop.end < 0 else index.step_at_or_before(loop.end)
         if first <= last:
-            out.append([first, last, loop.depth, printable(loop.loop), printable(loop.tool_use_id)])
+            what = task_description(index.reader, loop.start, loop.tool_use_id)
+            ids = (loop.loop, loop.tool_use_id, what)
+            out.append([first, last, loop.depth, *(printable(text) for text in ids)])
     return out
 
 

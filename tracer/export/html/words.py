@@ -27,6 +27,9 @@ FROM_TEXT = (
     "turn",
     "torn",
     "no_steps",
+    "subagent_turn",
+    "subagent_setup",
+    "turn_resumed",
 )
 
 #: Words a page needs that a terminal does not.
@@ -53,7 +56,8 @@ PAGE: dict[str, dict[str, str]] = {
     "cache_creation": {"zh": "缓存写入", "en": "cache creation"},
     "request_n": {"zh": "第{n}次请求：", "en": "request {n}: "},
     "no_tokens": {"zh": "这条轨迹没有记录 token 数", "en": "this trace has no token counts"},
-    "subagent": {"zh": "子代理 {loop}（{id}）", "en": "subagent {loop} for {id}"},
+    "subagent": {"zh": "子代理：{what}", "en": "subagent: {what}"},
+    "subagent_ids": {"zh": "子代理 {loop}，由 {id} 调用", "en": "subagent {loop}, run by {id}"},
     "skip": {"zh": "跳到当前步骤", "en": "skip to the step"},
     "results": {"zh": "搜索结果", "en": "search results"},
     "step_n": TOUR_WORDS["step"],  # a step is named as the tour names it
