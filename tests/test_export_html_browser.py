@@ -476,3 +476,26 @@ def test_a_chinese_character_is_two_latin_cells_wide_in_monospace(
     finally:
         page.evaluate("localStorage.removeItem('tracer-lang')")
     opened.close()
+
+
+def test_the_contents_link_each_step_they_list(browser: Any, pages: dict[str, Path]) -> None:
+    opened = Opened(browser, pages["walk"])
+    page = opened.page
+    page.locator("#toc summary").click()
+    station = page.locator("#toc-list li", has_text="Station 3")
+    # "Station 3 (step 3, 11, 22, …)": the name opened step 12 (the section's anchored step),
+    # which the list does not show; now the name opens step 3 and each number its own step.
+    numbers = station.locator("a").all_inner_texts()[1:]
+    hrefs = [a.get_attribute("href") for a in station.locator("a").all()]
+    assert numbers[:2] == ["3", "11"] and hrefs[0] == "#step-3"
+    assert hrefs[1:] == [f"#step-{n}" for n in numbers]
+    assert re.fullmatch(r"Station 3: [^(]+\(step 3, 11(, \d+)*\)", station.inner_text())
+    station.locator("a", has_text="11").click()
+    assert opened.wait_step(11) == 11
+    page.locator("#lang").click()
+    try:
+        zh = page.locator("#toc-list li", has_text="第三站")
+        expect(zh).to_have_text(re.compile(r"^第三站：[^（]+（第3、11(、\d+)*步）$"))
+    finally:
+        page.evaluate("localStorage.removeItem('tracer-lang')")
+    opened.close()

@@ -146,12 +146,21 @@
       const li = document.createElement("li");
       const name = section.title[lang] || section.id;
       if (section.first !== null) {
-        const a = document.createElement("a");
-        a.href = "#step-" + (section.first + 1);
-        a.textContent = name;
-        li.append(a);
-        const steps = section.here.map((s) => s + 1).join(", ") + (section.more ? ", …" : "");
-        li.append(" (" + say("step_n", { n: steps }) + ")");
+        // The name opens the first step listed after it, and each number its own step (the
+        // name once opened the section's anchored step, which the list need not show).
+        const places = section.here.length ? section.here : [section.first];
+        const link = (s, text) => {
+          const a = document.createElement("a");
+          a.href = "#step-" + (s + 1);
+          a.textContent = text;
+          return a;
+        };
+        li.append(link(places[0], name));
+        const [before, after] = say("toc_steps").split("{steps}");
+        const sep = say("list_sep");
+        li.append(before);
+        places.forEach((s, i) => { if (i) li.append(sep); li.append(link(s, String(s + 1))); });
+        li.append((section.more ? sep + "…" : "") + after);
       } else {
         li.append(name);
       }

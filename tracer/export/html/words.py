@@ -71,6 +71,9 @@ PAGE: dict[str, dict[str, str]] = {
     "one_warning": {"zh": "1个警告", "en": "1 warning"},
     "n_warnings": {"zh": "{n}个警告", "en": "{n} warnings"},
     "list_comma": {"zh": "，", "en": ", "},
+    # The steps a section of the contents shows, each number a link ({steps}: the numbers).
+    "toc_steps": {"zh": "（第{steps}步）", "en": " (step {steps})"},
+    "list_sep": {"zh": "、", "en": ", "},
     "findings_more": {"zh": "……另有{n}条", "en": "… and {n} more"},
     "index_title": {"zh": "第12章的录制", "en": "The chapter's recordings"},
     "steps_n": {"zh": "{n}步", "en": "{n} steps"},
