@@ -63,12 +63,21 @@ def data_of(page: Page) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         a.get("id"): (a, text) for a, text in page.scripts if a.get("type") == "application/json"
     }
     meta = json.loads(blocks.pop("tracer-meta")[1])
-    chunks = []
-    for number in range(len(blocks)):
-        attrs, text = blocks[f"chunk-{number}"]
+
+    def block(name: str) -> Any:
+        attrs, text = blocks[name]
         if attrs.get("data-encoding") == "deflate":
             text = zlib.decompress(base64.b64decode(json.loads(text))).decode("utf-8")
-        chunks.append(json.loads(text))
+        return json.loads(text)
+
+    chunks = []
+    for number in range(len(blocks) // 2):
+        chunk, raw = block(f"chunk-{number}"), block(f"raw-{number}")
+        assert raw["first"] == chunk["first"]
+        # each step as [zh line ids, en line ids, raw JSON, fold notes], as page.js puts it
+        pairs = zip(chunk["steps"], raw["raw"], strict=True)
+        chunk["steps"] = [[*step, *more] for step, more in pairs]
+        chunks.append(chunk)
     return meta, chunks
 
 
@@ -140,7 +149,7 @@ def test_a_closing_script_tag_in_a_tool_output_cannot_end_the_data(tmp_path: Pat
     trace.write_text(text, encoding="utf-8")
     written = page_html(build(trace))
     page = Page(written)
-    assert [a.get("id") for a, _ in page.scripts] == ["tracer-meta", "chunk-0", None]
+    assert [a.get("id") for a, _ in page.scripts] == ["tracer-meta", "chunk-0", "raw-0", None]
     assert "<script>alert" not in written and "alert(1)" in written  # escaped, not gone
     _meta, chunks = data_of(page)
     assert any(evil in line for line in step_lines(chunks, 7, "en"))
@@ -211,8 +220,9 @@ def test_a_big_trace_stays_small_and_keeps_every_step(tmp_path: Path) -> None:
     scripts = Page(written).scripts
     meta, chunks = data_of(Page(written))
     assert meta["encoding"] == "deflate" and len(chunks) > 1
-    coded = [a.get("data-encoding") for a, _ in scripts if a.get("id", "").startswith("chunk")]
-    assert coded[0] is None and set(coded[1:]) == {"deflate"}  # the first is plain: drawn at once
+    for kind in ("chunk", "raw"):
+        coded = [a.get("data-encoding") for a, _ in scripts if a.get("id", "").startswith(kind)]
+        assert coded[0] is None and set(coded[1:]) == {"deflate"}  # the first is plain
     assert meta["count"] == len(StepIndex(TraceReader(trace)))
     assert step_lines(chunks, meta["count"] - 1, "en")[0].startswith("terminal")
     # Past the first chunk (plain, so step 1 draws at once) a step costs about 100 bytes of
@@ -234,6 +244,10 @@ def test_the_command_writes_a_page_and_a_site(
     index = (site / "index.html").read_text(encoding="utf-8")
     hrefs = [a["href"] for t, a in Page(index).tags if t == "a"]
     assert "01-main-walk.html" in hrefs and all((site / h).is_file() for h in hrefs)
+    assert hrefs[0] == "index-zh.html"  # the language switch, first
+    chinese = (site / "index-zh.html").read_text(encoding="utf-8")
+    assert '<html lang="zh-Hans">' in chinese and 'href="index.html"' in chinese
+    assert "三站，四步" in chinese and "three stations and four steps" in index
     capsys.readouterr()
     for bad in (["export", "01-main-walk", "-f", "html"], ["export", "--all", "-f", "md"]):
         assert main(bad) == 2

@@ -106,10 +106,12 @@ def expect(locator: Any) -> Any:
 class Opened:
     """A page with its console errors and every request that was not ``file:``."""
 
-    def __init__(self, context: Any, path: Path, fragment: str = "") -> None:
+    def __init__(self, context: Any, path: Path, fragment: str = "", before: str = "") -> None:
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.page = context.new_page()
+        if before:  # a script run before the page's own (to take a browser feature away)
+            self.page.add_init_script(before)
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.route("**/*", self._route)
@@ -147,6 +149,7 @@ def test_deep_link_keys_reload_and_language(browser: Any, pages: dict[str, Path]
     assert opened.text("#journey [aria-current=step]").endswith("mapping")
     assert "turn 1 · step 8/36" in opened.text("#position")
     assert "tool_result" in opened.text("#view")
+    expect(page.locator("#home")).to_be_hidden()  # a page of its own, not of a site
     page.keyboard.press("ArrowRight")
     assert opened.wait_step(9) == 9 and page.url.endswith("#step-9")
     assert opened.text("#step-title").startswith("wrapping")
@@ -179,13 +182,16 @@ def test_deep_link_keys_reload_and_language(browser: Any, pages: dict[str, Path]
         assert opened.text("#position") == f"第{turn}轮 · 第{step}/{total}步"
         page.locator("#raw summary").click()
         assert '"records"' in opened.text("#raw-json")
-        page.emulate_media(media="print")  # the print stylesheet: the step and its chapter only
+        page.emulate_media(media="print")  # the print: every step of the session, in Chinese
         shown_css = "e => getComputedStyle(e).display !== 'none'"
-        assert not page.locator("#timeline").evaluate(shown_css)
+        assert not page.locator(".layout").evaluate(shown_css)
         assert not page.locator(".controls").evaluate(shown_css)
-        assert page.locator("#view").evaluate(shown_css)
-        assert page.locator("#chapter").evaluate(shown_css)
+        printed = page.locator("#print-all .printed-step")
+        expect(printed).to_have_count(int(total))
+        assert printed.nth(7).locator("h3").inner_text().startswith("第8步 · 翻译（mapping）")
+        assert "tool_result" in printed.nth(7).locator("pre").inner_text()
         page.emulate_media(media="screen")
+        assert not page.locator("#print-all").evaluate(shown_css)
         page.locator("#lang").click()  # and back
         expect(page.locator("html")).to_have_attribute("lang", "en")
         expect(title).to_have_text(re.compile(r"^mapping"))
@@ -241,6 +247,16 @@ def test_search_finds_steps_and_moves_to_them(browser: Any, pages: dict[str, Pat
     assert hits.count() >= 2
     hits.nth(1).locator("a").click()
     assert opened.wait_step() == second
+    marks = page.locator("#step-title mark.hit, #view mark.hit")  # the match is lit
+    assert marks.count() >= 1 and {m.lower() for m in marks.all_inner_texts()} == {"git diff"}
+    # Both languages are searched: a word only the Chinese text has, from the English page.
+    page.locator("#query").fill("翻译")
+    page.keyboard.press("Enter")
+    expect(page.locator("#search-count")).to_have_text(re.compile(r"^match \d/3$"))  # 3 mappings
+    expect(page.locator("#step-title")).to_have_text(re.compile(r"^mapping"))
+    page.locator("#query").fill("")
+    page.keyboard.press("Enter")
+    expect(marks).to_have_count(0)  # an empty search puts the marks out
     opened.close()
 
 
@@ -338,7 +354,32 @@ def test_a_big_page_inflates_the_chunk_it_needs(browser: Any, tmp_path: Path) ->
     opened.page.keyboard.press("Enter")
     expect(opened.page.locator("#search-count")).to_have_text(re.compile(r"^match \d+/\d+$"))
     expect(opened.page.locator("#step-title, #view")).to_contain_text(["request 199"])
+    # A query most steps hold: the list shows the first 200 and says how many there are.
+    opened.page.locator("#query").fill("tool_result")
+    opened.page.keyboard.press("Enter")
+    expect(opened.page.locator("#search-count")).to_have_text(re.compile(r"^match [\d,]+/[\d,]+$"))
+    total = int(opened.text("#search-count").split("/")[1].replace(",", ""))
+    assert total > 200
+    assert opened.page.locator("#results li a").count() == 200
+    more = opened.text("#results li.results-more")
+    assert more == f"the first 200 of {total:,} matching steps"
+    opened.page.emulate_media(media="print")  # too long to print whole: it says so
+    expect(opened.page.locator("#print-all .printed-step")).to_have_count(100)
+    steps = opened.page.evaluate("tracerPage.count")
+    expect(opened.page.locator("#print-all .notice")).to_have_text(
+        f"Printed here: the first 100 steps of {steps:,} (the session is too long to print whole)."
+    )
+    opened.page.emulate_media(media="screen")
     opened.close()
+
+    # A browser without DecompressionStream: the first chunk draws, a later step says why not.
+    old = Opened(browser, page_path, "#step-1500", before="delete window.DecompressionStream")
+    assert old.wait_step(1500) == 1500
+    assert "cannot unpack the steps after step 100" in old.text("#view")
+    assert "cannot unpack" in old.text("#notice")
+    old.page.keyboard.press("Home")
+    assert old.wait_step(1) == 1 and old.text("#step-title").startswith("session")
+    old.close()
 
 
 def test_a_trace_without_steps_says_so(browser: Any, tmp_path: Path) -> None:
@@ -498,4 +539,27 @@ def test_the_contents_link_each_step_they_list(browser: Any, pages: dict[str, Pa
         expect(zh).to_have_text(re.compile(r"^第三站：[^（]+（第3、11(、\d+)*步）$"))
     finally:
         page.evaluate("localStorage.removeItem('tracer-lang')")
+    opened.close()
+
+
+def test_the_site_opens_on_the_chapter_and_its_pages_lead_back(
+    browser: Any, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    assert main(["export", "--all", "--format", "html", "-o", str(site)]) == 0
+    opened = Opened(browser, site / "faults-01-result-not-returned.html")
+    page = opened.page
+    home = page.locator("#home")
+    expect(home).to_be_visible()
+    home.click()
+    expect(page).to_have_url(re.compile(r"/index\.html$"))
+    assert "three stations and four steps" in opened.text(".intro")
+    assert page.locator("main ol li a").count() >= 20
+    page.locator(".switch a").click()  # the language switch
+    expect(page).to_have_url(re.compile(r"/index-zh\.html$"))
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    assert opened.text(".intro").startswith("第12章“结果回到AI手中”")
+    expect(page.locator("h1")).to_have_text("第12章的录制")
+    page.locator(".switch a").click()
+    expect(page).to_have_url(re.compile(r"/index\.html$"))
     opened.close()

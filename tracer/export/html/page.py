@@ -36,6 +36,8 @@ _ESCAPES = {
 }
 _UNSAFE = re.compile("[<>&\u2028\u2029]")
 _SLOT = re.compile(r"\{\{(\w+)\}\}")
+#: Each language by its own name (the switch to it, as the page's language button says it).
+_LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 
 
 def asset(name: str) -> str:
@@ -61,11 +63,12 @@ def _fill(template: str, values: dict[str, str]) -> str:
     return _SLOT.sub(lambda m: values[m.group(1)], template)
 
 
-def _chunk_element(number: int, text: str) -> str:
-    """A chunk's script element; a deflated one (a JSON string) says so in ``data-encoding``."""
+def _chunk_element(number: int, text: str, kind: str = "chunk") -> str:
+    """A chunk's script element (``kind`` ``chunk``: its lines, ``raw``: its raw JSON); a
+    deflated one (a JSON string) says so in ``data-encoding``."""
     coded = ' data-encoding="deflate"' if text.startswith('"') else ""
     return (
-        f'<script type="application/json" id="chunk-{number}"{coded}>{script_json(text)}</script>'
+        f'<script type="application/json" id="{kind}-{number}"{coded}>{script_json(text)}</script>'
     )
 
 
@@ -76,7 +79,10 @@ def page_html(payload: Payload, lang: str = "en") -> str:
     csp = f"default-src 'none'; style-src {_sha256(style)}; script-src {_sha256(script)}"
     title = meta["name"] + (" · " + meta["title"].get(lang, "") if meta.get("title") else "")
     words = meta["words"]
-    chunks = [_chunk_element(n, text) for n, text in enumerate(payload.chunks)]
+    chunks = [
+        _chunk_element(n, text) + "\n" + _chunk_element(n, raw, "raw")
+        for n, (text, raw) in enumerate(zip(payload.chunks, payload.raws, strict=True))
+    ]
     return _fill(
         asset("page.html"),
         {
@@ -125,14 +131,26 @@ def export_site(folder: Path, *, full: bool = False, lang: str = "en") -> list[P
         written.append(out)
         rows.append({"href": out.name, "name": payload.meta["name"], "title": payload.meta["title"],
                      "count": payload.meta["count"]})  # fmt: skip
-    index = folder / "index.html"
-    write_whole(index, index_html(rows, lang))
-    written.append(index)
+    # The front page in the language asked for, and in the other one, each linking the other.
+    for each in (lang, *(other for other in ("zh", "en") if other != lang)):
+        index = folder / index_name(each, lang)
+        write_whole(index, index_html(rows, each, index_name(other_lang(each), lang)))
+        written.append(index)
     return written
 
 
-def index_html(rows: list[dict[str, Any]], lang: str) -> str:
-    """The site's front page: every recording, its title and its number of steps."""
+def other_lang(lang: str) -> str:
+    return "en" if lang == "zh" else "zh"
+
+
+def index_name(lang: str, first: str) -> str:
+    """``index.html`` in the site's first language, ``index-zh.html`` (or ``-en``) in the other."""
+    return "index.html" if lang == first else f"index-{lang}.html"
+
+
+def index_html(rows: list[dict[str, Any]], lang: str, switch: str = "") -> str:
+    """The site's front page: what the chapter is about, then every recording, its title and
+    its number of steps; ``switch``: the same page in the other language."""
     from tracer.export.html.words import page_words
 
     words = page_words()
@@ -144,6 +162,14 @@ def index_html(rows: list[dict[str, Any]], lang: str) -> str:
         for r in rows
     )
     heading = html.escape(words["index_title"][lang])
+    other = other_lang(lang)
+    language = (
+        f'<p class="switch"><a href="{html.escape(switch)}" hreflang="{other}" lang="'
+        f'{"zh-Hans" if other == "zh" else "en"}">{_LANGUAGE_NAMES[other]}'
+        "</a></p>\n"
+        if switch
+        else ""
+    )
     return (
         "<!doctype html>\n"
         f'<html lang="{"zh-Hans" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
@@ -151,6 +177,7 @@ def index_html(rows: list[dict[str, Any]], lang: str) -> str:
         '<meta http-equiv="Content-Security-Policy" '
         f"content=\"default-src 'none'; style-src {_sha256(style)}\">\n"
         f"<title>{heading} · tracer</title>\n<style>{style}</style>\n</head>\n"
-        f'<body class="index">\n<main>\n<h1>{heading}</h1>\n<ol>\n{items}\n</ol>\n</main>\n'
-        "</body>\n</html>\n"
+        f'<body class="index">\n<main>\n{language}<h1>{heading}</h1>\n'
+        f'<p class="intro">{html.escape(words["index_intro"][lang])}</p>\n'
+        f"<ol>\n{items}\n</ol>\n</main>\n</body>\n</html>\n"
     )

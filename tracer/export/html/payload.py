@@ -14,11 +14,13 @@ Two parts, so that opening the page costs the same on any trace:
   stage, with the few steps that differ), the table of contents, the doctor's findings, and the
   requests for the chart (sampled on a long session);
 - **chunks** of :data:`CHUNK` steps: each step's lines as numbers into the chunk's own table of
-  distinct lines (a repeated label or tool output is written once per chunk), plus its raw JSON
-  and, when that is folded, the fold's note in each language. A big trace's chunks after the
-  first are deflated and base64-coded (``encoding: "deflate"``): the page inflates only the
-  chunk of the step on screen. The first stays plain JSON and comes before the script, so step
-  1 is drawn before the rest of the file is read.
+  distinct lines (a repeated label or tool output is written once per chunk); and beside each
+  chunk, in a block of its own, every step's raw JSON and, when that is folded, the fold's note
+  in each language (apart, so that search, which reads every chunk's lines, never inflates the
+  raw JSON, most of a big page's bytes). A big trace's blocks after the first are deflated and
+  base64-coded (``encoding: "deflate"``): the page inflates only the chunk of the step on
+  screen. The first stays plain JSON and comes before the script, so step 1 is drawn before the
+  rest of the file is read.
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ class Payload:
     meta: dict[str, Any]
     chunks: list[str] = field(default_factory=list)
     """Each chunk as the text of its script element (JSON, or a JSON string of base64)."""
+    raws: list[str] = field(default_factory=list)
+    """Each chunk's raw JSON and fold notes, ``{"first": n, "raw": [[json, notes], …]}``."""
 
 
 def request_tokens(index: StepIndex, step: int) -> dict[str, int] | None:
@@ -252,16 +256,19 @@ def build(
         for first in range(0, count, CHUNK):
             lines = Interner()
             steps = []
+            raws = []
             for step in range(first, min(first + CHUNK, count)):
                 said = {
                     lang: [lines.add(line) for line in
                            text_lines(render_step(index, step, lang), styles)]
                     for lang in LANGS
                 }  # fmt: skip
-                steps.append([said["zh"], said["en"], *_raw(index, step, bodies, full)])
+                steps.append([said["zh"], said["en"]])
+                raws.append(list(_raw(index, step, bodies, full)))
             chunk = {"first": first, "lines": lines.items, "steps": steps}
             # The first chunk stays plain, so the first step draws while the rest still loads.
             payload.chunks.append(_chunk_text(chunk, deflate and bool(first)))
+            payload.raws.append(_chunk_text({"first": first, "raw": raws}, deflate and bool(first)))
     panels = chapter_panels(index, styles, guide, contents, links)
     nesting = Nesting(index)
     findings, problem = findings_of(reader)

@@ -74,8 +74,38 @@ PAGE: dict[str, dict[str, str]] = {
     # The steps a section of the contents shows, each number a link ({steps}: the numbers).
     "toc_steps": {"zh": "（第{steps}步）", "en": " (step {steps})"},
     "list_sep": {"zh": "、", "en": ", "},
+    "results_first": {
+        "zh": "只列出前{shown}个，共{total}个步骤匹配",
+        "en": "the first {shown} of {total} matching steps",
+    },
+    "print_part": {
+        "zh": "这里只打印了前{n}步，整个会话共{total}步（太长，无法一次打印）。",
+        "en": "Printed here: the first {n} steps of {total} (the session is too long to print "
+        "whole).",
+    },
+    # A browser without DecompressionStream cannot open the deflated steps of a long page.
+    "no_inflate": {
+        "zh": "这个浏览器太旧，无法解压本页第{n}步以后的步骤：请换用较新的浏览器打开。",
+        "en": "This browser cannot unpack the steps after step {n} of this page (it has no "
+        "DecompressionStream): open it in a current Chrome, Edge, Firefox or Safari.",
+    },
     "findings_more": {"zh": "……另有{n}条", "en": "… and {n} more"},
     "index_title": {"zh": "第12章的录制", "en": "The chapter's recordings"},
+    # The site's front page: what the chapter is about, before the list.
+    "index_intro": {
+        "zh": "第12章“结果回到AI手中”跟着一个工具结果走完它回家的路：三站，四步。工具的原始输出先"
+        "翻译成一个 tool_result 块，再包装进一条用户消息，追加到对话历史里，然后整段历史重新发送"
+        "给 AI，一轮接一轮，直到 AI 不再调用工具。下面每一页都逐步重放一次录制下来的会话，书中"
+        "对应的内容就在旁边；故障录制故意弄坏了其中一步，页面顶上写着诊断出的问题。",
+        "en": "Chapter 12 of a Chinese book on Claude Code's source, “结果回到AI手中” (the result "
+        "goes back to the AI), follows one tool result home in three stations and four steps: the "
+        "tool's raw output is translated (mapping) into a tool_result block, wrapped in a user "
+        "message, appended to the history, and the whole history is resent to the AI, turn after "
+        "turn, until it stops asking for tools. Each page below replays a recorded session step "
+        "by step with the chapter beside it; the faults break one step on purpose, and their "
+        "pages say first what went wrong.",
+    },
+    "home": {"zh": "全部录制", "en": "all recordings"},
     "steps_n": {"zh": "{n}步", "en": "{n} steps"},
 }
 
