@@ -373,3 +373,36 @@ def test_controls_and_bidi_overrides_reach_the_page_as_visible_escapes(tmp_path:
     assert "\\u202eexe.txt\\u202c \\x1b[2J \\x00 \\u2066x\\u2069 \\x9b" in shown
     raw_json = chunks[0]["steps"][7][2]
     assert "\\u202eexe.txt" in raw_json and json.loads(raw_json)  # still valid JSON
+
+
+def test_beside_writes_one_page_of_two_runs_and_a_fault_finds_its_twin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "beside.html"
+    assert main(["export", "faults/01-result-not-returned", "--beside", "--format", "html",
+                 "-o", str(out)]) == 0  # fmt: skip
+    assert "beside" in capsys.readouterr().err and "01-main-walk" in out.read_text("utf-8")
+    page = Page(out.read_text(encoding="utf-8"))
+    blocks = {a.get("id"): text for a, text in page.scripts if a.get("type") == "application/json"}
+    meta = json.loads(blocks["tracer-meta"])
+    assert [side["name"] for side in meta["sides"]] == [
+        "faults/01-result-not-returned", "01-main-walk"
+    ]  # fmt: skip
+    a_steps = [s for s in meta["a"] if s >= 0]
+    b_steps = [s for s in meta["b"] if s >= 0]
+    assert a_steps == list(range(meta["sides"][0]["count"]))  # every step once, in order
+    assert b_steps == list(range(meta["sides"][1]["count"]))
+    assert meta["summary"]["differences"] == sum(c != "s" for c in meta["change"]) > 0
+    finding = meta["findings"][0]  # the doctor's finding, pointed at its row
+    assert finding["side"] == 0 and meta["a"][finding["row"]] == finding["step"]
+    assert {"a-chunk-0", "b-chunk-0"} <= set(blocks)
+    for bad, said in (
+        (["faults/03-malformed-result", "--beside"], "no good twin"),
+        (["01-main-walk", "--beside", "no-such"], "no such trace"),
+        (["01-main-walk", "--beside", "01-main-walk", "--format", "md"], "--beside goes"),
+    ):
+        html_args = [] if "--format" in bad else ["--format", "html", "-o", str(out)]
+        args = ["export", *bad, *html_args]
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err, err

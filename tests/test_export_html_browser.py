@@ -116,7 +116,8 @@ class Opened:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.route("**/*", self._route)
         self.page.goto(path.as_uri() + fragment)
-        self.wait_step()
+        if "beside" not in path.name:
+            self.wait_step()
 
     def _route(self, route: Any) -> None:
         url = route.request.url
@@ -125,6 +126,11 @@ class Opened:
         else:
             self.requests.append(url)
             route.abort()
+
+    def wait_row(self, row: int) -> int:
+        """The row a comparison page has drawn (``data-row``), waited for."""
+        expect(self.page.locator("body")).to_have_attribute("data-row", str(row))
+        return row
 
     def wait_step(self, step: int | None = None) -> int:
         """The step the page has drawn (``data-step``, set once its text is in), or wait for it."""
@@ -562,4 +568,55 @@ def test_the_site_opens_on_the_chapter_and_its_pages_lead_back(
     expect(page.locator("h1")).to_have_text("第12章的录制")
     page.locator(".switch a").click()
     expect(page).to_have_url(re.compile(r"/index\.html$"))
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def beside(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The main walk beside a copy whose git status says another branch."""
+    folder = tmp_path_factory.mktemp("beside")
+    other = folder / "other.trace.jsonl"
+    text = MAIN_RECORDING.read_text(encoding="utf-8")
+    other.write_text(text.replace("On branch cmbt", "On branch trunk"), encoding="utf-8")
+    out = folder / "beside.html"
+    assert main(["export", str(MAIN_RECORDING), "--beside", str(other), "--format", "html",
+                 "-o", str(out)]) == 0  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_two_runs_side_by_side_step_together(browser: Any, beside: Path, size: str) -> None:
+    width, height = SIZES[size]
+    opened = Opened(browser, beside)
+    page = opened.page
+    page.set_viewport_size({"width": width, "height": height})
+    opened.wait_row(1)
+    top = "s => document.querySelector(s).getBoundingClientRect()"
+    summary, a, b = (page.evaluate(top, s) for s in ("#summary", "#side-a", "#side-b"))
+    assert summary["top"] < a["top"]  # the differences summed up first
+    assert re.search(r"\b0 only in A, 0 only in B", opened.text("#summary-counts"))
+    if size == "desktop":
+        assert a["top"] == b["top"] and a["right"] <= b["left"]  # side by side
+    else:
+        assert b["top"] >= a["bottom"]  # stacked on a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert opened.text("#side-a-name").startswith("A: 01-main-walk")
+    assert opened.text("#side-b-name").startswith("B: other")
+    page.keyboard.press("]")  # the first difference: both sides move to it
+    expect(page.locator("#position")).to_have_text(re.compile(r"· different$"))
+    row = int(str(page.locator("body").get_attribute("data-row")))
+    assert opened.text("#side-a-title").split()[0] == opened.text("#side-b-title").split()[0]
+    lit_a = page.locator("#side-a-view .differs").all_inner_texts()
+    lit_b = page.locator("#side-b-view .differs").all_inner_texts()
+    assert any("cmbt" in line for line in lit_a) and any("trunk" in line for line in lit_b)
+    assert not any("trunk" in line for line in lit_a)
+    page.locator("#next").click()  # one control steps both
+    opened.wait_row(row + 1)
+    assert opened.text("#position").startswith("turn ")
+    page.locator("#lang").click()
+    try:
+        expect(page.locator("#side-a-name")).to_have_text(re.compile(r"^甲：01-main-walk"))
+        expect(page.locator("#summary-counts")).to_have_text(re.compile(r"只有乙有$"))
+    finally:
+        page.evaluate("localStorage.removeItem('tracer-lang')")
     opened.close()

@@ -232,27 +232,39 @@
     // The main loop goes on after a subagent's loop: the same turn again, as the replay says.
     return say(g && turns[groups[g - 1]] === turn ? "turn_resumed" : "turn", { turn });
   }
-  function drawTurns() {
+  function turnItem(g) {
+    const li = document.createElement("li");
+    li.className = "turn-item";
+    const a = document.createElement("a");
+    a.className = "turn-link";
+    a.href = "#step-" + (groups[g] + 1);
+    a.textContent = turnName(g);
+    if (flagged.has(g)) a.append(markOf(worstOf(flagged.get(g))));
+    li.append(a);
+    return li;
+  }
+  // A long session's list (thousands of turns) is made after the first step is drawn, so the
+  // page opens as fast as a short one; until then the current turn is listed alone.
+  const TURNS_AT_ONCE = 400;
+  let turnsWhole = false, turnsReady = false;
+  function drawTurns(whole) {
     const list = document.createDocumentFragment();
-    turnItems = groups.map((first, g) => {
-      const li = document.createElement("li");
-      li.className = "turn-item";
-      const a = document.createElement("a");
-      a.className = "turn-link";
-      a.href = "#step-" + (first + 1);
-      a.textContent = turnName(g);
-      if (flagged.has(g)) a.append(markOf(worstOf(flagged.get(g))));
-      li.append(a);
-      list.append(li);
-      return li;
-    });
+    turnItems = new Array(groups.length);
+    const g = groupOf(step);
+    for (let k = whole ? 0 : g; k < (whole ? groups.length : g + 1); k++) {
+      turnItems[k] = turnItem(k);
+      list.append(turnItems[k]);
+    }
     $("turn").replaceChildren(list);
+    turnsWhole = whole;
     openedTurn = -1;
   }
   function drawTimeline() {
     // A keyboard reader who moved from the timeline stays in it, on the current step.
     const hadFocus = $("turn").contains(document.activeElement);
-    if (!turnItems) drawTurns();
+    if (!turnItems || (!turnsWhole && !turnItems[groupOf(step)])) {
+      drawTurns(groups.length <= TURNS_AT_ONCE || turnsReady);
+    }
     const g = groupOf(step);
     const [first, end] = topTurn(step);
     const root = document.createElement("ol");
@@ -283,7 +295,7 @@
       stack[stack.length - 1].list.append(li);
     }
     const item = turnItems[g];
-    if (openedTurn !== g && openedTurn >= 0) {
+    if (openedTurn !== g && openedTurn >= 0 && turnItems[openedTurn]) {
       const old = turnItems[openedTurn];
       old.classList.remove("here");
       if (old.lastChild.tagName === "OL") old.lastChild.remove();
@@ -731,6 +743,11 @@
     document.body.dataset.step = "0";
     return;
   }
-  const first = draw().then(() => performance.mark("tracer-first-step"));  // bench/html_export.py
+  const first = draw().then(() => {
+    performance.mark("tracer-first-step");  // bench/html_export.py
+    if (!turnsWhole) {
+      setTimeout(() => { turnsReady = true; turnItems = null; drawTimeline(); }, 0);
+    }
+  });
   window.tracerPage = { go, ready: () => first, get step() { return step; }, count: meta.count };
 })();

@@ -106,6 +106,28 @@ PAGE: dict[str, dict[str, str]] = {
         "pages say first what went wrong.",
     },
     "home": {"zh": "全部录制", "en": "all recordings"},
+    # The comparison of two runs (export --beside).
+    "beside_summary": {"zh": "两次执行的差别", "en": "How the two runs differ"},
+    "beside_none": {"zh": "两次执行逐步相同", "en": "The two runs are the same, step by step"},
+    "beside_counts": {
+        "zh": "{same}步相同，{changed}步不同，{only_a}步只有甲有，{only_b}步只有乙有",
+        "en": "{same} steps the same, {changed} different, {only_a} only in A, {only_b} only in B",
+    },
+    "change_same": {"zh": "相同", "en": "the same"},
+    "change_changed": {"zh": "不同", "en": "different"},
+    "change_only_a": {"zh": "只有甲有", "en": "only in A"},
+    "change_only_b": {"zh": "只有乙有", "en": "only in B"},
+    "side_a": {"zh": "甲：{name}", "en": "A: {name}"},
+    "side_b": {"zh": "乙：{name}", "en": "B: {name}"},
+    "row_n": {"zh": "第{n}行", "en": "row {n}"},
+    "row_position": {
+        # (the stage last in Chinese: its name ends in a full-width bracket)
+        "zh": "{turn} · 第{row}/{total}行 · {change} · {stage}",
+        "en": "{turn} · {stage} · row {row}/{total} · {change}",
+    },
+    "not_in_run": {"zh": "（这次执行没有这一步）", "en": "(this run has no such step)"},
+    "previous_difference": {"zh": "上一处差别", "en": "previous difference"},
+    "next_difference": {"zh": "下一处差别", "en": "next difference"},
     "steps_n": {"zh": "{n}步", "en": "{n} steps"},
 }
 
