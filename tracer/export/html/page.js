@@ -146,8 +146,11 @@
     $("timeline-title").textContent = say("timeline");
     $("raw-title").textContent = say("mode_raw");
     $("toc-title").textContent = say("contents");
-    $("notice").hidden = meta.torn_line === null;
-    if (meta.torn_line !== null) $("notice").textContent = say("torn", { line: meta.torn_line, steps: meta.count });
+    const notices = [];
+    if (meta.torn_line !== null) notices.push(say("torn", { line: meta.torn_line, steps: meta.count }));
+    if (!INFLATES && meta.encoding === "deflate") notices.push(say("no_inflate", { n: meta.chunk }));
+    $("notice").hidden = !notices.length;
+    $("notice").textContent = notices.join(" ");
     drawToc();
     drawSummary();
     turnItems = null;  // the turns' names are in the language of the page
@@ -734,10 +737,6 @@
   });
 
   drawStatic();
-  if (!INFLATES && meta.encoding === "deflate") {
-    $("notice").hidden = false;
-    $("notice").textContent = say("no_inflate", { n: meta.chunk });
-  }
   if (!meta.count) {  // a trace with no steps yet: say so, and draw nothing else
     $("view").textContent = say("no_steps");
     document.body.dataset.step = "0";
