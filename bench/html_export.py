@@ -11,8 +11,12 @@ The page draws only the step on screen (its data in chunks, the first chunk befo
 so the goal is that the 10,000-turn page paints within 2x the 10-turn one. The figure is the
 last line printed.
 
-Run: ``python bench/html_export.py [--turns 10000] [--repeat 5]`` (needs chromium and playwright;
-``TRACER_CHROMIUM`` names another Chromium).
+With ``--beside`` each page is the comparison of the trace with a copy whose git status names
+another branch (``tracer export A --beside B``, :mod:`tracer.export.html.beside`): two runs of
+10,000 turns aligned step by step, whose first paint should also stay within 2x the 10-turn one.
+
+Run: ``python bench/html_export.py [--turns 10000] [--repeat 5] [--beside]`` (needs chromium and
+playwright; ``TRACER_CHROMIUM`` names another Chromium).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from replay_latency import make_big_trace
 
+from tracer.export.html.beside import beside_html
 from tracer.export.html.page import page_html
 from tracer.export.html.payload import build
 from tracer.paths import MAIN_RECORDING
@@ -51,11 +56,11 @@ PAINT = """() => {
 }"""
 
 
-def export(trace: Path, out: Path) -> tuple[float, float, int]:
+def export(trace: Path, out: Path, beside: Path | None = None) -> tuple[float, float, int]:
     """Wall and CPU seconds of one export (on a shared machine the CPU time is the steadier),
-    and the page's size."""
+    and the page's size; with ``beside``, the comparison page of the two."""
     start, cpu = time.perf_counter(), time.process_time()
-    text = page_html(build(trace))
+    text = page_html(build(trace)) if beside is None else beside_html(trace, beside)
     out.write_text(text, encoding="utf-8")
     return time.perf_counter() - start, time.process_time() - cpu, out.stat().st_size
 
@@ -93,6 +98,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--beside", action="store_true", help="time the comparison page")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -106,7 +112,12 @@ def main() -> None:
         rows = {}
         for turns in (10, args.turns):
             trace = make_big_trace(folder / f"t{turns}.trace.jsonl", turns, source)
-            seconds, cpu, size = export(trace, folder / f"t{turns}.html")
+            other = None
+            if args.beside:  # the same run, but for the branch its git status names
+                other = folder / f"t{turns}-other.trace.jsonl"
+                text = trace.read_text(encoding="utf-8")
+                other.write_text(text.replace("On branch cmbt", "On branch trunk"), "utf-8")
+            seconds, cpu, size = export(trace, folder / f"t{turns}.html", other)
             rows[turns] = {
                 "export_s": seconds,
                 "cpu_s": cpu,
@@ -134,7 +145,7 @@ def main() -> None:
         )
     small, big = rows[10], rows[args.turns]
     print(
-        f"html page: {args.turns}-turn / 10-turn first paint "
+        f"html {'comparison ' if args.beside else ''}page: {args.turns}-turn / 10-turn first paint "
         f"{big['fcp_ms'] / small['fcp_ms']:.2f}x, "
         f"first step {big['drawn_ms'] / small['drawn_ms']:.2f}x (goal <= 2); "
         f"page {big['bytes'] / 1e6:.1f} MB, export {big['export_s']:.0f} s "

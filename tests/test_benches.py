@@ -28,6 +28,7 @@ SMALL_RUNS = [
     ("tour_planning.py", ["--repeat", "1"], "first run"),
     ("trace_size.py", ["--turns", "5", "10"], "ratio"),
     ("html_export.py", ["--turns", "10", "--repeat", "1"], "first paint"),
+    ("html_export.py", ["--turns", "10", "--repeat", "1", "--beside"], "comparison page"),
     ("api_failures.py", ["--timeout", "1"], "gave up"),
 ]
 

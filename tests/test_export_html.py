@@ -63,12 +63,21 @@ def data_of(page: Page) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         a.get("id"): (a, text) for a, text in page.scripts if a.get("type") == "application/json"
     }
     meta = json.loads(blocks.pop("tracer-meta")[1])
-    chunks = []
-    for number in range(len(blocks)):
-        attrs, text = blocks[f"chunk-{number}"]
+
+    def block(name: str) -> Any:
+        attrs, text = blocks[name]
         if attrs.get("data-encoding") == "deflate":
             text = zlib.decompress(base64.b64decode(json.loads(text))).decode("utf-8")
-        chunks.append(json.loads(text))
+        return json.loads(text)
+
+    chunks = []
+    for number in range(len(blocks) // 2):
+        chunk, raw = block(f"chunk-{number}"), block(f"raw-{number}")
+        assert raw["first"] == chunk["first"]
+        # each step as [zh line ids, en line ids, raw JSON, fold notes], as page.js puts it
+        pairs = zip(chunk["steps"], raw["raw"], strict=True)
+        chunk["steps"] = [[*step, *more] for step, more in pairs]
+        chunks.append(chunk)
     return meta, chunks
 
 
@@ -140,7 +149,7 @@ def test_a_closing_script_tag_in_a_tool_output_cannot_end_the_data(tmp_path: Pat
     trace.write_text(text, encoding="utf-8")
     written = page_html(build(trace))
     page = Page(written)
-    assert [a.get("id") for a, _ in page.scripts] == ["tracer-meta", "chunk-0", None]
+    assert [a.get("id") for a, _ in page.scripts] == ["tracer-meta", "chunk-0", "raw-0", None]
     assert "<script>alert" not in written and "alert(1)" in written  # escaped, not gone
     _meta, chunks = data_of(page)
     assert any(evil in line for line in step_lines(chunks, 7, "en"))
@@ -211,8 +220,9 @@ def test_a_big_trace_stays_small_and_keeps_every_step(tmp_path: Path) -> None:
     scripts = Page(written).scripts
     meta, chunks = data_of(Page(written))
     assert meta["encoding"] == "deflate" and len(chunks) > 1
-    coded = [a.get("data-encoding") for a, _ in scripts if a.get("id", "").startswith("chunk")]
-    assert coded[0] is None and set(coded[1:]) == {"deflate"}  # the first is plain: drawn at once
+    for kind in ("chunk", "raw"):
+        coded = [a.get("data-encoding") for a, _ in scripts if a.get("id", "").startswith(kind)]
+        assert coded[0] is None and set(coded[1:]) == {"deflate"}  # the first is plain
     assert meta["count"] == len(StepIndex(TraceReader(trace)))
     assert step_lines(chunks, meta["count"] - 1, "en")[0].startswith("terminal")
     # Past the first chunk (plain, so step 1 draws at once) a step costs about 100 bytes of
@@ -234,6 +244,10 @@ def test_the_command_writes_a_page_and_a_site(
     index = (site / "index.html").read_text(encoding="utf-8")
     hrefs = [a["href"] for t, a in Page(index).tags if t == "a"]
     assert "01-main-walk.html" in hrefs and all((site / h).is_file() for h in hrefs)
+    assert hrefs[0] == "index-zh.html"  # the language switch, first
+    chinese = (site / "index-zh.html").read_text(encoding="utf-8")
+    assert '<html lang="zh-Hans">' in chinese and 'href="index.html"' in chinese
+    assert "三站，四步" in chinese and "three stations and four steps" in index
     capsys.readouterr()
     for bad in (["export", "01-main-walk", "-f", "html"], ["export", "--all", "-f", "md"]):
         assert main(bad) == 2
@@ -266,7 +280,7 @@ def test_imported_sessions_export_every_step(kind: str, tmp_path: Path) -> None:
         last = render_step(index, len(index) - 1, "zh").plain.rstrip("\n").split("\n")
     assert step_lines(chunks, len(index) - 1, "zh") == last
     if kind == "claude-code":
-        assert [loop[3] for loop in meta["loops"]] == ["b1d2e3f4"]
+        assert [loop[3:] for loop in meta["loops"]] == [["b1d2e3f4", "toolu_l1", "find TODOs"]]
         first, last_step = meta["loops"][0][:2]
         assert meta["stages"][meta["stage"][first - 1]] == "follow_up"  # under its Task call
         assert first not in meta["top"] and last_step < meta["count"] - 1
@@ -335,3 +349,60 @@ def test_rich_text_becomes_segments_with_nested_spans_combined() -> None:
     styles = Interner()
     assert text_lines(nested, styles) == [("x ", ("lit", 0), (" tail", 1))]
     assert styles.items == ["b lit", "b"]
+
+
+#: A tool output naming ``exe.txt`` inside a right-to-left override (it reads ``txt.exe``), with
+#: a raw ESC sequence and a NUL: JSON escapes, as a transcript would carry them.
+HOSTILE = "\\u202eexe.txt\\u202c \\u001b[2J \\u0000 \\u2066x\\u2069 \\u009b"
+
+
+def hostile_trace(folder: Path) -> Path:
+    trace = folder / "hostile.trace.jsonl"
+    text = MAIN_RECORDING.read_text(encoding="utf-8")
+    trace.write_text(text.replace("On branch cmbt", HOSTILE), encoding="utf-8")
+    return trace
+
+
+def test_controls_and_bidi_overrides_reach_the_page_as_visible_escapes(tmp_path: Path) -> None:
+    written = page_html(build(hostile_trace(tmp_path)))
+    raw = "\u202e\u202c\x1b\x00\u2066\u2069\x9b"
+    assert not any(char in written for char in raw)  # not in the lines, the raw JSON, anywhere
+    _meta, chunks = data_of(Page(written))
+    shown = "\n".join(step_lines(chunks, 7, "en"))
+    # As the terminal views print them (tracer.printable): in the order the bytes hold them.
+    assert "\\u202eexe.txt\\u202c \\x1b[2J \\x00 \\u2066x\\u2069 \\x9b" in shown
+    raw_json = chunks[0]["steps"][7][2]
+    assert "\\u202eexe.txt" in raw_json and json.loads(raw_json)  # still valid JSON
+
+
+def test_beside_writes_one_page_of_two_runs_and_a_fault_finds_its_twin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "beside.html"
+    assert main(["export", "faults/01-result-not-returned", "--beside", "--format", "html",
+                 "-o", str(out)]) == 0  # fmt: skip
+    assert "beside" in capsys.readouterr().err and "01-main-walk" in out.read_text("utf-8")
+    page = Page(out.read_text(encoding="utf-8"))
+    blocks = {a.get("id"): text for a, text in page.scripts if a.get("type") == "application/json"}
+    meta = json.loads(blocks["tracer-meta"])
+    assert [side["name"] for side in meta["sides"]] == [
+        "faults/01-result-not-returned", "01-main-walk"
+    ]  # fmt: skip
+    a_steps = [s for s in meta["a"] if s >= 0]
+    b_steps = [s for s in meta["b"] if s >= 0]
+    assert a_steps == list(range(meta["sides"][0]["count"]))  # every step once, in order
+    assert b_steps == list(range(meta["sides"][1]["count"]))
+    assert meta["summary"]["differences"] == sum(c != "s" for c in meta["change"]) > 0
+    finding = meta["findings"][0]  # the doctor's finding, pointed at its row
+    assert finding["side"] == 0 and meta["a"][finding["row"]] == finding["step"]
+    assert {"a-chunk-0", "b-chunk-0"} <= set(blocks)
+    for bad, said in (
+        (["faults/03-malformed-result", "--beside"], "no good twin"),
+        (["01-main-walk", "--beside", "no-such"], "no such trace"),
+        (["01-main-walk", "--beside", "01-main-walk", "--format", "md"], "--beside goes"),
+    ):
+        html_args = [] if "--format" in bad else ["--format", "html", "-o", str(out)]
+        args = ["export", *bad, *html_args]
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err, err

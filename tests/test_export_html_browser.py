@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_export_html import hostile_trace
 
 from tracer.chapters import load_guide
 from tracer.cli import main
@@ -77,7 +78,14 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     imported = folder / "subagents.trace.jsonl"
     assert main(["import", "claude-code", str(SUBAGENTS), "-o", str(imported)]) == 0
     out = {}
-    traces = (("walk", MAIN_RECORDING), ("fault", FAULT), ("subagents", imported), ("large", LARGE))
+    hostile = hostile_trace(folder)
+    traces = (
+        ("walk", MAIN_RECORDING),
+        ("fault", FAULT),
+        ("subagents", imported),
+        ("large", LARGE),
+        ("hostile", hostile),
+    )
     for name, trace in traces:
         out[name] = folder / f"{name}.html"
         assert main(["export", str(trace), "--format", "html", "-o", str(out[name])]) == 0
@@ -98,15 +106,18 @@ def expect(locator: Any) -> Any:
 class Opened:
     """A page with its console errors and every request that was not ``file:``."""
 
-    def __init__(self, context: Any, path: Path, fragment: str = "") -> None:
+    def __init__(self, context: Any, path: Path, fragment: str = "", before: str = "") -> None:
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.page = context.new_page()
+        if before:  # a script run before the page's own (to take a browser feature away)
+            self.page.add_init_script(before)
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.route("**/*", self._route)
         self.page.goto(path.as_uri() + fragment)
-        self.wait_step()
+        if "beside" not in path.name:
+            self.wait_step()
 
     def _route(self, route: Any) -> None:
         url = route.request.url
@@ -115,6 +126,11 @@ class Opened:
         else:
             self.requests.append(url)
             route.abort()
+
+    def wait_row(self, row: int) -> int:
+        """The row a comparison page has drawn (``data-row``), waited for."""
+        expect(self.page.locator("body")).to_have_attribute("data-row", str(row))
+        return row
 
     def wait_step(self, step: int | None = None) -> int:
         """The step the page has drawn (``data-step``, set once its text is in), or wait for it."""
@@ -139,6 +155,7 @@ def test_deep_link_keys_reload_and_language(browser: Any, pages: dict[str, Path]
     assert opened.text("#journey [aria-current=step]").endswith("mapping")
     assert "turn 1 · step 8/36" in opened.text("#position")
     assert "tool_result" in opened.text("#view")
+    expect(page.locator("#home")).to_be_hidden()  # a page of its own, not of a site
     page.keyboard.press("ArrowRight")
     assert opened.wait_step(9) == 9 and page.url.endswith("#step-9")
     assert opened.text("#step-title").startswith("wrapping")
@@ -171,13 +188,16 @@ def test_deep_link_keys_reload_and_language(browser: Any, pages: dict[str, Path]
         assert opened.text("#position") == f"第{turn}轮 · 第{step}/{total}步"
         page.locator("#raw summary").click()
         assert '"records"' in opened.text("#raw-json")
-        page.emulate_media(media="print")  # the print stylesheet: the step and its chapter only
+        page.emulate_media(media="print")  # the print: every step of the session, in Chinese
         shown_css = "e => getComputedStyle(e).display !== 'none'"
-        assert not page.locator("#timeline").evaluate(shown_css)
+        assert not page.locator(".layout").evaluate(shown_css)
         assert not page.locator(".controls").evaluate(shown_css)
-        assert page.locator("#view").evaluate(shown_css)
-        assert page.locator("#chapter").evaluate(shown_css)
+        printed = page.locator("#print-all .printed-step")
+        expect(printed).to_have_count(int(total))
+        assert printed.nth(7).locator("h3").inner_text().startswith("第8步 · 翻译（mapping）")
+        assert "tool_result" in printed.nth(7).locator("pre").inner_text()
         page.emulate_media(media="screen")
+        assert not page.locator("#print-all").evaluate(shown_css)
         page.locator("#lang").click()  # and back
         expect(page.locator("html")).to_have_attribute("lang", "en")
         expect(title).to_have_text(re.compile(r"^mapping"))
@@ -233,6 +253,16 @@ def test_search_finds_steps_and_moves_to_them(browser: Any, pages: dict[str, Pat
     assert hits.count() >= 2
     hits.nth(1).locator("a").click()
     assert opened.wait_step() == second
+    marks = page.locator("#step-title mark.hit, #view mark.hit")  # the match is lit
+    assert marks.count() >= 1 and {m.lower() for m in marks.all_inner_texts()} == {"git diff"}
+    # Both languages are searched: a word only the Chinese text has, from the English page.
+    page.locator("#query").fill("翻译")
+    page.keyboard.press("Enter")
+    expect(page.locator("#search-count")).to_have_text(re.compile(r"^match \d/3$"))  # 3 mappings
+    expect(page.locator("#step-title")).to_have_text(re.compile(r"^mapping"))
+    page.locator("#query").fill("")
+    page.keyboard.press("Enter")
+    expect(marks).to_have_count(0)  # an empty search puts the marks out
     opened.close()
 
 
@@ -255,7 +285,9 @@ def test_a_subagent_opens_under_its_task_call(browser: Any, pages: dict[str, Pat
     page = opened.page
     loop = page.locator("#timeline details.loop")
     assert loop.count() == 1 and not loop.evaluate("d => d.open")  # collapsed until opened
-    assert "subagent b1d2e3f4 for toolu_l1" in loop.locator("summary").inner_text()
+    # named by what it was asked to do (the Task's description), its ids on hover
+    assert loop.locator("summary").inner_text() == "subagent: find TODOs"
+    assert loop.locator("summary").get_attribute("title") == "subagent b1d2e3f4, run by toolu_l1"
     loop.locator("summary").click()
     assert loop.evaluate("d => d.open")
     loop.locator("a").first.click()
@@ -263,6 +295,15 @@ def test_a_subagent_opens_under_its_task_call(browser: Any, pages: dict[str, Pat
     page.keyboard.press("ArrowRight")
     opened.wait_step(7)
     assert page.locator("#timeline details.loop").evaluate("d => d.open")  # inside: open
+    # The position names the main loop's turn, as the timeline does, then the subagent's own.
+    position = opened.text("#position")
+    assert re.fullmatch(r"turn 1 · step 7/\d+ · ↳ subagent (turn \d+|set-up)", position), position
+    assert page.locator("#turn > li.here > a").inner_text() == "turn 1"
+    page.locator('#timeline details.loop a[href="#step-17"]').click()  # the subagent's turn 2
+    opened.wait_step(17)
+    assert opened.text("#position") == "turn 1 · step 17/30 · ↳ subagent turn 2"  # not "turn 2"
+    names = page.locator("#turn > li > a").all_inner_texts()
+    assert names == ["set-up", "turn 1", "turn 1 (cont.)", "turn 2"]  # after the Task's result
     opened.close()
 
 
@@ -319,7 +360,32 @@ def test_a_big_page_inflates_the_chunk_it_needs(browser: Any, tmp_path: Path) ->
     opened.page.keyboard.press("Enter")
     expect(opened.page.locator("#search-count")).to_have_text(re.compile(r"^match \d+/\d+$"))
     expect(opened.page.locator("#step-title, #view")).to_contain_text(["request 199"])
+    # A query most steps hold: the list shows the first 200 and says how many there are.
+    opened.page.locator("#query").fill("tool_result")
+    opened.page.keyboard.press("Enter")
+    expect(opened.page.locator("#search-count")).to_have_text(re.compile(r"^match [\d,]+/[\d,]+$"))
+    total = int(opened.text("#search-count").split("/")[1].replace(",", ""))
+    assert total > 200
+    assert opened.page.locator("#results li a").count() == 200
+    more = opened.text("#results li.results-more")
+    assert more == f"the first 200 of {total:,} matching steps"
+    opened.page.emulate_media(media="print")  # too long to print whole: it says so
+    expect(opened.page.locator("#print-all .printed-step")).to_have_count(100)
+    steps = opened.page.evaluate("tracerPage.count")
+    expect(opened.page.locator("#print-all .notice")).to_have_text(
+        f"Printed here: the first 100 steps of {steps:,} (the session is too long to print whole)."
+    )
+    opened.page.emulate_media(media="screen")
     opened.close()
+
+    # A browser without DecompressionStream: the first chunk draws, a later step says why not.
+    old = Opened(browser, page_path, "#step-1500", before="delete window.DecompressionStream")
+    assert old.wait_step(1500) == 1500
+    assert "cannot unpack the steps after step 100" in old.text("#view")
+    assert "cannot unpack" in old.text("#notice")
+    old.page.keyboard.press("Home")
+    assert old.wait_step(1) == 1 and old.text("#step-title").startswith("session")
+    old.close()
 
 
 def test_a_trace_without_steps_says_so(browser: Any, tmp_path: Path) -> None:
@@ -348,4 +414,209 @@ def test_keyboard_only(browser: Any, pages: dict[str, Path]) -> None:
     page.focus("#prev")
     page.keyboard.press("Enter")  # a button, pressed from the keyboard
     assert opened.wait_step(4) == 4
+    opened.close()
+
+
+def test_a_right_to_left_override_shows_as_an_escape_in_order(
+    browser: Any, pages: dict[str, Path]
+) -> None:
+    opened = Opened(browser, pages["hostile"], "#step-8")
+    page = opened.page
+    assert "\\u202eexe.txt\\u202c \\x1b[2J \\x00" in opened.text("#view")
+    page.locator("#raw summary").click()
+    assert "\\u202eexe.txt" in opened.text("#raw-json")
+    dom = str(page.evaluate("document.documentElement.outerHTML"))
+    assert not any(char in dom for char in "\u202e\u202c\x1b\x00\u2066\u2069\x9b")
+    opened.close()
+
+
+def test_on_a_phone_the_controls_stay_on_screen_and_are_big_enough_to_tap(
+    browser: Any, pages: dict[str, Path]
+) -> None:
+    opened = Opened(browser, pages["walk"], "#step-8")
+    page = opened.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    box = "id => { const r = document.getElementById(id).getBoundingClientRect();" \
+          " return [r.left, r.top, r.width, r.height]; }"  # fmt: skip
+    for control in ("prev-turn", "prev", "next", "next-turn", "query"):
+        _x, _y, width, height = page.evaluate(box, control)
+        assert width >= 44 and height >= 44, (control, width, height)  # a finger's size
+    header = page.evaluate("document.querySelector('.top').getBoundingClientRect().height")
+    assert header < 844 / 5, header  # a compact bar: the step keeps most of the screen
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # read to the end
+    assert page.evaluate("window.scrollY") > 844  # the page is long: the header would be gone
+    x, y, width, height = page.evaluate(box, "next")
+    assert y >= 0 and y + height <= 844  # still on screen: no scroll back up to step on
+    page.mouse.click(x + width / 2, y + height / 2)  # tapped where it is, not scrolled to
+    assert opened.wait_step(9) == 9
+    # the next step is shown from its start, just under the header
+    title = page.evaluate("document.getElementById('step-title').getBoundingClientRect().top")
+    assert header <= title < 844 / 2, (header, title)
+    opened.close()
+
+
+def test_a_fault_page_says_what_the_doctor_found_first_and_lists_every_turn(
+    browser: Any, pages: dict[str, Path]
+) -> None:
+    opened = Opened(browser, pages["fault"], "#step-3")
+    page = opened.page
+    meta = page.evaluate("JSON.parse(document.getElementById('tracer-meta').textContent)")
+    finding = meta["findings"][0]
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible()
+    assert "1 error, 0 warnings" in opened.text("#summary-title")
+    assert finding["rule"] in opened.text("#summary-list") and len(meta["findings"]) == 1
+    top = "s => document.querySelector(s).getBoundingClientRect().top"
+    assert page.evaluate(top, "#summary") < page.evaluate(top, "#step")  # before the step
+    # Every turn of the main loop, not only the current one; the turn with the finding marked.
+    items = page.locator("#turn > li.turn-item")
+    assert [items.nth(k).locator("> a").inner_text().strip(" ●▲") for k in range(items.count())] \
+        == ["set-up", "turn 1", "turn 2", "turn 3"]  # fmt: skip
+    assert items.nth(2).locator("> a .mark-error").count() == 1
+    assert items.nth(1).locator("[aria-current=step]").count() == 1  # step 3 is in turn 1
+    summary.locator("a").first.click()
+    assert opened.wait_step(finding["step"] + 1) == finding["step"] + 1
+    assert finding["rule"] in opened.text("#findings")
+    assert page.locator("#turn > li.here > a").inner_text().startswith("turn 2")
+    items.nth(3).locator("> a").click()  # a turn's link opens it on its first step
+    assert opened.wait_step(meta["top"][3] + 1) == meta["top"][3] + 1
+    assert page.locator("#turn > li.here > a").inner_text() == "turn 3"
+    page.locator("#lang").click()
+    try:
+        title = "诊断（tracer doctor）：1个错误，0个警告"
+        expect(page.locator("#summary-title")).to_have_text(title)
+        expect(page.locator("#turn > li.here > a")).to_have_text("第3轮")
+    finally:
+        page.evaluate("localStorage.removeItem('tracer-lang')")
+    opened.close()
+
+
+#: The width of a run of characters in the step view's font, measured by the browser.
+MEASURE = """text => {
+  const probe = document.createElement('span');
+  probe.textContent = text;
+  probe.style.position = 'absolute';  // on one line, however narrow the view
+  probe.style.whiteSpace = 'pre';
+  document.getElementById('view').append(probe);
+  const width = probe.getBoundingClientRect().width;
+  probe.remove();
+  return width;
+}"""
+
+
+def test_a_chinese_character_is_two_latin_cells_wide_in_monospace(
+    browser: Any, pages: dict[str, Path]
+) -> None:
+    if not shutil.which("fc-list") or "Noto Sans Mono CJK SC" not in os.popen("fc-list").read():
+        pytest.skip("fonts-noto-cjk is not installed")
+    opened = Opened(browser, pages["walk"], "#step-8")
+    page = opened.page
+    try:
+        page.locator("#lang").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+        font = page.evaluate("getComputedStyle(document.getElementById('view')).fontFamily")
+        assert font.startswith('"Noto Sans Mono CJK SC"'), font
+        chinese = page.evaluate(MEASURE, "结果回到手中" * 5)
+        latin = page.evaluate(MEASURE, "x" * 60)
+        assert latin > 0 and abs(chinese - latin) < 0.5, (chinese, latin)  # no drift on a line
+        assert abs(page.evaluate(MEASURE, "工具ab") - page.evaluate(MEASURE, "abcdef")) < 0.5
+    finally:
+        page.evaluate("localStorage.removeItem('tracer-lang')")
+    opened.close()
+
+
+def test_the_contents_link_each_step_they_list(browser: Any, pages: dict[str, Path]) -> None:
+    opened = Opened(browser, pages["walk"])
+    page = opened.page
+    page.locator("#toc summary").click()
+    station = page.locator("#toc-list li", has_text="Station 3")
+    # "Station 3 (step 3, 11, 22, …)": the name opened step 12 (the section's anchored step),
+    # which the list does not show; now the name opens step 3 and each number its own step.
+    numbers = station.locator("a").all_inner_texts()[1:]
+    hrefs = [a.get_attribute("href") for a in station.locator("a").all()]
+    assert numbers[:2] == ["3", "11"] and hrefs[0] == "#step-3"
+    assert hrefs[1:] == [f"#step-{n}" for n in numbers]
+    assert re.fullmatch(r"Station 3: [^(]+\(step 3, 11(, \d+)*\)", station.inner_text())
+    station.locator("a", has_text="11").click()
+    assert opened.wait_step(11) == 11
+    page.locator("#lang").click()
+    try:
+        zh = page.locator("#toc-list li", has_text="第三站")
+        expect(zh).to_have_text(re.compile(r"^第三站：[^（]+（第3、11(、\d+)*步）$"))
+    finally:
+        page.evaluate("localStorage.removeItem('tracer-lang')")
+    opened.close()
+
+
+def test_the_site_opens_on_the_chapter_and_its_pages_lead_back(
+    browser: Any, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    assert main(["export", "--all", "--format", "html", "-o", str(site)]) == 0
+    opened = Opened(browser, site / "faults-01-result-not-returned.html")
+    page = opened.page
+    home = page.locator("#home")
+    expect(home).to_be_visible()
+    home.click()
+    expect(page).to_have_url(re.compile(r"/index\.html$"))
+    assert "three stations and four steps" in opened.text(".intro")
+    assert page.locator("main ol li a").count() >= 20
+    page.locator(".switch a").click()  # the language switch
+    expect(page).to_have_url(re.compile(r"/index-zh\.html$"))
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    assert opened.text(".intro").startswith("第12章“结果回到AI手中”")
+    expect(page.locator("h1")).to_have_text("第12章的录制")
+    page.locator(".switch a").click()
+    expect(page).to_have_url(re.compile(r"/index\.html$"))
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def beside(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The main walk beside a copy whose git status says another branch."""
+    folder = tmp_path_factory.mktemp("beside")
+    other = folder / "other.trace.jsonl"
+    text = MAIN_RECORDING.read_text(encoding="utf-8")
+    other.write_text(text.replace("On branch cmbt", "On branch trunk"), encoding="utf-8")
+    out = folder / "beside.html"
+    assert main(["export", str(MAIN_RECORDING), "--beside", str(other), "--format", "html",
+                 "-o", str(out)]) == 0  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_two_runs_side_by_side_step_together(browser: Any, beside: Path, size: str) -> None:
+    width, height = SIZES[size]
+    opened = Opened(browser, beside)
+    page = opened.page
+    page.set_viewport_size({"width": width, "height": height})
+    opened.wait_row(1)
+    top = "s => document.querySelector(s).getBoundingClientRect()"
+    summary, a, b = (page.evaluate(top, s) for s in ("#summary", "#side-a", "#side-b"))
+    assert summary["top"] < a["top"]  # the differences summed up first
+    assert re.search(r"\b0 only in A, 0 only in B", opened.text("#summary-counts"))
+    if size == "desktop":
+        assert a["top"] == b["top"] and a["right"] <= b["left"]  # side by side
+    else:
+        assert b["top"] >= a["bottom"]  # stacked on a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert opened.text("#side-a-name").startswith("A: 01-main-walk")
+    assert opened.text("#side-b-name").startswith("B: other")
+    page.keyboard.press("]")  # the first difference: both sides move to it
+    expect(page.locator("#position")).to_have_text(re.compile(r"· different$"))
+    row = int(str(page.locator("body").get_attribute("data-row")))
+    assert opened.text("#side-a-title").split()[0] == opened.text("#side-b-title").split()[0]
+    lit_a = page.locator("#side-a-view .differs").all_inner_texts()
+    lit_b = page.locator("#side-b-view .differs").all_inner_texts()
+    assert any("cmbt" in line for line in lit_a) and any("trunk" in line for line in lit_b)
+    assert not any("trunk" in line for line in lit_a)
+    page.locator("#next").click()  # one control steps both
+    opened.wait_row(row + 1)
+    assert opened.text("#position").startswith("turn ")
+    page.locator("#lang").click()
+    try:
+        expect(page.locator("#side-a-name")).to_have_text(re.compile(r"^甲：01-main-walk"))
+        expect(page.locator("#summary-counts")).to_have_text(re.compile(r"只有乙有$"))
+    finally:
+        page.evaluate("localStorage.removeItem('tracer-lang')")
     opened.close()

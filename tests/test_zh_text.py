@@ -265,7 +265,9 @@ def page_strings() -> list[str]:
     parts = " / ".join(words[k]["zh"] for k in ("input", "cache_read", "cache_creation"))
     values = {"loop": "b1d2e3f4", "id": "toolu_l1", "name": "翻译", "n": 3, "turn": 2, "step": 8,
               "total": 36, "query": "git diff", "line": 12, "steps": 11, "top": "1,544",
-              "parts": parts}  # fmt: skip
+              "parts": parts, "counts": "1个错误，2个警告",
+              "what": "找出所有待办", "shown": 200, "same": 30, "changed": 2, "only_a": 1,
+              "only_b": 0, "row": 9, "stage": "翻译（mapping）", "change": "不同"}  # fmt: skip
     return [re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), w["zh"])
             for w in words.values()]  # fmt: skip
 

@@ -30,6 +30,8 @@ FORMATS = {
 PAGE_FORMATS = ("html",)
 #: ``--otlp-endpoint`` given without a URL: take it from the environment.
 FROM_ENV = ""
+#: ``--beside`` given without a trace: the bundled fault's good twin.
+TWIN = Path("")
 
 
 def register(subparsers: Any) -> None:
@@ -48,6 +50,16 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="with --format html: a page for every bundled recording, and an index page, in "
         "the folder -o names",
+    )
+    parser.add_argument(
+        "--beside",
+        nargs="?",
+        const=TWIN,
+        type=Path,
+        metavar="B",
+        help="with --format html: compare TRACE with the trace B on one page, step beside step "
+        "(aligned by turn and step of the journey, the differences summed up first); without B, "
+        "a bundled fault is compared with the good run it breaks",
     )
     parser.add_argument(
         "--full",
@@ -183,8 +195,28 @@ def _export_html(args: argparse.Namespace) -> int:
         written = export_site(args.output, full=args.full, lang=args.lang, tour=export_tour)
         print(printable(f"wrote {len(written)} pages into {args.output}"), file=sys.stderr)
         return 0
+    if args.beside is not None:
+        return _export_beside(args)
     size = export_page(args.trace, args.output, full=args.full, lang=args.lang)
     print(printable(f"wrote {args.output} ({size:,} bytes)"), file=sys.stderr)
+    return 0
+
+
+def _export_beside(args: argparse.Namespace) -> int:
+    from tracer.compare.twins import twin_of
+    from tracer.errors import UserError
+    from tracer.export.html.beside import export_beside
+    from tracer.paths import resolve_trace
+
+    other = resolve_trace(args.beside) if args.beside != TWIN else twin_of(args.trace)
+    if other is None:
+        raise UserError(f"{args.trace}: no good twin is bundled for it; name one: --beside B")
+    for path in (args.trace, other):
+        if not path.is_file():
+            raise UserError(f"{path}: no such trace file")
+    size = export_beside(args.trace, other, args.output, full=args.full, lang=args.lang)
+    print(printable(f"wrote {args.output} ({size:,} bytes): {args.trace} beside {other}"),
+          file=sys.stderr)  # fmt: skip
     return 0
 
 
@@ -199,6 +231,8 @@ def _export(args: argparse.Namespace) -> int:
         raise UserError("--all goes with --format html")
     if args.full and args.format != "html":
         raise UserError("--full goes with --format html")
+    if args.beside is not None and (args.format != "html" or args.all):
+        raise UserError("--beside goes with --format html and one TRACE")
     if args.format == "html":
         return _export_html(args)
 

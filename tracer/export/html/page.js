@@ -27,12 +27,18 @@
     if (!findingsAt.has(f.step)) findingsAt.set(f.step, []);
     findingsAt.get(f.step).push(f);
   }
-  const chunks = new Map();  // chunk number -> Promise of {first, lines, steps}
+  // Each chunk of steps is two blocks: "chunk-N" (the lines) and "raw-N" (the raw JSON).
+  const blocks = new Map();  // block id -> Promise of its data
+  // A browser without DecompressionStream (before Chrome 80, Firefox 113, Safari 16.4) cannot
+  // open a deflated block: it says so rather than drawing blank steps.
+  const INFLATES = typeof DecompressionStream === "function";
+  class NoInflate extends Error {}
 
-  function readChunk(number) {
-    const el = document.getElementById("chunk-" + number);
+  function readBlock(id) {
+    const el = document.getElementById(id);
     const text = el.textContent;
     if (el.dataset.encoding !== "deflate") return Promise.resolve(JSON.parse(text));
+    if (!INFLATES) return Promise.reject(new NoInflate(id));
     const bytes = Uint8Array.from(atob(JSON.parse(text)), (c) => c.charCodeAt(0));
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
     return new Response(stream).text().then(JSON.parse);
@@ -42,18 +48,21 @@
       ? Promise.resolve()
       : new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }));
   }
-  function chunk(number) {
-    if (!chunks.has(number)) {
+  function block(id, first) {
+    if (!blocks.has(id)) {
       // The first chunk comes before this script; a later one may still be half read.
-      const ready = number === 0 ? Promise.resolve() : loaded();
-      chunks.set(number, ready.then(() => readChunk(number)));
-      if (chunks.size > 12) chunks.delete(chunks.keys().next().value);  // keep a few
+      const ready = first ? Promise.resolve() : loaded();
+      blocks.set(id, ready.then(() => readBlock(id)));
+      if (blocks.size > 24) blocks.delete(blocks.keys().next().value);  // keep a few
     }
-    return chunks.get(number);
+    return blocks.get(id);
   }
+  const chunk = (number) => block("chunk-" + number, number === 0);
   function stepData(step) {
-    return chunk(Math.floor(step / meta.chunk)).then((c) => {
-      const [zh, en, raw, note] = c.steps[step - c.first];
+    const number = Math.floor(step / meta.chunk);
+    return Promise.all([chunk(number), block("raw-" + number, number === 0)]).then(([c, r]) => {
+      const [zh, en] = c.steps[step - c.first];
+      const [raw, note] = r.raw[step - r.first];
       return { lines: { zh, en }, raw, note, table: c.lines };
     });
   }
@@ -112,6 +121,9 @@
     $("title").textContent = meta.name + (title ? " · " + title : "");
     document.title = $("title").textContent + " · tracer";
     $("skip").textContent = say("skip");
+    // A page of a site (export --all) links back to the site's front page.
+    $("home").hidden = !Object.keys(meta.links).length;
+    $("home").textContent = "↖ " + say("home");
     $("journey").setAttribute("aria-label", say("journey"));
     $("journey").replaceChildren(...meta.stations.map((station, i) => {
       const b = document.createElement("button");
@@ -134,9 +146,14 @@
     $("timeline-title").textContent = say("timeline");
     $("raw-title").textContent = say("mode_raw");
     $("toc-title").textContent = say("contents");
-    $("notice").hidden = meta.torn_line === null;
-    if (meta.torn_line !== null) $("notice").textContent = say("torn", { line: meta.torn_line, steps: meta.count });
+    const notices = [];
+    if (meta.torn_line !== null) notices.push(say("torn", { line: meta.torn_line, steps: meta.count }));
+    if (!INFLATES && meta.encoding === "deflate") notices.push(say("no_inflate", { n: meta.chunk }));
+    $("notice").hidden = !notices.length;
+    $("notice").textContent = notices.join(" ");
     drawToc();
+    drawSummary();
+    turnItems = null;  // the turns' names are in the language of the page
   }
 
   function drawToc() {
@@ -144,12 +161,21 @@
       const li = document.createElement("li");
       const name = section.title[lang] || section.id;
       if (section.first !== null) {
-        const a = document.createElement("a");
-        a.href = "#step-" + (section.first + 1);
-        a.textContent = name;
-        li.append(a);
-        const steps = section.here.map((s) => s + 1).join(", ") + (section.more ? ", …" : "");
-        li.append(" (" + say("step_n", { n: steps }) + ")");
+        // The name opens the first step listed after it, and each number its own step (the
+        // name once opened the section's anchored step, which the list need not show).
+        const places = section.here.length ? section.here : [section.first];
+        const link = (s, text) => {
+          const a = document.createElement("a");
+          a.href = "#step-" + (s + 1);
+          a.textContent = text;
+          return a;
+        };
+        li.append(link(places[0], name));
+        const [before, after] = say("toc_steps").split("{steps}");
+        const sep = say("list_sep");
+        li.append(before);
+        places.forEach((s, i) => { if (i) li.append(sep); li.append(link(s, String(s + 1))); });
+        li.append((section.more ? sep + "…" : "") + after);
       } else {
         li.append(name);
       }
@@ -163,13 +189,30 @@
     }));
   }
 
+  // The main loop's turns, each [first step, end); the set-up before the first is a group too.
+  const groups = meta.top.length && meta.top[0] === 0 ? meta.top : [0, ...meta.top];
+  function groupOf(s) {  // the number of the group holding step s
+    let lo = 0, hi = groups.length - 1;
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (groups[mid] <= s) lo = mid; else hi = mid - 1; }
+    return lo;
+  }
   function topTurn(s) {  // the main-loop turn holding step s: [first, end)
-    const top = meta.top;
-    let lo = 0, hi = top.length - 1;
-    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (top[mid] <= s) lo = mid; else hi = mid - 1; }
-    const first = top.length && top[lo] <= s ? top[lo] : 0;
-    const end = lo + 1 < top.length && top[lo] <= s ? top[lo + 1] : meta.count;
-    return [first, end];
+    const g = groupOf(s);
+    return [groups[g], g + 1 < groups.length ? groups[g + 1] : meta.count];
+  }
+  function worstOf(found) { return found.some((f) => f.severity === "error") ? "error" : "warning"; }
+  function markOf(worst) {
+    const mark = document.createElement("span");
+    mark.className = "mark-" + worst;
+    mark.textContent = worst === "error" ? " ●" : " ▲";
+    mark.title = say(worst);
+    return mark;
+  }
+  const flagged = new Map();  // group -> the findings in that turn
+  for (const f of meta.findings) {
+    const g = groupOf(f.step);
+    if (!flagged.has(g)) flagged.set(g, []);
+    flagged.get(g).push(f);
   }
 
   function stepLink(s) {
@@ -177,27 +220,58 @@
     a.href = "#step-" + (s + 1);
     a.textContent = (s + 1) + " · " + stageName(meta.stage[s]);
     const found = findingsAt.get(s);
-    if (found) {
-      const worst = found.some((f) => f.severity === "error") ? "error" : "warning";
-      const mark = document.createElement("span");
-      mark.className = "mark-" + worst;
-      mark.textContent = worst === "error" ? " ●" : " ▲";
-      mark.title = say(worst);
-      a.append(mark);
-    }
+    if (found) a.append(markOf(worstOf(found)));
     if (s === step) a.setAttribute("aria-current", "step");
     return a;
   }
 
+  // Every turn of the main loop is listed (a link to its first step, marked when the doctor
+  // found something in it); the current one is opened on its steps. The list is made once, in
+  // the reader's language, and only the opened turn changes as the reader steps.
+  let turnItems = null, openedTurn = -1;
+  function turnName(g) {
+    const turn = turns[groups[g]];
+    if (!turn) return say("setup");
+    // The main loop goes on after a subagent's loop: the same turn again, as the replay says.
+    return say(g && turns[groups[g - 1]] === turn ? "turn_resumed" : "turn", { turn });
+  }
+  function turnItem(g) {
+    const li = document.createElement("li");
+    li.className = "turn-item";
+    const a = document.createElement("a");
+    a.className = "turn-link";
+    a.href = "#step-" + (groups[g] + 1);
+    a.textContent = turnName(g);
+    if (flagged.has(g)) a.append(markOf(worstOf(flagged.get(g))));
+    li.append(a);
+    return li;
+  }
+  // A long session's list (thousands of turns) is made after the first step is drawn, so the
+  // page opens as fast as a short one; until then the current turn is listed alone.
+  const TURNS_AT_ONCE = 400;
+  let turnsWhole = false, turnsReady = false;
+  function drawTurns(whole) {
+    const list = document.createDocumentFragment();
+    turnItems = new Array(groups.length);
+    const g = groupOf(step);
+    for (let k = whole ? 0 : g; k < (whole ? groups.length : g + 1); k++) {
+      turnItems[k] = turnItem(k);
+      list.append(turnItems[k]);
+    }
+    $("turn").replaceChildren(list);
+    turnsWhole = whole;
+    openedTurn = -1;
+  }
   function drawTimeline() {
     // A keyboard reader who moved from the timeline stays in it, on the current step.
     const hadFocus = $("turn").contains(document.activeElement);
+    if (!turnItems || (!turnsWhole && !turnItems[groupOf(step)])) {
+      drawTurns(groups.length <= TURNS_AT_ONCE || turnsReady);
+    }
+    const g = groupOf(step);
     const [first, end] = topTurn(step);
-    const turn = turns[first];
-    const title = document.createElement("p");
-    title.className = "turn-title";
-    title.textContent = turn ? say("turn", { turn }) : say("setup");
     const root = document.createElement("ol");
+    root.className = "turn-steps";
     const stack = [{ list: root, last: Infinity }];
     for (let s = first; s < end; s++) {
       while (s > stack[stack.length - 1].last) stack.pop();
@@ -209,7 +283,9 @@
         details.open = opened.has(key) || (step >= loop[0] && step <= loop[1]);
         details.addEventListener("toggle", () => { if (details.open) opened.add(key); else opened.delete(key); });
         const summary = document.createElement("summary");
-        summary.textContent = say("subagent", { loop: loop[3], id: loop[4] });
+        // What the subagent was asked to do (the Task's description); its ids on hover.
+        summary.textContent = say("subagent", { what: loop[5] || loop[3] });
+        summary.title = say("subagent_ids", { loop: loop[3], id: loop[4] });
         const inner = document.createElement("ol");
         details.append(summary, inner);
         const li = document.createElement("li");
@@ -221,8 +297,57 @@
       li.append(stepLink(s));
       stack[stack.length - 1].list.append(li);
     }
-    $("turn").replaceChildren(title, root);
+    const item = turnItems[g];
+    if (openedTurn !== g && openedTurn >= 0 && turnItems[openedTurn]) {
+      const old = turnItems[openedTurn];
+      old.classList.remove("here");
+      if (old.lastChild.tagName === "OL") old.lastChild.remove();
+    }
+    if (item.lastChild.tagName === "OL") item.lastChild.replaceWith(root); else item.append(root);
+    item.classList.add("here");
+    if (openedTurn !== g) {  // a new turn: bring it into the timeline's view (not the page's)
+      const box = $("turn");
+      const off = item.getBoundingClientRect().top - box.getBoundingClientRect().top;
+      if (off < 0 || off > box.clientHeight - 48) box.scrollTop += off - 8;
+    }
+    openedTurn = g;
     if (hadFocus) { const here = root.querySelector("[aria-current=step]"); if (here) here.focus(); }
+  }
+
+  // What the doctor found, first: a line per finding, with a link to its step.
+  const SUMMARY_MOST = 20;
+  function drawSummary() {
+    const found = meta.findings;
+    $("summary").hidden = !found.length;
+    if (!found.length) return;
+    const errors = found.filter((f) => f.severity === "error").length;
+    const warnings = found.length - errors;
+    $("summary-title").textContent = say("findings_title", {
+      counts: [
+        say(errors === 1 ? "one_error" : "n_errors", { n: errors }),
+        say(warnings === 1 ? "one_warning" : "n_warnings", { n: warnings }),
+      ].join(say("list_comma")),
+    });
+    const items = found.slice(0, SUMMARY_MOST).map((f) => {
+      const li = document.createElement("li");
+      li.className = f.severity;
+      const a = document.createElement("a");
+      a.href = "#step-" + (f.step + 1);
+      a.textContent = say("step_n", { n: f.step + 1 });
+      const head = document.createElement("strong");
+      head.textContent = say(f.severity) + " · " + f.rule;
+      const mark = markOf(f.severity === "error" ? "error" : "warning");
+      mark.textContent = mark.textContent.trim() + " ";
+      head.prepend(mark);
+      li.append(head, " · ", a, document.createTextNode(" " + f.text[lang]));
+      return li;
+    });
+    if (found.length > SUMMARY_MOST) {
+      const li = document.createElement("li");
+      li.textContent = say("findings_more", { n: found.length - SUMMARY_MOST });
+      items.push(li);
+    }
+    $("summary-list").replaceChildren(...items);
   }
 
   function drawFindings() {
@@ -314,8 +439,15 @@
       if (meta.stations[Number(b.dataset.station) - 1] === stage) b.setAttribute("aria-current", "step");
       else b.removeAttribute("aria-current");
     }
-    const where = { turn: turns[step], step: step + 1, total: meta.count };
-    $("position").textContent = say(turns[step] ? "turn_step" : "setup_step", where);  // turn 0: the set-up
+    // The main loop's turn, as the timeline names it; inside a subagent, its own turn after it
+    // (a subagent counts its turns from 1, as tracer show counts them).
+    const turn = turns[groups[groupOf(step)]];
+    const where = { turn, step: step + 1, total: meta.count };
+    let text = say(turn ? "turn_step" : "setup_step", where);  // turn 0: the set-up
+    if (meta.loops.some((l) => l[0] <= step && step <= l[1])) {
+      text += " · " + say(turns[step] ? "subagent_turn" : "subagent_setup", { turn: turns[step] });
+    }
+    $("position").textContent = text;
   }
 
   let pending = 0;
@@ -336,8 +468,27 @@
       $("raw-json").textContent = d.raw + (d.note ? "\n" + d.note[lang] : "");
       if (want !== drawn) $("raw").open = false;
       drawn = want;
+      showStepTop();
+      const lit = searched ? highlight(searched) : null;
+      if (lit && jumped) lit.scrollIntoView({ block: "nearest" });
+      jumped = false;
+      document.body.dataset.step = String(want + 1);
+    }, (error) => {
+      if (ticket !== pending || !(error instanceof NoInflate)) throw error;
+      $("step-title").textContent = say("step_n", { n: want + 1 });
+      $("view").textContent = say("no_inflate", { n: meta.chunk });
+      $("raw-json").textContent = "";
+      drawn = want;
       document.body.dataset.step = String(want + 1);
     });
+  }
+
+  // A reader who scrolled down into a step (a phone shows one column) sees the next one from
+  // its start, just under the sticky header, without scrolling back up.
+  function showStepTop() {
+    const under = document.querySelector(".top").getBoundingClientRect().bottom;
+    const top = $("step").getBoundingClientRect().top;
+    if (top < under) window.scrollBy(0, top - under - 4);
   }
 
   // -- moving -----------------------------------------------------------------------------
@@ -348,11 +499,10 @@
     return draw();
   }
   function nextTurn(delta) {
-    const top = meta.top;
-    const [first] = topTurn(step);
-    const at = top.indexOf(first);
-    if (delta > 0) return go(at + 1 < top.length ? top[at + 1] : meta.count - 1);
-    return go(step > first || at <= 0 ? first : top[at - 1]);
+    const at = groupOf(step);
+    const first = groups[at];
+    if (delta > 0) return go(at + 1 < groups.length ? groups[at + 1] : meta.count - 1);
+    return go(step > first || at <= 0 ? first : groups[at - 1]);
   }
   function nextStation(number) {
     const stage = meta.stations[number - 1];
@@ -365,44 +515,193 @@
   }
 
   // -- search -----------------------------------------------------------------------------
-  let hits = [], hitAt = -1, searched = "";
+  // Both languages of every step. The first search reads each chunk's lines once (never the
+  // raw JSON) into an index: per chunk, its distinct lines lowercased as one text, where each
+  // line starts, and each step's line numbers. A query is then an indexOf over that text, a
+  // line hit marks its steps. The index is bounded (INDEX_CHARS of text); past that a search
+  // reads the rest of the chunks again. The list shows the first RESULTS_SHOWN hits and says
+  // how many there are in all.
+  const RESULTS_SHOWN = 200;
+  const INDEX_CHARS = 48e6;
+  const index = new Map();  // chunk number -> {first, text, starts, ids, ends}
+  let indexChars = 0, indexFull = false;
+  async function chunkIndex(n) {
+    if (index.has(n)) return index.get(n);
+    const c = blocks.has("chunk-" + n) ? await chunk(n) : await readBlock("chunk-" + n);
+    const texts = c.lines.map((line) => plain(line).toLowerCase());
+    const starts = new Int32Array(texts.length + 1);
+    let at = 0;
+    texts.forEach((t, i) => { starts[i] = at; at += t.length + 1; });
+    starts[texts.length] = at;
+    let size = 0;
+    for (const s of c.steps) size += s[0].length + s[1].length;
+    const ids = new Int32Array(size), ends = new Int32Array(c.steps.length);
+    let k = 0;
+    c.steps.forEach((s, i) => { for (const l of s) for (const id of l) ids[k++] = id; ends[i] = k; });
+    const entry = { first: c.first, text: texts.join("\n"), starts, ids, ends };
+    if (indexChars + entry.text.length <= INDEX_CHARS) {
+      index.set(n, entry);
+      indexChars += entry.text.length;
+    } else {
+      indexFull = true;
+    }
+    return entry;
+  }
+  function stepsMatching(e, q, out) {
+    const lit = new Uint8Array(e.starts.length);
+    let at = e.text.indexOf(q), any = false;
+    while (at >= 0) {
+      let lo = 0, hi = e.starts.length - 2;
+      while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (e.starts[mid] <= at) lo = mid; else hi = mid - 1; }
+      lit[lo] = 1;
+      any = true;
+      at = e.text.indexOf(q, e.starts[lo + 1]);  // on to the next line
+    }
+    if (!any) return;
+    for (let i = 0, k = 0; i < e.ends.length; i++) {
+      let found = false;
+      for (; k < e.ends[i]; k++) if (lit[e.ids[k]]) found = true;
+      if (found) out.push(e.first + i);
+    }
+  }
+  // The query in the step's title and view, marked; the first mark, or null.
+  function highlight(q) {
+    let first = null;
+    for (const el of [$("step-title"), $("view")]) {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      const nodes = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      for (const node of nodes) {
+        const text = node.data, low = text.toLowerCase();
+        if (low.length !== text.length) continue;  // lowercasing moved the characters: skip
+        let at = low.indexOf(q);
+        if (at < 0) continue;
+        const parts = document.createDocumentFragment();
+        let last = 0;
+        while (at >= 0) {
+          parts.append(text.slice(last, at));
+          const mark = document.createElement("mark");
+          mark.className = "hit";
+          mark.textContent = text.slice(at, at + q.length);
+          parts.append(mark);
+          if (!first) first = mark;
+          last = at + q.length;
+          at = low.indexOf(q, last);
+        }
+        parts.append(text.slice(last));
+        node.replaceWith(parts);
+      }
+    }
+    return first;
+  }
+  // The index is made once, chunk by chunk, from the moment the reader goes to the search
+  // field (so most of it is ready by the time a query is typed); a search waits for it.
+  let indexing = null;
+  function makeIndex() {
+    if (!indexing) {
+      indexing = (async () => {
+        const entries = [];
+        const chunkCount = Math.ceil(meta.count / meta.chunk);
+        for (let n = 0; n < chunkCount; n++) {
+          try { entries.push(await chunkIndex(n)); } catch (error) {
+            if (error instanceof NoInflate) break;  // this browser reads the first chunk only
+            throw error;
+          }
+        }
+        if (indexFull) indexing = null;  // not all of it kept: read again next time
+        return entries;
+      })();
+    }
+    return indexing;
+  }
+  let hits = [], hitAt = -1, searched = "", jumped = false;
   async function search(query) {
     const q = query.trim().toLowerCase();
-    if (!q) { $("results").hidden = true; $("search-count").textContent = ""; hits = []; searched = ""; return; }
+    if (!q) {
+      $("results").hidden = true; $("search-count").textContent = ""; hits = []; searched = "";
+      return draw();
+    }
     if (q !== searched) {
       searched = q;
       $("search-count").textContent = say("searching");
-      hits = [];
-      const chunkCount = Math.ceil(meta.count / meta.chunk);
-      for (let n = 0; n < chunkCount; n++) {
-        const c = await chunk(n);
-        if (searched !== q) return;  // a newer search took over
-        c.steps.forEach((s, i) => {
-          const ids = lang === "zh" ? s[0] : s[1];
-          if (ids.some((id) => plain(c.lines[id]).toLowerCase().includes(q))) hits.push(c.first + i);
-        });
-      }
+      const found = [];
+      const entries = await makeIndex();
+      if (searched !== q) return;  // a newer search took over
+      for (const e of entries) stepsMatching(e, q, found);
+      hits = found;
       hitAt = hits.findIndex((s) => s >= step) - 1;
       if (hitAt < -1) hitAt = -1;
       drawResults();
     }
     if (!hits.length) { $("search-count").textContent = say("no_matches", { query }); return; }
     hitAt = (hitAt + 1) % hits.length;
-    $("search-count").textContent = say("matches", { n: hitAt + 1, total: hits.length });
+    $("search-count").textContent = say("matches", {
+      n: (hitAt + 1).toLocaleString(), total: hits.length.toLocaleString(),
+    });
+    jumped = true;
     await go(hits[hitAt]);
   }
   function drawResults() {
     const list = $("results");
-    list.replaceChildren(...hits.slice(0, 200).map((s) => {
+    const items = hits.slice(0, RESULTS_SHOWN).map((s) => {
       const li = document.createElement("li");
       const a = stepLink(s);
       a.classList.add("hit-link");
       li.append(a);
       return li;
-    }));
+    });
+    if (hits.length > RESULTS_SHOWN) {  // an honest count: the list is not all of them
+      const li = document.createElement("li");
+      li.className = "results-more";
+      li.textContent = say("results_first", {
+        shown: RESULTS_SHOWN, total: hits.length.toLocaleString(),
+      });
+      items.push(li);
+    }
+    list.replaceChildren(...items);
     list.setAttribute("aria-label", say("results"));
     list.hidden = !hits.length;
   }
+
+  // -- print: the whole session ------------------------------------------------------------
+  // Printing gives every step in the reader's language, not the one on screen. A print is
+  // made at once, so only blocks that need no inflating are read: on a long page (deflated
+  // past its first chunk) the print holds the first chunk's steps and says so.
+  let printedIn = "";
+  function drawPrint() {
+    if (printedIn === lang) return;
+    printedIn = lang;
+    const out = document.createDocumentFragment();
+    let count = 0;
+    for (let n = 0; n * meta.chunk < meta.count; n++) {
+      const el = document.getElementById("chunk-" + n);
+      if (el.dataset.encoding === "deflate") break;
+      const c = JSON.parse(el.textContent);
+      c.steps.forEach((ids, i) => {
+        const lines = ids[lang === "zh" ? 0 : 1].map((id) => c.lines[id]);
+        const section = document.createElement("section");
+        section.className = "printed-step";
+        const title = document.createElement("h3");
+        linesInto(title, lines.slice(0, 1));
+        title.prepend(say("step_n", { n: c.first + i + 1 }) + " · ");
+        const view = document.createElement("pre");
+        view.className = "view";
+        linesInto(view, lines.slice(lines[1] === "" ? 2 : 1));
+        section.append(title, view);
+        out.append(section);
+        count += 1;
+      });
+    }
+    if (count < meta.count) {
+      const note = document.createElement("p");
+      note.className = "notice";
+      note.textContent = say("print_part", { n: count, total: meta.count.toLocaleString() });
+      out.prepend(note);
+    }
+    $("print-all").replaceChildren(out);
+  }
+  window.addEventListener("beforeprint", drawPrint);
+  matchMedia("print").addEventListener("change", (e) => { if (e.matches) drawPrint(); });
 
   // -- wiring -----------------------------------------------------------------------------
   $("prev").addEventListener("click", () => go(step - 1));
@@ -416,11 +715,12 @@
   $("lang").addEventListener("click", () => {
     lang = lang === "zh" ? "en" : "zh";
     try { localStorage.setItem("tracer-lang", lang); } catch (e) { /* a private window */ }
-    searched = "";
-    drawStatic();
+    drawStatic();  // the search covers both languages: its hits stay, named anew
+    if (hits.length) drawResults();
     draw();
   });
   $("search").addEventListener("submit", (e) => { e.preventDefault(); search($("query").value); });
+  $("query").addEventListener("focus", () => { makeIndex(); }, { once: true });
   window.addEventListener("hashchange", () => { const s = stepFromHash(); if (s !== step) go(s); });
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -442,6 +742,11 @@
     document.body.dataset.step = "0";
     return;
   }
-  const first = draw().then(() => performance.mark("tracer-first-step"));  // bench/html_export.py
-  window.tracerPage = { go, ready: () => first, get step() { return step; } };
+  const first = draw().then(() => {
+    performance.mark("tracer-first-step");  // bench/html_export.py
+    if (!turnsWhole) {
+      setTimeout(() => { turnsReady = true; turnItems = null; drawTimeline(); }, 0);
+    }
+  });
+  window.tracerPage = { go, ready: () => first, get step() { return step; }, count: meta.count };
 })();

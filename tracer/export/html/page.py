@@ -26,6 +26,7 @@ from typing import Any
 from tracer import __version__
 from tracer.export.html.payload import Payload, build
 from tracer.export.whole_file import write_whole
+from tracer.printable import printable_json
 
 _ESCAPES = {
     "<": "\\u003c",
@@ -36,6 +37,8 @@ _ESCAPES = {
 }
 _UNSAFE = re.compile("[<>&\u2028\u2029]")
 _SLOT = re.compile(r"\{\{(\w+)\}\}")
+#: Each language by its own name (the switch to it, as the page's language button says it).
+_LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 
 
 def asset(name: str) -> str:
@@ -44,8 +47,10 @@ def asset(name: str) -> str:
 
 
 def script_json(text: str) -> str:
-    """JSON text made safe inside a ``<script>`` element (see the module's note)."""
-    return _UNSAFE.sub(lambda m: _ESCAPES[m.group()], text)
+    """JSON text made safe inside a ``<script>`` element (see the module's note); the C1 range
+    and the bidi controls become ``\\u`` escapes too (:func:`tracer.printable.printable_json`),
+    so no raw control character sits in the page's DOM, even inside its data."""
+    return _UNSAFE.sub(lambda m: _ESCAPES[m.group()], printable_json(text))
 
 
 def _sha256(text: str) -> str:
@@ -59,11 +64,12 @@ def _fill(template: str, values: dict[str, str]) -> str:
     return _SLOT.sub(lambda m: values[m.group(1)], template)
 
 
-def _chunk_element(number: int, text: str) -> str:
-    """A chunk's script element; a deflated one (a JSON string) says so in ``data-encoding``."""
+def _chunk_element(number: int, text: str, kind: str = "chunk") -> str:
+    """A chunk's script element (``kind`` ``chunk``: its lines, ``raw``: its raw JSON); a
+    deflated one (a JSON string) says so in ``data-encoding``."""
     coded = ' data-encoding="deflate"' if text.startswith('"') else ""
     return (
-        f'<script type="application/json" id="chunk-{number}"{coded}>{script_json(text)}</script>'
+        f'<script type="application/json" id="{kind}-{number}"{coded}>{script_json(text)}</script>'
     )
 
 
@@ -74,7 +80,10 @@ def page_html(payload: Payload, lang: str = "en") -> str:
     csp = f"default-src 'none'; style-src {_sha256(style)}; script-src {_sha256(script)}"
     title = meta["name"] + (" · " + meta["title"].get(lang, "") if meta.get("title") else "")
     words = meta["words"]
-    chunks = [_chunk_element(n, text) for n, text in enumerate(payload.chunks)]
+    chunks = [
+        _chunk_element(n, text) + "\n" + _chunk_element(n, raw, "raw")
+        for n, (text, raw) in enumerate(zip(payload.chunks, payload.raws, strict=True))
+    ]
     return _fill(
         asset("page.html"),
         {
@@ -130,15 +139,30 @@ def export_site(
                      "count": payload.meta["count"]})  # fmt: skip
     made = tour(folder, guide, contents, links, lang) if tour and guide is not None else None
     written += [made] if made is not None else []
-    index = folder / "index.html"
-    write_whole(index, index_html(rows, lang, tour=made.name if made is not None else None))
-    written.append(index)
+    # The front page in the language asked for, and in the other one, each linking the other.
+    for each in (lang, *(other for other in ("zh", "en") if other != lang)):
+        index = folder / index_name(each, lang)
+        start = made.name if made is not None else None
+        write_whole(index, index_html(rows, each, index_name(other_lang(each), lang), tour=start))
+        written.append(index)
     return written
 
 
-def index_html(rows: list[dict[str, Any]], lang: str, tour: str | None = None) -> str:
-    """The site's front page: the tour's start (``tour``: its page), then every recording, its
-    title and its number of steps."""
+def other_lang(lang: str) -> str:
+    return "en" if lang == "zh" else "zh"
+
+
+def index_name(lang: str, first: str) -> str:
+    """``index.html`` in the site's first language, ``index-zh.html`` (or ``-en``) in the other."""
+    return "index.html" if lang == first else f"index-{lang}.html"
+
+
+def index_html(
+    rows: list[dict[str, Any]], lang: str, switch: str = "", tour: str | None = None
+) -> str:
+    """The site's front page: what the chapter is about, the tour's start (``tour``: its page),
+    then every recording, its title and its number of steps; ``switch``: the same page in the
+    other language."""
     from tracer.export.html.words import page_words
 
     words = page_words()
@@ -158,6 +182,14 @@ def index_html(rows: list[dict[str, Any]], lang: str, tour: str | None = None) -
             f'<p class="tour-start"><a href="{html.escape(tour)}">'
             f"{html.escape(TOUR_PAGE['index_tour'][lang])} →</a></p>\n"
         )
+    other = other_lang(lang)
+    language = (
+        f'<p class="switch"><a href="{html.escape(switch)}" hreflang="{other}" lang="'
+        f'{"zh-Hans" if other == "zh" else "en"}">{_LANGUAGE_NAMES[other]}'
+        "</a></p>\n"
+        if switch
+        else ""
+    )
     return (
         "<!doctype html>\n"
         f'<html lang="{"zh-Hans" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
@@ -165,6 +197,7 @@ def index_html(rows: list[dict[str, Any]], lang: str, tour: str | None = None) -
         '<meta http-equiv="Content-Security-Policy" '
         f"content=\"default-src 'none'; style-src {_sha256(style)}\">\n"
         f"<title>{heading} · tracer</title>\n<style>{style}</style>\n</head>\n"
-        f'<body class="index">\n<main>\n<h1>{heading}</h1>\n{start}<ol>\n{items}\n</ol>\n</main>\n'
-        "</body>\n</html>\n"
+        f'<body class="index">\n<main>\n{language}<h1>{heading}</h1>\n'
+        f'<p class="intro">{html.escape(words["index_intro"][lang])}</p>\n'
+        f"{start}<ol>\n{items}\n</ol>\n</main>\n</body>\n</html>\n"
     )

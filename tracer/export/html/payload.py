@@ -14,11 +14,13 @@ Two parts, so that opening the page costs the same on any trace:
   stage, with the few steps that differ), the table of contents, the doctor's findings, and the
   requests for the chart (sampled on a long session);
 - **chunks** of :data:`CHUNK` steps: each step's lines as numbers into the chunk's own table of
-  distinct lines (a repeated label or tool output is written once per chunk), plus its raw JSON
-  and, when that is folded, the fold's note in each language. A big trace's chunks after the
-  first are deflated and base64-coded (``encoding: "deflate"``): the page inflates only the
-  chunk of the step on screen. The first stays plain JSON and comes before the script, so step
-  1 is drawn before the rest of the file is read.
+  distinct lines (a repeated label or tool output is written once per chunk); and beside each
+  chunk, in a block of its own, every step's raw JSON and, when that is folded, the fold's note
+  in each language (apart, so that search, which reads every chunk's lines, never inflates the
+  raw JSON, most of a big page's bytes). A big trace's blocks after the first are deflated and
+  base64-coded (``encoding: "deflate"``): the page inflates only the chunk of the step on
+  screen. The first stays plain JSON and comes before the script, so step 1 is drawn before the
+  rest of the file is read.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any
 from tracer.export.html.chapter import chapter_panels
 from tracer.export.html.spans import Interner, text_lines
 from tracer.export.html.words import page_words
+from tracer.printable import printable, printable_json
 from tracer.replay.fold import fold, whole, without_key_hints
 from tracer.replay.i18n import LANGS, STAGE_NAMES
 from tracer.replay.nesting import Nesting
@@ -62,6 +65,8 @@ class Payload:
     meta: dict[str, Any]
     chunks: list[str] = field(default_factory=list)
     """Each chunk as the text of its script element (JSON, or a JSON string of base64)."""
+    raws: list[str] = field(default_factory=list)
+    """Each chunk's raw JSON and fold notes, ``{"first": n, "raw": [[json, notes], …]}``."""
 
 
 def request_tokens(index: StepIndex, step: int) -> dict[str, int] | None:
@@ -155,7 +160,8 @@ def _raw(
 ) -> tuple[str, dict[str, str] | None]:
     """A step's raw JSON, folded like a long output, and the fold's note in each language (None:
     nothing was left out). The JSON is the same in both; the page adds the reader's note."""
-    text = step_json(index, step, body=bodies.get(step))
+    # JSON escapes C0 controls itself; printable_json escapes the C1 range and bidi controls too.
+    text = printable_json(step_json(index, step, body=bodies.get(step)))
     if full:
         return text, None
     notes = {}
@@ -174,14 +180,38 @@ def _chunk_text(chunk: dict[str, Any], deflate: bool) -> str:
     return json.dumps(base64.b64encode(packed).decode("ascii"))
 
 
+#: How far back from a subagent's start record its Task call is looked for (it is the assistant
+#: message just before, a few lines up; a bound, so a damaged trace costs no more).
+TASK_LOOKBACK = 200
+
+
+def task_description(reader: TraceReader, start: int, tool_use_id: str) -> str:
+    """The ``description`` the model gave the ``Task``/``Agent`` call ``tool_use_id`` (what the
+    subagent was asked to do, as Claude Code's own progress line shows it), or ``""``."""
+    for i in range(start - 1, max(start - TASK_LOOKBACK, 0) - 1, -1):
+        if reader.kind_of(i) != "message":
+            continue
+        for block in getattr(reader[i], "content", None) or ():
+            if (
+                isinstance(block, dict)
+                and block.get("type") == "tool_use"
+                and block.get("id") == tool_use_id
+            ):
+                found = (block.get("input") or {}).get("description")
+                return " ".join(found.split()) if isinstance(found, str) else ""
+    return ""
+
+
 def loops_of(index: StepIndex, nesting: Nesting) -> list[list[Any]]:
-    """The subagent loops as ``[first step, last step, depth, loop, tool_use_id]``."""
+    """The subagent loops as ``[first step, last step, depth, loop, tool_use_id, description]``."""
     out = []
     for loop in nesting.loops:
         first = index.step_at_or_after(loop.start)
         last = len(index) - 1 if loop.end < 0 else index.step_at_or_before(loop.end)
         if first <= last:
-            out.append([first, last, loop.depth, loop.loop, loop.tool_use_id])
+            what = task_description(index.reader, loop.start, loop.tool_use_id)
+            ids = (loop.loop, loop.tool_use_id, what)
+            out.append([first, last, loop.depth, *(printable(text) for text in ids)])
     return out
 
 
@@ -194,8 +224,9 @@ def findings_of(reader: TraceReader) -> tuple[list[dict[str, Any]], str | None]:
             "step": step_of(f),
             "severity": f.severity,
             "rule": f.rule,
-            "text": {lang: f.text(lang) for lang in LANGS},
-            "hint": {lang: (f.hint or {}).get(lang, "") for lang in LANGS},
+            # A finding may quote the trace: escaped as the doctor's own lines are.
+            "text": {lang: printable(f.text(lang), lines=True) for lang in LANGS},
+            "hint": {lang: printable((f.hint or {}).get(lang, ""), lines=True) for lang in LANGS},
         }
         for f in diagnosis.findings
     ]
@@ -225,16 +256,19 @@ def build(
         for first in range(0, count, CHUNK):
             lines = Interner()
             steps = []
+            raws = []
             for step in range(first, min(first + CHUNK, count)):
                 said = {
                     lang: [lines.add(line) for line in
                            text_lines(render_step(index, step, lang), styles)]
                     for lang in LANGS
                 }  # fmt: skip
-                steps.append([said["zh"], said["en"], *_raw(index, step, bodies, full)])
+                steps.append([said["zh"], said["en"]])
+                raws.append(list(_raw(index, step, bodies, full)))
             chunk = {"first": first, "lines": lines.items, "steps": steps}
             # The first chunk stays plain, so the first step draws while the rest still loads.
             payload.chunks.append(_chunk_text(chunk, deflate and bool(first)))
+            payload.raws.append(_chunk_text({"first": first, "raw": raws}, deflate and bool(first)))
     panels = chapter_panels(index, styles, guide, contents, links)
     nesting = Nesting(index)
     findings, problem = findings_of(reader)
@@ -243,7 +277,7 @@ def build(
     stage_list = index.stage_names
     payload.meta = {
         "version": 1,
-        "name": panels["name"],
+        "name": printable(panels["name"]),
         "source": header.get("source") or {},
         "count": count,
         "chunk": CHUNK,
@@ -264,7 +298,7 @@ def build(
         "chapter": by_stage(index, panels["chapter"]),
         "section": by_stage(index, panels["section"]),
         "toc": panels["toc"],
-        "title": panels["title"],
+        "title": {lang: printable(text) for lang, text in panels["title"].items()},
         "findings": findings,
         "doctor_problem": problem,
         "requests": requests,

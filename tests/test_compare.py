@@ -1,0 +1,120 @@
+"""tracer.compare: two runs paired step by step (pure alignment, keys read from traces, twins)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tracer.compare.align import Key, align, summarize
+from tracer.compare.keys import step_keys
+from tracer.compare.twins import TWINS, twin_of
+from tracer.paths import MAIN_RECORDING, RECORDINGS_DIR, resolve_trace
+from tracer.replay.steps import StepIndex
+from tracer.trace.reader import TraceReader
+
+
+def keys(*steps: str) -> list[Key]:
+    """``"1 mapping x"`` → Key(1, "mapping", "x")."""
+    out = []
+    for text in steps:
+        turn, stage, digest = text.split()
+        out.append(Key(int(turn), stage, digest))
+    return out
+
+
+def test_equal_runs_pair_every_step() -> None:
+    run = keys("0 session s", "1 turn_start t", "1 mapping m", "1 wrapping w")
+    rows = align(run, run)
+    assert [(r.a, r.b, r.change) for r in rows] == [(k, k, "same") for k in range(4)]
+    assert summarize(rows).identical
+
+
+def test_a_step_one_run_lacks_is_a_row_of_its_own_and_the_rest_stay_paired() -> None:
+    # A dropped its wrapping (the result never pushed); B is the good run.
+    a = keys("1 turn_start t", "1 tool_run r", "1 mapping m", "1 appending p", "2 resending x")
+    b = keys("1 turn_start t", "1 tool_run r", "1 mapping m", "1 wrapping w", "1 appending p2",
+             "2 resending y")  # fmt: skip
+    rows = align(a, b)
+    assert [(r.a, r.b, r.stage, r.change) for r in rows] == [
+        (0, 0, "turn_start", "same"),
+        (1, 1, "tool_run", "same"),
+        (2, 2, "mapping", "same"),
+        (None, 3, "wrapping", "only_b"),
+        (3, 4, "appending", "changed"),
+        (4, 5, "resending", "changed"),
+    ]
+    summary = summarize(rows)
+    assert (summary.same, summary.changed, summary.only_a, summary.only_b) == (3, 2, 0, 1)
+    assert summary.differences == [3, 4, 5]
+
+
+def test_turns_pair_by_number_and_a_turn_one_run_lacks_is_one_sided() -> None:
+    a = keys("0 session s", "1 resending r", "2 resending q", "2 terminal e")
+    b = keys("0 session s", "1 resending r", "2 resending q", "3 resending z", "3 terminal e")
+    rows = align(a, b)
+    assert [(r.turn, r.a, r.b, r.change) for r in rows] == [
+        (0, 0, 0, "same"),
+        (1, 1, 1, "same"),
+        (2, 2, 2, "same"),
+        (2, 3, None, "only_a"),
+        (3, None, 3, "only_b"),
+        (3, None, 4, "only_b"),
+    ]
+
+
+def test_every_step_of_each_side_is_in_exactly_one_row() -> None:
+    a = keys(*(f"{t} {s} {t}{s}" for t in range(1, 30) for s in ("a", "b", "c")))
+    b = keys(*(f"{t} {s} {t}{s}" for t in range(3, 40) for s in ("b", "c", "d")))
+    rows = align(a, b)
+    assert sorted(r.a for r in rows if r.a is not None) == list(range(len(a)))
+    assert sorted(r.b for r in rows if r.b is not None) == list(range(len(b)))
+
+
+def _keys_of(path: Path) -> list[Key]:
+    reader = TraceReader(path)
+    try:
+        return step_keys(StepIndex(reader))
+    finally:
+        reader.close()
+
+
+def test_a_changed_tool_output_changes_only_the_steps_that_carry_it(tmp_path: Path) -> None:
+    changed = tmp_path / "changed.trace.jsonl"
+    text = MAIN_RECORDING.read_text(encoding="utf-8")
+    changed.write_text(text.replace("On branch cmbt", "On branch trunk"), encoding="utf-8")
+    rows = align(_keys_of(MAIN_RECORDING), _keys_of(changed))
+    assert all(r.a == r.b for r in rows)  # the same steps, pairwise
+    differ = {r.stage for r in rows if r.change == "changed"}
+    assert "mapping" in differ and "tool_run" in differ
+    assert rows[0].change == "same" and rows[1].change == "same"  # before the output: equal
+
+
+def test_a_rerecorded_run_equals_itself_but_for_what_varies(tmp_path: Path) -> None:
+    """Times, sequence numbers, uuids and the run's temporary folder are left out."""
+    again = tmp_path / "again.trace.jsonl"
+    lines = MAIN_RECORDING.read_text(encoding="utf-8").splitlines()
+    workspace = '"workspace":"'
+    old = lines[0].split(workspace)[1].split('"')[0]
+    text = "\n".join(lines).replace(old, "/tmp/tracer-other/workspace")
+    text = text.replace('"t":0.0', '"t":9.5').replace('"uuid":"', '"uuid":"x')
+    again.write_text(text + "\n", encoding="utf-8")
+    assert summarize(align(_keys_of(MAIN_RECORDING), _keys_of(again))).identical
+
+
+def test_bundled_faults_name_their_good_twin() -> None:
+    for fault, twin in TWINS.items():
+        found = twin_of(resolve_trace(fault))
+        assert found is not None and found == RECORDINGS_DIR / f"{twin}.trace.jsonl", fault
+    assert twin_of(MAIN_RECORDING) is None  # a good run has none
+    assert twin_of(resolve_trace("faults/03-malformed-result")) is None  # no bundled twin
+
+
+def test_the_alignment_imports_no_textual() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, tracer.compare.align, tracer.compare.keys, tracer.compare.twins;"
+        "print('textual' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,122 @@
+"""``tracer export A --beside B --format html``: two runs on one page, step beside step.
+
+The rows come from :func:`tracer.compare.align.align` (turn by turn, step of the journey by
+step); each side's steps are the same data an ordinary page carries (:func:`.payload.build`: every
+step rendered by the replay's renderers, in both languages, in chunks), without the raw JSON.
+The page (``beside.html``, ``beside.js``, ``page.css``) shows a summary of the differences first,
+then one row at a time: A's step on the left and B's on the right (stacked on a phone), the lines
+one side has and the other lacks lit; one control steps both.
+
+A bundled fault names its good twin (:mod:`tracer.compare.twins`), so
+``tracer export faults/01-result-not-returned --beside --format html -o f.html`` needs no B.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from tracer.compare.align import Row, align, summarize
+from tracer.compare.keys import step_keys
+from tracer.export.html.page import _chunk_element, _fill, _sha256, asset, script_json
+from tracer.export.html.payload import Payload, build, run_lengths
+from tracer.export.html.words import page_words
+from tracer.printable import printable
+from tracer.replay.steps import StepIndex
+from tracer.trace.reader import TraceReader
+
+#: The summary lists this many differences by name (and says how many there are in all).
+LISTED = 50
+CHANGE_CODES = {"same": "s", "changed": "c", "only_a": "a", "only_b": "b"}
+#: Each side's meta, kept to what the comparison draws.
+SIDE_KEYS = ("name", "title", "count", "chunk", "stages", "stage", "stage_names", "styles",
+             "findings", "encoding")  # fmt: skip
+
+
+def rows_of(a: Path, b: Path) -> list[Row]:
+    """The aligned rows of two traces."""
+    keys = []
+    for path in (a, b):
+        reader = TraceReader(path)
+        try:
+            keys.append(step_keys(StepIndex(reader)))
+        finally:
+            reader.close()
+    return align(keys[0], keys[1])
+
+
+def _side(payload: Payload, path: Path) -> dict[str, Any]:
+    side = {key: payload.meta[key] for key in SIDE_KEYS}
+    side["name"] = printable(side["name"] or path.name)
+    return side
+
+
+def beside_meta(rows: list[Row], sides: list[dict[str, Any]]) -> dict[str, Any]:
+    summary = summarize(rows)
+    where: list[dict[int, int]] = [{}, {}]  # each side: step -> row
+    for number, row in enumerate(rows):
+        if row.a is not None:
+            where[0][row.a] = number
+        if row.b is not None:
+            where[1][row.b] = number
+    findings = [
+        {**f, "side": k, "row": where[k].get(f["step"], 0)}
+        for k, side in enumerate(sides)
+        for f in side["findings"]
+    ]
+    return {
+        "version": 1,
+        "sides": sides,
+        "count": len(rows),
+        "a": [-1 if r.a is None else r.a for r in rows],
+        "b": [-1 if r.b is None else r.b for r in rows],
+        "change": "".join(CHANGE_CODES[r.change] for r in rows),
+        "turns": run_lengths(r.turn for r in rows),
+        "summary": {
+            "same": summary.same,
+            "changed": summary.changed,
+            "only_a": summary.only_a,
+            "only_b": summary.only_b,
+            "listed": summary.differences[:LISTED],
+            "differences": len(summary.differences),
+        },
+        "findings": findings,
+        "words": page_words(),
+    }
+
+
+def beside_html(a: Path, b: Path, lang: str = "en", *, full: bool = False) -> str:
+    """The whole comparison page of ``a`` and ``b``."""
+    payloads = [build(a, full=full), build(b, full=full)]
+    sides = [_side(p, path) for p, path in zip(payloads, (a, b), strict=True)]
+    meta = beside_meta(rows_of(a, b), sides)
+    style, script = asset("page.css"), asset("beside.js")
+    csp = f"default-src 'none'; style-src {_sha256(style)}; script-src {_sha256(script)}"
+    first, rest = [], []
+    for letter, payload in zip("ab", payloads, strict=True):
+        for number, text in enumerate(payload.chunks):
+            element = _chunk_element(number, text, f"{letter}-chunk")
+            (first if number == 0 else rest).append(element)
+    title = f"{sides[0]['name']} ⇄ {sides[1]['name']}"
+    return _fill(
+        asset("beside.html"),
+        {
+            "lang": "zh-Hans" if lang == "zh" else "en",
+            "csp": csp,
+            "title": html.escape(title),
+            "style": style,
+            "meta": script_json(json.dumps(meta, ensure_ascii=False, separators=(",", ":"))),
+            "first_chunks": "\n".join(first),
+            "script": script,
+            "chunks": "\n".join(rest),
+        },
+    )
+
+
+def export_beside(a: Path, b: Path, output: Path, *, full: bool = False, lang: str = "en") -> int:
+    """Write the comparison page of ``a`` and ``b`` to ``output``; its size in bytes."""
+    from tracer.export.whole_file import write_whole
+
+    return write_whole(output, beside_html(a, b, lang, full=full))
