@@ -1,0 +1,53 @@
+"""Issue 34's record shapes, each from a small transcript of our own
+(``tests/data/claude-code/make_record_kinds.py``): imported into a trace every command reads."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from import_helpers import DATA, doctor_errors, import_ours, of_kind
+
+from tracer.cli import main
+
+EXPORTS = ("md", "mermaid", "otlp-json", "html")
+
+
+def every_reader_opens(out: Path, tmp_path: Path) -> None:
+    """``validate``, ``show``, ``doctor`` and every export exit 0 on ``out``."""
+    assert main(["validate", str(out)]) == 0
+    assert main(["show", str(out)]) == 0
+    assert main(["doctor", str(out)]) == 0
+    for fmt in EXPORTS:
+        assert main(["export", str(out), "--format", fmt, "-o", str(tmp_path / f"x.{fmt}")]) == 0
+
+
+def test_a_result_without_content_imports_into_a_trace_every_command_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An MCP tool that returned nothing (2.0.20-2.0.21): no content key, no toolUseResult. The
+    # tool_run step's output was None, left out of the line like an unset optional field, and
+    # every reader but replay refused the trace ("tool_run event: missing output").
+    events, report, out = import_ours("v2.0-mcp-result-without-content.jsonl", tmp_path)
+    (run,) = of_kind(events, "tool_run")
+    assert run.tool == "mcp__notes__today" and run.output is None
+    assert '"output":null' in out.read_text(encoding="utf-8")
+    (mapped,) = of_kind(events, "mapping")
+    assert "content" not in mapped.block  # the block as it was sent
+    assert report.counts["tool results"] == 1
+    assert doctor_errors(out) == []
+    every_reader_opens(out, tmp_path)
+
+
+def test_a_folder_with_such_a_session_summarises_it_truthfully(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "-home-dev-notes"
+    folder.mkdir()
+    shutil.copy(DATA / "v2.0-mcp-result-without-content.jsonl", folder / "s1.jsonl")
+    out = tmp_path / "traces"
+    assert main(["import", "claude-code", str(folder), "-o", str(out)]) == 0
+    (row,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("s1 ")]
+    assert row.split()[1:3] == ["2", "1"] and row.endswith("ok → s1.trace.jsonl")
+    every_reader_opens(out / "s1.trace.jsonl", tmp_path)
