@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from import_helpers import DATA, doctor_errors, import_ours, of_kind
 
 from tracer.cli import main
+from tracer.trace.requests import rebuild_requests
 
 EXPORTS = ("md", "mermaid", "otlp-json", "html")
 
@@ -51,3 +53,24 @@ def test_a_folder_with_such_a_session_summarises_it_truthfully(
     (row,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("s1 ")]
     assert row.split()[1:3] == ["2", "1"] and row.endswith("ok → s1.trace.jsonl")
     every_reader_opens(out / "s1.trace.jsonl", tmp_path)
+
+
+def test_tools_run_after_an_output_limit_error_keep_their_results(tmp_path: Path) -> None:
+    # 2.0.21: a <synthetic> API error between the tool calls and their results, after which
+    # Claude Code ran the tools anyway. It was read as a failed call: the loop ended there with
+    # model_error, both results were dropped, and the doctor saw a request resending the calls
+    # without them (2 errors on a session the API answered).
+    events, report, out = import_ours("v2.0-output-limit-then-tools.jsonl", tmp_path)
+    assert [e.tool_use_id for e in of_kind(events, "tool_run")] == ["toolu_l1", "toolu_l2"]
+    assert [e.reason for e in of_kind(events, "terminal")] == ["completed"]
+    assert report.counts["model calls"] == 2 and "failed model calls" not in report.counts
+    assert report.counts["tool calls run after an API error"] == 2
+    (note,) = [e for e in of_kind(events, "import_note") if e.topic == "error_after_tools"]
+    assert "output token maximum" in note.data["error"]
+    # The second request carries both results and leaves the error notice out.
+    second = list(rebuild_requests(events))[1]
+    sent = json.dumps(second.body["messages"])
+    assert "toolu_l1" in sent and "toolu_l2" in sent and "output token maximum" not in sent
+    assert doctor_errors(out) == []
+    (counts,) = [e for e in of_kind(events, "import_note") if e.topic == "counts"]
+    assert counts.data["not_in_trace"] == 0

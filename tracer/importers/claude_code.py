@@ -42,6 +42,7 @@ from tracer.importers.subagents import RECORDS, link_subagents
 from tracer.importers.transcript import (
     Response,
     Transcript,
+    fold_errors_after_tools,
     group_calls,
     mark_resends,
     missing_history_text,
@@ -138,6 +139,7 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     before, responses = group_calls(
         active.records, report, active.summary_roots, active.clear_roots
     )
+    responses = fold_errors_after_tools(responses)
     mark_resends(responses)
     calls, results, times = _tool_calls(responses, timed=bool(active.sidechain))
     links = link_subagents(census.progress, active.sidechain, path, calls, results, times, report)

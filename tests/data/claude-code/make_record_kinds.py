@@ -9,7 +9,7 @@ Run: ``python tests/data/claude-code/make_record_kinds.py``.
 
 from __future__ import annotations
 
-from make import Transcript, text, use
+from make import Transcript, text, tokens, use
 
 
 def result_without_content_2_0() -> None:
@@ -24,8 +24,40 @@ def result_without_content_2_0() -> None:
     t.write("v2.0-mcp-result-without-content.jsonl")
 
 
+OUTPUT_LIMIT = (
+    "API Error: Claude's response exceeded the 32000 output token maximum. To configure this "
+    "behavior, set the CLAUDE_CODE_MAX_OUTPUT_TOKENS environment variable."
+)
+
+
+def output_limit_then_tools_2_0() -> None:
+    """2.0.21: the response's two Read calls streamed whole, then the output limit cut it off.
+    Claude Code wrote a ``<synthetic>`` API-error record after the calls and ran them anyway:
+    their results hang off the error record, and the next call answers them."""
+    t = Transcript("2.0.21")
+    u = t.user(None, "Compare the two config files.")
+    a = t.assistant(u, "msg_l1", text("I will read both files."), usage=tokens(3, 8000, 200, 9))
+    for tid, name in (("toolu_l1", "a.toml"), ("toolu_l2", "b.toml")):
+        read = use(tid, "Read", file_path=f"/home/dev/app/{name}")
+        a = t.assistant(a, "msg_l1", read, usage=tokens(3, 8000, 200, 32000))
+    e = t.assistant(
+        a,
+        "err-l1",
+        text(OUTPUT_LIMIT),
+        model="<synthetic>",
+        usage=tokens(0, 0, 0, 0),
+        isApiErrorMessage=True,
+    )
+    r = t.result(e, "toolu_l1", "1\tport = 80", {"type": "text", "file": {"numLines": 1}})
+    r = t.result(r, "toolu_l2", "1\tport = 8080", {"type": "text", "file": {"numLines": 1}})
+    answer = text("a.toml uses port 80, b.toml 8080.")
+    t.assistant(r, "msg_l2", answer, usage=tokens(3, 8300, 60, 12))
+    t.write("v2.0-output-limit-then-tools.jsonl")
+
+
 def main() -> None:
     result_without_content_2_0()
+    output_limit_then_tools_2_0()
 
 
 if __name__ == "__main__":
