@@ -74,3 +74,23 @@ def test_tools_run_after_an_output_limit_error_keep_their_results(tmp_path: Path
     assert doctor_errors(out) == []
     (counts,) = [e for e in of_kind(events, "import_note") if e.topic == "counts"]
     assert counts.data["not_in_trace"] == 0
+
+
+def test_a_session_resumed_from_the_text_half_does_not_resend_the_other_half(
+    tmp_path: Path,
+) -> None:
+    # The response's Agent call was never answered and the session was resumed from its text
+    # half. The importer took the whole response (every record of its message.id) into the
+    # next requests, which the token counts show the real one did not hold, and the doctor
+    # reported a call resent without its result.
+    events, report, out = import_ours("v2.1-resumed-from-the-text-half.jsonl", tmp_path)
+    for request in rebuild_requests(events):
+        assert "toolu_h1" not in json.dumps(request.body["messages"])
+    assert doctor_errors(out) == []
+    first = of_kind(events, "response")[0]
+    assert first.usage["output_tokens"] == 60  # the whole response's usage, from its last record
+    assert [e.needs_follow_up for e in of_kind(events, "follow_up")] == [False, True, False]
+    (label,) = [k for k in report.skipped if "unanswered tool calls" in k]
+    assert report.skipped[label] == 1
+    (counts,) = [e for e in of_kind(events, "import_note") if e.topic == "counts"]
+    assert [m["id"] for m in counts.data["missing"]] == ["toolu_h1"]

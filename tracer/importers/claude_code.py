@@ -137,7 +137,7 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
             "imported as its own loop, one after the other"
         )
     before, responses = group_calls(
-        active.records, report, active.summary_roots, active.clear_roots
+        active.records, report, active.summary_roots, active.clear_roots, active.left_behind
     )
     responses = fold_errors_after_tools(responses)
     mark_resends(responses)

@@ -69,6 +69,10 @@ from tracer.importers.record_kinds import (
 
 REWOUND = "records off the active branch (rewound or edited)"
 CYCLE = "records whose parentUuid chain goes round in a cycle"
+UNANSWERED = (
+    "unanswered tool calls of a response the session was resumed from (the conversation goes on "
+    "from the response's other half; the next request did not hold them)"
+)
 LOCAL = "local command records (/status, /doctor, ...) after the last request: none sent"
 
 
@@ -93,6 +97,10 @@ class ActivePath:
     summary replaced that history."""
     history_answers: list[str] = field(default_factory=list)
     """``tool_use_id`` of each result on the path that answers a call of that missing start."""
+    left_behind: list[dict[str, Any]] = field(default_factory=list)
+    """Fragments of a response on the path holding only calls nothing answers, which the path
+    passed by (the session was resumed from the response's other half): not sent again, but
+    the response's usage and stop reason are theirs when they come last."""
 
 
 Look = tuple[str | None, list[str], list[str]]
@@ -179,15 +187,27 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
             break
 
     # Parallel tool_use blocks of one response can sit on side branches: a response is all the
-    # records with its message.id, wherever they hang.
+    # records with its message.id, wherever they hang. Except a call nothing in the file
+    # answers, on a fragment the path passed by: the session was resumed from the response's
+    # other half and the call left out (Claude Code drops an unanswered call from a session it
+    # resumes, and the next request's token count shows it was not sent).
     responses = {mid for uid, mid in mids if uid in on_path}
-    on_path |= {uid for uid, mid in mids if mid in responses}
+    answered = {t for look in looks if look is not None for t in look[2]}
+    left_behind = {
+        uid
+        for uid, mid in mids
+        if mid in responses
+        and uid not in on_path
+        and uid in uses
+        and not any(t in answered for t in uses[uid])
+    }
+    on_path |= {uid for uid, mid in mids if mid in responses and uid not in left_behind}
     asked = {tid for uid, ids in uses.items() if uid in on_path for tid in ids}
     every_use = {tid for ids in uses.values() for tid in ids}
     keep: list[Kept] = []
     orphans: list[str] = []
     history_answers: list[str] = []
-    reasons = _SkipReasons(chain, on_path)
+    reasons = _SkipReasons(chain, on_path, left_behind)
     # Messages and boundaries: nothing else is kept.
     for item, look in zip(census.candidates, looks, strict=True):
         rec = item[1]
@@ -217,6 +237,7 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         clear_roots,
         missing_parent,
         history_answers,
+        [chain.by_uuid[uid] for uid in sorted(left_behind, key=chain.position.__getitem__)],
     )
 
 
@@ -229,8 +250,8 @@ def _replaced(first: dict[str, Any], summary_roots: dict[str, str | None]) -> bo
 class _SkipReasons:
     """Why a record off the active path was left out, named by how its branch begins."""
 
-    def __init__(self, chain: Chain, on_path: set[str]) -> None:
-        self.chain, self.on_path = chain, on_path
+    def __init__(self, chain: Chain, on_path: set[str], left_behind: set[str]) -> None:
+        self.chain, self.on_path, self.left_behind = chain, on_path, left_behind
         self._memo: dict[str, str] = {}
 
     def of(self, rec: dict[str, Any]) -> str:
@@ -262,6 +283,8 @@ class _SkipReasons:
     def _branch(self, first: dict[str, Any], parent: str | None) -> str:
         """The branch's first record tells what happened there."""
         kind = first.get("type")
+        if first["uuid"] in self.left_behind:
+            return UNANSWERED
         if is_local_command(first):
             return LOCAL
         if kind == "user" and not tool_result_ids(first) and not first.get("isMeta"):

@@ -150,11 +150,15 @@ def group_calls(
     report: ImportReport,
     summary_roots: dict[str, str | None] | None = None,
     clear_roots: dict[str, str] | None = None,
+    left_behind: list[dict[str, Any]] | None = None,
 ) -> tuple[list[Message | Boundary], list[Response]]:
     """Assistant fragments grouped by ``message.id``; other messages follow the call before.
 
     A ``<synthetic>`` API-error message is a call of its own that failed (``Response.error``);
     a 1.0.x summary root (``summary_roots``) gets the compaction boundary 1.0.x never wrote.
+    A fragment ``left_behind`` (see :class:`~tracer.importers.dag.ActivePath`) sends nothing,
+    but its record joins its response's records: the usage Claude Code copied onto it is the
+    whole response's.
     """
     before: list[Message | Boundary] = []
     responses: list[Response] = []
@@ -217,6 +221,10 @@ def group_calls(
             resp.records.append(rec)
         else:
             follow(item)
+    for rec in left_behind or ():
+        resp = by_id.get(str((rec.get("message") or {}).get("id")))
+        if resp is not None:
+            resp.records.append(rec)
     return before, responses
 
 

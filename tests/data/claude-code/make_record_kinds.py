@@ -55,9 +55,33 @@ def output_limit_then_tools_2_0() -> None:
     t.write("v2.0-output-limit-then-tools.jsonl")
 
 
+def resumed_from_the_text_half_2_1() -> None:
+    """2.1.39: a response split over two records, its text and an ``Agent`` call. The session
+    was stopped before the call was answered and resumed; the new prompt hangs off the text
+    half, and the next request's prompt (12,000 + 30 tokens) is the first's plus that text and
+    the prompt, with no room for the call."""
+    t = Transcript("2.1.39")
+    u = t.user(None, "Survey the test folder.")
+    a = t.assistant(u, "msg_h1", text("I will ask a subagent."), usage=tokens(3, 12000, 0, 8))
+    survey = use("toolu_h1", "Agent", description="Survey tests", prompt="List the tests.")
+    t.assistant(a, "msg_h1", survey, usage=tokens(3, 12000, 0, 60))
+    u = t.user(a, "Never mind the subagent: just list tests/ yourself.")
+    a = t.assistant(
+        u, "msg_h2", use("toolu_h2", "Bash", command="ls tests"), usage=tokens(3, 12011, 0, 20)
+    )
+    r = t.result(
+        a, "toolu_h2", "test_a.py\ntest_b.py", {"stdout": "test_a.py\ntest_b.py", "stderr": ""}
+    )
+    t.assistant(
+        r, "msg_h3", text("Two tests: test_a.py and test_b.py."), usage=tokens(3, 12040, 0, 12)
+    )
+    t.write("v2.1-resumed-from-the-text-half.jsonl")
+
+
 def main() -> None:
     result_without_content_2_0()
     output_limit_then_tools_2_0()
+    resumed_from_the_text_half_2_1()
 
 
 if __name__ == "__main__":
