@@ -94,3 +94,33 @@ def test_a_session_resumed_from_the_text_half_does_not_resend_the_other_half(
     assert report.skipped[label] == 1
     (counts,) = [e for e in of_kind(events, "import_note") if e.topic == "counts"]
     assert [m["id"] for m in counts.data["missing"]] == ["toolu_h1"]
+
+
+def test_the_count_check_says_which_branch_was_retried_and_which_abandoned(
+    tmp_path: Path,
+) -> None:
+    # Both used to read "retried or abandoned response", with nothing on where the calls went.
+    events, report, out = import_ours("v2.1-retried-and-abandoned-branches.jsonl", tmp_path)
+    assert report.skipped == {
+        "records of a retried response (the same request was sent again and answered)": 1,
+        "records of an abandoned response (the conversation went on without it)": 4,
+    }
+    (counts,) = [e for e in of_kind(events, "import_note") if e.topic == "counts"]
+    why = {m["id"]: m["why"] for m in counts.data["missing"]}
+    assert why["toolu_c2"] == (
+        "a retried response (line 4): the same request was answered again at line 5; "
+        "its 1 tool call(s) never ran"
+    )
+    abandoned = (
+        "an abandoned response (line 7): the conversation went on from line 6 with the prompt "
+        "at line 11; 2 of its 2 tool call(s) ran (result lines 8, 10) and no later request "
+        "held them"
+    )
+    assert {why[t] for t in ("toolu_c4", "toolu_c5")} == {abandoned}
+    assert [m["kind"] for m in counts.data["missing"] if m["id"] == "toolu_c4"] == [
+        "tool_use",
+        "tool_result",
+    ]
+    assert counts.text.endswith(f"(left out: {why['toolu_c2']}; {abandoned})")
+    assert [e.tool_use_id for e in of_kind(events, "tool_run")] == ["toolu_c1", "toolu_c3"]
+    assert doctor_errors(out) == []

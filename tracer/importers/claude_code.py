@@ -160,6 +160,7 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     elif active.subagent_file:
         source["subagent"] = first.get("agentId") or True
     t = Transcript(path, before, responses, calls, links, report, source, records, depth=depth)
+    t.left_out = active.left_out
     # A file that starts with the model's answer gets the missing_prompt note instead (the
     # journey's), unless results of that missing start are in it too.
     if active.missing_parent is not None and (

@@ -53,6 +53,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracer.importers.branches import SkipReasons
 from tracer.importers.census import CONVERSATION, Census
 from tracer.importers.chain import Chain
 from tracer.importers.jsonl import Record
@@ -66,14 +67,6 @@ from tracer.importers.record_kinds import (
     tool_result_ids,
     tool_use_ids,
 )
-
-REWOUND = "records off the active branch (rewound or edited)"
-CYCLE = "records whose parentUuid chain goes round in a cycle"
-UNANSWERED = (
-    "unanswered tool calls of a response the session was resumed from (the conversation goes on "
-    "from the response's other half; the next request did not hold them)"
-)
-LOCAL = "local command records (/status, /doctor, ...) after the last request: none sent"
 
 
 @dataclass
@@ -101,6 +94,9 @@ class ActivePath:
     """Fragments of a response on the path holding only calls nothing answers, which the path
     passed by (the session was resumed from the response's other half): not sent again, but
     the response's usage and stop reason are theirs when they come last."""
+    left_out: dict[int, str] = field(default_factory=dict)
+    """Why each record left out that holds a tool block was left out, by line: the count check
+    names it beside the block (:meth:`~tracer.importers.branches.SkipReasons.explain`)."""
 
 
 Look = tuple[str | None, list[str], list[str]]
@@ -207,7 +203,7 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
     keep: list[Kept] = []
     orphans: list[str] = []
     history_answers: list[str] = []
-    reasons = _SkipReasons(chain, on_path, left_behind)
+    reasons = SkipReasons(chain, on_path, left_behind)
     # Messages and boundaries: nothing else is kept.
     for item, look in zip(census.candidates, looks, strict=True):
         rec = item[1]
@@ -228,6 +224,8 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
             orphans += ids
         else:
             report.skip(reasons.of(rec))
+            if look[1] or look[2]:
+                reasons.hold(item[0], uid, look[1], look[2])
     return ActivePath(
         in_conversation_order(keep),
         sidechain,
@@ -238,6 +236,7 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         missing_parent,
         history_answers,
         [chain.by_uuid[uid] for uid in sorted(left_behind, key=chain.position.__getitem__)],
+        reasons.explain(),
     )
 
 
@@ -245,55 +244,6 @@ def _replaced(first: dict[str, Any], summary_roots: dict[str, str | None]) -> bo
     """Whether the history before ``first`` was replaced by a compaction summary (a boundary, or
     a 1.0.x summary root), so that a missing parent loses nothing the model was sent."""
     return first.get("subtype") == "compact_boundary" or first["uuid"] in summary_roots
-
-
-class _SkipReasons:
-    """Why a record off the active path was left out, named by how its branch begins."""
-
-    def __init__(self, chain: Chain, on_path: set[str], left_behind: set[str]) -> None:
-        self.chain, self.on_path, self.left_behind = chain, on_path, left_behind
-        self._memo: dict[str, str] = {}
-
-    def of(self, rec: dict[str, Any]) -> str:
-        trail: list[str] = []
-        seen: set[str] = set()
-        cur: dict[str, Any] | None = rec
-        reason = "records off the active branch"
-        while cur is not None:
-            uid = cur["uuid"]
-            if uid in self._memo:
-                reason = self._memo[uid]
-                break
-            if uid in seen:  # the parent links go round: never reach the path or a root
-                reason = CYCLE
-                break
-            trail.append(uid)
-            seen.add(uid)
-            parent = self.chain.parent(cur)
-            if parent is None or parent in self.on_path:
-                reason = self._branch(cur, parent)
-                break
-            cur = self.chain.by_uuid.get(parent)
-            if cur is None:
-                reason = "records whose parent is not in this file"
-        for uid in trail:
-            self._memo[uid] = reason
-        return reason
-
-    def _branch(self, first: dict[str, Any], parent: str | None) -> str:
-        """The branch's first record tells what happened there."""
-        kind = first.get("type")
-        if first["uuid"] in self.left_behind:
-            return UNANSWERED
-        if is_local_command(first):
-            return LOCAL
-        if kind == "user" and not tool_result_ids(first) and not first.get("isMeta"):
-            return REWOUND  # a prompt replaced by another (the first prompt has no parent)
-        if parent is None:
-            return "records of an earlier conversation in the same file (own root)"
-        if kind == "assistant":
-            return "records of a response that was retried or abandoned"
-        return f"records on a side branch that starts with a {kind} record"
 
 
 __all__ = [

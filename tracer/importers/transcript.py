@@ -258,6 +258,9 @@ class Transcript:
     children: dict[str, Transcript] = field(default_factory=dict)
     """Subagent runs, by the ``tool_use`` id of the Task call that ran them: nested loops."""
     depth: int = 0
+    left_out: dict[int, str] = field(default_factory=dict)
+    """Why each left-out record holding a tool block was left out, by line (for the count
+    check: :attr:`tracer.importers.dag.ActivePath.left_out`)."""
     missing_history: dict[str, Any] | None = None
     """Set when the file continues a conversation that starts elsewhere: the parent its first
     record names (``parent``) and the results that answer calls of that start (``answers``)."""

@@ -9,7 +9,7 @@ Run: ``python tests/data/claude-code/make_record_kinds.py``.
 
 from __future__ import annotations
 
-from make import Transcript, text, tokens, use
+from make import Transcript, bash_raw, text, tokens, use
 
 
 def result_without_content_2_0() -> None:
@@ -78,10 +78,31 @@ def resumed_from_the_text_half_2_1() -> None:
     t.write("v2.1-resumed-from-the-text-half.jsonl")
 
 
+def retried_and_abandoned_2_1() -> None:
+    """2.1.38: two branches off the path. A response whose Edit call never ran, then the same
+    request answered again (a retry); later a response whose two calls ran, results and all,
+    and a new prompt hung off the result before it instead (abandoned)."""
+    t = Transcript("2.1.38")
+    u = t.user(None, "Tidy the imports in app.py.")
+    a = t.assistant(u, "msg_c1", use("toolu_c1", "Read", file_path="/home/dev/app/app.py"))
+    r = t.result(a, "toolu_c1", "1\timport os, sys", {"type": "text"})
+    t.assistant(r, "msg_c2", use("toolu_c2", "Edit", file_path="/home/dev/app/app.py"))
+    a = t.assistant(r, "msg_c3", use("toolu_c3", "Edit", file_path="/home/dev/app/app.py"))
+    r = t.result(a, "toolu_c3", "The file has been updated.", {"type": "update"})
+    gone = t.assistant(r, "msg_c4", use("toolu_c4", "Bash", command="ruff check app.py"))
+    gone = t.result(gone, "toolu_c4", "All checks passed!", bash_raw("All checks passed!"))
+    gone = t.assistant(gone, "msg_c5", use("toolu_c5", "Bash", command="git add app.py"))
+    t.result(gone, "toolu_c5", "", bash_raw(""))
+    u = t.user(r, "Stop there: do not run anything else.")
+    t.assistant(u, "msg_c6", text("Stopped: app.py is tidied and nothing else was run."))
+    t.write("v2.1-retried-and-abandoned-branches.jsonl")
+
+
 def main() -> None:
     result_without_content_2_0()
     output_limit_then_tools_2_0()
     resumed_from_the_text_half_2_1()
+    retried_and_abandoned_2_1()
 
 
 if __name__ == "__main__":
