@@ -8,10 +8,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from import_helpers import DATA, doctor_errors, import_ours, of_kind
+from import_helpers import DATA, doctor_errors, import_ours, of_kind, records_of, write_records
 
 from tracer.cli import main
 from tracer.trace.requests import rebuild_requests
+from tracer.trace.schema import validate_trace
 
 EXPORTS = ("md", "mermaid", "otlp-json", "html")
 
@@ -124,3 +125,41 @@ def test_the_count_check_says_which_branch_was_retried_and_which_abandoned(
     assert counts.text.endswith(f"(left out: {why['toolu_c2']}; {abandoned})")
     assert [e.tool_use_id for e in of_kind(events, "tool_run")] == ["toolu_c1", "toolu_c3"]
     assert doctor_errors(out) == []
+
+
+def _unmended(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Path:
+    """A transcript with a result whose content is -1, and the importer's mending switched off:
+    the trace it writes is one the readers refuse."""
+    import tracer.importers.shapes
+
+    monkeypatch.setattr(tracer.importers.shapes, "is_clean", lambda *args: True)
+    records = records_of("v2.1-result-before-assistant.jsonl")
+    next(r for r in records if r.get("toolUseResult"))["message"]["content"][0]["content"] = -1
+    folder.mkdir()
+    return write_records(folder / "s1.jsonl", records)
+
+
+def test_an_import_the_readers_would_refuse_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The count check only counted blocks: it said "nothing missing" of a trace that validate,
+    # show, doctor and every export refused. The lines are now checked as the readers check
+    # them while they are written.
+    path = _unmended(monkeypatch, tmp_path / "p")
+    out = tmp_path / "t.jsonl"
+    assert main(["import", "claude-code", str(path), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "error: the trace written does not pass validate (2 problem(s), " in err
+    said = "line 12: mapping event: block.content must be a string or a list of blocks"
+    assert f"first: {said})" in err
+    # The same verdict, on the same line, as validate gives of the finished file.
+    assert validate_trace(out)[1][0] == f"{out}:12: {said.removeprefix('line 12: ')}"
+
+
+def test_a_folder_marks_such_a_session_as_an_error_not_ok(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _unmended(monkeypatch, tmp_path / "-home-dev-app").parent
+    assert main(["import", "claude-code", str(folder), "-o", str(tmp_path / "traces")]) == 2
+    (row,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("s1 ")]
+    assert "error: the trace written does not pass validate" in row and "ok" not in row.split()

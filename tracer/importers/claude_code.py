@@ -50,6 +50,7 @@ from tracer.importers.transcript import (
 )
 from tracer.messages import Message
 from tracer.trace.events import Header
+from tracer.trace.line_check import LineCheck
 from tracer.trace.writer import TraceWriter
 
 NOTES = (
@@ -256,15 +257,20 @@ def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
 def _import(path: str | Path, output: str | Path) -> ImportReport:
     t = load_transcript(path)
     source, start = header_source(t), start_epoch(t)
+    # The readers' checks, asked of each line as it is written: the count check says nothing
+    # is missing, and this says every command will open what holds it.
+    check = LineCheck()
     with TraceWriter(
         output,
         Header(created=created_at(start), source=source, tracer_version=__version__, paths=None),
         keep_time=True,
         flush=False,
         atomic=True,
+        check=check,
     ) as writer:
         b = emit_all(t, writer.write)  # the method, not the writer: see emit_all
     t.report.count("events", b.events)
+    t.report.unreadable = check.finish()
     return t.report
 
 

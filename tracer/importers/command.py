@@ -119,7 +119,7 @@ def _claude_code(args: argparse.Namespace) -> int:
 
     report = import_claude_code(args.session, output)
     _report(report.summary(), output)
-    return 0
+    return 1 if report.unreadable else 0
 
 
 def _folder(folder: Path, output: Path) -> int:

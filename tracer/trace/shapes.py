@@ -30,6 +30,8 @@ def event_problems(data: dict[str, Any]) -> str | None:
         problems = _unknown_problems(data)
     else:
         problems = check(data, "") or _inner_problems(kind, data)
+    if not problems:
+        return None  # nearly every event: nothing more to word
     # A missing ``stage`` is implied by the kind: the reader lets it pass (validate does not).
     problems = [p for p in problems if p != "missing 'stage'"]
     missing = [p.split("'")[1] for p in problems if p.startswith("missing '")]

@@ -1,0 +1,90 @@
+"""The readers' checks, asked of each line as it is written: does the trace open everywhere?
+
+``tracer validate`` (:mod:`tracer.trace.schema`) reads a finished file and asks three things of
+every line: the schema and the shapes every view relies on (:func:`~tracer.trace.shapes.
+event_problems`, what the reader asks before it decodes an event), the pointers a message makes
+to an earlier ``mapping`` or ``tool_run``, and the references across events (everything an event
+names was written before it, :class:`~tracer.trace.references.References`). A file that passes
+opens in ``show``, ``doctor``, the replay and every export.
+
+An importer writes someone else's log, so it cannot simply trust that it wrote such a file: a
+field of a shape nobody foresaw (a result with no content at all) once made a trace the importer
+called fine and every reader refused. :class:`LineCheck` asks the same questions while the lines
+are written, of the objects the writer is about to encode (no second reading and parsing of the
+file): the writer hands it each event and its JSON object (:class:`~tracer.trace.writer.
+TraceWriter`'s ``check``), and :attr:`LineCheck.problems` says, by line, what the readers would
+refuse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from tracer.trace.event_schema import checks
+from tracer.trace.events import STEP_KINDS, Event, MessageRecorded
+from tracer.trace.references import References
+from tracer.trace.shapes import event_problems, header_problem
+
+#: Problems kept word for word; the count goes on.
+MAX_PROBLEMS = 20
+
+
+class LineCheck:
+    """Fed the header, then each event in file order; :attr:`problems` holds what is wrong."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.count = 0
+        self._kinds: list[str] = []
+        self._blocks: dict[int, Any] = {}
+        """The block of each ``mapping`` written, by seq (a message may point at one)."""
+        self._references = References()
+        self._steps = 0
+
+    def _problem(self, line: int, text: str) -> None:
+        self.count += 1
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(f"line {line}: {text}")
+
+    def header(self, data: dict[str, Any]) -> None:
+        for text in checks()["header"](data, ""):
+            self._problem(1, f"header: {text}")
+        if problem := header_problem(data):
+            self._problem(1, problem)
+
+    def __call__(self, event: Event, data: dict[str, Any]) -> None:
+        """Check one event (``data`` is its JSON object, as it will be written)."""
+        kinds = self._kinds
+        kinds.append(data["kind"])
+        line = len(kinds) + 1
+        if problem := event_problems(data):
+            self._problem(line, problem)
+            return
+        kind = data["kind"]
+        if kind in STEP_KINDS:
+            self._steps += 1
+        if kind == "mapping":
+            self._blocks[len(kinds)] = data["block"]
+        elif kind == "message" and isinstance(event, MessageRecorded):
+            event = self._whole(event, line)
+        if problem := self._references.problem(event):
+            self._problem(line, problem)
+
+    def _whole(self, message: MessageRecorded, line: int) -> MessageRecorded:
+        """The message as the reader puts it back together: the pointers must point back, at a
+        ``mapping`` for the first block and at a ``tool_run`` for the raw output."""
+        pointers = ((message.block_seq, "mapping"), (message.tool_use_result_seq, "tool_run"))
+        for seq, kind in pointers:
+            if seq and not (1 <= seq < message.seq and self._kinds[seq - 1] == kind):
+                self._problem(line, f"message points at seq {seq}, which is not an earlier {kind}")
+        if message.block_seq and message.block_seq in self._blocks:
+            block = self._blocks[message.block_seq]
+            return replace(message, content=[block, *(message.content or [])])
+        return message
+
+    def finish(self) -> list[str]:
+        """Every problem found (the first :data:`MAX_PROBLEMS` of them), once all is written."""
+        if not self._steps and not self.count:
+            self._problem(1, "no steps: the trace holds no step of the loop")
+        return self.problems
