@@ -29,6 +29,7 @@ SMALL_RUNS = [
     ("trace_size.py", ["--turns", "5", "10"], "ratio"),
     ("html_export.py", ["--turns", "10", "--repeat", "1"], "first paint"),
     ("api_failures.py", ["--timeout", "1"], "gave up"),
+    ("startup.py", ["--runs", "1", "--importtime"], "start-up"),
 ]
 
 
