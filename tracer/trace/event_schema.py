@@ -182,10 +182,17 @@ def checks() -> dict[str, Check]:
     sound?" written out as one function costs a fifth of walking the compiled checks. Only a
     line it doubts goes through :func:`compile_schema`, which words each problem (and has the
     last word: a value of a subclass, which the quick test does not take, may still be sound)."""
-    out: dict[str, Check] = {}
-    for kind, sub in build_schema()["$defs"].items():
-        out[kind] = _quick_first(compile_sound(sub, kind), compile_schema(sub))
-    return out
+    sound = quick_checks()
+    return {
+        kind: _quick_first(sound[kind], compile_schema(sub))
+        for kind, sub in build_schema()["$defs"].items()
+    }
+
+
+@cache
+def quick_checks() -> dict[str, Callable[[Any], bool]]:
+    """Every line kind's quick soundness test (:func:`compile_sound`), compiled once."""
+    return {kind: compile_sound(sub, kind) for kind, sub in build_schema()["$defs"].items()}
 
 
 def _quick_first(sound: Callable[[Any], bool], slow: Check) -> Check:
