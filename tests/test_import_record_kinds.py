@@ -163,3 +163,21 @@ def test_a_folder_marks_such_a_session_as_an_error_not_ok(
     assert main(["import", "claude-code", str(folder), "-o", str(tmp_path / "traces")]) == 2
     (row,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("s1 ")]
     assert "error: the trace written does not pass validate" in row and "ok" not in row.split()
+
+
+def test_an_api_log_given_to_the_transcript_importer_names_the_right_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It said only "no user or assistant messages: not a Claude Code transcript".
+    pair = {
+        "request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages", "body": {}},
+        "response": {"status_code": 200, "body": {"type": "message", "content": []}},
+    }
+    log = write_records(tmp_path / "claude-trace.jsonl", [pair, pair])
+    out = tmp_path / "t.jsonl"
+    assert main(["import", "claude-code", str(log), "-o", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"tracer: {log}:1: this is an API log (request/response pairs), not a Claude Code "
+        f"transcript: run `tracer import api-log {log}`\n"
+    )
+    assert not out.exists()

@@ -50,6 +50,7 @@ from tracer.importers.transcript import (
 )
 from tracer.messages import Message
 from tracer.trace.events import Header
+from tracer.trace.foreign import looks_like
 from tracer.trace.line_check import LineCheck
 from tracer.trace.writer import TraceWriter
 
@@ -112,6 +113,13 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     records = census.records
     active = active_path(census, report)
     if not active.records:
+        if records and looks_like(records[0][1]) == "api-log":
+            raise UserError(
+                "this is an API log (request/response pairs), not a Claude Code transcript: "
+                f"run `tracer import api-log {path}`",
+                path,
+                records[0][0],
+            )
         raise UserError(
             "no user or assistant messages: not a Claude Code transcript",
             path,
