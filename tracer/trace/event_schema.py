@@ -184,22 +184,46 @@ def checks() -> dict[str, Check]:
     last word: a value of a subclass, which the quick test does not take, may still be sound)."""
     sound = quick_checks()
     return {
-        kind: _quick_first(sound[kind], compile_schema(sub))
-        for kind, sub in build_schema()["$defs"].items()
+        kind: _quick_first(kind, sound, compile_schema(sub)) for kind, sub in _definitions().items()
     }
 
 
-@cache
-def quick_checks() -> dict[str, Callable[[Any], bool]]:
-    """Every line kind's quick soundness test (:func:`compile_sound`), compiled once."""
-    return {kind: compile_sound(sub, kind) for kind, sub in build_schema()["$defs"].items()}
+def _quick_first(kind: str, sound: _Quick, slow: Check) -> Check:
+    quick: Callable[[Any], bool] | None = None
 
-
-def _quick_first(sound: Callable[[Any], bool], slow: Check) -> Check:
     def check(v: Any, where: str) -> list[str]:
-        return _SOUND if sound(v) else slow(v, where)
+        nonlocal quick
+        if quick is None:
+            quick = sound[kind]
+        return _SOUND if quick(v) else slow(v, where)
 
     return check
+
+
+class _Quick(dict[str, Callable[[Any], bool]]):
+    """The quick tests by kind, each compiled the first time its kind is asked for: compiling
+    them all costs several milliseconds, and a trace holds about half the kinds."""
+
+    def __missing__(self, kind: str) -> Callable[[Any], bool]:
+        schema = _definitions().get(kind)
+        if schema is None:
+            raise KeyError(kind)
+        sound = self[kind] = compile_sound(schema, kind)
+        return sound
+
+
+@cache
+def quick_checks() -> _Quick:
+    """Every line kind's quick soundness test (:func:`compile_sound`), each compiled once, when
+    its kind is first asked for."""
+    return _Quick()
+
+
+@cache
+def _definitions() -> dict[str, Any]:
+    """Each line kind's schema, built once for both compilations (building it walks every
+    event class's type hints)."""
+    return build_schema()["$defs"]  # type: ignore[no-any-return]
 
 
 class _Source:

@@ -33,6 +33,21 @@ _REFERRING = frozenset({"message", "request", "response", "wrapping", "appending
 MAX_PROBLEMS = 20
 
 
+_UNSEEN: Any = object()
+
+
+def _plan(kind: str) -> tuple[Any, bool, bool, bool] | None:
+    """A kind's quick test, and whether it has inner shapes, names other events, is a step;
+    ``None`` for a kind this version does not know (or the header's, never an event)."""
+    if kind == "header":
+        return None
+    try:
+        sound = quick_checks()[kind]
+    except KeyError:
+        return None
+    return (sound, kind in _INNER_KINDS, kind in _REFERRING, kind in STEP_KINDS)
+
+
 class LineCheck:
     """Fed the header, then each event in file order; :attr:`problems` holds what is wrong."""
 
@@ -44,10 +59,7 @@ class LineCheck:
         """The seq of each ``mapping`` written (a message may point at its block)."""
         # Per kind, once: its quick test, and whether it has inner shapes, names other events,
         # is a step (one dict look-up per line instead of four).
-        self._plans = {
-            kind: (sound, kind in _INNER_KINDS, kind in _REFERRING, kind in STEP_KINDS)
-            for kind, sound in quick_checks().items()
-        }
+        self._plans: dict[str, tuple[Any, bool, bool, bool] | None] = {}
         self._references = References()
         self._steps = 0
 
@@ -72,7 +84,9 @@ class LineCheck:
         kinds = self._kinds
         kind = data["kind"]
         kinds.append(kind)
-        plan = self._plans.get(kind)
+        plan = self._plans.get(kind, _UNSEEN)
+        if plan is _UNSEEN:
+            plan = self._plans[kind] = _plan(kind)
         if (
             plan is None or not plan[0](data) or (plan[1] and bool(inner_problems(kind, data)))
         ) and (problem := event_problems(data)):
