@@ -74,7 +74,7 @@ class LineCheck:
         if problem := header_problem(data):
             self._problem(1, problem)
 
-    def __call__(self, event: Event, data: dict[str, Any]) -> None:
+    def line(self, event: Event, data: dict[str, Any]) -> None:
         """Check one event (``data`` is its JSON object, as it will be written).
 
         This runs for every line an import writes, so the common case is written out: the
@@ -102,6 +102,8 @@ class LineCheck:
             first = kind == "message" and self._pointers(event, len(kinds) + 1)  # type: ignore[arg-type]
             if problem := self._references.problem(event, first):
                 self._problem(len(kinds) + 1, problem)
+
+    __call__ = line
 
     def _pointers(self, message: MessageRecorded, line: int) -> bool:
         """Whether the message's first block is a ``mapping``'s, as the reader puts it back:

@@ -80,8 +80,10 @@ class TraceWriter:
         check: LineCheck | None = None,
     ) -> None:
         self.keep_time = keep_time
-        self.check = check
-        """Asked of each line's object before it is encoded (an import's readers' check)."""
+        # Asked of each line's object before it is encoded (an import's readers' check). Kept
+        # as the bound method: calling the instance goes through its type's call slot, which
+        # costs as much again, once per line.
+        self._check_line = check.line if check is not None else None
         self.redact = redact if redact is not None else Redactor.from_environ()
         self._flush_each = flush
         """Flush every line (a live recording); an import writes in bulk and calls flush().
@@ -123,8 +125,8 @@ class TraceWriter:
         # trace in memory, and the memory the kernel had to hand over.
         pending = self._pending
         data = stamped.to_dict()
-        if self.check is not None:
-            self.check(stamped, data)
+        if self._check_line is not None:
+            self._check_line(stamped, data)
         pending += _ENCODE_BYTES(data)
         pending.append(10)
         if len(pending) >= BULK_BUFFER:
@@ -141,8 +143,8 @@ class TraceWriter:
         self._seq += 1
         stamped = event if self.keep_time and event.seq == self._seq else self._stamp(event)
         data = stamped.to_dict()
-        if self.check is not None:
-            self.check(stamped, data)
+        if self._check_line is not None:
+            self._check_line(stamped, data)
         self._write_line(data)
         return stamped
 
