@@ -181,3 +181,37 @@ def test_an_api_log_given_to_the_transcript_importer_names_the_right_command(
         f"transcript: run `tracer import api-log {log}`\n"
     )
     assert not out.exists()
+
+
+def test_an_unanswered_call_of_a_session_that_ended_there_stays_in_its_response(
+    tmp_path: Path,
+) -> None:
+    # The same split response, but nothing came after it except another call's result (the
+    # session was killed while the Agent ran): no later response went on without the call, so
+    # it is still the response's, asked for and never answered.
+    prompt, text_half, agent = records_of("v2.1-resumed-from-the-text-half.jsonl")[:3]
+    bash = {
+        **agent,
+        "uuid": "as-main-bash",
+        "parentUuid": text_half["uuid"],
+        "message": {
+            **agent["message"],
+            "content": [{"type": "tool_use", "id": "toolu_h9", "name": "Bash", "input": {}}],
+        },
+    }
+    result = {
+        **prompt,
+        "uuid": "us-main-result",
+        "parentUuid": "as-main-bash",
+        "message": {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "toolu_h9", "content": "ok"}],
+        },
+        "toolUseResult": {"stdout": "ok"},
+        "sourceToolAssistantUUID": "as-main-bash",
+    }
+    path = write_records(tmp_path / "s.jsonl", [prompt, text_half, agent, bash, result])
+    events, report, _ = import_ours(path, tmp_path)
+    (asked,) = of_kind(events, "follow_up")
+    assert sorted(asked.tool_use_ids) == ["toolu_h1", "toolu_h9"]
+    assert not any("unanswered tool calls" in k for k in report.skipped)

@@ -184,10 +184,16 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
 
     # Parallel tool_use blocks of one response can sit on side branches: a response is all the
     # records with its message.id, wherever they hang. Except a call nothing in the file
-    # answers, on a fragment the path passed by: the session was resumed from the response's
-    # other half and the call left out (Claude Code drops an unanswered call from a session it
-    # resumes, and the next request's token count shows it was not sent).
+    # answers, on a fragment the path passed by, when a later response is on the path: the
+    # session was resumed from the response's other half and went on without the call (Claude
+    # Code drops an unanswered call from a session it resumes, and the next request's token
+    # count shows it was not sent). With no later response the session simply ended there,
+    # and the call stays, unanswered, as the response's.
     responses = {mid for uid, mid in mids if uid in on_path}
+    last = max(
+        ((chain.position[uid], mid) for uid, mid in mids if uid in on_path),
+        default=(-1, None),
+    )
     answered = {t for look in looks if look is not None for t in look[2]}
     left_behind = {
         uid
@@ -195,6 +201,8 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         if mid in responses
         and uid not in on_path
         and uid in uses
+        and mid != last[1]
+        and chain.position[uid] < last[0]
         and not any(t in answered for t in uses[uid])
     }
     on_path |= {uid for uid, mid in mids if mid in responses and uid not in left_behind}
