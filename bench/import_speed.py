@@ -9,13 +9,14 @@ length; the importer reuses the shared prefix (:mod:`tracer.importers.normal_cac
 and writing JSON. The bench prints how much of the best run parsing the source alone takes (as
 the import reads it, the cycle collector paused), how much encoding and writing the trace's
 lines alone takes (the JSON writing an import cannot avoid), what the writer's search for
-secrets and credential shapes costs (the same search, batch by batch; both measured on the
-lines the import wrote, so the import's own figure is unchanged), what is left for our own
-bookkeeping (which still holds encoding and hashing every rebuilt request's new messages once),
-events per second, and on the last line the figure that holds across machines: the whole
-import's CPU time over a bare ``json.loads`` of the same file's lines (read and split, one
-``json.loads`` a line, nothing else), each the best of the runs, the two timed one after the
-other in every run. The target is at most 3x. Times are CPU time of this
+secrets and credential shapes costs (the same search, batch by batch) and what the readers'
+checks of each line cost (the import asks them as it writes: a trace they refuse is an error),
+all three measured on the lines the import wrote, so the import's own figure is unchanged,
+what is left for our own bookkeeping (which still holds encoding and hashing every rebuilt
+request's new messages once), events per second, and on the last line the figure that holds
+across machines: the whole import's CPU time over a bare ``json.loads`` of the same file's lines
+(read and split, one ``json.loads`` a line, nothing else), each the best of the runs, the two
+timed one after the other in every run. The target is at most 3x. Times are CPU time of this
 process (``time.process_time``): on a shared machine wall-clock time mostly measures the other
 processes; the wall-clock figure is printed too.
 
@@ -43,6 +44,8 @@ from tracer.importers.jsonl import read_jsonl
 from tracer.importers.output import ImportReport, collector_paused
 from tracer.paths import ROOT
 from tracer.trace.compact_json import line_bytes_encoder
+from tracer.trace.line_check import LineCheck
+from tracer.trace.reader import TraceReader
 from tracer.trace.redact import Redactor
 from tracer.trace.writer import BULK_BUFFER
 
@@ -91,6 +94,22 @@ def search_time(trace: Path, runs: int) -> float:
     return best
 
 
+def check_time(trace: Path, runs: int) -> float:
+    """Best CPU time of the readers' line check (:class:`~tracer.trace.line_check.LineCheck`,
+    which the import asks of every line as it writes it) over the lines of ``trace``."""
+    objects = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    events = list(TraceReader(trace))
+    best = float("inf")
+    for _ in range(runs):
+        begin = time.process_time()
+        check = LineCheck()
+        check.header(objects[0])
+        for event, data in zip(events, objects[1:], strict=True):
+            check.line(event, data)
+        best = min(best, time.process_time() - begin)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("transcript", type=Path, nargs="?")
@@ -128,6 +147,7 @@ def main() -> None:
                 parse = min(parse, time.process_time() - start)
         write = writing_time(written, Path(tmp) / "lines.jsonl", args.runs)
         search = search_time(written, args.runs)
+        checking = check_time(written, args.runs)
     size = source.stat().st_size / 1024
     print(
         f"source: {source.name} ({size:.0f} KB, {report.counts.get('model calls', 0)} model "
@@ -147,8 +167,12 @@ def main() -> None:
         f"({search / best:.0%})"
     )
     print(
+        f"the readers' checks of each line written: {checking * 1000:.1f} ms "
+        f"({checking / best:.0%})"
+    )
+    print(
         "our own bookkeeping (request hashing included): the other "
-        f"{1 - (parse + write + search) / best:.0%}"
+        f"{1 - (parse + write + search + checking) / best:.0%}"
     )
     print(f"import speed: {events / best:,.0f} events/s (CPU time)")
     print(f"bare json.loads of the source's lines: {bare * 1000:.1f} ms")

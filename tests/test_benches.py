@@ -30,6 +30,7 @@ SMALL_RUNS = [
     ("html_export.py", ["--turns", "10", "--repeat", "1"], "first paint"),
     ("html_export.py", ["--turns", "10", "--repeat", "1", "--beside"], "comparison page"),
     ("api_failures.py", ["--timeout", "1"], "gave up"),
+    ("startup.py", ["--runs", "1", "--importtime"], "start-up"),
 ]
 
 

@@ -50,6 +50,46 @@ def test_light_commands_never_import_anthropic(args: tuple[str, ...], main_walk:
     assert "textual" not in modules
 
 
+#: What no start-up needs: the TUI, the SDK, OTLP, YAML, the fast JSON, Rich, and the layers a
+#: command that only prints its version or its help never runs.
+NOT_AT_START_UP = (
+    "textual",
+    "anthropic",
+    "opentelemetry",
+    "yaml",
+    "orjson",
+    "rich",
+    "tracer.doctor",
+    "tracer.tour",
+    "tracer.replay",
+    "tracer.trace.events",
+    "tracer.importers.claude_code",
+)
+
+
+@pytest.mark.parametrize("args", [("--version",), ("import", "--help")], ids=" ".join)
+def test_start_up_imports_only_what_the_command_uses(args: tuple[str, ...]) -> None:
+    # tracer --version cost 0.15-0.18 s of CPU: the parser imported every command's module,
+    # and with them the doctor, the tour's words, the event classes and Rich (bench/startup.py).
+    # sys.modules after the command, not -X importtime: importlib.import_module, which loads a
+    # command's module, is not timed there.
+    script = (
+        "import sys; from tracer.cli import main; code = main(sys.argv[1:]); "
+        "print('MODULES', *sorted(sys.modules)); sys.exit(code)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    modules = set(proc.stdout.split("MODULES", 1)[1].split())
+    assert "tracer.cli" in modules
+    loaded = sorted(
+        m for m in modules for heavy in NOT_AT_START_UP if m == heavy or m.startswith(heavy + ".")
+    )
+    assert loaded == []
+    assert ("tracer.importers.command" in modules) == (args[0] == "import")
+
+
 def test_record_does_import_anthropic(tmp_path: Path) -> None:
     # The check above can fail: the same parsing sees the SDK when a command really loads it.
     proc, modules = _imported_modules(
@@ -247,10 +287,10 @@ def test_show_marks_the_request_the_pairing_patch_changed(tracer_cli: Any) -> No
     assert any("request 2:" in line for line in lines)
 
 
-@pytest.mark.parametrize("during", ["argparse", "tracer.importers.command"])
+@pytest.mark.parametrize("during", ["argparse", "tracer.cli_read"])
 def test_a_ctrl_c_while_the_command_line_loads_is_one_line_not_a_traceback(during: str) -> None:
     # A Ctrl-C lands wherever the interpreter is: here, inside the import of the command line
-    # (argparse) or of a sub-command's module (while the parser is built), before main() runs.
+    # (argparse) or of the sub-command's module (show's, while the parser is built for it).
     script = f"""
 import sys
 class Interrupted:

@@ -38,11 +38,12 @@ def _import(source: Path, out: Path, fmt: str = "claude-code") -> list[Any]:
     if fmt == "claude-code":
         from tracer.importers.claude_code import import_claude_code
 
-        import_claude_code(source, out)
+        report = import_claude_code(source, out)
     else:
         from tracer.importers.api_log import import_api_log
 
-        import_api_log(source, out)
+        report = import_api_log(source, out)
+    assert report.unreadable == []  # the readers' checks, asked as the lines were written
     return list(TraceReader(out))
 
 

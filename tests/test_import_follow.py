@@ -232,3 +232,24 @@ def test_a_stop_signal_ends_a_follow_as_ctrl_c_does(signum: str, tmp_path: Path)
     assert _steps(tmp_path / "live.jsonl") == _steps(tmp_path / "whole.jsonl")
     assert live.problem is None
     assert signal.getsignal(getattr(signal, signum)) is before  # the handler was given back
+
+
+def test_the_live_header_carries_what_the_one_shot_import_writes(tmp_path: Path) -> None:
+    # The live trace's header had no notes (and no version or session id when the follow began
+    # before the first versioned record): what the rebuilt requests lack went unsaid.
+    name = "v2.1-result-before-assistant.jsonl"
+    lines = (DATA / name).read_text(encoding="utf-8").splitlines(keepends=True)
+    session = tmp_path / "session.jsonl"
+    session.write_text(lines[0], encoding="utf-8")  # the follow starts after the first line
+    live = LiveImport(session, tmp_path / "live.jsonl")
+    with session.open("a", encoding="utf-8") as out:
+        out.writelines(lines[1:])
+    live.finish()
+    import_claude_code(session, tmp_path / "whole.jsonl")
+    header = TraceReader(tmp_path / "live.jsonl").header
+    whole = TraceReader(tmp_path / "whole.jsonl").header
+    assert header["source"]["live"] is True
+    for key in ("version", "session_id", "notes", "format", "path"):
+        assert header["source"][key] == whole["source"][key], key
+    assert header["source"]["version"] == "2.1.39"
+    assert header["created"] == whole["created"]  # when the session began, not the follow

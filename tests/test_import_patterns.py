@@ -406,7 +406,10 @@ def test_a_tool_call_on_a_rewound_branch_is_named_in_the_count_check(tmp_path: P
     )
     report = import_claude_code(path, tmp_path / "t.jsonl")
     (line,) = [n for n in report.notes if n.startswith("count check:")]
-    assert line.endswith(f"not in the trace: tool_use toolu_tried (assistant, {path}:2)")
+    assert line.endswith(
+        f"not in the trace: tool_use toolu_tried (assistant, {path}:2) (left out: records off "
+        "the active branch (rewound or edited), from line 1; its 1 tool call(s) never ran)"
+    )
     assert report.skipped == {"records off the active branch (rewound or edited)": 2}
 
 

@@ -4,13 +4,15 @@ Every sub-command imports what it needs only when it runs: ``tracer --help``, ``
 ``hooks`` and ``validate`` never import ``anthropic`` (over a second on its own) or Textual.
 Bad input of any kind ends as one line on stderr and exit code 2, never a traceback.
 
-Each sub-command registers itself from a small module that imports nothing heavy at the top:
-``record`` from :mod:`tracer.cli_record`; ``hooks``, ``show`` and ``validate`` from
-:mod:`tracer.cli_read`; the ones that live with their layer (replay, tour, doctor, import,
-export) from that layer's ``command`` module. They all get :class:`Parser` (argparse hands a
-parser's class down to its sub-parsers), so a usage error anywhere (``--stage bogus``, ``--size
-10x5``) is one line too, not argparse's usage block; their number types are in
-:mod:`tracer.cli_args`.
+Each sub-command registers itself from a small module (:data:`COMMAND_MODULES`): ``record``
+from :mod:`tracer.cli_record`; ``hooks``, ``show`` and ``validate`` from :mod:`tracer.cli_read`;
+the ones that live with their layer (replay, tour, doctor, import, export) from that layer's
+``command`` module. Only the module of the command named is imported (all of them for ``tracer
+--help``), and this module imports next to nothing at the top, so ``tracer --version`` and
+``tracer import --help`` start in a few tens of milliseconds (``bench/startup.py``). They all
+get :class:`Parser` (argparse hands a parser's class down to its sub-parsers), so a usage error
+anywhere (``--stage bogus``, ``--size 10x5``) is one line too, not argparse's usage block; their
+number types are in :mod:`tracer.cli_args`.
 
 Every ``TRACE`` argument may name a bundled recording (``tracer show 01-main-walk``):
 :func:`main` resolves it through :func:`tracer.paths.resolve_trace` once, for every command.
@@ -26,20 +28,22 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
-from tracer import __version__, cli_read, cli_record
+from tracer import __version__
 from tracer.errors import UserError
-from tracer.interrupts import Interrupts
-from tracer.paths import resolve_trace
-from tracer.printable import printable
 
-#: Sub-commands registered by other layers: (module with ``register(subparsers)``).
-PLUGIN_COMMANDS = (
-    "tracer.replay.command",
-    "tracer.tour.command",
-    "tracer.doctor.command",
-    "tracer.importers.command",
-    "tracer.export.command",
-)
+#: Which module registers each sub-command (``register(subparsers)``): the recorder's and the
+#: reader's own, then the layers'. Only the one a command line names is imported.
+COMMAND_MODULES = {
+    "record": "tracer.cli_record",
+    "hooks": "tracer.cli_read",
+    "show": "tracer.cli_read",
+    "validate": "tracer.cli_read",
+    "replay": "tracer.replay.command",
+    "tour": "tracer.tour.command",
+    "doctor": "tracer.doctor.command",
+    "import": "tracer.importers.command",
+    "export": "tracer.export.command",
+}
 
 
 class Parser(argparse.ArgumentParser):
@@ -57,7 +61,12 @@ class Parser(argparse.ArgumentParser):
         )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = "") -> argparse.ArgumentParser:
+    """The parser: every sub-command (``command`` empty), only the named one, or none (``None``).
+
+    A command line that names its command needs only that command's module: ``tracer import
+    --help`` then imports no Textual, no doctor, no tour (start-up is ``bench/startup.py``'s to
+    measure). ``tracer --help`` and a misspelt command get them all, to list them."""
     parser = Parser(
         prog="tracer",
         description="Record an agent loop built like Claude Code's query.ts and watch each tool "
@@ -66,10 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tracer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    # The commands that are the recorder's and the reader's own, then the layers' commands.
-    cli_record.register(sub)
-    cli_read.register(sub)
-    for name in PLUGIN_COMMANDS:
+    if command is None:
+        return parser
+    wanted = [COMMAND_MODULES[command]] if command in COMMAND_MODULES else COMMAND_MODULES.values()
+    for name in dict.fromkeys(wanted):  # in order, each module once
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -78,6 +87,15 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(sub)
     return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The sub-command a command line names ("" when it names none it knows, so that help and
+    argparse's "invalid choice" list them all), or ``None`` for a bare ``--version``."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    if first is None and "--version" in argv and "-h" not in argv and "--help" not in argv:
+        return None
+    return first if first in COMMAND_MODULES else ""
 
 
 #: Commands that read their input once, print and exit.
@@ -105,7 +123,8 @@ def without_cycle_collection(pause: bool) -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_of(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error already printed
@@ -113,7 +132,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    from tracer.interrupts import Interrupts
+    from tracer.printable import printable
+
     if getattr(args, "trace", None) is not None:
+        from tracer.paths import resolve_trace
+
         args.trace = resolve_trace(args.trace)
     batch = args.command in BATCH_COMMANDS
     try:

@@ -6,7 +6,10 @@ raises :class:`UserError`; the command line prints ``str(error)`` to stderr and 
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only named: every command imports this module, most before any path
+    from pathlib import Path
 
 
 class UserError(Exception):

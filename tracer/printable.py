@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from typing import TYPE_CHECKING
 
-from rich.text import Span, Text
+if TYPE_CHECKING:  # imported where it is used: the command line's start-up has no Rich in it
+    from rich.text import Text
 
 _UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _UNSAFE_LINES = re.compile(
@@ -74,6 +76,8 @@ def printable_text(text: Text) -> Text:
     matches = list(_UNSAFE_LINES.finditer(plain))
     if not matches:
         return text
+    from rich.text import Span, Text
+
     starts = [match.start() for match in matches]
     grown: list[int] = []  # after each match, how much longer the text has become
     pieces: list[str] = []

@@ -43,6 +43,14 @@ SHARED = ROOT.parent / "shared" / "fixtures"
 
 # -- sources -------------------------------------------------------------------------------------
 
+#: Our own small transcripts (``tests/data/claude-code``), one record shape each: there in a
+#: fresh clone, and quick to import.
+OWN_TRANSCRIPTS = sorted(
+    p
+    for p in (ROOT / "tests" / "data" / "claude-code").glob("*.jsonl")
+    if p.stat().st_size and not p.name.startswith("agent-")
+)
+
 
 def sources() -> dict[str, list[Path]]:
     """The real files each kind of case starts from (fixtures only when they are there)."""
@@ -55,6 +63,7 @@ def sources() -> dict[str, list[Path]]:
     found["scenario"] = [p for p in found["scenario"] if p.parent.name in ("scenarios", "faults")]
     # The biggest fixtures cost seconds per import; the small ones carry the same shapes.
     found["transcript"] = [p for p in found["transcript"] if p.stat().st_size < 300_000]
+    found["transcript"] += OWN_TRANSCRIPTS
     return found
 
 
@@ -256,6 +265,80 @@ def _log_mutation(rng: random.Random, data: bytes) -> bytes:
     return b"\n".join(lines)
 
 
+#: A wrong-typed value for a field holding a value of each type (the field's own type left out).
+_WRONG: dict[type, list[Any]] = {
+    str: [7, None, ["x"], {"text": "x"}, True],
+    int: ["7", None, 1.5, [], True],
+    float: ["7", None, []],
+    bool: ["true", 1, None],
+    list: ["x", 5, {}, None, [7], [{"type": 3}]],
+    dict: ["x", 5, [], None],
+    type(None): ["x", 5, [], {}],
+}
+
+
+def block_damages(rec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every damage of one record, one at a time: each field of the record, of its message and
+    of each content block (tool results' inner blocks too) left out, or given a value of a wrong
+    type; and each block's ``type`` made one no version of the API has. Named by the field."""
+    out: list[tuple[str, dict[str, Any]]] = []
+
+    def places(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                yield (*path, key)
+                if (
+                    key in ("message", "content")
+                    or isinstance(key, int)
+                    or path[-1:] == ("content",)
+                ):
+                    yield from places(sub, (*path, key))
+        elif isinstance(value, list):
+            for i, sub in enumerate(value[:8]):
+                yield from places(sub, (*path, i))
+
+    for path in places(rec, ()):
+        parent = rec
+        for key in path[:-1]:
+            parent = parent[key]
+        last = path[-1]
+        name = ".".join(str(p) for p in path)
+        if isinstance(parent, dict):
+            damaged = json.loads(json.dumps(rec))
+            holder = damaged
+            for key in path[:-1]:
+                holder = holder[key]
+            del holder[last]
+            out.append((f"missing {name}", damaged))
+        for wrong in _WRONG.get(type(parent[last]), []):
+            damaged = json.loads(json.dumps(rec))
+            _set(damaged, path, wrong)
+            out.append((f"{name}={json.dumps(wrong)}", damaged))
+        if last == "type" and isinstance(parent, dict) and len(path) > 1:
+            damaged = json.loads(json.dumps(rec))
+            _set(damaged, path, "brand_new_block")
+            out.append((f"{name}=unknown", damaged))
+    return out
+
+
+def _damage_block(rng: random.Random, data: bytes) -> bytes:
+    """One field of one message record damaged (see :func:`block_damages`)."""
+    lines = _lines(data)
+    found = [i for i, line in enumerate(lines) if b'"message"' in line and b'"content"' in line]
+    if not found:
+        return data
+    i = rng.choice(found)
+    try:
+        rec = json.loads(lines[i])
+    except ValueError:
+        return data
+    damages = block_damages(rec) if isinstance(rec, dict) else []
+    if not damages:
+        return data
+    lines[i] = json.dumps(rng.choice(damages)[1]).encode()
+    return b"\n".join(lines)
+
+
 def mutate(rng: random.Random, data: bytes, kind: str) -> tuple[str, bytes]:
     """One damaged copy of ``data`` and the name of the damage."""
     ops: list[tuple[str, Callable[[], bytes]]] = [
@@ -281,6 +364,8 @@ def mutate(rng: random.Random, data: bytes, kind: str) -> tuple[str, bytes]:
         ops.append(("retype-header", lambda: _retype_header(rng, data)))
     if kind == "api_log":
         ops += [("sse", lambda: _log_mutation(rng, data))] * 4
+    if kind == "transcript":
+        ops += [("block", lambda: _damage_block(rng, data))] * 4
     if kind == "scenario":
         ops = [op for op in ops if op[0] not in ("retype", "nest", "huge-string", "cut-terminal")]
         ops.append(("yaml", lambda: _yaml_mutation(rng, data)))
@@ -436,10 +521,25 @@ def check_case(
             report.fail(case, outcome, f"validate passed but {label} refused: {lines[:1]}", path)
         if template[0] == "import" and outcome.code != 0 and out.exists():
             report.fail(case, outcome, "a failed import left its output behind")
+        if template[0] == "import" and outcome.code == 1:
+            # The import's own read check found the trace it wrote one the readers refuse.
+            report.fail(case, outcome, f"the import wrote a trace validate refuses: {lines[:1]}")
         if template[0] == "import" and outcome.code == 0 and chain and out.is_file():
             # What an import wrote is a trace like any other: every trace command must read it
-            # (a transcript's odd usage once imported fine and crashed two exports).
-            check_case(f"{case} → trace", "trace", out, workdir, report, timeout, skip, chain)
+            # (a transcript's odd usage once imported fine and crashed two exports), and an
+            # import that says it is done wrote one that validates.
+            imported(case, out, workdir, report, timeout, skip)
+
+
+def imported(
+    case: str, out: Path, workdir: Path, report: Report, timeout: float, skip: set[str]
+) -> None:
+    """The trace an import wrote: it validates, then goes through every trace command."""
+    outcome = run(["validate", str(out)], timeout)
+    if outcome.code != 0 or outcome.crash:
+        why = outcome.crash or next(iter(outcome.stderr.splitlines()[1:2]), outcome.stderr[:200])
+        report.fail(case, outcome, f"the import wrote a trace validate refuses: {why}")
+    check_case(f"{case} → trace", "trace", out, workdir, report, timeout, skip)
 
 
 def fuzz(

@@ -109,8 +109,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--shift-to-now",
         action="store_true",
-        help="OTLP: move the session's start to now, its shape kept (by default the trace's "
-        "own times are kept, so an old import may fall outside a backend's default window)",
+        help="OTLP: move the session so that it ends now, its shape kept (by default the "
+        "trace's own times are kept, so an old import may fall outside a backend's default "
+        "window)",
     )
     parser.add_argument(
         "-o", "--output", type=Path, metavar="OUT", help="write here instead of standard output"

@@ -32,8 +32,9 @@ Phoenix files spans by OpenInference kind, so each span also has ``openinference
 Content (messages, prompts, tool arguments and results) is on by default for recordings, which
 hold no secrets after redaction, and off for imported sessions unless asked for
 (``--otlp-content``): a real session may hold anything. Times are the trace's own; with
-``shift_to_now`` the session keeps its shape and starts now, so a backend's default "last 7 days"
-shows an old import. Every child is fitted inside its parent (:func:`otlp_spans.fit`).
+``shift_to_now`` the session keeps its shape and ends now (nothing in the future), so a
+backend's default "last 7 days" shows an old import. Every child is fitted inside its parent
+(:func:`otlp_spans.fit`).
 
 One pass over the events, with dictionaries for the joins, so the export takes time in proportion
 to the trace (``bench/otlp_export.py``). Ids are hex from a hash of the trace, so exporting the
@@ -69,7 +70,7 @@ from tracer.export.walk import Walk
 @dataclass
 class Options:
     """How to export: ids' salt, content on or off (None: by the trace's source), its bound in
-    bytes (0: none), and whether to move the session's start to now."""
+    bytes (0: none), and whether to move the session so that it ends now."""
 
     salt: str = ""
     content: bool | None = None
@@ -79,8 +80,6 @@ class Options:
 
 
 def _base_ns(w: Walk, options: Options) -> int:
-    if options.shift_to_now:
-        return options.now_ns if options.now_ns is not None else time.time_ns()
     created = str(w.header.get("created") or "1970-01-01T00:00:00Z")
     try:
         return int(datetime.fromisoformat(created.replace("Z", "+00:00")).timestamp()) * 10**9
@@ -113,6 +112,7 @@ class _Walker:
 
     def __init__(self, w: Walk, options: Options) -> None:
         self.w = w
+        self.options = options
         self.ctx = _context(w, options)
         self.history = oc.History(options.max_content)
         self.spans: list[dict[str, Any]] = []
@@ -209,6 +209,9 @@ class _Walker:
         while self.loops:
             self.close(events[-1] if events else None)
         fit(self.spans, self.grow)
+        if self.options.shift_to_now:
+            now = self.options.now_ns if self.options.now_ns is not None else time.time_ns()
+            _end_at(self.spans, now)
         return finish(self.spans)
 
     def _failed(self, request: Any, sent: chat.Sent, attempts: list[Any], ended: Any) -> None:
@@ -238,6 +241,26 @@ class _Walker:
                     self.by_message[uuid]["events"].append(
                         step_event("appending", at, tracer__after_count=e.after_count)
                     )
+
+
+def _end_at(spans: list[dict[str, Any]], now: int) -> None:
+    """Move every time so that the session's last moment is ``now``, its shape kept: moving its
+    start to now would put the rest of it in the future, where a backend's "last 7 days" does
+    not look (Phoenix showed 1 of 434 spans)."""
+    end = max(
+        (
+            t
+            for s in spans
+            for t in (s["endTimeUnixNano"], *(e["timeUnixNano"] for e in s["events"]))
+        ),
+        default=now,
+    )
+    delta = now - end
+    for s in spans:
+        s["startTimeUnixNano"] += delta
+        s["endTimeUnixNano"] += delta
+        for e in s["events"]:
+            e["timeUnixNano"] += delta
 
 
 def spans(w: Walk, options: Options | None = None) -> list[dict[str, Any]]:

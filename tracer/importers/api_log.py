@@ -39,6 +39,7 @@ from tracer.importers.output import ImportReport, created_at, epoch_of
 from tracer.importers.shapes import api_log_record
 from tracer.importers.threads import find_threads, pairs_of, side_call, thread_key
 from tracer.trace.events import Header
+from tracer.trace.line_check import LineCheck
 from tracer.trace.writer import TraceWriter
 
 __all__ = ["NOTES", "emit_log", "import_api_log", "import_every_thread"]
@@ -139,16 +140,19 @@ def import_api_log(path: str | Path, output: str | Path, thread: int | None = No
             for t in threads
         ]
     start = epoch_of(pairs[0][1].get("timestamp"))
+    check = LineCheck()  # the readers' checks, as each line is written (see claude_code)
     with TraceWriter(
         output,
         Header(created=created_at(start), source=source, tracer_version=__version__, paths=None),
         keep_time=True,
         flush=False,
         atomic=True,
+        check=check,
     ) as writer:
         b = emit_log(path, pairs, main, writer, report, others)
     report.count("side calls", len(side))
     report.count("events", b.events)
+    report.unreadable = check.finish()
     return report
 
 

@@ -72,6 +72,11 @@ class Chain:
             self._to_root = {u: i for i, u in enumerate(walked)}
         return False
 
+    def line(self, uid: str) -> int:
+        """The line record ``uid`` was read from (0 when it is not in the file)."""
+        pos = self.position.get(uid)
+        return self._records[pos][0] if pos is not None else 0
+
     def cycle_note(self, uid: str) -> str:
         """The note for a parent link that loops back to ``uid``."""
         pos = self.position.get(uid)

@@ -42,6 +42,7 @@ from tracer.importers.subagents import RECORDS, link_subagents
 from tracer.importers.transcript import (
     Response,
     Transcript,
+    fold_errors_after_tools,
     group_calls,
     mark_resends,
     missing_history_text,
@@ -49,6 +50,8 @@ from tracer.importers.transcript import (
 )
 from tracer.messages import Message
 from tracer.trace.events import Header
+from tracer.trace.foreign import looks_like
+from tracer.trace.line_check import LineCheck
 from tracer.trace.writer import TraceWriter
 
 NOTES = (
@@ -110,6 +113,13 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     records = census.records
     active = active_path(census, report)
     if not active.records:
+        if records and looks_like(records[0][1]) == "api-log":
+            raise UserError(
+                "this is an API log (request/response pairs), not a Claude Code transcript: "
+                f"run `tracer import api-log {path}`",
+                path,
+                records[0][0],
+            )
         raise UserError(
             "no user or assistant messages: not a Claude Code transcript",
             path,
@@ -136,8 +146,9 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
             "imported as its own loop, one after the other"
         )
     before, responses = group_calls(
-        active.records, report, active.summary_roots, active.clear_roots
+        active.records, report, active.summary_roots, active.clear_roots, active.left_behind
     )
+    responses = fold_errors_after_tools(responses)
     mark_resends(responses)
     calls, results, times = _tool_calls(responses, timed=bool(active.sidechain))
     links = link_subagents(census.progress, active.sidechain, path, calls, results, times, report)
@@ -158,6 +169,7 @@ def analyse(records: list[Record], path: Path, report: ImportReport, depth: int 
     elif active.subagent_file:
         source["subagent"] = first.get("agentId") or True
     t = Transcript(path, before, responses, calls, links, report, source, records, depth=depth)
+    t.left_out = active.left_out
     # A file that starts with the model's answer gets the missing_prompt note instead (the
     # journey's), unless results of that missing start are in it too.
     if active.missing_parent is not None and (
@@ -253,15 +265,20 @@ def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
 def _import(path: str | Path, output: str | Path) -> ImportReport:
     t = load_transcript(path)
     source, start = header_source(t), start_epoch(t)
+    # The readers' checks, asked of each line as it is written: the count check says nothing
+    # is missing, and this says every command will open what holds it.
+    check = LineCheck()
     with TraceWriter(
         output,
         Header(created=created_at(start), source=source, tracer_version=__version__, paths=None),
         keep_time=True,
         flush=False,
         atomic=True,
+        check=check,
     ) as writer:
         b = emit_all(t, writer.write)  # the method, not the writer: see emit_all
     t.report.count("events", b.events)
+    t.report.unreadable = check.finish()
     return t.report
 
 

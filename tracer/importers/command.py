@@ -119,7 +119,7 @@ def _claude_code(args: argparse.Namespace) -> int:
 
     report = import_claude_code(args.session, output)
     _report(report.summary(), output)
-    return 0
+    return 1 if report.unreadable else 0
 
 
 def _folder(folder: Path, output: Path) -> int:
@@ -188,11 +188,11 @@ def _api_log(args: argparse.Namespace) -> int:
     if args.thread is not None:
         report = import_api_log(args.log, output, thread=args.thread)
         _report(report.summary(), output)
-        return 0
+        return 1 if report.unreadable else 0
     done = import_every_thread(args.log, output)  # one trace per conversation of the log
     for out, report in done:
         _report(report.summary(), out)
-    return 0
+    return 1 if any(report.unreadable for _, report in done) else 0
 
 
 def _list() -> int:

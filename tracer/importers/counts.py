@@ -202,8 +202,14 @@ def _agent_calls(records: list[Record]) -> dict[str, str]:
     return by_agent
 
 
-def check_counts(blocks: list[Block], tally: Tally, files: int = 1) -> dict[str, Any]:
-    """Source blocks vs the trace: every block not in it, and every run in the wrong call."""
+def check_counts(
+    blocks: list[Block], tally: Tally, files: int = 1, why: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Source blocks vs the trace: every block not in it, and every run in the wrong call.
+
+    ``why`` says, by ``file:line``, why the importer left a record out (a retried or abandoned
+    response, a rewound prompt, and where its calls went): a missing block on such a line is
+    named with it. It explains a gap; it never hides one."""
     first: dict[tuple[str, str], Block] = {}
     placed: dict[tuple[str, str], Block] = {}
     for block in blocks:
@@ -242,7 +248,7 @@ def check_counts(blocks: list[Block], tally: Tally, files: int = 1) -> dict[str,
         "trace_tool_calls": len(tally.asked),
         "trace_tool_runs": len(tally.ran),
         "not_in_trace": len(missing),
-        "missing": [_named(b) for b in missing[:MAX_NAMED]],
+        "missing": [_named(b, why) for b in missing[:MAX_NAMED]],
         "misplaced": misplaced[:MAX_NAMED],
         "misplaced_count": len(misplaced),
         "calls_without_result": len(set(tally.asked) - ran_ids - set(tally.ran)),
@@ -250,8 +256,11 @@ def check_counts(blocks: list[Block], tally: Tally, files: int = 1) -> dict[str,
     }
 
 
-def _named(block: Block) -> dict[str, Any]:
-    return {"kind": block.kind, "id": block.id, "where": block.where, "record": block.record}
+def _named(block: Block, why: dict[str, str] | None = None) -> dict[str, Any]:
+    named = {"kind": block.kind, "id": block.id, "where": block.where, "record": block.record}
+    if why and block.where in why:
+        named["why"] = why[block.where]
+    return named
 
 
 def describe(counts: dict[str, Any]) -> str:
@@ -275,6 +284,9 @@ def describe(counts: dict[str, Any]) -> str:
     out = text + ("; nothing missing" if not gaps and not wrong else "")
     if gaps:
         out += "; not in the trace: " + ", ".join(gaps)
+        reasons = list(dict.fromkeys(m["why"] for m in counts["missing"][:10] if m.get("why")))
+        if reasons:
+            out += " (left out: " + "; ".join(reasons) + ")"
     if wrong:
         out += "; in the wrong loop: " + ", ".join(wrong)
     if counts.get("answers_before_the_file"):

@@ -53,6 +53,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracer.importers.branches import SkipReasons
 from tracer.importers.census import CONVERSATION, Census
 from tracer.importers.chain import Chain
 from tracer.importers.jsonl import Record
@@ -66,10 +67,6 @@ from tracer.importers.record_kinds import (
     tool_result_ids,
     tool_use_ids,
 )
-
-REWOUND = "records off the active branch (rewound or edited)"
-CYCLE = "records whose parentUuid chain goes round in a cycle"
-LOCAL = "local command records (/status, /doctor, ...) after the last request: none sent"
 
 
 @dataclass
@@ -93,6 +90,13 @@ class ActivePath:
     summary replaced that history."""
     history_answers: list[str] = field(default_factory=list)
     """``tool_use_id`` of each result on the path that answers a call of that missing start."""
+    left_behind: list[dict[str, Any]] = field(default_factory=list)
+    """Fragments of a response on the path holding only calls nothing answers, which the path
+    passed by (the session was resumed from the response's other half): not sent again, but
+    the response's usage and stop reason are theirs when they come last."""
+    left_out: dict[int, str] = field(default_factory=dict)
+    """Why each record left out that holds a tool block was left out, by line: the count check
+    names it beside the block (:meth:`~tracer.importers.branches.SkipReasons.explain`)."""
 
 
 Look = tuple[str | None, list[str], list[str]]
@@ -179,15 +183,35 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
             break
 
     # Parallel tool_use blocks of one response can sit on side branches: a response is all the
-    # records with its message.id, wherever they hang.
+    # records with its message.id, wherever they hang. Except a call nothing in the file
+    # answers, on a fragment the path passed by, when a later response is on the path: the
+    # session was resumed from the response's other half and went on without the call (Claude
+    # Code drops an unanswered call from a session it resumes, and the next request's token
+    # count shows it was not sent). With no later response the session simply ended there,
+    # and the call stays, unanswered, as the response's.
     responses = {mid for uid, mid in mids if uid in on_path}
-    on_path |= {uid for uid, mid in mids if mid in responses}
+    last = max(
+        ((chain.position[uid], mid) for uid, mid in mids if uid in on_path),
+        default=(-1, None),
+    )
+    answered = {t for look in looks if look is not None for t in look[2]}
+    left_behind = {
+        uid
+        for uid, mid in mids
+        if mid in responses
+        and uid not in on_path
+        and uid in uses
+        and mid != last[1]
+        and chain.position[uid] < last[0]
+        and not any(t in answered for t in uses[uid])
+    }
+    on_path |= {uid for uid, mid in mids if mid in responses and uid not in left_behind}
     asked = {tid for uid, ids in uses.items() if uid in on_path for tid in ids}
     every_use = {tid for ids in uses.values() for tid in ids}
     keep: list[Kept] = []
     orphans: list[str] = []
     history_answers: list[str] = []
-    reasons = _SkipReasons(chain, on_path)
+    reasons = SkipReasons(chain, on_path, left_behind)
     # Messages and boundaries: nothing else is kept.
     for item, look in zip(census.candidates, looks, strict=True):
         rec = item[1]
@@ -208,6 +232,8 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
             orphans += ids
         else:
             report.skip(reasons.of(rec))
+            if look[1] or look[2]:
+                reasons.hold(item[0], uid, look[1], look[2])
     return ActivePath(
         in_conversation_order(keep),
         sidechain,
@@ -217,6 +243,8 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         clear_roots,
         missing_parent,
         history_answers,
+        [chain.by_uuid[uid] for uid in sorted(left_behind, key=chain.position.__getitem__)],
+        reasons.explain(),
     )
 
 
@@ -224,53 +252,6 @@ def _replaced(first: dict[str, Any], summary_roots: dict[str, str | None]) -> bo
     """Whether the history before ``first`` was replaced by a compaction summary (a boundary, or
     a 1.0.x summary root), so that a missing parent loses nothing the model was sent."""
     return first.get("subtype") == "compact_boundary" or first["uuid"] in summary_roots
-
-
-class _SkipReasons:
-    """Why a record off the active path was left out, named by how its branch begins."""
-
-    def __init__(self, chain: Chain, on_path: set[str]) -> None:
-        self.chain, self.on_path = chain, on_path
-        self._memo: dict[str, str] = {}
-
-    def of(self, rec: dict[str, Any]) -> str:
-        trail: list[str] = []
-        seen: set[str] = set()
-        cur: dict[str, Any] | None = rec
-        reason = "records off the active branch"
-        while cur is not None:
-            uid = cur["uuid"]
-            if uid in self._memo:
-                reason = self._memo[uid]
-                break
-            if uid in seen:  # the parent links go round: never reach the path or a root
-                reason = CYCLE
-                break
-            trail.append(uid)
-            seen.add(uid)
-            parent = self.chain.parent(cur)
-            if parent is None or parent in self.on_path:
-                reason = self._branch(cur, parent)
-                break
-            cur = self.chain.by_uuid.get(parent)
-            if cur is None:
-                reason = "records whose parent is not in this file"
-        for uid in trail:
-            self._memo[uid] = reason
-        return reason
-
-    def _branch(self, first: dict[str, Any], parent: str | None) -> str:
-        """The branch's first record tells what happened there."""
-        kind = first.get("type")
-        if is_local_command(first):
-            return LOCAL
-        if kind == "user" and not tool_result_ids(first) and not first.get("isMeta"):
-            return REWOUND  # a prompt replaced by another (the first prompt has no parent)
-        if parent is None:
-            return "records of an earlier conversation in the same file (own root)"
-        if kind == "assistant":
-            return "records of a response that was retried or abandoned"
-        return f"records on a side branch that starts with a {kind} record"
 
 
 __all__ = [

@@ -31,7 +31,8 @@ def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
     last = EndLast(emit, tally)
     b = emit_transcript(t, last.pass_on)
     files = _agent_files(t)
-    counts = check_counts(session_blocks(t.path, t.records, files), tally, 1 + len(files))
+    why = {f"{t.path}:{line}": text for line, text in t.left_out.items()}
+    counts = check_counts(session_blocks(t.path, t.records, files), tally, 1 + len(files), why)
     last.passing = True
     b.note("counts", describe_counts(counts), data=counts)
     last.release()

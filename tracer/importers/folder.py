@@ -77,6 +77,8 @@ def import_folder(
         else:
             row.counts = dict(report.counts)
             row.skipped = sum(report.skipped.values())
+            if report.unreadable:  # "ok" only for a trace every command opens
+                row.error = report.unreadable_text()
         rows.append(row)
     if progress is not None:
         progress(len(sessions), len(sessions), sessions[-1])

@@ -96,6 +96,15 @@ def _emit_loop(b: TraceBuilder, t: Transcript) -> None:
         uses = model_call(b, resp, resent)
         resent = False
         t.report.count("model calls")
+        if resp.error_after is not None:
+            b.note(
+                "error_after_tools",
+                f"Claude Code wrote an API error after this response's tool calls "
+                f"({resp.error_after}) and ran the calls anyway: their results follow, and the "
+                "next request (which leaves the error notice out) carries them",
+                data={"error": resp.error_after},
+            )
+            t.report.count("tool calls run after an API error", len(uses))
         segments = split_at_compactions(resp.after)
         pre, later = segments[0][1], segments[1:]  # later: after a compaction, if any
         stop: int | None = None  # just past the user's interruption, if there is one

@@ -21,6 +21,7 @@ If a settled event ever changes (the transcript was rewritten), nothing more is 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -28,7 +29,7 @@ from typing import Any
 
 from tracer import __version__
 from tracer.errors import UserError
-from tracer.importers.claude_code import analyse, emit_all
+from tracer.importers.claude_code import NOTES, analyse, emit_all, header_source, start_epoch
 from tracer.importers.jsonl import Record, parse_lines
 from tracer.importers.output import ImportReport, created_at
 from tracer.importers.shapes import clean_records
@@ -82,21 +83,38 @@ class LiveImport:
         self.events: list[Event] = []
         """The latest full import, settled or not."""
         self.read_new()
+        source, start = self._header_source()
+        self.writer = TraceWriter(
+            self.output,
+            Header(
+                created=created_at(start), source=source, tracer_version=__version__, paths=None
+            ),
+            keep_time=True,
+            flush=False,
+        )
+
+    def _header_source(self) -> tuple[dict[str, Any], float | None]:
+        """The header's ``source``, as the one-shot import writes it (the Claude Code version,
+        the session id, its title, the notes on what a rebuilt request lacks), from what the
+        transcript holds when the follow starts, and marked ``live``; and when the session
+        began. What was skipped is left out: it is still growing when the header is written."""
         first = next((r for _, r in self.records if r.get("version")), {})
-        source = {
+        source: dict[str, Any] = {
             "kind": "import",
             "format": "claude-code",
             "path": str(self.source),
             "version": first.get("version"),
             "session_id": first.get("sessionId"),
-            "live": True,
         }
-        self.writer = TraceWriter(
-            self.output,
-            Header(created=created_at(None), source=source, tracer_version=__version__, paths=None),
-            keep_time=True,
-            flush=False,
-        )
+        start = None
+        if self.records:
+            with contextlib.suppress(UserError):  # no message yet: what the records say
+                t = analyse(list(self.records), self.source, ImportReport(source=str(self.source)))
+                source, start = header_source(t), start_epoch(t)
+                source.pop("skipped", None)
+        source.setdefault("notes", list(NOTES))
+        source["live"] = True
+        return source, start
 
     # -- reading -------------------------------------------------------------------------------
 

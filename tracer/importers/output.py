@@ -82,6 +82,10 @@ class ImportReport:
     notes: list[str] = field(default_factory=list)
     source_thread: str = ""
     """Which conversation of an API log this import holds (``thread 2``), when it holds many."""
+    unreadable: list[str] = field(default_factory=list)
+    """What the readers would refuse in the trace written (``line N: ...``), asked as each line
+    was written (:class:`~tracer.trace.line_check.LineCheck`); empty when every command opens
+    it."""
 
     def skip(self, what: str, n: int = 1) -> None:
         self.skipped[what] = self.skipped.get(what, 0) + n
@@ -96,7 +100,17 @@ class ImportReport:
             left = ", ".join(f"{v} {k}" for k, v in sorted(self.skipped.items()))
             lines.append(f"skipped: {left}")
         lines += [f"note: {n}" for n in self.notes]
+        if self.unreadable:
+            lines.append(f"error: {self.unreadable_text()}")
         return lines
+
+    def unreadable_text(self) -> str:
+        """One line: the trace written is one the readers refuse, and the first reason."""
+        return (
+            f"the trace written does not pass validate ({len(self.unreadable)} problem(s), "
+            f"first: {self.unreadable[0]}): show, doctor and the exports would refuse it; "
+            "this is a fault of tracer's importer"
+        )
 
 
 def _number(what: str, n: int) -> str:

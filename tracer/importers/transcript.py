@@ -35,6 +35,7 @@ __all__ = [
     "Response",
     "Transcript",
     "api_error",
+    "fold_errors_after_tools",
     "group_calls",
     "mark_resends",
     "prompt_tokens",
@@ -69,6 +70,10 @@ class Response:
     unwritten_input: int | None = None
     """Tokens of input this call's request held that the transcript never wrote (an estimate
     from the usage Claude Code recorded), or ``None``."""
+    error_after: str | None = None
+    """Set when Claude Code wrote an API-error notice after this response's ``tool_use``
+    blocks (the output limit cut the stream after them) and ran the tools anyway (see
+    :func:`fold_errors_after_tools`)."""
 
     def usage(self) -> dict[str, Any]:
         return (self.records[-1].get("message") or {}).get("usage") or {} if self.records else {}
@@ -105,16 +110,55 @@ def mark_resends(responses: list[Response]) -> None:
                 nxt.unwritten_input = grown
 
 
+def fold_errors_after_tools(responses: list[Response]) -> list[Response]:
+    """An API-error notice between a response's ``tool_use`` blocks and their results is no
+    failed call of its own.
+
+    When the output limit cut a response off after its tool calls had streamed whole, Claude
+    Code (2.0.x) wrote a ``<synthetic>`` error record ("...exceeded the 32000 output token
+    maximum") and then ran the calls all the same: their results hang off the error record and
+    the next call answers them. Read as a failed call, the loop ended there and the results
+    were lost. So when a failed call follows a response that has tool calls and nothing yet
+    after them, and what follows the failure answers those calls, the notice joins the
+    response's aftermath (the normalizer drops it from every request, as Claude Code does)."""
+    out: list[Response] = []
+    for resp in responses:
+        prev = out[-1] if out else None
+        if (
+            resp.error is not None
+            and prev is not None
+            and prev.error is None
+            and not prev.after
+            and (asked := {str(b.get("id")) for m in prev.messages for b in m.tool_uses()})
+            and any(
+                str(b.get("tool_use_id")) in asked
+                for m in resp.after
+                if isinstance(m, Message)
+                for b in m.blocks
+                if b.get("type") == "tool_result"
+            )
+        ):
+            prev.after = [*resp.messages, *resp.after]
+            prev.error_after = resp.error
+            continue
+        out.append(resp)
+    return out
+
+
 def group_calls(
     active: list[Record],
     report: ImportReport,
     summary_roots: dict[str, str | None] | None = None,
     clear_roots: dict[str, str] | None = None,
+    left_behind: list[dict[str, Any]] | None = None,
 ) -> tuple[list[Message | Boundary], list[Response]]:
     """Assistant fragments grouped by ``message.id``; other messages follow the call before.
 
     A ``<synthetic>`` API-error message is a call of its own that failed (``Response.error``);
     a 1.0.x summary root (``summary_roots``) gets the compaction boundary 1.0.x never wrote.
+    A fragment ``left_behind`` (see :class:`~tracer.importers.dag.ActivePath`) sends nothing,
+    but its record joins its response's records: the usage Claude Code copied onto it is the
+    whole response's.
     """
     before: list[Message | Boundary] = []
     responses: list[Response] = []
@@ -177,6 +221,10 @@ def group_calls(
             resp.records.append(rec)
         else:
             follow(item)
+    for rec in left_behind or ():
+        resp = by_id.get(str((rec.get("message") or {}).get("id")))
+        if resp is not None:
+            resp.records.append(rec)
     return before, responses
 
 
@@ -210,6 +258,9 @@ class Transcript:
     children: dict[str, Transcript] = field(default_factory=dict)
     """Subagent runs, by the ``tool_use`` id of the Task call that ran them: nested loops."""
     depth: int = 0
+    left_out: dict[int, str] = field(default_factory=dict)
+    """Why each left-out record holding a tool block was left out, by line (for the count
+    check: :attr:`tracer.importers.dag.ActivePath.left_out`)."""
     missing_history: dict[str, Any] | None = None
     """Set when the file continues a conversation that starts elsewhere: the parent its first
     record names (``parent``) and the results that answer calls of that start (``answers``)."""

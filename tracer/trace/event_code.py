@@ -39,18 +39,23 @@ def _scalar(annotation: Any) -> bool:
 
 
 def compile_to_dict(cls: type) -> Callable[[Any], dict[str, Any]]:
-    """``to_dict`` for one event class: ``kind`` and ``stage`` first, a ``None`` field left out,
-    a tuple made a list (looked for only where the annotation allows one)."""
+    """``to_dict`` for one event class: ``kind`` and ``stage`` first, a ``None`` optional field
+    left out, a tuple made a list (looked for only where the annotation allows one).
+
+    A field without a default is written even when it is ``None`` (as JSON ``null``): the
+    reader asks for every such field, and a tool that returned nothing (an imported MCP call
+    whose result has neither content nor ``toolUseResult``) has ``output`` null, not absent."""
     head = {"kind": cls.kind, **({"stage": cls.stage} if cls.stage else {})}  # type: ignore[attr-defined]
     lines = ["def to_dict(self):", f"    out = {head!r}"]
     for f in dataclasses.fields(cls):
         assert f.name.isidentifier()
         value = "v" if _scalar(f.type) else "list(v) if isinstance(v, tuple) else v"
-        lines += [
-            f"    v = self.{f.name}",
-            "    if v is not None:",
-            f"        out[{f.name!r}] = {value}",
-        ]
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        lines += [f"    v = self.{f.name}"]
+        if required:
+            lines += [f"    out[{f.name!r}] = {value}"]
+        else:
+            lines += ["    if v is not None:", f"        out[{f.name!r}] = {value}"]
     lines.append("    return out")
     scope: dict[str, Any] = {}
     exec("\n".join(lines), scope)  # our own field names, see above

@@ -35,9 +35,12 @@ class References:
         self._api_len = 0
         """How many API messages the previous request held (the next prefix can share no more)."""
 
-    def problem(self, event: Any) -> str | None:
+    def problem(self, event: Any, first_block: bool = False) -> str | None:
+        """What ``event`` points at wrongly, or ``None``. ``first_block``: the message's first
+        block is held elsewhere (its ``block_seq`` points at it) and counts too."""
         if isinstance(event, MessageRecorded):
-            self._blocks[event.uuid] = _block_count(event)
+            count = _block_count(event)
+            self._blocks[event.uuid] = count + 1 if first_block and count is not None else count
             if event.type == "attachment":
                 self._attachments.add(event.uuid)
             return None

@@ -29,7 +29,9 @@ def event_problems(data: dict[str, Any]) -> str | None:
     if check is None:
         problems = _unknown_problems(data)
     else:
-        problems = check(data, "") or _inner_problems(kind, data)
+        problems = check(data, "") or inner_problems(kind, data)
+    if not problems:
+        return None  # nearly every event: nothing more to word
     # A missing ``stage`` is implied by the kind: the reader lets it pass (validate does not).
     problems = [p for p in problems if p != "missing 'stage'"]
     missing = [p.split("'")[1] for p in problems if p.startswith("missing '")]
@@ -71,7 +73,13 @@ def _unknown_problems(data: dict[str, Any]) -> list[str]:
     return []
 
 
-def _inner_problems(kind: str, data: dict[str, Any]) -> list[str]:
+#: The kinds :func:`inner_problems` looks inside.
+INNER_KINDS = frozenset({"message", "request", "mapping", "session_start", "response"})
+
+
+def inner_problems(kind: str, data: dict[str, Any]) -> list[str]:
+    """What the schema cannot say of an event sound by it: block shapes, request parts, a
+    title's languages, counts that must not be negative."""
     if kind == "message":
         return _content_problems(data.get("content"), "content")
     if kind == "request":

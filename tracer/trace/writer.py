@@ -26,11 +26,14 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from tracer.trace.compact_json import line_bytes_encoder, line_encoder
 from tracer.trace.events import Event, Header
 from tracer.trace.redact import Redactor
+
+if TYPE_CHECKING:  # the check is the caller's: a recording's writer never imports it
+    from tracer.trace.line_check import LineCheck
 
 _ENCODE = line_encoder()
 _ENCODE_BYTES = line_bytes_encoder()
@@ -74,8 +77,13 @@ class TraceWriter:
         redact: Redactor | None = None,
         flush: bool = True,
         atomic: bool = False,
+        check: LineCheck | None = None,
     ) -> None:
         self.keep_time = keep_time
+        # Asked of each line's object before it is encoded (an import's readers' check). Kept
+        # as the bound method: calling the instance goes through its type's call slot, which
+        # costs as much again, once per line.
+        self._check_line = check.line if check is not None else None
         self.redact = redact if redact is not None else Redactor.from_environ()
         self._flush_each = flush
         """Flush every line (a live recording); an import writes in bulk and calls flush().
@@ -97,7 +105,10 @@ class TraceWriter:
         self._pending = bytearray()
         self._start = time.monotonic()
         self._seq = 0
-        self._write_line(header.to_dict())
+        head = header.to_dict()
+        if check is not None:
+            check.header(head)
+        self._write_line(head)
 
     def write(self, event: Event) -> Event:
         """Stamp ``seq`` and ``t``, write the event as one line, return the stamped copy."""
@@ -113,7 +124,10 @@ class TraceWriter:
         # encoding (ten times the line, on a long one), so a list of them held ten times the
         # trace in memory, and the memory the kernel had to hand over.
         pending = self._pending
-        pending += _ENCODE_BYTES(stamped.to_dict())
+        data = stamped.to_dict()
+        if self._check_line is not None:
+            self._check_line(stamped, data)
+        pending += _ENCODE_BYTES(data)
         pending.append(10)
         if len(pending) >= BULK_BUFFER:
             with self._lock:
@@ -128,7 +142,10 @@ class TraceWriter:
     def _write_flushed(self, event: Event) -> Event:
         self._seq += 1
         stamped = event if self.keep_time and event.seq == self._seq else self._stamp(event)
-        self._write_line(stamped.to_dict())
+        data = stamped.to_dict()
+        if self._check_line is not None:
+            self._check_line(stamped, data)
+        self._write_line(data)
         return stamped
 
     # Calling the writer is writing (it is the loop's event callback): the same function, not a

@@ -3,7 +3,8 @@
 Each file is one pattern seen in a real session, in the record shapes of the Claude Code version
 its name gives (1.0.x: no ``sourceToolAssistantUUID``, sidechains inline; 2.0: agent files beside
 the session; 2.1: ``sourceToolAssistantUUID``, ``slug``, ``subagents/`` folder). The words are our
-own; only the shapes follow the real files. Run: ``python tests/data/claude-code/make.py``.
+own; only the shapes follow the real files. Run: ``python tests/data/claude-code/make.py``
+(issue 34's shapes are written by ``make_record_kinds.py`` beside it).
 """
 
 from __future__ import annotations

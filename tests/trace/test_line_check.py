@@ -1,0 +1,106 @@
+"""The readers' checks asked while a trace is written (:mod:`tracer.trace.line_check`) say what
+``tracer validate`` says of the finished file; the quick soundness test of each line kind
+(:func:`tracer.trace.event_schema.compile_sound`) agrees with the worded checks."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tracer.paths import RECORDINGS_DIR
+from tracer.trace.event_schema import build_schema, compile_schema, compile_sound
+from tracer.trace.events import ToolFinished
+from tracer.trace.line_check import LineCheck
+from tracer.trace.reader import TraceReader
+from tracer.trace.schema import validate_trace
+
+RECORDING = sorted(RECORDINGS_DIR.rglob("*.trace.jsonl"))[0]
+ODD: list[Any] = [None, 7, -1, 1.5, True, "x", [], [7], {}, {"type": 3}, [["u", -1]]]
+
+
+def _objects(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x]
+
+
+def _damaged(rng: random.Random, obj: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(obj)
+    key = rng.choice(sorted(out))
+    if rng.random() < 0.3:
+        del out[key]
+    else:
+        out[key] = rng.choice(ODD)
+    return out
+
+
+def test_the_quick_test_agrees_with_the_worded_checks_on_damaged_lines() -> None:
+    defs = build_schema()["$defs"]
+    sound = {kind: compile_sound(sub, kind) for kind, sub in defs.items()}
+    worded = {kind: compile_schema(sub) for kind, sub in defs.items()}
+    lines = _objects(RECORDING)
+    rng = random.Random(34)
+    seen = {True: 0, False: 0}
+    picked = [rng.choice(lines) for _ in range(2000)]
+    for original, obj in [*((o, o) for o in lines), *((o, _damaged(rng, o)) for o in picked)]:
+        kind = original.get("kind", "header")  # the check of the kind it was, damaged or not
+        said = sound[kind](obj)
+        assert said == (worded[kind](obj, "") == []), (kind, obj)
+        seen[said] += 1
+    assert seen[True] > 100 and seen[False] > 500  # both answers, many times
+
+
+def _check_file(path: Path) -> LineCheck:
+    """Feed a written trace's header and events to a LineCheck, as the writer does."""
+    check = LineCheck()
+    objects = _objects(path)
+    check.header(objects[0])
+    for event, data in zip(TraceReader(path), objects[1:], strict=True):
+        check(event, data)
+    check.finish()
+    return check
+
+
+@pytest.mark.parametrize("path", sorted(RECORDINGS_DIR.rglob("*.trace.jsonl"))[:4], ids=str)
+def test_a_sound_trace_passes(path: Path) -> None:
+    assert validate_trace(path)[1] == []
+    assert _check_file(path).problems == []
+
+
+def test_what_validate_refuses_the_line_check_refuses_on_the_same_line(tmp_path: Path) -> None:
+    # A tool_run whose output is left out: what to_dict did with a None output before it wrote
+    # required fields always.
+    check = LineCheck()
+    objects = _objects(RECORDING)
+    check.header(objects[0])
+    events = list(TraceReader(RECORDING))
+    run = next(i for i, e in enumerate(events) if isinstance(e, ToolFinished))
+    for i, (event, data) in enumerate(zip(events, objects[1:], strict=True)):
+        if i == run:
+            data = {k: v for k, v in data.items() if k != "output"}
+        check(event, data)
+    (problem,) = check.finish()
+    damaged = tmp_path / "t.jsonl"
+    objects[run + 1].pop("output")
+    damaged.write_text("".join(json.dumps(o) + "\n" for o in objects), encoding="utf-8")
+    said = validate_trace(damaged)[1]
+    assert problem == f"line {run + 2}: tool_run event: missing output"
+    assert said[0].startswith(f"{damaged}:{run + 2}: tool_run")
+
+
+def test_a_message_pointing_at_nothing_is_refused() -> None:
+    check = LineCheck()
+    objects = _objects(RECORDING)
+    check.header(objects[0])
+    events = list(TraceReader(RECORDING))
+    at = next(i for i, o in enumerate(objects[1:]) if o.get("block_seq"))
+    for i, (event, data) in enumerate(zip(events, objects[1:], strict=True)):
+        if i == at:
+            from dataclasses import replace
+
+            event = replace(event, block_seq=event.seq)  # points at itself
+        check(event, data)
+    assert any("which is not an earlier mapping" in p for p in check.finish())
