@@ -111,7 +111,9 @@ def register(sub: Any) -> None:
     rec.add_argument(
         "--allow-network",
         action="store_true",
-        help="let sandboxed commands use the network",
+        help="let sandboxed commands use the network: IPv4/IPv6 to wherever the host reaches, "
+        "loopback included, and name resolution; Unix sockets (abstract ones included), netlink "
+        "and vsock stay refused",
     )
     rec.set_defaults(func=_record)
 
