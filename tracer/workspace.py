@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 
 from tracer.agent.processes import run_command
 from tracer.agent.sandbox import Sandbox, allowlisted_environ, launch
+from tracer.agent.totals import Totals
 from tracer.agent.unprivileged import identity_for, needed
 from tracer.errors import UserError
 from tracer.scenario import Scenario, relative_inside
@@ -162,6 +163,7 @@ def prepare_workspace(
     *,
     sandbox: Sandbox | None = None,
     redact: Redactor | None = None,
+    totals: Totals | None = None,
 ) -> None:
     """Write the scenario's files and run its set-up commands for real (walled in like Bash)."""
     for name, content in scenario.workspace.files.items():
@@ -175,7 +177,8 @@ def prepare_workspace(
         target.write_text(content, encoding="utf-8")
     redact = redact or Redactor.from_environ()
     for command in scenario.workspace.setup:
-        with launch(["bash", "-c", command], dirs.workspace, sandbox) as (argv, fds):
+        memory = (totals or Totals()).memory_bytes
+        with launch(["bash", "-c", command], dirs.workspace, sandbox, memory) as (argv, fds):
             done = run_command(
                 argv,
                 cwd=dirs.workspace,

@@ -57,6 +57,7 @@ from typing import Literal
 from tracer.agent import seccomp, unprivileged
 from tracer.agent.limits import limited
 from tracer.agent.pids_cgroup import capped
+from tracer.agent.totals import DEFAULT_TMP_BYTES
 
 #: Variables a command may inherit from the recorder; nothing else passes.
 ALLOWED_NAMES = frozenset(
@@ -102,6 +103,8 @@ class Sandbox:
     """``--disable-userns`` (bwrap 0.8 and later)."""
     filtered: bool = True
     """Load the seccomp filter (where :mod:`tracer.agent.seccomp` has one for this machine)."""
+    tmp_bytes: int = DEFAULT_TMP_BYTES
+    """The size of the private ``/tmp`` (a tmpfs: without it, half the RAM)."""
 
     def wrap(
         self,
@@ -128,8 +131,9 @@ class Sandbox:
             *("--ro-bind", "/", "/"),
             *("--dev", "/dev"),
             *("--proc", "/proc"),
-            # A private /tmp hides other sessions (and our tool-results folder).
-            *("--tmpfs", "/tmp"),
+            # A private /tmp hides other sessions (and our tool-results folder); its size is
+            # memory the host lends, so it is bounded.
+            *("--size", str(self.tmp_bytes), "--tmpfs", "/tmp"),
             *_hidden(workspace),
             *(_resolver() if self.allow_network else []),
             # Last, so that it wins over whatever it lies under: the one writable place.
@@ -207,15 +211,25 @@ def _hidden(workspace: Path) -> list[str]:
 
 
 @contextlib.contextmanager
-def launch(argv: list[str], workspace: Path, sandbox: Sandbox | None) -> Iterator[Launch]:
+def launch(
+    argv: list[str],
+    workspace: Path,
+    sandbox: Sandbox | None,
+    memory_bytes: int | None = None,
+    notes: list[str] | None = None,
+) -> Iterator[Launch]:
     """``argv`` under the limits, in ``sandbox`` when there is one (without one, as root: under a
     uid of its own, :mod:`tracer.agent.unprivileged`), and in a pids cgroup of its own where one
-    can be made (:mod:`tracer.agent.pids_cgroup`: the process limit root obeys)."""
+    can be made (:mod:`tracer.agent.pids_cgroup`: the process limit root obeys), with a memory
+    cgroup of ``memory_bytes`` beside it (what the kernel did there is added to ``notes``)."""
     if sandbox is None:
-        with capped(limited(unprivileged.wrap(argv, workspace))) as full:
+        with capped(limited(unprivileged.wrap(argv, workspace)), memory_bytes, notes) as full:
             yield full, ()
         return
-    with sandbox.launch(argv, workspace) as (walled, fds), capped(walled) as full:
+    with (
+        sandbox.launch(argv, workspace) as (walled, fds),
+        capped(walled, memory_bytes, notes) as full,
+    ):
         yield full, fds
 
 
@@ -266,7 +280,9 @@ NO_SANDBOX_NOTE = no_sandbox_note(chosen=False)
 NO_SANDBOX_CHOSEN_NOTE = no_sandbox_note(chosen=True)
 
 
-def find_sandbox(allow_network: bool = False, choice: str | None = None) -> Sandbox | None:
+def find_sandbox(
+    allow_network: bool = False, choice: str | None = None, tmp_bytes: int = DEFAULT_TMP_BYTES
+) -> Sandbox | None:
     """The sandbox this machine can run, or ``None`` (also when ``choice`` is ``none``)."""
     choice = (choice or os.environ.get("TRACER_SANDBOX") or "auto").lower()
     if choice not in ("auto", "bwrap") or not sys.platform.startswith("linux"):
@@ -275,7 +291,11 @@ def find_sandbox(allow_network: bool = False, choice: str | None = None) -> Sand
     if found is None:
         return None
     return Sandbox(
-        "bwrap", allow_network, disable_userns=found.disable_userns, filtered=found.filtered
+        "bwrap",
+        allow_network,
+        disable_userns=found.disable_userns,
+        filtered=found.filtered,
+        tmp_bytes=tmp_bytes,
     )
 
 
