@@ -25,6 +25,8 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from urllib.parse import quote, quote_plus
 
+from tracer.trace.spellings import base32_forms
+
 #: Derived forms shorter than this are not searched for: they would match by accident.
 MIN_FORM_LENGTH = 6
 
@@ -199,8 +201,9 @@ def _replacement(name: str):  # type: ignore[no-untyped-def]
 def encoded_forms(secret: str) -> set[str]:
     """The ways a command can print ``secret`` re-encoded that can be searched for."""
     raw = secret.encode("utf-8")
-    forms = {raw.hex(), raw.hex().upper(), quote(secret, safe=""), quote_plus(secret)}
-    forms |= {secret[::-1], secret.upper(), secret.lower()}
+    # Case is the redactor's to ignore: no upper- or lower-cased form is needed.
+    forms = {raw.hex(), quote(secret, safe=""), quote_plus(secret), secret[::-1]}
+    forms |= base32_forms(raw)
     for skip in range(3):
         padded = b"\0" * skip + raw
         # Only the characters that depend on the secret's bytes alone: the first ones also
