@@ -95,7 +95,8 @@ def register(sub: Any) -> None:
     rec.add_argument(
         "--i-know",
         action="store_true",
-        help="let --workspace copy a folder that may hold secrets (~/.ssh, /etc, /var, /root…)",
+        help="let --workspace copy a folder that may hold secrets (~/.ssh, /etc, /var, /root, "
+        ".netrc, .git-credentials, .pgpass, .npmrc, .pypirc, .docker/config.json…)",
     )
     rec.add_argument(
         "--timeout",
@@ -189,6 +190,11 @@ def _record_one(args: argparse.Namespace) -> int:
         return record_all(args.debug, args.out)
     if args.out is not None:
         raise UserError("--out DIR goes with --all; a single recording takes -o TRACE")
+    if args.workspace is not None and args.prompt is None:
+        raise UserError(
+            "--workspace DIR goes with --prompt; a scenario brings its own workspace "
+            "(its workspace.files and workspace.setup)"
+        )
     if args.prompt is not None:
         from tracer.agent.model import DEFAULT_MODEL
 

@@ -43,6 +43,14 @@ SENSITIVE_TREES = ("/etc", "/var", "/root", "/proc", "/sys", "/dev")
 #: Folder names that hold keys and credentials, wherever they are (``~/.ssh``, ``~/.aws``):
 #: a path through one, or a folder holding one (a home), is refused unless ``--i-know``.
 SENSITIVE_NAMES = (".ssh", ".aws", ".gnupg", ".config", ".kube", ".docker")
+#: Files that hold passwords and tokens in plain text (``machine … password …``, a URL with
+#: ``user:token@``, ``//registry/:_authToken=``): a folder holding one anywhere is refused
+#: unless ``--i-know``, like a folder holding ``.ssh``.
+CREDENTIAL_FILES = (".netrc", "_netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc")
+#: The same for a path of two parts (Docker's registry logins).
+CREDENTIAL_PATHS = ((".docker", "config.json"),)
+#: How many entries of a folder are looked through for those files before it is copied.
+CREDENTIAL_SCAN_LIMIT = 200_000
 
 
 #: Fixed identity and clock for set-up commands, so git hashes are the same on every run.
@@ -243,6 +251,23 @@ def _sensitive(real: Path) -> str | None:
             return f"inside a {name} folder, where keys and credentials live"
         if (real / name).is_dir():
             return f"a folder holding {name} (a home directory?)"
+    found = _credential_file(real)
+    if found is not None:
+        return f"a folder holding {found}, a file of passwords or tokens"
+    return None
+
+
+def _credential_file(real: Path) -> Path | None:
+    """The first credential file under ``real`` (links not followed), relative to it."""
+    seen = 0
+    for folder, dirs, files in os.walk(real):
+        here = Path(folder)
+        for name in files:
+            if name in CREDENTIAL_FILES or (here.name, name) in CREDENTIAL_PATHS:
+                return (here / name).relative_to(real)
+        seen += len(dirs) + len(files)
+        if seen > CREDENTIAL_SCAN_LIMIT:
+            break
     return None
 
 

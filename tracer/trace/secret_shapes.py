@@ -6,10 +6,11 @@ Two things escape it: a credential that was never in that environment (a key in 
 ``xxd -p``, ``rev``, upper-casing). This module covers what can be covered of both:
 
 * :data:`SHAPES`: the common credential formats, recognised whatever variable (if any) held
-  them — Stripe (``sk_live_``), Slack tokens (``xox*-``) and webhooks, Discord webhooks, JSON Web
-  Tokens, PEM private keys, ``Authorization:`` and ``x-api-key:`` values, AWS, Google, GitHub,
-  GitLab, Anthropic, OpenAI, npm and PyPI keys. These are the formats secret scanners (GitHub's,
-  gitleaks) look for; the patterns here are our own and deliberately few.
+  them — the password of a ``scheme://user:password@host`` URL, Stripe (``sk_live_``), Slack
+  tokens (``xox*-``) and webhooks, Discord webhooks, JSON Web Tokens, PEM private keys,
+  ``Authorization:`` and ``x-api-key:`` values, AWS, Google, GitHub, GitLab, Anthropic, OpenAI,
+  npm and PyPI keys. These are the formats secret scanners (GitHub's, gitleaks) look for; the
+  patterns here are our own and deliberately few.
 * :func:`encoded_forms`: for each known secret, its base64 (standard and URL-safe, at each of the
   three alignments it can have inside a longer stream), hex (both cases), URL-encoded, reversed,
   upper- and lower-cased forms.
@@ -50,6 +51,7 @@ HINTS_OF: dict[str, tuple[str, ...]] = {
     "api_key": ("sk-",),
     "npm_token": ("npm_",),
     "pypi_token": ("pypi-",),
+    "url_password": ("://",),
 }
 HINTS = tuple(hint for hints in HINTS_OF.values() for hint in hints)
 
@@ -57,6 +59,7 @@ HINTS = tuple(hint for hints in HINTS_OF.values() for hint in hints)
 #: ``https://hooks.slack…``, or may be in another case, ``AUTHorization``): where the hints are
 #: is where a match can start.
 ANCHORED = frozenset(HINTS_OF) - {
+    "url_password",
     "slack_webhook",
     "discord_webhook",
     "authorization",
@@ -100,6 +103,13 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("api_key", r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", 0),
         ("npm_token", r"npm_[A-Za-z0-9]{36}", 0),
         ("pypi_token", r"pypi-[\w-]{50,}", 0),
+        # scheme://user:password@host: the password goes, the rest stays (a mark already there
+        # is not marked again).
+        (
+            "url_password",
+            _KEEP_PREFIX + r"\b[a-zA-Z][\w+.-]*://[^/:@\s\"']*:)(?!\[REDACTED)[^/@\s\"']+(?=@)",
+            0,
+        ),
     )
 )
 
