@@ -12,8 +12,8 @@ Two things escape it: a credential that was never in that environment (a key in 
   npm and PyPI keys. These are the formats secret scanners (GitHub's, gitleaks) look for; the
   patterns here are our own and deliberately few.
 * :func:`encoded_forms`: for each known secret, its base64 (standard and URL-safe, at each of the
-  three alignments it can have inside a longer stream), hex (both cases), URL-encoded, reversed,
-  upper- and lower-cased forms.
+  three alignments it can have inside a longer stream), base32 (at each of five), hex,
+  URL-encoded and reversed forms; case is ignored by the search (:mod:`.secret_scan`).
 
 What cannot be caught is said in the README's safety section: a secret split across lines
 (``fold``), compressed, encrypted, or encoded in any way not listed here.
