@@ -16,6 +16,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tracer.agent.totals import (
+    DEFAULT_MEMORY_BYTES,
+    DEFAULT_TMP_BYTES,
+    DEFAULT_WORKSPACE_BYTES,
+    Totals,
+    parse_size,
+    shown,
+)
 from tracer.cli_args import seconds, whole_number
 from tracer.errors import UserError
 from tracer.paths import CHECKOUT, resolve_scenario
@@ -87,7 +95,8 @@ def register(sub: Any) -> None:
     rec.add_argument(
         "--i-know",
         action="store_true",
-        help="let --workspace copy a folder that may hold secrets (~/.ssh, /etc, /var, /root…)",
+        help="let --workspace copy a folder that may hold secrets (~/.ssh, /etc, /var, /root, "
+        ".netrc, .git-credentials, .pgpass, .npmrc, .pypirc, .docker/config.json…)",
     )
     rec.add_argument(
         "--timeout",
@@ -111,9 +120,32 @@ def register(sub: Any) -> None:
     rec.add_argument(
         "--allow-network",
         action="store_true",
-        help="let sandboxed commands use the network",
+        help="let sandboxed commands use the network: IPv4/IPv6 to wherever the host reaches, "
+        "loopback included, and name resolution; Unix sockets (abstract ones included), netlink "
+        "and vsock stay refused",
     )
+    for option, default, what in (
+        ("--max-memory", DEFAULT_MEMORY_BYTES, "memory of all of a command's processes together, "
+         "what they put in /tmp included (a memory cgroup, where one can be made)"),
+        ("--max-tmp", DEFAULT_TMP_BYTES, "size of the sandbox's private /tmp"),
+        ("--max-workspace", DEFAULT_WORKSPACE_BYTES, "what the workspace may hold on disk; past "
+         "it after a command, the session ends"),
+    ):  # fmt: skip
+        rec.add_argument(
+            option,
+            type=_size,
+            default=default,
+            metavar="SIZE",
+            help=f"{what} (default {shown(default)}; K, M or G)",
+        )
     rec.set_defaults(func=_record)
+
+
+def _size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _scenario_path(arg: str) -> Path:
@@ -148,7 +180,8 @@ def _record_one(args: argparse.Namespace) -> int:
     from tracer.record import record_prompt, record_scenario
     from tracer.scenario import load_scenario
 
-    walls = {"sandbox": args.sandbox, "allow_network": args.allow_network}
+    totals = Totals(args.max_memory, args.max_tmp, args.max_workspace)
+    walls = {"sandbox": args.sandbox, "allow_network": args.allow_network, "totals": totals}
     if args.all:
         if args.output is not None:  # never the clone's recordings/ when a folder was meant
             raise UserError(
@@ -157,6 +190,11 @@ def _record_one(args: argparse.Namespace) -> int:
         return record_all(args.debug, args.out)
     if args.out is not None:
         raise UserError("--out DIR goes with --all; a single recording takes -o TRACE")
+    if args.workspace is not None and args.prompt is None:
+        raise UserError(
+            "--workspace DIR goes with --prompt; a scenario brings its own workspace "
+            "(its workspace.files and workspace.setup)"
+        )
     if args.prompt is not None:
         from tracer.agent.model import DEFAULT_MODEL
 

@@ -25,9 +25,10 @@ from typing import Any
 
 from tracer import __version__
 from tracer.agent.hide_environ import hidden_from_children
-from tracer.agent.pids_cgroup import remove_pending
+from tracer.agent.pids_cgroup import hierarchy, remove_pending
 from tracer.agent.processes import become_subreaper, children, kill_orphans
 from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbox, find_sandbox
+from tracer.agent.totals import Totals, shown
 from tracer.errors import UserError
 from tracer.interrupts import Interrupts
 from tracer.recorder import write_session
@@ -63,6 +64,7 @@ def record_scenario(
     timeout: float | None = None,
     sandbox: bool | None = None,
     allow_network: bool = False,
+    totals: Totals | None = None,
 ) -> Path:
     """Play a scenario against the scripted model and write its trace to ``output``.
 
@@ -75,14 +77,15 @@ def record_scenario(
     from tracer.agent.session import Session
 
     validator = validator or validate_request
+    totals = totals or Totals()
     wanted = scenario.sandbox if sandbox is None else sandbox
-    walls = _walls(wanted, allow_network or scenario.allow_network)
+    walls = _walls(wanted, allow_network or scenario.allow_network, totals)
     redact = Redactor.from_environ()
 
     dirs = SessionDirs.create()
     try:
         with Interrupts() as interrupts, _guarded(redact, walls):
-            prepare_workspace(scenario, dirs, sandbox=walls, redact=redact)
+            prepare_workspace(scenario, dirs, sandbox=walls, redact=redact, totals=totals)
             source = {
                 "kind": "scenario",
                 "name": scenario.name,
@@ -100,7 +103,7 @@ def record_scenario(
                 max_turns=max_turns or scenario.max_turns,
                 **({"timeout": timeout} if timeout else {}),
             )
-            session.ctx.sandbox, session.ctx.redact = walls, redact
+            session.ctx.sandbox, session.ctx.redact, session.ctx.totals = walls, redact, totals
             _run(session, output, _header(source, dirs), debug, also or [], redact, interrupts)
     finally:
         dirs.cleanup()
@@ -122,6 +125,7 @@ def record_prompt(
     sandbox: bool | None = None,
     allow_network: bool = False,
     i_know: bool = False,
+    totals: Totals | None = None,
 ) -> Path:
     """Run a real model on ``prompt`` (``ANTHROPIC_API_KEY``, optional ``ANTHROPIC_BASE_URL``).
 
@@ -138,7 +142,8 @@ def record_prompt(
         refuse_source(workspace_from, i_know=i_know) if workspace_from is not None else None
     )
     wanted = True if sandbox is None else sandbox
-    walls = _walls(wanted, allow_network)
+    totals = totals or Totals()
+    walls = _walls(wanted, allow_network, totals)
     redact = Redactor.from_environ(api_key=api_key)
     dirs = SessionDirs.create()
     try:
@@ -157,7 +162,7 @@ def record_prompt(
                 interactive=sys.stdin.isatty(),
                 **({"timeout": timeout} if timeout else {}),
             )
-            session.ctx.sandbox, session.ctx.redact = walls, redact
+            session.ctx.sandbox, session.ctx.redact, session.ctx.totals = walls, redact, totals
             source = {"kind": "model", "model": model, **_sandbox_field(wanted, walls)}
             # The SDK client holds the key now: out of the environment before any child exists.
             with _guarded(redact, walls):
@@ -168,21 +173,28 @@ def record_prompt(
     return output
 
 
-def _walls(wanted: bool | None, allow_network: bool) -> Sandbox | None:
+def _walls(wanted: bool | None, allow_network: bool, totals: Totals) -> Sandbox | None:
     """The sandbox to use (the default, unless ``wanted`` is false); says in one line, once
-    per process, when there is none and what that gives up."""
+    per process, when there is none and what that gives up, and when the memory total cannot
+    be held here (no memory cgroup)."""
+    if hierarchy("memory") is None:
+        _note_once(
+            f"no memory cgroup can be made here: the memory total ({shown(totals.memory_bytes)},"
+            " --max-memory) is not held; each process keeps its own address-space limit",
+            "limit",
+        )
     if wanted is False:
         _note_once(NO_SANDBOX_CHOSEN_NOTE)
         return None
-    walls = find_sandbox(allow_network)
+    walls = find_sandbox(allow_network, tmp_bytes=totals.tmp_bytes)
     if walls is None:
         _note_once(NO_SANDBOX_NOTE)
     return walls
 
 
 @functools.cache
-def _note_once(note: str) -> None:
-    print(f"tracer: note: {note}", file=sys.stderr)
+def _note_once(note: str, kind: str = "note") -> None:
+    print(f"tracer: {kind}: {note}", file=sys.stderr)
 
 
 def _sandbox_field(wanted: bool | None, walls: Sandbox | None) -> dict[str, Any]:

@@ -6,7 +6,7 @@ the way the recorder does what only the edge can do: with ``--debug`` it prints 
 ``[DEBUG]`` lines to stderr as they happen; it copies every result that was persisted for being
 too large (and a command's rolled-over output) beside the trace, so the trace still points at
 something once the session's temporary folders are gone; and when a stop signal cut the turn
-short it says which one in the ``terminal`` event.
+short it says which one in the ``terminal`` event (and which total, when one ended it).
 
 :func:`write_session` runs a session into a trace: whatever happens (Ctrl-C, a stop signal, a
 bug of ours), the trace ends with a ``terminal`` event, so it reads back as a whole session.
@@ -44,6 +44,8 @@ class Recorder:
     also: list[Callable[[Event], Any]] = field(default_factory=list)
     ended: bool = False
     interrupts: Interrupts | None = None
+    limit_reached: Callable[[], str | None] | None = None
+    """Why the session had to stop because a total was passed (:mod:`tracer.agent.totals`)."""
 
     def __call__(self, event: Event) -> Event:
         if isinstance(event, ResultMapped) and event.persisted:
@@ -57,6 +59,8 @@ class Recorder:
         if isinstance(event, SessionEnded) and not event.error and self._stopped():
             # The loop ends a turn cut short by any stop signal as aborted_tools; say which.
             event = replace(event, error=self.interrupts.reason)  # type: ignore[union-attr]
+        if isinstance(event, SessionEnded) and not event.error and self.limit_reached:
+            event = replace(event, error=self.limit_reached())
         stamped = self.writer.write(event)
         if isinstance(event, DebugHook) and self.debug_stream is not None:
             line = printable(self.writer.redact(shown_line(event)))  # it quotes the model
@@ -106,7 +110,13 @@ def write_session(
     """Run ``session`` into a trace at ``output``; the trace ends with ``terminal`` whatever
     happens."""
     with TraceWriter(output, header, redact=redact) as writer:
-        recorder = Recorder(writer, sys.stderr if debug else None, also, interrupts=interrupts)
+        recorder = Recorder(
+            writer,
+            sys.stderr if debug else None,
+            also,
+            interrupts=interrupts,
+            limit_reached=lambda: getattr(getattr(session, "ctx", None), "stopped", None),
+        )
         try:
             recorder(session.start_event())
             session.run(recorder)

@@ -16,16 +16,19 @@ relative is the check in ``utils/permissions/filesystem.ts`` that keeps writes i
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from tracer.agent.processes import run_command
 from tracer.agent.sandbox import Sandbox, allowlisted_environ, launch
-from tracer.agent.unprivileged import needed
+from tracer.agent.totals import Totals
+from tracer.agent.unprivileged import identity_for, needed
 from tracer.errors import UserError
 from tracer.scenario import Scenario, relative_inside
 from tracer.trace.redact import Redactor
@@ -40,6 +43,14 @@ SENSITIVE_TREES = ("/etc", "/var", "/root", "/proc", "/sys", "/dev")
 #: Folder names that hold keys and credentials, wherever they are (``~/.ssh``, ``~/.aws``):
 #: a path through one, or a folder holding one (a home), is refused unless ``--i-know``.
 SENSITIVE_NAMES = (".ssh", ".aws", ".gnupg", ".config", ".kube", ".docker")
+#: Files that hold passwords and tokens in plain text (``machine … password …``, a URL with
+#: ``user:token@``, ``//registry/:_authToken=``): a folder holding one anywhere is refused
+#: unless ``--i-know``, like a folder holding ``.ssh``.
+CREDENTIAL_FILES = (".netrc", "_netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc")
+#: The same for a path of two parts (Docker's registry logins).
+CREDENTIAL_PATHS = ((".docker", "config.json"),)
+#: How many entries of a folder are looked through for those files before it is copied.
+CREDENTIAL_SCAN_LIMIT = 200_000
 
 
 #: Fixed identity and clock for set-up commands, so git hashes are the same on every run.
@@ -67,15 +78,23 @@ class SessionDirs:
 
     @classmethod
     def create(cls) -> SessionDirs:
-        # A fixed parent keeps path lengths equal from run to run, so request sizes match too.
-        base = "/tmp" if os.path.isdir("/tmp") else None
+        # A fixed parent keeps path lengths equal from run to run, so request sizes match too
+        # (TRACER_SESSIONS_DIR moves it: the tests keep the folders of killed recorders apart).
+        base = os.environ.get("TRACER_SESSIONS_DIR") or ("/tmp" if os.path.isdir("/tmp") else None)
+        remove_stale(Path(base or tempfile.gettempdir()))
         root = Path(tempfile.mkdtemp(prefix="tracer-", dir=base))
+        (root / OWNER_FILE).write_text(_owner_mark(os.getpid()) or "")
         (root / "workspace").mkdir()
         if needed():
-            # Without a sandbox, root's commands run under a uid of their own
-            # (tracer.agent.unprivileged) that must pass through here to its workspace: the
-            # folder may be crossed, not listed, and the recorder's tool-results stay closed.
-            root.chmod(0o711)
+            # As root, commands run under a uid of the session's own (tracer.agent.unprivileged),
+            # sandboxed or not. The session folder is root's and that uid's group's, 0710: that
+            # uid may cross it to its workspace (0700, its own), nobody else may even cross it,
+            # and the recorder's tool-results stay closed. Root reads everything regardless.
+            who = identity_for(root / "workspace")
+            os.chown(root, 0, who.gid)
+            root.chmod(0o710)
+            os.chown(root / "workspace", who.uid, who.gid)
+            (root / "workspace").chmod(0o700)
             (root / "tool-results").mkdir(mode=0o700)
         return cls(root)
 
@@ -96,6 +115,53 @@ class SessionDirs:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+#: The file in a session folder naming the recorder that made it: its pid and start time.
+OWNER_FILE = "recorder"
+
+
+def _owner_mark(pid: int) -> str | None:
+    """``pid`` and its start time (field 22 of ``/proc/PID/stat``): a pid used again by
+    another process does not pass for the recorder."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            start = fh.read().rsplit(b")", 1)[1].split()[19].decode()
+    except (OSError, IndexError):
+        return None
+    return f"{pid} {start}"
+
+
+@functools.cache
+def remove_stale(base: Path) -> list[Path]:
+    """Once per process: remove the session folders (ours, ``tracer-*`` under ``base``) whose
+    recorder is gone, killed before it could clean up, and say so in one line each. Only a
+    folder that names its recorder is touched, and never one whose recorder still runs."""
+    removed: list[Path] = []
+    try:
+        entries = list(base.iterdir())
+    except OSError:
+        return removed
+    for folder in entries:
+        if not folder.name.startswith("tracer-"):
+            continue
+        try:
+            if folder.is_symlink() or folder.stat().st_uid != os.geteuid():
+                continue
+            pid, _, _start = (folder / OWNER_FILE).read_text().partition(" ")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not pid.isdigit() or _owner_mark(int(pid)) == f"{pid} {_start}":
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.exists():
+            removed.append(folder)
+            print(
+                f"tracer: removed {folder}, the workspace of a recorder that was killed "
+                f"(pid {pid})",
+                file=sys.stderr,
+            )
+    return removed
+
+
 SETUP_TIMEOUT_S = 120.0
 
 
@@ -105,6 +171,7 @@ def prepare_workspace(
     *,
     sandbox: Sandbox | None = None,
     redact: Redactor | None = None,
+    totals: Totals | None = None,
 ) -> None:
     """Write the scenario's files and run its set-up commands for real (walled in like Bash)."""
     for name, content in scenario.workspace.files.items():
@@ -118,7 +185,8 @@ def prepare_workspace(
         target.write_text(content, encoding="utf-8")
     redact = redact or Redactor.from_environ()
     for command in scenario.workspace.setup:
-        with launch(["bash", "-c", command], dirs.workspace, sandbox) as (argv, fds):
+        memory = (totals or Totals()).memory_bytes
+        with launch(["bash", "-c", command], dirs.workspace, sandbox, memory) as (argv, fds):
             done = run_command(
                 argv,
                 cwd=dirs.workspace,
@@ -183,6 +251,23 @@ def _sensitive(real: Path) -> str | None:
             return f"inside a {name} folder, where keys and credentials live"
         if (real / name).is_dir():
             return f"a folder holding {name} (a home directory?)"
+    found = _credential_file(real)
+    if found is not None:
+        return f"a folder holding {found}, a file of passwords or tokens"
+    return None
+
+
+def _credential_file(real: Path) -> Path | None:
+    """The first credential file under ``real`` (links not followed), relative to it."""
+    seen = 0
+    for folder, dirs, files in os.walk(real):
+        here = Path(folder)
+        for name in files:
+            if name in CREDENTIAL_FILES or (here.name, name) in CREDENTIAL_PATHS:
+                return (here / name).relative_to(real)
+        seen += len(dirs) + len(files)
+        if seen > CREDENTIAL_SCAN_LIMIT:
+            break
     return None
 
 

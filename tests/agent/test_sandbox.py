@@ -19,6 +19,7 @@ from tracer.agent.sandbox import Sandbox, allowlisted_environ, find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
 from tracer.paths import ROOT
+from tracer.workspace import SessionDirs
 
 SECRET = "sandbox-secret-0123456789"
 
@@ -35,10 +36,11 @@ def _run(ctx: ToolContext, command: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    ws = tmp_path / "workspace"
-    ws.mkdir()
-    return ws
+def workspace() -> Iterator[Path]:
+    # A session's own folder: as root, the sandbox's uid must be able to reach its workspace.
+    dirs = SessionDirs.create()
+    yield dirs.workspace
+    dirs.cleanup()
 
 
 @pytest.fixture

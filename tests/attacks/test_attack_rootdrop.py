@@ -205,7 +205,7 @@ def test_the_notes_say_what_each_case_keeps() -> None:
         assert "network" in root and "network" in user  # neither hides it
 
 
-def _uncapped(argv: list[str]) -> Any:
+def _uncapped(argv: list[str], *_totals: Any) -> Any:
     import contextlib
 
     return contextlib.nullcontext(argv)

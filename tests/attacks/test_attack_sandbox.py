@@ -8,6 +8,7 @@ nothing can remount the disk writable and unmount /proc to see the host's.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +34,11 @@ def walls() -> Sandbox:
 
 
 @pytest.fixture
-def ctx(tmp_path: Path, walls: Sandbox) -> ToolContext:
-    ws = tmp_path / "workspace"
-    ws.mkdir()
-    return ToolContext(workspace=ws, sandbox=walls)
+def ctx(walls: Sandbox) -> Iterator[ToolContext]:
+    # A session's own folder: as root, the sandbox's uid must be able to reach its workspace.
+    dirs = SessionDirs.create()
+    yield ToolContext(workspace=dirs.workspace, sandbox=walls)
+    dirs.cleanup()
 
 
 def _run(ctx: ToolContext, command: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +47,11 @@ TEXTS = [
 
 def _needle_by_needle(redact: Redactor, line: bytes) -> bool:
     """What the writer asked of every line before the one-pass search: each JSON form of each
-    secret searched for in turn, then the shapes whose hints the decoded line holds."""
-    if any(form.encode("utf-8", "surrogatepass") in line for form in redact._in_json):
+    secret searched for in turn (in any case), then the shapes whose hints the decoded line
+    holds."""
+    if any(
+        form.encode("utf-8", "surrogatepass").lower() in line.lower() for form in redact._in_json
+    ):
         return True
     return redact.shapes and holds_a_shape(line.decode("utf-8", "surrogatepass"))
 
@@ -122,8 +126,8 @@ def test_text_and_bytes_redact_as_before(search: str) -> None:
     redact = Redactor(SECRETS, shapes=True)
     for text in TEXTS:
         slow = text
-        for form, name in redact.secrets:
-            slow = slow.replace(form, f"[REDACTED:{name}]")
+        for form, name in redact.secrets:  # each in turn, longest first, in any case
+            slow = re.sub(re.escape(form), f"[REDACTED:{name}]", slow, flags=re.IGNORECASE)
         slow = redact_shapes(slow)
         assert redact.text(text) == slow, text
         assert redact.bytes(text.encode() + b" \xff") == slow.encode() + b" \xff", text

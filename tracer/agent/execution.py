@@ -132,12 +132,15 @@ class ToolRunner:
         try:
             if len(runnable) == 1:
                 self._call_one(*runnable[0])
-                return
-            with ThreadPoolExecutor(max_workers=MAX_PARALLEL_TOOLS) as pool:
-                for future in [pool.submit(self._call_one, c, o) for c, o in runnable]:
-                    future.result()
+            else:
+                with ThreadPoolExecutor(max_workers=MAX_PARALLEL_TOOLS) as pool:
+                    for future in [pool.submit(self._call_one, c, o) for c, o in runnable]:
+                        future.result()
         except KeyboardInterrupt:
             self._interrupt(runnable)
+        if self.ctx.stopped:
+            # A total was passed (tracer.agent.totals): the turn ends here, and the session.
+            self.aborted = True
 
     def _call_one(self, call: ToolCall, outcome: Outcome) -> None:
         tool = self.tools[call.name]

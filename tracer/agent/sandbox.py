@@ -19,6 +19,12 @@ trace (and goes back to the model). Three walls keep the recorder and the machin
   root-owned secret lives (``/root``, the recorder's ``HOME``, ``/run``, ``/etc/shadow``, the SSH
   host keys) covered by empty folders; and a seccomp filter (:mod:`tracer.agent.seccomp`).
 
+``nobody`` in a namespace bwrap made is whoever started bwrap on the host: started by root, the
+command would own every root-owned file (no capability needed) and make root's files, a set-uid
+bash among them. So as root, bwrap itself starts as the session's unprivileged uid
+(:func:`tracer.agent.unprivileged.as_user`), whose workspace is its own (``0700``) and is mounted
+``nosuid,nodev`` inside. Root's recorder still reads and writes it: root passes any permission.
+
 There used to be an ``unshare`` fallback. It is gone: it mapped the command to root in its
 namespace, which can unmount ``/proc`` and see every host process, and it left the disk writable,
 so it promised walls it did not have. Where bwrap cannot start, there is no namespace sandbox and
@@ -42,6 +48,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +57,7 @@ from typing import Literal
 from tracer.agent import seccomp, unprivileged
 from tracer.agent.limits import limited
 from tracer.agent.pids_cgroup import capped
+from tracer.agent.totals import DEFAULT_TMP_BYTES
 
 #: Variables a command may inherit from the recorder; nothing else passes.
 ALLOWED_NAMES = frozenset(
@@ -95,9 +103,22 @@ class Sandbox:
     """``--disable-userns`` (bwrap 0.8 and later)."""
     filtered: bool = True
     """Load the seccomp filter (where :mod:`tracer.agent.seccomp` has one for this machine)."""
+    tmp_bytes: int = DEFAULT_TMP_BYTES
+    """The size of the private ``/tmp`` (a tmpfs: without it, half the RAM)."""
 
-    def wrap(self, argv: list[str], workspace: Path, seccomp_fd: int | None = None) -> list[str]:
+    def wrap(
+        self,
+        argv: list[str],
+        workspace: Path,
+        seccomp_fd: int | None = None,
+        workspace_fd: int | None = None,
+    ) -> list[str]:
+        """The bwrap command line. ``workspace_fd``, an ``O_PATH`` descriptor of the workspace,
+        is bound instead of its path: what bwrap binds is the folder the recorder handed over,
+        even if the path was swapped for a link in between (bwrap still walks to it by its
+        path, so the folders above must be crossable by the uid it runs as)."""
         ws = str(workspace)
+        bind = ("--bind-fd", str(workspace_fd)) if workspace_fd is not None else ("--bind", ws)
         return [
             "bwrap",
             *("--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)),
@@ -110,12 +131,14 @@ class Sandbox:
             *("--ro-bind", "/", "/"),
             *("--dev", "/dev"),
             *("--proc", "/proc"),
-            # A private /tmp hides other sessions (and our tool-results folder).
-            *("--tmpfs", "/tmp"),
+            # A private /tmp hides other sessions (and our tool-results folder); its size is
+            # memory the host lends, so it is bounded.
+            *("--size", str(self.tmp_bytes), "--tmpfs", "/tmp"),
             *_hidden(workspace),
             *(_resolver() if self.allow_network else []),
             # Last, so that it wins over whatever it lies under: the one writable place.
-            *("--bind", ws, ws),
+            # bwrap mounts it nosuid and nodev: a set-uid file made there raises no one.
+            *(*bind, ws),
             *("--chdir", ws),
             *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
             "--",
@@ -127,21 +150,45 @@ class Sandbox:
         """The full command line (limits, bwrap, filter) and the descriptors it needs passed.
 
         The filter travels in a file descriptor of its own for each command: bwrap reads it to
-        the end, so two commands must never share one (they run in parallel)."""
+        the end, so two commands must never share one (they run in parallel).
+
+        As root, bwrap itself starts as the session's unprivileged uid
+        (:func:`tracer.agent.unprivileged.as_user`), so that the user namespace it makes maps the
+        command's ``nobody`` onto that uid, not onto the host's root: what the command makes is
+        that uid's on the host, and what only root may read stays unreadable."""
         program = seccomp.program() if self.filtered else None
-        if program is None:
-            yield limited(self.wrap(argv, workspace)), ()
-            return
-        fd = os.memfd_create("tracer-seccomp", 0)  # not inherited unless passed
-        try:
-            os.write(fd, program)
-            os.lseek(fd, 0, os.SEEK_SET)
-            yield limited(self.wrap(argv, workspace, fd)), (fd,)
-        finally:
-            os.close(fd)
+        with contextlib.ExitStack() as stack:
+            fds: list[int] = []
+            seccomp_fd = workspace_fd = None
+            if program is not None:
+                seccomp_fd = os.memfd_create("tracer-seccomp", 0)  # not inherited unless passed
+                stack.callback(os.close, seccomp_fd)
+                os.write(seccomp_fd, program)
+                os.lseek(seccomp_fd, 0, os.SEEK_SET)
+                fds.append(seccomp_fd)
+            who = None
+            if unprivileged.needed():
+                who = unprivileged.identity_for(workspace)
+                closed = unprivileged.closed_above(os.path.realpath(workspace), who)
+                if closed is not None:
+                    # bwrap resolves even a bound descriptor by its path.
+                    raise OSError(
+                        f"the workspace {workspace} lies under {closed}, which the sandbox's "
+                        f"uid {who.uid} cannot cross; use a workspace under an open folder"
+                    )
+                unprivileged.hand_over(workspace, who)
+                workspace_fd = os.open(workspace, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+                stack.callback(os.close, workspace_fd)
+                fds.append(workspace_fd)
+            walled = self.wrap(argv, workspace, seccomp_fd, workspace_fd)
+            if who is not None:
+                walled = unprivileged.as_user(walled, who)
+            yield limited(walled), tuple(fds)
 
     def describe(self) -> str:
-        walls = "uid nobody without capabilities, own PID namespace and /proc"
+        walls = "uid nobody without capabilities"
+        walls += " (an unprivileged uid on the host)" if unprivileged.needed() else ""
+        walls += ", own PID namespace and /proc"
         walls += ", workspace the only writable place"
         walls += ", seccomp" if self.filtered and seccomp.program() is not None else ""
         walls += ", network on" if self.allow_network else ", network off"
@@ -164,15 +211,25 @@ def _hidden(workspace: Path) -> list[str]:
 
 
 @contextlib.contextmanager
-def launch(argv: list[str], workspace: Path, sandbox: Sandbox | None) -> Iterator[Launch]:
+def launch(
+    argv: list[str],
+    workspace: Path,
+    sandbox: Sandbox | None,
+    memory_bytes: int | None = None,
+    notes: list[str] | None = None,
+) -> Iterator[Launch]:
     """``argv`` under the limits, in ``sandbox`` when there is one (without one, as root: under a
     uid of its own, :mod:`tracer.agent.unprivileged`), and in a pids cgroup of its own where one
-    can be made (:mod:`tracer.agent.pids_cgroup`: the process limit root obeys)."""
+    can be made (:mod:`tracer.agent.pids_cgroup`: the process limit root obeys), with a memory
+    cgroup of ``memory_bytes`` beside it (what the kernel did there is added to ``notes``)."""
     if sandbox is None:
-        with capped(limited(unprivileged.wrap(argv, workspace))) as full:
+        with capped(limited(unprivileged.wrap(argv, workspace)), memory_bytes, notes) as full:
             yield full, ()
         return
-    with sandbox.launch(argv, workspace) as (walled, fds), capped(walled) as full:
+    with (
+        sandbox.launch(argv, workspace) as (walled, fds),
+        capped(walled, memory_bytes, notes) as full,
+    ):
         yield full, fds
 
 
@@ -223,7 +280,9 @@ NO_SANDBOX_NOTE = no_sandbox_note(chosen=False)
 NO_SANDBOX_CHOSEN_NOTE = no_sandbox_note(chosen=True)
 
 
-def find_sandbox(allow_network: bool = False, choice: str | None = None) -> Sandbox | None:
+def find_sandbox(
+    allow_network: bool = False, choice: str | None = None, tmp_bytes: int = DEFAULT_TMP_BYTES
+) -> Sandbox | None:
     """The sandbox this machine can run, or ``None`` (also when ``choice`` is ``none``)."""
     choice = (choice or os.environ.get("TRACER_SANDBOX") or "auto").lower()
     if choice not in ("auto", "bwrap") or not sys.platform.startswith("linux"):
@@ -232,7 +291,11 @@ def find_sandbox(allow_network: bool = False, choice: str | None = None) -> Sand
     if found is None:
         return None
     return Sandbox(
-        "bwrap", allow_network, disable_userns=found.disable_userns, filtered=found.filtered
+        "bwrap",
+        allow_network,
+        disable_userns=found.disable_userns,
+        filtered=found.filtered,
+        tmp_bytes=tmp_bytes,
     )
 
 
@@ -242,7 +305,15 @@ def _working_bwrap() -> Sandbox | None:
     and still be refused user namespaces, and older ones lack ``--disable-userns``."""
     if shutil.which("bwrap") is None:
         return None
-    probe = Path("/tmp") if Path("/tmp").is_dir() else Path.cwd()
+    # A folder of its own: as root, the probe's workspace is handed to an unprivileged uid.
+    probe = Path(tempfile.mkdtemp(prefix="tracer-probe-"))
+    try:
+        return _first_that_starts(probe)
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
+
+
+def _first_that_starts(probe: Path) -> Sandbox | None:
     for candidate in (
         Sandbox(),
         Sandbox(disable_userns=False),
@@ -253,6 +324,7 @@ def _working_bwrap() -> Sandbox | None:
                 proc = subprocess.run(
                     argv,
                     env={"PATH": os.environ.get("PATH", os.defpath)},
+                    cwd=probe,
                     stdin=subprocess.DEVNULL,
                     capture_output=True,
                     timeout=10,

@@ -10,7 +10,13 @@ default: mounting, the kernel keyring (which no namespace separates), module and
 ``perf_event_open``, ``userfaultfd``, ``io_uring`` and ``open_by_handle_at`` (the classic way out
 of a container). Each refusal is ``EPERM``, so a program sees a plain error and goes on.
 
-The program is classic BPF, built here byte by byte (no libseccomp): it is 40-odd instructions,
+Socket families are filtered by the first argument of ``socket``: Unix, netlink and vsock are
+refused (:data:`REFUSED_FAMILIES`), and ``socketpair(AF_UNIX, SOCK_DGRAM)`` too, since an unbound
+datagram socket reaches any socket file or abstract name by ``sendto``. A connected stream pair
+(asyncio's self-pipe, libuv's child pipes) reaches nothing else, so it is left. ``personality``
+may only ask, or set plain Linux.
+
+The program is classic BPF, built here byte by byte (no libseccomp): it is 60-odd instructions,
 and ``bwrap --seccomp FD`` loads it (or, as root without bwrap, the trampoline of
 :mod:`tracer.agent.unprivileged`). System call numbers differ from one architecture to the next,
 so there is a table per architecture, and the program's first test is that the call comes from
@@ -35,6 +41,19 @@ AUDIT_ARCH_X86_64 = 0xC000003E
 AUDIT_ARCH_AARCH64 = 0xC00000B7
 _X32_BIT = 0x40000000
 _AF_UNIX = 1
+_AF_NETLINK = 16
+_AF_VSOCK = 40
+#: Socket families a command may not open: Unix sockets (``/run/docker.sock``, and with the
+#: network on, every abstract socket of the host's network namespace), netlink (the kernel's
+#: own sockets: routing, audit, uevents) and vsock (the hypervisor's side of a virtual machine).
+REFUSED_FAMILIES = (_AF_UNIX, _AF_NETLINK, _AF_VSOCK)
+_SOCK_DGRAM = 2
+_SOCK_TYPE_MASK = 0xF
+#: ``personality(PER_LINUX)`` and ``personality(0xffffffff)`` (a question, changing nothing)
+#: are all a shell's programs ask; the rest turn off address randomisation
+#: (``ADDR_NO_RANDOMIZE``) or make data executable (``READ_IMPLIES_EXEC``).
+_PER_LINUX = 0
+_PER_QUERY = 0xFFFFFFFF
 _EPERM = 1
 
 _RET_ALLOW = 0x7FFF0000
@@ -44,10 +63,11 @@ _RET_ERRNO = 0x00050000
 _LD_W_ABS = 0x20
 _JEQ_K = 0x15
 _JGE_K = 0x35
+_AND_K = 0x54
 _RET_K = 0x06
 
 # Offsets in struct seccomp_data: nr, arch, then args[6] from byte 16 (low word first).
-_NR, _ARCH, _ARG0 = 0, 4, 16
+_NR, _ARCH, _ARG0, _ARG1 = 0, 4, 16, 24
 
 #: The refused calls, by name; each architecture's table gives their numbers.
 REFUSED = (
@@ -97,6 +117,8 @@ REFUSED = (
 #: x86-64 numbers (arch/x86/entry/syscalls/syscall_64.tbl).
 X86_64_NUMBERS = {
     "socket": 41,
+    "socketpair": 53,
+    "personality": 135,
     "ptrace": 101,
     "syslog": 103,
     "uselib": 134,
@@ -149,6 +171,7 @@ AARCH64_NUMBERS = {
     "chroot": 51,
     "quotactl": 60,
     "acct": 89,
+    "personality": 92,
     "unshare": 97,
     "kexec_load": 104,
     "init_module": 105,
@@ -157,6 +180,7 @@ AARCH64_NUMBERS = {
     "ptrace": 117,
     "reboot": 142,
     "socket": 198,
+    "socketpair": 199,
     "add_key": 217,
     "request_key": 218,
     "keyctl": 219,
@@ -212,37 +236,70 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("<HBBI", code, jt, jf, k)
 
 
+#: One instruction before its jumps are resolved: opcode, k, and the labels (or ``None``: the
+#: next instruction) a jump goes to when true and when false.
+_Op = tuple[int, int, str | None, str | None]
+
+
+def _assemble(ops: list[_Op | str]) -> bytes:
+    """Classic BPF from ``ops``, where a plain string is a label for the next instruction."""
+    labels: dict[str, int] = {}
+    flat: list[_Op] = []
+    for op in ops:
+        if isinstance(op, str):
+            labels[op] = len(flat)
+        else:
+            flat.append(op)
+
+    def offset(label: str | None, here: int) -> int:
+        return 0 if label is None else labels[label] - here - 1
+
+    return b"".join(
+        _insn(code, k, offset(yes, i), offset(no, i)) for i, (code, k, yes, no) in enumerate(flat)
+    )
+
+
 def build(table: Table) -> bytes:
-    """The filter: another architecture (or x32) → EPERM; a refused call → EPERM;
-    ``socket(AF_UNIX, …)`` → EPERM; anything else runs."""
-    numbers = table.refused()
-    # Layout: 0 ld arch, 1 jeq arch, 2 ld nr, [3 jge x32,] S jeq socket, S+1.. jeq refused,
-    # A ret allow, A+1 ld arg0, A+2 jeq AF_UNIX, A+3 ret errno, A+4 ret allow.
-    head = 4 if table.x32 else 3
-    allow = head + 1 + len(numbers)
-    deny = allow + 3
-
-    def to(target: int, here: int) -> int:
-        return target - here - 1
-
-    out = [
-        _insn(_LD_W_ABS, _ARCH),
-        _insn(_JEQ_K, table.audit_arch, 0, to(deny, 1)),
-        _insn(_LD_W_ABS, _NR),
+    """The filter. Another architecture (or x32): EPERM. A refused call: EPERM.
+    ``socket`` of the families in :data:`REFUSED_FAMILIES`: EPERM. ``socketpair(AF_UNIX,
+    SOCK_DGRAM)``: EPERM (an unbound datagram socket reaches any socket on the host by
+    ``sendto``; a stream or seqpacket pair is connected for good, and asyncio and libuv need
+    one). ``personality`` other than asking, or setting plain Linux: EPERM. Anything else
+    runs."""
+    n = table.numbers
+    ops: list[_Op | str] = [
+        (_LD_W_ABS, _ARCH, None, None),
+        (_JEQ_K, table.audit_arch, None, "deny"),
+        (_LD_W_ABS, _NR, None, None),
     ]
     if table.x32:
-        out.append(_insn(_JGE_K, _X32_BIT, to(deny, 3), 0))
-    out.append(_insn(_JEQ_K, table.numbers["socket"], to(allow + 1, head), 0))
-    for i, nr in enumerate(numbers):
-        out.append(_insn(_JEQ_K, nr, to(deny, head + 1 + i), 0))
-    out += [
-        _insn(_RET_K, _RET_ALLOW),
-        _insn(_LD_W_ABS, _ARG0),
-        _insn(_JEQ_K, _AF_UNIX, 0, 1),
-        _insn(_RET_K, _RET_ERRNO | _EPERM),
-        _insn(_RET_K, _RET_ALLOW),
+        ops.append((_JGE_K, _X32_BIT, "deny", None))
+    ops += [
+        (_JEQ_K, n["socket"], "socket", None),
+        (_JEQ_K, n["socketpair"], "socketpair", None),
+        (_JEQ_K, n["personality"], "personality", None),
     ]
-    return b"".join(out)
+    ops += [(_JEQ_K, nr, "deny", None) for nr in table.refused()]
+    ops += [(_RET_K, _RET_ALLOW, None, None), "socket", (_LD_W_ABS, _ARG0, None, None)]
+    ops += [(_JEQ_K, family, "deny", None) for family in REFUSED_FAMILIES]
+    ops += [
+        (_RET_K, _RET_ALLOW, None, None),
+        "socketpair",
+        (_LD_W_ABS, _ARG0, None, None),
+        (_JEQ_K, _AF_UNIX, None, "allow"),
+        (_LD_W_ABS, _ARG1, None, None),
+        (_AND_K, _SOCK_TYPE_MASK, None, None),  # without SOCK_NONBLOCK, SOCK_CLOEXEC
+        (_JEQ_K, _SOCK_DGRAM, "deny", "allow"),
+        "personality",
+        (_LD_W_ABS, _ARG0, None, None),
+        (_JEQ_K, _PER_LINUX, "allow", None),
+        (_JEQ_K, _PER_QUERY, "allow", "deny"),
+        "allow",
+        (_RET_K, _RET_ALLOW, None, None),
+        "deny",
+        (_RET_K, _RET_ERRNO | _EPERM, None, None),
+    ]
+    return _assemble(ops)
 
 
 def table_for(machine: str | None = None) -> Table | None:

@@ -41,6 +41,7 @@ import grp
 import os
 import pwd
 import secrets
+import shutil
 import stat
 import subprocess
 import sys
@@ -191,6 +192,29 @@ def dropped(argv: list[str], who: Identity, program: bytes | None) -> list[str]:
     return [sys.executable, "-I", "-S", "-c", _TRAMPOLINE, str(who.uid), str(who.gid), hexed, *argv]
 
 
+def as_user(argv: list[str], who: Identity) -> list[str]:
+    """``argv`` (bwrap) started as ``who``, with no groups and no new privileges, and no filter:
+    bwrap must still make its namespaces, and loads the filter itself. ``setpriv`` (util-linux)
+    where it exists, a C program that costs a millisecond; otherwise the Python trampoline."""
+    tool = _setpriv()
+    if tool is None:
+        return dropped(argv, who, None)
+    return [
+        tool,
+        f"--reuid={who.uid}",
+        f"--regid={who.gid}",
+        "--clear-groups",
+        "--no-new-privs",
+        "--",
+        *argv,
+    ]
+
+
+@functools.cache
+def _setpriv() -> str | None:
+    return shutil.which("setpriv")
+
+
 def wrap(argv: list[str], workspace: Path) -> list[str]:
     """``argv`` as it must start without a sandbox: as root, dropped (the workspace handed over
     first); otherwise unchanged."""
@@ -198,27 +222,40 @@ def wrap(argv: list[str], workspace: Path) -> list[str]:
         return argv
     who = identity_for(workspace)
     hand_over(workspace, who)
-    _say_if_closed_above(os.path.realpath(workspace), who.uid)
+    _say_if_closed_above(os.path.realpath(workspace), who.uid, who.gid)
     return dropped(argv, who, loadable_filter())
 
 
 @functools.cache
-def _say_if_closed_above(workspace: str, uid: int) -> None:
+def _say_if_closed_above(workspace: str, uid: int, gid: int) -> None:
     """Said once per workspace: a folder above it that only root may cross (a session's own
     folder is crossable; a library caller's may not be). The command still starts inside it,
     but cannot reach it by its full path."""
+    folder = closed_above(workspace, Identity(uid, gid))
+    if folder is not None:
+        print(
+            f"tracer: note: {folder} is closed to uid {uid}: commands start in {workspace} "
+            "but cannot reach it by its full path",
+            file=sys.stderr,
+        )
+
+
+def closed_above(workspace: str, who: Identity) -> Path | None:
+    """The first folder above ``workspace`` that ``who`` may not cross, or ``None``."""
     for folder in Path(workspace).parents:
         try:
-            closed = not folder.stat().st_mode & stat.S_IXOTH  # uid is neither owner nor group
+            st = folder.stat()
         except OSError:
-            closed = True
-        if closed:
-            print(
-                f"tracer: note: {folder} is closed to uid {uid}: commands start in {workspace} "
-                "but cannot reach it by its full path",
-                file=sys.stderr,
-            )
-            return
+            return folder
+        if st.st_uid == who.uid:
+            bit = stat.S_IXUSR
+        elif st.st_gid == who.gid:
+            bit = stat.S_IXGRP
+        else:
+            bit = stat.S_IXOTH
+        if not st.st_mode & bit:
+            return folder
+    return None
 
 
 @functools.cache

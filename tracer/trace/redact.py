@@ -41,33 +41,63 @@ from typing import Any
 from tracer.trace.format_words import format_words
 from tracer.trace.secret_scan import Hints, SecretScan, in_text
 from tracer.trace.secret_shapes import encoded_forms, holds_a_shape, redact_field, redact_shapes
+from tracer.trace.spellings import MARKERS, pieces, unspell
 
-#: Parts of a variable name that say "this is a secret" (``MY_PASSWD``, ``GH_PAT``, ``CI_JOB_JWT``).
+#: Words of a variable name that say "this is a secret" (``ANTHROPIC_API_KEY``, ``MY_PASSWD``,
+#: ``GH_PAT``, ``CI_JOB_JWT``, ``apiKey``). A name is cut into its words (at ``_``, ``-``, ``.``
+#: and where a lower-case letter meets an upper-case one) and each word is compared whole:
+#: ``KEY`` in ``KEYBOARD_LAYOUT`` or ``MONKEY_NAME`` is no key, and ``SESSION`` says nothing.
 _SECRET_NAME_PARTS = frozenset(
     {
-        "PAT",
-        "JWT",
-        "DSN",
-        "PASS",
-        "PASSWD",
+        "KEY",
+        "KEYS",
+        "APIKEY",
+        "SECRETKEY",
+        "ACCESSKEY",
+        "PRIVATEKEY",
+        "TOKEN",
+        "TOKENS",
+        "AUTHTOKEN",
+        "ACCESSTOKEN",
+        "SECRET",
+        "SECRETS",
         "PASSWORD",
+        "PASSWORDS",
+        "PASSWD",
+        "PASS",
+        "PASSPHRASE",
         "PWD",
-        "AUTH",
-        "AUTHORIZATION",
-        "COOKIE",
+        "CREDENTIAL",
         "CREDENTIALS",
         "CREDS",
         "CRED",
+        "PRIVATE",
+        "PAT",
+        "JWT",
+        "DSN",
+        "AUTH",
+        "AUTHORIZATION",
+        "COOKIE",
         "WEBHOOK",
-        "SESSION",
     }
 )
-#: Substrings of a variable name that say the same (``ANTHROPIC_API_KEY``, ``SLACK_TOKEN``).
-_SECRET_NAME_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE")
 #: Names whose whole job is to hold a connection string with credentials in it.
 _SECRET_NAMES = frozenset({"DATABASE_URL", "REDIS_URL", "MONGODB_URI", "AMQP_URL"})
-#: Shell bookkeeping that matches a pattern above but is never secret.
-_NEVER_SECRET = frozenset({"PWD", "OLDPWD", "SSH_AUTH_SOCK", "XAUTHORITY", "GPG_AGENT_INFO"})
+#: Shell, session and desktop bookkeeping: never secret, whatever their words.
+_NEVER_SECRET = frozenset(
+    {
+        "PWD",
+        "OLDPWD",
+        "SSH_AUTH_SOCK",
+        "XAUTHORITY",
+        "GPG_AGENT_INFO",
+        "DESKTOP_SESSION",
+        "SESSION_MANAGER",
+        "KEYBOARD_LAYOUT",
+    }
+)
+#: Prefixes of bookkeeping families (``XDG_SESSION_TYPE=wayland``, ``XDG_CURRENT_DESKTOP``).
+_NEVER_SECRET_PREFIXES = ("XDG_", "GDM", "DBUS_", "WAYLAND_", "KDE_", "GNOME_")
 
 #: Values that look like a credential whatever the variable is called.
 _SECRET_VALUE = re.compile(
@@ -96,11 +126,12 @@ MIN_SECRET_LENGTH = 6
 @functools.lru_cache(maxsize=4096)
 def name_looks_secret(name: str) -> bool:
     upper = name.upper()
-    if upper in _NEVER_SECRET:
+    if upper in _NEVER_SECRET or upper.startswith(_NEVER_SECRET_PREFIXES):
         return False
-    if upper in _SECRET_NAMES or any(word in upper for word in _SECRET_NAME_WORDS):
+    if upper in _SECRET_NAMES:
         return True
-    return any(part in _SECRET_NAME_PARTS for part in re.split(r"[^A-Z0-9]+", upper))
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).upper()
+    return any(part in _SECRET_NAME_PARTS for part in re.split(r"[^A-Z0-9]+", words))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -145,12 +176,17 @@ class Redactor:
         secrets = {secret: name for secret, name in secrets.items() if secret}  # "" hides nothing
         forms = dict(secrets)
         for secret, name in secrets.items():
-            for form in encoded_forms(secret):
+            for form in (*encoded_forms(secret), *pieces(secret)):
                 forms.setdefault(form, name)
         # Longest first, so a secret that contains a shorter one is replaced whole.
         self.secrets = sorted(forms.items(), key=lambda item: -len(item[0]))
-        # How each secret looks inside a JSON line (quotes and backslashes escaped).
-        self._in_json = {json.dumps(s, ensure_ascii=False)[1:-1] for s in forms} | set(forms)
+        self._names = {form.lower(): name for form, name in reversed(self.secrets)}
+        self._pattern = _pattern([form for form, _ in self.secrets], set(secrets))
+        # How each secret looks inside a JSON line (quotes and backslashes escaped); with a
+        # secret known, the markers of another spelling too (an invisible character, an
+        # escape, an entity): a string holding one is looked at again, unspelled.
+        needles = set(forms) | (set(MARKERS) if forms else set())
+        self._in_json = {json.dumps(s, ensure_ascii=False)[1:-1] for s in needles} | needles
         # The same as UTF-8, for lines kept as bytes: a string holds another exactly when its
         # UTF-8 bytes hold the other's (UTF-8 is self-synchronizing).
         self._in_json_bytes = {s.encode("utf-8", "surrogatepass") for s in self._in_json}
@@ -228,13 +264,26 @@ class Redactor:
 
     def text(self, value: str) -> str:
         secret, hinted = self._scan.what_is_in(value.encode("utf-8", "surrogatepass"))
-        if secret:  # rare: each secret in turn, longest first, then the shapes of what is left
-            for form, name in self.secrets:
-                if form in value:
-                    value = value.replace(form, f"[REDACTED:{name}]")
+        if secret:  # rare: every form of every secret, in any case, then the shapes
+            value = self._replace(value)
             return redact_shapes(value) if self.shapes else value
         # No secret replaced, so the hints found are the text's own.
         return redact_shapes(value, hinted) if self.shapes and hinted else value
+
+    def _replace(self, value: str) -> str:
+        """``value`` with every known secret replaced, in any case; and when it spells one
+        another way (invisible characters, escapes, entities), ``value`` unspelled, with it
+        replaced there. Left as it was when it holds none either way."""
+        out = self._pattern.sub(self._mark, value) if self._pattern else value
+        plain = unspell(out)
+        if plain != out and self._pattern:
+            replaced = self._pattern.sub(self._mark, plain)
+            if replaced != plain:
+                return replaced
+        return out
+
+    def _mark(self, match: re.Match[str]) -> str:
+        return f"[REDACTED:{self._names[match.group(0).lower()]}]"
 
     def __call__(self, value: Any) -> Any:
         """``value`` with every secret replaced in its strings, but never in a string that is a
@@ -260,7 +309,9 @@ class Redactor:
         """Copy ``source`` to ``target`` redacted, a chunk at a time (a kept output can be tens
         of megabytes). The last bytes of each chunk wait for the next, so that a secret that
         straddles two chunks is still whole when it is searched for."""
-        keep = max((len(s.encode()) for s, _ in self.secrets), default=1) - 1
+        # Four bytes a character: a secret spelled with an invisible character between every
+        # two is still whole when it is searched for.
+        keep = 4 * max((len(s.encode()) for s, _ in self.secrets), default=1) - 1
         with source.open("rb") as src, target.open("wb") as dst:
             carry = b""
             while block := src.read(chunk):
@@ -279,9 +330,29 @@ class Redactor:
                     return data
                 text = data.decode("utf-8", "surrogateescape")
                 return redact_shapes(text, hinted).encode("utf-8", "surrogateescape")
-        for secret_form, name in self.secrets:
-            data = data.replace(secret_form.encode(), f"[REDACTED:{name}]".encode())
-        if not self.shapes:
-            return data
-        text = data.decode("utf-8", "surrogateescape")
-        return redact_shapes(text).encode("utf-8", "surrogateescape")
+        else:
+            for secret_form, name in self.secrets:
+                data = data.replace(secret_form.encode(), f"[REDACTED:{name}]".encode())
+        text = self._replace(data.decode("utf-8", "surrogateescape"))
+        if self.shapes:
+            text = redact_shapes(text)
+        return text.encode("utf-8", "surrogateescape")
+
+
+#: A raw value shorter than this is replaced only where it stands alone: never inside a longer
+#: word or a hash (a 7-digit value in the middle of a commit SHA is not that value).
+ALONE_BELOW = 16
+
+
+def _pattern(forms: list[str], values: set[str]) -> re.Pattern[str] | None:
+    """One expression for every form, longest first, in any case; a short raw value bounded."""
+    if not forms:
+        return None
+    short = {value.lower() for value in values if len(value) < ALONE_BELOW}
+    parts = []
+    for form in forms:
+        escaped = re.escape(form)
+        if form.lower() in short:
+            escaped = rf"(?<![0-9A-Za-z]){escaped}(?![0-9A-Za-z])"
+        parts.append(escaped)
+    return re.compile("|".join(parts), re.IGNORECASE)

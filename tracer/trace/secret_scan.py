@@ -23,31 +23,43 @@ Hints = dict[str, list[int]]
 
 
 class SecretScan:
-    """The needles of one redactor, searched for together."""
+    """The needles of one redactor, searched for together: the shapes' hints as written, the
+    secrets' forms (and the markers of another spelling) in any case, by searching the data
+    lower-cased for the needles lower-cased."""
 
     def __init__(self, secrets: Iterable[bytes]) -> None:
-        roles: dict[bytes, tuple[bool, frozenset[str]]] = {}
-        for name, hints in HINTS_OF.items():
-            for hint in hints:
-                secret, shapes = roles.get(hint.encode(), (False, frozenset()))
-                roles[hint.encode()] = (secret, shapes | {name})
-        for form in secrets:  # none empty (the redactor drops an empty one: it hides nothing)
-            roles[form] = (True, roles.get(form, (False, frozenset()))[1])
-        self.needles = list(roles)
-        self._secret = [roles[n][0] for n in self.needles]
-        self._shapes = [roles[n][1] for n in self.needles]
-        self._search = finder(self.needles)
+        hints: dict[bytes, frozenset[str]] = {}
+        for name, words in HINTS_OF.items():
+            for hint in words:
+                hints[hint.encode()] = hints.get(hint.encode(), frozenset()) | {name}
+        # None empty (the redactor drops an empty one: it hides nothing).
+        lowered = list(dict.fromkeys(form.lower() for form in secrets))
+        self.needles = [*hints, *lowered]
+        self._secret = [False] * len(hints) + [True] * len(lowered)
+        self._shapes = [*hints.values(), *[frozenset()] * len(lowered)]
+        self._split = len(hints)
+        self._hints = finder(list(hints))
+        self._secrets = finder(lowered) if lowered else None
         # Which lines of a batch hold a needle at all: one found per line is enough to know.
         # A JSON line never holds a raw newline (an encoder writes it as \n, two characters),
         # so a needle with one (only a secret's raw form can have one) is no secret of any one
         # line: it is left out, a match never runs from one line into the next, and no line's
         # own needle is skipped.
-        self._first = first_finder([n for n in self.needles if b"\n" not in n])
+        self._first_hints = first_finder(list(hints))
+        one_line = [n for n in lowered if b"\n" not in n]
+        self._first_secrets = first_finder(one_line) if one_line else None
+
+    def _occurrences(self, data: bytes) -> list[tuple[int, int, int]]:
+        found = occurrences(self._hints, data)
+        if self._secrets is not None:
+            shift = self._split
+            found += [(i + shift, a, b) for i, a, b in occurrences(self._secrets, data.lower())]
+        return found
 
     def what_is_in(self, data: bytes) -> tuple[bool, Hints]:
         """Whether ``data`` holds a known secret, and where the hints of each shape are in it."""
         secret, hints = False, {}
-        for index, start, _end in occurrences(self._search, data):
+        for index, start, _end in self._occurrences(data):
             secret = secret or self._secret[index]
             for shape in self._shapes[index]:
                 hints.setdefault(shape, []).append(start)
@@ -63,8 +75,11 @@ class SecretScan:
         searched for every occurrence (:meth:`what_is_in`), from the first one found on."""
         out: list[tuple[int, int, bool, Hints]] = []
         line_end = -1
+        firsts = first_occurrences(self._first_hints, batch)
+        if self._first_secrets is not None:
+            firsts += first_occurrences(self._first_secrets, batch.lower())
         # In order along the batch (the stdlib's way reports needle by needle).
-        found = sorted(start for _index, start, _end in first_occurrences(self._first, batch))
+        found = sorted(start for _index, start, _end in firsts)
         for start in found:
             if start <= line_end:
                 continue  # another needle of a line already listed

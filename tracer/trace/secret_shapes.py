@@ -6,13 +6,14 @@ Two things escape it: a credential that was never in that environment (a key in 
 ``xxd -p``, ``rev``, upper-casing). This module covers what can be covered of both:
 
 * :data:`SHAPES`: the common credential formats, recognised whatever variable (if any) held
-  them — Stripe (``sk_live_``), Slack tokens (``xox*-``) and webhooks, Discord webhooks, JSON Web
-  Tokens, PEM private keys, ``Authorization:`` and ``x-api-key:`` values, AWS, Google, GitHub,
-  GitLab, Anthropic, OpenAI, npm and PyPI keys. These are the formats secret scanners (GitHub's,
-  gitleaks) look for; the patterns here are our own and deliberately few.
+  them — the password of a ``scheme://user:password@host`` URL, Stripe (``sk_live_``), Slack
+  tokens (``xox*-``) and webhooks, Discord webhooks, JSON Web Tokens, PEM private keys,
+  ``Authorization:`` and ``x-api-key:`` values, AWS, Google, GitHub, GitLab, Anthropic, OpenAI,
+  npm and PyPI keys. These are the formats secret scanners (GitHub's, gitleaks) look for; the
+  patterns here are our own and deliberately few.
 * :func:`encoded_forms`: for each known secret, its base64 (standard and URL-safe, at each of the
-  three alignments it can have inside a longer stream), hex (both cases), URL-encoded, reversed,
-  upper- and lower-cased forms.
+  three alignments it can have inside a longer stream), base32 (at each of five), hex,
+  URL-encoded and reversed forms; case is ignored by the search (:mod:`.secret_scan`).
 
 What cannot be caught is said in the README's safety section: a secret split across lines
 (``fold``), compressed, encrypted, or encoded in any way not listed here.
@@ -24,6 +25,8 @@ import base64
 import re
 from collections.abc import Collection, Mapping, Sequence
 from urllib.parse import quote, quote_plus
+
+from tracer.trace.spellings import base32_forms
 
 #: Derived forms shorter than this are not searched for: they would match by accident.
 MIN_FORM_LENGTH = 6
@@ -48,6 +51,7 @@ HINTS_OF: dict[str, tuple[str, ...]] = {
     "api_key": ("sk-",),
     "npm_token": ("npm_",),
     "pypi_token": ("pypi-",),
+    "url_password": ("://",),
 }
 HINTS = tuple(hint for hints in HINTS_OF.values() for hint in hints)
 
@@ -55,6 +59,7 @@ HINTS = tuple(hint for hints in HINTS_OF.values() for hint in hints)
 #: ``https://hooks.slack…``, or may be in another case, ``AUTHorization``): where the hints are
 #: is where a match can start.
 ANCHORED = frozenset(HINTS_OF) - {
+    "url_password",
     "slack_webhook",
     "discord_webhook",
     "authorization",
@@ -98,6 +103,13 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("api_key", r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", 0),
         ("npm_token", r"npm_[A-Za-z0-9]{36}", 0),
         ("pypi_token", r"pypi-[\w-]{50,}", 0),
+        # scheme://user:password@host: the password goes, the rest stays (a mark already there
+        # is not marked again).
+        (
+            "url_password",
+            _KEEP_PREFIX + r"\b[a-zA-Z][\w+.-]*://[^/:@\s\"']*:)(?!\[REDACTED)[^/@\s\"']+(?=@)",
+            0,
+        ),
     )
 )
 
@@ -199,8 +211,9 @@ def _replacement(name: str):  # type: ignore[no-untyped-def]
 def encoded_forms(secret: str) -> set[str]:
     """The ways a command can print ``secret`` re-encoded that can be searched for."""
     raw = secret.encode("utf-8")
-    forms = {raw.hex(), raw.hex().upper(), quote(secret, safe=""), quote_plus(secret)}
-    forms |= {secret[::-1], secret.upper(), secret.lower()}
+    # Case is the redactor's to ignore: no upper- or lower-cased form is needed.
+    forms = {raw.hex(), quote(secret, safe=""), quote_plus(secret), secret[::-1]}
+    forms |= base32_forms(raw)
     for skip in range(3):
         padded = b"\0" * skip + raw
         # Only the characters that depend on the secret's bytes alone: the first ones also

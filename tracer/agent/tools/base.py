@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from tracer.agent.processes import kill_group
 from tracer.agent.sandbox import Launch, Sandbox, allowlisted_environ, launch
 from tracer.agent.tools.wall import Mode, NotAllowed, Opened, Outside, open_inside
+from tracer.agent.totals import Totals, over_workspace
 
 
 class ToolFailure(Exception):
@@ -49,14 +50,29 @@ class ToolContext:
     """Where a command's overflowing output is kept (the session's ``tool-results``)."""
     running: set[int] = field(default_factory=set)
     """Process groups of commands still running, so Ctrl-C can stop them all."""
+    totals: Totals = field(default_factory=Totals)
+    """What the whole sandbox may take: memory, ``/tmp``, the workspace (:mod:`..totals`)."""
+    stopped: str | None = None
+    """Why the session must end after this batch of calls (a total was passed), if it must."""
 
     def kill_running(self) -> None:
         for pgid in list(self.running):
             kill_group(pgid)
 
-    def launch(self, argv: list[str]) -> contextlib.AbstractContextManager[Launch]:
-        """The command line that runs ``argv`` walled in, and the descriptors to pass it."""
-        return launch(argv, self.workspace, self.sandbox)
+    def launch(
+        self, argv: list[str], notes: list[str] | None = None
+    ) -> contextlib.AbstractContextManager[Launch]:
+        """The command line that runs ``argv`` walled in, and the descriptors to pass it;
+        what the walls did to it (a process killed for the memory total) goes to ``notes``."""
+        return launch(argv, self.workspace, self.sandbox, self.totals.memory_bytes, notes)
+
+    def check_workspace(self) -> str | None:
+        """After a command: past the workspace total, the reason the session ends (kept in
+        :attr:`stopped`), else ``None``."""
+        reason = over_workspace(self.workspace, self.totals)
+        if reason is not None:
+            self.stopped = reason
+        return reason
 
     def command_environ(self) -> dict[str, str]:
         return allowlisted_environ(self.workspace, self.env)

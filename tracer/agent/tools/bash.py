@@ -106,7 +106,8 @@ class BashTool(Tool):
         # The command runs with an allowlisted environment (and in a sandbox when the session
         # has one); it and everything it started are killed when it ends, times out or Ctrl-C
         # arrives (see tracer.agent.processes).
-        with ctx.launch(["bash", "-c", command]) as (argv, fds):
+        notes: list[str] = []
+        with ctx.launch(["bash", "-c", command], notes) as (argv, fds):
             done = run_command(
                 argv,
                 cwd=ctx.workspace,
@@ -138,6 +139,10 @@ class BashTool(Tool):
                 output["persistedOutputPath"] = str(done.overflow)
         if done.stderr_size > len(done.stderr):
             output["stderr"] += f"\n[stderr cut at {len(done.stderr)} of {done.stderr_size} bytes]"
+        over = ctx.check_workspace()
+        # What the walls did, said where the model and the trace see it.
+        for note in [*notes, *([f"tracer: {over}"] if over else [])]:
+            output["stderr"] = f"{output['stderr'].rstrip(chr(10))}\n{note}".lstrip("\n")
         words = _first_words(command)
         if code == 1 and words and words[0] in EXIT_ONE_MEANS:
             # For these commands exit 1 is an answer, not a failure, and each means its own.

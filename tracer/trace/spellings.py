@@ -1,0 +1,113 @@
+"""The cheap spellings of a known secret: what :mod:`tracer.trace.redact` undoes before it looks.
+
+A command that wants a secret out does not need encryption: the key came back whole in mixed
+case, with a zero-width space between every two characters, as ``\\uXXXX`` escapes, as HTML
+entities, as base32, and half in one tool call and half in the next. Each of these is cheap to
+undo or to list:
+
+* :func:`unspell` removes the invisible characters (zero-width spaces and joiners, the soft
+  hyphen, direction marks, variation selectors, tag characters: :data:`INVISIBLE`) and decodes
+  ``\\uXXXX``/``\\UXXXXXXXX`` escapes and HTML entities (``&#115;``, ``&#x73;``, ``&lowbar;``),
+  a few times over for a double encoding. The redactor runs it only on a string where a
+  :data:`MARKERS` needle was found, and keeps the string as it was unless a secret is in the
+  result.
+* Case is ignored when a known value is looked for (the redactor's search is case-insensitive).
+* :func:`base32_forms` joins the base64 and hex forms of :mod:`.secret_shapes`.
+* :func:`pieces`: a long value's prefixes and suffixes, so that each half of a value split across
+  two tool calls is caught on its own (a piece must be long and mixed enough to be the secret's,
+  not a common word: ``postgres://`` is not a piece of ``DATABASE_URL``).
+
+Still out of reach (the README says so): rot13 and other ciphers, compression, a value cut into
+three or more pieces, one spelled out in words.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from html.entities import html5
+
+#: Characters that print as nothing: zero-width space, non-joiner and joiner, word joiner and
+#: the invisible operators, the BOM, the soft hyphen, the combining grapheme joiner, direction
+#: marks and embeddings, the Mongolian vowel separator, Hangul fillers, variation selectors.
+INVISIBLE = frozenset(
+    [chr(c) for c in (0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFEFF)]
+    + [chr(c) for c in range(0x180B, 0x1810)]
+    + [chr(c) for c in range(0x200B, 0x2010)]
+    + [chr(c) for c in range(0x202A, 0x202F)]
+    + [chr(c) for c in range(0x2060, 0x2070)]
+    + [chr(c) for c in range(0xFE00, 0xFE10)]
+    + [chr(0xFFA0)]
+    + [chr(c) for c in range(0xE0000, 0xE0080)]  # tag characters
+)
+_INVISIBLE = re.compile("[" + "".join(re.escape(c) for c in sorted(INVISIBLE)) + "]")
+
+#: Named HTML entities that stand for one printable ASCII character (``&lowbar;`` is ``_``):
+#: with ``&#``, the ways an entity can spell a secret's characters.
+_ASCII_ENTITIES = sorted(
+    f"&{name}" if name.endswith(";") else f"&{name};"
+    for name, char in html5.items()
+    if len(char) == 1 and 0x21 <= ord(char) < 0x7F and name.endswith(";")
+)
+
+#: Needles that say a string may spell something another way: an invisible character, an
+#: escape, an entity. Compared lower-cased (``\\U`` and ``&#X`` included).
+MARKERS: tuple[str, ...] = (*sorted(INVISIBLE), "\\u", "&#", *_ASCII_ENTITIES)
+
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = int(match.group(1) or match.group(2), 16)
+    return chr(code) if code <= 0x10FFFF and not 0xD800 <= code < 0xE000 else match.group(0)
+
+
+def unspell(text: str, rounds: int = 3) -> str:
+    """``text`` with every invisible character removed and every escape and entity decoded,
+    until nothing changes (at most ``rounds`` times: an entity of an escape, and so on)."""
+    for _ in range(rounds):
+        plain = _INVISIBLE.sub("", html.unescape(_ESCAPE.sub(_unescape, text)))
+        if plain == text:
+            break
+        text = plain
+    return text
+
+
+def base32_forms(raw: bytes) -> set[str]:
+    """``raw``'s base32, at each of the five alignments it can have inside a longer stream (only
+    the characters that depend on its bytes alone, as for base64)."""
+    forms = set()
+    for skip in range(5):
+        first = -(-skip * 8 // 5)
+        last = (skip + len(raw)) * 8 // 5
+        forms.add(base64.b32encode(b"\0" * skip + raw).decode("ascii")[first:last])
+    return forms
+
+
+#: A value shorter than this is not cut into pieces.
+PIECES_FROM = 24
+
+
+def pieces(secret: str) -> set[str]:
+    """The prefixes and suffixes of ``secret`` long enough to be its own: at least a third of it
+    and 12 characters, holding two kinds of character (letters and digits, or two cases), so
+    that a common word or a URL's scheme is never one."""
+    if len(secret) < PIECES_FROM:
+        return set()
+    least = max(12, len(secret) // 3)
+    found = set()
+    for cut in range(least, len(secret)):
+        for piece in (secret[:cut], secret[-cut:]):
+            if _mixed(piece):
+                found.add(piece)
+    return found
+
+
+def _mixed(piece: str) -> bool:
+    kinds = (
+        any(c.isdigit() for c in piece),
+        any(c.islower() for c in piece),
+        any(c.isupper() for c in piece),
+    )
+    return sum(kinds) >= 2
