@@ -160,9 +160,14 @@ class ReplayScreen(Screen[None]):
     # -- what the widgets say (messages up) ------------------------------------------------
 
     @on(StepBar.Seek)
+    def _seek(self, message: StepBar.Seek) -> None:
+        target = message.target(self.state)  # (from the cursor the previous key left)
+        if target is not None:
+            self.go(target)
+
     @on(Timeline.Selected)
     @on(FindingsPanel.Selected)
-    def _chosen(self, message: StepBar.Seek | Timeline.Selected | FindingsPanel.Selected) -> None:
+    def _chosen(self, message: Timeline.Selected | FindingsPanel.Selected) -> None:
         self.go(message.step)
 
     @on(StageView.ModeChanged)
