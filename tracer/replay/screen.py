@@ -30,7 +30,7 @@ from tracer.replay.diagnose import Diagnosis, DoctorWatch
 from tracer.replay.guide import load_guide
 from tracer.replay.i18n import LANGS, tr
 from tracer.replay.keys import KEYS
-from tracer.replay.state import ReplayState
+from tracer.replay.state import LAST, ReplayState
 from tracer.replay.steps import StepIndex
 from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.findings_panel import FindingsPanel
@@ -133,7 +133,7 @@ class ReplayScreen(Screen[None]):
         from tracer.paths import short_name
 
         if self.state.shows(path):
-            self.go(step)
+            self.go(self.state.last() if step == LAST else step)
             return
         try:
             self.state = ReplayState.open(path, step)
@@ -182,7 +182,9 @@ class ReplayScreen(Screen[None]):
 
     @on(TraceLoader.Open)
     def _load(self, message: TraceLoader.Open) -> None:
-        self.open_trace(message.path)
+        # The followed file, written since the replay started: open it where its recorder is
+        # (the last step so far), so the cursor is at the end and stays there as it grows.
+        self.open_trace(message.path, LAST if message.at_end else 0)
 
     @on(ChapterColumn.Open)
     def _open_section(self, message: ChapterColumn.Open) -> None:
