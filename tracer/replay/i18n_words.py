@@ -72,6 +72,12 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "子代理 {loop} 内（第{depth}层）· Esc 返回",
         "en": "inside subagent {loop} (depth {depth}) · Esc: back",
     },
+    "subagent_here": {
+        "zh": "↳ 这个 Task 调用运行了一个子代理：按 i 进入它的循环"
+        "（{n}步，→ 会整段跳过），u 回到这里",
+        "en": "↳ this Task ran a subagent: i goes into its loop ({n} steps, which → skips), "
+        "u comes back here",
+    },
     "indexing": {"zh": "索引中…", "en": "indexing…"},
     "playing": {"zh": "▶ 自动播放{speed}步/秒", "en": "▶ autoplay {speed} steps/s"},
     "search_prompt": {"zh": "搜索所有步骤…", "en": "search every step…"},

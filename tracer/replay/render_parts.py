@@ -46,7 +46,18 @@ def tool_title(stage: str, lang: str, extra: str) -> Text:
 def field(out: Text, label: str, value: Any, style: str = "", lang: str = "en") -> None:
     """``label: value`` on one line (a full-width colon in Chinese)."""
     out.append(label + colon(lang), style=LABEL)
-    out.append(f"{value}\n", style=style)
+    out.append(f"{shown_value(value, lang)}\n", style=style)
+
+
+def shown_value(value: Any, lang: str) -> str:
+    """A field's value as the trace's JSON spells it: an imported transcript often has no
+    ``stop_reason`` or exit code, and Python's ``None``, ``True`` and ``False`` are no words
+    of the trace's (or of Claude Code's, whose debug lines print ``false``)."""
+    if value is None:
+        return say(lang, "null (none)", "null（无）")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def request_label(number: int, lang: str) -> str:

@@ -118,6 +118,15 @@ class ReplayState:
             return None
         return self.nesting.loop_of(self.step)
 
+    def subagent_at(self, step: int) -> tuple[int, int] | None:
+        """On a Task call that ran a subagent: its loop's first step and its number of steps
+        (the Task step says that ``i`` goes in, and that → steps over them)."""
+        if self.index.complete:  # (a huge trace: once the background indexing is done)
+            self.nesting.update()
+        if not self.nesting.any or not len(self.index):
+            return None
+        return self.nesting.inner(step)
+
     def section_id(self, guide: Any) -> str | None:
         """The id of the chapter's section for the step on screen (None: none covers it)."""
         if not len(self.index):

@@ -29,7 +29,7 @@ from tracer.replay.diagnose import DoctorWatch
 from tracer.replay.i18n import position, tr
 from tracer.replay.opening import WaitingReader
 from tracer.replay.state import ReplayState
-from tracer.replay.status import status_line
+from tracer.replay.status import status_line, subagent_note
 from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.debug_console import DebugConsole
 from tracer.replay.widgets.findings_panel import FindingsPanel
@@ -163,7 +163,8 @@ class ReplayView(Vertical):
             orient.update(tr("orient", lang))
         self.query_one(Timeline).show(step, lang)
         self.query_one(StepBar).show(step, len(index))
-        stage_view.show_step(index, step, lang, lighter)
+        note = subagent_note(state.subagent_at(step), lang)
+        stage_view.show_step(index, step, lang, lighter, note)
         total, lines = context.debug_lines(index, step, keep=64, lang=lang)
         self.query_one(DebugConsole).show_lines(total, lines, lang, lighter)
         query = search_bar.query_text if lighter is not None else ""
