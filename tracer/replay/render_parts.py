@@ -106,6 +106,16 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
     return out
 
 
+def hanging(text: Text, spaces: int) -> Text:
+    """``text`` with every line but the first indented by ``spaces``: a block that spans lines,
+    written after a ``uuid  `` column, keeps its lines under that column."""
+    if "\n" not in text.plain:
+        return text
+    first, *rest = text.split("\n", allow_blank=True)
+    pad = Text(" " * spaces)
+    return Text("\n").join([first, *(pad + line if line.plain else line for line in rest)])
+
+
 def indented(text: Text, spaces: int) -> Text:
     """``text`` with every line indented (an unfolded block spans lines; they stay nested)."""
     pad = Text(" " * spaces)

@@ -35,6 +35,7 @@ from tracer.replay.steps import StepIndex
 from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.frame import Frame
+from tracer.replay.widgets.key_bar import KeyBar
 from tracer.replay.widgets.loader import TraceLoader
 from tracer.replay.widgets.pager import Pager
 from tracer.replay.widgets.progress import StepBar
@@ -300,6 +301,13 @@ class ReplayScreen(Screen[None]):
         self.render_step()
         if bar.active:
             bar.start(bar.query_text)  # the text on screen changed language: search it again
+
+    def ask_in_key_bar(self, words: str | None) -> bool:
+        """Put ``words`` in the key bar in place of the keys (None: the keys again); False when
+        the key bar is not in sight (a dialog is open, or a panel is zoomed)."""
+        bar = self.query_one(KeyBar)
+        bar.say(words)
+        return self.app.screen is self and self.maximized is None and bar.display
 
     def action_tour(self, move: str) -> None:
         """``w`` ``W`` ``v``: the tour bar makes the move (or says there is no tour)."""
