@@ -136,8 +136,12 @@ class TraceLoader(Widget):
         """Open what the reader chose in the picker or the palette: a trace, or a Claude Code
         transcript, imported first."""
         from tracer.importers.live import is_transcript
+        from tracer.paths import TRACE_SUFFIX
 
-        if is_transcript(Path(path)):
+        # A *.trace.jsonl file is opened as a trace, whatever is in it, as the command line
+        # opens it: an empty or binary one is refused with the command line's words rather
+        # than taken for a Claude Code transcript and imported.
+        if is_transcript(Path(path)) and not Path(path).name.endswith(TRACE_SUFFIX):
             self.notify(tr("importing", self.lang, name=Path(path).name), timeout=3)
             self._import(Path(path))
             return
