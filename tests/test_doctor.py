@@ -397,7 +397,7 @@ def test_text_output_and_exit_codes(fault_traces: dict[str, Path]) -> None:
     assert warned.returncode == 0
     assert "max-turns" in warned.stdout and "检查：" in warned.stdout
     # Chinese throughout: severity, position, message and summary.
-    assert "警告  max-turns" in warned.stdout and "会话因 max_turns 停止" in warned.stdout
+    assert "警告     max-turns" in warned.stdout and "会话因 max_turns 停止" in warned.stdout
     assert "warning" not in warned.stdout and "turn " not in warned.stdout
     assert warned.stdout.strip().endswith("0个错误，1个警告")
     assert run_cli(str(fault_traces["07-max-turns"]), "--strict").returncode == 1
@@ -505,3 +505,16 @@ def test_the_report_names_a_finding_before_the_first_turn_set_up() -> None:
     assert "第2步，准备" in zh[0] and zh[0].startswith("错误") and "第0轮" not in "".join(zh)
     assert any("第9步，第3轮" in line and line.startswith("警告") for line in zh)
     assert en[0].endswith("step 2, set-up") and any(x.endswith("step 9, turn 3") for x in en)
+
+
+def test_the_chinese_report_lines_its_columns_up_as_the_english_one_does() -> None:
+    from tracer.cells import cells
+    from tracer.doctor.command import report_lines
+    from tracer.paths import resolve_trace
+    from tracer.replay.diagnose import diagnose
+
+    findings = list(diagnose(resolve_trace("faults/03-malformed-result")).findings)
+    for lang in ("zh", "en"):
+        first, message = report_lines(findings, lang)[:2]
+        rule = first.index(findings[0].rule)
+        assert cells(first[:rule]) == 9 == len(message) - len(message.lstrip(" ")), lang

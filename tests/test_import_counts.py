@@ -164,3 +164,17 @@ def test_an_abandoned_branch_is_named_too(tmp_path: Path) -> None:
         ("tool_use", "toolu_gone", f"{source}:2"),
         ("tool_result", "toolu_gone", f"{source}:3"),
     }
+
+
+@pytest.mark.parametrize(
+    "what, n, said",
+    [
+        ("subagent links (inline)", 1, "subagent link (inline)"),
+        ("subagent links (inline)", 2, "subagent links (inline)"),
+        ("tool results", 1, "tool result"),
+    ],
+)
+def test_a_count_of_one_is_singular_before_its_bracket(what: str, n: int, said: str) -> None:
+    from tracer.importers.output import _number
+
+    assert _number(what, n) == said

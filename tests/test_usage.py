@@ -44,6 +44,10 @@ FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures"
         (["show"], "show", "the following arguments are required: TRACE"),
         (["bogus"], "", "invalid choice: 'bogus'"),
         (["--no-such-flag"], "", "unrecognized arguments: --no-such-flag"),
+        # A wrong option after a sub-command is that sub-command's error, and its help.
+        (["replay", "--bogus"], "replay", "unrecognized arguments: --bogus"),
+        (["doctor", "01-main-walk", "--bogus", "x"], "doctor", "unrecognized arguments: --bogus x"),
+        (["show", "01-main-walk", "--nope"], "show", "unrecognized arguments: --nope"),
     ],
 )
 def test_usage_errors_are_one_line(

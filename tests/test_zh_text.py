@@ -71,6 +71,7 @@ ALLOWED = {
     "Python",
     "tour",  # the command's name, as in "tracer tour"
     "Esc",  # a key name, as printed on the key
+    "Ctrl",  # the same (Ctrl+C)
     "Task",  # the subagent tool's name, like Bash and Read
     "OSC",  # the terminal escape (OSC 52) that copying uses
     "tail",  # the command, as in "tail -F"

@@ -24,3 +24,9 @@ def clip(text: object, width: int) -> str:
         return flat
     # set_cell_size pads with a space where a wide character would straddle the edge.
     return set_cell_size(flat, max(width - 1, 0)).rstrip(" ") + "…"
+
+
+def ljust(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` cells (``str.ljust`` counts characters, so a
+    Chinese word in a column pushed everything after it two cells a character too far)."""
+    return text + " " * max(width - cells(text), 0)

@@ -49,6 +49,9 @@ COMMAND_MODULES = {
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit code 2."""
 
+    commands: dict[str, argparse.ArgumentParser] = {}  # noqa: RUF012 (set on the top parser)
+    """The sub-commands' parsers, by name."""
+
     def error(self, message: str) -> NoReturn:
         # self.prog is "tracer replay" for a sub-command: say which one, then what was wrong.
         command = self.prog.removeprefix("tracer").strip()
@@ -74,6 +77,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tracer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.commands = sub.choices  # (a wrong option is the sub-command's error: see main)
 
     if command is None:
         return parser
@@ -126,7 +130,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_command_of(argv))
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:  # argparse would blame the top parser: say the sub-command, and its help
+            owner = parser.commands.get(getattr(args, "command", None) or "", parser)
+            owner.error(f"unrecognized arguments: {printable(' '.join(unknown))}")
     except SystemExit as exc:  # --help, --version, or a usage error already printed
         return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     if not getattr(args, "func", None):

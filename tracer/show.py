@@ -49,7 +49,9 @@ def describe(event: Any) -> str:
     if kind == "response":
         tokens = tokens_of(event.usage)
         counted = tokens.line() if tokens is not None else "no usage recorded"
-        return f"{len(event.assistant_uuids)} block(s), stop_reason {event.stop_reason}, {counted}"
+        # An imported transcript may have none: its JSON's null, not Python's None.
+        reason = "null" if event.stop_reason is None else event.stop_reason
+        return f"{len(event.assistant_uuids)} block(s), stop_reason {reason}, {counted}"
     if kind == "follow_up":
         return (
             f"needsFollowUp {str(event.needs_follow_up).lower()}, "

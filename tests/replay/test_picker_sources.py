@@ -84,3 +84,57 @@ def test_the_palette_finds_a_recording_by_name() -> None:
     drive(app, script)
     assert any("05-max-turns" in n and n.startswith("打开录制：") for n in names)
     assert any("faults/03-malformed-result" in n for n in names)
+
+
+def _folder_with_bad_traces(tmp_path: Path) -> Path:
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    (folder / "binary.trace.jsonl").write_bytes(b"\x00\x01\x02garbage\xff" * 40)
+    (folder / "empty.trace.jsonl").write_bytes(b"")
+    shutil.copyfile(MAIN_TRACE, folder / "good.trace.jsonl")
+    return folder
+
+
+def test_a_folder_lists_an_empty_or_binary_file_as_no_trace(tmp_path: Path) -> None:
+    from tracer.errors import UserError
+    from tracer.replay.opening import describe_folder
+    from tracer.trace.reader import TraceReader
+
+    folder = _folder_with_bad_traces(tmp_path)
+    rows = dict(line.split("  ", 1) for line in describe_folder(folder, "en").splitlines())
+    for name in ("binary", "empty"):
+        path = folder / f"{name}.trace.jsonl"
+        try:
+            TraceReader(path)
+        except UserError as exc:  # the words the command line says for it
+            assert rows[str(path)] == f"✗ {exc.message}"
+        else:
+            raise AssertionError(f"{name} opened")
+    assert rows[str(folder / "good.trace.jsonl")].startswith("The main walk")
+    listed = {c.path.name: c for c in choices(folder, more=False)}
+    assert listed["empty.trace.jsonl"].problem and not listed["good.trace.jsonl"].problem
+
+
+def test_the_picker_refuses_a_binary_trace_with_the_command_lines_words(tmp_path: Path) -> None:
+    from tracer.errors import UserError
+    from tracer.replay.widgets.loader import TraceLoader
+    from tracer.trace.reader import TraceReader
+
+    bad = _folder_with_bad_traces(tmp_path) / "binary.trace.jsonl"
+    try:
+        TraceReader(bad)
+    except UserError as exc:
+        cli_words = str(exc)
+    app = make_app()
+    seen: list[Any] = []
+
+    async def script(pilot: Any) -> None:
+        app.replay.query_one(TraceLoader).choose(bad)  # as the picker does when it is chosen
+        await pilot.pause()
+        await pilot.pause()
+        seen.extend(n.message for n in app._notifications)
+        seen.append(app.replay.index.reader.path)
+
+    drive(app, script)
+    assert cli_words in seen[:-1]  # not taken for a Claude Code transcript and imported
+    assert seen[-1] == MAIN_TRACE  # and the open trace stays

@@ -124,3 +124,31 @@ def test_follow_on_a_file_written_all_at_once_opens_at_its_end(tmp_path: Path) -
         assert "ended" in visible_text(app, "#position")
 
     drive(app, script)
+
+
+def test_follow_on_a_file_created_later_keeps_to_its_end_as_tail_F_does(tmp_path: Path) -> None:
+    path = tmp_path / "later.trace.jsonl"
+    app = make_app(path, follow=True)
+    lines = MAIN_TRACE.read_text(encoding="utf-8").splitlines(keepends=True)
+    seen: dict[str, Any] = {}
+
+    async def script(pilot: Any) -> None:
+        with path.open("w", encoding="utf-8") as out:
+            out.write("".join(lines[:15]))  # the recorder starts: a few steps at once
+        assert await wait_for(lambda: len(app.replay.index) > 1, pilot)
+        seen["opened"] = (app.replay.step, len(app.replay.index) - 1)
+        with path.open("a", encoding="utf-8") as out:
+            out.write("".join(lines[15:40]))
+        assert await wait_for(lambda: len(app.replay.index) > seen["opened"][1] + 1, pilot)
+        seen["grown"] = (app.replay.step, len(app.replay.index) - 1)
+        await pilot.press("left")  # the reader moves away: the cursor stays where they put it
+        where = app.replay.step
+        with path.open("a", encoding="utf-8") as out:
+            out.write("".join(lines[40:]))
+        assert await wait_for(lambda: len(app.replay.index) == 36, pilot)
+        seen["moved away"] = (app.replay.step, where)
+
+    drive(app, script)
+    assert seen["opened"][0] == seen["opened"][1] > 0
+    assert seen["grown"][0] == seen["grown"][1]
+    assert seen["moved away"][0] == seen["moved away"][1] < 35

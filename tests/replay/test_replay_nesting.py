@@ -87,3 +87,54 @@ def test_enter_and_escape_in_the_replay(trace: Path) -> None:
         assert "subagent" not in visible_text(app, "#position")
 
     drive(app, script)
+
+
+def test_the_task_step_says_that_i_goes_into_the_subagents_loop(trace: Path) -> None:
+    app = make_app(trace)
+    index = StepIndex(TraceReader(trace))
+    nesting = Nesting(index)
+    asks = _stages(index).index("follow_up")
+    result = nesting.step_over(asks, 1)
+    inside = result - asks - 1  # the subagent's steps that → steps over
+    seen: dict[int, str] = {}
+
+    async def script(pilot: Any) -> None:
+        for step in (asks - 1, asks, asks + 1, result, result + 1):
+            app.replay.go(step)
+            await pilot.pause()
+            seen[step] = visible_text(app, "#stage")
+
+    drive(app, script)
+    for step in (asks, result):
+        first = seen[step].splitlines()[0]
+        assert first.startswith("↳ this Task ran a subagent: i goes into its loop")
+        assert f"({inside} steps, which → skips)" in first
+    for step in (asks - 1, asks + 1, result + 1):
+        assert "Task ran a subagent" not in seen[step]
+
+
+def test_no_imported_step_shows_pythons_none(trace: Path, tmp_path: Path) -> None:
+    """A transcript without a stop_reason, an exit code or a file's line counts shows the
+    trace's null, in both languages, never Python's None."""
+    import re
+
+    from tracer.replay.render import render_step
+
+    sources = [SOURCE, SOURCE.with_name("v1.0-local-commands.jsonl")]
+    for number, source in enumerate(sources):
+        out = tmp_path / f"{number}.jsonl"
+        import_claude_code(source, out)
+        index = StepIndex(TraceReader(out))
+        for step in range(len(index)):
+            for lang in ("en", "zh"):
+                text = render_step(index, step, lang).plain
+                assert not re.search(r"\bNone\b", text), (source.name, step, lang)
+    index = StepIndex(TraceReader(trace))
+    response = _stages(index).index("response")
+    assert "stop_reason: null (none)" in render_step(index, response, "en").plain
+    assert "stop_reason：null（无）" in render_step(index, response, "zh").plain
+    from tracer.show import show_lines
+
+    shown = list(show_lines(TraceReader(trace)))
+    assert any("stop_reason null," in line for line in shown)
+    assert not any(re.search(r"\bNone\b", line) for line in shown)

@@ -246,18 +246,16 @@ def test_the_palette_says_it_found_nothing_in_the_readers_language(lang: str) ->
     assert shown == [tr("palette_no_matches", lang)]
 
 
-@pytest.mark.parametrize("lang, words", [("zh", ("要退出吗？", "退出")), ("en", ("quit?", "quit"))])
+@pytest.mark.parametrize("lang, words", [("zh", ("要退出吗？", "退出")), ("en", ("Quit?", "quit"))])
 def test_ctrl_c_says_which_key_quits_in_the_readers_language(lang: str, words: Any) -> None:
     app = make_app(lang=lang)
 
     async def script(pilot: Any) -> None:
         await pilot.press("ctrl+c")
         await pilot.pause()
-        toast = [(n.title, n.message) for n in app._notifications]
-        assert toast and words[0] in toast[-1][0] and words[1] in toast[-1][1]
+        bar = "".join(s.text for s in app.query_one("#keys").render_line(0))
+        assert words[0] in bar and "q" in bar  # asked in the key bar, with the key that quits
         assert app.is_running  # it did not quit
-        if lang == "zh":
-            assert not any(c.isascii() and c.isalpha() for c in toast[-1][0])
 
     drive(app, script)
 

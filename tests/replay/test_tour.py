@@ -62,6 +62,18 @@ def test_each_checkpoint_comes_right_after_its_sections_stop(stops: list[Any]) -
         assert stop.step == stop.question.ask < stop.question.step <= stop.question.land
 
 
+def test_station_2_opens_on_the_first_wrapping_step_of_the_main_walk(stops: list[Any]) -> None:
+    """第二站：包装进消息 opens where a result is wrapped, not on a rejected permission."""
+    from tracer.replay.steps import StepIndex
+    from tracer.trace.reader import TraceReader
+
+    stop = next(s for s in stops if s.id == "section:station-2")
+    index = StepIndex(TraceReader(stop.recording))
+    assert stop.recording.name == "01-main-walk.trace.jsonl"
+    assert index.stage(stop.step) == "wrapping"
+    assert stop.step == index.by_stage["wrapping"][0]
+
+
 def test_a_fault_section_opens_where_the_doctor_finds_the_fault(stops: list[Any]) -> None:
     from tracer.replay.diagnose import diagnose
 

@@ -1,8 +1,10 @@
 """A forgiving tour: the tour's screens and their keys alone, then the app with Pilot.
 
 ``w`` ``W`` ``v`` work from every card; a checkpoint needs a choice before Enter; ``w`` on a
-question skips it; the review lists the answers and Enter goes to the step that shows one; the
-command's help and the in-app bar name the same keys."""
+question skips it; ``q`` quits from a card; Home End PgUp PgDn never choose an answer; the
+review lists the answers, Enter goes to the step that shows one and asks one skipped; the
+command's help and the in-app bar name the same keys, and the bar and a card's key line stay
+in sight at 80x24."""
 
 from __future__ import annotations
 
@@ -71,13 +73,68 @@ def test_w_skips_a_checkpoint_and_escape_leaves_it_for_later(tmp_path: Path) -> 
         assert run_screen(TourQuestion("Tour", question, "?", "zh"), ["escape"]).result is None
 
 
-def test_the_review_goes_to_the_step_that_shows_the_answer() -> None:
+def test_the_review_says_which_checkpoint_was_chosen() -> None:
     rows = [
-        Reviewed("mapping", "yes", True, MAIN_TRACE, 7),
-        Reviewed("wrapping", None, False, MAIN_TRACE, 9),
+        Reviewed("mapping", "yes", True, MAIN_TRACE, 7, 2),
+        Reviewed("wrapping", None, False, MAIN_TRACE, 9, 5),
     ]
     app = run_screen(ReviewScreen(rows, "en"), ["j", "enter"])
-    assert app.result == (MAIN_TRACE, 9)
+    assert app.result == rows[1]
+
+
+@pytest.mark.parametrize("key", ["home", "pageup", "end", "pagedown"])
+def test_home_and_page_keys_never_choose_an_answer(tmp_path: Path, key: str) -> None:
+    question = _question(tmp_path)
+    screen = TourQuestion("Tour", question, "?\n" * 40, "en")  # a prompt long enough to scroll
+    app = ScreenHarness(screen)
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            body = screen.query_one("#tour-body")
+            # Somewhere to move from (the focused choices may have scrolled it already).
+            (body.scroll_end if key in ("home", "pageup") else body.scroll_home)(animate=False)
+            await pilot.pause()
+            before = body.scroll_y
+            await pilot.press(key)
+            await pilot.pause()
+            seen["highlighted"] = screen.query_one("#tour-choices").highlighted
+            seen["scrolled"] = body.scroll_y != before
+            await pilot.press("enter")
+            await pilot.pause()
+
+    asyncio.run(main())
+    assert seen["highlighted"] is None
+    assert seen["scrolled"]  # the key scrolls the question instead
+    assert app.result == "not dismissed"  # Enter still asks for a choice first
+
+
+@pytest.mark.parametrize("screen", ["card", "question"])
+def test_q_quits_from_a_card_and_a_question(tmp_path: Path, screen: str) -> None:
+    from textual.app import App
+
+    card = (
+        TourCard("Tour 1/3", Text("notes"), "en")
+        if screen == "card"
+        else TourQuestion("Tour", _question(tmp_path), "?", "en")
+    )
+    quit_called: list[bool] = []
+
+    class Harness(ScreenHarness):
+        def exit(self, *args: Any, **kwargs: Any) -> None:
+            quit_called.append(True)
+            App.exit(self, *args, **kwargs)
+
+    async def main() -> None:
+        app = Harness(card)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("q")
+            await pilot.pause()
+
+    asyncio.run(main())
+    assert quit_called
 
 
 def test_in_the_app_w_moves_on_from_a_card_and_skips_a_question(tmp_path: Path) -> None:
@@ -99,9 +156,9 @@ def test_in_the_app_w_moves_on_from_a_card_and_skips_a_question(tmp_path: Path) 
             await pilot.press("v")
             await pilot.pause()
             seen.append(type(app.screen).__name__)
-            await pilot.press("enter")  # the first checkpoint's evidence
+            await pilot.press("enter")  # the first checkpoint
             await pilot.pause()
-            seen.append(app.replay.step)
+            seen.append((type(app.screen).__name__, tour.position, app.replay.step))
 
     asyncio.run(main())
     positions = [p for p, _ in seen[:-2]]
@@ -109,8 +166,9 @@ def test_in_the_app_w_moves_on_from_a_card_and_skips_a_question(tmp_path: Path) 
     assert any(name == "TourQuestion" for _, name in seen[:-2])
     assert tour.progress.answers == {}  # every question skipped, none answered by accident
     assert seen[-2] == "ReviewScreen"
-    first = next(s.question for s in tour.stops if s.question is not None)
-    assert seen[-1] == first.land
+    # Every question was skipped: Enter on the first asks it (it does not give it away).
+    first = next(i for i, s in enumerate(tour.stops) if s.question is not None)
+    assert seen[-1] == ("TourQuestion", first, tour.stops[first].step)
 
 
 def test_the_help_and_the_bar_name_the_same_tour_keys() -> None:
@@ -122,6 +180,64 @@ def test_the_help_and_the_bar_name_the_same_tour_keys() -> None:
     command.register(parser.add_subparsers())
     text = parser._subparsers._group_actions[0].choices["tour"].format_help()  # type: ignore[union-attr]
     flat = " ".join(text.split())
-    for key in ("tour_keys", "tour_more_keys"):
+    for key in ("tour_keys", "tour_as_usual", "tour_more_keys"):
         assert " ".join(say(key, "en").split()) in flat
     assert "N next" not in flat and "B previous" not in flat
+
+
+def test_an_answered_checkpoint_in_the_review_goes_to_its_answer(tmp_path: Path) -> None:
+    tour = nav_tour(tmp_path / "tour.json")
+    where = next(i for i, s in enumerate(tour.stops) if s.question is not None)
+    tour.move(where)
+    stop = tour.current
+    tour.answer(stop.question.choices[0].value if stop.question.choices else "1")
+    tour.move(-where)
+    app = factory.make_app(
+        tour.current.recording, step=tour.current.step + 1, lang="en", guide=nav_guide(), tour=tour
+    )
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("v")
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            seen["screen"] = type(app.screen).__name__
+            seen["step"], seen["position"] = app.replay.step, tour.position
+
+    asyncio.run(main())
+    assert seen == {"screen": "ReplayScreen", "step": stop.question.land, "position": 0}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(80, 24), (140, 42)])
+def test_the_tour_bar_fits_and_no_card_covers_it(
+    tmp_path: Path, lang: str, size: tuple[int, int]
+) -> None:
+    from tracer.cells import cells
+    from tracer.tour.bar import TourBar
+
+    tour = nav_tour(tmp_path / "tour.json")
+    app = factory.make_app(
+        tour.current.recording, step=tour.current.step + 1, lang=lang, guide=nav_guide(), tour=tour
+    )
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            bar = app.replay.query_one(TourBar)
+            seen["screen"] = type(app.screen).__name__
+            seen["bar"], seen["text"] = bar.region, str(bar.render())
+            seen["box"] = app.screen.query_one("#tour-box").region
+            seen["hint"] = app.screen.query_one("#tour-hint").region
+
+    asyncio.run(main())
+    assert seen["screen"] == "TourCard"
+    text = seen["text"]
+    assert cells(text) <= size[0] and text.rstrip().endswith(say("tour_more_keys", lang))
+    assert not seen["box"].overlaps(seen["bar"])  # the card sits under the bar
+    assert seen["hint"].bottom <= size[1] - 2  # its key line above the progress bar and footer

@@ -414,3 +414,37 @@ def test_every_screen_key_is_bound_once_to_an_action_of_the_widget_it_names() ->
             owner, action = ReplayScreen, binding.action.split("(")[0]
         assert callable(getattr(owner, f"action_{action}", None)), binding
     assert all(action_of(key) for key, _ in PALETTE)  # the palette does what a key does
+
+
+def test_findings_panel_home_end_page_keys_and_a_full_size_zoom_at_80x24() -> None:
+    from replay_helpers import drive, make_app
+
+    from tracer.paths import resolve_trace
+
+    app = make_app(resolve_trace("faults/03-malformed-result"), doctor=True)
+    seen: dict[str, Any] = {}
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause()
+        panel = app.replay.query_one(FindingsPanel)
+        seen["focused"] = app.focused is panel
+        seen["scrollable"] = panel.max_scroll_y > 0  # one finding, taller than the panel
+        await pilot.press("end")
+        await pilot.pause()
+        seen["end"] = (panel.scroll_y, panel.max_scroll_y)
+        await pilot.press("home")
+        await pilot.pause()
+        seen["home"] = panel.scroll_y
+        await pilot.press("pagedown")
+        await pilot.pause()
+        seen["pagedown"] = panel.scroll_y
+        await pilot.press("z")
+        await pilot.pause()
+        seen["zoomed"] = (app.screen.maximized is panel, panel.region.height)
+
+    drive(app, script, size=(80, 24))
+    assert seen["focused"] and seen["scrollable"]
+    assert seen["end"][0] == seen["end"][1] > 0
+    assert seen["home"] == 0
+    assert seen["pagedown"] > 0
+    assert seen["zoomed"] == (True, 24)  # the whole screen, not its usual third

@@ -30,6 +30,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tracer.cells import ljust
 from tracer.cli_args import whole_number
 from tracer.doctor.finding import SEVERITY_WORDS
 from tracer.printable import printable, printable_json
@@ -149,7 +150,8 @@ def report_lines(findings: list[Any], lang: str) -> list[str]:
             severity = SEVERITY_WORDS.get(f.severity, {}).get("zh", f.severity)
             # Before the first turn the loop is still being set up: there is no 第0轮.
             turn = f"第{f.turn}轮" if f.turn else "准备"
-            lines.append(f"{severity}  {f.rule:<21} 第{f.step}步，{turn}")
+            # Padded by cells, as the terminal draws them: 错误 is two characters, four cells.
+            lines.append(f"{ljust(severity, 7)}  {f.rule:<21} 第{f.step}步，{turn}")
         else:
             turn = f"turn {f.turn}" if f.turn else "set-up"
             lines.append(f"{f.severity:<7}  {f.rule:<21} step {f.step}, {turn}")

@@ -114,5 +114,9 @@ class ImportReport:
 
 
 def _number(what: str, n: int) -> str:
-    """``what`` (a plural: "tool results") for ``n`` things: "1 tool result", "2 tool results"."""
-    return what[:-1] if n == 1 and what.endswith("s") else what
+    """``what`` (a plural: "tool results") for ``n`` things: "1 tool result", "2 tool results";
+    a note in brackets stays as it is ("1 subagent link (inline)")."""
+    head, bracket, note = what.partition(" (")
+    if n == 1 and head.endswith("s"):
+        head = head[:-1]
+    return head + bracket + note

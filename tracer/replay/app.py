@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import events
 from textual.app import SystemCommand
 from textual.widget import AwaitMount
 
@@ -31,6 +32,9 @@ from tracer.replay.steps import StepIndex
 if TYPE_CHECKING:
     from textual.filter import LineFilter
     from textual.screen import Screen
+
+
+QUIT_ACTIONS = ("quit", "app.quit")
 
 
 class ReplayApp(InputErrorApp):
@@ -47,6 +51,8 @@ class ReplayApp(InputErrorApp):
         """Drops what a terminal would obey from every line drawn (:mod:`printable_filter`)."""
         self.replay = ReplayScreen(index, **options)
         """The replay: the cursor (``replay.step``), the trace and the panels."""
+        self._quit_asked = False
+        """ctrl+c was pressed once: a second one quits."""
 
     def get_line_filters(self) -> list[LineFilter]:
         # The last wall: whatever a trace string holds that a terminal would obey is dropped
@@ -83,11 +89,27 @@ class ReplayApp(InputErrorApp):
             self.push_screen(CommandPalette(placeholder=placeholder, id="--command-palette"))
 
     def action_help_quit(self) -> None:
-        """ctrl+c does not quit: say which key does, in the reader's language."""
-        for key, active in self.active_bindings.items():
-            if active.binding.action in ("quit", "app.quit"):
-                self.notify(tr("quit_hint", self.lang, keys=key), title=tr("quit_title", self.lang))
-                return
+        """ctrl+c: the first asks (in the key bar, in the reader's language), the second quits.
+
+        The question goes in the key bar, one widget as wide as the screen, and not in a toast:
+        Textual cuts an overlay's line where the panels under it meet, and a Chinese character
+        that straddles such a cut is lost (要退出吗 came out 要  出吗)."""
+        if self._quit_asked:
+            self.exit()
+            return
+        keys = next(
+            (k for k, a in self.active_bindings.items() if a.binding.action in QUIT_ACTIONS), "q"
+        )
+        self._quit_asked = True
+        words = tr("quit_again", self.lang, keys=keys)
+        if not self.replay.ask_in_key_bar(words):  # (a dialog or a zoom hides the key bar)
+            self.notify(words)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and event.key != "ctrl+c" and self._quit_asked:
+            self._quit_asked = False  # another key: the question is over
+            self.replay.ask_in_key_bar(None)
+        await super().on_event(event)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (ctrl+p): the replay's actions and every recording, by name."""

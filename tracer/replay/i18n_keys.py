@@ -3,8 +3,9 @@ bottom and the command palette (ctrl+p).
 
 Three tables of the same keys, each shaped for where it is shown: ``HELP`` explains every key in a
 sentence, ``KEY_HINTS`` names the most useful ones in a word or two (and shorter still when the
-terminal is narrow), ``PALETTE`` offers the app's actions by name. The digits 1–4 jump to the four
-steps of a result's trip, named as the book names them (①翻译 ②包装 ③追加 ④重新发送).
+terminal is narrow), ``PALETTE`` offers the app's actions by name. The digits 1–4 go to the four
+steps of a result's trip, named as the book names them (①翻译 ②包装 ③追加 ④重新发送), and
+every place that names the keys calls them the same: "1–4 go to ①–④" (跳到①–④).
 """
 
 from __future__ import annotations
@@ -15,20 +16,20 @@ HELP: list[tuple[str, dict[str, str]]] = [
     (
         "Enter i / u Esc",
         {
-            "zh": "进入子代理的循环 / 回到调用它的 Task",
+            "zh": "进入子代理的循环；回到调用它的 Task",
             "en": "into a subagent's loop / back to its Task call",
         },
     ),
     ("] n", {"zh": "下一轮", "en": "next turn"}),
     ("[ p", {"zh": "上一轮（或本轮开头）", "en": "previous turn (or this turn's start)"}),
     (
-        "1 2 3 4",
+        "1–4",
         {
-            "zh": "下一个 ①翻译 ②包装 ③追加 ④重新发送",
-            "en": "next ① mapping ② wrapping ③ appending ④ resending",
+            "zh": "跳到①–④：下一次①翻译、②包装、③追加或④重新发送",
+            "en": "go to ①–④: the next ① mapping, ② wrapping, ③ appending or ④ resending",
         },
     ),
-    ("< >", {"zh": "第一步 / 最后一步（任何面板中）", "en": "first / last step (from any panel)"}),
+    ("< >", {"zh": "第一步、最后一步（任何面板中）", "en": "first / last step (from any panel)"}),
     ("g", {"zh": "跳到第N步", "en": "go to step N"}),
     (
         "/",
@@ -37,7 +38,7 @@ HELP: list[tuple[str, dict[str, str]]] = [
             "en": "search the text on screen (raw: searches the JSON)",
         },
     ),
-    ("n N . ,  F3", {"zh": "下一个 / 上一个匹配", "en": "next / previous match"}),
+    ("n N . ,  F3", {"zh": "下一个、上一个匹配", "en": "next / previous match"}),
     (
         "Esc",
         {
@@ -66,21 +67,21 @@ HELP: list[tuple[str, dict[str, str]]] = [
         "Tab shift+Tab",
         {"zh": "切换面板（高亮边框即当前面板）", "en": "next panel (the bright border marks it)"},
     ),
-    ("z", {"zh": "放大 / 还原当前面板", "en": "zoom / restore the focused panel"}),
+    ("z", {"zh": "放大或还原当前面板", "en": "zoom / restore the focused panel"}),
     (
         "T  D",
-        {"zh": "显示 / 隐藏时间线、调试输出", "en": "show / hide the timeline, debug console"},
+        {"zh": "显示或隐藏时间线、调试输出", "en": "show / hide the timeline, debug console"},
     ),
     ("O  ctrl+p", {"zh": "打开录制、命令面板", "en": "open a recording, command palette"}),
     ("a", {"zh": "自动播放（再按暂停）", "en": "autoplay (again to pause)"}),
-    ("+ -", {"zh": "加快 / 放慢播放", "en": "faster / slower"}),
+    ("+ -", {"zh": "加快或放慢播放", "en": "faster / slower"}),
     ("↑ ↓ j k PgUp PgDn Home End", {"zh": "滚动当前面板", "en": "scroll the focused panel"}),
     ("t", {"zh": "切换语言", "en": "switch language"}),
-    ("c", {"zh": "显示 / 隐藏章节面板", "en": "show / hide the chapter panel"}),
+    ("c", {"zh": "显示或隐藏章节面板", "en": "show / hide the chapter panel"}),
     (
         "d",
         {
-            "zh": "显示 / 隐藏诊断结果（回车跳到该步）",
+            "zh": "显示或隐藏诊断结果（回车跳到该步）",
             "en": "show / hide findings (Enter jumps to one)",
         },
     ),
@@ -94,7 +95,7 @@ HELP: list[tuple[str, dict[str, str]]] = [
     (
         "w W B",
         {
-            "zh": "导览（tracer tour）：下一处 / 上一处",
+            "zh": "导览（tracer tour）：下一处、上一处",
             "en": "tour (tracer tour): next / previous stop",
         },
     ),
@@ -115,7 +116,7 @@ HELP: list[tuple[str, dict[str, str]]] = [
 KEY_HINTS: list[tuple[str, dict[str, str], dict[str, str]]] = [
     ("←→", {"zh": "上/下一步", "en": "step"}, {"zh": "逐步", "en": "step"}),
     ("[ ]", {"zh": "上/下一轮", "en": "turn"}, {"zh": "逐轮", "en": "turn"}),
-    ("1-4", {"zh": "旅途四步", "en": "journey step"}, {"zh": "四步", "en": "step"}),
+    ("1–4", {"zh": "跳到①–④", "en": "go to ①–④"}, {"zh": "①–④", "en": "①–④"}),
     ("/", {"zh": "搜索", "en": "search"}, {"zh": "搜索", "en": "find"}),
     ("o", {"zh": "展开", "en": "unfold"}, {"zh": "展开", "en": "open"}),
     ("r", {"zh": "原始 JSON", "en": "raw JSON"}, {"zh": "原始", "en": "raw"}),
@@ -125,9 +126,9 @@ KEY_HINTS: list[tuple[str, dict[str, str], dict[str, str]]] = [
     ("c", {"zh": "章节", "en": "chapter"}, {"zh": "章节", "en": "ch"}),
     ("d", {"zh": "诊断", "en": "findings"}, {"zh": "诊断", "en": "doc"}),
     ("a", {"zh": "播放", "en": "play"}, {"zh": "播放", "en": "play"}),
+    ("t", {"zh": "语言", "en": "language"}, {"zh": "语言", "en": "lang"}),
     ("s", {"zh": "目录", "en": "contents"}, {"zh": "目录", "en": "toc"}),
     ("O", {"zh": "打开录制", "en": "open file"}, {"zh": "打开", "en": "file"}),
-    ("t", {"zh": "语言", "en": "language"}, {"zh": "语言", "en": "lang"}),
     ("?", {"zh": "帮助", "en": "help"}, {"zh": "帮助", "en": "help"}),
     ("q", {"zh": "退出", "en": "quit"}, {"zh": "退出", "en": "quit"}),
 ]
@@ -155,12 +156,12 @@ PALETTE: list[tuple[str, dict[str, str]]] = [
     ("r", {"zh": "显示原始 JSON", "en": "Show the raw JSON"}),
     ("y", {"zh": "复制当前面板", "en": "Copy the focused panel"}),
     ("f", {"zh": "时间线只列出匹配的步骤", "en": "Timeline: only matching steps"}),
-    ("T", {"zh": "显示 / 隐藏时间线", "en": "Show / hide the timeline"}),
-    ("c", {"zh": "显示 / 隐藏章节面板", "en": "Show / hide the chapter panel"}),
-    ("D", {"zh": "显示 / 隐藏调试输出", "en": "Show / hide the debug console"}),
-    ("d", {"zh": "显示 / 隐藏诊断结果", "en": "Show / hide the findings"}),
-    ("z", {"zh": "放大 / 还原当前面板", "en": "Zoom / restore the focused panel"}),
-    ("a", {"zh": "自动播放 / 暂停", "en": "Autoplay / pause"}),
+    ("T", {"zh": "显示或隐藏时间线", "en": "Show / hide the timeline"}),
+    ("c", {"zh": "显示或隐藏章节面板", "en": "Show / hide the chapter panel"}),
+    ("D", {"zh": "显示或隐藏调试输出", "en": "Show / hide the debug console"}),
+    ("d", {"zh": "显示或隐藏诊断结果", "en": "Show / hide the findings"}),
+    ("z", {"zh": "放大或还原当前面板", "en": "Zoom / restore the focused panel"}),
+    ("a", {"zh": "自动播放或暂停", "en": "Autoplay / pause"}),
     ("t", {"zh": "切换语言（英文）", "en": "Switch language (Chinese)"}),
     ("question_mark", {"zh": "帮助：所有按键", "en": "Help: every key"}),
     ("q", {"zh": "退出", "en": "Quit"}),

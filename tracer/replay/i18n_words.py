@@ -44,8 +44,12 @@ TEXT: dict[str, dict[str, str]] = {
     "turn": {"zh": "第{turn}轮", "en": "turn {turn}"},
     "subagent_turn": {"zh": "↳ 子代理第{turn}轮", "en": "↳ subagent turn {turn}"},
     "orient": {
-        "zh": "第12章：①–④ 是工具结果回到 AI 的四步，按 1–4 跳过去 · ? 看所有按键",
-        "en": "Chapter 12 · ①–④: a tool result's 4 steps back to the AI · 1–4 jump · ? keys",
+        "zh": "第12章：①–④ 是工具结果回到 AI 的四步，按 1–4 跳到①–④ · ? 看所有按键",
+        "en": "Chapter 12 · ①–④: a result's 4 steps back to the AI · 1–4 go to ①–④ · ? keys",
+    },
+    "orient_more": {
+        "zh": "s 目录：本章各节在哪一步 · tracer tour：按书的顺序导览，边看边答",
+        "en": "s contents: where each section shows · tracer tour: the chapter in order",
     },
     "subagent_setup": {"zh": "↳ 子代理准备", "en": "↳ subagent set-up"},
     "turn_resumed": {"zh": "第{turn}轮（续）", "en": "turn {turn} (cont.)"},
@@ -72,6 +76,12 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "子代理 {loop} 内（第{depth}层）· Esc 返回",
         "en": "inside subagent {loop} (depth {depth}) · Esc: back",
     },
+    "subagent_here": {
+        "zh": "↳ 这次 Task 调用启动了一个子代理：按 i 进入它的循环"
+        "（{n}步，→ 会整段跳过），u 回到这里",
+        "en": "↳ this Task ran a subagent: i goes into its loop ({n} steps, which → skips), "
+        "u comes back here",
+    },
     "indexing": {"zh": "索引中…", "en": "indexing…"},
     "playing": {"zh": "▶ 自动播放{speed}步/秒", "en": "▶ autoplay {speed} steps/s"},
     "search_prompt": {"zh": "搜索所有步骤…", "en": "search every step…"},
@@ -86,6 +96,15 @@ TEXT: dict[str, dict[str, str]] = {
     "palette_open": {"zh": "打开录制：{name}", "en": "Open recording: {name}"},
     "searching": {"zh": "搜索中…", "en": "searching…"},
     "goto_prompt": {"zh": "跳到第几步（1–{total}）", "en": "go to step (1–{total})"},
+    "goto_hint": {
+        "zh": "输入步数，回车跳过去；Esc 取消",
+        "en": "type a number, Enter goes there; Esc cancels",
+    },
+    "palette_key": {"zh": "按键 {name}", "en": "key {name}"},
+    "quit_again": {
+        "zh": "要退出吗？再按一次 Ctrl+C，或按 {keys}",
+        "en": "Quit? Press Ctrl+C again, or {keys}",
+    },
     "earlier_lines": {"zh": "… 之前还有{n}行", "en": "… {n} earlier lines"},
     "earlier_line": {"zh": "… 之前还有{n}行", "en": "… {n} earlier line"},
     "no_debug": {"zh": "（还没有 [DEBUG] 输出）", "en": "(no [DEBUG] lines yet)"},
@@ -119,8 +138,6 @@ TEXT: dict[str, dict[str, str]] = {
     "copied": {"zh": "已复制{n}行到剪贴板", "en": "copied {n} lines to the clipboard"},
     "palette_placeholder": {"zh": "搜索命令…", "en": "Search for commands…"},
     "palette_no_matches": {"zh": "没有匹配的命令", "en": "No matches found"},
-    "quit_hint": {"zh": "按 [b]{keys}[/b] 退出", "en": "Press [b]{keys}[/b] to quit the app"},
-    "quit_title": {"zh": "要退出吗？", "en": "Do you want to quit?"},
     "picker_title": {"zh": "打开一条录制", "en": "Open a recording"},
     "picker_bundled": {"zh": "本章的录制", "en": "the chapter's recordings"},
     "picker_faults": {"zh": "故障录制", "en": "fault recordings"},
@@ -137,9 +154,9 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "opened": {"zh": "已打开 {name}", "en": "opened {name}"},
     "keys_bar": {
-        "zh": "←→ 上/下一步  [ ] 上/下一轮  1-4 旅途四步  g 跳转  / 搜索  a 播放  t 语言  "
+        "zh": "←→ 上/下一步  [ ] 上/下一轮  1–4 跳到①–④  g 跳转  / 搜索  a 播放  t 语言  "
         "c 章节  d 诊断  ? 帮助  q 退出",
-        "en": "←→ step  [ ] turn  1-4 journey step  g go to  / search  a play  t language  "
+        "en": "←→ step  [ ] turn  1–4 go to ①–④  g go to  / search  a play  t language  "
         "c chapter  d findings  ? help  q quit",
     },
 }

@@ -144,6 +144,19 @@ class Nesting:
                 return self.index.step_at_or_after(inner.start)
         return None
 
+    def inner(self, step: int) -> tuple[int, int] | None:
+        """On a Task call that ran a subagent (the step that asks for it, or its result): the
+        first step of the subagent's loop and how many steps it holds (so far, while it runs);
+        None elsewhere."""
+        first = self.enter(step)
+        if first is None:
+            return None
+        loop = self.loop_of(first, self.depth(step) + 1)
+        if loop is None:
+            return None
+        end = len(self.index) if loop.end < 0 else self.index.step_at_or_after(loop.end)
+        return first, max(end - first, 0)
+
     def leave(self, step: int) -> int | None:
         """The parent's step at the Task's result, or None in the main loop (or while the
         subagent is still running)."""

@@ -35,6 +35,9 @@ class Choice:
     title: dict[str, str]
     bundled: bool
     kind: str = ""
+    problem: str = ""
+    """Why it would not open ("" when it is a trace): the picker and ``tracer replay DIR`` list
+    an empty or binary ``*.trace.jsonl`` as what it is, not as a good trace."""
     """The picker's group: "bundled", "faults", "here", "recent" or "claude" (a Claude Code
     transcript, imported when chosen)."""
 
@@ -46,8 +49,14 @@ class Choice:
             return "faults" if self.name.startswith("faults/") else "bundled"
         return "here"
 
+    def words(self, lang: str) -> str:
+        """Its title, or (no trace) what is wrong with it."""
+        if self.problem:
+            return f"✗ {self.problem}"
+        return self.title.get(lang) or self.title.get("en") or ""
+
     def label(self, lang: str) -> str:
-        words = self.title.get(lang) or self.title.get("en") or ""
+        words = self.words(lang)
         return f"{self.name}  {words}" if words else self.name
 
 
@@ -85,7 +94,7 @@ def choices(cwd: Path | None = None, *, more: bool = True) -> list[Choice]:
     for path in traces_in(cwd or Path.cwd()):
         if path.resolve() not in seen:
             seen.add(path.resolve())
-            out.append(Choice(path, path.name, trace_title(path), False))
+            out.append(_trace_choice(path, path.name))
     if not more:
         return out
     from tracer.replay.sources import claude_sessions, recent_traces
@@ -93,22 +102,29 @@ def choices(cwd: Path | None = None, *, more: bool = True) -> list[Choice]:
     for path in recent_traces():
         if path.resolve() not in seen:
             seen.add(path.resolve())
-            out.append(Choice(path, path.name, trace_title(path), False, "recent"))
+            out.append(_trace_choice(path, path.name, "recent"))
     for path, name, prompt in claude_sessions():
         out.append(Choice(path, name, {"en": prompt, "zh": prompt}, False, "claude"))
     return out
 
 
+def _trace_choice(path: Path, name: str, kind: str = "") -> Choice:
+    """A ``*.trace.jsonl`` file as the picker lists it: its title, or why it is no trace."""
+    from tracer.trace.reader import trace_problem
+
+    problem = trace_problem(path)
+    if problem is not None:
+        return Choice(path, name, {}, False, kind, problem.message)
+    return Choice(path, name, trace_title(path), False, kind)
+
+
 def describe_folder(folder: Path, lang: str) -> str:
-    """``tracer replay DIR``: the traces in the folder, one a line, with their titles."""
+    """``tracer replay DIR``: the traces in the folder, one a line, with their titles (a file
+    that is no trace, empty or binary, with what is wrong with it)."""
     found = traces_in(folder)
     if not found:
         raise UserError("no traces (*.trace.jsonl) in this folder", folder)
-    rows = []
-    for path in found:
-        title = trace_title(path)
-        words = title.get(lang) or title.get("en") or ""
-        rows.append(f"{path}  {words}".rstrip())
+    rows = (f"{path}  {_trace_choice(path, path.name).words(lang)}".rstrip() for path in found)
     return "\n".join(rows)
 
 

@@ -1,10 +1,10 @@
 """The command palette (ctrl+p): the app's actions, and every recording by name.
 
 Textual's palette lists an app's "system commands". The replay offers its own actions in the
-current language (:data:`tracer.replay.i18n.PALETTE`, each doing what its key does) in place of
-Textual's English defaults, then one command per trace the picker offers
-(:func:`tracer.replay.opening.choices`), so typing ``max-turns`` or ``截断`` finds a recording
-by its name or title and opens it. The app runs what is chosen.
+current language (:data:`tracer.replay.i18n.PALETTE`, each doing what its key does, and saying
+which key that is) in place of Textual's English defaults, then one command per trace the
+picker offers (:func:`tracer.replay.opening.choices`), so typing ``max-turns`` or ``截断`` finds
+a recording by its name or title and opens it. The app runs what is chosen.
 
 :class:`ReplayCommands` is the provider that lists them (the app's ``COMMANDS``): Textual's own
 (:class:`~textual.system_commands.SystemCommandsProvider`), plus one row when nothing matches
@@ -28,6 +28,9 @@ from tracer.replay.i18n import PALETTE, tr
 from tracer.replay.keys import action_of
 from tracer.replay.opening import choices
 
+#: How the palette writes a key Textual names otherwise.
+KEY_NAMES = {"slash": "/", "home": "Home", "end": "End", "question_mark": "?"}
+
 
 def commands(
     lang: str, run: Callable[[str], object], open_trace: Callable[[Path], object]
@@ -36,7 +39,8 @@ def commands(
     for key, words in PALETTE:
         text = words.get(lang) or words["en"]
         action = action_of(key)
-        yield SystemCommand(text, "", lambda a=action: run(a))
+        shown = tr("palette_key", lang, name=KEY_NAMES.get(key, key))  # the key does it too
+        yield SystemCommand(text, shown, lambda a=action: run(a))
     for choice in choices():
         yield SystemCommand(
             tr("palette_open", lang, name=choice.label(lang)),

@@ -17,7 +17,7 @@ from rich.text import Text
 from tracer.replay import context
 from tracer.replay.fold import as_json, folded_text
 from tracer.replay.i18n import colon, say
-from tracer.replay.render_parts import LABEL, block_text, field, request_label, title
+from tracer.replay.render_parts import LABEL, block_text, field, hanging, request_label, title
 from tracer.replay.steps import StepIndex
 from tracer.trace.tokens import Tokens, tokens_of
 
@@ -90,10 +90,11 @@ def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     )
     for uuid in event.assistant_uuids:
         message = found.get(uuid)
-        out.append(f"  {uuid[:8]}  ", style="dim")
+        column = f"  {uuid[:8]}  "
+        out.append(column, style="dim")
         blocks = message.content if message and isinstance(message.content, list) else [None]
-        for block in blocks:
-            out.append_text(block_text(block, lang, width=200, full=True))
+        for block in blocks:  # (a text block's later lines stay under its first)
+            out.append_text(hanging(block_text(block, lang, width=200, full=True), len(column)))
         out.append("\n")
     return out
 

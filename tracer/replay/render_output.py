@@ -16,7 +16,7 @@ from rich.text import Text
 
 from tracer.replay.fold import as_json, folded_text
 from tracer.replay.i18n import colon, say
-from tracer.replay.render_parts import LABEL
+from tracer.replay.render_parts import LABEL, shown_value
 
 #: The recorder's throwaway workspace (``…/tracer-XXXX/workspace/``), deleted once it is done.
 _WORKSPACE = re.compile(r"^.*/tracer-[^/]+/workspace/")
@@ -25,7 +25,7 @@ _WORKSPACE = re.compile(r"^.*/tracer-[^/]+/workspace/")
 def shown_path(path: object) -> str:
     """A file path as the reader should see it: relative to the recorder's workspace, which no
     longer exists once the recording is made (other paths, an import's, stay as they are)."""
-    return _WORKSPACE.sub("", str(path))
+    return "?" if path is None else _WORKSPACE.sub("", str(path))
 
 
 def raw_output_text(output: Any, lang: str) -> Text:
@@ -39,7 +39,7 @@ def raw_output_text(output: Any, lang: str) -> Text:
             out.append_text(folded_text(output["stderr"], "red", lang=lang))
         code = output.get("exit_code")
         out.append("\nexit_code: ", style=LABEL)
-        out.append(str(code), style="bold red" if code else "bold green")
+        out.append(shown_value(code, lang), style="bold red" if code else "bold green")
         if output.get("interrupted"):
             out.append("  interrupted", style="bold red")
         return out
@@ -71,9 +71,11 @@ def raw_output_text(output: Any, lang: str) -> Text:
 def line_range(file: dict[str, Any]) -> tuple[Any, Any, Any]:
     """Read's ``(first, last, total)`` lines: ``numLines`` counts them, from ``startLine`` on."""
     start, count = file.get("startLine"), file.get("numLines")
+    total = file.get("totalLines")
+    total = total if isinstance(total, int) else "?"  # (an import may not know them)
     if isinstance(start, int) and isinstance(count, int):
-        return start, start + count - 1, file.get("totalLines")
-    return start, "?", file.get("totalLines")
+        return start, start + count - 1, total
+    return start if isinstance(start, int) else "?", "?", total
 
 
 def diff_text(hunks: list[dict[str, Any]], lang: str = "en") -> Text:

@@ -46,7 +46,18 @@ def tool_title(stage: str, lang: str, extra: str) -> Text:
 def field(out: Text, label: str, value: Any, style: str = "", lang: str = "en") -> None:
     """``label: value`` on one line (a full-width colon in Chinese)."""
     out.append(label + colon(lang), style=LABEL)
-    out.append(f"{value}\n", style=style)
+    out.append(f"{shown_value(value, lang)}\n", style=style)
+
+
+def shown_value(value: Any, lang: str) -> str:
+    """A field's value as the trace's JSON spells it: an imported transcript often has no
+    ``stop_reason`` or exit code, and Python's ``None``, ``True`` and ``False`` are no words
+    of the trace's (or of Claude Code's, whose debug lines print ``false``)."""
+    if value is None:
+        return say(lang, "null (none)", "null（无）")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def request_label(number: int, lang: str) -> str:
@@ -93,6 +104,16 @@ def block_text(block: Any, lang: str, width: int = 60, full: bool = False) -> Te
     else:
         out.append(short({k: v for k, v in block.items() if k != "type"}, width), style="dim")
     return out
+
+
+def hanging(text: Text, spaces: int) -> Text:
+    """``text`` with every line but the first indented by ``spaces``: a block that spans lines,
+    written after a ``uuid  `` column, keeps its lines under that column."""
+    if "\n" not in text.plain:
+        return text
+    first, *rest = text.split("\n", allow_blank=True)
+    pad = Text(" " * spaces)
+    return Text("\n").join([first, *(pad + line if line.plain else line for line in rest)])
 
 
 def indented(text: Text, spaces: int) -> Text:

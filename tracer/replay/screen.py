@@ -30,11 +30,12 @@ from tracer.replay.diagnose import Diagnosis, DoctorWatch
 from tracer.replay.guide import load_guide
 from tracer.replay.i18n import LANGS, tr
 from tracer.replay.keys import KEYS
-from tracer.replay.state import ReplayState
+from tracer.replay.state import LAST, ReplayState
 from tracer.replay.steps import StepIndex
 from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.frame import Frame
+from tracer.replay.widgets.key_bar import KeyBar
 from tracer.replay.widgets.loader import TraceLoader
 from tracer.replay.widgets.pager import Pager
 from tracer.replay.widgets.progress import StepBar
@@ -133,7 +134,7 @@ class ReplayScreen(Screen[None]):
         from tracer.paths import short_name
 
         if self.state.shows(path):
-            self.go(step)
+            self.go(self.state.last() if step == LAST else step)
             return
         try:
             self.state = ReplayState.open(path, step)
@@ -160,9 +161,14 @@ class ReplayScreen(Screen[None]):
     # -- what the widgets say (messages up) ------------------------------------------------
 
     @on(StepBar.Seek)
+    def _seek(self, message: StepBar.Seek) -> None:
+        target = message.target(self.state)  # (from the cursor the previous key left)
+        if target is not None:
+            self.go(target)
+
     @on(Timeline.Selected)
     @on(FindingsPanel.Selected)
-    def _chosen(self, message: StepBar.Seek | Timeline.Selected | FindingsPanel.Selected) -> None:
+    def _chosen(self, message: Timeline.Selected | FindingsPanel.Selected) -> None:
         self.go(message.step)
 
     @on(StageView.ModeChanged)
@@ -177,7 +183,9 @@ class ReplayScreen(Screen[None]):
 
     @on(TraceLoader.Open)
     def _load(self, message: TraceLoader.Open) -> None:
-        self.open_trace(message.path)
+        # The followed file, written since the replay started: open it where its recorder is
+        # (the last step so far), so the cursor is at the end and stays there as it grows.
+        self.open_trace(message.path, LAST if message.at_end else 0)
 
     @on(ChapterColumn.Open)
     def _open_section(self, message: ChapterColumn.Open) -> None:
@@ -293,6 +301,13 @@ class ReplayScreen(Screen[None]):
         self.render_step()
         if bar.active:
             bar.start(bar.query_text)  # the text on screen changed language: search it again
+
+    def ask_in_key_bar(self, words: str | None) -> bool:
+        """Put ``words`` in the key bar in place of the keys (None: the keys again); False when
+        the key bar is not in sight (a dialog is open, or a panel is zoomed)."""
+        bar = self.query_one(KeyBar)
+        bar.say(words)
+        return self.app.screen is self and self.maximized is None and bar.display
 
     def action_tour(self, move: str) -> None:
         """``w`` ``W`` ``v``: the tour bar makes the move (or says there is no tour)."""

@@ -31,6 +31,9 @@ from tracer.replay.steps import (
 )
 from tracer.trace.events import STATIONS
 
+LAST = -1
+"""The step :meth:`ReplayState.open` reads as "the last step written so far"."""
+
 
 class ReplayState:
     """One open trace and the reader's place in it."""
@@ -51,13 +54,16 @@ class ReplayState:
 
     @classmethod
     def open(cls, path: Path, step: int = 0) -> ReplayState:
-        """The trace at ``path``, read as far as 0-based ``step`` (the rest is indexed later).
+        """The trace at ``path``, read as far as 0-based ``step`` (the rest is indexed later;
+        :data:`LAST`: read it all and open at its last step).
 
         Raises :class:`~tracer.errors.UserError` for a file that is not a trace."""
         from tracer.trace.reader import TraceReader
 
         index = StepIndex(TraceReader(path), eager=False)
-        index.extend_until(lambda: index.complete or len(index) > step)
+        index.extend_until(lambda: index.complete or (step != LAST and len(index) > step))
+        if step == LAST:
+            step = len(index) - 1
         return cls(index, clamp(index, step) if len(index) else 0)
 
     def shows(self, path: Path) -> bool:
@@ -111,6 +117,15 @@ class ReplayState:
         if not self.nesting.any or not len(self.index):
             return None
         return self.nesting.loop_of(self.step)
+
+    def subagent_at(self, step: int) -> tuple[int, int] | None:
+        """On a Task call that ran a subagent: its loop's first step and its number of steps
+        (the Task step says that ``i`` goes in, and that → steps over them)."""
+        if self.index.complete:  # (a huge trace: once the background indexing is done)
+            self.nesting.update()
+        if not self.nesting.any or not len(self.index):
+            return None
+        return self.nesting.inner(step)
 
     def section_id(self, guide: Any) -> str | None:
         """The id of the chapter's section for the step on screen (None: none covers it)."""

@@ -1,9 +1,12 @@
 """The status words on the right of the journey strip: following, indexing, checking, playing,
-and which subagent's loop the cursor is in. Pure: the app passes what it knows."""
+and which subagent's loop the cursor is in; and the line a Task step opens with, saying that
+``i`` goes into the loop its subagent ran. Pure: the app passes what it knows."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from rich.text import Text
 
 from tracer.cells import clip
 from tracer.replay.i18n import tr
@@ -32,3 +35,11 @@ def status_line(
     if loop is not None:
         parts.append(tr("in_subagent", lang, loop=clip(loop.loop, 14), depth=loop.depth))
     return " · ".join(parts)
+
+
+def subagent_note(inner: tuple[int, int] | None, lang: str) -> Text | None:
+    """The Task step's first line when its subagent's loop is in the trace (``inner``: its
+    first step and how many steps it has): → steps over that loop silently, so say so."""
+    if inner is None:
+        return None
+    return Text(tr("subagent_here", lang, n=inner[1]) + "\n\n", style="bold #e8d44d")

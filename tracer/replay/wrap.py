@@ -4,8 +4,10 @@ Rich wraps at whitespace, which suits English. Chinese has no spaces: a paragrap
 "word" to Rich, so it is pushed whole onto a new line and folded there, leaving the English
 words around it stranded on short lines ("API" alone, then the Chinese). Here a line may also
 break between two characters when either is wide (CJK), never before closing punctuation such
-as ，。、：) and never after opening punctuation such as （《, as Chinese typesetting does; nor
-between a number and the character beside it, so 第2轮 and 3条 never split across lines.
+as ，。、：）” and never after opening punctuation such as （《“, as Chinese typesetting does; nor
+between a number and the character beside it, so 第2轮 and 3条 never split across lines. A word
+longer than the line (``mapToolResultToToolResultBlockParam`` in a narrow panel) is cut where
+its parts meet, not at whatever character reaches the edge.
 Pure: it takes a Rich ``Text`` and a width and returns the lines; the pager draws them. Every
 panel's text is laid out here, so this is also where trace text is made printable.
 """
@@ -20,8 +22,8 @@ from rich.text import Text
 
 from tracer.printable import printable_text
 
-_NO_LINE_START = frozenset("，。、：；！？）》」』】〕〉,.;:!?)]}…%")
-_NO_LINE_END = frozenset("（《「『【〔〈([{")
+_NO_LINE_START = frozenset("，。、：；！？）》」』】〕〉”’,.;:!?)]}…%")
+_NO_LINE_END = frozenset("（《「『【〔〈“‘([{")
 
 
 def _may_break_before(previous: str, char: str) -> bool:
@@ -41,6 +43,25 @@ def _number_and_word(digit: str, other: str) -> bool:
     return digit.isascii() and digit.isdigit() and get_character_cell_size(other) == 2
 
 
+#: Fewer characters than this never make a line of their own when a long word is cut.
+_MIN_PIECE = 4
+
+
+def _inside_word(plain: str, start: int, end: int) -> int:
+    """Where to cut a word too long for the line, which runs on past ``end``: the last place
+    before ``end`` where two of its parts meet (``BlockParam`` before ``Param``, ``tool_result``
+    after ``_``, a path after ``/``), so an identifier splits into pieces that read as words
+    and never leaves ``m）`` alone on the next line; ``end`` itself when it has none."""
+    for j in range(end, start + _MIN_PIECE - 1, -1):
+        before, after = plain[j - 1], plain[j]
+        if after in _NO_LINE_START or not after.isascii() or not after.isalnum():
+            continue
+        camel = before.islower() and after.isupper()
+        if camel or before in "_./-":
+            return j
+    return end
+
+
 def _cuts(plain: str, width: int) -> list[int]:
     """Where to cut ``plain`` so that each piece fits ``width`` cells (greedy).
 
@@ -57,7 +78,10 @@ def _cuts(plain: str, width: int) -> list[int]:
         if used + size <= width or i == start or char.isspace():
             used += size
             continue
-        cut = last_break if last_break is not None and last_break > start else i
+        if last_break is not None and last_break > start:
+            cut = last_break
+        else:  # a word longer than the line: cut it where its parts meet, if it has any
+            cut = _inside_word(plain, start, i)
         if cut == i and char in _NO_LINE_START and i - 1 > start:
             cut = i - 1  # a forced cut still keeps closing punctuation off the line start
         cuts.append(cut)

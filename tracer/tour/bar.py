@@ -19,6 +19,7 @@ from typing import Any
 from textual.message import Message
 from textual.widgets import Static
 
+from tracer.cells import cells
 from tracer.replay.sections import RecordingInfo, recording_info
 from tracer.tour.cards import checkpoint_name, done_card, reveal_card, section_card, stop_title
 from tracer.tour.screens import Answer, Reviewed, ReviewScreen, TourCard, TourQuestion
@@ -49,21 +50,34 @@ class TourBar(Static):
         self.lang = lang
         self.refresh_bar()
 
+    def on_resize(self) -> None:
+        self.refresh_bar()  # (what fits depends on the width)
+
     def refresh_bar(self) -> None:
         tour = self.tour
-        key = (tour.position, self.lang) if tour is not None else None
+        width = self.size.width
+        key = (tour.position, self.lang, width) if tour is not None else None
         if key == self._key or tour is None:
             return  # unchanged: no repaint on every step
         self._key = key
         tour.progress.lang = self.lang  # saved with the next move or answer
-        self.update(
-            " "
-            + say("tour", self.lang, n=tour.position + 1, total=len(tour.stops))
-            + " · "
-            + say("tour_keys", self.lang)
-            + " · "
-            + say("tour_more_keys", self.lang)
-        )
+        self.update(self.line(width))
+
+    def line(self, width: int) -> str:
+        """The bar's text in ``width`` cells: its place and keys, and "every other key as
+        usual" when there is room for it (an 80-column terminal has none: the review key and
+        ``?`` matter more)."""
+        tour = self._tour()
+        parts = [
+            say("tour", self.lang, n=tour.position + 1, total=len(tour.stops)),
+            say("tour_keys", self.lang),
+            say("tour_as_usual", self.lang),
+            say("tour_more_keys", self.lang),
+        ]
+        full = " " + " · ".join(parts)
+        if not width or cells(full) <= width:
+            return full
+        return " " + " · ".join(parts[:2] + parts[3:])
 
     # -- the stops -------------------------------------------------------------------------
 
@@ -138,7 +152,8 @@ class TourBar(Static):
         self.show_stop()
 
     def review(self) -> None:
-        """``v``: every checkpoint with the reader's answer; Enter goes to its evidence."""
+        """``v``: every checkpoint with the reader's answer. Enter on an answered one goes to
+        its evidence; on one skipped, the tour goes back to it and asks it."""
         tour = self._tour()
         rows = []
         for stop in tour.stops:
@@ -158,12 +173,18 @@ class TourBar(Static):
                     bool(got and got.get("right")),
                     stop.recording,
                     stop.question.land,
+                    tour.stops.index(stop),
                 )
             )
 
-        def chosen(target: tuple[Path, int] | None) -> None:
-            if target is not None:
-                self.post_message(self.Go(*target))
+        def chosen(row: Reviewed | None) -> None:
+            if row is None:
+                return
+            if row.given is None:  # skipped: ask it now, rather than give the answer away
+                tour.move(row.position - tour.position)
+                self.show_stop()
+            else:
+                self.post_message(self.Go(row.recording, row.step))
 
         self.app.push_screen(ReviewScreen(rows, self.lang), chosen)
 

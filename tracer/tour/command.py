@@ -27,6 +27,8 @@ def register(subparsers: Any) -> None:
         "where you left it. Keys: "
         + say("tour_keys", "en")
         + " · "
+        + say("tour_as_usual", "en")
+        + " · "
         + say("tour_more_keys", "en")
         + ". On a checkpoint, choose an answer (1-9, or the arrows) before Enter; w skips it.",
     )

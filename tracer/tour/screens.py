@@ -3,12 +3,13 @@
 :class:`TourCard` shows Rich text the tour prepared. :class:`TourQuestion` asks a checkpoint's
 question before the reader steps on: a numbered list of choices (keys ``1``–``9``, or ↑ ↓ then
 Enter; Enter alone picks nothing, it asks for a choice first) or a box for a number.
-:class:`ReviewScreen` lists the checkpoints with the reader's answers; Enter on one goes to the
-step that shows its answer (the evidence).
+:class:`ReviewScreen` lists the checkpoints with the reader's answers; Enter on one answered goes
+to the step that shows its answer (the evidence), and on one skipped asks it.
 
 Every one of them scrolls its body and keeps its key line pinned at the bottom, so it fits an
 80x24 terminal, and every one takes the tour's own keys: ``w`` next stop (on a question: skip
-it), ``W`` previous stop, ``v`` the answers. A screen only says what the reader chose (its
+it), ``W`` previous stop, ``v`` the answers; ``q`` quits from a card or a question, as the
+footer says it does. A screen only says what the reader chose (its
 dismiss value, a :data:`Move` or an :class:`Answer`); moving is the tour bar's business
 (:mod:`tracer.tour.bar`), and checking an answer :class:`tracer.tour.stops.Tour`'s.
 """
@@ -41,6 +42,7 @@ TOUR_KEYS = [
     Binding("w", "dismiss('next')", "next stop"),
     Binding("W,B", "dismiss('back')", "previous stop"),
     Binding("v", "dismiss('review')", "review answers"),
+    Binding("q", "app.quit", "quit", show=False),
 ]
 
 
@@ -89,6 +91,24 @@ class NumberBox(Input):
             event.prevent_default()  # not typed: the key goes on to the screen's bindings
 
 
+class ChoiceList(OptionList):
+    """The choices. ↑ ↓ move the highlight, which is the reader's answer-to-be; Home End PgUp
+    PgDn only scroll the question (an OptionList's own would highlight the first or the last
+    choice unasked, and a later Enter would submit it)."""
+
+    BINDINGS = [  # noqa: RUF012 (these keys replace OptionList's own)
+        Binding("home", "scroll_body('home')", show=False),
+        Binding("end", "scroll_body('end')", show=False),
+        Binding("pageup", "scroll_body('page_up')", show=False),
+        Binding("pagedown", "scroll_body('page_down')", show=False),
+    ]
+
+    def action_scroll_body(self, where: str) -> None:
+        body = self.parent
+        if isinstance(body, VerticalScroll):
+            getattr(body, f"scroll_{where}")(animate=False)
+
+
 class TourQuestion(ModalScreen[Answer | Move | None]):
     """One checkpoint's question; dismisses with the :class:`Answer`, a move, or None."""
 
@@ -111,7 +131,7 @@ class TourQuestion(ModalScreen[Answer | Move | None]):
                     yield NumberBox(id="tour-answer", type="integer")
                     hint = say("number_hint", self.lang)
                 else:
-                    yield OptionList(
+                    yield ChoiceList(
                         *(
                             Option(f"{n}  {c.text(self.lang)}", id=c.value)
                             for n, c in enumerate(self.question.choices, 1)
@@ -167,10 +187,13 @@ class Reviewed:
     recording: Path
     step: int
     """The 0-based step that shows the answer."""
+    position: int = 0
+    """Where the checkpoint is among the tour's stops (a skipped one is asked there)."""
 
 
-class ReviewScreen(ModalScreen[tuple[Path, int] | None]):
-    """Every checkpoint with the reader's mark; Enter goes to the step that shows the answer."""
+class ReviewScreen(ModalScreen[Reviewed | None]):
+    """Every checkpoint with the reader's mark; Enter chooses one (the tour bar goes to its
+    answer, or asks it if it was skipped)."""
 
     AUTO_FOCUS = "OptionList"
     BINDINGS = [  # noqa: RUF012
@@ -203,5 +226,4 @@ class ReviewScreen(ModalScreen[tuple[Path, int] | None]):
         (listing.action_cursor_down if delta > 0 else listing.action_cursor_up)()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        row = self.rows[int((event.option.id or "row-0").removeprefix("row-"))]
-        self.dismiss((row.recording, row.step))
+        self.dismiss(self.rows[int((event.option.id or "row-0").removeprefix("row-"))])

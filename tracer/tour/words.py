@@ -33,9 +33,10 @@ WORDS: dict[str, dict[str, str]] = {
     "diagram": {"zh": "示意图", "en": "Diagram"},
     "tour": {"zh": "导览 {n}/{total}", "en": "Tour {n}/{total}"},
     "tour_keys": {
-        "zh": "w 导览的下一处 · W 上一处 · 其余按键照常",
-        "en": "w next stop · W previous stop · every other key as usual",
+        "zh": "w 导览的下一处 · W 上一处",
+        "en": "w next stop · W previous stop",
     },
+    "tour_as_usual": {"zh": "其余按键照常", "en": "every other key as usual"},
     "where": {"zh": "录制 {recording}，第{step}步", "en": "recording {recording}, step {step}"},
     "card_hint": {
         "zh": "回车关闭说明，可以自己前后翻看；按 w 去导览的下一处。",
@@ -94,8 +95,8 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "review_title": {"zh": "回顾我的答案", "en": "Review my answers"},
     "review_hint": {
-        "zh": "↑↓ 或 j k 选择 · 回车跳到答案所在的那一步 · Esc 关闭",
-        "en": "↑↓ or j k choose · Enter goes to the step that shows the answer · Esc closes",
+        "zh": "↑↓ 或 j k 选择 · 回车：答过的去看答案，没答的现在问 · Esc 关闭",
+        "en": "↑↓ or j k choose · Enter shows its answer, or asks it if unanswered · Esc closes",
     },
     "review_given": {"zh": "你的答案：{given}", "en": "you said: {given}"},
 }

@@ -335,6 +335,30 @@ class TraceReader:
             self.close()
 
 
+def trace_problem(path: str | Path) -> UserError | None:
+    """Why :class:`TraceReader` would refuse ``path`` (the same error, word for word), judged
+    from the file's first line alone, so a folder of traces is listed without indexing each;
+    None when it opens as a trace."""
+    try:
+        _HeaderCheck(path).close()
+    except UserError as exc:
+        return exc
+    return None
+
+
+class _HeaderCheck(TraceReader):
+    """A reader that opens the file and reads its header line, and nothing more."""
+
+    def __init__(self, path: str | Path) -> None:  # (no super().__init__: it indexes the file)
+        self.path = Path(path)
+        self._fd = open_regular(self.path, "a trace")
+        try:
+            self.header = self._read_header()
+        except UserError:
+            self.close()
+            raise
+
+
 def open_trace(path: str | Path) -> TraceReader:
     """Open a trace for reading; bad input raises :class:`UserError`."""
     return TraceReader(path)

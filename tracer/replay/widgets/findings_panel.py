@@ -12,7 +12,9 @@ threads), or, on a huge trace nobody asked about, once the panel is first opened
 it posts :class:`FindingsPanel.Diagnosed`; with ``--doctor`` the panel says what was found
 (:class:`~tracer.replay.diagnose.DoctorWatch` decides) and opens itself, and the screen marks
 the timeline and goes to the first finding. A finding taller than the panel scrolls with ↑ ↓
-(``j`` ``k``), a line at a time, so its end can always be read. ``d`` (the panel's, made the
+(``j`` ``k``), a line at a time, so its end can always be read; PgDn on the last finding (PgUp
+on the first) scrolls a page, Home goes to the top of the first finding and End to the bottom
+of the last. ``d`` (the panel's, made the
 screen's so it works from any panel) shows the panel and gives it the keys, and hides it again
 (so does Escape in it); :class:`FindingsPanel.Toggled` says so, and the screen gives the step
 view the keys back.
@@ -181,6 +183,30 @@ class FindingsPanel(OptionList):
             self.scroll_up(animate=False)
             return
         super().action_cursor_up()
+
+    def action_first(self) -> None:
+        """Home: the first finding, from its top."""
+        super().action_first()
+        self.call_after_refresh(self.scroll_home, animate=False)
+
+    def action_last(self) -> None:
+        """End: the last finding, to its end (a tall one is read from its bottom line)."""
+        super().action_last()
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+    def action_page_down(self) -> None:
+        """PgDn: a page of findings on; on the last one, a page further into it."""
+        if self.highlighted is not None and self.highlighted >= self.option_count - 1:
+            self.scroll_page_down(animate=False)
+            return
+        super().action_page_down()
+
+    def action_page_up(self) -> None:
+        """PgUp: a page of findings back; on the first one, a page back towards its top."""
+        if self.highlighted is not None and self.highlighted <= 0:
+            self.scroll_page_up(animate=False)
+            return
+        super().action_page_up()
 
     # -- showing the findings --------------------------------------------------------------
 

@@ -52,6 +52,12 @@ class KeyBar(Widget):
         super().__init__(id=id)
         self.lang = "en"
         self.playing = False
+        self.question: str | None = None
+        """Words shown in place of the keys until the next key (ctrl+c's "quit?")."""
+
+    def say(self, words: str | None) -> None:
+        self.question = words
+        self.refresh()
 
     def show(self, lang: str, playing: bool) -> None:
         if (lang, playing) != (self.lang, self.playing):
@@ -74,6 +80,10 @@ class KeyBar(Widget):
     def render_line(self, y: int) -> Strip:
         width = max(self.size.width, 1)
         line = Text(" ")
+        if self.question is not None:
+            line.append(self.question, style="bold #e8d44d")
+            line.truncate(width)
+            return text_strip(line, width, self.rich_style, self.app.console)
         for n, (key, label) in enumerate(fit_keys(self.hints(), width)):
             if n:
                 line.append(GAP)

@@ -53,10 +53,11 @@ class TraceLoader(Widget):
 
     class Open(Message):
         """Open the trace at ``path``: chosen, a transcript imported into it, or the followed
-        file that did not exist, now that its header line is written."""
+        file that did not exist, now that its header line is written (``at_end``: open it at
+        its last step, as ``tail -F`` shows a file's end, and follow it from there)."""
 
-        def __init__(self, path: Path) -> None:
-            self.path = path
+        def __init__(self, path: Path, *, at_end: bool = False) -> None:
+            self.path, self.at_end = path, at_end
             super().__init__()
 
     def __init__(
@@ -111,7 +112,7 @@ class TraceLoader(Widget):
         if isinstance(reader, WaitingReader):
             if reader.ready() and not self._asked_open:  # (asked once: the screen says why not)
                 self._asked_open = True
-                self.post_message(self.Open(reader.path))
+                self.post_message(self.Open(reader.path, at_end=True))
             return
         if self.feed is not None:
             self.feed()  # a live import writes what Claude Code appended since the last tick
@@ -135,8 +136,12 @@ class TraceLoader(Widget):
         """Open what the reader chose in the picker or the palette: a trace, or a Claude Code
         transcript, imported first."""
         from tracer.importers.live import is_transcript
+        from tracer.paths import TRACE_SUFFIX
 
-        if is_transcript(Path(path)):
+        # A *.trace.jsonl file is opened as a trace, whatever is in it, as the command line
+        # opens it: an empty or binary one is refused with the command line's words rather
+        # than taken for a Claude Code transcript and imported.
+        if is_transcript(Path(path)) and not Path(path).name.endswith(TRACE_SUFFIX):
             self.notify(tr("importing", self.lang, name=Path(path).name), timeout=3)
             self._import(Path(path))
             return

@@ -50,9 +50,9 @@ class PickerScreen(ModalScreen[Path | None]):
                     Option(Text(tr(f"picker_{group}", self.lang), style="bold"), disabled=True)
                 )
             label = Text(f"  {choice.name}", style="bold", no_wrap=True, overflow="ellipsis")
-            words = choice.title.get(self.lang) or choice.title.get("en")
+            words = choice.words(self.lang)  # (or, for a file that is no trace, why not)
             if words:
-                label.append(f"  {words}", style="dim")
+                label.append(f"  {words}", style="red" if choice.problem else "dim")
             label = printable_text(label)  # a file's name and a trace's title are input
             label.truncate(width, overflow="ellipsis")  # one line a recording
             options.append(Option(label, id=f"trace-{number}"))

@@ -9,13 +9,19 @@ routed`), so they work whichever panel has the focus.
 
 Where each key leads is the replay's pure step logic, :class:`~tracer.replay.state.ReplayState`,
 which the screen hands down with every trace it opens (attributes down). The bar never moves the
-cursor itself: it posts :class:`StepBar.Seek` (messages up), as a click does. Autoplay
+cursor itself: it posts :class:`StepBar.Seek` (messages up), as a click does. A step key's Seek
+carries the move, not the step it leads to: a terminal that sends twenty → in one read hands
+the screen twenty key events before it has handled the first Seek, so a target reckoned when
+the key came would be reckoned twenty times from the same cursor. The screen applies each move
+to the cursor the move before it left, in the order the keys came, so no press is lost. Autoplay
 (:class:`~tracer.replay.autoplay.Autoplay`) seeks one step on at each tick and stops at the last
 step, unless the trace is followed; :class:`StepBar.Changed` says it started, stopped or changed
 speed, so the screen redraws the key bar and the status.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import events
@@ -54,11 +60,19 @@ class StepBar(Widget):
     """Keys that work from any panel (the screen passes them on to the bar)."""
 
     class Seek(Message):
-        """Go to 0-based ``step`` (a click, a step key, an autoplay tick)."""
+        """Go to 0-based ``step`` (a click), or where ``move`` leads from the cursor as it is
+        when the screen takes the message (a step key, an autoplay tick; None: stay)."""
 
-        def __init__(self, step: int) -> None:
+        def __init__(
+            self, step: int = 0, move: Callable[[ReplayState], int | None] | None = None
+        ) -> None:
             self.step = step
+            self.move = move
             super().__init__()
+
+        def target(self, state: ReplayState) -> int | None:
+            """The step to go to, from the cursor ``state`` has now."""
+            return self.step if self.move is None else self.move(state)
 
     class Changed(Message):
         """Autoplay started, stopped or changed speed: the key bar and the status say so."""
@@ -78,40 +92,39 @@ class StepBar(Widget):
 
     # -- the keys --------------------------------------------------------------------------
 
-    def _seek(self, step: int | None) -> None:
-        if step is not None:  # (None: the key leads nowhere from here)
-            self.post_message(self.Seek(step))
+    def _move(self, move: Callable[[ReplayState], int | None]) -> None:
+        self.post_message(self.Seek(move=move))
 
     def action_step(self, delta: int) -> None:
-        self._seek(self.state.over(delta))
+        self._move(lambda state: state.over(delta))
 
     def action_first(self) -> None:
-        self._seek(0)
+        self._move(lambda state: 0)
 
     def action_last(self) -> None:
-        self._seek(self.state.last())
+        self._move(ReplayState.last)
 
     def action_next_turn(self) -> None:
-        self._seek(self.state.next_turn())
+        self._move(ReplayState.next_turn)
 
     def action_previous_turn(self) -> None:
-        self._seek(self.state.previous_turn())
+        self._move(ReplayState.previous_turn)
 
     def action_station(self, number: int) -> None:
-        self._seek(self.state.station(number))
+        self._move(lambda state: state.station(number))
 
     def action_step_into(self) -> None:
-        self._seek(self.state.into())
+        self._move(ReplayState.into)
 
     def action_step_out(self) -> None:
-        self._seek(self.state.out())
+        self._move(ReplayState.out)
 
     def action_autoplay(self) -> None:
         """``a``: play (from the start when at the end), or pause."""
         at_end = self.state.cursor.at_end and not self.follow
         start = 0 if not self.autoplay.playing and at_end else self.state.step
         self.autoplay.toggle()
-        self._seek(start)
+        self.post_message(self.Seek(start))
 
     def action_speed(self, delta: int) -> None:
         self.autoplay.change_speed(delta)
@@ -121,7 +134,7 @@ class StepBar(Widget):
         if self.state.cursor.at_end and not self.follow:
             self.post_message(self.Changed())  # (handled once the timer has stopped)
             return False
-        self._seek(self.state.step + 1)
+        self._move(lambda state: state.step + 1)
         return True
 
     # -- drawing and clicks ----------------------------------------------------------------

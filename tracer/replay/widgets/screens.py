@@ -1,9 +1,10 @@
-"""Modal screens: help (``?``, which says how to close it), go to step (``g``, which says when
-the step does not exist rather than silently going to the nearest one)."""
+"""Modal screens: help (``?``, which says how to close it), go to step (``g``, which says its
+keys, and when the step does not exist rather than silently going to the nearest one)."""
 
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -11,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from tracer.replay.i18n import HELP, tr
+from tracer.replay.wrap import Wrapped
 
 
 class HelpScreen(ModalScreen[None]):
@@ -38,8 +40,8 @@ class HelpScreen(ModalScreen[None]):
         )
         table.add_column(style="bold #e8d44d", no_wrap=True)
         table.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
-        for keys, words in HELP:
-            table.add_row(keys, words[self.lang])
+        for keys, words in HELP:  # wrapped the Chinese way: never a lone "显示 /" line
+            table.add_row(keys, Wrapped(Text(words[self.lang])))
         with Vertical(id="help-box"):
             yield Static(tr("help_close", self.lang), id="help-close")  # pinned above the keys
             with VerticalScroll(id="help-body"):
@@ -64,6 +66,7 @@ class GotoScreen(ModalScreen[int | None]):
             yield Static(tr("goto_prompt", self.lang, total=self.total))
             yield Input(id="goto-input", type="integer")
             yield Static(id="goto-error")
+            yield Static(tr("goto_hint", self.lang), id="goto-hint")  # its keys, as every box
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:

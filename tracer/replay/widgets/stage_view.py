@@ -65,6 +65,7 @@ class StageView(Pager):
         self.raw = False
         self.lighter: Callable[[Text], Text] | None = None
         """Lights the current search's hits (set by the app; None: no search)."""
+        self.note: Text | None = None
 
     @property
     def mode(self) -> str:
@@ -77,12 +78,15 @@ class StageView(Pager):
         step: int,
         lang: str,
         lighter: Callable[[Text], Text] | None = None,
+        note: Text | None = None,
     ) -> None:
-        """Show ``step`` of ``index`` (a new step opens folded, at its top)."""
+        """Show ``step`` of ``index`` (a new step opens folded, at its top); ``note``: a line
+        to open it with (a Task step's: ``i`` goes into its subagent's loop)."""
         same = index is self.index and step == self.step
         if not same:
             self.unfold = self.raw = False
         self.index, self.step, self.lang, self.lighter = index, step, lang, lighter
+        self.note = note
         self._draw(keep_offset=same)
 
     def step_text(self) -> Text:
@@ -97,8 +101,10 @@ class StageView(Pager):
             return highlighted
         if self.unfold:
             with unfolded():
-                return render_step(self.index, self.step, self.lang)
-        return render_step(self.index, self.step, self.lang)
+                text = render_step(self.index, self.step, self.lang)
+        else:
+            text = render_step(self.index, self.step, self.lang)
+        return text if self.note is None else Text.assemble(self.note, text)
 
     def title_text(self) -> str:
         assert self.index is not None

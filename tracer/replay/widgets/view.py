@@ -24,12 +24,13 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tracer.cells import cells
 from tracer.replay import context
 from tracer.replay.diagnose import DoctorWatch
 from tracer.replay.i18n import position, tr
 from tracer.replay.opening import WaitingReader
 from tracer.replay.state import ReplayState
-from tracer.replay.status import status_line
+from tracer.replay.status import status_line, subagent_note
 from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.debug_console import DebugConsole
 from tracer.replay.widgets.findings_panel import FindingsPanel
@@ -73,7 +74,7 @@ class ReplayView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield JourneyStrip()
-        yield Static(tr("orient", self.lang), id="orient")
+        yield Static(self.orientation(self.lang), id="orient")
         yield Notice(id="notice")
         yield TourBar(self.tour, self.guide, id="tour-bar")
         with Frame(id="main"):
@@ -100,6 +101,17 @@ class ReplayView(Vertical):
         self.query_one(Timeline).reset(state.index)
         self.query_one(SearchBar).reset(state.index)
         self.query_one(ChapterColumn).forget()
+
+    def orientation(self, lang: str) -> str:
+        """The first screen's words: what ①–④ and 1–4 are, ``?``, and (off the tour) ``s``'s
+        contents and ``tracer tour``; on one line where it fits, else on two (80 columns)."""
+        first = tr("orient", lang)
+        if self.tour is not None:  # on the tour already, and its bar is the row under this one
+            return first
+        more = tr("orient_more", lang)
+        one_line = f"{first} · {more}"
+        width = self.app.size.width if self.is_attached else 0
+        return one_line if width and cells(one_line) + 2 <= width else f"{first}\n{more}"
 
     def status(self, lang: str, indexing: bool) -> str:
         """The words on the right of the journey strip: following, indexing, checking, playing,
@@ -160,10 +172,11 @@ class ReplayView(Vertical):
         if step != state.start and orient.display:
             orient.display = False  # the reader has found the keys: give the row back
         else:
-            orient.update(tr("orient", lang))
+            orient.update(self.orientation(lang))
         self.query_one(Timeline).show(step, lang)
         self.query_one(StepBar).show(step, len(index))
-        stage_view.show_step(index, step, lang, lighter)
+        note = subagent_note(state.subagent_at(step), lang)
+        stage_view.show_step(index, step, lang, lighter, note)
         total, lines = context.debug_lines(index, step, keep=64, lang=lang)
         self.query_one(DebugConsole).show_lines(total, lines, lang, lighter)
         query = search_bar.query_text if lighter is not None else ""
