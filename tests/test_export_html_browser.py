@@ -610,6 +610,9 @@ def test_two_runs_side_by_side_step_together(browser: Any, beside: Path, size: s
     lit_b = page.locator("#side-b-view .differs").all_inner_texts()
     assert any("cmbt" in line for line in lit_a) and any("trunk" in line for line in lit_b)
     assert not any("trunk" in line for line in lit_a)
+    keep = os.environ.get("TRACER_SCREENS")
+    if keep:
+        page.screenshot(path=str(Path(keep) / f"html-beside-{size}.png"))
     page.locator("#next").click()  # one control steps both
     opened.wait_row(row + 1)
     assert opened.text("#position").startswith("turn ")
