@@ -452,6 +452,14 @@ def test_on_a_phone_the_controls_stay_on_screen_and_are_big_enough_to_tap(
     # the next step is shown from its start, just under the header
     title = page.evaluate("document.getElementById('step-title').getBoundingClientRect().top")
     assert header <= title < 844 / 2, (header, title)
+    page.keyboard.press("4")  # resending: the last of the four, past the row's right edge
+    expect(page.locator("#journey [aria-current=step]")).to_have_text(re.compile("resending"))
+    inside = page.evaluate(
+        "() => { const j = document.getElementById('journey').getBoundingClientRect();"
+        " const b = document.querySelector('#journey [aria-current=step]').getBoundingClientRect();"
+        " return b.left >= j.left - 1 && b.right <= j.right + 1; }"
+    )
+    assert inside  # the current step's button is scrolled into the row
     opened.close()
 
 

@@ -435,9 +435,15 @@
   function drawPosition() {
     const code = meta.stage[step];
     const stage = meta.stages[code];
-    for (const b of $("journey").children) {
-      if (meta.stations[Number(b.dataset.station) - 1] === stage) b.setAttribute("aria-current", "step");
-      else b.removeAttribute("aria-current");
+    const journey = $("journey");
+    for (const b of journey.children) {
+      if (meta.stations[Number(b.dataset.station) - 1] !== stage) { b.removeAttribute("aria-current"); continue; }
+      b.setAttribute("aria-current", "step");
+      // On a phone the four steps are a row that scrolls sideways: keep the current one in it.
+      const left = b.offsetLeft - journey.offsetLeft;
+      if (left < journey.scrollLeft || left + b.offsetWidth > journey.scrollLeft + journey.clientWidth) {
+        journey.scrollLeft = left - 8;
+      }
     }
     // The main loop's turn, as the timeline names it; inside a subagent, its own turn after it
     // (a subagent counts its turns from 1, as tracer show counts them).
