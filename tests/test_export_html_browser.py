@@ -385,6 +385,9 @@ def test_a_big_page_inflates_the_chunk_it_needs(browser: Any, tmp_path: Path) ->
     assert "cannot unpack" in old.text("#notice")
     old.page.keyboard.press("Home")
     assert old.wait_step(1) == 1 and old.text("#step-title").startswith("session")
+    old.page.locator("#query").fill("turn start")  # search reads the chunk it can
+    old.page.keyboard.press("Enter")
+    expect(old.page.locator("#search-count")).to_have_text(re.compile(r"^match 1/\d+$"))
     old.close()
 
 
