@@ -20,7 +20,7 @@ from typing import Any
 
 from tracer.compare.align import Row, align, summarize
 from tracer.compare.keys import step_keys
-from tracer.export.html.page import _chunk_element, _fill, _sha256, asset, script_json
+from tracer.export.html.page import asset, chunk_element, csp_hash, fill_slots, script_json
 from tracer.export.html.payload import Payload, build, run_lengths
 from tracer.export.html.words import page_words
 from tracer.printable import printable
@@ -125,14 +125,14 @@ def beside_html(a: Path, b: Path, lang: str = "en", *, full: bool = False) -> st
     sides = [_side(p, path) for p, path in zip(payloads, (a, b), strict=True)]
     meta = beside_meta(rows_of(a, b), sides)
     style, script = asset("page.css"), asset("beside.js")
-    csp = f"default-src 'none'; style-src {_sha256(style)}; script-src {_sha256(script)}"
+    csp = f"default-src 'none'; style-src {csp_hash(style)}; script-src {csp_hash(script)}"
     first, rest = [], []
     for letter, payload in zip("ab", payloads, strict=True):
         for number, text in enumerate(payload.chunks):
-            element = _chunk_element(number, text, f"{letter}-chunk")
+            element = chunk_element(number, text, f"{letter}-chunk")
             (first if number == 0 else rest).append(element)
     title = f"{sides[0]['name']} ⇄ {sides[1]['name']}"
-    return _fill(
+    return fill_slots(
         asset("beside.html"),
         {
             "lang": "zh-Hans" if lang == "zh" else "en",
