@@ -118,3 +118,26 @@ def test_the_alignment_imports_no_textual() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_page_stores_the_rows_as_runs_and_gets_them_back() -> None:
+    from tracer.export.html.beside import expand_rows, row_runs
+
+    a = keys(*(f"{t} {s} {t}{s}" for t in range(1, 300) for s in ("a", "b", "c")))
+    b = keys(*(f"{t} {s} {t}{s}" for t in range(3, 400) for s in ("b", "c", "d")))
+    rows = align(a, b)
+    runs = row_runs(rows)
+    assert len(runs) < len(rows)  # (a run per turn here: each has its one-sided rows)
+    code = {"same": "s", "changed": "c", "only_a": "a", "only_b": "b"}
+    assert expand_rows(runs) == (
+        [-1 if r.a is None else r.a for r in rows],
+        [-1 if r.b is None else r.b for r in rows],
+        "".join(code[r.change] for r in rows),
+    )
+
+
+def test_runs_that_agree_are_a_few_runs_however_long() -> None:
+    from tracer.export.html.beside import row_runs
+
+    run = keys(*(f"{t} {s} {t}{s}" for t in range(1, 1000) for s in ("a", "b", "c")))
+    assert row_runs(align(run, run)) == [[0, 0, "s", len(run)]]

@@ -388,13 +388,17 @@ def test_beside_writes_one_page_of_two_runs_and_a_fault_finds_its_twin(
     assert [side["name"] for side in meta["sides"]] == [
         "faults/01-result-not-returned", "01-main-walk"
     ]  # fmt: skip
-    a_steps = [s for s in meta["a"] if s >= 0]
-    b_steps = [s for s in meta["b"] if s >= 0]
+    from tracer.export.html.beside import expand_rows
+
+    rows_a, rows_b, change = expand_rows(meta["rows"])
+    assert len(rows_a) == len(change) == meta["count"] and len(meta["rows"]) < meta["count"]
+    a_steps = [s for s in rows_a if s >= 0]
+    b_steps = [s for s in rows_b if s >= 0]
     assert a_steps == list(range(meta["sides"][0]["count"]))  # every step once, in order
     assert b_steps == list(range(meta["sides"][1]["count"]))
-    assert meta["summary"]["differences"] == sum(c != "s" for c in meta["change"]) > 0
+    assert meta["summary"]["differences"] == sum(c != "s" for c in change) > 0
     finding = meta["findings"][0]  # the doctor's finding, pointed at its row
-    assert finding["side"] == 0 and meta["a"][finding["row"]] == finding["step"]
+    assert finding["side"] == 0 and rows_a[finding["row"]] == finding["step"]
     assert {"a-chunk-0", "b-chunk-0"} <= set(blocks)
     for bad, said in (
         (["faults/03-malformed-result", "--beside"], "no good twin"),

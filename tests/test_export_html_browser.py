@@ -385,6 +385,9 @@ def test_a_big_page_inflates_the_chunk_it_needs(browser: Any, tmp_path: Path) ->
     assert "cannot unpack" in old.text("#notice")
     old.page.keyboard.press("Home")
     assert old.wait_step(1) == 1 and old.text("#step-title").startswith("session")
+    old.page.locator("#query").fill("turn start")  # search reads the chunk it can
+    old.page.keyboard.press("Enter")
+    expect(old.page.locator("#search-count")).to_have_text(re.compile(r"^match 1/\d+$"))
     old.close()
 
 
@@ -452,6 +455,14 @@ def test_on_a_phone_the_controls_stay_on_screen_and_are_big_enough_to_tap(
     # the next step is shown from its start, just under the header
     title = page.evaluate("document.getElementById('step-title').getBoundingClientRect().top")
     assert header <= title < 844 / 2, (header, title)
+    page.keyboard.press("4")  # resending: the last of the four, past the row's right edge
+    expect(page.locator("#journey [aria-current=step]")).to_have_text(re.compile("resending"))
+    inside = page.evaluate(
+        "() => { const j = document.getElementById('journey').getBoundingClientRect();"
+        " const b = document.querySelector('#journey [aria-current=step]').getBoundingClientRect();"
+        " return b.left >= j.left - 1 && b.right <= j.right + 1; }"
+    )
+    assert inside  # the current step's button is scrolled into the row
     opened.close()
 
 
@@ -610,6 +621,9 @@ def test_two_runs_side_by_side_step_together(browser: Any, beside: Path, size: s
     lit_b = page.locator("#side-b-view .differs").all_inner_texts()
     assert any("cmbt" in line for line in lit_a) and any("trunk" in line for line in lit_b)
     assert not any("trunk" in line for line in lit_a)
+    keep = os.environ.get("TRACER_SCREENS")
+    if keep:
+        page.screenshot(path=str(Path(keep) / f"html-beside-{size}.png"))
     page.locator("#next").click()  # one control steps both
     opened.wait_row(row + 1)
     assert opened.text("#position").startswith("turn ")

@@ -121,6 +121,16 @@ def test_export_html_uses_the_page_files_the_wheel_carries(installed: Installed)
         )
         assert Path(shipped).is_relative_to(installed.venv), shipped
         assert Path(shipped).read_text(encoding="utf-8") in page
+    # the comparison page's own files travel too, and a bundled fault finds its twin
+    proc = installed.tracer("export", "faults/01-result-not-returned", "--beside", "--format",
+                            "html", "-o", "beside.html")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    beside = (installed.home / "beside.html").read_text(encoding="utf-8")
+    script = installed.python(
+        "from importlib.resources import files; print(files('tracer.export.html')"
+        ".joinpath('beside.js').read_text(encoding='utf-8'), end='')"
+    )
+    assert script and script in beside and "01-main-walk" in beside
 
 
 def test_usage_errors_are_one_line(installed: Installed) -> None:

@@ -41,6 +41,21 @@
       return ids.map((id) => c.lines[id]);
     });
   }
+  // The rows come as runs [first A step, first B step, change, length] (beside.py, row_runs).
+  const rowA = new Int32Array(meta.count), rowB = new Int32Array(meta.count);
+  const changes = [];
+  {
+    let at = 0;
+    for (const [a0, b0, code, n] of meta.rows) {
+      for (let k = 0; k < n; k++) {
+        rowA[at + k] = a0 >= 0 ? a0 + k : -1;
+        rowB[at + k] = b0 >= 0 ? b0 + k : -1;
+      }
+      changes.push(code.repeat(n));
+      at += n;
+    }
+  }
+  const rowChange = changes.join("");
   const rowTurns = new Int32Array(meta.count);
   { let at = 0; for (const [value, times] of meta.turns) { rowTurns.fill(value, at, at + times); at += times; } }
 
@@ -67,8 +82,8 @@
     return (side.stage_names[stage] || {})[lang] || stage;
   }
   function rowStage(r) {
-    const k = meta.a[r] >= 0 ? 0 : 1;
-    return stageName(k, k ? meta.b[r] : meta.a[r]);
+    const k = rowA[r] >= 0 ? 0 : 1;
+    return stageName(k, k ? rowB[r] : rowA[r]);
   }
 
   // -- drawing ----------------------------------------------------------------------------
@@ -129,9 +144,9 @@
     $("summary-counts").textContent = say("beside_counts", s);
     const items = s.listed.map((r) => {
       const li = document.createElement("li");
-      li.className = "change-" + meta.change[r];
+      li.className = "change-" + rowChange[r];
       li.append(link(r, say("row_n", { n: r + 1 })), " · " + turnName(rowTurns[r]) + " · " +
-        say(CHANGES[meta.change[r]]) + " · " + rowStage(r));
+        say(CHANGES[rowChange[r]]) + " · " + rowStage(r));
       return li;
     });
     if (s.differences > s.listed.length) {
@@ -152,13 +167,13 @@
   let pending = 0;
   function draw() {
     const want = row, ticket = ++pending;
-    const code = meta.change[want];
+    const code = rowChange[want];
     $("position").textContent = say("row_position", {
       turn: turnName(rowTurns[want]), stage: rowStage(want), row: want + 1, total: meta.count,
       change: say(CHANGES[code]),
     });
     document.body.dataset.change = code;
-    const steps = [meta.a[want], meta.b[want]];
+    const steps = [rowA[want], rowB[want]];
     return Promise.all(steps.map((s, k) => (s >= 0 ? stepLines(k, s) : Promise.resolve(null))))
       .then((both) => {
         if (ticket !== pending) return;
@@ -190,7 +205,7 @@
   }
   function nextDifference(delta) {
     for (let r = row + delta; r >= 0 && r < meta.count; r += delta) {
-      if (meta.change[r] !== "s") return go(r);
+      if (rowChange[r] !== "s") return go(r);
     }
     return Promise.resolve();
   }

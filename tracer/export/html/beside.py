@@ -20,7 +20,7 @@ from typing import Any
 
 from tracer.compare.align import Row, align, summarize
 from tracer.compare.keys import step_keys
-from tracer.export.html.page import _chunk_element, _fill, _sha256, asset, script_json
+from tracer.export.html.page import asset, chunk_element, csp_hash, fill_slots, script_json
 from tracer.export.html.payload import Payload, build, run_lengths
 from tracer.export.html.words import page_words
 from tracer.printable import printable
@@ -47,6 +47,40 @@ def rows_of(a: Path, b: Path) -> list[Row]:
     return align(keys[0], keys[1])
 
 
+def row_runs(rows: list[Row]) -> list[list[Any]]:
+    """The rows as runs ``[first A step, first B step, change code, length]``: along a run each
+    side's step goes up by one (or stays -1, no step), and the change is the same. Two runs that
+    mostly agree are a few hundred runs, however long (the page expands them)."""
+    out: list[list[Any]] = []
+    for row in rows:
+        a = -1 if row.a is None else row.a
+        b = -1 if row.b is None else row.b
+        code = CHANGE_CODES[row.change]
+        if out:
+            a0, b0, last, n = out[-1]
+            if (
+                last == code
+                and (a == a0 + n if a0 >= 0 else a == -1)
+                and (b == b0 + n if b0 >= 0 else b == -1)
+            ):
+                out[-1][3] += 1
+                continue
+        out.append([a, b, code, 1])
+    return out
+
+
+def expand_rows(runs: list[list[Any]]) -> tuple[list[int], list[int], str]:
+    """:func:`row_runs` undone, as the page does it: each row's A step, B step and change."""
+    a: list[int] = []
+    b: list[int] = []
+    change = []
+    for a0, b0, code, n in runs:
+        a += [a0 + k if a0 >= 0 else -1 for k in range(n)]
+        b += [b0 + k if b0 >= 0 else -1 for k in range(n)]
+        change.append(code * n)
+    return a, b, "".join(change)
+
+
 def _side(payload: Payload, path: Path) -> dict[str, Any]:
     side = {key: payload.meta[key] for key in SIDE_KEYS}
     side["name"] = printable(side["name"] or path.name)
@@ -70,9 +104,7 @@ def beside_meta(rows: list[Row], sides: list[dict[str, Any]]) -> dict[str, Any]:
         "version": 1,
         "sides": sides,
         "count": len(rows),
-        "a": [-1 if r.a is None else r.a for r in rows],
-        "b": [-1 if r.b is None else r.b for r in rows],
-        "change": "".join(CHANGE_CODES[r.change] for r in rows),
+        "rows": row_runs(rows),
         "turns": run_lengths(r.turn for r in rows),
         "summary": {
             "same": summary.same,
@@ -93,14 +125,14 @@ def beside_html(a: Path, b: Path, lang: str = "en", *, full: bool = False) -> st
     sides = [_side(p, path) for p, path in zip(payloads, (a, b), strict=True)]
     meta = beside_meta(rows_of(a, b), sides)
     style, script = asset("page.css"), asset("beside.js")
-    csp = f"default-src 'none'; style-src {_sha256(style)}; script-src {_sha256(script)}"
+    csp = f"default-src 'none'; style-src {csp_hash(style)}; script-src {csp_hash(script)}"
     first, rest = [], []
     for letter, payload in zip("ab", payloads, strict=True):
         for number, text in enumerate(payload.chunks):
-            element = _chunk_element(number, text, f"{letter}-chunk")
+            element = chunk_element(number, text, f"{letter}-chunk")
             (first if number == 0 else rest).append(element)
     title = f"{sides[0]['name']} ⇄ {sides[1]['name']}"
-    return _fill(
+    return fill_slots(
         asset("beside.html"),
         {
             "lang": "zh-Hans" if lang == "zh" else "en",

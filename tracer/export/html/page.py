@@ -53,18 +53,18 @@ def script_json(text: str) -> str:
     return _UNSAFE.sub(lambda m: _ESCAPES[m.group()], printable_json(text))
 
 
-def _sha256(text: str) -> str:
+def csp_hash(text: str) -> str:
     return (
         "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
     )
 
 
-def _fill(template: str, values: dict[str, str]) -> str:
+def fill_slots(template: str, values: dict[str, str]) -> str:
     """Each ``{{name}}`` replaced once (a value holding ``{{...}}`` is never filled again)."""
     return _SLOT.sub(lambda m: values[m.group(1)], template)
 
 
-def _chunk_element(number: int, text: str, kind: str = "chunk") -> str:
+def chunk_element(number: int, text: str, kind: str = "chunk") -> str:
     """A chunk's script element (``kind`` ``chunk``: its lines, ``raw``: its raw JSON); a
     deflated one (a JSON string) says so in ``data-encoding``."""
     coded = ' data-encoding="deflate"' if text.startswith('"') else ""
@@ -77,14 +77,14 @@ def page_html(payload: Payload, lang: str = "en") -> str:
     """The whole page for ``payload``."""
     meta = payload.meta
     style, script = asset("page.css"), asset("page.js")
-    csp = f"default-src 'none'; style-src {_sha256(style)}; script-src {_sha256(script)}"
+    csp = f"default-src 'none'; style-src {csp_hash(style)}; script-src {csp_hash(script)}"
     title = meta["name"] + (" · " + meta["title"].get(lang, "") if meta.get("title") else "")
     words = meta["words"]
     chunks = [
-        _chunk_element(n, text) + "\n" + _chunk_element(n, raw, "raw")
+        chunk_element(n, text) + "\n" + chunk_element(n, raw, "raw")
         for n, (text, raw) in enumerate(zip(payload.chunks, payload.raws, strict=True))
     ]
-    return _fill(
+    return fill_slots(
         asset("page.html"),
         {
             "lang": "zh-Hans" if lang == "zh" else "en",
@@ -195,7 +195,7 @@ def index_html(
         f'<html lang="{"zh-Hans" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta http-equiv="Content-Security-Policy" '
-        f"content=\"default-src 'none'; style-src {_sha256(style)}\">\n"
+        f"content=\"default-src 'none'; style-src {csp_hash(style)}\">\n"
         f"<title>{heading} · tracer</title>\n<style>{style}</style>\n</head>\n"
         f'<body class="index">\n<main>\n{language}<h1>{heading}</h1>\n'
         f'<p class="intro">{html.escape(words["index_intro"][lang])}</p>\n'
