@@ -86,10 +86,11 @@ def describe(w: Walk, e: Any) -> list[str]:
         ]
         pairing = getattr(e, "pairing", None) or {}
         if pairing.get("added") or pairing.get("stripped"):
+            orphans = [i or "(no tool_use_id)" for i in pairing.get("stripped") or []]
             lines.append(
                 "   patched by ensureToolResultPairing (as Claude Code 2.1.88 does): synthetic "
                 f"is_error result for {', '.join(pairing.get('added') or []) or 'none'}; "
-                f"orphan result stripped for {', '.join(pairing.get('stripped') or []) or 'none'}"
+                f"orphan result stripped for {', '.join(orphans) or 'none'}"
                 + (
                     f"; request {pairing['unpatched_request']} was the same history unpatched"
                     if pairing.get("unpatched_request")
