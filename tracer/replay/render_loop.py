@@ -197,4 +197,17 @@ def render_terminal(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     if event.error:
         out.append(say(lang, "error", "错误") + colon(lang) + "\n", style=LABEL)
         out.append_text(folded_text(event.error, "red", lang=lang))
+    if event.reason == "model_error":
+        out.append(
+            say(
+                lang,
+                'model_error is tracer\'s name for this end. Claude Code 2.1.88 adds the same "API '
+                'Error: …" assistant message and returns completed (query.ts: the last message is '
+                "an API error); it returns model_error only when the model call throws.\n",
+                "model_error 是 tracer 给这种结束起的名字。Claude Code 2.1.88 同样追加一条“API "
+                "Error: …”assistant 消息，然后返回 completed（query.ts：最后一条消息是 API 错误）；"
+                "只有调用 AI 的过程抛出异常时，它才返回 model_error。\n",
+            ),
+            style="dim",
+        )
     return out
