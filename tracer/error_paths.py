@@ -96,9 +96,12 @@ PATHS: dict[str | None, ErrorPath] = {
             "CANCEL_MESSAGE",
             False,
             False,
-            "an earlier rejection aborted the turn, so the call never starts; no tag, without "
-            "addToolResult",
-            "前面的拒绝已经中止了这一轮，这个调用根本没有开始；不加标签，不经过 addToolResult",
+            "an earlier rejection aborted the turn, so the call never starts: CANCEL_MESSAGE on "
+            "the runTools path (tracer's), REJECT_MESSAGE with the streaming executor (what real "
+            "sessions show); no tag, without addToolResult",
+            "前面的拒绝已经中止了这一轮，这个调用根本没有开始：runTools 路径（tracer 走的）给 "
+            "CANCEL_MESSAGE，流式执行器（真实会话走的）给 REJECT_MESSAGE；不加标签，"
+            "不经过 addToolResult",
         ),
         ErrorPath(
             "exit_code",

@@ -365,3 +365,25 @@ def test_pretty_json_writes_what_json_dumps_writes() -> None:
     values += [step_records(index, step) for step in range(len(index))]
     for value in values:
         assert pretty_json(value) == json.dumps(value, ensure_ascii=False, indent=2, default=str)
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("11-permission-reject-abort", ["[Request interrupted by user for tool use]"]),
+        ("05-max-turns", ['"type": "max_turns_reached"', '"maxTurns": 2', '"turnCount": 3']),
+        (
+            "faults/08-api-invariants",
+            ["assistant: API Error: 400", "Claude Code 2.1.88 adds the same", "returns completed"],
+        ),
+    ],
+)
+def test_the_terminal_step_shows_the_message_the_loop_added_last(
+    name: str, words: list[str]
+) -> None:
+    # The notes promise these messages; the terminal step is where a reader meets them.
+    index = StepIndex(TraceReader(RECORDINGS_DIR / f"{name}.trace.jsonl"))
+    text = view(index, len(index) - 1)
+    for word in words:
+        assert word in text, f"{word!r} missing from\n{text}"
+    assert "循环返回前追加的最后一条消息" in view(index, len(index) - 1, "zh")
