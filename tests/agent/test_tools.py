@@ -58,6 +58,10 @@ def test_bash_keeps_stdout_and_stderr_apart_and_joins_them_for_the_model(ctx: To
         ("diff a.txt b.txt", "Files differ"),
         ("test 1 = 2", "Condition is false"),
         ("[ 1 = 2 ]", "Condition is false"),
+        ("find a.txt missing-dir", "Some directories were inaccessible"),
+        # 2.1.88 judges a pipeline or list by its last command (commandSemantics.ts)
+        ("cat a.txt | grep -q nothing", "No matches found"),
+        ("true && diff a.txt b.txt 2>&1", "Files differ"),
     ],
 )
 def test_exit_one_is_an_answer_with_its_own_meaning_for_these_commands(
@@ -72,8 +76,9 @@ def test_exit_one_is_an_answer_with_its_own_meaning_for_these_commands(
     assert block["is_error"] is False and not str(block["content"]).startswith("Exit code")
 
 
-def test_exit_one_of_any_other_command_is_an_error(ctx: ToolContext) -> None:
-    output, block = _bash(ctx, "false")
+@pytest.mark.parametrize("command", ["false", "grep -q x /dev/null | false"])
+def test_exit_one_of_any_other_command_is_an_error(ctx: ToolContext, command: str) -> None:
+    output, block = _bash(ctx, command)
     assert "return_code_interpretation" not in output
     assert block["is_error"] is True and block["content"] == "Exit code 1"
 
@@ -225,7 +230,8 @@ def test_edit_tells_the_model_one_sentence_and_keeps_the_diff(ctx: ToolContext) 
     assert tool.validate_input(edit, ctx) is None
     output = tool.call(edit, ctx)
     block = tool.map_result(output, "t")
-    assert block["content"] == f"The file {path.resolve()} has been updated successfully."
+    # The file as the model named it (2.1.88: filePath is the input's file_path).
+    assert block["content"] == "The file calc.py has been updated successfully."
     assert "is_error" not in block
     assert path.read_text() == "def add(a, b):\n    return a + b\n"
     hunk = output["structuredPatch"][0]
@@ -300,7 +306,7 @@ def test_write_creates_then_needs_a_read_to_overwrite(ctx: ToolContext) -> None:
     assert tool.validate_input(new, ctx) is None
     output = tool.call(new, ctx)
     assert output["type"] == "create"
-    assert tool.map_result(output, "t")["content"].startswith("File created successfully at: ")
+    assert tool.map_result(output, "t")["content"] == "File created successfully at: dir/new.txt"
     assert (ctx.workspace / "dir" / "new.txt").read_text() == "hello\n"
     (ctx.workspace / "old.txt").write_text("old\n")
     assert "has not been read" in (
@@ -329,11 +335,12 @@ def test_glob_and_grep_find_files(ctx: ToolContext) -> None:
 
 def test_schema_issues_lists_missing_unexpected_and_wrong_types() -> None:
     issues = schema_issues(ReadTool.input_schema, {"offset": "3", "limit": True, "colour": "red"})
+    # In formatZodValidationError's order: missing, unexpected, then wrong types.
     assert issues == [
         "The required parameter `file_path` is missing",
+        "An unexpected parameter `colour` was provided",
         "The parameter `offset` type is expected as `integer` but provided as `string`",
         "The parameter `limit` type is expected as `integer` but provided as `boolean`",
-        "An unexpected parameter `colour` was provided",
     ]
     assert schema_issues(ReadTool.input_schema, {"file_path": "x", "offset": 2}) == []
 
@@ -343,7 +350,7 @@ def test_schema_violation_becomes_an_input_validation_error(record: Any) -> None
     assert block["is_error"] is True
     content = block["content"]
     assert content.startswith(
-        "<tool_use_error>InputValidationError: Read failed due to the following issue(s):\n"
+        "<tool_use_error>InputValidationError: Read failed due to the following issues:\n"
     )
     assert content.endswith("</tool_use_error>")
     assert "The required parameter `file_path` is missing" in content
@@ -353,6 +360,8 @@ def test_schema_violation_becomes_an_input_validation_error(record: Any) -> None
     )
     assert rec.one("tool_run").error_kind == "input_validation"
     assert rec.of("tool_start") == [] and rec.of("permission") == []
+    _, one = _loop_result(record, {}, "Read", {})
+    assert "Read failed due to the following issue:\nThe required" in one["content"]
 
 
 def test_unknown_tool(record: Any) -> None:

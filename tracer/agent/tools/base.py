@@ -195,9 +195,13 @@ def schema_issues(schema: dict[str, Any], tool_input: Any) -> list[str]:
         for name in schema.get("required", [])
         if name not in tool_input
     ]
+    # Grouped as formatZodValidationError (toolErrors.ts) lists them: missing parameters, then
+    # unexpected ones, then type mismatches.
+    issues += [
+        f"An unexpected parameter `{name}` was provided" for name in tool_input if name not in props
+    ]
     for name, value in tool_input.items():
         if name not in props:
-            issues.append(f"An unexpected parameter `{name}` was provided")
             continue
         expected = props[name].get("type")
         ok = expected is None or (
