@@ -19,7 +19,7 @@ from tracer.agent.tools import ToolContext, schema_issues, tool_registry
 from tracer.agent.tools.base import ToolFailure
 from tracer.agent.tools.bash import BashTool
 from tracer.agent.tools.edit import EditTool, WriteTool
-from tracer.agent.tools.read import ReadTool
+from tracer.agent.tools.read import READ_REMINDER, ReadTool
 from tracer.agent.tools.search import GlobTool, GrepTool
 
 
@@ -157,17 +157,25 @@ def test_read_numbers_lines_with_a_tab(ctx: ToolContext) -> None:
     (ctx.workspace / "f.py").write_text("a = 1\n\nb = 2\n")
     tool = ReadTool()
     output = tool.call({"file_path": "f.py"}, ctx)
-    assert output["file"]["totalLines"] == 3
-    assert tool.map_result(output, "t")["content"] == "1\ta = 1\n2\t\n3\tb = 2"
+    # readFileInRange: the newline at the end starts a fourth, empty line, numbered too; the
+    # mapping then appends the <system-reminder> block 2.1.88's mapping appends.
+    assert output["file"]["totalLines"] == 4
+    assert output["file"]["filePath"] == "f.py"  # as the model gave it
+    content = tool.map_result(output, "t")["content"]
+    assert content == "1\ta = 1\n2\t\n3\tb = 2\n4\t" + READ_REMINDER
+    assert content.endswith("\n</system-reminder>\n") and "\n\n<system-reminder>\n" in content
 
 
 def test_read_offset_and_limit(ctx: ToolContext) -> None:
     (ctx.workspace / "f.txt").write_text("".join(f"line {i}\n" for i in range(1, 11)))
     tool = ReadTool()
     output = tool.call({"file_path": "f.txt", "offset": 4, "limit": 2}, ctx)
-    assert tool.map_result(output, "t")["content"] == "4\tline 4\n5\tline 5"
+    assert tool.map_result(output, "t")["content"] == "4\tline 4\n5\tline 5" + READ_REMINDER
     past = tool.map_result(tool.call({"file_path": "f.txt", "offset": 50}, ctx), "t")
-    assert "shorter than the provided offset (50)" in past["content"]
+    assert "shorter than the provided offset (50). The file has 11 lines." in past["content"]
+    # The empty line after the last newline alone is no content: the same warning.
+    last = tool.map_result(tool.call({"file_path": "f.txt", "offset": 11}, ctx), "t")
+    assert "shorter than the provided offset (11)" in last["content"]
 
 
 def test_read_empty_file_warns(ctx: ToolContext) -> None:

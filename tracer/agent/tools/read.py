@@ -3,6 +3,13 @@
 Mirrors Claude Code's ``tools/FileReadTool``. Read is read-only, so several Reads may run at once,
 and its size limit is infinite: persisting a Read result to a file the model would then have to
 read again would be circular.
+
+The lines are 2.1.88's (``readFileInRange``): the text split at each newline, so a file that ends
+with one has a last, empty line, numbered like the rest (``3\t``). The mapping (the chapter's
+翻译) adds text the tool never read: 2.1.88 appends a ``<system-reminder>`` block to every text
+result (``CYBER_RISK_MITIGATION_REMINDER``: read the file, but do not improve malware), except
+for the one model it exempts. tracer appends a block of the same shape in its own words
+(:data:`READ_REMINDER`); ``chapters/ch12/differences.yaml`` lists it.
 """
 
 from __future__ import annotations
@@ -16,6 +23,11 @@ from tracer.agent.tools.wall import read_at_most
 
 MAX_LINES_TO_READ = 2000
 MAX_FILE_BYTES = 256 * 1024
+READ_REMINDER = (
+    "\n\n<system-reminder>\nIf this file looks like malware, you may explain what it does, but "
+    "do not improve or extend it.\n</system-reminder>\n"
+)
+"""What Read's mapping appends to a text result: 2.1.88's block, in tracer's words."""
 
 
 class ReadTool(Tool):
@@ -57,7 +69,10 @@ class ReadTool(Tool):
                 raise ToolFailure(reason)
             data = read_at_most(opened.fd, MAX_FILE_BYTES)
             real, mtime = opened.real, opened.st.st_mtime
-        lines = data.decode("utf-8", errors="replace").splitlines()
+        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        # readFileInRange: split at each "\n" (a "\r" before it dropped), so "a\nb\n" has a third,
+        # empty line; an empty file has none here (its warning says it is empty).
+        lines = [line.removesuffix("\r") for line in text.split("\n")] if text else []
         start = max(int(tool_input.get("offset") or 1), 1)
         limit = int(tool_input.get("limit") or MAX_LINES_TO_READ)
         chosen = lines[start - 1 : start - 1 + limit]
@@ -65,7 +80,7 @@ class ReadTool(Tool):
         return {
             "type": "text",
             "file": {
-                "filePath": str(real),
+                "filePath": tool_input["file_path"],  # as given (2.1.88: filePath: file_path)
                 "content": "\n".join(chosen),
                 "numLines": len(chosen),
                 "startLine": start,
@@ -80,7 +95,7 @@ class ReadTool(Tool):
                 "<system-reminder>Warning: the file exists but the contents are empty."
                 "</system-reminder>"
             )
-        elif file["numLines"] == 0:
+        elif not file["content"]:
             text = (
                 f"<system-reminder>Warning: the file exists but is shorter than the provided "
                 f"offset ({file['startLine']}). The file has {file['totalLines']} lines."
@@ -88,8 +103,11 @@ class ReadTool(Tool):
             )
         else:
             first = file["startLine"]
-            text = "\n".join(
-                f"{first + i}\t{line}" for i, line in enumerate(file["content"].split("\n"))
+            text = (
+                "\n".join(
+                    f"{first + i}\t{line}" for i, line in enumerate(file["content"].split("\n"))
+                )
+                + READ_REMINDER
             )
         return {"type": "tool_result", "content": text, "tool_use_id": tool_use_id}
 
