@@ -18,7 +18,7 @@ import pytest
 from tracer.agent.execution import CANCEL_MESSAGE, INTERRUPT_MESSAGE_FOR_TOOL_USE
 from tracer.agent.loop import State, needs_follow_up
 from tracer.agent.permissions import REJECT_MESSAGE
-from tracer.agent.tools.read import ReadTool
+from tracer.agent.tools.read import READ_REMINDER, ReadTool
 from tracer.cli import main as cli_main
 from tracer.messages import MISSING_RESULT_MESSAGE
 from tracer.paths import SCENARIOS_DIR
@@ -145,7 +145,8 @@ def test_debug_flag_prints_the_books_lines_and_hooks_repeats_them(
     assert loop_turns[3:] == ["[DEBUG] Loop turn: 4 messages: 15"]  # the answering turn
     assert "[DEBUG] Tool result: Bash is_error: false content length: 266" in debug
     # Read's block has no is_error field at all, and console.log prints that as undefined.
-    assert "[DEBUG] Tool result: Read is_error: undefined content length: 134" in debug
+    # (its length counts the empty last line and the <system-reminder> block the mapping adds)
+    assert "[DEBUG] Tool result: Read is_error: undefined content length: 272" in debug
     assert debug[-1] == "[DEBUG] needsFollowUp: false tool_use blocks: 0"
 
     hooks = tracer_cli("hooks", str(out))
@@ -345,7 +346,10 @@ def test_two_reads_run_in_one_batch_and_keep_the_models_order(
     assert [(s.batch, s.concurrent) for s in starts] == [(1, True), (1, True)]
     ids = rec.of("follow_up")[0].tool_use_ids
     assert [w.tool_use_id for w in rec.of("wrapping")] == ids
-    assert [b["content"] for b in rec.results()] == ["1\talpha", "1\tbeta"]
+    assert [b["content"] for b in rec.results()] == [
+        "1\talpha\n2\t" + READ_REMINDER,
+        "1\tbeta\n2\t" + READ_REMINDER,
+    ]
     # Both results reach the next request, in the model's order, in one user message.
     last_user = rec.requests()[1]["messages"][-1]
     assert [b["tool_use_id"] for b in last_user["content"]] == ids
