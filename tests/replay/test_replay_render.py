@@ -387,3 +387,25 @@ def test_the_terminal_step_shows_the_message_the_loop_added_last(
     for word in words:
         assert word in text, f"{word!r} missing from\n{text}"
     assert "循环返回前追加的最后一条消息" in view(index, len(index) - 1, "zh")
+
+
+def test_an_empty_result_replaced_is_not_said_to_be_persisted() -> None:
+    # 12-empty-output: the notice replaced an empty content; nothing was saved to a file.
+    index = StepIndex(TraceReader(RECORDINGS_DIR / "12-empty-output.trace.jsonl"))
+    step = index.by_stage["mapping"][0]
+    assert index.event(step).empty_replaced and not index.event(step).persisted
+    en, zh = view(index, step), view(index, step, "zh")
+    assert "(the mapped content was empty)" in en and "before persisting" not in en
+    assert "（翻译出的内容为空）" in zh and "存入文件之前" not in zh
+
+
+def test_the_growth_chart_gives_a_refused_request_no_tokens() -> None:
+    # faults/03: request 2 is refused (400) and request 3, the patched one, is answered. The
+    # chart must not give request 2 the tokens of request 3's response.
+    from tracer.replay.context import request_history
+
+    index = StepIndex(TraceReader(RECORDINGS_DIR / "faults" / "03-malformed-result.trace.jsonl"))
+    last = index.by_stage["resending"][-1]
+    points = {p.request_index: p.input_tokens for p in request_history(index, last)}
+    assert points[2] is None
+    assert points[1] is not None and points[3] is not None
