@@ -106,7 +106,7 @@ def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
     [
         ("mapping", ["翻译（mapping）", "翻译成 tool_result 块"]),
         ("appending", ["追加", "未变（已折叠，按 o 展开）"]),
-        ("response", ["AI 响应", "条内部 assistant 消息"]),
+        ("response", ["AI 回复", "条内部 assistant 消息"]),
     ],
 )
 def test_views_speak_chinese(index: StepIndex, stage: str, zh_words: list[str]) -> None:
