@@ -89,7 +89,28 @@ def step_text(
         name = "" if lang == "zh" else f" {checkpoint.id}"
         out.append("\n" + tr("checkpoint", lang) + name + colon(lang), style=LABEL)
         out.append(_pick(checkpoint.text, lang) + "\n")
+    for difference in _differences(guide, stage, scenario):
+        out.append("\n" + tr("difference", lang) + "\n", style=LABEL)
+        out.append(
+            f"{tr('difference_tracer', lang)}{colon(lang)}{_pick(difference.tracer, lang)}\n"
+            f"{tr('difference_claude_code', lang)}{colon(lang)}"
+            f"{_pick(difference.claude_code, lang)}\n"
+            f"{tr('difference_why', lang)}{colon(lang)}{_pick(difference.why, lang)}\n"
+        )
     return out
+
+
+def _differences(guide: Any, stage: str, scenario: str | None) -> list[Any]:
+    """The differences from 2.1.88 that show at this kind of step: those naming no scenario,
+    and those naming this one."""
+    from tracer.differences import of_stage
+
+    name = (scenario or "").removesuffix(".yaml")
+    return [
+        d
+        for d in of_stage(getattr(guide, "differences", ()), stage)
+        if not d.scenarios or name in d.scenarios
+    ]
 
 
 def section_of(guide: Any | None, stage: str) -> Any | None:

@@ -58,6 +58,10 @@ TEXT: dict[str, dict[str, str]] = {
     "bridge": {"zh": "书中的名字", "en": "in the book"},
     "ours": {"zh": "本项目", "en": "ours"},
     "fidelity": {"zh": "与书中的出入", "en": "fidelity"},
+    "difference": {"zh": "与 Claude Code 2.1.88 的差异", "en": "Unlike Claude Code 2.1.88"},
+    "difference_tracer": {"zh": "tracer", "en": "tracer"},
+    "difference_claude_code": {"zh": "2.1.88", "en": "2.1.88"},
+    "difference_why": {"zh": "原因", "en": "why"},
     "checkpoint": {"zh": "检查点", "en": "checkpoint"},
     "torn": {
         "zh": "轨迹在第{line}行中途截断；只显示前{steps}步",
