@@ -205,15 +205,26 @@ def _loop_result(
     return rec, rec.results()[0]
 
 
+def test_read_of_a_missing_file_throws_an_untagged_error(record: Any) -> None:
+    # 2.1.88: FileReadTool's call() throws "File does not exist. Note: your current working
+    # directory is …" and toolExecution.ts's catch sends it as it is, with no tag.
+    rec, block = _loop_result(record, {}, "Read", {"file_path": "missing.txt"})
+    assert block["is_error"] is True
+    assert block["content"].startswith(
+        "File does not exist. Note: your current working directory is "
+    )
+    assert block["content"].endswith(".") and "<tool_use_error>" not in block["content"]
+    assert rec.one("tool_run").error_kind == "exception"
+
+
 @pytest.mark.parametrize(
     ("file_path", "setup", "expected"),
     [
-        ("missing.txt", [], "File does not exist: missing.txt"),
         ("sub", ["mkdir sub"], "sub is a directory"),
         ("blob.bin", ["printf 'a\\0b' > blob.bin"], "cannot read binary files"),
         ("../outside.txt", [], "outside the session's workspace"),
     ],
-    ids=["missing", "directory", "binary", "outside"],
+    ids=["directory", "binary", "outside"],
 )
 def test_read_refusals_are_tool_use_errors(
     record: Any, file_path: str, setup: list[str], expected: str

@@ -30,6 +30,10 @@ class ToolFailure(Exception):
         self.output = output if output is not None else f"Error: {content}"
 
 
+class FileMissing(ToolFailure):
+    """The path names no file: a tool may answer it in its own words (Read does, as 2.1.88's)."""
+
+
 @dataclass
 class ToolContext:
     """What a tool may touch: the session's workspace and what it has read so far."""
@@ -103,7 +107,7 @@ class ToolContext:
         except NotAllowed as why:
             raise ToolFailure(f"{path}: {why}.") from None
         except FileNotFoundError:
-            raise ToolFailure(f"File does not exist: {path}") from None
+            raise FileMissing(f"File does not exist: {path}") from None
         except IsADirectoryError:
             raise ToolFailure(f"{path} is a directory.") from None
         except OSError as exc:

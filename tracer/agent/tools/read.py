@@ -18,9 +18,11 @@ import math
 import os
 from typing import Any, ClassVar
 
-from tracer.agent.tools.base import Tool, ToolContext, ToolFailure
+from tracer.agent.tools.base import FileMissing, Tool, ToolContext, ToolFailure
 from tracer.agent.tools.wall import read_at_most
 
+FILE_NOT_FOUND_CWD_NOTE = "Note: your current working directory is"
+"""2.1.88's words (``utils/file.ts``) after "File does not exist." for a Read of a missing file."""
 MAX_LINES_TO_READ = 2000
 MAX_FILE_BYTES = 256 * 1024
 READ_REMINDER = (
@@ -57,6 +59,8 @@ class ReadTool(Tool):
                 return f"{shown} is a directory, not a file. Use Bash `ls` to list it."
             with ctx.open(shown, "read") as opened:
                 return _unreadable(opened.fd, opened.st.st_size)
+        except FileMissing:
+            return None  # 2.1.88 finds it out in call(), which throws: an untagged error
         except ToolFailure as failure:
             return failure.content
         except OSError as exc:  # a name too long, say: one line for the model, no traceback
@@ -64,7 +68,15 @@ class ReadTool(Tool):
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
         # Opened once; every check is made again on what was opened.
-        with ctx.open(tool_input["file_path"], "read") as opened:
+        try:
+            opened = ctx.open(tool_input["file_path"], "read")
+        except FileMissing:
+            # FileReadTool's call() throws this; the catch in toolExecution.ts sends it as it is
+            # (is_error, no <tool_use_error> tag). 2.1.88 may add "Did you mean …?"; tracer not.
+            raise ToolFailure(
+                f"File does not exist. {FILE_NOT_FOUND_CWD_NOTE} {ctx.workspace}."
+            ) from None
+        with opened:
             if reason := _unreadable(opened.fd, opened.st.st_size):
                 raise ToolFailure(reason)
             data = read_at_most(opened.fd, MAX_FILE_BYTES)
