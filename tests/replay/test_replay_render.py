@@ -228,10 +228,11 @@ REJECT_SCENARIO: dict[str, Any] = {
     ],
 }
 
+# A Read with the wrong parameter name: refused before it runs, so its result is tagged.
 ERROR_SCENARIO: dict[str, Any] = {
     "permissions": {"allow": ["Read"]},
     "responses": [
-        {"text": "Reading.", "tool_use": [{"name": "Read", "input": {"file_path": "missing.py"}}]},
+        {"text": "Reading.", "tool_use": [{"name": "Read", "input": {"path": "missing.py"}}]},
         {"text": "It is not there."},
     ],
 }
