@@ -156,6 +156,14 @@ def describe(w: Walk, e: Any) -> list[str]:
                 f"the loop returns `max_turns` at the end of turn {e.turn_count - 1} "
                 f"(turnCount {e.turn_count}, the turn that was never run){error}"
             ]
+        if e.reason == "model_error":
+            # tracer's name for this end; 2.1.88's loop returns completed after the same
+            # "API Error: …" assistant message (query.ts).
+            return [
+                f"the loop returns `model_error` after turn {e.turn_count}{error} (tracer's "
+                'name: Claude Code 2.1.88 adds the same "API Error: …" message and returns '
+                "`completed`)"
+            ]
         return [f"the loop returns `{e.reason}` after turn {e.turn_count}{error}"]
     return [k]
 
