@@ -5,8 +5,10 @@ chapter 12 explains each stage, where that code lives in Claude Code and here, a
 differ from the real system. This module turns it into Rich text for one stage and language. A
 missing or broken guide never stops the replay: the panel says so and the rest works.
 
-The panel has two parts: :func:`step_text` (changes with every step) above :func:`section_text`
-(changes only when the step falls in another section), so each redraws only when it must.
+The panel has two parts: :func:`step_text` (changes with every step: what the step is, its
+checkpoint, and the differences from 2.1.88 that show at it, from ``differences.yaml``) above
+:func:`section_text` (changes only when the step falls in another section), so each redraws only
+when it must.
 """
 
 from __future__ import annotations
