@@ -272,7 +272,8 @@ def test_a_refused_request_ends_the_session_with_model_error(record: Callable[..
 
     rec = record(
         {
-            "faults": {"malform_block": {"toolu_01bad": {"remove": ["tool_use_id"]}}},
+            # is_error that is no boolean: a field error the pairing patch does not touch
+            "faults": {"malform_block": {"toolu_01bad": {"set": {"is_error": "yes"}}}},
             "workspace": {"files": {"a.txt": "alpha\n"}},
             "permissions": {"allow": ["Read"]},
             "responses": [
@@ -290,7 +291,7 @@ def test_a_refused_request_ends_the_session_with_model_error(record: Callable[..
     end = rec.terminal
     assert end.reason == "model_error"
     expected = validate_request(rec.requests()[-1])
-    assert expected == "messages.2.content.0.tool_result.tool_use_id: Field required"
+    assert expected.startswith("messages.2.content.0.tool_result.is_error: Input should be")
     assert end.error == f"400 invalid_request_error: {expected}"
     refused = [a for a in rec.of("http_attempt") if a.status == 400]
     assert len(refused) == 1, "a 400 is final: the SDK must not retry it (x-should-retry: false)"
@@ -326,12 +327,13 @@ def test_a_dropped_result_is_patched_as_claude_code_does_and_the_session_goes_on
     assert rec.terminal.reason == "completed"
     assert not [a for a in rec.of("http_attempt") if a.status == 400]
     sent = rec.requests()[-1]["messages"]
-    assert sent[2]["content"][1] == {
+    assert sent[2]["content"][0] == {  # first in the user message, as messages.ts puts it
         "type": "tool_result",
         "content": MISSING_RESULT_MESSAGE,
         "is_error": True,
         "tool_use_id": "toolu_01drop",
     }
+    assert sent[2]["content"][1]["tool_use_id"] == "toolu_01keep"
     assert validate_request(rec.requests()[-1]) is None
     (patched,) = [r for r in rec.of("request") if r.pairing]
     assert patched.pairing == {"added": ["toolu_01drop"], "stripped": []}

@@ -115,7 +115,7 @@ def test_fault_scenarios_say_what_broke(path: Path) -> None:
     assert all(i.startswith("toolu_01fault_") for i in ids), "fault scenarios name their ids"
 
 
-@pytest.mark.parametrize("stem", ["03-malformed-result", "08-api-invariants"])
+@pytest.mark.parametrize("stem", ["08-api-invariants"])
 def test_faults_the_api_refuses_end_validly_with_its_400(
     stem: str, fault_traces: dict[str, Path]
 ) -> None:
@@ -128,7 +128,9 @@ def test_faults_the_api_refuses_end_validly_with_its_400(
     assert validate_request(last_body) in finding.message
 
 
-@pytest.mark.parametrize("stem", ["01-result-not-returned", "02-tool-use-id-mismatch"])
+@pytest.mark.parametrize(
+    "stem", ["01-result-not-returned", "02-tool-use-id-mismatch", "03-malformed-result"]
+)
 def test_broken_pairings_show_the_raw_400_and_the_patched_request_claude_code_sends(
     stem: str, fault_traces: dict[str, Path]
 ) -> None:
@@ -146,12 +148,11 @@ def test_broken_pairings_show_the_raw_400_and_the_patched_request_claude_code_se
     assert validate_request(patched.body) is None
     pairing = next(e for e in events if e.kind == "request" and e.request_index == 3).pairing
     assert pairing["unpatched_request"] == 2 and pairing["added"]
-    synthetic = [
-        b
-        for b in patched.body["messages"][2]["content"]
-        if b.get("content") == MISSING_RESULT_MESSAGE
-    ]
+    content = patched.body["messages"][2]["content"]
+    synthetic = [b for b in content if b.get("content") == MISSING_RESULT_MESSAGE]
     assert [b["tool_use_id"] for b in synthetic] == pairing["added"]
+    assert content[: len(synthetic)] == synthetic  # first in the user message (messages.ts)
+    assert all("tool_use_id" in b for b in content if b.get("type") == "tool_result")
     assert all(b["is_error"] is True for b in synthetic)
     [finding] = run_doctor(events)
     assert "ensureToolResultPairing" in finding.message and "request 3" in finding.message

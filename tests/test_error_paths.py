@@ -22,7 +22,11 @@ RECORDINGS = sorted(RECORDINGS_DIR.glob("*.trace.jsonl"))
 
 
 def test_only_a_call_that_returned_goes_through_add_tool_result() -> None:
-    assert [kind for kind, path in PATHS.items() if path.via_add_tool_result] == [None]
+    # ... and a command cut off, which Bash returns normally (interrupted, is_error).
+    assert [kind for kind, path in PATHS.items() if path.via_add_tool_result] == [
+        None,
+        "command_interrupted",
+    ]
     tagged = {kind for kind, path in PATHS.items() if path.tagged}
     # The book's <tool_use_error> marks refusals made before anything runs, nothing else.
     assert tagged == {"input_validation", "validate_input", "unknown_tool"}
@@ -37,7 +41,7 @@ def test_every_error_kind_the_runner_writes_has_a_row() -> None:
     source = inspect.getsource(execution) + inspect.getsource(tool_checks)
     for kind in ("input_validation", "validate_input", "unknown_tool", "permission", "aborted"):
         assert f'"{kind}"' in source and kind in PATHS
-    assert {"exit_code", "exception", "interrupted"} <= set(PATHS)
+    assert {"exit_code", "exception", "interrupted", "command_interrupted"} <= set(PATHS)
 
 
 @pytest.mark.parametrize("path", RECORDINGS, ids=lambda p: p.name.split(".")[0])

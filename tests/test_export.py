@@ -216,6 +216,14 @@ def test_markdown_names_the_turn_max_turns_stopped_at_not_one_never_run() -> Non
     assert "returns `max_turns` at the end of turn 2 (turnCount 3" in text
 
 
+def test_markdown_says_what_2_1_88_returns_on_an_api_error() -> None:
+    from tracer.paths import RECORDINGS_DIR
+
+    text = export_text(RECORDINGS_DIR / "faults" / "08-api-invariants.trace.jsonl", "md")
+    assert "the loop returns `model_error` after turn 2" in text
+    assert 'adds the same "API Error: …" message and returns `completed`' in text
+
+
 def test_exports_name_the_pairing_patch() -> None:
     from tracer.paths import RECORDINGS_DIR
 

@@ -24,7 +24,7 @@ from tracer.trace.requests import rebuild_requests
 
 DATA = Path(__file__).parent / "data" / "claude-code"
 SUBAGENT = DATA / "layout-2.0" / "5e55a0f1-0000-4000-8000-000000000001.jsonl"
-FAULT_400 = RECORDINGS_DIR / "faults" / "03-malformed-result.trace.jsonl"
+FAULT_400 = RECORDINGS_DIR / "faults" / "08-api-invariants.trace.jsonl"
 
 
 def _attrs(span: dict[str, Any]) -> dict[str, Any]:

@@ -262,7 +262,7 @@ def test_a_subagent_hangs_under_its_task_call_in_phoenix(
 def test_a_refused_request_is_an_error_in_phoenix(
     phoenix: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    trace_id, sent = _send("faults/03-malformed-result", phoenix, capsys)
+    trace_id, sent = _send("faults/08-api-invariants", phoenix, capsys)
     spans = _spans(phoenix, trace_id, sent)
     chats = [s for s in spans if s["span_kind"] == "LLM"]
     failed = [s for s in chats if s["status_code"] == "ERROR"]

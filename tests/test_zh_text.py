@@ -223,6 +223,7 @@ def guide_strings() -> list[str]:
     out += [c.text.zh for c in guide.checkpoints]
     out += [c.question.zh for c in guide.checkpoints if c.question]
     out += [t.zh for e in guide.common_errors for t in (e.symptom, e.check)]
+    out += [t["zh"] for d in guide.differences for t in (d.tracer, d.claude_code, d.why)]
     return out
 
 

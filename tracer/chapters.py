@@ -9,7 +9,8 @@ the step that shows it and, for ``tracer tour``, a question whose answer the tra
 table of common errors (each with the rule id that ``tracer doctor`` checks) and its anchors
 (steps of a recording that illustrate a section, see :mod:`tracer.replay.sections`). Beside it,
 ``glossary.yaml`` holds the book's words that every zh string is checked against
-(:mod:`tracer.glossary`).
+(:mod:`tracer.glossary`); ``differences.yaml`` the differences from 2.1.88 that are left
+(:mod:`tracer.differences`).
 
 :func:`load_guide` reads and checks the file, part by part, into the records of
 :mod:`tracer.guide_records` (re-exported here). A guide with a mistake is bad input like any
@@ -24,6 +25,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tracer.differences import maybe_differences
 from tracer.glossary import maybe_glossary
 from tracer.guide_checks import GuideChecker, count
 from tracer.guide_records import (
@@ -146,6 +148,7 @@ def _parse(doc: Any, path: Path) -> Guide:
         path=path,
         anchors=anchors,
         glossary=maybe_glossary(path),
+        differences=maybe_differences(path),
     )
 
 

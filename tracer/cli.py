@@ -132,6 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args, unknown = parser.parse_known_args(argv)
         if unknown:  # argparse would blame the top parser: say the sub-command, and its help
+            from tracer.printable import printable
+
             owner = parser.commands.get(getattr(args, "command", None) or "", parser)
             owner.error(f"unrecognized arguments: {printable(' '.join(unknown))}")
     except SystemExit as exc:  # --help, --version, or a usage error already printed

@@ -96,9 +96,12 @@ PATHS: dict[str | None, ErrorPath] = {
             "CANCEL_MESSAGE",
             False,
             False,
-            "an earlier rejection aborted the turn, so the call never starts; no tag, without "
-            "addToolResult",
-            "前面的拒绝已经中止了这一轮，这个调用根本没有开始；不加标签，不经过 addToolResult",
+            "an earlier rejection aborted the turn, so the call never starts: CANCEL_MESSAGE on "
+            "the runTools path (tracer's), REJECT_MESSAGE with the streaming executor (what real "
+            "sessions show); no tag, without addToolResult",
+            "前面的拒绝已经中止了这一轮，这个调用根本没有开始：runTools 路径（tracer 走的）给 "
+            "CANCEL_MESSAGE，流式执行器（真实会话走的）给 REJECT_MESSAGE；不加标签，"
+            "不经过 addToolResult",
         ),
         ErrorPath(
             "exit_code",
@@ -122,12 +125,27 @@ PATHS: dict[str | None, ErrorPath] = {
             "不经过 addToolResult",
         ),
         ErrorPath(
+            "command_interrupted",
+            "the output + <error>Command was aborted before completion</error>",
+            False,
+            True,
+            "the command was cut off (in tracer: it ran past its timeout): Bash returns normally "
+            "with interrupted set, its mapping adds <error>Command was aborted before "
+            "completion</error> and is_error, and addToolResult wraps it. 2.1.88 moves a command "
+            "that times out to the background instead; tracer has no background tasks",
+            "命令被中途截断（在 tracer 里是超过了时限）：Bash 照常返回，interrupted 为 true，"
+            "翻译时补上 <error>Command was aborted before completion</error> 并设 is_error，"
+            "再由 addToolResult 包装。2.1.88 遇到超时会把命令转到后台继续执行；tracer 没有后台任务",
+        ),
+        ErrorPath(
             "interrupted",
-            "an interruption notice",
+            "[Request interrupted by user for tool use]",
             False,
             False,
-            "the user interrupted the call: the interruption result is made without addToolResult",
-            "用户中断了调用：中断结果另行构造，不经过 addToolResult",
+            "the user pressed Ctrl-C while the call ran: tracer kills it and answers it with the "
+            "interruption notice itself, without addToolResult (tracer's own answer)",
+            "调用执行时用户按了 Ctrl-C：tracer 结束它，直接用中断说明回答，不经过 addToolResult"
+            "（这是 tracer 自己的做法）",
         ),
     )
 }

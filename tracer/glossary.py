@@ -27,8 +27,11 @@ _IDEOGRAPH = "\u3400-\u4dbf\u4e00-\u9fff"
 @dataclass(frozen=True)
 class Term:
     book: str
+    """The word to use: the book's, or (``ours``) tracer's own where the book has none."""
     replaces: tuple[str, ...]
     why: str = ""
+    ours: bool = False
+    """tracer's own name (one name for one step), not a word of the book."""
 
 
 @dataclass(frozen=True)
@@ -67,9 +70,8 @@ class Glossary:
         for term in self.terms:
             for word in term.replaces:
                 if word in text:
-                    found.append(
-                        f"“{word}” where the book says “{term.book}”: …{_near(text, word)}…"
-                    )
+                    says = "tracer's name is" if term.ours else "the book says"
+                    found.append(f"“{word}” where {says} “{term.book}”: …{_near(text, word)}…")
         rest = text
         for word in self.stations:
             rest = rest.replace(word, "")
@@ -114,6 +116,9 @@ def load_glossary(path: Path) -> Glossary:
     if not isinstance(raw, list):
         raise UserError("terms: must be a list", path, line_of(doc, "terms"))
     for i, node in enumerate(raw):
+        ours = isinstance(node, dict) and "ours" in node
+        if ours:
+            node = {**node, "book": node.get("ours")}
         ok = isinstance(node, dict) and isinstance(node.get("book"), str)
         replaces = node.get("replaces") if isinstance(node, dict) else None
         if (
@@ -122,11 +127,11 @@ def load_glossary(path: Path) -> Glossary:
             or not all(isinstance(r, str) for r in replaces)
         ):
             raise UserError(
-                f"terms[{i}]: needs book (a word) and replaces (a list of words)",
+                f"terms[{i}]: needs book (or ours: a word) and replaces (a list of words)",
                 path,
-                line_of(node if isinstance(node, dict) else doc, None if ok else "terms"),
+                line_of(raw[i] if isinstance(raw[i], dict) else doc, None if ok else "terms"),
             )
-        terms.append(Term(node["book"], tuple(replaces), str(node.get("why") or "")))
+        terms.append(Term(node["book"], tuple(replaces), str(node.get("why") or ""), ours))
     measure = doc.get("measure_words")
     if not isinstance(measure, str) or not measure:
         raise UserError(

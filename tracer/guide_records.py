@@ -134,6 +134,9 @@ class Guide:
     anchors: list[Anchor] = field(default_factory=list)
     glossary: Any = None
     """The book's words (:class:`tracer.glossary.Glossary`), from ``glossary.yaml`` beside."""
+    differences: tuple[Any, ...] = ()
+    """Where tracer still differs from 2.1.88 (:class:`tracer.differences.Difference`), from
+    ``differences.yaml`` beside."""
     _by_id: dict[str, Section] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

@@ -16,9 +16,10 @@ These are the book's debug lines (调试输出, ``console.log``); the book never
 names ``debug_hook`` and ``tracer hooks`` are tracer's own, and have nothing to do with Claude
 Code's hooks (the PreToolUse/PostToolUse commands a user configures).
 
-In 2.1.88 only a tool call that returned normally reaches ``addToolResult``. A refused input, an
-unknown tool, a refused permission, an interruption or a thrown error (a non-zero exit throws a
-``ShellError``, caught in ``toolExecution.ts``) builds its own user message
+In 2.1.88 only a tool call that returned normally reaches ``addToolResult`` (a command cut off
+among them: Bash returns it with ``interrupted`` set). A refused input, an unknown tool, a refused
+permission, a cancelled turn or a thrown error (a non-zero exit throws a ``ShellError``, caught in
+``toolExecution.ts``) builds its own user message
 (:mod:`tracer.error_paths` says which path builds which), so the book's first line would not
 print for it. tracer prints it for every result, so a failure can be compared with
 a success, and marks the line the real hook would not print (:func:`shown_line`).

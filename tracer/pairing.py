@@ -4,10 +4,11 @@
 patches the outgoing request only (the internal list keeps its hole): a ``tool_use`` that the
 next user message does not answer gets an ``is_error`` result with
 :data:`~tracer.messages.MISSING_RESULT_MESSAGE`, and a ``tool_result`` that answers no
-``tool_use`` of the message before it is stripped. So where the bare API answers HTTP 400, Claude
-Code sends a request the API accepts and the session goes on, the model told only that a result
-is missing. This sits beside :mod:`tracer.messages`, on the same bottom layer: it works on the
-same :class:`~tracer.messages.ApiMessage` parts, so a patched request is still stored by reference.
+``tool_use`` of the message before it (a wrong id, no id at all, or a second answer to the same
+call) is stripped. So where the bare API answers HTTP 400, Claude Code sends a request the API
+accepts and the session goes on, the AI told only that a result is missing. This sits beside
+:mod:`tracer.messages`, on the same bottom layer: it works on the same
+:class:`~tracer.messages.ApiMessage` parts, so a patched request is still stored by reference.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tracer.messages import ApiMessage, Message, Part, is_tool_result_part, resolve_part
+from tracer.messages import ApiMessage, Message, Part, resolve_part
+
+NO_ID = ""
+"""What :attr:`PairingRepair.stripped` holds for a stripped result that had no usable id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,20 +30,27 @@ class PairingRepair:
     added: tuple[str, ...] = ()
     """``tool_use`` ids that had no result and got a synthetic ``is_error`` one."""
     stripped: tuple[str, ...] = ()
-    """``tool_use_id`` values of results that answered no call of the message before them."""
+    """``tool_use_id`` values of results that answered no call of the message before them
+    (:data:`NO_ID` for a result without a usable ``tool_use_id``)."""
+    no_content: int = 0
+    """User messages that stripping emptied, sent as ``(no content)`` instead."""
 
     @property
     def changed(self) -> bool:
-        return bool(self.added or self.stripped)
+        return bool(self.added or self.stripped or self.no_content)
 
-    def to_json(self) -> dict[str, list[str]]:
-        return {"added": list(self.added), "stripped": list(self.stripped)}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"added": list(self.added), "stripped": list(self.stripped)}
+        if self.no_content:
+            out["no_content"] = self.no_content
+        return out
 
 
 def _result_id(block: Any) -> str | None:
+    """``None`` for a block that is no ``tool_result``; :data:`NO_ID` for one without an id."""
     if isinstance(block, dict) and block.get("type") == "tool_result":
         value = block.get("tool_use_id")
-        return value if isinstance(value, str) and value else ""
+        return value if isinstance(value, str) and value else NO_ID
     return None
 
 
@@ -47,28 +58,29 @@ def ensure_tool_result_pairing(
     api_messages: Sequence[ApiMessage],
     by_uuid: dict[str, Any],
     synthetic_result: Callable[[str, str], Message],
+    no_content: Callable[[], Message],
 ) -> tuple[list[ApiMessage], PairingRepair]:
     """The request as Claude Code 2.1.88 sends it: every ``tool_use`` answered, no orphan result.
 
-    ``claude.ts`` calls ``ensureToolResultPairing`` right after ``normalizeMessagesForAPI``. It
-    patches the outgoing request only (the internal list keeps its hole): a ``tool_use`` that the
-    next user message does not answer gets an ``is_error`` result with
-    :data:`MISSING_RESULT_MESSAGE`, and a ``tool_result`` that answers no ``tool_use`` of the
-    message before it is stripped. So where the bare API answers HTTP 400, Claude Code sends a
-    request the API accepts and the session goes on.
+    As in ``messages.ts``: after each assistant message, the next user message's results are
+    held against the calls. A call without a result gets a synthetic ``is_error`` block, put
+    FIRST in that user message (``[...syntheticBlocks, ...content]``); a result that answers no
+    call of that assistant message (a wrong id, no ``tool_use_id`` at all, or a second answer to
+    one call) is stripped. A user message that stripping leaves empty is replaced by a
+    ``(no content)`` user message, so the roles still alternate; a user message that follows no
+    assistant message loses every result block, and is dropped if nothing is left. A call
+    followed by another assistant message (or by nothing) gets a user message of its own.
 
     ``synthetic_result(tool_use_id, assistant_uuid)`` makes (and the caller records) the user
-    message holding one synthetic block; the patched request points at its block 0, so a trace
-    still stores the request by reference. Three details are tracer's own, because the reference
-    does not pin them down: synthetic results go right after the message's real results (still
-    ahead of any text); a user message left empty by stripping is dropped; and a message holding
-    a result block without a usable ``tool_use_id`` is left as it is (what it answers cannot be
-    told, so the API's field check speaks instead).
+    message holding one synthetic block, and ``no_content()`` the ``(no content)`` message; the
+    patched request points at them, so a trace still stores the request by reference.
     """
     out: list[ApiMessage] = []
     added: list[str] = []
     stripped: list[str] = []
+    emptied = 0
     asked: list[tuple[str, str]] = []  # (tool_use id, assistant uuid) of the last assistant turn
+    after_assistant = False
     for api in api_messages:
         if api.role == "assistant":
             if asked:  # a tool call followed by another assistant message: answer it first
@@ -79,13 +91,9 @@ def ensure_tool_result_pairing(
                 if isinstance(block, dict) and block.get("type") == "tool_use":
                     asked.append((str(block.get("id")), uuid))
             out.append(api)
+            after_assistant = True
             continue
-        blocks = [resolve_part(part, by_uuid) for part in api.parts]
-        ids = [_result_id(b) for b in blocks]
-        if "" in ids:
-            out.append(api)
-            asked = []
-            continue
+        ids = [_result_id(resolve_part(part, by_uuid)) for part in api.parts]
         wanted = {tool_id for tool_id, _ in asked}
         kept: list[Part] = []
         answered: set[str] = set()
@@ -98,19 +106,19 @@ def ensure_tool_result_pairing(
             kept.append(part)
         missing = [(t, u) for t, u in asked if t not in answered]
         if missing:
-            leading = 0
-            while leading < len(kept) and is_tool_result_part(kept[leading], by_uuid):
-                leading += 1
-            extra = _synthetic_message(missing, synthetic_result, added).parts
-            kept[leading:leading] = extra
+            kept[0:0] = _synthetic_message(missing, synthetic_result, added).parts
         asked = []
         if kept == api.parts:
             out.append(api)
         elif kept:
             out.append(ApiMessage("user", kept))
+        elif after_assistant:
+            emptied += 1
+            out.append(ApiMessage("user", [(no_content().uuid, None)]))
+        after_assistant = False
     if asked:
         out.append(_synthetic_message(asked, synthetic_result, added))
-    return out, PairingRepair(tuple(added), tuple(stripped))
+    return out, PairingRepair(tuple(added), tuple(stripped), emptied)
 
 
 def _synthetic_message(

@@ -63,3 +63,46 @@ def test_tracer_hooks_marks_the_failed_command(tracer_cli: Any) -> None:
     prefix = "[DEBUG] Tool result: Bash is_error: true"
     assert hooks and all(e.line.startswith(prefix) for e in hooks)
     assert TRACER_ONLY["zh"] in shown_line(hooks[0], "zh")
+
+
+def test_a_command_cut_off_reaches_add_tool_result(record: Any) -> None:
+    # 2.1.88's Bash returns an interrupted command normally (is_error from its mapping), so
+    # addToolResult wraps it and the book's line is printed there: not tracer-only.
+    rec = record(
+        {
+            "permissions": {"allow": ["Bash"]},
+            "responses": [
+                {"tool_use": [{"name": "Bash", "input": {"command": "sleep 30", "timeout": 300}}]},
+                {"text": "It ran too long."},
+            ],
+        }
+    )
+    (wrapped,) = rec.of("wrapping")
+    (mapped,) = rec.of("mapping")
+    assert wrapped.error_kind == "command_interrupted" and mapped.block["is_error"] is True
+    assert "<error>Command was aborted before completion</error>" in mapped.block["content"]
+    (hook,) = [e for e in rec.of("debug_hook") if e.hook == "tool_result"]
+    assert not hook.tracer_only
+
+
+def test_a_long_failing_output_is_cut_as_format_error_cuts_it(record: Any) -> None:
+    # formatError (toolErrors.ts): over 10,000 characters, the first and last 5,000 remain; a
+    # thrown error is never persisted to a file the way a large result is.
+    command = "python3 -c \"print('a' * 8000); print('z' * 8000)\"; exit 2"
+    rec = record(
+        {
+            "permissions": {"allow": ["Bash"]},
+            "responses": [
+                {"tool_use": [{"name": "Bash", "input": {"command": command}}]},
+                {"text": "It failed."},
+            ],
+        }
+    )
+    (mapped,) = rec.of("mapping")
+    content = mapped.block["content"]
+    full = "Exit code 2\n" + "a" * 8000 + "\n" + "z" * 8000
+    assert (
+        content
+        == f"{full[:5000]}\n\n... [{len(full) - 10_000} characters truncated] ...\n\n{full[-5000:]}"
+    )
+    assert mapped.mapped_length == len(full) and not mapped.persisted

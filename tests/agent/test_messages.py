@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tracer.agent.messages import (
     Message,
     UuidSource,
@@ -158,7 +160,7 @@ def test_main_walk_requests_hold_fewer_messages_than_the_internal_list(main_walk
 
 
 def _pairing(messages: list[Message]) -> tuple[list[dict[str, Any]], Any, list[Message]]:
-    from tracer.messages import synthetic_tool_result_block
+    from tracer.messages import NO_CONTENT_MESSAGE, synthetic_tool_result_block
     from tracer.pairing import ensure_tool_result_pairing
 
     new = UuidSource("pairing")
@@ -176,8 +178,16 @@ def _pairing(messages: list[Message]) -> tuple[list[dict[str, Any]], Any, list[M
         made.append(message)
         return message
 
+    def no_content() -> Message:
+        message = create_user_message(
+            NO_CONTENT_MESSAGE, new_uuid=new, is_meta=True, origin="synthetic"
+        )
+        by_uuid[message.uuid] = message
+        made.append(message)
+        return message
+
     api, repair = ensure_tool_result_pairing(
-        normalize_messages_for_api(messages), by_uuid, synthetic
+        normalize_messages_for_api(messages), by_uuid, synthetic, no_content
     )
     return materialize(api, by_uuid), repair, made
 
@@ -209,17 +219,21 @@ def test_pairing_answers_a_call_followed_by_another_assistant_message() -> None:
     assert sent[2]["content"][0]["content"] == MISSING_RESULT_MESSAGE
 
 
-def test_pairing_drops_a_user_message_left_empty_by_stripping() -> None:
+def test_pairing_sends_no_content_for_a_user_message_left_empty_by_stripping() -> None:
+    # messages.ts: the assistant message must still be followed by a user message, so the
+    # emptied one goes out as NO_CONTENT_MESSAGE rather than being dropped.
     new = UuidSource("t")
     prompt = create_user_message("go", new_uuid=new)
     (says,) = create_assistant_messages("msg_1", [{"type": "text", "text": "hi"}], new_uuid=new)
     orphan = create_user_message([_tool_result("toolu_zzz", "late")], new_uuid=new)
-    sent, repair, _ = _pairing([prompt, says, orphan])
-    assert repair.stripped == ("toolu_zzz",) and repair.added == ()
-    assert [m["role"] for m in sent] == ["user", "assistant"]
+    sent, repair, made = _pairing([prompt, says, orphan])
+    assert repair.stripped == ("toolu_zzz",) and repair.added == () and repair.no_content == 1
+    assert sent[2] == {"role": "user", "content": "(no content)"}
+    assert made[0].is_meta and repair.to_json()["no_content"] == 1
 
 
-def test_pairing_keeps_the_made_up_result_ahead_of_text() -> None:
+def test_pairing_puts_the_made_up_result_first() -> None:
+    # messages.ts: [...syntheticBlocks, ...content], ahead of the real results too.
     new = UuidSource("t")
     prompt = create_user_message("go", new_uuid=new)
     asks = create_assistant_messages("msg_1", [_use("toolu_a"), _use("toolu_b")], new_uuid=new)
@@ -229,13 +243,32 @@ def test_pairing_keeps_the_made_up_result_ahead_of_text() -> None:
     sent, repair, _ = _pairing([prompt, *asks, answer])
     assert repair.added == ("toolu_b",)
     kinds = [(b["type"], b.get("tool_use_id")) for b in sent[2]["content"]]
-    assert kinds == [("tool_result", "toolu_a"), ("tool_result", "toolu_b"), ("text", None)]
+    assert kinds == [("tool_result", "toolu_b"), ("tool_result", "toolu_a"), ("text", None)]
 
 
-def test_pairing_leaves_a_result_without_an_id_to_the_apis_field_check() -> None:
+@pytest.mark.parametrize(
+    "block",
+    [
+        {"type": "tool_result", "content": "ok"},
+        {"type": "tool_result", "tool_use_id": "", "content": "ok"},
+    ],
+)
+def test_pairing_strips_a_result_without_an_id_and_answers_the_call(block: Any) -> None:
+    # Fault 03: the block answers no call (its id is undefined), so 2.1.88 strips it and
+    # answers the real call with the synthetic result, as for a wrong id.
+    from tracer.messages import MISSING_RESULT_MESSAGE
+
     new = UuidSource("t")
     prompt = create_user_message("go", new_uuid=new)
     (asks,) = create_assistant_messages("msg_1", [_use("toolu_a")], new_uuid=new)
-    broken = create_user_message([{"type": "tool_result", "content": "ok"}], new_uuid=new)
-    _, repair, made = _pairing([prompt, asks, broken])
-    assert not repair.changed and made == []
+    broken = create_user_message([block], new_uuid=new)
+    sent, repair, made = _pairing([prompt, asks, broken])
+    assert repair.stripped == ("",) and repair.added == ("toolu_a",) and len(made) == 1
+    assert sent[2]["content"] == [
+        {
+            "type": "tool_result",
+            "content": MISSING_RESULT_MESSAGE,
+            "is_error": True,
+            "tool_use_id": "toolu_a",
+        }
+    ]

@@ -19,7 +19,7 @@ from tracer.agent.tools import ToolContext, schema_issues, tool_registry
 from tracer.agent.tools.base import ToolFailure
 from tracer.agent.tools.bash import BashTool
 from tracer.agent.tools.edit import EditTool, WriteTool
-from tracer.agent.tools.read import ReadTool
+from tracer.agent.tools.read import READ_REMINDER, ReadTool
 from tracer.agent.tools.search import GlobTool, GrepTool
 
 
@@ -58,6 +58,10 @@ def test_bash_keeps_stdout_and_stderr_apart_and_joins_them_for_the_model(ctx: To
         ("diff a.txt b.txt", "Files differ"),
         ("test 1 = 2", "Condition is false"),
         ("[ 1 = 2 ]", "Condition is false"),
+        ("find a.txt missing-dir", "Some directories were inaccessible"),
+        # 2.1.88 judges a pipeline or list by its last command (commandSemantics.ts)
+        ("cat a.txt | grep -q nothing", "No matches found"),
+        ("true && diff a.txt b.txt 2>&1", "Files differ"),
     ],
 )
 def test_exit_one_is_an_answer_with_its_own_meaning_for_these_commands(
@@ -72,8 +76,9 @@ def test_exit_one_is_an_answer_with_its_own_meaning_for_these_commands(
     assert block["is_error"] is False and not str(block["content"]).startswith("Exit code")
 
 
-def test_exit_one_of_any_other_command_is_an_error(ctx: ToolContext) -> None:
-    output, block = _bash(ctx, "false")
+@pytest.mark.parametrize("command", ["false", "grep -q x /dev/null | false"])
+def test_exit_one_of_any_other_command_is_an_error(ctx: ToolContext, command: str) -> None:
+    output, block = _bash(ctx, command)
     assert "return_code_interpretation" not in output
     assert block["is_error"] is True and block["content"] == "Exit code 1"
 
@@ -152,17 +157,25 @@ def test_read_numbers_lines_with_a_tab(ctx: ToolContext) -> None:
     (ctx.workspace / "f.py").write_text("a = 1\n\nb = 2\n")
     tool = ReadTool()
     output = tool.call({"file_path": "f.py"}, ctx)
-    assert output["file"]["totalLines"] == 3
-    assert tool.map_result(output, "t")["content"] == "1\ta = 1\n2\t\n3\tb = 2"
+    # readFileInRange: the newline at the end starts a fourth, empty line, numbered too; the
+    # mapping then appends the <system-reminder> block 2.1.88's mapping appends.
+    assert output["file"]["totalLines"] == 4
+    assert output["file"]["filePath"] == "f.py"  # as the model gave it
+    content = tool.map_result(output, "t")["content"]
+    assert content == "1\ta = 1\n2\t\n3\tb = 2\n4\t" + READ_REMINDER
+    assert content.endswith("\n</system-reminder>\n") and "\n\n<system-reminder>\n" in content
 
 
 def test_read_offset_and_limit(ctx: ToolContext) -> None:
     (ctx.workspace / "f.txt").write_text("".join(f"line {i}\n" for i in range(1, 11)))
     tool = ReadTool()
     output = tool.call({"file_path": "f.txt", "offset": 4, "limit": 2}, ctx)
-    assert tool.map_result(output, "t")["content"] == "4\tline 4\n5\tline 5"
+    assert tool.map_result(output, "t")["content"] == "4\tline 4\n5\tline 5" + READ_REMINDER
     past = tool.map_result(tool.call({"file_path": "f.txt", "offset": 50}, ctx), "t")
-    assert "shorter than the provided offset (50)" in past["content"]
+    assert "shorter than the provided offset (50). The file has 11 lines." in past["content"]
+    # The empty line after the last newline alone is no content: the same warning.
+    last = tool.map_result(tool.call({"file_path": "f.txt", "offset": 11}, ctx), "t")
+    assert "shorter than the provided offset (11)" in last["content"]
 
 
 def test_read_empty_file_warns(ctx: ToolContext) -> None:
@@ -192,15 +205,26 @@ def _loop_result(
     return rec, rec.results()[0]
 
 
+def test_read_of_a_missing_file_throws_an_untagged_error(record: Any) -> None:
+    # 2.1.88: FileReadTool's call() throws "File does not exist. Note: your current working
+    # directory is …" and toolExecution.ts's catch sends it as it is, with no tag.
+    rec, block = _loop_result(record, {}, "Read", {"file_path": "missing.txt"})
+    assert block["is_error"] is True
+    assert block["content"].startswith(
+        "File does not exist. Note: your current working directory is "
+    )
+    assert block["content"].endswith(".") and "<tool_use_error>" not in block["content"]
+    assert rec.one("tool_run").error_kind == "exception"
+
+
 @pytest.mark.parametrize(
     ("file_path", "setup", "expected"),
     [
-        ("missing.txt", [], "File does not exist: missing.txt"),
         ("sub", ["mkdir sub"], "sub is a directory"),
         ("blob.bin", ["printf 'a\\0b' > blob.bin"], "cannot read binary files"),
         ("../outside.txt", [], "outside the session's workspace"),
     ],
-    ids=["missing", "directory", "binary", "outside"],
+    ids=["directory", "binary", "outside"],
 )
 def test_read_refusals_are_tool_use_errors(
     record: Any, file_path: str, setup: list[str], expected: str
@@ -225,7 +249,8 @@ def test_edit_tells_the_model_one_sentence_and_keeps_the_diff(ctx: ToolContext) 
     assert tool.validate_input(edit, ctx) is None
     output = tool.call(edit, ctx)
     block = tool.map_result(output, "t")
-    assert block["content"] == f"The file {path.resolve()} has been updated successfully."
+    # The file as the model named it (2.1.88: filePath is the input's file_path).
+    assert block["content"] == "The file calc.py has been updated successfully."
     assert "is_error" not in block
     assert path.read_text() == "def add(a, b):\n    return a + b\n"
     hunk = output["structuredPatch"][0]
@@ -300,7 +325,7 @@ def test_write_creates_then_needs_a_read_to_overwrite(ctx: ToolContext) -> None:
     assert tool.validate_input(new, ctx) is None
     output = tool.call(new, ctx)
     assert output["type"] == "create"
-    assert tool.map_result(output, "t")["content"].startswith("File created successfully at: ")
+    assert tool.map_result(output, "t")["content"] == "File created successfully at: dir/new.txt"
     assert (ctx.workspace / "dir" / "new.txt").read_text() == "hello\n"
     (ctx.workspace / "old.txt").write_text("old\n")
     assert "has not been read" in (
@@ -329,11 +354,12 @@ def test_glob_and_grep_find_files(ctx: ToolContext) -> None:
 
 def test_schema_issues_lists_missing_unexpected_and_wrong_types() -> None:
     issues = schema_issues(ReadTool.input_schema, {"offset": "3", "limit": True, "colour": "red"})
+    # In formatZodValidationError's order: missing, unexpected, then wrong types.
     assert issues == [
         "The required parameter `file_path` is missing",
+        "An unexpected parameter `colour` was provided",
         "The parameter `offset` type is expected as `integer` but provided as `string`",
         "The parameter `limit` type is expected as `integer` but provided as `boolean`",
-        "An unexpected parameter `colour` was provided",
     ]
     assert schema_issues(ReadTool.input_schema, {"file_path": "x", "offset": 2}) == []
 
@@ -343,7 +369,7 @@ def test_schema_violation_becomes_an_input_validation_error(record: Any) -> None
     assert block["is_error"] is True
     content = block["content"]
     assert content.startswith(
-        "<tool_use_error>InputValidationError: Read failed due to the following issue(s):\n"
+        "<tool_use_error>InputValidationError: Read failed due to the following issues:\n"
     )
     assert content.endswith("</tool_use_error>")
     assert "The required parameter `file_path` is missing" in content
@@ -353,6 +379,8 @@ def test_schema_violation_becomes_an_input_validation_error(record: Any) -> None
     )
     assert rec.one("tool_run").error_kind == "input_validation"
     assert rec.of("tool_start") == [] and rec.of("permission") == []
+    _, one = _loop_result(record, {}, "Read", {})
+    assert "Read failed due to the following issue:\nThe required" in one["content"]
 
 
 def test_unknown_tool(record: Any) -> None:

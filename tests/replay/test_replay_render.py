@@ -106,7 +106,7 @@ def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
     [
         ("mapping", ["翻译（mapping）", "翻译成 tool_result 块"]),
         ("appending", ["追加", "未变（已折叠，按 o 展开）"]),
-        ("response", ["AI 响应", "条内部 assistant 消息"]),
+        ("response", ["AI 回复", "条内部 assistant 消息"]),
     ],
 )
 def test_views_speak_chinese(index: StepIndex, stage: str, zh_words: list[str]) -> None:
@@ -228,10 +228,11 @@ REJECT_SCENARIO: dict[str, Any] = {
     ],
 }
 
+# A Read with the wrong parameter name: refused before it runs, so its result is tagged.
 ERROR_SCENARIO: dict[str, Any] = {
     "permissions": {"allow": ["Read"]},
     "responses": [
-        {"text": "Reading.", "tool_use": [{"name": "Read", "input": {"file_path": "missing.py"}}]},
+        {"text": "Reading.", "tool_use": [{"name": "Read", "input": {"path": "missing.py"}}]},
         {"text": "It is not there."},
     ],
 }
@@ -365,3 +366,47 @@ def test_pretty_json_writes_what_json_dumps_writes() -> None:
     values += [step_records(index, step) for step in range(len(index))]
     for value in values:
         assert pretty_json(value) == json.dumps(value, ensure_ascii=False, indent=2, default=str)
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("11-permission-reject-abort", ["[Request interrupted by user for tool use]"]),
+        ("05-max-turns", ['"type": "max_turns_reached"', '"maxTurns": 2', '"turnCount": 3']),
+        (
+            "faults/08-api-invariants",
+            ["assistant: API Error: 400", "Claude Code 2.1.88 adds the same", "returns completed"],
+        ),
+    ],
+)
+def test_the_terminal_step_shows_the_message_the_loop_added_last(
+    name: str, words: list[str]
+) -> None:
+    # The notes promise these messages; the terminal step is where a reader meets them.
+    index = StepIndex(TraceReader(RECORDINGS_DIR / f"{name}.trace.jsonl"))
+    text = view(index, len(index) - 1)
+    for word in words:
+        assert word in text, f"{word!r} missing from\n{text}"
+    assert "循环返回前追加的最后一条消息" in view(index, len(index) - 1, "zh")
+
+
+def test_an_empty_result_replaced_is_not_said_to_be_persisted() -> None:
+    # 12-empty-output: the notice replaced an empty content; nothing was saved to a file.
+    index = StepIndex(TraceReader(RECORDINGS_DIR / "12-empty-output.trace.jsonl"))
+    step = index.by_stage["mapping"][0]
+    assert index.event(step).empty_replaced and not index.event(step).persisted
+    en, zh = view(index, step), view(index, step, "zh")
+    assert "(the mapped content was empty)" in en and "before persisting" not in en
+    assert "（翻译出的内容为空）" in zh and "存入文件之前" not in zh
+
+
+def test_the_growth_chart_gives_a_refused_request_no_tokens() -> None:
+    # faults/03: request 2 is refused (400) and request 3, the patched one, is answered. The
+    # chart must not give request 2 the tokens of request 3's response.
+    from tracer.replay.context import request_history
+
+    index = StepIndex(TraceReader(RECORDINGS_DIR / "faults" / "03-malformed-result.trace.jsonl"))
+    last = index.by_stage["resending"][-1]
+    points = {p.request_index: p.input_tokens for p in request_history(index, last)}
+    assert points[2] is None
+    assert points[1] is not None and points[3] is not None

@@ -195,3 +195,19 @@ def test_the_checkpoints_panel_names_all_seven(guide, lang: str) -> None:  # typ
     assert len(names) == 7
     missing = [n for n in names if n.lower() not in panel.lower()]
     assert missing == []
+
+
+@pytest.mark.parametrize("name", ["10-tool-use-error-forms", "11-permission-reject-abort"])
+def test_scenario_notes_have_their_own_heading_not_the_faults(name: str) -> None:
+    # Scenarios 10–13 have notes too, but nothing in them is broken on purpose.
+    from tracer.replay.section_panel import section_panel_text
+
+    rec, _ = _open(name)
+    assert rec.notes and not rec.fault
+    text = section_panel_text(None, "zh", rec, guide_loaded=False).plain
+    assert text.startswith("这个场景演示什么\n") and "故意弄坏了什么" not in text
+    fault, _ = _open("faults/03-malformed-result")
+    assert fault.fault and fault.breaks
+    assert section_panel_text(None, "en", fault, guide_loaded=False).plain.startswith(
+        "What was broken on purpose"
+    )

@@ -7,10 +7,13 @@ returns that sentence, so a fault scenario played against the scripted transport
 (:class:`~tracer.agent.scripted.ScriptedTransport` with ``validator=validate_request``) fails the
 way a broken request fails for real, and its trace still ends validly with ``model_error``.
 
-**Roles need not alternate.** The SDK's documentation of the ``messages`` parameter says it:
-"Consecutive ``user`` or ``assistant`` turns in your request will be combined into a single
-turn." So two assistant messages in a row are not an error; the rules below are judged on the
-combined turns. (Claude Code merges consecutive user messages itself, in
+**Roles need not alternate, by the SDK's word.** The SDK's documentation of the ``messages``
+parameter says consecutive ``user`` or ``assistant`` turns are combined into a single turn, so
+two assistant messages in a row are not an error here; the rules below are judged on the
+combined turns. Claude Code 2.1.88's own comments say the opposite (the API requires
+alternation and rejects an assistant message after another, ``messages.ts``), which is why its
+pairing patch sends ``(no content)`` rather than let two assistant messages meet; the guide gives
+both. (Claude Code merges consecutive user messages itself, in
 ``normalizeMessagesForAPI``, because Bedrock refuses them; the first-party API combines them.)
 
 The sentences are the API's own, as users have reported them verbatim in public bug reports (most

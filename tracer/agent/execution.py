@@ -31,6 +31,7 @@ from tracer.agent.faults import Faults
 from tracer.agent.message_record import ResultRefs, message_event
 from tracer.agent.permissions import Permissions
 from tracer.agent.results import ProcessedBlock, process_pre_mapped_tool_result_block
+from tracer.agent.sizes import cut_error_text
 from tracer.agent.tool_calls import MAX_PARALLEL_TOOLS, ToolCall, partition_tool_calls
 from tracer.agent.tool_checks import (
     CANCEL_MESSAGE,
@@ -189,7 +190,7 @@ class ToolRunner:
             assert tool is not None
             block = tool.map_result(outcome.output, call.tool_use_id)
         is_error = bool(block.get("is_error"))
-        error_kind = outcome.error_kind or ("exit_code" if is_error else None)
+        error_kind = outcome.error_kind or (_returned_error(outcome.output) if is_error else None)
         run = self._emit(
             ToolFinished,
             tool_use_id=call.tool_use_id,
@@ -200,11 +201,16 @@ class ToolRunner:
             error_kind=error_kind,
             duration_ms=outcome.duration_ms,
         )
-        processed = (
-            process_pre_mapped_tool_result_block(block, tool, self.results_dir)
-            if tool is not None and outcome.error_block is None
-            else ProcessedBlock(block, len(str(block.get("content", ""))))
-        )
+        if error_kind in _THROWN and isinstance(block.get("content"), str):
+            # 2.1.88 formats a thrown error (a ShellError too) with formatError, which cuts a
+            # long text; it never reaches the size check that would persist it.
+            mapped_length = len(block["content"])
+            block = {**block, "content": cut_error_text(block["content"])}
+            processed = ProcessedBlock(block, mapped_length)
+        elif tool is not None and outcome.error_block is None:
+            processed = process_pre_mapped_tool_result_block(block, tool, self.results_dir)
+        else:
+            processed = ProcessedBlock(block, len(str(block.get("content", ""))))
         final = self.faults.break_block(processed.block)
         mapped = self._emit(
             ResultMapped,
@@ -223,7 +229,9 @@ class ToolRunner:
         # the message points at them instead of copying them.
         refs = ResultRefs(getattr(run, "seq", None) or None, getattr(mapped, "seq", None) or None)
         # 2.1.88 calls addToolResult only after tool.call() returned: refusals, thrown errors
-        # (a non-zero exit throws ShellError) and interruptions build their message elsewhere.
+        # (a non-zero exit throws ShellError) and a cancelled turn build their message
+        # elsewhere. An interrupted command returns (is_error set by its mapping) and so does
+        # reach addToolResult.
         reached = outcome.error_block is None and error_kind != "exit_code"
         return self.add_tool_result(
             call, outcome.output, final, feedback, refs, reached, error_kind=error_kind
@@ -285,3 +293,16 @@ class ToolRunner:
 
 
 __all__ = ["CANCEL_MESSAGE", "INTERRUPT_MESSAGE_FOR_TOOL_USE", "ToolCall", "ToolRunner"]
+
+
+_THROWN = frozenset({"exit_code", "exception"})
+"""Error kinds 2.1.88 builds in the catch of ``toolExecution.ts``, through ``formatError``."""
+
+
+def _returned_error(output: Any) -> str:
+    """The kind of an error result built from what the tool returned: a command cut off
+    (Bash's ``interrupted``, which 2.1.88 returns normally), or a non-zero exit (which 2.1.88's
+    Bash throws as a ``ShellError``)."""
+    if isinstance(output, dict) and output.get("interrupted"):
+        return "command_interrupted"
+    return "exit_code"

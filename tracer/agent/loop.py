@@ -10,7 +10,10 @@ Mirrors ``queryLoop()`` in Claude Code's ``src/query.ts``, chapter 12's third st
    orphan result), goes out again (the API keeps no state between calls);
 3. the streamed response becomes one internal assistant message per content block;
 4. ``needs_follow_up`` is true when any block is a ``tool_use`` (not when ``stop_reason`` says
-   so: Claude Code does not trust it); if false, the loop ends with ``completed``;
+   so: Claude Code does not trust it); if false, the loop ends with ``completed``. A request
+   that fails for good ends the loop too, after an ``API Error: …`` assistant message: 2.1.88
+   returns ``completed`` there, tracer names it ``model_error`` (see
+   :meth:`QueryLoop._end_with_model_error`);
 5. the tools run and their results are mapped and wrapped (:mod:`~tracer.agent.execution`);
    each wrapped message is handed to the caller at once, so it is in the transcript from here on;
 6. the strict max-turns check, ``next_turn_count > max_turns``: past the limit the loop yields a
@@ -44,7 +47,6 @@ from tracer.messages import (
     create_attachment_message,
     create_user_message,
     normalize_messages_for_api,
-    synthetic_tool_result_block,
 )
 from tracer.trace.events import (
     DebugHook,
@@ -226,29 +228,21 @@ class QueryLoop:
         return Terminal(reason, turn_count, history, error)
 
     def _end_with_model_error(self, messages: list[Message], error: str) -> Terminal:
-        """Leave a valid history: every unanswered ``tool_use`` gets an error result."""
-        answered = {
-            b.get("tool_use_id")
-            for m in messages
-            if m.type == "user"
-            for b in m.blocks
-            if b.get("type") == "tool_result"
-        }
-        extra: list[Message] = []
-        for message in messages:
-            for block in message.tool_uses():
-                if block["id"] not in answered:
-                    extra.append(
-                        create_user_message(
-                            [synthetic_tool_result_block(block["id"])],
-                            new_uuid=self.new_uuid,
-                            source_tool_assistant_uuid=message.uuid,
-                            origin="synthetic",
-                        )
-                    )
+        """The request failed for good (after the SDK's retries): end the loop on an API error.
+
+        2.1.88's ``queryModel`` (``claude.ts``) does not throw here: it yields an assistant
+        message ``API Error: …`` (``getAssistantMessageFromError``), that turn has no
+        ``tool_use``, and ``query.ts`` returns ``{ reason: 'completed' }`` because the last
+        message is an API error (stop hooks skipped). The internal list is left as it is: the
+        synthetic results of ``yieldMissingToolResultBlocks`` belong to the path where the model
+        call throws (2.1.88's ``model_error``), not to this one. tracer records the same
+        assistant message, but names the end ``model_error`` so that the replay, the doctor and
+        the exports can tell a failed request from a finished answer; its texts say that 2.1.88
+        returns ``completed`` here.
+        """
         notice = create_api_error_message(f"API Error: {error}", new_uuid=self.new_uuid)
-        self._record(*extra, notice)
-        return self._end("model_error", self._turn, [*messages, *extra, notice], error)
+        self._record(notice)
+        return self._end("model_error", self._turn, [*messages, notice], error)
 
 
 def query_loop(

@@ -4,8 +4,9 @@ The loop's second step (:mod:`tracer.agent.loop`), the chapter's 重新发送. M
 half of the ``callModel`` call in Claude Code's ``src/query.ts``: on its way to the API,
 ``src/services/api/claude.ts`` runs ``normalizeMessagesForAPI`` on the internal list and then
 ``ensureToolResultPairing`` (:func:`tracer.pairing.ensure_tool_result_pairing`), which answers
-any unanswered ``tool_use`` with a made-up ``is_error`` result and strips any orphan
-``tool_result``, before the body is streamed through the one seam to the SDK
+any unanswered ``tool_use`` with a made-up ``is_error`` result (first in its user message) and
+strips any orphan ``tool_result`` (a user message left empty goes out as ``(no content)``),
+before the body is streamed through the one seam to the SDK
 (:class:`~tracer.agent.model.ModelSeam`). The API keeps no state between calls, so each request
 carries everything.
 
@@ -25,6 +26,7 @@ from typing import Any
 
 from tracer.agent.model import Attempt, ModelError, ModelSeam, StreamedResponse, sha256
 from tracer.messages import (
+    NO_CONTENT_MESSAGE,
     ApiMessage,
     Message,
     create_user_message,
@@ -72,6 +74,7 @@ class Resender:
         self.turn = 0
         self._log = _RequestLog()
         self._synthetic: dict[str, Message] = {}
+        self._no_content: Message | None = None
         self._unpatched_sent = False
 
     @property
@@ -90,7 +93,7 @@ class Resender:
         """
         api_messages = normalize_messages_for_api(messages)
         patched, repair = ensure_tool_result_pairing(
-            api_messages, self.by_uuid, self._synthetic_result
+            api_messages, self.by_uuid, self._synthetic_result, self._no_content_message
         )
         if not repair.changed:
             return self._send(api_messages, len(messages), None)
@@ -122,6 +125,16 @@ class Resender:
             self._synthetic[tool_use_id] = message
             self.record(message)
         return message
+
+    def _no_content_message(self) -> Message:
+        """The ``(no content)`` user message that stands in for one stripping emptied
+        (``NO_CONTENT_MESSAGE``, ``isMeta``, as 2.1.88 makes it): made and recorded once."""
+        if self._no_content is None:
+            self._no_content = create_user_message(
+                NO_CONTENT_MESSAGE, new_uuid=self.new_uuid, is_meta=True, origin="synthetic"
+            )
+            self.record(self._no_content)
+        return self._no_content
 
     def _send(
         self, api_messages: list[ApiMessage], internal_count: int, pairing: dict[str, Any] | None

@@ -1,7 +1,8 @@
 """Sizes as Claude Code shows them to the model, shared by the result check and Bash.
 
-``formatFileSize`` (``utils/format.ts``) and the 2,000-character preview of a
-``<persisted-output>`` message (``PREVIEW_SIZE_BYTES`` in ``utils/toolResultStorage.ts``).
+``formatFileSize`` (``utils/format.ts``), the 2,000-character preview of a
+``<persisted-output>`` message (``PREVIEW_SIZE_BYTES`` in ``utils/toolResultStorage.ts``), and
+the cut ``formatError`` (``utils/toolErrors.ts``) makes in an error text over 10,000 characters.
 """
 
 from __future__ import annotations
@@ -9,6 +10,19 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 PREVIEW_SIZE_CHARS = 2000
+ERROR_TEXT_LIMIT = 10_000
+"""Longer error texts keep their first and last half (``formatError``)."""
+
+
+def cut_error_text(text: str) -> str:
+    """An error text as ``formatError`` gives it to the model: whole up to 10,000 characters,
+    else its first and last 5,000 around a note of how many were cut. A thrown error never
+    reaches the size check that persists large results, so this is its only limit."""
+    if len(text) <= ERROR_TEXT_LIMIT:
+        return text
+    half = ERROR_TEXT_LIMIT // 2
+    cut = len(text) - ERROR_TEXT_LIMIT
+    return f"{text[:half]}\n\n... [{cut} characters truncated] ...\n\n{text[-half:]}"
 
 
 def format_file_size(size: int) -> str:

@@ -52,7 +52,9 @@ def check_input(tool: Tool | None, name: str, tool_input: Any, ctx: ToolContext)
         return refused(text, text, "unknown_tool")
     issues = schema_issues(tool.input_schema, tool_input)
     if issues:
-        formatted = f"{tool.name} failed due to the following issue(s):\n" + "\n".join(issues)
+        # formatZodValidationError's heading: "issue" for one, "issues" for more.
+        noun = "issues" if len(issues) > 1 else "issue"
+        formatted = f"{tool.name} failed due to the following {noun}:\n" + "\n".join(issues)
         raw = json.dumps(issues, ensure_ascii=False)
         return refused(
             f"InputValidationError: {formatted}",

@@ -27,10 +27,10 @@ FALLBACK: dict[str, dict[str, str]] = {
         "tool_use 的 id。",
     },
     "malformed-result": {
-        "en": "Look at the block the mapping step produced: type, tool_use_id, content, and "
-        "is_error matching the content.",
-        "zh": "查看翻译（mapping）步骤产出的块：type、tool_use_id、content 是否齐全，"
-        "is_error 是否与内容相符。",
+        "en": "Look at the block the mapping step produced: type and tool_use_id present "
+        "(content and is_error may be left out), and is_error matching the content.",
+        "zh": "查看翻译（mapping）步骤产出的块：type 和 tool_use_id 是否都在（content 和 is_error "
+        "可以省略），is_error 是否与内容相符。",
     },
     "loop-not-ending": {
         "en": "Check when needsFollowUp becomes false: only a response without tool_use blocks "
@@ -45,11 +45,12 @@ FALLBACK: dict[str, dict[str, str]] = {
     "api-invariants": {
         "en": "Rebuild the request as sent: it starts with a user message, every tool_use is "
         "answered in the very next user message, and that message starts with its tool_result "
-        "blocks, text after them. (Two messages with the same role in a row are fine: the API "
-        "combines them.)",
+        "blocks, text after them. (Two messages with the same role in a row are not reported: "
+        "the SDK says the API combines them, though 2.1.88's comments say it rejects an "
+        "assistant message after another.)",
         "zh": "还原实际发出的请求：以用户消息开头；每个 tool_use 都在紧随其后的用户消息里得到回答；"
-        "这条用户消息以 tool_result 块开头，文字排在后面。（相邻两条同角色的消息没有问题："
-        "API 会把它们合并。）",
+        "这条用户消息以 tool_result 块开头，文字排在后面。（相邻两条同角色的消息不报告："
+        "SDK 说 API 会把它们合并，不过 2.1.88 的注释说 assistant 紧跟 assistant 会被拒绝。）",
     },
 }
 

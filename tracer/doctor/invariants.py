@@ -3,8 +3,10 @@
 The API keeps no state, so each request must stand on its own: it starts with a user message,
 every ``tool_use`` is answered in the very next user message, that message starts with its
 ``tool_result`` blocks (text after them), and no ``tool_result`` answers a call that is not
-there. Roles need not alternate: the API combines consecutive same-role messages into one turn
-(the SDK documents it), so two assistant messages in a row are never reported.
+there. Two messages with the same role in a row are not reported: the SDK's docstring says the
+API combines consecutive same-role turns, although 2.1.88's own comments say it requires
+alternation and rejects an assistant message after another (``messages.ts``); the guide gives
+both.
 :mod:`tracer.agent.api_rules` knows these rules and the API's wording for each; this rule runs it
 on every request rebuilt from the trace.
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from tracer.doctor.facts import TraceFacts
 from tracer.doctor.finding import Finding
-from tracer.doctor.request_notes import refused_note
+from tracer.doctor.request_notes import pairing_note, refused_note
 
 _EXIT_CODE = re.compile(r"^\s*Exit code \d+")
 _TAG = "<tool_use_error>"
@@ -172,6 +172,11 @@ def check_malformed_result(facts: TraceFacts) -> list[Finding]:
                 if request is not None and refused
                 else ""
             )
+            if request is not None and source and not (isinstance(block_id, str) and block_id):
+                # A result without an id answers no call: 2.1.88's pairing check strips it
+                # and answers the call itself, as for a wrong id.
+                sent += pairing_note(facts.requests, request, [source])
+                sent_zh += pairing_note(facts.requests, request, [source], "zh")
             english = "; ".join(en for en, _ in problems)
             chinese = "；".join(zh for _, zh in problems)
             findings.append(

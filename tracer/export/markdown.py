@@ -86,10 +86,11 @@ def describe(w: Walk, e: Any) -> list[str]:
         ]
         pairing = getattr(e, "pairing", None) or {}
         if pairing.get("added") or pairing.get("stripped"):
+            orphans = [i or "(no tool_use_id)" for i in pairing.get("stripped") or []]
             lines.append(
                 "   patched by ensureToolResultPairing (as Claude Code 2.1.88 does): synthetic "
                 f"is_error result for {', '.join(pairing.get('added') or []) or 'none'}; "
-                f"orphan result stripped for {', '.join(pairing.get('stripped') or []) or 'none'}"
+                f"orphan result stripped for {', '.join(orphans) or 'none'}"
                 + (
                     f"; request {pairing['unpatched_request']} was the same history unpatched"
                     if pairing.get("unpatched_request")
@@ -154,6 +155,14 @@ def describe(w: Walk, e: Any) -> list[str]:
             return [
                 f"the loop returns `max_turns` at the end of turn {e.turn_count - 1} "
                 f"(turnCount {e.turn_count}, the turn that was never run){error}"
+            ]
+        if e.reason == "model_error":
+            # tracer's name for this end; 2.1.88's loop returns completed after the same
+            # "API Error: …" assistant message (query.ts).
+            return [
+                f"the loop returns `model_error` after turn {e.turn_count}{error} (tracer's "
+                'name: Claude Code 2.1.88 adds the same "API Error: …" message and returns '
+                "`completed`)"
             ]
         return [f"the loop returns `{e.reason}` after turn {e.turn_count}{error}"]
     return [k]

@@ -161,8 +161,12 @@ def _point(index: StepIndex, s: int, known: dict[int, Point]) -> Point:
     event = index.event(s)
     counted = None
     for look in range(s + 1, min(s + 4, len(index))):
+        if index.stage(look) == "resending":
+            break  # refused: the next request's response is not this one's
         if index.stage(look) == "response":
-            counted = tokens_of(getattr(index.event(look), "usage", {}) or {})
+            answer = index.event(look)
+            if getattr(answer, "request_index", None) in (None, getattr(event, "request_index", 0)):
+                counted = tokens_of(getattr(answer, "usage", {}) or {})
             break
     found = (
         getattr(event, "request_index", 0),
@@ -178,7 +182,8 @@ def _point(index: StepIndex, s: int, known: dict[int, Point]) -> Point:
 def request_history(index: StepIndex, step: int, points: int = CHART_POINTS) -> list[RequestPoint]:
     """The requests sent up to ``step`` (sampled evenly to ``points``), for the growth chart.
 
-    Input tokens come from each request's response, the step after it.
+    Input tokens come from each request's response, the step after it; a request the API
+    refused has none (no tokens are charted for it).
     """
     sent = index.by_stage.get("resending")
     count = bisect_right(sent, step) if sent is not None else 0

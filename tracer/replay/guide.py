@@ -5,8 +5,10 @@ chapter 12 explains each stage, where that code lives in Claude Code and here, a
 differ from the real system. This module turns it into Rich text for one stage and language. A
 missing or broken guide never stops the replay: the panel says so and the rest works.
 
-The panel has two parts: :func:`step_text` (changes with every step) above :func:`section_text`
-(changes only when the step falls in another section), so each redraws only when it must.
+The panel has two parts: :func:`step_text` (changes with every step: what the step is, its
+checkpoint, and the differences from 2.1.88 that show at it, from ``differences.yaml``) above
+:func:`section_text` (changes only when the step falls in another section), so each redraws only
+when it must.
 """
 
 from __future__ import annotations
@@ -89,7 +91,28 @@ def step_text(
         name = "" if lang == "zh" else f" {checkpoint.id}"
         out.append("\n" + tr("checkpoint", lang) + name + colon(lang), style=LABEL)
         out.append(_pick(checkpoint.text, lang) + "\n")
+    for difference in _differences(guide, stage, scenario):
+        out.append("\n" + tr("difference", lang) + "\n", style=LABEL)
+        out.append(
+            f"{tr('difference_tracer', lang)}{colon(lang)}{_pick(difference.tracer, lang)}\n"
+            f"{tr('difference_claude_code', lang)}{colon(lang)}"
+            f"{_pick(difference.claude_code, lang)}\n"
+            f"{tr('difference_why', lang)}{colon(lang)}{_pick(difference.why, lang)}\n"
+        )
     return out
+
+
+def _differences(guide: Any, stage: str, scenario: str | None) -> list[Any]:
+    """The differences from 2.1.88 that show at this kind of step: those naming no scenario,
+    and those naming this one."""
+    from tracer.differences import of_stage
+
+    name = (scenario or "").removesuffix(".yaml")
+    return [
+        d
+        for d in of_stage(getattr(guide, "differences", ()), stage)
+        if not d.scenarios or name in d.scenarios
+    ]
 
 
 def section_of(guide: Any | None, stage: str) -> Any | None:

@@ -140,7 +140,7 @@ KEY_PAUSE = {"zh": "暂停", "en": "pause"}
 #: The command palette (ctrl+p): the app's own actions, (key, words). The palette shows the
 #: words in the current language and does what the key does (:func:`tracer.replay.keys.action_of`).
 PALETTE: list[tuple[str, dict[str, str]]] = [
-    ("O", {"zh": "打开一条录制…", "en": "Open a recording…"}),
+    ("O", {"zh": "打开录制…", "en": "Open a recording…"}),
     (
         "s",
         {

@@ -10,6 +10,7 @@ Before the next turn the turn limit is checked (``max_turns_check``); the sessio
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rich.text import Text
@@ -198,4 +199,64 @@ def render_terminal(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     if event.error:
         out.append(say(lang, "error", "错误") + colon(lang) + "\n", style=LABEL)
         out.append_text(folded_text(event.error, "red", lang=lang))
+    last = _last_messages(index, step)
+    if last:
+        if not out.plain.endswith("\n"):
+            out.append("\n")
+        out.append(
+            say(
+                lang,
+                "the loop's last message before it returned:\n",
+                "循环返回前追加的最后一条消息：\n",
+            ),
+            style=LABEL,
+        )
+        for message in last:
+            out.append("  ")
+            out.append_text(_message_text(message, lang))
+            out.append("\n")
+    if event.reason == "model_error":
+        if not out.plain.endswith("\n"):
+            out.append("\n")
+        out.append(
+            say(
+                lang,
+                "model_error is tracer's name for this end. Claude Code 2.1.88 adds the same \"API "
+                'Error: …" assistant message and returns completed (query.ts: the last message is '
+                "an API error); it returns model_error only when the model call throws.\n",
+                "model_error 是 tracer 给这种结束起的名字。Claude Code 2.1.88 同样追加一条“API "
+                "Error: …”assistant 消息，然后返回 completed（query.ts：最后一条消息是 API 错误）；"
+                "只有调用 AI 的过程抛出异常时，它才返回 model_error。\n",
+            ),
+            style="dim",
+        )
     return out
+
+
+def _last_messages(index: StepIndex, step: int) -> list[Any]:
+    """The synthetic messages the loop added between the step before ``step`` and it: the
+    ``[Request interrupted by user for tool use]`` message of an aborted turn, the
+    ``max_turns_reached`` attachment, the ``API Error: …`` message."""
+    end = index.positions[step]
+    start = index.positions[step - 1] + 1 if step > 0 else 0
+    found = []
+    for i in range(start, end):
+        if index.reader.kind_of(i) != "message":
+            continue
+        message = index.reader[i]
+        if getattr(message, "origin", None) in ("synthetic", "attachment") and not (
+            message.type == "user" and isinstance(message.content, list)
+        ):
+            found.append(message)
+    return found
+
+
+def _message_text(message: Any, lang: str) -> Text:
+    if message.type == "attachment":
+        attachment = json.dumps(message.attachment, ensure_ascii=False)
+        return Text(f"attachment {attachment}", style="yellow")
+    content = message.content
+    if isinstance(content, list):
+        content = "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    role = say(lang, message.type, "用户消息" if message.type == "user" else "assistant 消息")
+    return Text(f"{role}{colon(lang)}{content}", style="yellow")

@@ -96,13 +96,16 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out.append(say(lang, "content length: ", "content length（内容长度）："), style=LABEL)
     out.append(f"{event.content_length}", style="bold")
     if event.mapped_length != event.content_length:
-        out.append(
-            say(
-                lang,
-                f"  (before persisting: {event.mapped_length})",
-                f"（存入文件之前：{event.mapped_length}）",
-            )
-        )
+        # Why the length changed: saved to a file, an empty result replaced by its notice, or
+        # an error text cut by formatError.
+        before = event.mapped_length
+        if event.persisted:
+            en, zh = f"before persisting: {before}", f"存入文件之前：{before}"
+        elif getattr(event, "empty_replaced", None):
+            en, zh = "the mapped content was empty", "翻译出的内容为空"
+        else:
+            en, zh = f"before the cut: {before}", f"截断之前：{before}"
+        out.append(say(lang, f"  ({en})", f"（{zh}）"))
     out.append("\n")
     if event.persisted:
         p = event.persisted

@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.text import Text
 
-from tracer.messages import MISSING_RESULT_MESSAGE
+from tracer.messages import MISSING_RESULT_MESSAGE, NO_CONTENT_MESSAGE
 from tracer.replay.attempts import attempt_rows
 from tracer.replay.render_tools import say
 from tracer.replay.steps import StepIndex
@@ -68,8 +68,9 @@ def _patched(index: StepIndex, pairing: dict[str, Any], lang: str) -> Text:
             say(
                 lang,
                 f"  + {tool_id} had no result: an is_error one is made up, "
-                f'"{MISSING_RESULT_MESSAGE}"\n',
-                f"  + {tool_id} 没有结果：补上一个 is_error 结果“{MISSING_RESULT_MESSAGE}”\n",
+                f'"{MISSING_RESULT_MESSAGE}", first in the user message\n',
+                f"  + {tool_id} 没有结果：在用户消息最前面补上一个 is_error 结果"
+                f"“{MISSING_RESULT_MESSAGE}”\n",
             ),
             style="green",
         )
@@ -77,8 +78,22 @@ def _patched(index: StepIndex, pairing: dict[str, Any], lang: str) -> Text:
         out.append(
             say(
                 lang,
-                f"  − the result for {tool_id} answers no call before it: stripped\n",
-                f"  − 回答 {tool_id} 的结果对不上前面任何调用：删掉\n",
+                f"  − the result for {tool_id} answers no call before it: stripped\n"
+                if tool_id
+                else "  − a result without a tool_use_id answers no call: stripped\n",
+                f"  − 回答 {tool_id} 的结果对不上前面任何调用：删掉\n"
+                if tool_id
+                else "  − 一个没有 tool_use_id 的结果对不上任何调用：删掉\n",
+            ),
+            style="red",
+        )
+    if pairing.get("no_content"):
+        out.append(
+            say(
+                lang,
+                f'  − a user message left empty is sent as "{NO_CONTENT_MESSAGE}", so the roles '
+                "still alternate\n",
+                f"  − 删空的用户消息换成“{NO_CONTENT_MESSAGE}”发出，角色仍然交替\n",
             ),
             style="red",
         )

@@ -5,8 +5,8 @@ fidelity notes). This module adds what the issue of "every section reachable" as
 
 * the section's diagram (the roadmap, the journey) drawn as text from the same Mermaid source the
   README shows (:mod:`tracer.export.flowchart`);
-* on a fault recording, the fault scenario's ``notes:`` first: what was broken on purpose, and
-  how it shows in the trace.
+* the scenario's ``notes:`` first: on a fault recording under "what was broken on purpose, and
+  how it shows", on any other under "what this scenario shows".
 
 The section itself is chosen by :func:`tracer.replay.sections.section_for_step`. Pure: Rich text
 only, no Textual.
@@ -40,14 +40,26 @@ def fault_notes(rec: RecordingInfo | None, lang: str) -> str:
     return (rec.notes.get(lang) or rec.notes.get("en") or "").strip()
 
 
+def scenario_notes(rec: RecordingInfo | None, lang: str) -> tuple[str, str]:
+    """The recording's scenario notes and the heading they go under: a fault's "what was broken
+    on purpose", or, for any other scenario with notes, "what this scenario shows"."""
+    if rec is None:
+        return "", ""
+    notes = (rec.notes.get(lang) or rec.notes.get("en") or "").strip()
+    if not notes:
+        return "", ""
+    return say("fault_notes" if rec.fault else "scenario_notes", lang), notes
+
+
 def section_panel_text(
     section: Any | None, lang: str, rec: RecordingInfo | None = None, guide_loaded: bool = True
 ) -> Text:
-    """Fault notes (on a fault recording), then the section, then its diagram."""
+    """The scenario's notes, then the section, then its diagram."""
     out = Text()
-    notes = fault_notes(rec, lang)
+    heading, notes = scenario_notes(rec, lang)
     if notes:
-        out.append(say("fault_notes", lang) + "\n", style="bold red")
+        style = "bold red" if rec is not None and rec.fault else "bold"
+        out.append(heading + "\n", style=style)
         out.append(notes + "\n\n")
     if not guide_loaded:
         return out
@@ -59,4 +71,4 @@ def section_panel_text(
     return out
 
 
-__all__ = ["diagram_text", "fault_notes", "section_panel_text"]
+__all__ = ["diagram_text", "fault_notes", "scenario_notes", "section_panel_text"]

@@ -20,7 +20,8 @@ panel will explain. It plays the part the book's own table of contents plays bes
 Claude Code has nothing like it; the replay's timeline mirrors ``query.ts``'s turns.
 
 Pure: no Textual. A recording's scenario is read from the ``source.path`` in its header, only
-for its ``section`` and ``notes`` keys (a fault scenario's notes say what was broken on purpose).
+for its ``section`` and ``notes`` keys (a fault scenario's notes say what was broken on purpose,
+another scenario's what it shows) and whether it has ``faults:``.
 """
 
 from __future__ import annotations
@@ -47,12 +48,17 @@ class RecordingInfo:
     section: str | None = None
     """The scenario's ``section:`` as written (a section id or its title in either language)."""
     notes: dict[str, str] = field(default_factory=dict)
-    """A fault scenario's notes: what was broken on purpose, and how it shows."""
+    """The scenario's notes: for a fault, what was broken on purpose and how it shows; for any
+    other scenario, what it shows."""
     path: Path | None = None
+    breaks: bool = False
+    """The scenario has a ``faults:`` key: something in it is broken on purpose."""
 
     @property
     def fault(self) -> bool:
-        return self.name.startswith("faults/") or bool(self.notes)
+        """A fault recording: bundled under ``faults/`` or played from a scenario with
+        ``faults:``. Notes alone do not make one (scenarios 10–13 have notes too)."""
+        return self.name.startswith("faults/") or self.breaks
 
     def called(self, name: str) -> bool:
         """Whether ``name`` (as an anchor or a checkpoint writes it) means this recording."""
@@ -65,34 +71,35 @@ def recording_info(path: Path, header: dict[str, Any]) -> RecordingInfo:
     source = header.get("source") if isinstance(header, dict) else None
     source = source if isinstance(source, dict) else {}
     scenario = source.get("name") if isinstance(source.get("name"), str) else None
-    section, notes = None, {}
+    section, notes, breaks = None, {}, False
     where = source.get("path")
     if isinstance(where, str) and source.get("kind") == "scenario":
-        section, notes = _scenario_keys(ROOT / where)
-    return RecordingInfo(short_name(path), scenario, section, notes, path)
+        section, notes, breaks = _scenario_keys(ROOT / where)
+    return RecordingInfo(short_name(path), scenario, section, notes, path, breaks)
 
 
-def _scenario_keys(path: Path) -> tuple[str | None, dict[str, str]]:
-    """A scenario's ``section`` and ``notes``, or nothing if it cannot be read (no error: the
-    replay shows a trace whose scenario has since moved or changed)."""
+def _scenario_keys(path: Path) -> tuple[str | None, dict[str, str], bool]:
+    """A scenario's ``section``, ``notes`` and whether it breaks something on purpose, or
+    nothing if it cannot be read (no error: the replay shows a trace whose scenario has since
+    moved or changed)."""
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
-        return None, {}
+        return None, {}, False
     return _scenario_keys_at(path, stamp)
 
 
 @functools.lru_cache(maxsize=64)
-def _scenario_keys_at(path: Path, stamp: int) -> tuple[str | None, dict[str, str]]:
+def _scenario_keys_at(path: Path, stamp: int) -> tuple[str | None, dict[str, str], bool]:
     """Parsing YAML is most of the table of contents' cost: each version of a file once."""
     try:
         from tracer.yamlfile import load_yaml
 
         doc = load_yaml(path)
     except Exception:  # a missing or broken scenario only costs the panel its notes
-        return None, {}
+        return None, {}, False
     if not isinstance(doc, dict):
-        return None, {}
+        return None, {}, False
     section = doc.get("section") if isinstance(doc.get("section"), str) else None
     raw = doc.get("notes")
     notes = (
@@ -100,7 +107,7 @@ def _scenario_keys_at(path: Path, stamp: int) -> tuple[str | None, dict[str, str
         if isinstance(raw, dict)
         else {}
     )
-    return section, notes
+    return section, notes, bool(doc.get("faults"))
 
 
 # -- the rule ----------------------------------------------------------------------------------

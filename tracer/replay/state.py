@@ -162,7 +162,8 @@ class ReplayState:
         return previous_turn(self.index, self.step)
 
     def station(self, number: int) -> int | None:
-        """Keys 1–4: the next step of that station of a result's trip (wrapping round)."""
+        """Keys 1–4: the next step of that kind of a result's trip, ① 翻译 to ④ 重新发送
+        (wrapping round). (The method's name is older than the book's words: these are steps.)"""
         return next_of_stage(self.index, self.step, STATIONS[number - 1])
 
 

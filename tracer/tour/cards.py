@@ -12,7 +12,7 @@ from rich.text import Text
 
 from tracer.printable import printable
 from tracer.replay.guide import LABEL
-from tracer.replay.section_panel import diagram_text
+from tracer.replay.section_panel import diagram_text, scenario_notes
 from tracer.replay.sections import RecordingInfo
 from tracer.tour.stops import Stop, Tour
 from tracer.tour.words import pick, say
@@ -39,11 +39,10 @@ def section_card(tour: Tour, guide: Any, rec: RecordingInfo | None, lang: str) -
     stop = tour.current
     out = _where(stop, rec, stop.step, lang)
     out.append("\n" + pick(stop.section.notes, lang).strip() + "\n")
-    if rec is not None and rec.fault:
-        notes = (rec.notes.get(lang) or rec.notes.get("en") or "").strip()
-        if notes:
-            out.append("\n" + say("fault_notes", lang) + "\n", style="bold red")
-            out.append(notes + "\n")
+    heading, notes = scenario_notes(rec, lang)
+    if notes:
+        out.append("\n" + heading + "\n", style="bold red" if rec and rec.fault else "bold")
+        out.append(notes + "\n")
     lines = diagram_text(stop.section, lang)
     if lines:
         out.append("\n" + say("diagram", lang) + "\n", style=LABEL)

@@ -30,6 +30,7 @@ WORDS: dict[str, dict[str, str]] = {
         "zh": "故意弄坏了什么，又怎样显现",
         "en": "What was broken on purpose, and how it shows",
     },
+    "scenario_notes": {"zh": "这个场景演示什么", "en": "What this scenario shows"},
     "diagram": {"zh": "示意图", "en": "Diagram"},
     "tour": {"zh": "导览 {n}/{total}", "en": "Tour {n}/{total}"},
     "tour_keys": {

@@ -31,6 +31,10 @@ class ToolFailure(Exception):
         self.output = output if output is not None else f"Error: {content}"
 
 
+class FileMissing(ToolFailure):
+    """The path names no file: a tool may answer it in its own words (Read does, as 2.1.88's)."""
+
+
 @dataclass
 class ToolContext:
     """What a tool may touch: the session's workspace and what it has read so far."""
@@ -119,7 +123,7 @@ class ToolContext:
         except NotAllowed as why:
             raise ToolFailure(f"{path}: {why}.") from None
         except FileNotFoundError:
-            raise ToolFailure(f"File does not exist: {path}") from None
+            raise FileMissing(f"File does not exist: {path}") from None
         except IsADirectoryError:
             raise ToolFailure(f"{path} is a directory.") from None
         except OSError as exc:
@@ -211,9 +215,13 @@ def schema_issues(schema: dict[str, Any], tool_input: Any) -> list[str]:
         for name in schema.get("required", [])
         if name not in tool_input
     ]
+    # Grouped as formatZodValidationError (toolErrors.ts) lists them: missing parameters, then
+    # unexpected ones, then type mismatches.
+    issues += [
+        f"An unexpected parameter `{name}` was provided" for name in tool_input if name not in props
+    ]
     for name, value in tool_input.items():
         if name not in props:
-            issues.append(f"An unexpected parameter `{name}` was provided")
             continue
         expected = props[name].get("type")
         ok = expected is None or (

@@ -7,14 +7,22 @@ Output is held only up to 1 MB a stream; a longer stdout rolls over to a file in
 ``tool-results/`` (Claude Code's ``persistedOutputPath``) and the model sees a
 ``<persisted-output>`` preview, so the trace line stays far under the reader's limit.
 A non-zero exit is an error whose content starts ``Exit code N``, except for the few commands
-whose exit 1 is an answer, not a failure (2.1.88's ``interpretCommandResult``), and the answer
-differs by command: grep and rg found no match ("No matches found", Claude Code's words), diff
-found the files different, test and ``[`` found the condition false, find could not read some
-paths. Only "No matches found" is confirmed as 2.1.88's wording; the other notes are tracer's.
+whose exit 1 is an answer, not a failure (2.1.88's ``interpretCommandResult`` in
+``commandSemantics.ts``), each with its own words: grep and rg "No matches found", diff "Files
+differ", test and ``[`` "Condition is false", find "Some directories were inaccessible". Like
+2.1.88, the command judged is the LAST one of a pipeline or list (``git log | grep x`` is
+judged as grep), split on the shell's control operators.
+
+A command that runs past its timeout is killed and its result says so
+(``<error>Command was aborted before completion</error>``, ``is_error``): 2.1.88's words for an
+interrupted command, which returns normally and reaches ``addToolResult``. 2.1.88 itself moves a
+command that times out to the background instead ("Command running in background with ID: …")
+unless background tasks are off; tracer has no background tasks (``differences.yaml``).
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 import time
 from typing import Any, ClassVar
@@ -52,8 +60,11 @@ EXIT_ONE_MEANS = {
     "diff": "Files differ",
     "test": "Condition is false",
     "[": "Condition is false",
-    "find": "Some paths could not be read",
+    "find": "Some directories were inaccessible",
 }
+#: The shell's control operators: what separates the commands of a pipeline or a list.
+_CONTROL_OPERATORS = frozenset({"|", "||", "&&", ";", "&", "|&", ";;", "\n"})
+_FD_REDIRECT = re.compile(r"\d*>&\d*-?|&>>?|\d*<&\d*-?")
 _SHELL_OPERATORS = (";", "&&", "||", "|", ">", "<", "`", "$(")
 
 
@@ -62,6 +73,27 @@ def _first_words(command: str) -> list[str]:
         return shlex.split(command)[:2]
     except ValueError:
         return []
+
+
+def last_command_name(command: str) -> str:
+    """The name of the last command of a pipeline or list, the one 2.1.88 judges the exit code
+    by (``heuristicallyExtractBaseCommand``): ``git log | grep x`` gives ``grep``."""
+    # A redirection's & (2>&1, &>file) is no operator: drop those first.
+    plain = _FD_REDIRECT.sub(" ", command.replace("\n", " ; "))
+    lexer = shlex.shlex(plain, posix=True, punctuation_chars=";&|")
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        return ""
+    name = ""  # the first word of the last non-empty segment
+    starts = True
+    for token in tokens:
+        if token in _CONTROL_OPERATORS:
+            starts = True
+        elif starts:
+            name, starts = token, False
+    return name
 
 
 class BashTool(Tool):
@@ -143,10 +175,10 @@ class BashTool(Tool):
         # What the walls did, said where the model and the trace see it.
         for note in [*notes, *([f"tracer: {over}"] if over else [])]:
             output["stderr"] = f"{output['stderr'].rstrip(chr(10))}\n{note}".lstrip("\n")
-        words = _first_words(command)
-        if code == 1 and words and words[0] in EXIT_ONE_MEANS:
+        name = last_command_name(command)
+        if code == 1 and name in EXIT_ONE_MEANS:
             # For these commands exit 1 is an answer, not a failure, and each means its own.
-            output["return_code_interpretation"] = EXIT_ONE_MEANS[words[0]]
+            output["return_code_interpretation"] = EXIT_ONE_MEANS[name]
         return output
 
     def map_result(self, output: dict[str, Any], tool_use_id: str) -> dict[str, Any]:

@@ -128,7 +128,9 @@ class EditTool(Tool):
             path = opened.real
             ctx.read_file_state[str(path)] = os.fstat(opened.fd).st_mtime
         return {
-            "filePath": str(path),
+            # As the model gave it, as 2.1.88 reports it (``filePath: file_path``), not the
+            # path it resolved to.
+            "filePath": tool_input["file_path"],
             "oldString": old,
             "newString": new,
             "originalFile": original,
@@ -196,7 +198,7 @@ class WriteTool(Tool):
             ctx.read_file_state[str(path)] = os.fstat(opened.fd).st_mtime
         return {
             "type": "update" if original is not None else "create",
-            "filePath": str(path),
+            "filePath": shown,  # as the model gave it (2.1.88's filePath: file_path)
             "content": content,
             "structuredPatch": structured_patch(original or "", content),
             "originalFile": original,

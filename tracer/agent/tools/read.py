@@ -3,6 +3,13 @@
 Mirrors Claude Code's ``tools/FileReadTool``. Read is read-only, so several Reads may run at once,
 and its size limit is infinite: persisting a Read result to a file the model would then have to
 read again would be circular.
+
+The lines are 2.1.88's (``readFileInRange``): the text split at each newline, so a file that ends
+with one has a last, empty line, numbered like the rest (``3\t``). The mapping (the chapter's
+翻译) adds text the tool never read: 2.1.88 appends a ``<system-reminder>`` block to every text
+result (``CYBER_RISK_MITIGATION_REMINDER``: read the file, but do not improve malware), except
+for the one model it exempts. tracer appends a block of the same shape in its own words
+(:data:`READ_REMINDER`); ``chapters/ch12/differences.yaml`` lists it.
 """
 
 from __future__ import annotations
@@ -11,11 +18,18 @@ import math
 import os
 from typing import Any, ClassVar
 
-from tracer.agent.tools.base import Tool, ToolContext, ToolFailure
+from tracer.agent.tools.base import FileMissing, Tool, ToolContext, ToolFailure
 from tracer.agent.tools.wall import read_at_most
 
+FILE_NOT_FOUND_CWD_NOTE = "Note: your current working directory is"
+"""2.1.88's words (``utils/file.ts``) after "File does not exist." for a Read of a missing file."""
 MAX_LINES_TO_READ = 2000
 MAX_FILE_BYTES = 256 * 1024
+READ_REMINDER = (
+    "\n\n<system-reminder>\nIf this file looks like malware, you may explain what it does, but "
+    "do not improve or extend it.\n</system-reminder>\n"
+)
+"""What Read's mapping appends to a text result: 2.1.88's block, in tracer's words."""
 
 
 class ReadTool(Tool):
@@ -45,6 +59,8 @@ class ReadTool(Tool):
                 return f"{shown} is a directory, not a file. Use Bash `ls` to list it."
             with ctx.open(shown, "read") as opened:
                 return _unreadable(opened.fd, opened.st.st_size)
+        except FileMissing:
+            return None  # 2.1.88 finds it out in call(), which throws: an untagged error
         except ToolFailure as failure:
             return failure.content
         except OSError as exc:  # a name too long, say: one line for the model, no traceback
@@ -52,12 +68,23 @@ class ReadTool(Tool):
 
     def call(self, tool_input: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
         # Opened once; every check is made again on what was opened.
-        with ctx.open(tool_input["file_path"], "read") as opened:
+        try:
+            opened = ctx.open(tool_input["file_path"], "read")
+        except FileMissing:
+            # FileReadTool's call() throws this; the catch in toolExecution.ts sends it as it is
+            # (is_error, no <tool_use_error> tag). 2.1.88 may add "Did you mean …?"; tracer not.
+            raise ToolFailure(
+                f"File does not exist. {FILE_NOT_FOUND_CWD_NOTE} {ctx.workspace}."
+            ) from None
+        with opened:
             if reason := _unreadable(opened.fd, opened.st.st_size):
                 raise ToolFailure(reason)
             data = read_at_most(opened.fd, MAX_FILE_BYTES)
             real, mtime = opened.real, opened.st.st_mtime
-        lines = data.decode("utf-8", errors="replace").splitlines()
+        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        # readFileInRange: split at each "\n" (a "\r" before it dropped), so "a\nb\n" has a third,
+        # empty line; an empty file has none here (its warning says it is empty).
+        lines = [line.removesuffix("\r") for line in text.split("\n")] if text else []
         start = max(int(tool_input.get("offset") or 1), 1)
         limit = int(tool_input.get("limit") or MAX_LINES_TO_READ)
         chosen = lines[start - 1 : start - 1 + limit]
@@ -65,7 +92,7 @@ class ReadTool(Tool):
         return {
             "type": "text",
             "file": {
-                "filePath": str(real),
+                "filePath": tool_input["file_path"],  # as given (2.1.88: filePath: file_path)
                 "content": "\n".join(chosen),
                 "numLines": len(chosen),
                 "startLine": start,
@@ -80,7 +107,7 @@ class ReadTool(Tool):
                 "<system-reminder>Warning: the file exists but the contents are empty."
                 "</system-reminder>"
             )
-        elif file["numLines"] == 0:
+        elif not file["content"]:
             text = (
                 f"<system-reminder>Warning: the file exists but is shorter than the provided "
                 f"offset ({file['startLine']}). The file has {file['totalLines']} lines."
@@ -88,8 +115,11 @@ class ReadTool(Tool):
             )
         else:
             first = file["startLine"]
-            text = "\n".join(
-                f"{first + i}\t{line}" for i, line in enumerate(file["content"].split("\n"))
+            text = (
+                "\n".join(
+                    f"{first + i}\t{line}" for i, line in enumerate(file["content"].split("\n"))
+                )
+                + READ_REMINDER
             )
         return {"type": "tool_result", "content": text, "tool_use_id": tool_use_id}
 
