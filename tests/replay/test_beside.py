@@ -122,3 +122,18 @@ def test_only_the_lines_one_side_lacks_are_lit() -> None:
     assert lit_a.plain == a.plain and lit_b.plain == b.plain  # the words are untouched
     assert lit_lines(lit_a) == ['  "tool_use_id": (absent)']
     assert lit_lines(lit_b) == ['  "tool_use_id": "toolu_1"']
+
+
+def test_turn_keys_go_to_a_turns_first_row_and_stage_keys_to_the_next_row_of_the_stage() -> None:
+    c = Comparison(ROWS)  # turns 0 | 1 1 1 | 2 2
+    assert c.next_turn() and c.row == 1
+    assert c.next_turn() and c.row == 4
+    assert not c.next_turn() and c.row == 4  # no later turn
+    c.go(5)
+    assert c.next_turn(forward=False) and c.row == 4  # this turn's first row
+    assert c.next_turn(forward=False) and c.row == 1  # then the previous turn's
+    assert c.next_turn(forward=False) and c.row == 0
+    assert not c.next_turn(forward=False)
+    assert c.next_stage("mapping") and c.row == 2
+    assert c.next_stage("mapping") and c.row == 2  # the only one: round to it
+    assert not c.next_stage("appending")  # neither run has one

@@ -91,6 +91,11 @@ def test_one_key_steps_both_and_a_missing_step_is_said_in_both_languages() -> No
         assert "只有乙有" in text_of(app, "#beside-position")
         await pilot.press("home")
         assert app.beside.comparison.row == 0
+        await pilot.press("right_square_bracket", "1")  # turn 1, then its mapping (翻译)
+        assert app.beside.comparison.current.stage == "mapping"
+        assert "翻译（mapping）" in text_of(app, "#beside-position")
+        await pilot.press("left_square_bracket")
+        assert app.beside.comparison.row == 1  # turn 1's first row
 
     drive(app, script, (80, 24))
 

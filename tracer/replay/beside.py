@@ -83,7 +83,21 @@ WORDS: dict[str, dict[str, str]] = {
 HELP: list[tuple[str, dict[str, str]]] = [
     ("→ l space", {"zh": "两边一起走到下一行", "en": "both runs: the next row"}),
     ("← h", {"zh": "两边一起回到上一行", "en": "both runs: the previous row"}),
-    ("home end", {"zh": "第一行、最后一行", "en": "the first row, the last row"}),
+    ("home end < >", {"zh": "第一行、最后一行", "en": "the first row, the last row"}),
+    (
+        "] [ p",
+        {
+            "zh": "下一轮的第一行、本轮（上一轮）的第一行",
+            "en": "the first row of the next turn, of this (the previous) turn",
+        },
+    ),
+    (
+        "1 2 3 4",
+        {
+            "zh": "下一个翻译、包装、追加、重新发送",
+            "en": "the next mapping, wrapping, appending, resending",
+        },
+    ),
     ("n N", {"zh": "下一处、上一处差别", "en": "the next, the previous difference"}),
     ("d", {"zh": "下一条诊断结果所在的行", "en": "the row of the doctor's next finding"}),
     ("↑ ↓ j k PgUp PgDn", {"zh": "两栏一起滚动", "en": "scroll both columns"}),
@@ -163,6 +177,33 @@ class Comparison:
         at = self.row - 1 if here else self.row
         later = [f.row for f in self.findings if f.row > at]
         self.go(later[0] if later else self.findings[0].row)
+        return True
+
+    def next_turn(self, forward: bool = True) -> bool:
+        """To the first row of the next turn; back: of this turn, or of the previous one when
+        already there (``]`` and ``[``, as in the replay). False: the cursor did not move."""
+        if forward:
+            turn = self.current.turn
+            later = (n for n in range(self.row + 1, len(self.rows)) if self.rows[n].turn != turn)
+            return self.go(next(later, self.row))
+        start = self._turn_start(self.row)
+        if start == self.row and start:
+            start = self._turn_start(start - 1)
+        return self.go(start)
+
+    def _turn_start(self, row: int) -> int:
+        while row and self.rows[row - 1].turn == self.rows[row].turn:
+            row -= 1
+        return row
+
+    def next_stage(self, stage: str) -> bool:
+        """To the next row of ``stage`` after the cursor, round to the first (keys 1–4: the four
+        steps of the journey); False: neither run has one."""
+        found = [n for n, row in enumerate(self.rows) if row.stage == stage]
+        if not found:
+            return False
+        later = [n for n in found if n > self.row]
+        self.go(later[0] if later else found[0])
         return True
 
     def findings_here(self) -> list[Any]:

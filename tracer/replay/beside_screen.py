@@ -27,11 +27,22 @@ from tracer.replay.widgets.beside_column import BesideColumn
 from tracer.replay.widgets.beside_help import BesideHelp
 from tracer.replay.widgets.beside_summary import BesideSummary
 
+#: Keys 1–4: the four steps of a result's journey, in the book's order.
+STATIONS = ("mapping", "wrapping", "appending", "resending")
+
 KEYS = [
     Binding("right,l,space", "move(1)", "next row", show=False),
     Binding("left,h", "move(-1)", "previous row", show=False),
-    Binding("home", "edge(0)", "first row", show=False),
-    Binding("end", "edge(1)", "last row", show=False),
+    Binding("home,less_than_sign", "edge(0)", "first row", show=False),
+    Binding("end,greater_than_sign", "edge(1)", "last row", show=False),
+    Binding(
+        "right_square_bracket,right_black_lenticular_bracket", "turn(1)", "next turn", show=False
+    ),
+    Binding("left_square_bracket,p,left_black_lenticular_bracket", "turn(0)", "turn", show=False),
+    *(
+        Binding(str(n), f"stage({stage!r})", stage, show=False)
+        for n, stage in enumerate(STATIONS, 1)
+    ),
     Binding("n", "difference(1)", "next difference", show=False),
     Binding("N", "difference(0)", "previous difference", show=False),
     Binding("d", "finding", "next finding", show=False),
@@ -124,6 +135,16 @@ class BesideScreen(Screen[None]):
     def action_edge(self, last: int) -> None:
         self._leave_summary()
         self.comparison.go(len(self.comparison.rows) - 1 if last else 0)
+        self.draw()
+
+    def action_turn(self, forward: int) -> None:
+        self._leave_summary()
+        self.comparison.next_turn(bool(forward))
+        self.draw()
+
+    def action_stage(self, stage: str) -> None:
+        self._leave_summary()
+        self.comparison.next_stage(stage)
         self.draw()
 
     def action_difference(self, forward: int) -> None:
