@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from replay_helpers import FIXTURES
 from rich.text import Text
 
 from tracer.compare.align import Row
 from tracer.replay.beside import LISTED, Comparison, summary_text
-from tracer.replay.render_beside import LIT_LINE, light_differences
+from tracer.replay.render import render_step
+from tracer.replay.render_beside import LIT_LINE, light_differences, side_text
+from tracer.replay.steps import StepIndex
+from tracer.trace.reader import TraceReader
 
 
 @dataclass
@@ -60,10 +64,24 @@ def test_findings_sit_on_the_row_of_their_step_in_a_and_d_goes_round_them() -> N
     c = Comparison.of(ROWS, ("a", "b"), [FakeFinding(5), FakeFinding(3, "other", "warning")])
     assert [(f.row, f.finding.rule) for f in c.findings] == [(2, "other"), (5, "malformed-result")]
     assert c.next_finding() and c.row == 2
-    assert [f.rule for f in c.findings_here()] == ["other"]
+    assert [f.finding.rule for f in c.findings_here()] == ["other"]
     assert c.next_finding() and c.row == 5
     assert c.next_finding() and c.row == 2  # round to the first
     assert not Comparison(ROWS).next_finding()
+
+
+def test_bs_findings_sit_on_the_row_of_their_step_in_b() -> None:
+    # B's step 5 (1-based) is B's step 4: row 4, the response only B has.
+    c = Comparison.of(ROWS, ("a", "b"), [FakeFinding(3)], [FakeFinding(5, "b-rule")])
+    assert [(f.row, f.side, f.finding.rule) for f in c.findings] == [
+        (2, 0, "malformed-result"),
+        (4, 1, "b-rule"),
+    ]
+    text = summary_text(c, "en").plain
+    assert "findings in A" in text and "findings in B" in text
+    assert "error row 5  b-rule: the block is broken" in text.split("findings in B")[1]
+    assert "乙的诊断结果" in summary_text(c, "zh").plain
+    assert c.next_finding() and c.next_finding() and c.row == 4
 
 
 def test_the_differing_side_is_lit_and_the_position_says_how_the_sides_compare() -> None:
@@ -137,3 +155,16 @@ def test_turn_keys_go_to_a_turns_first_row_and_stage_keys_to_the_next_row_of_the
     assert c.next_stage("mapping") and c.row == 2
     assert c.next_stage("mapping") and c.row == 2  # the only one: round to it
     assert not c.next_stage("appending")  # neither run has one
+
+
+def test_a_side_shows_no_key_of_the_replay_that_the_comparison_does_not_have() -> None:
+    reader = TraceReader(FIXTURES / "03-read-calc.trace.jsonl")
+    try:
+        index = StepIndex(reader)
+        mapping = next(s for s in range(len(index)) if index.stage(s) == "mapping")
+        assert "b: jump here and back" in render_step(index, mapping, "en").plain  # the replay's
+        side = side_text(index, mapping, "en").plain
+        assert "b: jump" not in side and '"tool_use_id": "toolu_01fault_read_calc"' in side
+        assert side_text(index, None, "zh").plain == "（这次执行没有这一步）"
+    finally:
+        reader.close()

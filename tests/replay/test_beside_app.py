@@ -59,7 +59,7 @@ def test_the_malformed_block_and_the_good_one_side_by_side(size: tuple[int, int]
         assert a.region.width >= size[0] // 2 - 1 and b.region.width >= size[0] // 2 - 1
         assert a.has_class("-lit") and b.has_class("-lit")
         position = text_of(app, "#beside-position")
-        assert "row 8/16 · different" in position and "doctor: malformed-result" in position
+        assert "row 8/16 · different" in position and "doctor, A: malformed-result" in position
 
     drive(app, script, size)
 
@@ -108,12 +108,25 @@ def test_d_jumps_from_the_summary_to_the_doctors_finding_and_s_comes_back() -> N
         assert "甲的诊断结果" in summary and "第8行  malformed-result：" in summary
         await pilot.press("d")
         assert app.beside.comparison.row == 7  # the mapping step the doctor names
-        assert "诊断：malformed-result" in text_of(app, "#beside-position")
+        assert "甲的诊断：malformed-result" in text_of(app, "#beside-position")
         await pilot.press("s")
         assert app.query_one("#beside-summary").display
         assert not app.query_one("#beside-columns").display
         await pilot.press("s")
         assert app.beside.comparison.row == 7  # the summary left the cursor where it was
+
+    drive(app, script, (80, 24))
+
+
+def test_the_doctors_findings_in_b_are_listed_and_found_too() -> None:
+    app = make_beside_app(TWIN, FAULT, lang="en")  # the good run first: the fault is B
+
+    async def script(pilot: Any) -> None:
+        summary = text_of(app, "#beside-summary-text")
+        assert "findings in B" in summary and "findings in A" not in summary
+        await pilot.press("d")
+        assert app.beside.comparison.current.stage == "mapping"
+        assert "doctor, B: malformed-result" in text_of(app, "#beside-position")
 
     drive(app, script, (80, 24))
 

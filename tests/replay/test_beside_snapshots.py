@@ -32,7 +32,7 @@ def fixed_findings() -> tuple[Any, ...]:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_summary_first(snap_compare: Any, lang: str, size: tuple[int, int]) -> None:
-    app = make_beside_app(FAULT, TWIN, lang=lang, findings=fixed_findings())
+    app = make_beside_app(FAULT, TWIN, lang=lang, findings=fixed_findings(), findings_b=())
     assert snap_compare(app, terminal_size=size)
 
 
@@ -41,5 +41,5 @@ def test_the_summary_first(snap_compare: Any, lang: str, size: tuple[int, int]) 
 def test_the_bad_block_beside_the_good_one(
     snap_compare: Any, lang: str, size: tuple[int, int]
 ) -> None:
-    app = make_beside_app(FAULT, TWIN, lang=lang, findings=fixed_findings())
+    app = make_beside_app(FAULT, TWIN, lang=lang, findings=fixed_findings(), findings_b=())
     assert snap_compare(app, press=["n", "n"], terminal_size=size)

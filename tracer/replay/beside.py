@@ -46,9 +46,13 @@ WORDS: dict[str, dict[str, str]] = {
         "zh": "……共{n}处，这里列出前{listed}处",
         "en": "… {n} in all, the first {listed} listed",
     },
-    "findings": {
+    "findings_a": {
         "zh": "甲的诊断结果（d 跳到所在的行）：",
         "en": "The doctor's findings in A (d jumps to the row):",
+    },
+    "findings_b": {
+        "zh": "乙的诊断结果（d 跳到所在的行）：",
+        "en": "The doctor's findings in B (d jumps to the row):",
     },
     "start": {
         "zh": "按 → 从第1行开始逐步对照，s 回到这份摘要，? 查看全部按键。",
@@ -70,12 +74,13 @@ WORDS: dict[str, dict[str, str]] = {
     "column_b": {"zh": "乙 · {where} · {name}", "en": "B · {where} · {name}"},
     "no_step_here": {"zh": "无此步", "en": "no step"},
     "no_step": {"zh": "（这次执行没有这一步）", "en": "(this run has no such step)"},
-    "finding_here": {"zh": "诊断：{rule}", "en": "doctor: {rule}"},
+    "finding_here_a": {"zh": "甲的诊断：{rule}", "en": "doctor, A: {rule}"},
+    "finding_here_b": {"zh": "乙的诊断：{rule}", "en": "doctor, B: {rule}"},
     "no_difference": {"zh": "后面没有差别了", "en": "no more differences that way"},
-    "no_finding": {"zh": "甲没有诊断结果", "en": "the doctor found nothing in A"},
+    "no_finding": {"zh": "两次执行都没有诊断结果", "en": "the doctor found nothing in either run"},
     "keys": {
         "zh": "→← 两边一起走 · n/N 差别 · d 诊断 · s 摘要 · t 语言 · ? 按键 · q 退出",
-        "en": "→← step · n/N difference · d finding · s summary · t language · ? keys · q quit",
+        "en": "→← step · n/N difference · d finding · s summary · t lang · ? keys · q quit",
     },
 }
 
@@ -119,10 +124,12 @@ def turn_name(turn: int, lang: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class RowFinding:
-    """A doctor's finding in A, and the comparison's row its step is on."""
+    """A doctor's finding in one run, and the comparison's row its step is on."""
 
     finding: Any
     row: int
+    side: int
+    """0: A's, 1: B's."""
 
 
 @dataclass
@@ -139,11 +146,21 @@ class Comparison:
         self.summary = summarize(self.rows)
 
     @classmethod
-    def of(cls, rows: Sequence[Row], names: tuple[str, str], findings: Sequence[Any] = ()) -> Any:
-        """The comparison, with A's doctor ``findings`` (1-based ``step``) placed on their rows."""
-        where = {row.a: number for number, row in enumerate(rows) if row.a is not None}
-        placed = [RowFinding(f, where[step_of(f)]) for f in findings if step_of(f) in where]
-        return cls(rows, names, sorted(placed, key=lambda f: f.row))
+    def of(
+        cls,
+        rows: Sequence[Row],
+        names: tuple[str, str],
+        findings: Sequence[Any] = (),
+        findings_b: Sequence[Any] = (),
+    ) -> Any:
+        """The comparison, with the doctor's ``findings`` in A and ``findings_b`` in B (each with
+        its 1-based ``step``) placed on their rows."""
+        placed: list[RowFinding] = []
+        for side, found in enumerate((findings, findings_b)):
+            steps = (row.a if side == 0 else row.b for row in rows)
+            where = {step: n for n, step in enumerate(steps) if step is not None}
+            placed += [RowFinding(f, where[step_of(f)], side) for f in found if step_of(f) in where]
+        return cls(rows, names, sorted(placed, key=lambda f: (f.row, f.side)))
 
     @property
     def current(self) -> Row:
@@ -170,8 +187,8 @@ class Comparison:
         return True
 
     def next_finding(self, *, here: bool = False) -> bool:
-        """To the row of A's next doctor finding after this row, round to the first (staying put
-        on the only one); False: A has none. ``here``: a finding on this row counts."""
+        """To the row of the doctor's next finding (in either run) after this row, round to the
+        first (staying put on the only one); False: none. ``here``: one on this row counts."""
         if not self.findings:
             return False
         at = self.row - 1 if here else self.row
@@ -206,8 +223,8 @@ class Comparison:
         self.go(later[0] if later else found[0])
         return True
 
-    def findings_here(self) -> list[Any]:
-        return [f.finding for f in self.findings if f.row == self.row]
+    def findings_here(self) -> list[RowFinding]:
+        return [f for f in self.findings if f.row == self.row]
 
     def lit(self) -> tuple[bool, bool]:
         """Whether each side's title is lit: the side that has what the other lacks, or both
@@ -231,7 +248,7 @@ class Comparison:
 
 def summary_text(comparison: Comparison, lang: str) -> Text:
     """The summary the comparison opens on: the two runs, how many rows differ, the differences
-    by row, A's doctor findings by row, and how to go on."""
+    by row, each run's doctor findings by row, and how to go on."""
     summary, rows = comparison.summary, comparison.rows
     out = Text()
     out.append(word("title", lang) + "\n", style="bold")
@@ -263,9 +280,12 @@ def summary_text(comparison: Comparison, lang: str) -> Text:
         if len(summary.differences) > LISTED:
             more = word("more", lang, n=len(summary.differences), listed=LISTED)
             out.append(f"  {more}\n")
-    if comparison.findings:
-        out.append("\n" + word("findings", lang) + "\n", style="bold")
-        for placed in comparison.findings:
+    for side in (0, 1):
+        placed_here = [f for f in comparison.findings if f.side == side]
+        if not placed_here:
+            continue
+        out.append("\n" + word("findings_b" if side else "findings_a", lang) + "\n", style="bold")
+        for placed in placed_here:
             finding = placed.finding
             mark = f"  {severity_mark(finding.severity)} {severity_name(finding.severity, lang)} "
             out.append(mark, style="bold #ff5f5f" if finding.severity == "error" else "bold")

@@ -6,8 +6,8 @@ traces are read whole, since the alignment needs every step), or ``--beside`` wi
 trace that is not a bundled fault with a good twin (:mod:`tracer.compare.twins`). The command
 line turns each into one line on stderr and exit code 2.
 
-A's doctor findings (:func:`tracer.replay.diagnose.diagnose`) are placed on their rows, so the
-summary lists them and ``d`` goes there.
+Each run's doctor findings (:func:`tracer.replay.diagnose.diagnose`) are placed on their rows,
+so the summary lists them and ``d`` goes there.
 """
 
 from __future__ import annotations
@@ -41,12 +41,18 @@ def _open(path: Path) -> Any:
 
 
 def make_beside_app(
-    a: Path, b: Path | None = None, *, lang: str | None = None, findings: Any = None
+    a: Path,
+    b: Path | None = None,
+    *,
+    lang: str | None = None,
+    findings: Any = None,
+    findings_b: Any = None,
 ) -> BesideApp:
     """The comparison of ``a`` with ``b`` (None: a's good twin), ready to run.
 
-    ``a`` and ``b`` may be bundled recordings' short names. ``findings``: A's doctor findings,
-    if already known (the tests give their own); by default the doctor checks A.
+    ``a`` and ``b`` may be bundled recordings' short names. ``findings`` and ``findings_b``: the
+    doctor's findings in A and B, if already known (the tests give their own); by default the
+    doctor checks each.
     """
     from tracer.compare.align import align
     from tracer.compare.keys import step_keys
@@ -72,8 +78,10 @@ def make_beside_app(
         raise UserError(f"neither {path_a} nor {path_b} has a step to compare")
     if findings is None:
         findings = diagnose(indexes[0].reader).findings
+    if findings_b is None:
+        findings_b = diagnose(indexes[1].reader).findings
     names = (printable(short_name(path_a)), printable(short_name(path_b)))
-    comparison = Comparison.of(rows, names, findings)
+    comparison = Comparison.of(rows, names, findings, findings_b)
     return BesideApp(comparison, indexes, lang or default_lang())
 
 

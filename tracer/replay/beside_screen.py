@@ -98,9 +98,10 @@ class BesideScreen(Screen[None]):
         comparison = self.comparison
         row = comparison.current
         position = Text(comparison.position(self.lang))
-        for finding in comparison.findings_here():
+        for placed in comparison.findings_here():
+            finding, key = placed.finding, "finding_here_b" if placed.side else "finding_here_a"
             mark = f" · {severity_mark(finding.severity)} "
-            position.append(mark + word("finding_here", self.lang, rule=finding.rule), "bold")
+            position.append(mark + word(key, self.lang, rule=finding.rule), "bold")
         bar = self.query_one("#beside-position", Static)
         bar.update(position)
         bar.set_class(row.change != "same", "-differs")

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from tracer.compare.align import Row
 from tracer.replay.beside import word
+from tracer.replay.fold import without_key_hints
 from tracer.replay.render import render_step
 from tracer.replay.steps import StepIndex
 
@@ -27,7 +28,8 @@ def side_text(index: StepIndex, step: int | None, lang: str) -> Text:
     """The step as the replay renders it, or the words for a step this run does not have."""
     if step is None:
         return Text(word("no_step", lang), style="italic #a0a0a0")
-    return render_step(index, step, lang)
+    with without_key_hints():  # "b: jump here and back" and the like: the replay's keys, not ours
+        return render_step(index, step, lang)
 
 
 def light_differences(a: Text, b: Text) -> tuple[Text, Text]:
