@@ -168,3 +168,12 @@ def test_a_side_shows_no_key_of_the_replay_that_the_comparison_does_not_have() -
         assert side_text(index, None, "zh").plain == "（这次执行没有这一步）"
     finally:
         reader.close()
+
+
+def test_a_side_the_doctor_is_still_checking_is_said_in_the_summary() -> None:
+    c = Comparison(ROWS, pending={1})
+    assert "the doctor is checking" in summary_text(c, "en").plain
+    assert "诊断中" in summary_text(c, "zh").plain
+    c.place(1, [FakeFinding(5)])
+    assert not c.pending and [f.row for f in c.findings] == [4]
+    assert "checking" not in summary_text(c, "en").plain

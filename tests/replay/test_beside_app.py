@@ -185,3 +185,24 @@ def test_a_bundled_fault_beside_nothing_is_compared_with_its_twin(
     assert main([*args, "--screenshot", str(out), "--size", "80x24"]) == 0
     svg = out.read_text(encoding="utf-8")
     assert "twins/03-read-calc" in svg and "faults/03-malformed-result" in svg
+
+
+def test_a_big_traces_doctor_runs_after_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past NOW_LIMIT events the doctor checks a side in the background: the summary says so at
+    first, and lists the finding once the check is done."""
+    import tracer.replay.beside_command as beside_command
+
+    monkeypatch.setattr(beside_command, "NOW_LIMIT", 0)
+    app = make_beside_app(FAULT, TWIN, lang="en")
+    assert app.beside.comparison.pending == {0, 1} and not app.beside.comparison.findings
+
+    async def script(pilot: Any) -> None:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not app.beside.comparison.pending
+        summary = text_of(app, "#beside-summary-text")
+        assert "checking" not in summary and "row 8  malformed-result" in summary
+        await pilot.press("d")
+        assert app.beside.comparison.current.stage == "mapping"
+
+    drive(app, script, (80, 24))

@@ -77,6 +77,7 @@ WORDS: dict[str, dict[str, str]] = {
     "finding_here_a": {"zh": "甲的诊断：{rule}", "en": "doctor, A: {rule}"},
     "finding_here_b": {"zh": "乙的诊断：{rule}", "en": "doctor, B: {rule}"},
     "no_difference": {"zh": "后面没有差别了", "en": "no more differences that way"},
+    "doctor_checking": {"zh": "诊断中…", "en": "the doctor is checking…"},
     "no_finding": {"zh": "两次执行都没有诊断结果", "en": "the doctor found nothing in either run"},
     "keys": {
         "zh": "→← 两边一起走 · n/N 差别 · d 诊断 · s 摘要 · t 语言 · ? 按键 · q 退出",
@@ -140,6 +141,8 @@ class Comparison:
     names: tuple[str, str] = ("A", "B")
     findings: list[RowFinding] = field(default_factory=list)
     row: int = 0
+    pending: set[int] = field(default_factory=set)
+    """The sides (0: A, 1: B) the doctor is still checking, in the background."""
     summary: Summary = field(init=False)
 
     def __post_init__(self) -> None:
@@ -155,12 +158,19 @@ class Comparison:
     ) -> Any:
         """The comparison, with the doctor's ``findings`` in A and ``findings_b`` in B (each with
         its 1-based ``step``) placed on their rows."""
-        placed: list[RowFinding] = []
-        for side, found in enumerate((findings, findings_b)):
-            steps = (row.a if side == 0 else row.b for row in rows)
-            where = {step: n for n, step in enumerate(steps) if step is not None}
-            placed += [RowFinding(f, where[step_of(f)], side) for f in found if step_of(f) in where]
-        return cls(rows, names, sorted(placed, key=lambda f: (f.row, f.side)))
+        comparison = cls(rows, names)
+        comparison.place(0, findings)
+        comparison.place(1, findings_b)
+        return comparison
+
+    def place(self, side: int, findings: Sequence[Any]) -> None:
+        """Put the doctor's ``findings`` in ``side`` (0: A, 1: B) on their rows; that side is
+        no longer pending."""
+        steps = (row.a if side == 0 else row.b for row in self.rows)
+        where = {step: n for n, step in enumerate(steps) if step is not None}
+        placed = [RowFinding(f, where[step_of(f)], side) for f in findings if step_of(f) in where]
+        self.findings = sorted([*self.findings, *placed], key=lambda f: (f.row, f.side))
+        self.pending.discard(side)
 
     @property
     def current(self) -> Row:
@@ -292,5 +302,7 @@ def summary_text(comparison: Comparison, lang: str) -> Text:
             out.append(word("row", lang, row=placed.row + 1), style="bold")
             out.append(f"  {finding.rule}" + ("：" if lang == "zh" else ": "))
             out.append(finding.text(lang) + "\n")
+    if comparison.pending:
+        out.append("\n" + word("doctor_checking", lang) + "\n", style="italic")
     out.append("\n" + word("start", lang), style="italic")
     return out

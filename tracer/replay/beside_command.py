@@ -7,7 +7,9 @@ trace that is not a bundled fault with a good twin (:mod:`tracer.compare.twins`)
 line turns each into one line on stderr and exit code 2.
 
 Each run's doctor findings (:func:`tracer.replay.diagnose.diagnose`) are placed on their rows,
-so the summary lists them and ``d`` goes there.
+so the summary lists them and ``d`` goes there. A small trace is checked before the first frame;
+a bigger one (more than :data:`~tracer.replay.diagnose.NOW_LIMIT` events), whose check costs
+more than the alignment, in the background once the screen is up, as the replay does.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracer.errors import UserError
+from tracer.replay.diagnose import NOW_LIMIT
 
 if TYPE_CHECKING:
     from tracer.replay.beside_app import BesideApp
@@ -76,12 +79,15 @@ def make_beside_app(
     rows = align(step_keys(indexes[0]), step_keys(indexes[1]))
     if not rows:
         raise UserError(f"neither {path_a} nor {path_b} has a step to compare")
-    if findings is None:
-        findings = diagnose(indexes[0].reader).findings
-    if findings_b is None:
-        findings_b = diagnose(indexes[1].reader).findings
     names = (printable(short_name(path_a)), printable(short_name(path_b)))
-    comparison = Comparison.of(rows, names, findings, findings_b)
+    comparison = Comparison(rows, names)
+    for side, known in enumerate((findings, findings_b)):
+        if known is not None:
+            comparison.place(side, known)
+        elif len(indexes[side].reader) <= NOW_LIMIT:  # a few milliseconds: before the first frame
+            comparison.place(side, diagnose(indexes[side].reader).findings)
+        else:  # the screen checks it in the background (BesideScreen.on_mount)
+            comparison.pending.add(side)
     return BesideApp(comparison, indexes, lang or default_lang())
 
 

@@ -13,13 +13,16 @@ It mirrors no Claude Code file: it puts two recordings of ``query.ts``'s loop si
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from tracer.replay.beside import Comparison, summary_text, word
+from tracer.replay.diagnose import diagnose
 from tracer.replay.i18n import LANGS, severity_mark
 from tracer.replay.render_beside import row_texts
 from tracer.replay.steps import StepIndex
@@ -82,6 +85,22 @@ class BesideScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.draw()
+        for side in sorted(self.comparison.pending):  # a big trace: after the first frame
+            self.call_after_refresh(self._check, side)
+
+    @work(thread=True, group="doctor")
+    def _check(self, side: int) -> None:
+        """Run the doctor on one side with a reader of its own (the screen's is never shared)."""
+        result = diagnose(self.indexes[side].reader.path)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._checked, side, result.findings)
+
+    def _checked(self, side: int, findings: tuple[object, ...]) -> None:
+        self.comparison.place(side, findings)
+        if self.summary_shown:
+            self.draw()
+        else:  # the columns stay where the reader scrolled them
+            self._draw_position()
 
     # Drawing: everything follows from the comparison's cursor and the language.
 
@@ -95,16 +114,9 @@ class BesideScreen(Screen[None]):
             summary = self.query_one("#beside-summary", BesideSummary)
             summary.show(summary_text(self.comparison, self.lang))
             return
+        self._draw_position()
         comparison = self.comparison
         row = comparison.current
-        position = Text(comparison.position(self.lang))
-        for placed in comparison.findings_here():
-            finding, key = placed.finding, "finding_here_b" if placed.side else "finding_here_a"
-            mark = f" · {severity_mark(finding.severity)} "
-            position.append(mark + word(key, self.lang, rule=finding.rule), "bold")
-        bar = self.query_one("#beside-position", Static)
-        bar.update(position)
-        bar.set_class(row.change != "same", "-differs")
         texts = row_texts(self.indexes, row, self.lang)
         lit = comparison.lit()
         for k, column_id in enumerate(("side-a", "side-b")):
@@ -119,6 +131,19 @@ class BesideScreen(Screen[None]):
             title = word(key, self.lang, where=where, name=comparison.names[k])
             column = self.query_one(f"#{column_id}", BesideColumn)
             column.show(title, texts[k], lit=lit[k])
+
+    def _draw_position(self) -> None:
+        """The position line: turn, step of the journey, row, how the sides compare, and the
+        doctor's findings on this row."""
+        comparison = self.comparison
+        position = Text(comparison.position(self.lang))
+        for placed in comparison.findings_here():
+            finding, key = placed.finding, "finding_here_b" if placed.side else "finding_here_a"
+            mark = f" · {severity_mark(finding.severity)} "
+            position.append(mark + word(key, self.lang, rule=finding.rule), "bold")
+        bar = self.query_one("#beside-position", Static)
+        bar.update(position)
+        bar.set_class(comparison.current.change != "same", "-differs")
 
     def _leave_summary(self) -> bool:
         """Close the summary, if open; whether it was."""
