@@ -105,7 +105,21 @@ def test_bundled_faults_name_their_good_twin() -> None:
         found = twin_of(resolve_trace(fault))
         assert found is not None and found == RECORDINGS_DIR / f"{twin}.trace.jsonl", fault
     assert twin_of(MAIN_RECORDING) is None  # a good run has none
-    assert twin_of(resolve_trace("faults/03-malformed-result")) is None  # no bundled twin
+    assert twin_of(resolve_trace("faults/02-tool-use-id-mismatch")) is None  # no bundled twin
+
+
+def test_a_fault_and_its_twin_differ_only_from_the_broken_step_on() -> None:
+    """Fault 03 and its twin are one session seeded by two names, so their message uuids differ;
+    a request names its messages by uuid, and each is counted by first appearance, so the
+    requests before the broken block are equal and the block itself is the first difference."""
+    fault = resolve_trace("faults/03-malformed-result")
+    twin = twin_of(fault)
+    assert twin is not None
+    rows = align(_keys_of(fault), _keys_of(twin))
+    differ = [(r.turn, r.stage, r.change) for r in rows if r.change != "same"]
+    assert differ[0] == (0, "session", "changed")  # the scenario's name and title
+    assert differ[1] == (1, "mapping", "changed")  # the block without tool_use_id
+    assert (2, "response", "only_b") in differ  # the fault's request was refused: no answer
 
 
 def test_the_alignment_imports_no_textual() -> None:

@@ -401,7 +401,7 @@ def test_beside_writes_one_page_of_two_runs_and_a_fault_finds_its_twin(
     assert finding["side"] == 0 and rows_a[finding["row"]] == finding["step"]
     assert {"a-chunk-0", "b-chunk-0"} <= set(blocks)
     for bad, said in (
-        (["faults/03-malformed-result", "--beside"], "no good twin"),
+        (["faults/02-tool-use-id-mismatch", "--beside"], "no good twin"),
         (["01-main-walk", "--beside", "no-such"], "no such trace"),
         (["01-main-walk", "--beside", "01-main-walk", "--format", "md"], "--beside goes"),
     ):

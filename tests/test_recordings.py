@@ -18,14 +18,17 @@ from tracer.trace.compare import first_difference
 
 SCENARIOS = sorted((CHAPTERS_DIR / "ch12" / "scenarios").glob("*.yaml"))
 FAULTS = sorted((CHAPTERS_DIR / "ch12" / "faults").glob("*.yaml"))
+#: Good runs recorded only to be compared with a fault (``tracer replay FAULT --beside``).
+TWINS = sorted((CHAPTERS_DIR / "ch12" / "twins").glob("*.yaml"))
 
 
 def _committed(scenario: Path) -> Path:
-    folder = RECORDINGS_DIR / "faults" if scenario.parent.name == "faults" else RECORDINGS_DIR
+    kind = scenario.parent.name
+    folder = RECORDINGS_DIR / kind if kind in ("faults", "twins") else RECORDINGS_DIR
     return folder / f"{scenario.stem}.trace.jsonl"
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS + FAULTS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("scenario", SCENARIOS + FAULTS + TWINS, ids=lambda p: p.stem)
 def test_recording_matches_code(scenario: Path, recorded: Callable[[Path], Path]) -> None:
     committed = _committed(scenario)
     assert committed.exists(), f"{committed} is missing: run `tracer record --all`"
@@ -33,8 +36,10 @@ def test_recording_matches_code(scenario: Path, recorded: Callable[[Path], Path]
 
 
 def test_every_recording_has_a_scenario() -> None:
-    expected = {_committed(p) for p in SCENARIOS + FAULTS}
-    found = set(RECORDINGS_DIR.glob("*.trace.jsonl")) | set(
-        (RECORDINGS_DIR / "faults").glob("*.trace.jsonl")
-    )
-    assert found == expected
+    expected = {_committed(p) for p in SCENARIOS + FAULTS + TWINS}
+    found = set(RECORDINGS_DIR.glob("*.trace.jsonl")) | {
+        path
+        for kind in ("faults", "twins")
+        for path in (RECORDINGS_DIR / kind).glob("*.trace.jsonl")
+    }
+    assert TWINS and found == expected

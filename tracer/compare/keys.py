@@ -4,7 +4,8 @@ The digest is what the step recorded (its records, as the raw view shows them,
 :func:`tracer.replay.raw.step_records`) with what differs between two runs of the same session
 left out: the fields the trace's header lists as volatile (times, durations, timestamps, hashes
 of bodies that quote a path), the sequence number (one step more earlier shifts every later
-one), a message's ``uuid`` and ``message_id`` (new in every run), and the run's temporary
+one), a message's ``uuid`` and ``message_id`` (new in every run; where a request names a
+message by uuid, the uuid is written as its order of first appearance), and the run's temporary
 folders (``paths`` in the header), written as ``<workspace>`` and ``<tool_results>``. Two runs
 of a scenario that differ only by a fault therefore differ exactly where the fault is.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from tracer.compare.align import Key
@@ -25,6 +27,10 @@ from tracer.replay.steps import StepIndex
 ALWAYS_VOLATILE = frozenset(
     {"seq", "t", "created", "timestamp", "duration_ms", "latency_ms", "uuid", "message_id"}
 )
+#: A message's uuid where a request names it (its parts list the messages it sends by uuid): new
+#: in every run (a scripted run seeds them with the scenario's name), so each is written as its
+#: order of first appearance in the trace, which two runs of one session share.
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 def _without(value: Any, volatile: frozenset[str]) -> Any:
@@ -49,6 +55,11 @@ def step_keys(index: StepIndex) -> list[Key]:
     nesting = Nesting(index)
     keys: list[Key] = []
     turn = 0
+    seen: dict[str, str] = {}
+
+    def number(match: re.Match[str]) -> str:
+        return seen.setdefault(match.group(0), f"<uuid {len(seen) + 1}>")
+
     for step in range(len(index)):
         if not nesting.depth(step):
             turn = index.turn(step)
@@ -56,6 +67,7 @@ def step_keys(index: StepIndex) -> list[Key]:
         text = json.dumps(records, ensure_ascii=False, sort_keys=True, default=str)
         for path, name in places:
             text = text.replace(path, name)
+        text = UUID.sub(number, text)
         digest = hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
         keys.append(Key(turn, index.stage(step), digest))
     return keys

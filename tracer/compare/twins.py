@@ -18,6 +18,9 @@ from tracer.paths import RECORDINGS_DIR, TRACE_SUFFIX, short_name
 TWINS = {
     "faults/01-result-not-returned": "01-main-walk",
     "faults/07-max-turns": "01-main-walk",
+    # No chapter recording reads calc.py: its twin is recorded for the comparison alone, from
+    # chapters/ch12/twins/03-read-calc.yaml (the fault's session without the fault).
+    "faults/03-malformed-result": "twins/03-read-calc",
 }
 
 

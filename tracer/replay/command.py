@@ -63,6 +63,16 @@ def register(subparsers: Any) -> None:
         "findings panel open",
     )
     parser.add_argument(
+        "--beside",
+        nargs="?",
+        const=Path(""),  # beside_command.TWIN: the bundled fault's good twin
+        type=Path,
+        metavar="B",
+        help="compare TRACE with the trace B, step beside step (aligned by turn and step of the "
+        "journey, the differences summed up first); without B, a bundled fault is compared "
+        "with the good run it breaks",
+    )
+    parser.add_argument(
         "--screenshot",
         type=Path,
         metavar="OUT.svg",
@@ -122,6 +132,10 @@ def run(args: argparse.Namespace) -> int:
     from tracer.replay.stop_signals import raise_if_stopped, stoppable
 
     check_flags(args)
+    if getattr(args, "beside", None) is not None:
+        from tracer.replay.beside_command import run_beside
+
+        return run_beside(args, write_screenshot, DEFAULT_SIZE)
     if args.follow and args.trace is not None and args.trace.is_file():
         from tracer.importers.live import is_transcript
 

@@ -78,8 +78,18 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
     out.append('  "type": ', style=LABEL)
     out.append(f'"{block.get("type")}",\n')
     out.append('  "tool_use_id": ', style=LABEL)
-    out.append(f'"{block.get("tool_use_id")}"', style="yellow")
-    out.append(",\n")
+    if "tool_use_id" in block:
+        out.append(f'"{block["tool_use_id"]}"', style="yellow")
+        out.append(",\n")
+    else:  # a malformed block (fault 03): the API refuses it; say so rather than print None
+        out.append(
+            say(
+                lang,
+                "(absent: the API refuses this block)\n",
+                "（没有这个字段：API 会拒绝这个块）\n",
+            ),
+            style=ERROR,
+        )
     out.append('  "is_error": ', style=LABEL)
     if "is_error" in block:
         is_error = block["is_error"]
