@@ -205,6 +205,17 @@ def _loop_result(
     return rec, rec.results()[0]
 
 
+def test_edit_of_a_missing_file_is_refused_before_it_runs(record: Any) -> None:
+    # 2.1.88: FileEditTool's validateInput says "File does not exist. Note: your current
+    # working directory is …", an early return, so the content is tagged.
+    edit = {"file_path": "nowhere.py", "old_string": "a", "new_string": "b"}
+    rec, block = _loop_result(record, {}, "Edit", edit)
+    assert block["content"].startswith(
+        "<tool_use_error>File does not exist. Note: your current working directory is "
+    )
+    assert rec.one("tool_run").error_kind == "validate_input"
+
+
 def test_read_of_a_missing_file_throws_an_untagged_error(record: Any) -> None:
     # 2.1.88: FileReadTool's call() throws "File does not exist. Note: your current working
     # directory is …" and toolExecution.ts's catch sends it as it is, with no tag.

@@ -15,7 +15,8 @@ import re
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tracer.agent.tools.base import Tool, ToolContext, ToolFailure
+from tracer.agent.tools.base import FileMissing, Tool, ToolContext, ToolFailure
+from tracer.agent.tools.read import FILE_NOT_FOUND_CWD_NOTE
 from tracer.agent.tools.wall import Opened, read_at_most, replace_content
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -99,6 +100,9 @@ class EditTool(Tool):
                 if reason := _must_have_read(opened.real, opened.st.st_mtime, ctx):
                     return reason
                 text = _text_of(opened, shown)
+        except FileMissing:
+            # 2.1.88's validateInput, word for word up to the path (tagged: an early return).
+            return f"File does not exist. {FILE_NOT_FOUND_CWD_NOTE} {ctx.workspace}."
         except ToolFailure as failure:
             return failure.content
         except OSError as exc:
