@@ -155,7 +155,7 @@ class Comparison:
         names: tuple[str, str],
         findings: Sequence[Any] = (),
         findings_b: Sequence[Any] = (),
-    ) -> Any:
+    ) -> Comparison:
         """The comparison, with the doctor's ``findings`` in A and ``findings_b`` in B (each with
         its 1-based ``step``) placed on their rows."""
         comparison = cls(rows, names)
