@@ -30,6 +30,7 @@ SMALL_RUNS = [
     ("html_export.py", ["--turns", "10", "--repeat", "1"], "first paint"),
     ("html_export.py", ["--turns", "10", "--repeat", "1", "--beside"], "comparison page"),
     ("api_failures.py", ["--timeout", "1"], "gave up"),
+    ("beside_open.py", ["--turns", "20", "--repeat", "1"], "comparison open"),
 ]
 
 
