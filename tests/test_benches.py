@@ -24,6 +24,7 @@ SMALL_RUNS = [
     ("import_speed.py", ["--runs", "1"], "import / bare json.loads"),
     ("loop_overhead.py", ["--turns", "5", "--repeat", "1"], "ratio"),
     ("replay_latency.py", ["--turns", "30", "--repeat", "1"], "first-frame ratio"),
+    ("beside_open.py", ["--turns", "20", "--repeat", "1"], "comparison open"),
     ("scaling.py", ["--small", "5", "--large", "20", "--runs", "1"], "worst ratio"),
     ("tour_planning.py", ["--repeat", "1"], "first run"),
     ("trace_size.py", ["--turns", "5", "10"], "ratio"),

@@ -104,9 +104,11 @@ def test_record_all_never_writes_into_site_packages(installed: Installed) -> Non
     written = sorted(p.relative_to(installed.home / "fresh").as_posix()
                      for p in (installed.home / "fresh").rglob("*.trace.jsonl"))  # fmt: skip
     bundled = installed.python(
-        "from tracer.paths import bundled_recordings, short_name\n"
-        "print(' '.join(short_name(p) + '.trace.jsonl' for p in bundled_recordings()))"
+        "from tracer.paths import RECORDINGS_DIR, bundled_recordings, short_name\n"
+        "twins = sorted((RECORDINGS_DIR / 'twins').glob('*.trace.jsonl'))\n"
+        "print(' '.join(short_name(p) + '.trace.jsonl' for p in [*bundled_recordings(), *twins]))"
     ).split()
+    assert "twins/03-read-calc.trace.jsonl" in bundled  # the faults' twins are recorded too
     assert written == sorted(bundled)
 
 

@@ -55,6 +55,8 @@ ROOT = _content_root()
 CHAPTERS_DIR = ROOT / "chapters"
 SCENARIOS_DIR = CHAPTERS_DIR / "ch12" / "scenarios"
 FAULTS_DIR = CHAPTERS_DIR / "ch12" / "faults"
+#: Good runs recorded only to be compared with a fault (``tracer.compare.twins``).
+TWINS_DIR = CHAPTERS_DIR / "ch12" / "twins"
 RECORDINGS_DIR = ROOT / "recordings"
 MAIN_RECORDING = RECORDINGS_DIR / "01-main-walk.trace.jsonl"
 
@@ -119,7 +121,10 @@ def resolve_scenario(arg: str | Path) -> Path:
 
 
 def bundled_scenarios() -> list[tuple[Path, Path]]:
-    """Every bundled scenario with the folder its recording belongs in (relative to recordings/)."""
-    return [(p, Path(".")) for p in sorted(SCENARIOS_DIR.glob("*.yaml"))] + [
-        (p, Path("faults")) for p in sorted(FAULTS_DIR.glob("*.yaml"))
+    """Every bundled scenario with the folder its recording belongs in (relative to recordings/):
+    the chapter's, the faults, and the faults' good twins."""
+    return [
+        *((p, Path(".")) for p in sorted(SCENARIOS_DIR.glob("*.yaml"))),
+        *((p, Path("faults")) for p in sorted(FAULTS_DIR.glob("*.yaml"))),
+        *((p, Path("twins")) for p in sorted(TWINS_DIR.glob("*.yaml"))),
     ]

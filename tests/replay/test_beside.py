@@ -108,6 +108,7 @@ def test_the_summary_counts_lists_each_difference_by_row_and_the_findings() -> N
     assert "row 5  turn 2 · response · only in B" in en
     assert "row 2" not in en.split("Differences")[1].split("doctor")[0]  # the same: not listed
     assert "error row 3  malformed-result: the block is broken" in en
+    assert en.index("findings in A") < en.index("Differences")  # on the first screen, however many
     zh = summary_text(c, "zh").plain
     assert "甲：faults/x" in zh and "2步相同，2步不同，1步只有甲有，1步只有乙有。" in zh
     assert "第3行  malformed-result：块坏了" in zh

@@ -163,6 +163,7 @@ def test_the_same_trace_beside_itself_has_no_difference() -> None:
         (["01-main-walk", "--beside", "{bad}"], "not a tracer trace"),
         (["01-main-walk", "--beside", "{missing}"], "no such file"),
         (["01-main-walk", "--beside", "05-max-turns", "--step", "3"], "--step goes with one"),
+        (["--beside", "05-max-turns"], "give TRACE"),
     ],
 )
 def test_bad_input_beside_is_one_line_and_exit_2(

@@ -11,7 +11,10 @@ The replay is layered so that most of it is plain Python, tested without a termi
 * :mod:`~tracer.replay.diagnose` decides when the doctor runs and where its findings sit;
 * :mod:`~tracer.replay.app` (a small coordinator) and ``widgets/`` (one widget a file) are the
   Textual screen, built by :func:`tracer.replay.factory.make_app` (the command line and the tests
-  share it).
+  share it);
+* :mod:`~tracer.replay.beside` (pure: the rows' cursor, the summary) and
+  :mod:`~tracer.replay.beside_screen` are ``tracer replay A --beside B``, two runs side by side on
+  the rows of :mod:`tracer.compare`, built by :func:`tracer.replay.beside_command.make_beside_app`.
 
 The replay never imports ``anthropic``: it only reads files.
 """

@@ -155,7 +155,7 @@ class Comparison:
         names: tuple[str, str],
         findings: Sequence[Any] = (),
         findings_b: Sequence[Any] = (),
-    ) -> Any:
+    ) -> Comparison:
         """The comparison, with the doctor's ``findings`` in A and ``findings_b`` in B (each with
         its 1-based ``step``) placed on their rows."""
         comparison = cls(rows, names)
@@ -257,9 +257,10 @@ class Comparison:
 
 
 def summary_text(comparison: Comparison, lang: str) -> Text:
-    """The summary the comparison opens on: the two runs, how many rows differ, the differences
-    by row, each run's doctor findings by row, and how to go on."""
-    summary, rows = comparison.summary, comparison.rows
+    """The summary the comparison opens on: the two runs and how many rows differ, then each
+    run's doctor findings by row (a fault's point, kept where the first screen shows it), the
+    differences by row, and how to go on."""
+    summary = comparison.summary
     out = Text()
     out.append(word("title", lang) + "\n", style="bold")
     for key, name in zip(("side_a", "side_b"), comparison.names, strict=True):
@@ -276,20 +277,17 @@ def summary_text(comparison: Comparison, lang: str) -> Text:
             only_a=summary.only_a,
             only_b=summary.only_b,
         )
-        out.append(counts + "\n\n")
-        out.append(word("differences", lang) + "\n", style="bold")
-        listed = summary.differences[:LISTED]
-        width = cell_len(word("row", lang, row=listed[-1] + 1))  # the row numbers in a column
-        for number in listed:
-            row = rows[number]
-            label = word("row", lang, row=number + 1)
-            out.append("  " + label + " " * (width - cell_len(label)), style="bold")
-            place = f"{turn_name(row.turn, lang)} · {stage_title(row.stage, lang)}"
-            out.append(f"  {place} · ")
-            out.append(word(row.change, lang) + "\n", style="bold #ff8c69")
-        if len(summary.differences) > LISTED:
-            more = word("more", lang, n=len(summary.differences), listed=LISTED)
-            out.append(f"  {more}\n")
+        out.append(counts + "\n")
+    _findings(out, comparison, lang)
+    if comparison.pending:
+        out.append("\n" + word("doctor_checking", lang) + "\n", style="italic")
+    if not summary.identical:
+        _differences(out, comparison, lang)
+    out.append("\n" + word("start", lang), style="italic")
+    return out
+
+
+def _findings(out: Text, comparison: Comparison, lang: str) -> None:
     for side in (0, 1):
         placed_here = [f for f in comparison.findings if f.side == side]
         if not placed_here:
@@ -302,7 +300,20 @@ def summary_text(comparison: Comparison, lang: str) -> Text:
             out.append(word("row", lang, row=placed.row + 1), style="bold")
             out.append(f"  {finding.rule}" + ("：" if lang == "zh" else ": "))
             out.append(finding.text(lang) + "\n")
-    if comparison.pending:
-        out.append("\n" + word("doctor_checking", lang) + "\n", style="italic")
-    out.append("\n" + word("start", lang), style="italic")
-    return out
+
+
+def _differences(out: Text, comparison: Comparison, lang: str) -> None:
+    differences, rows = comparison.summary.differences, comparison.rows
+    out.append("\n" + word("differences", lang) + "\n", style="bold")
+    listed = differences[:LISTED]
+    width = cell_len(word("row", lang, row=listed[-1] + 1))  # the row numbers in a column
+    for number in listed:
+        row = rows[number]
+        label = word("row", lang, row=number + 1)
+        out.append("  " + label + " " * (width - cell_len(label)), style="bold")
+        place = f"{turn_name(row.turn, lang)} · {stage_title(row.stage, lang)}"
+        out.append(f"  {place} · ")
+        out.append(word(row.change, lang) + "\n", style="bold #ff8c69")
+    if len(differences) > LISTED:
+        more = word("more", lang, n=len(differences), listed=LISTED)
+        out.append(f"  {more}\n")
