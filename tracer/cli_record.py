@@ -113,6 +113,18 @@ def register(sub: Any) -> None:
         action="store_true",
         help="let sandboxed commands use the network",
     )
+    rec.add_argument(
+        "--claude-code",
+        action="store_true",
+        help="record the real Claude Code instead of tracer's loop: a --scenario played to it "
+        "offline, a --prompt through a loopback proxy to the real API, or --all",
+    )
+    rec.add_argument(
+        "--claude",
+        metavar="PATH",
+        help="with --claude-code: the claude program (default: $TRACER_CLAUDE, else claude on "
+        "PATH)",
+    )
     rec.set_defaults(func=_record)
 
 
@@ -148,6 +160,12 @@ def _record_one(args: argparse.Namespace) -> int:
     from tracer.record import record_prompt, record_scenario
     from tracer.scenario import load_scenario
 
+    if args.claude_code:
+        from tracer.claude_code.cli import record_claude_code
+
+        return record_claude_code(args, _scenario_path, _ending)
+    if args.claude is not None:
+        raise UserError("--claude PATH goes with --claude-code")
     walls = {"sandbox": args.sandbox, "allow_network": args.allow_network}
     if args.all:
         if args.output is not None:  # never the clone's recordings/ when a folder was meant

@@ -1,0 +1,94 @@
+"""``tracer record --claude-code``: the real Claude Code 2.1.88 played a bundled scenario
+offline, and what it sent read back as a trace (these tests need ``claude``: see
+:mod:`claude_helpers`). The headline of issue 33: scenario 12's empty command comes back as
+``(Bash completed with no output)``, written by Claude Code itself, and the replay steps
+through the trace."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from claude_helpers import real_claude
+from conftest import Recording, run_tracer
+
+from tracer.claude_code.record import DUMMY_KEY, transcript_path
+
+pytestmark = pytest.mark.xdist_group("claude-code-12")
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    claude = real_claude()
+    trace = tmp_path_factory.mktemp("cc") / "12.trace.jsonl"
+    done = run_tracer(
+        "record", "--claude-code", "--scenario", "12-empty-output", "-o", str(trace),
+        env={"TRACER_CLAUDE": str(claude)},
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return trace, done
+
+
+def test_the_empty_command_comes_back_as_claude_code_says_it(recorded: tuple[Path, Any]) -> None:
+    trace, done = recorded
+    assert done.stderr.strip().splitlines()[-1] == f"wrote {trace} (ended completed at turn 2)"
+    run = Recording(trace)
+    (result,) = run.results()
+    assert result["content"] == "(Bash completed with no output)"
+    assert result["is_error"] is False
+    (tool,) = run.of("tool_run")
+    assert tool.tool == "Bash" and tool.input["command"] == "touch app.log"
+    # Each request is the whole history: the second carries the first's call and its result.
+    first, second = run.requests()
+    assert len(first["messages"]) == 1 and len(second["messages"]) == 3
+    assert second["messages"][2]["content"][0]["tool_use_id"] == tool.tool_use_id
+    assert run.reader.header["source"]["version"] == "2.1.88"
+
+
+def test_claude_codes_transcript_is_kept_beside_the_trace(recorded: tuple[Path, Any]) -> None:
+    trace, _ = recorded
+    records = [json.loads(line) for line in transcript_path(trace).read_text().splitlines()]
+    results = [
+        block
+        for r in records
+        if r.get("type") == "user" and isinstance(r["message"]["content"], list)
+        for block in r["message"]["content"]
+        if block.get("type") == "tool_result"
+    ]
+    assert [b["content"] for b in results] == ["(Bash completed with no output)"]
+
+
+def test_no_key_is_written(recorded: tuple[Path, Any]) -> None:
+    trace, _ = recorded
+    for path in (trace, transcript_path(trace)):
+        text = path.read_text(encoding="utf-8")
+        assert DUMMY_KEY not in text
+        assert "x-api-key" not in text.lower()
+
+
+def test_the_replay_steps_through_it(recorded: tuple[Path, Any]) -> None:
+    from tracer.replay import factory
+
+    trace, _ = recorded
+    os.environ.setdefault("TRACER_STATE_DIR", str(trace.parent / "state"))
+    app = factory.make_app(trace)
+    seen: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(140, 44)) as pilot:
+            await pilot.pause()
+            for _ in range(len(app.replay.state.index) - 1):
+                await pilot.press("right")
+                seen.append(app.replay.state.index.event(app.replay.step).kind)
+            await pilot.press("1")  # the first mapping step
+            await pilot.pause()
+
+    asyncio.run(main())
+    assert seen[-1] == "terminal"
+    assert "mapping" in seen and "tool_run" in seen
+    assert app.replay.state.index.event(app.replay.step).kind == "mapping"

@@ -1,0 +1,172 @@
+"""``tracer record --claude-code``: play a scenario (or a prompt) to the real Claude Code.
+
+The scenario's workspace is prepared as tracer's own recorder prepares it
+(:func:`~tracer.workspace.prepare_workspace`); a loopback server plays its scripted answers
+(:mod:`.server`), ``claude`` runs headless in the workspace with the scenario's allow rules as
+``--allowedTools`` (:mod:`.launch`), and every exchange becomes the trace as it happens
+(:mod:`.live`). Claude Code's own transcript, from its scratch config folder, is kept beside the
+trace (``NAME.claude-code.jsonl``) so that ``tracer import claude-code`` of it can be held
+against the wire.
+
+One rule is added to the scenario's: Claude Code checks the paths a Bash command writes on top
+of the command's own rule (``src/tools/BashTool/pathValidation.ts``: a write in the working
+folder needs ``acceptEdits`` or an ``Edit`` rule), and tracer's scenarios know no such second
+check. ``Edit(//WORKSPACE/**)`` stands for "a Bash rule the scenario allows may write in the
+workspace"; it is added only when the scenario allows some ``Bash(…)`` rule.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbox, find_sandbox
+from tracer.claude_code.capture import Capture
+from tracer.claude_code.launch import (
+    claude_argv,
+    claude_environ,
+    claude_version,
+    find_claude,
+    version_warning,
+    walled,
+)
+from tracer.claude_code.live import LiveTrace, no_loop_error
+from tracer.claude_code.transcript import keep_transcript
+from tracer.scenario import Scenario
+from tracer.trace.redact import Redactor
+from tracer.workspace import SessionDirs, prepare_workspace
+
+#: The dummy key of an offline run: the loopback server checks none.
+DUMMY_KEY = "tracer-offline"
+#: The longest a whole Claude Code session may run (a scripted one takes seconds).
+SESSION_TIMEOUT_S = 600.0
+
+
+def transcript_path(output: Path) -> Path:
+    """Where Claude Code's own transcript is kept: ``NAME.claude-code.jsonl`` beside the trace."""
+    stem = output.name.removesuffix(".jsonl").removesuffix(".trace")
+    return output.with_name(f"{stem}.claude-code.jsonl")
+
+
+def scenario_rules(scenario: Scenario, workspace: Path) -> list[str]:
+    """The scenario's allow rules, plus the workspace's Edit rule when a Bash rule is allowed."""
+    rules = list(scenario.allow)
+    if any(rule.startswith("Bash(") for rule in rules):
+        rules.append(f"Edit(/{workspace}/**)")
+    return rules
+
+
+def record_scenario_claude_code(
+    scenario: Scenario,
+    output: Path,
+    *,
+    claude: str | Path | None = None,
+    sandbox: bool | None = None,
+    timeout: float | None = None,
+) -> Path:
+    """Play ``scenario`` to the real Claude Code; write its trace to ``output``."""
+    from tracer.agent.api_rules import validate_request
+    from tracer.agent.scripted import ScriptedTransport
+    from tracer.claude_code.server import ScriptedBackend
+
+    program = find_claude(claude)
+    version = _checked_version(program)
+    walls = _walls(scenario.sandbox if sandbox is None else sandbox)
+    redact = Redactor.from_environ()
+    dirs = SessionDirs.create()
+    try:
+        prepare_workspace(scenario, dirs, sandbox=walls, redact=redact)
+        transport = ScriptedTransport(
+            scenario.responses, seed=scenario.name, validator=validate_request
+        )
+        source = {
+            "path": f"{scenario.name} (played to claude {version})",
+            "version": version,
+            "claude_code": {"scenario": scenario.name, "transcript": transcript_path(output).name},
+        }
+        _session(
+            dirs,
+            ScriptedBackend(transport),
+            output,
+            source,
+            prompt=scenario.prompt,
+            model=scenario.model,
+            allowed=scenario_rules(scenario, dirs.workspace),
+            denied=list(scenario.deny),
+            program=program,
+            walls=walls,
+            redact=redact,
+            api_key=DUMMY_KEY,
+            timeout=timeout or SESSION_TIMEOUT_S,
+        )
+    finally:
+        dirs.cleanup()
+    return output
+
+
+def _session(
+    dirs: SessionDirs,
+    backend: Any,
+    output: Path,
+    source: dict[str, Any],
+    *,
+    prompt: str,
+    model: str | None,
+    allowed: list[str],
+    denied: list[str],
+    program: Path,
+    walls: Sandbox | None,
+    redact: Redactor,
+    api_key: str,
+    timeout: float,
+) -> None:
+    """Serve ``backend`` on loopback, run ``claude`` against it, write the trace as it goes."""
+    from tracer.agent.processes import run_command
+    from tracer.claude_code.server import WireServer
+
+    config = dirs.root / "claude-config"
+    config.mkdir()
+    live = LiveTrace(output, source)
+    capture = Capture(dirs.root / "wire.jsonl", redact, on_pair=live.update)
+    try:
+        with WireServer(backend, capture) as server:
+            argv = claude_argv(
+                Path(shutil.which(str(program)) or program).resolve(),
+                prompt,
+                model=model,
+                allowed=allowed,
+                denied=denied,
+            )
+            env = claude_environ(dirs.workspace, config, server.url, api_key)
+            with walled(argv, dirs.workspace, config, walls, program) as (full, fds):
+                done = run_command(full, cwd=dirs.workspace, env=env, timeout=timeout, pass_fds=fds)
+    finally:
+        capture.close()
+        requests = live.close(capture.pairs)
+    keep_transcript(config, transcript_path(output), redact)
+    if requests == 0:
+        output.unlink(missing_ok=True)
+        raise no_loop_error(redact((done.stderr or done.stdout).decode("utf-8", "replace")))
+    if done.timed_out:
+        print(
+            f"tracer: note: claude still ran after {timeout:g} s and was stopped", file=sys.stderr
+        )
+
+
+def _checked_version(program: Path) -> str:
+    version = claude_version(program)
+    if warning := version_warning(version):
+        print(warning, file=sys.stderr)
+    return version or "unknown"
+
+
+def _walls(wanted: bool | None) -> Sandbox | None:
+    if wanted is False:
+        print(f"tracer: note: {NO_SANDBOX_CHOSEN_NOTE}", file=sys.stderr)
+        return None
+    walls = find_sandbox(True)
+    if walls is None:
+        print(f"tracer: note: {NO_SANDBOX_NOTE}", file=sys.stderr)
+    return walls
