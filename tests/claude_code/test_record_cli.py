@@ -74,3 +74,11 @@ def test_a_bash_rule_lets_its_command_write_in_the_workspace_only(tmp_path: Path
     assert scenario_rules(scenario, tmp_path) == ["Bash(touch:*)", f"Edit(/{tmp_path}/**)"]
     scenario.allow = ["Read"]
     assert scenario_rules(scenario, tmp_path) == ["Read"]
+
+
+def test_all_needs_a_folder_of_yours(tracer_here: Run, tmp_path: Path) -> None:
+    """What a user records keeps Claude Code's own prose: never into the clone's recordings/."""
+    done = tracer_here("record", "--all", "--claude-code")
+    assert done.returncode == 2 and "give --out DIR" in done.stderr
+    done = tracer_here("record", "--all", "--claude-code", "-o", str(tmp_path / "x"))
+    assert done.returncode == 2 and "give the folder as --out DIR" in done.stderr

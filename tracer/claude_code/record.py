@@ -17,6 +17,7 @@ workspace"; it is added only when the scenario allows some ``Bash(…)`` rule.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import sys
 from pathlib import Path
@@ -34,9 +35,10 @@ from tracer.claude_code.launch import (
 )
 from tracer.claude_code.live import LiveTrace, no_loop_error
 from tracer.claude_code.transcript import keep_transcript
+from tracer.errors import UserError
 from tracer.scenario import Scenario
 from tracer.trace.redact import Redactor
-from tracer.workspace import SessionDirs, prepare_workspace
+from tracer.workspace import SessionDirs, copy_source, prepare_workspace, refuse_source
 
 #: The dummy key of an offline run: the loopback server checks none.
 DUMMY_KEY = "tracer-offline"
@@ -106,6 +108,66 @@ def record_scenario_claude_code(
     return output
 
 
+def record_prompt_claude_code(
+    prompt: str,
+    output: Path,
+    *,
+    claude: str | Path | None = None,
+    model: str | None = None,
+    allow: list[str] | None = None,
+    deny: list[str] | None = None,
+    workspace_from: Path | None = None,
+    i_know: bool = False,
+    sandbox: bool | None = None,
+    timeout: float | None = None,
+) -> Path:
+    """Run the real Claude Code on ``prompt`` against the real API, through a loopback proxy
+    (:mod:`.proxy`) that writes the trace as the session goes. Needs ``ANTHROPIC_API_KEY``; the
+    key goes upstream from the proxy, never to ``claude`` or the trace."""
+    import os
+
+    from tracer.claude_code.proxy import DEFAULT_UPSTREAM, ProxyBackend
+
+    api_key = os.environ.get("ANTHROPIC_API_KEY")
+    if not api_key:
+        raise UserError("tracer record --claude-code --prompt needs ANTHROPIC_API_KEY")
+    source_dir = refuse_source(workspace_from, i_know=i_know) if workspace_from else None
+    program = find_claude(claude)
+    version = _checked_version(program)
+    walls = _walls(sandbox)
+    redact = Redactor.from_environ(api_key=api_key)
+    upstream = os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_UPSTREAM
+    backend = ProxyBackend(upstream, api_key)
+    dirs = SessionDirs.create()
+    try:
+        if source_dir is not None:
+            copy_source(source_dir, dirs.workspace)
+        source = {
+            "path": f"claude {version} through tracer's proxy",
+            "version": version,
+            "claude_code": {"prompt": True, "transcript": transcript_path(output).name},
+        }
+        _session(
+            dirs,
+            backend,
+            output,
+            source,
+            prompt=prompt,
+            model=model,
+            allowed=list(allow or []),
+            denied=list(deny or []),
+            program=program,
+            walls=walls,
+            redact=redact,
+            api_key=DUMMY_KEY,
+            timeout=timeout or SESSION_TIMEOUT_S,
+        )
+    finally:
+        backend.close()
+        dirs.cleanup()
+    return output
+
+
 def _session(
     dirs: SessionDirs,
     backend: Any,
@@ -155,6 +217,7 @@ def _session(
         )
 
 
+@functools.cache  # said once, however many scenarios --all plays
 def _checked_version(program: Path) -> str:
     version = claude_version(program)
     if warning := version_warning(version):
@@ -162,6 +225,7 @@ def _checked_version(program: Path) -> str:
     return version or "unknown"
 
 
+@functools.cache
 def _walls(wanted: bool | None) -> Sandbox | None:
     if wanted is False:
         print(f"tracer: note: {NO_SANDBOX_CHOSEN_NOTE}", file=sys.stderr)

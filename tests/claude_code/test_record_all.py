@@ -1,0 +1,29 @@
+"""``tracer record --all --claude-code --out DIR``: every bundled scenario played to the real
+Claude Code 2.1.88 (slow: a few seconds a scenario; CI runs it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from claude_helpers import real_claude
+from conftest import Recording, run_tracer
+
+from tracer.paths import bundled_scenarios
+
+
+@pytest.mark.slow
+def test_every_bundled_scenario_is_played_to_claude_code(tmp_path: Path) -> None:
+    claude = real_claude()
+    done = run_tracer(
+        "record", "--all", "--claude-code", "--out", str(tmp_path),
+        env={"TRACER_CLAUDE": str(claude)},
+        timeout=1800,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for path, folder in bundled_scenarios():
+        trace = tmp_path / folder / f"{path.stem}.trace.jsonl"
+        run = Recording(trace)
+        assert run.terminal is not None
+        assert run.of("request"), f"{trace}: no request of the loop"
+        assert (tmp_path / folder / f"{path.stem}.claude-code.jsonl").exists()
