@@ -92,3 +92,34 @@ def test_the_replay_steps_through_it(recorded: tuple[Path, Any]) -> None:
     assert seen[-1] == "terminal"
     assert "mapping" in seen and "tool_run" in seen
     assert app.replay.state.index.event(app.replay.step).kind == "mapping"
+
+
+@pytest.mark.parametrize("walls", ["bwrap", "none"])
+def test_claude_code_never_runs_as_root(walls: str, tmp_path: Path, monkeypatch: Any) -> None:
+    """Claude Code and the commands it runs: nobody in bwrap; without bwrap, as root, the
+    session's own uid. Never uid 0."""
+    from tracer.agent.sandbox import find_sandbox
+    from tracer.agent.unprivileged import FIRST_ID
+    from tracer.claude_code.record import record_scenario_claude_code
+    from tracer.scenario import load_scenario
+
+    claude = real_claude()
+    monkeypatch.setenv("TRACER_SANDBOX", walls)
+    if walls == "bwrap" and find_sandbox() is None:
+        pytest.skip("bwrap cannot start here")
+    scenario = tmp_path / "whoami.yaml"
+    scenario.write_text(
+        "name: whoami\nprompt: Who am I?\npermissions: {allow: ['Bash(id:*)']}\nresponses:\n"
+        "  - tool_use: [{name: Bash, input: {command: id -u, description: uid}}]\n"
+        "  - text: Done.\n",
+        encoding="utf-8",
+    )
+    trace = tmp_path / "whoami.trace.jsonl"
+    record_scenario_claude_code(load_scenario(scenario), trace, claude=claude)
+    (result,) = Recording(trace).results()
+    uid = int(result["content"])
+    assert uid != 0
+    if walls == "bwrap":
+        assert uid == 65534
+    elif os.geteuid() == 0:
+        assert uid >= FIRST_ID  # the session's own uid (tracer.agent.unprivileged)

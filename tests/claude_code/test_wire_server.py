@@ -15,7 +15,7 @@ import pytest
 
 from tracer.agent.scripted import ScriptedResponse, ScriptedTransport
 from tracer.claude_code.capture import Capture
-from tracer.claude_code.live import LiveTrace
+from tracer.claude_code.live import LiveTrace, claude_ending
 from tracer.claude_code.server import ScriptedBackend, WireServer
 from tracer.claude_code.side import is_loop_request, side_kind
 from tracer.trace.reader import TraceReader
@@ -173,3 +173,20 @@ def test_the_trace_grows_as_the_session_runs(served: Any, tmp_path: Path) -> Non
     assert events[-1].kind == "terminal" and events[-1].reason == "completed"
     mapped = [e.block for e in events if e.kind == "mapping"]
     assert mapped == [{"type": "tool_result", "tool_use_id": "toolu_01a", "content": "a b"}]
+
+
+def test_a_session_claude_code_stopped_at_max_turns_ends_so(served: Any, tmp_path: Path) -> None:
+    """The wire shows an answer with tool calls and then nothing; Claude Code's own result line
+    says whether that was ``--max-turns`` (the trace ends ``max_turns``) or not."""
+    server, capture = served
+    _loop(_client(server.url), [{"role": "user", "content": "list"}])
+    stopped = b'{"type":"system"}\n{"type":"result","subtype":"error_max_turns","num_turns":1}\n'
+    assert claude_ending(stopped) == "max_turns"
+    assert claude_ending(b'{"type":"result","subtype":"success"}\n') is None
+    assert claude_ending(b"not json\n") is None
+    endings = {}
+    for ending in ("max_turns", None):
+        trace = tmp_path / f"{ending}.trace.jsonl"
+        LiveTrace(trace, {"path": "test"}).close(capture.pairs, ending=ending)
+        endings[ending] = list(TraceReader(trace))[-1].reason
+    assert endings == {"max_turns": "max_turns", None: "aborted_tools"}

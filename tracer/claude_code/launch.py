@@ -79,9 +79,17 @@ def version_warning(version: str | None) -> str | None:
 
 
 def claude_argv(
-    claude: Path, prompt: str, *, model: str | None, allowed: list[str], denied: list[str]
+    claude: Path,
+    prompt: str,
+    *,
+    model: str | None,
+    allowed: list[str],
+    denied: list[str],
+    max_turns: int | None = None,
 ) -> list[str]:
     argv = [str(claude), "-p", prompt, "--output-format", "stream-json", "--verbose"]
+    if max_turns:
+        argv += ["--max-turns", str(max_turns)]
     if model:
         argv += ["--model", model]
     if allowed:

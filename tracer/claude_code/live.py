@@ -13,6 +13,8 @@ requests, a subagent's loop) become ``side_call`` notes where they happened, as 
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -50,6 +52,7 @@ class LiveTrace:
         self._written: list[dict[str, Any]] = []
         self.report = ImportReport(source=str(output))
         self.problem: str | None = None
+        self.ending: str | None = None
 
     def update(self, pairs: list[dict[str, Any]], *, final: bool = False) -> None:
         """Write what the pairs so far settle (everything, when ``final``)."""
@@ -58,6 +61,10 @@ class LiveTrace:
         events = walk(pairs, self.output)
         if events and not final and events[-1].kind == "terminal":
             events = events[:-1]
+        if final and events and self.ending == "max_turns":
+            last = events[-1]
+            if getattr(last, "reason", None) == "aborted_tools":
+                events[-1] = replace(last, reason="max_turns", error=None)
         old = len(self._written)
         if [e.to_dict() for e in events[:old]] != self._written:
             # The walk changed its mind about something already written: stop rather than
@@ -68,8 +75,13 @@ class LiveTrace:
             self._writer.write(event)
             self._written.append(event.to_dict())
 
-    def close(self, pairs: list[dict[str, Any]]) -> int:
-        """Write the rest, close the file; the number of the loop's requests."""
+    def close(self, pairs: list[dict[str, Any]], ending: str | None = None) -> int:
+        """Write the rest, close the file; the number of the loop's requests.
+
+        ``ending`` is how Claude Code itself said the session ended (:func:`claude_ending`):
+        the wire cannot tell a session stopped by ``--max-turns`` from one cut short, so the
+        last answer's unsent tool calls end it as ``max_turns`` when Claude Code said so."""
+        self.ending = ending
         self.update(pairs, final=True)
         self._writer.close()
         return sum(1 for e in self._written if e.get("kind") == "request")
@@ -87,6 +99,19 @@ def walk(pairs: list[dict[str, Any]], output: Path) -> list[Event]:
     events: list[Event] = []
     emit_log(output, numbered, main, events.append, report)
     return events
+
+
+def claude_ending(stdout: bytes) -> str | None:
+    """How ``claude -p --output-format stream-json`` says the session ended: its last
+    ``result`` line's ``subtype`` (``error_max_turns`` → ``max_turns``), else ``None``."""
+    for line in reversed(stdout.decode("utf-8", "replace").splitlines()):
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(data, dict) and data.get("type") == "result":
+            return "max_turns" if data.get("subtype") == "error_max_turns" else None
+    return None
 
 
 def no_loop_error(stderr: str) -> UserError:

@@ -33,7 +33,7 @@ from tracer.claude_code.launch import (
     version_warning,
     walled,
 )
-from tracer.claude_code.live import LiveTrace, no_loop_error
+from tracer.claude_code.live import LiveTrace, claude_ending, no_loop_error
 from tracer.claude_code.transcript import keep_transcript
 from tracer.errors import UserError
 from tracer.scenario import Scenario
@@ -97,6 +97,7 @@ def record_scenario_claude_code(
             model=scenario.model,
             allowed=scenario_rules(scenario, dirs.workspace),
             denied=list(scenario.deny),
+            max_turns=scenario.max_turns,
             program=program,
             walls=walls,
             redact=redact,
@@ -178,6 +179,7 @@ def _session(
     model: str | None,
     allowed: list[str],
     denied: list[str],
+    max_turns: int | None = None,
     program: Path,
     walls: Sandbox | None,
     redact: Redactor,
@@ -200,13 +202,14 @@ def _session(
                 model=model,
                 allowed=allowed,
                 denied=denied,
+                max_turns=max_turns,
             )
             env = claude_environ(dirs.workspace, config, server.url, api_key)
             with walled(argv, dirs.workspace, config, walls, program) as (full, fds):
                 done = run_command(full, cwd=dirs.workspace, env=env, timeout=timeout, pass_fds=fds)
     finally:
         capture.close()
-        requests = live.close(capture.pairs)
+        requests = live.close(capture.pairs, ending=claude_ending(done.stdout))
     keep_transcript(config, transcript_path(output), redact)
     if requests == 0:
         output.unlink(missing_ok=True)
@@ -225,12 +228,16 @@ def _checked_version(program: Path) -> str:
     return version or "unknown"
 
 
-@functools.cache
 def _walls(wanted: bool | None) -> Sandbox | None:
     if wanted is False:
-        print(f"tracer: note: {NO_SANDBOX_CHOSEN_NOTE}", file=sys.stderr)
+        _note_once(NO_SANDBOX_CHOSEN_NOTE)
         return None
     walls = find_sandbox(True)
     if walls is None:
-        print(f"tracer: note: {NO_SANDBOX_NOTE}", file=sys.stderr)
+        _note_once(NO_SANDBOX_NOTE)
     return walls
+
+
+@functools.cache  # said once, however many scenarios --all plays
+def _note_once(note: str) -> None:
+    print(f"tracer: note: {note}", file=sys.stderr)
