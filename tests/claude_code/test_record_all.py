@@ -27,3 +27,8 @@ def test_every_bundled_scenario_is_played_to_claude_code(tmp_path: Path) -> None
         assert run.terminal is not None
         assert run.of("request"), f"{trace}: no request of the loop"
         assert (tmp_path / folder / f"{path.stem}.claude-code.jsonl").exists()
+    # 06's output was too large: Claude Code saved it whole, and the file is kept beside.
+    saved = list((tmp_path / "06-large-output.claude-code.tool-results").iterdir())
+    assert len(saved) == 1 and saved[0].stat().st_size > 40_000
+    preview = Recording(tmp_path / "06-large-output.trace.jsonl").results()[0]["content"]
+    assert saved[0].name in preview and "<persisted-output>" in preview

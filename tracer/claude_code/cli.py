@@ -44,7 +44,7 @@ def record_claude_code(
     if (args.workspace or args.i_know) and args.prompt is None:
         raise UserError("--workspace goes with --prompt; a scenario brings its own workspace")
     if args.prompt is not None:
-        output = args.output or Path("session.claude-code.trace.jsonl")
+        output = args.written = args.output or Path("session.claude-code.trace.jsonl")
         record_prompt_claude_code(
             args.prompt,
             output,
@@ -59,7 +59,7 @@ def record_claude_code(
         )
     else:
         scenario = load_scenario(scenario_path(args.scenario))
-        output = args.output or Path(f"{scenario.name}.claude-code.trace.jsonl")
+        output = args.written = args.output or Path(f"{scenario.name}.claude-code.trace.jsonl")
         scenario.allow = [*args.allow, *scenario.allow]
         scenario.deny = [*args.deny, *scenario.deny]
         record_scenario_claude_code(
@@ -85,7 +85,7 @@ def record_all_claude_code(args: argparse.Namespace) -> int:
     if not scenarios:
         raise UserError("no bundled scenarios found (is chapters/ missing?)")
     for path, folder in scenarios:
-        output = args.out / folder / f"{path.stem}.trace.jsonl"
+        output = args.written = args.out / folder / f"{path.stem}.trace.jsonl"
         try:
             output.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

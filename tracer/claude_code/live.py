@@ -53,6 +53,7 @@ class LiveTrace:
         self.report = ImportReport(source=str(output))
         self.problem: str | None = None
         self.ending: str | None = None
+        self.cut: str | None = None
 
     def update(self, pairs: list[dict[str, Any]], *, final: bool = False) -> None:
         """Write what the pairs so far settle (everything, when ``final``)."""
@@ -65,6 +66,8 @@ class LiveTrace:
             last = events[-1]
             if getattr(last, "reason", None) == "aborted_tools":
                 events[-1] = replace(last, reason="max_turns", error=None)
+        if final and events and self.cut and events[-1].kind == "terminal":
+            events[-1] = replace(events[-1], error=self.cut)
         old = len(self._written)
         if [e.to_dict() for e in events[:old]] != self._written:
             # The walk changed its mind about something already written: stop rather than
@@ -75,13 +78,17 @@ class LiveTrace:
             self._writer.write(event)
             self._written.append(event.to_dict())
 
-    def close(self, pairs: list[dict[str, Any]], ending: str | None = None) -> int:
+    def close(
+        self, pairs: list[dict[str, Any]], ending: str | None = None, cut: str | None = None
+    ) -> int:
         """Write the rest, close the file; the number of the loop's requests.
 
         ``ending`` is how Claude Code itself said the session ended (:func:`claude_ending`):
         the wire cannot tell a session stopped by ``--max-turns`` from one cut short, so the
-        last answer's unsent tool calls end it as ``max_turns`` when Claude Code said so."""
-        self.ending = ending
+        last answer's unsent tool calls end it as ``max_turns`` when Claude Code said so.
+        ``cut`` says why the recorder killed it (a stop signal, the time limit), as the
+        terminal event's ``error``."""
+        self.ending, self.cut = ending, cut
         self.update(pairs, final=True)
         self._writer.close()
         return sum(1 for e in self._written if e.get("kind") == "request")

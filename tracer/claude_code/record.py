@@ -34,8 +34,9 @@ from tracer.claude_code.launch import (
     walled,
 )
 from tracer.claude_code.live import LiveTrace, claude_ending, no_loop_error
-from tracer.claude_code.transcript import keep_transcript
+from tracer.claude_code.transcript import keep_saved_outputs, keep_transcript
 from tracer.errors import UserError
+from tracer.interrupts import Interrupts, SessionInterrupted
 from tracer.scenario import Scenario
 from tracer.trace.redact import Redactor
 from tracer.workspace import SessionDirs, copy_source, prepare_workspace, refuse_source
@@ -194,8 +195,9 @@ def _session(
     config.mkdir()
     live = LiveTrace(output, source)
     capture = Capture(dirs.root / "wire.jsonl", redact, on_pair=live.update)
+    done, stopped = None, None
     try:
-        with WireServer(backend, capture) as server:
+        with WireServer(backend, capture) as server, Interrupts() as interrupts:
             argv = claude_argv(
                 Path(shutil.which(str(program)) or program).resolve(),
                 prompt,
@@ -206,18 +208,34 @@ def _session(
             )
             env = claude_environ(dirs.workspace, config, server.url, api_key)
             with walled(argv, dirs.workspace, config, walls, program) as (full, fds):
+                # A stop signal kills claude's whole process group here (run_command's finally).
                 done = run_command(full, cwd=dirs.workspace, env=env, timeout=timeout, pass_fds=fds)
+            interrupts.raise_if_received()
+    except SessionInterrupted as stop:
+        stopped = stop
     finally:
         capture.close()
-        requests = live.close(capture.pairs, ending=claude_ending(done.stdout))
+        cut = (
+            f"recording stopped by {stopped.name}: claude was killed"
+            if stopped
+            else f"claude still ran after {timeout:g} s and was killed"
+            if done is not None and done.timed_out
+            else None
+        )
+        requests = live.close(
+            capture.pairs, ending=claude_ending(done.stdout) if done else None, cut=cut
+        )
     keep_transcript(config, transcript_path(output), redact)
-    if requests == 0:
+    saved = transcript_path(output).with_suffix(".tool-results")
+    shutil.rmtree(saved, ignore_errors=True)  # a recording made again: only this run's files
+    keep_saved_outputs(config, saved, redact)
+    if stopped is not None:
+        raise stopped
+    if requests == 0 and done is not None:
         output.unlink(missing_ok=True)
         raise no_loop_error(redact((done.stderr or done.stdout).decode("utf-8", "replace")))
-    if done.timed_out:
-        print(
-            f"tracer: note: claude still ran after {timeout:g} s and was stopped", file=sys.stderr
-        )
+    if cut:
+        print(f"tracer: note: {cut}", file=sys.stderr)
 
 
 @functools.cache  # said once, however many scenarios --all plays
