@@ -63,6 +63,7 @@ def test_the_proxy_passes_requests_and_streams_through_unchanged(
             model="m", max_tokens=100, tools=[TOOL], messages=[{"role": "user", "content": "hi"}]
         ) as stream:
             message = stream.get_final_message()
+        assert mine.settle(10) and seen_up.settle(10)
     proxy.close()
     mine.close()
     assert message.content[0].text == "Hello from upstream."
@@ -83,6 +84,7 @@ def test_an_upstream_that_cannot_be_reached_is_a_500_not_a_hang(tmp_path: Path) 
             client.messages.create(
                 model="m", max_tokens=5, messages=[{"role": "user", "content": "hi"}]
             )
+        assert capture.settle(10)
     capture.close()
     assert capture.pairs[0]["response"]["error"].startswith("ConnectError")
 

@@ -99,6 +99,7 @@ def test_the_script_is_played_in_turn_and_side_requests_do_not_spend_it(served: 
         },
     ]
     second = _loop(client, history)
+    assert capture.settle(10)
     assert second.content[0].text == "Two files."  # the script's second answer, not a third
     assert len(capture.pairs) == 5
 
@@ -106,6 +107,7 @@ def test_the_script_is_played_in_turn_and_side_requests_do_not_spend_it(served: 
 def test_the_capture_keeps_no_credential(served: Any, tmp_path: Path) -> None:
     server, capture = served
     _loop(_client(server.url), [{"role": "user", "content": "list"}])
+    assert capture.settle(10)
     text = (tmp_path / "wire.jsonl").read_text(encoding="utf-8")
     assert SECRET not in text
     pair = capture.pairs[0]
@@ -144,6 +146,7 @@ def test_a_scripted_cut_cuts_the_connection(tmp_path: Path) -> None:
         # Sent again, the same request gets the whole answer: the fault spent one attempt.
         again = client.post(server.url + "/v1/messages", json=body)
         assert "Two files." in again.text
+        assert capture.settle(10)
     capture.close()
     assert capture.pairs[0]["response"]["error"].startswith("RemoteProtocolError")
     assert capture.pairs[0]["response"]["body_raw"].count("event:") == 3
@@ -157,6 +160,7 @@ def test_the_trace_grows_as_the_session_runs(served: Any, tmp_path: Path) -> Non
     capture.on_pair = live.update
     client = _client(server.url)
     first = _loop(client, [{"role": "user", "content": "list"}])
+    assert capture.settle(10)
     kinds = [e.kind for e in TraceReader(trace)]
     assert "response" in kinds and "terminal" not in kinds
     history = [
@@ -168,6 +172,7 @@ def test_the_trace_grows_as_the_session_runs(served: Any, tmp_path: Path) -> Non
         },
     ]
     _loop(client, history)
+    assert capture.settle(10)
     assert live.close(capture.pairs) == 2
     events = list(TraceReader(trace))
     assert events[-1].kind == "terminal" and events[-1].reason == "completed"
@@ -180,6 +185,7 @@ def test_a_session_claude_code_stopped_at_max_turns_ends_so(served: Any, tmp_pat
     says whether that was ``--max-turns`` (the trace ends ``max_turns``) or not."""
     server, capture = served
     _loop(_client(server.url), [{"role": "user", "content": "list"}])
+    assert capture.settle(10)
     stopped = b'{"type":"system"}\n{"type":"result","subtype":"error_max_turns","num_turns":1}\n'
     assert claude_ending(stopped) == "max_turns"
     assert claude_ending(b'{"type":"result","subtype":"success"}\n') is None

@@ -101,17 +101,31 @@ class Capture:
         self.redact = redact
         self.on_pair = on_pair
         self.pairs: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
+        self._open = 0
         self._file = path.open("w", encoding="utf-8")
 
     def add(self, exchange: Exchange) -> None:
         pair = exchange.pair(self.redact)
         with self._lock:
+            self._open -= 1
             self.pairs.append(pair)
             self._file.write(json.dumps(pair, ensure_ascii=False) + "\n")
             self._file.flush()
             if self.on_pair is not None:
                 self.on_pair(list(self.pairs))
+            self._lock.notify_all()
+
+    def begin(self) -> None:
+        """An exchange has started: :meth:`settle` waits for it to be added."""
+        with self._lock:
+            self._open += 1
+
+    def settle(self, timeout: float) -> bool:
+        """Wait until every exchange begun is written down (the client has its answer a moment
+        before the server adds the exchange); ``False`` if one is still open at ``timeout``."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._open <= 0, timeout)
 
     def close(self) -> None:
         with self._lock:

@@ -35,6 +35,8 @@ from tracer.claude_code.side import (
 from tracer.importers.sse import accumulate
 from tracer.importers.sse import sse_events as parse_sse
 
+#: How long closing waits for the exchanges still being written down.
+SETTLE_S = 10.0
 #: The largest request body read (Claude Code's longest sessions stay far below it).
 MAX_BODY = 64 << 20
 
@@ -125,6 +127,8 @@ class WireServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        # The client may be gone a moment before the last exchange is written down.
+        self.capture.settle(SETTLE_S)
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
@@ -148,6 +152,7 @@ def _handler(server: WireServer) -> Callable[..., http.server.BaseHTTPRequestHan
 
         def _serve(self) -> None:
             exchange = Exchange(self.command, self.path, dict(self.headers), self._body())
+            server.capture.begin()
             try:
                 response = server.backend.answer(exchange)
             except Exception as exc:  # a backend that failed: a 500, and the capture says why
