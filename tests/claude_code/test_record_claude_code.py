@@ -123,3 +123,21 @@ def test_claude_code_never_runs_as_root(walls: str, tmp_path: Path, monkeypatch:
         assert uid == 65534
     elif os.geteuid() == 0:
         assert uid >= FIRST_ID  # the session's own uid (tracer.agent.unprivileged)
+
+
+def test_the_transcript_imports_to_the_same_results_as_the_wire(
+    recorded: tuple[Path, Any], tmp_path: Path
+) -> None:
+    """Claude Code's own transcript, imported, holds the tool_result the wire carried."""
+    from tracer.importers.claude_code import import_claude_code
+
+    trace, _ = recorded
+    imported = tmp_path / "from-transcript.trace.jsonl"
+    import_claude_code(transcript_path(trace), imported)
+    wire, transcript = Recording(trace), Recording(imported)
+
+    def results(run: Recording) -> list[tuple[str, Any, bool]]:
+        return [(b["tool_use_id"], b["content"], bool(b.get("is_error"))) for b in run.results()]
+
+    assert results(transcript) == results(wire)
+    assert transcript.terminal.reason == wire.terminal.reason == "completed"
