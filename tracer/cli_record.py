@@ -125,6 +125,12 @@ def register(sub: Any) -> None:
         help="with --claude-code: the claude program (default: $TRACER_CLAUDE, else claude on "
         "PATH)",
     )
+    rec.add_argument(
+        "--strip-prose",
+        action="store_true",
+        help="with --claude-code: keep Claude Code's own text (system prompt, tool descriptions, "
+        "system reminders) only as its size and sha256, as the bundled recordings do",
+    )
     rec.set_defaults(func=_record)
 
 
@@ -164,8 +170,9 @@ def _record_one(args: argparse.Namespace) -> int:
         from tracer.claude_code.cli import record_claude_code
 
         return record_claude_code(args, _scenario_path, _ending)
-    if args.claude is not None:
-        raise UserError("--claude PATH goes with --claude-code")
+    if args.claude is not None or args.strip_prose:
+        flag = "--claude PATH" if args.claude is not None else "--strip-prose"
+        raise UserError(f"{flag} goes with --claude-code")
     walls = {"sandbox": args.sandbox, "allow_network": args.allow_network}
     if args.all:
         if args.output is not None:  # never the clone's recordings/ when a folder was meant

@@ -141,3 +141,26 @@ def test_the_transcript_imports_to_the_same_results_as_the_wire(
 
     assert results(transcript) == results(wire)
     assert transcript.terminal.reason == wire.terminal.reason == "completed"
+
+
+def test_strip_prose_keeps_no_text_of_claude_codes_own(tmp_path: Path) -> None:
+    import re
+
+    from tracer.claude_code.prose import is_marked
+
+    claude = real_claude()
+    trace = tmp_path / "12.trace.jsonl"
+    done = run_tracer(
+        "record", "--claude-code", "--strip-prose", "--scenario", "12-empty-output",
+        "-o", str(trace), env={"TRACER_CLAUDE": str(claude)}, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for path in (trace, transcript_path(trace)):
+        text = path.read_text(encoding="utf-8")
+        for inner in re.findall(r"<system-reminder>(.*?)</system-reminder>", text, re.S):
+            assert is_marked(inner), inner[:80]
+    run = Recording(trace)
+    (first, _second) = run.requests()
+    assert all(is_marked(block["text"]) for block in first["system"])
+    assert all(is_marked(tool["description"]) for tool in first["tools"])
+    assert run.results()[0]["content"] == "(Bash completed with no output)"

@@ -67,6 +67,8 @@ def test_options_of_tracers_own_loop_are_refused(tracer_here: Run) -> None:
     assert done.returncode == 2 and "--debug steers tracer's own loop" in done.stderr
     done = tracer_here("record", "--claude", "/bin/true", "--scenario", "12-empty-output")
     assert done.returncode == 2 and "--claude PATH goes with --claude-code" in done.stderr
+    done = tracer_here("record", "--strip-prose", "--scenario", "12-empty-output")
+    assert done.returncode == 2 and "--strip-prose goes with --claude-code" in done.stderr
 
 
 def test_a_bash_rule_lets_its_command_write_in_the_workspace_only(tmp_path: Path) -> None:

@@ -56,6 +56,7 @@ def record_claude_code(
             i_know=args.i_know,
             sandbox=args.sandbox,
             timeout=args.timeout,
+            strip_prose=args.strip_prose,
         )
     else:
         scenario = load_scenario(scenario_path(args.scenario))
@@ -63,7 +64,12 @@ def record_claude_code(
         scenario.allow = [*args.allow, *scenario.allow]
         scenario.deny = [*args.deny, *scenario.deny]
         record_scenario_claude_code(
-            scenario, output, claude=args.claude, sandbox=args.sandbox, timeout=args.timeout
+            scenario,
+            output,
+            claude=args.claude,
+            sandbox=args.sandbox,
+            timeout=args.timeout,
+            strip_prose=args.strip_prose,
         )
     print(printable(f"wrote {output} ({ending(output)})"), file=sys.stderr)
     return 0
@@ -94,7 +100,12 @@ def record_all_claude_code(args: argparse.Namespace) -> int:
         scenario.allow = [*args.allow, *scenario.allow]
         scenario.deny = [*args.deny, *scenario.deny]
         record_scenario_claude_code(
-            scenario, output, claude=args.claude, sandbox=args.sandbox, timeout=args.timeout
+            scenario,
+            output,
+            claude=args.claude,
+            sandbox=args.sandbox,
+            timeout=args.timeout,
+            strip_prose=args.strip_prose,
         )
         print(printable(f"wrote {output}"), file=sys.stderr)
     return 0

@@ -34,6 +34,7 @@ from tracer.claude_code.launch import (
     walled,
 )
 from tracer.claude_code.live import LiveTrace, claude_ending, no_loop_error
+from tracer.claude_code.prose import strip_lines, strip_trace
 from tracer.claude_code.transcript import keep_saved_outputs, keep_transcript
 from tracer.errors import UserError
 from tracer.interrupts import Interrupts, SessionInterrupted
@@ -68,8 +69,10 @@ def record_scenario_claude_code(
     claude: str | Path | None = None,
     sandbox: bool | None = None,
     timeout: float | None = None,
+    strip_prose: bool = False,
 ) -> Path:
-    """Play ``scenario`` to the real Claude Code; write its trace to ``output``."""
+    """Play ``scenario`` to the real Claude Code; write its trace to ``output`` (with
+    ``strip_prose``, Claude Code's own text kept only as its size and hash: :mod:`.prose`)."""
     from tracer.agent.api_rules import validate_request
     from tracer.agent.scripted import ScriptedTransport
     from tracer.claude_code.server import ScriptedBackend
@@ -104,6 +107,7 @@ def record_scenario_claude_code(
             redact=redact,
             api_key=DUMMY_KEY,
             timeout=timeout or SESSION_TIMEOUT_S,
+            strip_prose=strip_prose,
         )
     finally:
         dirs.cleanup()
@@ -122,6 +126,7 @@ def record_prompt_claude_code(
     i_know: bool = False,
     sandbox: bool | None = None,
     timeout: float | None = None,
+    strip_prose: bool = False,
 ) -> Path:
     """Run the real Claude Code on ``prompt`` against the real API, through a loopback proxy
     (:mod:`.proxy`) that writes the trace as the session goes. Needs ``ANTHROPIC_API_KEY``; the
@@ -163,6 +168,7 @@ def record_prompt_claude_code(
             redact=redact,
             api_key=DUMMY_KEY,
             timeout=timeout or SESSION_TIMEOUT_S,
+            strip_prose=strip_prose,
         )
     finally:
         backend.close()
@@ -186,6 +192,7 @@ def _session(
     redact: Redactor,
     api_key: str,
     timeout: float,
+    strip_prose: bool = False,
 ) -> None:
     """Serve ``backend`` on loopback, run ``claude`` against it, write the trace as it goes."""
     from tracer.agent.processes import run_command
@@ -225,7 +232,12 @@ def _session(
         requests = live.close(
             capture.pairs, ending=claude_ending(done.stdout) if done else None, cut=cut
         )
-    keep_transcript(config, transcript_path(output), redact)
+    kept = keep_transcript(config, transcript_path(output), redact)
+    if strip_prose:
+        if output.exists():
+            strip_trace(output)
+        if kept is not None:
+            strip_lines(kept)
     saved = transcript_path(output).with_suffix(".tool-results")
     shutil.rmtree(saved, ignore_errors=True)  # a recording made again: only this run's files
     keep_saved_outputs(config, saved, redact)
