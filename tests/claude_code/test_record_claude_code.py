@@ -164,3 +164,26 @@ def test_strip_prose_keeps_no_text_of_claude_codes_own(tmp_path: Path) -> None:
     assert all(is_marked(block["text"]) for block in first["system"])
     assert all(is_marked(tool["description"]) for tool in first["tools"])
     assert run.results()[0]["content"] == "(Bash completed with no output)"
+
+
+def test_claude_code_sends_a_cut_stream_again_and_finishes(tmp_path: Path) -> None:
+    """A 529, then a stream cut midway: 2.1.88 retries, then sends the same request without
+    streaming, and the session finishes; the trace shows one request with its three attempts."""
+    from tracer.claude_code.record import record_scenario_claude_code
+    from tracer.scenario import load_scenario
+
+    claude = real_claude()
+    scenario = tmp_path / "cut.yaml"
+    scenario.write_text(
+        "name: cut\nprompt: Say hello.\nresponses:\n"
+        "  - text: This answer is long enough to be cut in the middle of its stream.\n"
+        "    faults: [{status: 529}, {cut_after: 5}]\n",
+        encoding="utf-8",
+    )
+    trace = tmp_path / "cut.trace.jsonl"
+    record_scenario_claude_code(load_scenario(scenario), trace, claude=claude)
+    run = Recording(trace)
+    attempts = [(e.status, e.error) for e in run.of("http_attempt")]
+    assert [status for status, _ in attempts] == [529, 200, 200]
+    assert attempts[1][1].startswith("RemoteProtocolError") and attempts[2][1] is None
+    assert len(run.of("request")) == 1 and run.terminal.reason == "completed"

@@ -196,3 +196,37 @@ def test_a_session_claude_code_stopped_at_max_turns_ends_so(served: Any, tmp_pat
         LiveTrace(trace, {"path": "test"}).close(capture.pairs, ending=ending)
         endings[ending] = list(TraceReader(trace))[-1].reason
     assert endings == {"max_turns": "max_turns", None: "aborted_tools"}
+
+
+def test_a_broken_stream_sent_again_unstreamed_is_one_turn(tmp_path: Path) -> None:
+    """2.1.88 after a 529 and a cut stream: the same request again, then without ``stream``.
+    The trace holds one request with three attempts, and holds the turn back while its last
+    attempt has failed (a retry would change it)."""
+    capture = Capture(tmp_path / "wire.jsonl", Redactor.from_environ({}))
+    faulty = ScriptedResponse(SCRIPT[1].blocks, faults=[{"status": 529}, {"cut_after": 5}])
+    trace = tmp_path / "cut.trace.jsonl"
+    live = LiveTrace(trace, {"path": "test"})
+    capture.on_pair = live.update
+    body = {"model": "m", "max_tokens": 10, "tools": [TOOL]}
+    body["messages"] = [{"role": "user", "content": "x"}]
+    url = "/v1/messages"
+    backend = ScriptedBackend(ScriptedTransport([faulty], seed="t"))
+    with WireServer(backend, capture) as server, httpx2.Client(base_url=server.url) as client:
+        assert client.post(url, json={**body, "stream": True}).status_code == 529
+        with (
+            client.stream("POST", url, json={**body, "stream": True}) as response,
+            pytest.raises(httpx2.RemoteProtocolError),
+        ):
+            b"".join(response.iter_bytes())
+        assert capture.settle(10)
+        assert [e.kind for e in TraceReader(trace)][-1] == "message"  # the turn waits
+        whole = client.post(url, json=body)  # no stream: the fallback
+        assert whole.json()["content"][0]["text"] == "Two files."
+        assert capture.settle(10)
+    live.close(capture.pairs)
+    events = list(TraceReader(trace))
+    attempts = [(e.status, e.error) for e in events if e.kind == "http_attempt"]
+    assert attempts[0] == (529, "HTTP 529") and attempts[2] == (200, None)
+    assert attempts[1][0] == 200 and attempts[1][1].startswith("RemoteProtocolError")
+    assert [e.kind for e in events].count("request") == 1
+    assert events[-1].kind == "terminal" and events[-1].reason == "completed"

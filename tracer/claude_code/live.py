@@ -24,6 +24,7 @@ from tracer.claude_code.side import is_loop_request
 from tracer.errors import UserError
 from tracer.importers.api_log_loop import emit_log
 from tracer.importers.output import ImportReport
+from tracer.importers.sse import parse_response
 from tracer.importers.threads import pairs_of, thread_key
 from tracer.trace.events import Event, Header
 from tracer.trace.writer import TraceWriter
@@ -48,6 +49,7 @@ class LiveTrace:
             tracer_version=__version__,
             paths=None,
         )
+        self._header = header
         self._writer = TraceWriter(output, header, keep_time=True, flush=True)
         self._written: list[dict[str, Any]] = []
         self.report = ImportReport(source=str(output))
@@ -62,6 +64,11 @@ class LiveTrace:
         events = walk(pairs, self.output)
         if events and not final and events[-1].kind == "terminal":
             events = events[:-1]
+        if not final and _last_attempt_failed(pairs):
+            # It may be sent again (a retry, or 2.1.88's unstreamed fallback after a cut):
+            # then it is one turn with several attempts, so its turn waits.
+            starts = [i for i, e in enumerate(events) if e.kind == "turn_start"]
+            events = events[: starts[-1]] if starts else []
         if final and events and self.ending == "max_turns":
             last = events[-1]
             if getattr(last, "reason", None) == "aborted_tools":
@@ -70,9 +77,9 @@ class LiveTrace:
             events[-1] = replace(events[-1], error=self.cut)
         old = len(self._written)
         if [e.to_dict() for e in events[:old]] != self._written:
-            # The walk changed its mind about something already written: stop rather than
-            # write a trace that says two things.
-            self.problem = "an event already written changed; the trace stops there"
+            # The walk changed its mind about something already written: stop following
+            # rather than write a trace that says two things; the end writes it whole.
+            self.problem = "an event already written changed; the trace is written at the end"
             return
         for event in events[old:]:
             self._writer.write(event)
@@ -91,6 +98,14 @@ class LiveTrace:
         self.ending, self.cut = ending, cut
         self.update(pairs, final=True)
         self._writer.close()
+        if self.problem is not None:
+            self._written = []
+            self.problem = None
+            self._writer = TraceWriter(
+                self.output, self._header, keep_time=True, flush=False, atomic=True
+            )
+            self.update(pairs, final=True)
+            self._writer.close()
         return sum(1 for e in self._written if e.get("kind") == "request")
 
 
@@ -106,6 +121,19 @@ def walk(pairs: list[dict[str, Any]], output: Path) -> list[Event]:
     events: list[Event] = []
     emit_log(output, numbered, main, events.append, report)
     return events
+
+
+def _last_attempt_failed(pairs: list[dict[str, Any]]) -> bool:
+    """Did the newest request of the loop get no whole answer (an HTTP error, a cut stream)?"""
+    for pair in reversed(pairs):
+        request, response = pair.get("request") or {}, pair.get("response") or {}
+        if is_loop_request(request.get("body")):
+            return (
+                response.get("status_code") != 200
+                or bool(response.get("error"))
+                or parse_response(response) is None
+            )
+    return False
 
 
 def claude_ending(stdout: bytes) -> str | None:
