@@ -3,8 +3,9 @@
 Claude Code 2.1.88 runs without a terminal as ``claude -p PROMPT --output-format stream-json
 --verbose`` (its ``print`` mode, ``src/cli/print.ts``), talks to whatever
 ``ANTHROPIC_BASE_URL`` names, and keeps its settings and transcripts in ``CLAUDE_CONFIG_DIR``.
-Here it gets a scratch config folder of its own, a dummy key (the loopback server never checks
-one) and ``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`` (no telemetry, no update checks).
+Here it gets a scratch config folder of its own, a key made for the session (the only one the
+loopback server takes, :func:`~tracer.claude_code.server.session_token`) and
+``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`` (no telemetry, no update checks).
 
 It runs like tracer's own Bash commands (:mod:`tracer.agent.sandbox`): in bwrap as ``nobody``
 without capabilities, the workspace and its config folder the only writable places. One wall is

@@ -1,6 +1,7 @@
 """``record --claude-code --prompt``: a loopback proxy between Claude Code and the real API.
 
-Claude Code is pointed at the proxy with a dummy key; the proxy sends each request on to the
+Claude Code is pointed at the proxy with a key made for the session (the proxy refuses any
+other: a loopback port is open to every local user); the proxy sends each request on to the
 real API (``ANTHROPIC_BASE_URL``, else ``https://api.anthropic.com``) with the user's key in
 ``x-api-key``, and streams the answer back chunk by chunk as it arrives, so the session runs as
 it would without the proxy. The body goes on byte for byte and the answer comes back byte for

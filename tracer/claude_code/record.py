@@ -42,8 +42,6 @@ from tracer.scenario import Scenario
 from tracer.trace.redact import Redactor
 from tracer.workspace import SessionDirs, copy_source, prepare_workspace, refuse_source
 
-#: The dummy key of an offline run: the loopback server checks none.
-DUMMY_KEY = "tracer-offline"
 #: The longest a whole Claude Code session may run (a scripted one takes seconds).
 SESSION_TIMEOUT_S = 600.0
 
@@ -105,7 +103,6 @@ def record_scenario_claude_code(
             program=program,
             walls=walls,
             redact=redact,
-            api_key=DUMMY_KEY,
             timeout=timeout or SESSION_TIMEOUT_S,
             strip_prose=strip_prose,
         )
@@ -166,7 +163,6 @@ def record_prompt_claude_code(
             program=program,
             walls=walls,
             redact=redact,
-            api_key=DUMMY_KEY,
             timeout=timeout or SESSION_TIMEOUT_S,
             strip_prose=strip_prose,
         )
@@ -190,13 +186,12 @@ def _session(
     program: Path,
     walls: Sandbox | None,
     redact: Redactor,
-    api_key: str,
     timeout: float,
     strip_prose: bool = False,
 ) -> None:
     """Serve ``backend`` on loopback, run ``claude`` against it, write the trace as it goes."""
     from tracer.agent.processes import run_command
-    from tracer.claude_code.server import WireServer
+    from tracer.claude_code.server import WireServer, session_token
 
     config = dirs.root / "claude-config"
     config.mkdir()
@@ -204,7 +199,8 @@ def _session(
     capture = Capture(dirs.root / "wire.jsonl", redact, on_pair=live.update)
     done, stopped = None, None
     try:
-        with WireServer(backend, capture) as server, Interrupts() as interrupts:
+        token = session_token()  # claude's key: the only one the server takes
+        with WireServer(backend, capture, token) as server, Interrupts() as interrupts:
             argv = claude_argv(
                 Path(shutil.which(str(program)) or program).resolve(),
                 prompt,
@@ -213,7 +209,7 @@ def _session(
                 denied=denied,
                 max_turns=max_turns,
             )
-            env = claude_environ(dirs.workspace, config, server.url, api_key)
+            env = claude_environ(dirs.workspace, config, server.url, token)
             with walled(argv, dirs.workspace, config, walls, program) as (full, fds):
                 # A stop signal kills claude's whole process group here (run_command's finally).
                 done = run_command(full, cwd=dirs.workspace, env=env, timeout=timeout, pass_fds=fds)

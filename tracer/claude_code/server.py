@@ -15,7 +15,9 @@ Scripted faults are played for real on the socket: a stream the transport cuts
 from __future__ import annotations
 
 import contextlib
+import hmac
 import http.server
+import secrets
 import socket
 import threading
 from collections.abc import Callable
@@ -35,6 +37,10 @@ from tracer.claude_code.side import (
 from tracer.importers.sse import accumulate
 from tracer.importers.sse import sse_events as parse_sse
 
+UNAUTHORISED = {
+    "type": "error",
+    "error": {"type": "authentication_error", "message": "not this session's key"},
+}
 #: How long closing waits for the exchanges still being written down.
 SETTLE_S = 10.0
 #: The largest request body read (Claude Code's longest sessions stay far below it).
@@ -106,12 +112,22 @@ def _unstreamed(response: httpx2.Response) -> httpx2.Response:
     return httpx2.Response(200, headers={"content-type": "application/json"}, json=message)
 
 
-class WireServer:
-    """The loopback server: ``url`` is what ``ANTHROPIC_BASE_URL`` is set to."""
+def session_token() -> str:
+    """The key ``claude`` is given for one session: the only key the server takes."""
+    return "tracer-" + secrets.token_hex(16)
 
-    def __init__(self, backend: Backend, capture: Capture) -> None:
+
+class WireServer:
+    """The loopback server: ``url`` is what ``ANTHROPIC_BASE_URL`` is set to.
+
+    With a ``token``, a request that does not carry it (as ``x-api-key`` or a bearer
+    ``authorization``) gets a 401 and goes nowhere: any local user can reach a loopback port,
+    and the proxy would otherwise spend the user's key on their behalf."""
+
+    def __init__(self, backend: Backend, capture: Capture, token: str | None = None) -> None:
         self.backend = backend
         self.capture = capture
+        self.token = token
         handler = _handler(self)
         self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
@@ -152,6 +168,10 @@ def _handler(server: WireServer) -> Callable[..., http.server.BaseHTTPRequestHan
 
         def _serve(self) -> None:
             exchange = Exchange(self.command, self.path, dict(self.headers), self._body())
+            if not self._authorised():
+                refused = httpx2.Response(401, json=UNAUTHORISED)
+                self._relay(refused, Exchange(self.command, self.path, {}, b""))
+                return  # not captured: it is not the session's
             server.capture.begin()
             try:
                 response = server.backend.answer(exchange)
@@ -167,6 +187,14 @@ def _handler(server: WireServer) -> Callable[..., http.server.BaseHTTPRequestHan
             finally:
                 response.close()
                 server.capture.add(exchange)
+
+        def _authorised(self) -> bool:
+            if server.token is None:
+                return True
+            key = self.headers.get("x-api-key") or ""
+            bearer = self.headers.get("authorization") or ""
+            given = key or bearer.removeprefix("Bearer ").strip()
+            return hmac.compare_digest(given.encode(), server.token.encode())
 
         def _body(self) -> bytes:
             length = int(self.headers.get("content-length") or 0)
