@@ -35,6 +35,7 @@ from tracer.claude_code.launch import (
 )
 from tracer.claude_code.live import LiveTrace, claude_ending, no_loop_error
 from tracer.claude_code.prose import strip_lines, strip_trace
+from tracer.claude_code.resume import plant
 from tracer.claude_code.transcript import keep_saved_outputs, keep_transcript
 from tracer.errors import UserError
 from tracer.interrupts import Interrupts, SessionInterrupted
@@ -172,6 +173,52 @@ def record_prompt_claude_code(
     return output
 
 
+def record_resumed_claude_code(
+    scenario: Scenario,
+    records: list[dict[str, Any]],
+    output: Path,
+    *,
+    prompt: str = "go on",
+    claude: str | Path | None = None,
+    timeout: float | None = None,
+) -> Path:
+    """Resume the session ``records`` (a transcript, damaged as a fault damages it) in the
+    scenario's workspace with ``prompt``; the scenario's responses answer what it sends next."""
+    from tracer.agent.scripted import ScriptedTransport
+    from tracer.claude_code.server import ScriptedBackend
+
+    program = find_claude(claude)
+    version = _checked_version(program)
+    walls = _walls(scenario.sandbox)
+    redact = Redactor.from_environ()
+    dirs = SessionDirs.create()
+    try:
+        prepare_workspace(scenario, dirs, sandbox=walls, redact=redact)
+        source = {
+            "path": f"{scenario.name} resumed in claude {version}",
+            "version": version,
+            "claude_code": {"scenario": scenario.name, "resumed": True},
+        }
+        _session(
+            dirs,
+            ScriptedBackend(ScriptedTransport(scenario.responses, seed=scenario.name)),
+            output,
+            source,
+            prompt=prompt,
+            model=scenario.model,
+            allowed=scenario_rules(scenario, dirs.workspace),
+            denied=list(scenario.deny),
+            program=program,
+            walls=walls,
+            redact=redact,
+            timeout=timeout or SESSION_TIMEOUT_S,
+            resume=records,
+        )
+    finally:
+        dirs.cleanup()
+    return output
+
+
 def _session(
     dirs: SessionDirs,
     backend: Any,
@@ -188,13 +235,16 @@ def _session(
     redact: Redactor,
     timeout: float,
     strip_prose: bool = False,
+    resume: list[dict[str, Any]] | None = None,
 ) -> None:
-    """Serve ``backend`` on loopback, run ``claude`` against it, write the trace as it goes."""
+    """Serve ``backend`` on loopback, run ``claude`` against it, write the trace as it goes
+    (with ``resume``, the transcript records it resumes: :mod:`.resume`)."""
     from tracer.agent.processes import run_command
     from tracer.claude_code.server import WireServer, session_token
 
     config = dirs.root / "claude-config"
     config.mkdir()
+    resumed = plant(config, dirs.workspace, resume) if resume else None
     live = LiveTrace(output, source)
     capture = Capture(dirs.root / "wire.jsonl", redact, on_pair=live.update)
     done, stopped = None, None
@@ -208,7 +258,7 @@ def _session(
                 allowed=allowed,
                 denied=denied,
                 max_turns=max_turns,
-            )
+            ) + (["--resume", resumed] if resumed else [])
             env = claude_environ(dirs.workspace, config, server.url, token)
             with walled(argv, dirs.workspace, config, walls, program) as (full, fds):
                 # A stop signal kills claude's whole process group here (run_command's finally).
