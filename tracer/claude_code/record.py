@@ -6,7 +6,7 @@ The scenario's workspace is prepared as tracer's own recorder prepares it
 ``--allowedTools`` (:mod:`.launch`), and every exchange becomes the trace as it happens
 (:mod:`.live`). Claude Code's own transcript, from its scratch config folder, is kept beside the
 trace (``NAME.claude-code.jsonl``) so that ``tracer import claude-code`` of it can be held
-against the wire.
+against the wire. The session itself, the same for every mode, is :mod:`.session`.
 
 One rule is added to the scenario's: Claude Code checks the paths a Bash command writes on top
 of the command's own rule (``src/tools/BashTool/pathValidation.ts``: a write in the working
@@ -17,40 +17,29 @@ workspace"; it is added only when the scenario allows some ``Bash(…)`` rule.
 
 from __future__ import annotations
 
-import functools
-import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
-from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbox, find_sandbox
-from tracer.claude_code.capture import Capture
-from tracer.claude_code.launch import (
-    claude_argv,
-    claude_environ,
-    claude_version,
-    find_claude,
-    version_warning,
-    walled,
+from tracer.claude_code.launch import find_claude
+from tracer.claude_code.session import (
+    SESSION_TIMEOUT_S,
+    checked_version,
+    run_session,
+    transcript_path,
+    walls_for,
 )
-from tracer.claude_code.live import LiveTrace, claude_ending, no_loop_error
-from tracer.claude_code.prose import strip_lines, strip_trace
-from tracer.claude_code.resume import plant
-from tracer.claude_code.transcript import keep_saved_outputs, keep_transcript
 from tracer.errors import UserError
-from tracer.interrupts import Interrupts, SessionInterrupted
 from tracer.scenario import Scenario
 from tracer.trace.redact import Redactor
 from tracer.workspace import SessionDirs, copy_source, prepare_workspace, refuse_source
 
-#: The longest a whole Claude Code session may run (a scripted one takes seconds).
-SESSION_TIMEOUT_S = 600.0
-
-
-def transcript_path(output: Path) -> Path:
-    """Where Claude Code's own transcript is kept: ``NAME.claude-code.jsonl`` beside the trace."""
-    stem = output.name.removesuffix(".jsonl").removesuffix(".trace")
-    return output.with_name(f"{stem}.claude-code.jsonl")
+__all__ = [
+    "record_prompt_claude_code",
+    "record_resumed_claude_code",
+    "record_scenario_claude_code",
+    "scenario_rules",
+    "transcript_path",
+]
 
 
 def scenario_rules(scenario: Scenario, workspace: Path) -> list[str]:
@@ -77,8 +66,8 @@ def record_scenario_claude_code(
     from tracer.claude_code.server import ScriptedBackend
 
     program = find_claude(claude)
-    version = _checked_version(program)
-    walls = _walls(scenario.sandbox if sandbox is None else sandbox)
+    version = checked_version(program)
+    walls = walls_for(scenario.sandbox if sandbox is None else sandbox)
     redact = Redactor.from_environ()
     dirs = SessionDirs.create()
     try:
@@ -91,7 +80,7 @@ def record_scenario_claude_code(
             "version": version,
             "claude_code": {"scenario": scenario.name, "transcript": transcript_path(output).name},
         }
-        _session(
+        run_session(
             dirs,
             ScriptedBackend(transport),
             output,
@@ -138,8 +127,8 @@ def record_prompt_claude_code(
         raise UserError("tracer record --claude-code --prompt needs ANTHROPIC_API_KEY")
     source_dir = refuse_source(workspace_from, i_know=i_know) if workspace_from else None
     program = find_claude(claude)
-    version = _checked_version(program)
-    walls = _walls(sandbox)
+    version = checked_version(program)
+    walls = walls_for(sandbox)
     redact = Redactor.from_environ(api_key=api_key)
     upstream = os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_UPSTREAM
     backend = ProxyBackend(upstream, api_key)
@@ -152,7 +141,7 @@ def record_prompt_claude_code(
             "version": version,
             "claude_code": {"prompt": True, "transcript": transcript_path(output).name},
         }
-        _session(
+        run_session(
             dirs,
             backend,
             output,
@@ -188,8 +177,8 @@ def record_resumed_claude_code(
     from tracer.claude_code.server import ScriptedBackend
 
     program = find_claude(claude)
-    version = _checked_version(program)
-    walls = _walls(scenario.sandbox)
+    version = checked_version(program)
+    walls = walls_for(scenario.sandbox)
     redact = Redactor.from_environ()
     dirs = SessionDirs.create()
     try:
@@ -199,7 +188,7 @@ def record_resumed_claude_code(
             "version": version,
             "claude_code": {"scenario": scenario.name, "resumed": True},
         }
-        _session(
+        run_session(
             dirs,
             ScriptedBackend(ScriptedTransport(scenario.responses, seed=scenario.name)),
             output,
@@ -217,103 +206,3 @@ def record_resumed_claude_code(
     finally:
         dirs.cleanup()
     return output
-
-
-def _session(
-    dirs: SessionDirs,
-    backend: Any,
-    output: Path,
-    source: dict[str, Any],
-    *,
-    prompt: str,
-    model: str | None,
-    allowed: list[str],
-    denied: list[str],
-    max_turns: int | None = None,
-    program: Path,
-    walls: Sandbox | None,
-    redact: Redactor,
-    timeout: float,
-    strip_prose: bool = False,
-    resume: list[dict[str, Any]] | None = None,
-) -> None:
-    """Serve ``backend`` on loopback, run ``claude`` against it, write the trace as it goes
-    (with ``resume``, the transcript records it resumes: :mod:`.resume`)."""
-    from tracer.agent.processes import run_command
-    from tracer.claude_code.server import WireServer, session_token
-
-    config = dirs.root / "claude-config"
-    config.mkdir()
-    resumed = plant(config, dirs.workspace, resume) if resume else None
-    live = LiveTrace(output, source)
-    capture = Capture(dirs.root / "wire.jsonl", redact, on_pair=live.update)
-    done, stopped = None, None
-    try:
-        token = session_token()  # claude's key: the only one the server takes
-        with WireServer(backend, capture, token) as server, Interrupts() as interrupts:
-            argv = claude_argv(
-                Path(shutil.which(str(program)) or program).resolve(),
-                prompt,
-                model=model,
-                allowed=allowed,
-                denied=denied,
-                max_turns=max_turns,
-            ) + (["--resume", resumed] if resumed else [])
-            env = claude_environ(dirs.workspace, config, server.url, token)
-            with walled(argv, dirs.workspace, config, walls, program) as (full, fds):
-                # A stop signal kills claude's whole process group here (run_command's finally).
-                done = run_command(full, cwd=dirs.workspace, env=env, timeout=timeout, pass_fds=fds)
-            interrupts.raise_if_received()
-    except SessionInterrupted as stop:
-        stopped = stop
-    finally:
-        capture.close()
-        cut = (
-            f"recording stopped by {stopped.name}: claude was killed"
-            if stopped
-            else f"claude still ran after {timeout:g} s and was killed"
-            if done is not None and done.timed_out
-            else None
-        )
-        requests = live.close(
-            capture.pairs, ending=claude_ending(done.stdout) if done else None, cut=cut
-        )
-    kept = keep_transcript(config, transcript_path(output), redact)
-    if strip_prose:
-        if output.exists():
-            strip_trace(output)
-        if kept is not None:
-            strip_lines(kept)
-    saved = transcript_path(output).with_suffix(".tool-results")
-    shutil.rmtree(saved, ignore_errors=True)  # a recording made again: only this run's files
-    keep_saved_outputs(config, saved, redact)
-    if stopped is not None:
-        raise stopped
-    if requests == 0 and done is not None:
-        output.unlink(missing_ok=True)
-        raise no_loop_error(redact((done.stderr or done.stdout).decode("utf-8", "replace")))
-    if cut:
-        print(f"tracer: note: {cut}", file=sys.stderr)
-
-
-@functools.cache  # said once, however many scenarios --all plays
-def _checked_version(program: Path) -> str:
-    version = claude_version(program)
-    if warning := version_warning(version):
-        print(warning, file=sys.stderr)
-    return version or "unknown"
-
-
-def _walls(wanted: bool | None) -> Sandbox | None:
-    if wanted is False:
-        _note_once(NO_SANDBOX_CHOSEN_NOTE)
-        return None
-    walls = find_sandbox(True)
-    if walls is None:
-        _note_once(NO_SANDBOX_NOTE)
-    return walls
-
-
-@functools.cache  # said once, however many scenarios --all plays
-def _note_once(note: str) -> None:
-    print(f"tracer: note: {note}", file=sys.stderr)
