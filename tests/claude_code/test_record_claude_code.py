@@ -144,6 +144,7 @@ def test_the_transcript_imports_to_the_same_results_as_the_wire(
     assert transcript.terminal.reason == wire.terminal.reason == "completed"
 
 
+@pytest.mark.slow  # the stripping itself is tested offline (test_prose.py)
 def test_strip_prose_keeps_no_text_of_claude_codes_own(tmp_path: Path) -> None:
     from tracer.claude_code.prose import is_marked
 
@@ -165,6 +166,7 @@ def test_strip_prose_keeps_no_text_of_claude_codes_own(tmp_path: Path) -> None:
     assert run.results()[0]["content"] == "(Bash completed with no output)"
 
 
+@pytest.mark.slow  # the trace's side is tested offline (test_wire_server.py)
 def test_claude_code_sends_a_cut_stream_again_and_finishes(tmp_path: Path) -> None:
     """A 529, then a stream cut midway: 2.1.88 retries, then sends the same request without
     streaming, and the session finishes; the trace shows one request with its three attempts."""

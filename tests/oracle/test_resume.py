@@ -3,7 +3,7 @@ transcript (``claude -p "go on" --resume ID``): a scenario cannot script a loop 
 real one, but 2.1.88 rebuilds its history from the transcript, so a transcript of a real run,
 damaged as the fault damages the history, shows what 2.1.88 sends for it. What it sends is
 checked here, and listed in ``chapters/ch12/differences.yaml`` against what tracer's fault
-scenarios show (the live loop). Fault 03 runs by default; 01 and 02 are slow."""
+scenarios show (the live loop). Each resume is a slow test; the damage is checked offline."""
 
 from __future__ import annotations
 
@@ -78,16 +78,9 @@ def _check(name: str, messages: list[dict[str, Any]]) -> None:
     assert f"{name} resume" in listed()
 
 
-def test_a_result_without_its_id_resumed(tmp_path: Path) -> None:
-    name = "faults/03-malformed-result"
-    _check(name, _resumed(name, tmp_path))
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "name", ["faults/01-result-not-returned", "faults/02-tool-use-id-mismatch"]
-)
-def test_a_dropped_or_changed_result_resumed(name: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", sorted(RESUMES))
+def test_a_damaged_result_resumed(name: str, tmp_path: Path) -> None:
     _check(name, _resumed(name, tmp_path))
 
 
