@@ -230,3 +230,23 @@ def test_a_broken_stream_sent_again_unstreamed_is_one_turn(tmp_path: Path) -> No
     assert attempts[1][0] == 200 and attempts[1][1].startswith("RemoteProtocolError")
     assert [e.kind for e in events].count("request") == 1
     assert events[-1].kind == "terminal" and events[-1].reason == "completed"
+
+
+def test_a_stream_cut_and_never_sent_again_ends_the_loop_saying_so(tmp_path: Path) -> None:
+    capture = Capture(tmp_path / "wire.jsonl", Redactor.from_environ({}))
+    faulty = ScriptedResponse(SCRIPT[1].blocks, faults=[{"cut_after": 5}])
+    body = {"model": "m", "max_tokens": 10, "stream": True, "tools": [TOOL]}
+    body["messages"] = [{"role": "user", "content": "x"}]
+    backend = ScriptedBackend(ScriptedTransport([faulty], seed="t"))
+    with WireServer(backend, capture) as server, httpx2.Client(base_url=server.url) as client:
+        with (
+            client.stream("POST", "/v1/messages", json=body) as response,
+            pytest.raises(httpx2.RemoteProtocolError),
+        ):
+            b"".join(response.iter_bytes())
+        assert capture.settle(10)
+    trace = tmp_path / "cut.trace.jsonl"
+    LiveTrace(trace, {"path": "test"}).close(capture.pairs)
+    end = list(TraceReader(trace))[-1]
+    assert end.reason == "model_error"  # a partial stream is no answer, though it parses
+    assert end.error.startswith("HTTP 200: RemoteProtocolError")

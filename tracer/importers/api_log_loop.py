@@ -114,7 +114,8 @@ def emit_log(
         report.count("model calls")
         b.at(epoch_of(response.get("timestamp")))
         if message is None or _failed(response):
-            b.end("model_error", f"HTTP {response.get('status_code')}: no message in the log")
+            status, cut = _failure(response)
+            b.end("model_error", f"HTTP {status}: {cut or 'no message in the log'}")
             pending = None
             continue
         assistant = wire.messages_for(
