@@ -138,6 +138,24 @@ def register(sub: Any) -> None:
             metavar="SIZE",
             help=f"{what} (default {shown(default)}; K, M or G)",
         )
+    rec.add_argument(
+        "--claude-code",
+        action="store_true",
+        help="record the real Claude Code instead of tracer's loop: a --scenario played to it "
+        "offline, a --prompt through a loopback proxy to the real API, or --all",
+    )
+    rec.add_argument(
+        "--claude",
+        metavar="PATH",
+        help="with --claude-code: the claude program (default: $TRACER_CLAUDE, else claude on "
+        "PATH)",
+    )
+    rec.add_argument(
+        "--strip-prose",
+        action="store_true",
+        help="with --claude-code: keep Claude Code's own text (system prompt, tool descriptions, "
+        "system reminders) only as its size and sha256, as the bundled recordings do",
+    )
     rec.set_defaults(func=_record)
 
 
@@ -180,6 +198,13 @@ def _record_one(args: argparse.Namespace) -> int:
     from tracer.record import record_prompt, record_scenario
     from tracer.scenario import load_scenario
 
+    if args.claude_code:
+        from tracer.claude_code.cli import record_claude_code
+
+        return record_claude_code(args, _scenario_path, _ending)
+    if args.claude is not None or args.strip_prose:
+        flag = "--claude PATH" if args.claude is not None else "--strip-prose"
+        raise UserError(f"{flag} goes with --claude-code")
     totals = Totals(args.max_memory, args.max_tmp, args.max_workspace)
     walls = {"sandbox": args.sandbox, "allow_network": args.allow_network, "totals": totals}
     if args.all:

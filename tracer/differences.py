@@ -46,7 +46,10 @@ def load_differences(path: Path) -> tuple[Difference, ...]:
     out: list[Difference] = []
     for i, node in enumerate(c.sequence(top, "differences", "differences.yaml")):
         where = f"differences[{i}]"
-        m = c.mapping(node, where, {"id", "stage", "tracer", "claude_code", "why"}, {"scenarios"})
+        # ``cases`` are the differential suite's (tests/oracle/): read there, not here.
+        m = c.mapping(
+            node, where, {"id", "stage", "tracer", "claude_code", "why"}, {"scenarios", "cases"}
+        )
         scenarios = m.get("scenarios") or []
         if not isinstance(scenarios, list) or not all(isinstance(s, str) for s in scenarios):
             raise c.fail(f"{where}.scenarios", "must be a list of scenario names", m, "scenarios")

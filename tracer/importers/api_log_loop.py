@@ -94,15 +94,16 @@ def emit_log(
         total += 1
         exact += encoded == encode_body(body)
         earlier = failed_before.get(line, [])
-        for number, status in enumerate(
-            [*earlier, response.get("status_code")] if earlier else [], start=1
+        for number, failure in enumerate(
+            [*earlier, _failure(response)] if earlier else [], start=1
         ):
+            status, error = failure
             b._emit(
                 HttpAttempt,
                 request_index=b.request_index,
                 attempt=number,
                 status=status,
-                error=f"HTTP {status}" if status != 200 else None,
+                error=error or (f"HTTP {status}" if status != 200 else None),
             )
         message = parse_response(response)
         if message is not None and not (
@@ -112,8 +113,9 @@ def emit_log(
             message = None  # a response whose blocks cannot be read: no message
         report.count("model calls")
         b.at(epoch_of(response.get("timestamp")))
-        if message is None or response.get("status_code", 200) != 200:
-            b.end("model_error", f"HTTP {response.get('status_code')}: no message in the log")
+        if message is None or _failed(response):
+            status, cut = _failure(response)
+            b.end("model_error", f"HTTP {status}: {cut or 'no message in the log'}")
             pending = None
             continue
         assistant = wire.messages_for(
@@ -148,24 +150,50 @@ def emit_log(
 
 def _retries(
     mains: list[tuple[int, dict[str, Any], dict[str, Any]]],
-) -> tuple[set[int], dict[int, list[Any]]]:
-    """Failed calls sent again with the same body are attempts of one request, not turns.
+) -> tuple[set[int], dict[int, list[tuple[Any, str | None]]]]:
+    """Failed calls sent again with the same body (``stream`` aside) are attempts of one
+    request, not turns.
 
     Returns the lines of those failed attempts, and for each request that followed them the
-    statuses they got.
+    statuses they got (and what went wrong where the status does not say: a cut stream).
     """
     retried: set[int] = set()
-    before: dict[int, list[Any]] = {}
-    carry: list[Any] = []
+    before: dict[int, list[tuple[Any, str | None]]] = {}
+    carry: list[tuple[Any, str | None]] = []
     for (line, req, resp), nxt in zip(mains, [*mains[1:], None], strict=True):
-        failed = resp.get("status_code", 200) != 200 or parse_response(resp) is None
-        if failed and nxt is not None and nxt[1]["body"] == req["body"]:
-            carry.append(resp.get("status_code"))
+        failed = _failed(resp)
+        if failed and nxt is not None and _same_request(nxt[1]["body"], req["body"]):
+            carry.append(_failure(resp))
             retried.add(line)
             continue
         if carry:
             before[line], carry = carry, []
     return retried, before
+
+
+def _failure(response: dict[str, Any]) -> tuple[Any, str | None]:
+    """An attempt's status, and what went wrong when the status does not say it (a cut)."""
+    error = response.get("error")
+    return response.get("status_code"), str(error) if error else None
+
+
+def _failed(response: dict[str, Any]) -> bool:
+    """No whole answer: an HTTP error, nothing readable, or a stream the recorder saw cut
+    (``error``, which ``tracer record --claude-code`` writes; a partial stream still parses)."""
+    return (
+        response.get("status_code", 200) != 200
+        or bool(response.get("error"))
+        or parse_response(response) is None
+    )
+
+
+def _same_request(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same request sent again: 2.1.88 answers a broken stream by sending it once more
+    without ``stream`` (``executeNonStreamingRequest`` in ``src/services/api/claude.ts``), which
+    is an attempt, not a turn."""
+    return {k: v for k, v in a.items() if k != "stream"} == {
+        k: v for k, v in b.items() if k != "stream"
+    }
 
 
 def _tool_phase(
