@@ -108,7 +108,7 @@ def test_a_link_that_stays_inside_still_works(places: tuple[ToolContext, Path]) 
     ctx, _ = places
     (ctx.workspace / "alias").symlink_to(ctx.workspace / "d")
     (ctx.workspace / "rel").symlink_to("d/note.txt")
-    assert ReadTool().call({"file_path": "alias/note.txt"}, ctx)["file"]["content"] == "inside"
-    assert ReadTool().call({"file_path": "rel"}, ctx)["file"]["content"] == "inside"
+    assert ReadTool().call({"file_path": "alias/note.txt"}, ctx)["file"]["content"] == "inside\n"
+    assert ReadTool().call({"file_path": "rel"}, ctx)["file"]["content"] == "inside\n"
     WriteTool().call({"file_path": "alias/made.txt", "content": "y"}, ctx)
     assert (ctx.workspace / "d" / "made.txt").read_text() == "y"

@@ -190,17 +190,33 @@ def test_search_with_no_match_says_so() -> None:
 
 
 def test_autoplay_steps_forward_and_stops_at_the_end() -> None:
-    app = make_app(step=24)  # a dozen steps to go: time to see it play on a loaded machine
+    app = make_app(step=24)
+    ticks: list[Any] = []
+
+    class Timer:  # the test is the clock: each tick is one the test gives, never a race
+        def stop(self) -> None:
+            ticks.append("stopped")
+
+    def set_interval(interval: float, callback: Any) -> Timer:
+        ticks.append(interval)
+        ticks.append(callback)
+        return Timer()
 
     async def script(pilot: Any) -> None:
+        app.replay.autoplay._set_interval = set_interval
         await pilot.press("+", "+", "+")  # as fast as it goes
         assert app.replay.autoplay.speed == len(SPEEDS) - 1
         await pilot.press("a")
         assert app.replay.autoplay.playing
+        assert ticks[0] == 1 / 16
         assert "autoplay 16 steps/s" in visible_text(app, "#position")
-        while app.replay.autoplay.playing:
-            await pilot.pause(0.05)
-        assert app.replay.step == 35
+        tick = ticks[1]
+        for _ in range(100):  # bounded: a dozen steps to go
+            if not app.replay.autoplay.playing:
+                break
+            tick()
+            await pilot.pause()
+        assert app.replay.step == 35 and ticks[-1] == "stopped"
         await pilot.pause()
         assert "autoplay" not in visible_text(app, "#position")
         await pilot.press("-")

@@ -208,6 +208,9 @@ def test_doctor_without_findings_opens_at_step_1_and_says_so() -> None:
     app = make_app(MAIN_TRACE, doctor=True)
 
     async def script(pilot: Any) -> None:
+        # The check may finish after the first frame (a worker): wait for it, not for a clock.
+        await app.workers.wait_for_complete()
+        await pilot.pause()
         assert app.replay.step == 0
         assert "doctor: no findings" in notifications(app)
         assert not app.query_one(FindingsPanel).display

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tracer import __version__
-from tracer.export.html.page import _fill, _sha256, asset, script_json
+from tracer.export.html.page import asset, csp_hash, fill_slots, script_json
 from tracer.export.html.tour_payload import tour_data
 from tracer.export.html.tour_words import tour_page_words
 from tracer.export.whole_file import write_whole
@@ -36,8 +36,8 @@ def tour_html(data: dict[str, Any], lang: str = "en") -> str:
     data = {**data, "words": {**data["words"], **words}}
     style = asset("page.css") + "\n" + asset("tour.css")
     script = asset("tour.js")
-    csp = f"default-src 'none'; style-src {_sha256(style)}; script-src {_sha256(script)}"
-    return _fill(
+    csp = f"default-src 'none'; style-src {csp_hash(style)}; script-src {csp_hash(script)}"
+    return fill_slots(
         asset("tour.html"),
         {
             "lang": "zh-Hans" if lang == "zh" else "en",
