@@ -18,9 +18,12 @@ The figures:
    Grep's cost on an ordinary workspace of 200 files (the child process it starts).
 5. The price of redaction by value: writing ``--events`` events with seven secrets known, divided
    by writing them with none (target: ≤ 1.5).
+6. The sandbox's price per Bash call: the best bwrap run divided by the best bare one, the two
+   alternated (target: ≤ 5; issue 31 put bwrap under the session's own uid, with ``setpriv``,
+   and a memory cgroup beside the pids one).
 
 Run: ``python bench/hardening.py [--events 20000] [--repeat 5] [--output-mb 1024]``; the last
-line printed is the redaction ratio.
+line printed is the sandbox's cost ratio.
 """
 
 from __future__ import annotations
@@ -171,13 +174,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         print(f"setsid sleep 1000 & sleep 1: {_escape_seconds(folder):.2f} s (target: about 1 s)")
+        costs: dict[str, float | None] = {}
         for kind, label in (
             ("bare", "bare"),
             ("limits", "under the limits (prlimit, and a pids cgroup where one can be made)"),
             ("unshare", "bare unshare (the old fallback)"),
-            ("bwrap", "in the bwrap sandbox"),
+            ("bwrap", "in the bwrap sandbox (as root: bwrap itself as the session's uid)"),
         ):
-            ms = _command_ms(folder, kind, args.repeat)
+            ms = costs[kind] = _command_ms(folder, kind, args.repeat)
             shown = "not available here" if ms is None else f"{ms:.1f} ms"
             print(f"Bash 'true' {label}: {shown}")
         small, big = _output_run(max(args.output_mb // 10, 1)), _output_run(args.output_mb)
@@ -200,6 +204,20 @@ def main() -> None:
             secret = min(secret, _write_seconds(folder, Redactor(SECRETS), args.events))
     print(f"writing {args.events} events: {plain * 1000:.0f} ms plain, {secret * 1000:.0f} ms")
     print(f"redaction overhead ratio {secret / plain:.2f} (target <= 1.5)")
+    if costs["bwrap"] is None:
+        print("sandbox cost ratio: not available here (no bwrap sandbox)")
+        return
+    # Alternated, keeping the best of each, so that a busy moment hits neither alone (measured
+    # one after the other, the two figures above can be seconds apart on a shared machine).
+    with tempfile.TemporaryDirectory() as tmp:
+        bare = walled = float("inf")
+        for _ in range(max(args.repeat, 3)):
+            bare = min(bare, _command_ms(Path(tmp), "bare", 1) or bare)
+            walled = min(walled, _command_ms(Path(tmp), "bwrap", 1) or walled)
+    print(
+        f"sandbox cost ratio {walled / bare:.2f}: a Bash call in the sandbox ({walled:.1f} ms) "
+        f"over a bare one ({bare:.1f} ms), alternated (target <= 5)"
+    )
 
 
 if __name__ == "__main__":

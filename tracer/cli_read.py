@@ -93,10 +93,9 @@ def _validate(args: argparse.Namespace) -> int:
     for problem in problems:
         print(printable(problem))
     if problems:
-        print(
-            printable(f"{args.trace}: {len(problems)} problem(s) in {count} events"),
-            file=sys.stderr,
-        )
+        stopped = problems[-1].endswith("not checked")
+        found = f"{len(problems) - 1}+" if stopped else str(len(problems))
+        print(printable(f"{args.trace}: {found} problem(s) in {count} events"), file=sys.stderr)
         return 1
     print(printable(f"{args.trace}: valid ({count} events)"))
     return 0

@@ -197,11 +197,36 @@ def _faults(c: ScenarioChecker, top: YamlMap) -> Faults:
     return Faults(
         drop_tool_result=c.strings(f, "drop_tool_result", "faults"),
         rewrite_tool_use_id=plain(c.text_map(f, "rewrite_tool_use_id", "faults", default={})),
-        malform_block=plain(c.get(f, "malform_block", dict, "faults", default={})),
+        malform_block=_malform_block(c, f),
         force_follow_up=c.get(f, "force_follow_up", bool, "faults", default=False),
         feedback_first=c.get(f, "feedback_first", bool, "faults", default=False),
         send_unpatched=c.get(f, "send_unpatched", bool, "faults", default=False),
     )
+
+
+def _malform_block(c: ScenarioChecker, f: YamlMap) -> dict[str, dict[str, Any]]:
+    """``faults.malform_block``: tool_use id (or ``all``) → ``{remove: [fields], set: {field:
+    value}}``, every shape checked here so that a wrong one is a line, not a traceback."""
+    blocks = f.get("malform_block", {})
+    if not isinstance(blocks, dict):
+        raise c.fail(
+            "faults.malform_block must be a mapping (tool_use id or all: {remove, set})",
+            f,
+            "malform_block",
+        )
+    out: dict[str, dict[str, Any]] = {}
+    for tool_use_id, spec in blocks.items():
+        where = f"faults.malform_block.{tool_use_id}"
+        if not isinstance(tool_use_id, str):
+            raise c.fail(
+                "faults.malform_block must map tool_use ids to a mapping", f, "malform_block"
+            )
+        m = c.mapping(spec, where, {"remove", "set"}, blocks, tool_use_id)
+        sets = m.get("set", {})
+        if not isinstance(sets, dict) or not all(isinstance(name, str) for name in sets):
+            raise c.fail(f"{where}.set must be a mapping of field names to values", m, "set")
+        out[tool_use_id] = {"remove": c.strings(m, "remove", where), "set": plain(sets)}
+    return out
 
 
 def relative_inside(name: str) -> bool:

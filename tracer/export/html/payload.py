@@ -151,7 +151,13 @@ def _bodies(index: StepIndex) -> dict[int, Any]:
     if len(reader) > BODY_LINES:
         return {}
     events = (reader[i] for i in range(len(reader)) if reader.kind_of(i) in ("message", "request"))
-    bodies = [rebuilt.body for rebuilt in rebuild_requests(events)]
+    try:
+        bodies = [rebuilt.body for rebuilt in rebuild_requests(events)]
+    except (KeyError, IndexError, TypeError):
+        # A request points at a message the trace does not hold, or at a part its message does
+        # not have: show draws such a trace, and so does the page, without the rebuilt bodies
+        # (each step's own JSON is still there).
+        return {}
     return dict(zip(steps_of(index, "resending"), bodies, strict=False))
 
 
@@ -243,6 +249,10 @@ def build(
 ) -> Payload:
     """The data of the page for the trace at ``path`` (``links``: recording → page, for --all)."""
     reader = TraceReader(path)
+    for i in range(len(reader)):
+        # Every line decoded, as show decodes it (the reader keeps only the recent ones): the
+        # page reads some kinds only, and must refuse the trace show refuses, not draw it.
+        reader[i]
     index = StepIndex(reader)
     count = len(index)
     styles = Interner()
