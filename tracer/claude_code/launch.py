@@ -160,17 +160,37 @@ def walled(
     package = str(package_root(claude))
     extra = ["--ro-bind", package, package, "--bind", str(config), str(config)]
     program = seccomp.program() if shared.filtered else None
-    fd = None
+    fd = workspace_fd = None
+    who = None
+    if unprivileged.needed():
+        # As a Bash command's (Sandbox.launch): bwrap itself starts as the session's own uid,
+        # so claude's nobody is that uid on the host, never root; both folders it writes are
+        # handed to it first.
+        who = unprivileged.identity_for(workspace)
+        closed = unprivileged.closed_above(os.path.realpath(workspace), who)
+        if closed is not None:
+            raise UserError(
+                f"the workspace {workspace} lies under {closed}, which the sandbox's uid "
+                f"{who.uid} cannot cross; use a workspace under an open folder"
+            )
+        for folder in (workspace, config):
+            unprivileged.hand_over(folder, who)
+        workspace_fd = os.open(workspace, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     if program is not None:
         fd = os.memfd_create("tracer-seccomp", 0)
         os.write(fd, program)
         os.lseek(fd, 0, os.SEEK_SET)
     try:
-        wrapped = shared.wrap(argv, workspace, fd)
+        wrapped = shared.wrap(argv, workspace, fd, workspace_fd)
         at = wrapped.index("--chdir")
         wrapped = [*wrapped[:at], *extra, *wrapped[at:]]
+        if who is not None:
+            wrapped = unprivileged.as_user(wrapped, who)
+        passed = tuple(x for x in (fd, workspace_fd) if x is not None)
         with capped(claude_limited(wrapped)) as full:
-            yield full, (() if fd is None else (fd,))
+            yield full, passed
     finally:
+        if workspace_fd is not None:
+            os.close(workspace_fd)
         if fd is not None:
             os.close(fd)

@@ -62,6 +62,7 @@ def record_scenario_claude_code(
     """Play ``scenario`` to the real Claude Code; write its trace to ``output`` (with
     ``strip_prose``, Claude Code's own text kept only as its size and hash: :mod:`.prose`)."""
     from tracer.agent.api_rules import validate_request
+    from tracer.agent.script_clock import WallClock
     from tracer.agent.scripted import ScriptedTransport
     from tracer.claude_code.server import ScriptedBackend
 
@@ -72,8 +73,9 @@ def record_scenario_claude_code(
     dirs = SessionDirs.create()
     try:
         prepare_workspace(scenario, dirs, sandbox=walls, redact=redact)
+        # A real program waits on the other end of the socket: scripted silence is real silence.
         transport = ScriptedTransport(
-            scenario.responses, seed=scenario.name, validator=validate_request
+            scenario.responses, seed=scenario.name, validator=validate_request, clock=WallClock()
         )
         source = {
             "path": f"{scenario.name} (played to claude {version})",
@@ -173,6 +175,7 @@ def record_resumed_claude_code(
 ) -> Path:
     """Resume the session ``records`` (a transcript, damaged as a fault damages it) in the
     scenario's workspace with ``prompt``; the scenario's responses answer what it sends next."""
+    from tracer.agent.script_clock import WallClock
     from tracer.agent.scripted import ScriptedTransport
     from tracer.claude_code.server import ScriptedBackend
 
@@ -190,7 +193,9 @@ def record_resumed_claude_code(
         }
         run_session(
             dirs,
-            ScriptedBackend(ScriptedTransport(scenario.responses, seed=scenario.name)),
+            ScriptedBackend(
+                ScriptedTransport(scenario.responses, seed=scenario.name, clock=WallClock())
+            ),
             output,
             source,
             prompt=prompt,

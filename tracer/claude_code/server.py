@@ -34,8 +34,6 @@ from tracer.claude_code.side import (
     message_json,
     side_response,
 )
-from tracer.importers.sse import accumulate
-from tracer.importers.sse import sse_events as parse_sse
 
 UNAUTHORISED = {
     "type": "error",
@@ -80,8 +78,8 @@ class ScriptedBackend:
         )
         with self._lock:  # one script: the loop's requests take their answers in turn
             response = self.transport.handle_request(request)
-        if isinstance(body, dict) and not body.get("stream") and response.status_code == 200:
-            return _unstreamed(response)
+        # A request sent without stream (2.1.88's fallback after a broken stream) is answered
+        # by the transport itself with the scripted message, whole, as JSON.
         return response
 
     def _side(self, body: Any, size: int) -> httpx2.Response:
@@ -102,14 +100,6 @@ class ScriptedBackend:
             headers={"content-type": "application/json"},
             content=message_json(scripted, message_id, model, tokens),
         )
-
-
-def _unstreamed(response: httpx2.Response) -> httpx2.Response:
-    """A loop request sent without ``stream`` (2.1.88's fallback after a broken stream) gets the
-    same scripted message, whole, as JSON. A fault in the stream stays a fault."""
-    raw = b"".join(response.iter_bytes())
-    message = accumulate(parse_sse(raw.decode("utf-8", "replace")))
-    return httpx2.Response(200, headers={"content-type": "application/json"}, json=message)
 
 
 def session_token() -> str:
