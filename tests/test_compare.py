@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tracer.compare.align import Key, align, summarize
 from tracer.compare.keys import step_keys
-from tracer.compare.twins import TWINS, twin_of
-from tracer.paths import MAIN_RECORDING, RECORDINGS_DIR, resolve_trace
+from tracer.compare.twins import NO_TWIN, TWINS, no_twin, twin_of
+from tracer.paths import FAULTS_DIR, MAIN_RECORDING, RECORDINGS_DIR, resolve_trace
 from tracer.replay.steps import StepIndex
 from tracer.trace.reader import TraceReader
 
@@ -105,21 +107,70 @@ def test_bundled_faults_name_their_good_twin() -> None:
         found = twin_of(resolve_trace(fault))
         assert found is not None and found == RECORDINGS_DIR / f"{twin}.trace.jsonl", fault
     assert twin_of(MAIN_RECORDING) is None  # a good run has none
-    assert twin_of(resolve_trace("faults/02-tool-use-id-mismatch")) is None  # no bundled twin
+    assert twin_of(resolve_trace("faults/06-loop-not-ending-repeat")) is None  # explained
 
 
-def test_a_fault_and_its_twin_differ_only_from_the_broken_step_on() -> None:
-    """Fault 03 and its twin are one session seeded by two names, so their message uuids differ;
-    a request names its messages by uuid, and each is counted by first appearance, so the
-    requests before the broken block are equal and the block itself is the first difference."""
-    fault = resolve_trace("faults/03-malformed-result")
-    twin = twin_of(fault)
+def test_every_bundled_fault_has_a_twin_or_says_why_not() -> None:
+    faults = {f"faults/{p.stem}" for p in FAULTS_DIR.glob("*.yaml")}
+    assert faults == set(TWINS) | set(NO_TWIN) and not set(TWINS) & set(NO_TWIN)
+    line = no_twin("faults/06-loop-not-ending-repeat")
+    assert "\n" not in line and NO_TWIN["faults/06-loop-not-ending-repeat"] in line
+    assert line.endswith("name one: --beside B")
+
+
+#: Each fault's broken step, the stage its notes name: (turn, stage, how the twin's row differs).
+BROKEN = {
+    "faults/01-result-not-returned": (1, "wrapping", "only_b"),  # the push that never happened
+    "faults/02-tool-use-id-mismatch": (1, "mapping", "changed"),  # the id written wrong
+    "faults/03-malformed-result": (1, "mapping", "changed"),  # the block without tool_use_id
+    "faults/04-malformed-result-error-flag": (1, "mapping", "changed"),  # is_error removed
+    "faults/05-loop-not-ending": (2, "follow_up", "changed"),  # needsFollowUp kept true
+    "faults/07-max-turns": (1, "max_turns_check", "changed"),  # max_turns 2, not 5 (see below)
+    "faults/08-api-invariants": (1, "wrapping", "changed"),  # the feedback ahead of the result
+}
+
+
+def test_every_twin_is_checked_here() -> None:
+    assert set(BROKEN) == set(TWINS)
+
+
+@pytest.mark.parametrize("fault", sorted(BROKEN))
+def test_a_fault_and_its_twin_differ_only_from_the_broken_step_on(fault: str) -> None:
+    """A fault and its twin are one session seeded by two names, so their message uuids differ;
+    a request names its messages by uuid, and each is counted by first appearance, so the steps
+    before the broken one are equal and the broken one is the first difference."""
+    path = resolve_trace(fault)
+    twin = twin_of(path)
     assert twin is not None
-    rows = align(_keys_of(fault), _keys_of(twin))
+    rows = align(_keys_of(path), _keys_of(twin))
+    assert (rows[0].turn, rows[0].stage, rows[0].change) == (0, "session", "changed")  # names
+    first = next(n for n, r in enumerate(rows) if n and r.change != "same")
+    assert (rows[first].turn, rows[first].stage, rows[first].change) == BROKEN[fault]
+    assert first > 4  # the turn's request, response and tool run agree before it
+    assert all(r.a == r.b for r in rows[1:first])  # paired one to one, step n with step n
+
+
+@pytest.mark.parametrize("twin", sorted(TWINS.values()))
+def test_a_twin_is_a_good_run(twin: str) -> None:
+    """The doctor finds nothing in a twin: it is the run the fault breaks, not another fault."""
+    from tracer.replay.diagnose import diagnose
+
+    assert list(diagnose(RECORDINGS_DIR / f"{twin}.trace.jsonl").findings) == []
+
+
+def test_fault_07_and_its_twin_part_at_turn_2s_check() -> None:
+    """Fault 07's bug is a setting (max_turns 2): every check shows it, and the check of turn 1
+    passes in both runs; the runs part at turn 2's, where only the fault's loop stops."""
+    rows = align(_keys_of(resolve_trace("faults/07-max-turns")),
+                 _keys_of(RECORDINGS_DIR / "twins" / "07-enough-turns.trace.jsonl"))  # fmt: skip
     differ = [(r.turn, r.stage, r.change) for r in rows if r.change != "same"]
-    assert differ[0] == (0, "session", "changed")  # the scenario's name and title
-    assert differ[1] == (1, "mapping", "changed")  # the block without tool_use_id
-    assert (2, "response", "only_b") in differ  # the fault's request was refused: no answer
+    assert differ[:4] == [
+        (0, "session", "changed"),
+        (1, "max_turns_check", "changed"),
+        (2, "max_turns_check", "changed"),
+        (2, "terminal", "only_a"),  # the fault's loop ends here; the twin's goes on
+    ]
+    assert all(change == "only_b" for _turn, _stage, change in differ[4:])
 
 
 def test_the_alignment_imports_no_textual() -> None:

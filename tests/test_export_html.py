@@ -381,12 +381,13 @@ def test_beside_writes_one_page_of_two_runs_and_a_fault_finds_its_twin(
     out = tmp_path / "beside.html"
     assert main(["export", "faults/01-result-not-returned", "--beside", "--format", "html",
                  "-o", str(out)]) == 0  # fmt: skip
-    assert "beside" in capsys.readouterr().err and "01-main-walk" in out.read_text("utf-8")
+    written = out.read_text("utf-8")
+    assert "beside" in capsys.readouterr().err and "twins/01-status-and-diff" in written
     page = Page(out.read_text(encoding="utf-8"))
     blocks = {a.get("id"): text for a, text in page.scripts if a.get("type") == "application/json"}
     meta = json.loads(blocks["tracer-meta"])
     assert [side["name"] for side in meta["sides"]] == [
-        "faults/01-result-not-returned", "01-main-walk"
+        "faults/01-result-not-returned", "twins/01-status-and-diff"
     ]  # fmt: skip
     from tracer.export.html.beside import expand_rows
 
@@ -401,7 +402,7 @@ def test_beside_writes_one_page_of_two_runs_and_a_fault_finds_its_twin(
     assert finding["side"] == 0 and rows_a[finding["row"]] == finding["step"]
     assert {"a-chunk-0", "b-chunk-0"} <= set(blocks)
     for bad, said in (
-        (["faults/02-tool-use-id-mismatch", "--beside"], "no good twin"),
+        (["faults/06-loop-not-ending-repeat", "--beside"], "the loop is not broken"),
         (["01-main-walk", "--beside", "no-such"], "no such trace"),
         (["01-main-walk", "--beside", "01-main-walk", "--format", "md"], "--beside goes"),
     ):

@@ -132,7 +132,7 @@ def test_export_html_uses_the_page_files_the_wheel_carries(installed: Installed)
         "from importlib.resources import files; print(files('tracer.export.html')"
         ".joinpath('beside.js').read_text(encoding='utf-8'), end='')"
     )
-    assert script and script in beside and "01-main-walk" in beside
+    assert script and script in beside and "twins/01-status-and-diff" in beside
 
 
 def test_usage_errors_are_one_line(installed: Installed) -> None:

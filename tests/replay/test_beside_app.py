@@ -160,6 +160,7 @@ def test_the_same_trace_beside_itself_has_no_difference() -> None:
     ("args", "said"),
     [
         (["01-main-walk", "--beside"], "no good twin is bundled"),
+        (["faults/06-loop-not-ending-repeat", "--beside"], "the loop is not broken"),
         (["01-main-walk", "--beside", "{bad}"], "not a tracer trace"),
         (["01-main-walk", "--beside", "{missing}"], "no such file"),
         (["01-main-walk", "--beside", "05-max-turns", "--step", "3"], "--step goes with one"),

@@ -204,14 +204,14 @@ def _export_html(args: argparse.Namespace) -> int:
 
 
 def _export_beside(args: argparse.Namespace) -> int:
-    from tracer.compare.twins import twin_of
+    from tracer.compare.twins import no_twin, twin_of
     from tracer.errors import UserError
     from tracer.export.html.beside import export_beside
     from tracer.paths import resolve_trace
 
     other = resolve_trace(args.beside) if args.beside != TWIN else twin_of(args.trace)
     if other is None:
-        raise UserError(f"{args.trace}: no good twin is bundled for it; name one: --beside B")
+        raise UserError(no_twin(args.trace))
     for path in (args.trace, other):
         if not path.is_file():
             raise UserError(f"{path}: no such trace file")

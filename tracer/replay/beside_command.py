@@ -59,7 +59,7 @@ def make_beside_app(
     """
     from tracer.compare.align import align
     from tracer.compare.keys import step_keys
-    from tracer.compare.twins import twin_of
+    from tracer.compare.twins import no_twin, twin_of
     from tracer.paths import resolve_trace, short_name
     from tracer.printable import printable
     from tracer.replay.beside import Comparison
@@ -71,7 +71,7 @@ def make_beside_app(
     if b is None:
         twin = twin_of(path_a)
         if twin is None:
-            raise UserError(f"{a}: no good twin is bundled for it; name one: --beside B")
+            raise UserError(no_twin(a))
         path_b = twin
     else:
         path_b = resolve_trace(b)
