@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, get_args
 
+from tracer.trace.event_class import frozen_event
 from tracer.trace.event_code import compile_to_dict
 
 FORMAT = "tracer"
@@ -80,7 +81,7 @@ _TO_DICT: dict[type, Callable[[Any], dict[str, Any]]] = {}
 """``to_dict`` of event classes defined elsewhere (tests); those here get their own, below."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class Event:
     """Fields every event shares. Subclasses add their own and fix ``kind``."""
 

@@ -102,6 +102,7 @@ KNOWN: tuple[type[Event], ...] = (
     MaxTurnsChecked,
     SessionEnded,
 )
+install(Event, to_dict=False)  # its to_dict writes one for each subclass made elsewhere
 for _cls in KNOWN:  # every event an import or a recording writes: see tracer.trace.event_code
     install(_cls)
 KINDS: dict[str, type[Event]] = {cls.kind: cls for cls in KNOWN}

@@ -1,0 +1,102 @@
+"""Event classes made without compiling: ``@dataclass(frozen=True, slots=True, kw_only=True)``
+for a fraction of the cost of creating the class.
+
+``dataclasses`` writes each method of a frozen class as source and compiles it (``__init__``,
+``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__``): six compilations a
+class, over a hundred at the start of every command that imports the events, and until this
+module the largest part of ``tracer import``'s start-up (``bench/startup.py``). With
+:func:`frozen_event` ``dataclasses`` only collects the fields and makes the class slotted
+(nothing compiled); :func:`tracer.trace.event_code.install` gives it ``__init__`` and ``to_dict``,
+the two methods whose speed counts, compiled ahead of time; the others are closures over the
+field names that do what the generated ones do: ``__eq__`` compares the fields as a tuple (same
+class only), ``__hash__`` hashes that tuple, ``__repr__`` is ``Name(field=value, ...)``,
+assigning or deleting a field raises ``FrozenInstanceError``. To ``dataclasses.fields``,
+``replace``, ``is_dataclass`` and a subclass made by ``@dataclass``, the class is the frozen
+dataclass it was.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from operator import attrgetter
+from typing import Any, TypeVar
+
+_C = TypeVar("_C", bound=type)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Frozen:
+    """Its ``__dataclass_params__`` (frozen, with ``__init__``, ``__repr__`` and ``__eq__``) are
+    what every event class reports: they are what :func:`frozen_event` gives it."""
+
+
+@dataclasses.dataclass(init=False, repr=False, eq=False)
+class _Thawed:
+    """Its ``__dataclass_params__`` (not frozen) are what an event class's bases report while
+    :func:`frozen_event` collects its fields."""
+
+
+_THAWED = _Thawed.__dataclass_params__  # type: ignore[attr-defined]
+
+
+def frozen_event(cls: _C) -> _C:
+    """A frozen, slotted, keyword-only dataclass made of ``cls`` without compiling anything; it
+    has no ``__init__`` until :func:`tracer.trace.event_code.install` gives it one."""
+    # dataclasses refuses a non-frozen class over a frozen base: the bases report non-frozen
+    # parameters while it collects this class's fields, then frozen ones again.
+    bases = [b for b in cls.__mro__[1:] if "__dataclass_params__" in b.__dict__]
+    thawed = [b.__dict__["__dataclass_params__"] for b in bases]
+    for base in bases:
+        base.__dataclass_params__ = _THAWED  # type: ignore[attr-defined]
+    try:
+        made: Any = dataclasses.dataclass(  # type: ignore[call-overload]
+            cls, init=False, repr=False, eq=False, slots=True, kw_only=True
+        )
+    finally:
+        for base, params in zip(bases, thawed, strict=True):
+            base.__dataclass_params__ = params  # type: ignore[attr-defined]
+    made.__dataclass_params__ = _Frozen.__dataclass_params__  # type: ignore[attr-defined]
+    names = tuple(f.name for f in dataclasses.fields(made))
+    # Every event has seq, turn and t: attrgetter of several names gives the tuple, in C.
+    assert len(names) > 1
+    values = attrgetter(*names)
+
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) == values(other)
+        return NotImplemented
+
+    def __hash__(self: Any) -> int:
+        return hash(values(self))
+
+    def __repr__(self: Any) -> str:
+        shown = ", ".join(
+            f"{name}={value!r}" for name, value in zip(names, values(self), strict=True)
+        )
+        return f"{self.__class__.__qualname__}({shown})"
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self: Any, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __getstate__(self: Any) -> list[Any]:  # pickle and copy, as a frozen slotted dataclass
+        return list(values(self))
+
+    def __setstate__(self: Any, state: list[Any]) -> None:
+        for name, value in zip(names, state, strict=True):
+            object.__setattr__(self, name, value)
+
+    for method in (
+        __eq__,
+        __hash__,
+        __repr__,
+        __setattr__,
+        __delattr__,
+        __getstate__,
+        __setstate__,
+    ):
+        method.__qualname__ = f"{made.__qualname__}.{method.__name__}"
+        setattr(made, method.__name__, method)
+    return made  # type: ignore[no-any-return]
