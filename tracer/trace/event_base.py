@@ -11,10 +11,9 @@ the four stations of a result's trip (``STATIONS``), the :class:`Header` of line
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, get_args
 
-from tracer.trace.event_class import frozen_event
+from tracer.trace.event_class import frozen_event, lean_dataclass
 from tracer.trace.event_code import compile_to_dict
 
 FORMAT = "tracer"
@@ -47,7 +46,7 @@ STATIONS = ("mapping", "wrapping", "appending", "resending")
 EndReason = Literal["completed", "max_turns", "model_error", "aborted_tools", "aborted_streaming"]
 
 
-@dataclass(frozen=True, slots=True)
+@lean_dataclass(frozen=True, slots=True)
 class Header:
     """Line 1 of every trace: what the file is and where it came from."""
 

@@ -13,13 +13,18 @@ class only), ``__hash__`` hashes that tuple, ``__repr__`` is ``Name(field=value,
 assigning or deleting a field raises ``FrozenInstanceError``. To ``dataclasses.fields``,
 ``replace``, ``is_dataclass`` and a subclass made by ``@dataclass``, the class is the frozen
 dataclass it was.
+
+:func:`lean_dataclass` does the same for the other dataclasses every import creates (the
+importer's own records, the token accounts): ``dataclasses`` writes only their ``__init__`` (and a
+frozen class's two guards), the comparisons and ``__repr__`` are the same closures.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 _C = TypeVar("_C", bound=type)
 
@@ -27,7 +32,13 @@ _C = TypeVar("_C", bound=type)
 @dataclasses.dataclass(frozen=True)
 class _Frozen:
     """Its ``__dataclass_params__`` (frozen, with ``__init__``, ``__repr__`` and ``__eq__``) are
-    what every event class reports: they are what :func:`frozen_event` gives it."""
+    what every frozen class made here reports, as if ``dataclasses`` had written its methods."""
+
+
+@dataclasses.dataclass
+class _Plain:
+    """Its ``__dataclass_params__`` (with ``__init__``, ``__repr__`` and ``__eq__``) are what a
+    class :func:`lean_dataclass` makes without ``frozen`` reports."""
 
 
 @dataclasses.dataclass(init=False, repr=False, eq=False)
@@ -37,6 +48,69 @@ class _Thawed:
 
 
 _THAWED = _Thawed.__dataclass_params__  # type: ignore[attr-defined]
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values of ``names`` as a tuple (``attrgetter`` gives one, in C, for two or more)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    return lambda self: tuple(getattr(self, name) for name in names)
+
+
+def _compare(made: Any, frozen: bool) -> None:
+    """``__eq__``, ``__hash__`` and ``__repr__`` as ``dataclasses`` writes them for ``made``
+    (``eq=True``, ``repr=True``), each left alone where the class defines its own: equal when of
+    the same class with equal compared fields; hashable by those fields when frozen, unhashable
+    when not; ``Name(field=value, ...)`` over the fields shown."""
+    fields = dataclasses.fields(made)
+    compared = _getter(tuple(f.name for f in fields if f.compare))
+    hashed = _getter(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
+    shown = tuple(f.name for f in fields if f.repr)
+    values = _getter(shown)
+
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return compared(self) == compared(other)
+        return NotImplemented
+
+    def __hash__(self: Any) -> int:
+        return hash(hashed(self))
+
+    def __repr__(self: Any) -> str:
+        pairs = zip(shown, values(self), strict=True)
+        return f"{self.__class__.__qualname__}({', '.join(f'{n}={v!r}' for n, v in pairs)})"
+
+    own = made.__dict__
+    for method in (__eq__, __repr__, *([__hash__] if frozen else [])):
+        if method.__name__ not in own:
+            method.__qualname__ = f"{made.__qualname__}.{method.__name__}"
+            setattr(made, method.__name__, method)
+    if not frozen and "__hash__" not in own:
+        made.__hash__ = None
+    made.__dataclass_params__ = (_Frozen if frozen else _Plain).__dataclass_params__
+
+
+@overload
+def lean_dataclass(cls: _C, /) -> _C: ...
+@overload
+def lean_dataclass(
+    *, frozen: bool = False, slots: bool = False, kw_only: bool = False
+) -> Callable[[_C], _C]: ...
+def lean_dataclass(
+    cls: Any = None, /, *, frozen: bool = False, slots: bool = False, kw_only: bool = False
+) -> Any:
+    """``@dataclass`` (with these parameters) for a class whose creation every import pays:
+    ``dataclasses`` writes ``__init__`` (and a frozen class's ``__setattr__`` and
+    ``__delattr__``), :func:`_compare` gives it ``__eq__``, ``__hash__`` and ``__repr__``."""
+
+    def wrap(cls: _C) -> _C:
+        made: Any = dataclasses.dataclass(  # type: ignore[call-overload]
+            cls, repr=False, eq=False, frozen=frozen, slots=slots, kw_only=kw_only
+        )
+        _compare(made, frozen)
+        return made  # type: ignore[no-any-return]
+
+    return wrap if cls is None else wrap(cls)
 
 
 def frozen_event(cls: _C) -> _C:
@@ -55,25 +129,9 @@ def frozen_event(cls: _C) -> _C:
     finally:
         for base, params in zip(bases, thawed, strict=True):
             base.__dataclass_params__ = params  # type: ignore[attr-defined]
-    made.__dataclass_params__ = _Frozen.__dataclass_params__  # type: ignore[attr-defined]
+    _compare(made, frozen=True)
     names = tuple(f.name for f in dataclasses.fields(made))
-    # Every event has seq, turn and t: attrgetter of several names gives the tuple, in C.
-    assert len(names) > 1
-    values = attrgetter(*names)
-
-    def __eq__(self: Any, other: Any) -> Any:
-        if other.__class__ is self.__class__:
-            return values(self) == values(other)
-        return NotImplemented
-
-    def __hash__(self: Any) -> int:
-        return hash(values(self))
-
-    def __repr__(self: Any) -> str:
-        shown = ", ".join(
-            f"{name}={value!r}" for name, value in zip(names, values(self), strict=True)
-        )
-        return f"{self.__class__.__qualname__}({shown})"
+    values = _getter(names)
 
     def __setattr__(self: Any, name: str, value: Any) -> None:
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -88,15 +146,7 @@ def frozen_event(cls: _C) -> _C:
         for name, value in zip(names, state, strict=True):
             object.__setattr__(self, name, value)
 
-    for method in (
-        __eq__,
-        __hash__,
-        __repr__,
-        __setattr__,
-        __delattr__,
-        __getstate__,
-        __setstate__,
-    ):
+    for method in (__setattr__, __delattr__, __getstate__, __setstate__):
         method.__qualname__ = f"{made.__qualname__}.{method.__name__}"
         setattr(made, method.__name__, method)
     return made  # type: ignore[no-any-return]
