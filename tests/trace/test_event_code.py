@@ -86,7 +86,7 @@ def test_a_class_with_a_default_factory_keeps_the_dataclass_init() -> None:
 
 
 def test_the_methods_compiled_ahead_of_time_are_those_the_classes_have_now() -> None:
-    # After editing an event class: python -m tracer.trace.event_code
+    # After editing an event class: python -m tracer.trace.generate
     source = Path(event_methods.__file__).read_text(encoding="utf-8")
     assert source == methods_module((Event, *KNOWN))
 
