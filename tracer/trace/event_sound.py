@@ -17,33 +17,23 @@ def make_message(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'uuid' not in v:
-            return False
-        if 'type' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'message'):
+        if x is _MISSING or not (x == 'message'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('uuid', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('type', _MISSING)
-        if x is not _MISSING and not (x in _enum2):
+        if x is _MISSING or not (x in _enum2):
             return False
         x = v.get('attachment', _MISSING)
         if x is not _MISSING and not (((_object3(x)) or (x is None))):
@@ -81,33 +71,23 @@ def make_debug_hook(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'hook' not in v:
-            return False
-        if 'line' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'debug_hook'):
+        if x is _MISSING or not (x == 'debug_hook'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('hook', _MISSING)
-        if x is not _MISSING and not (x in _enum2):
+        if x is _MISSING or not (x in _enum2):
             return False
         x = v.get('line', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('tracer_only', _MISSING)
         if x is not _MISSING and not (((type(x) is bool) or (x is None))):
@@ -123,38 +103,26 @@ def make_tool_start(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'tool_use_id' not in v:
-            return False
-        if 'tool' not in v:
-            return False
-        if 'batch' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'tool_start'):
+        if x is _MISSING or not (x == 'tool_start'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('tool_use_id', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('tool', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('batch', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('concurrent', _MISSING)
         if x is not _MISSING and not (type(x) is bool):
@@ -170,33 +138,23 @@ def make_http_attempt_start(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'request_index' not in v:
-            return False
-        if 'attempt' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'http_attempt_start'):
+        if x is _MISSING or not (x == 'http_attempt_start'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('request_index', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('attempt', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('timeout', _MISSING)
         if x is not _MISSING and not ((((type(x) is int or type(x) is float)) or (x is None))):
@@ -215,33 +173,23 @@ def make_http_attempt(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'request_index' not in v:
-            return False
-        if 'attempt' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'http_attempt'):
+        if x is _MISSING or not (x == 'http_attempt'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('request_index', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('attempt', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('status', _MISSING)
         if x is not _MISSING and not (((type(x) is int) or (x is None))):
@@ -264,33 +212,23 @@ def make_import_note(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'topic' not in v:
-            return False
-        if 'text' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'import_note'):
+        if x is _MISSING or not (x == 'import_note'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('topic', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('text', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('tool_use_id', _MISSING)
         if x is not _MISSING and not (((type(x) is str) or (x is None))):
@@ -309,33 +247,23 @@ def make_subagent_start(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'loop' not in v:
-            return False
-        if 'tool_use_id' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'subagent_start'):
+        if x is _MISSING or not (x == 'subagent_start'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('loop', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('tool_use_id', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('depth', _MISSING)
         if x is not _MISSING and not (type(x) is int):
@@ -357,33 +285,23 @@ def make_subagent_end(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'loop' not in v:
-            return False
-        if 'tool_use_id' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'subagent_end'):
+        if x is _MISSING or not (x == 'subagent_end'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('loop', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('tool_use_id', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('depth', _MISSING)
         if x is not _MISSING and not (type(x) is int):
@@ -415,48 +333,32 @@ def make_session_start(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'model' not in v:
-            return False
-        if 'prompt' not in v:
-            return False
-        if 'tools' not in v:
-            return False
-        if 'request_params' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'session_start'):
+        if x is _MISSING or not (x == 'session_start'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'session'):
+        if x is _MISSING or not (x == 'session'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('model', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('prompt', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('tools', _MISSING)
-        if x is not _MISSING and not ((type(x) is list and _items2(x))):
+        if x is _MISSING or not ((type(x) is list and _items2(x))):
             return False
         x = v.get('request_params', _MISSING)
-        if x is not _MISSING and not (_object3(x)):
+        if x is _MISSING or not (_object3(x)):
             return False
         x = v.get('max_turns', _MISSING)
         if x is not _MISSING and not (((type(x) is int) or (x is None))):
@@ -478,33 +380,23 @@ def make_turn_start(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'message_count' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'turn_start'):
+        if x is _MISSING or not (x == 'turn_start'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'turn_start'):
+        if x is _MISSING or not (x == 'turn_start'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('message_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         return True
     def sound(v):
@@ -539,63 +431,41 @@ def make_request(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'request_index' not in v:
-            return False
-        if 'message_count' not in v:
-            return False
-        if 'internal_count' not in v:
-            return False
-        if 'prefix_len' not in v:
-            return False
-        if 'tail' not in v:
-            return False
-        if 'bytes' not in v:
-            return False
-        if 'sha256' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'request'):
+        if x is _MISSING or not (x == 'request'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'resending'):
+        if x is _MISSING or not (x == 'resending'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('request_index', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('message_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('internal_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('prefix_len', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('tail', _MISSING)
-        if x is not _MISSING and not ((type(x) is list and _items2(x))):
+        if x is _MISSING or not ((type(x) is list and _items2(x))):
             return False
         x = v.get('bytes', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('sha256', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('prefix_request', _MISSING)
         if x is not _MISSING and not (((type(x) is int) or (x is None))):
@@ -629,53 +499,35 @@ def make_response(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'request_index' not in v:
-            return False
-        if 'message_id' not in v:
-            return False
-        if 'model' not in v:
-            return False
-        if 'usage' not in v:
-            return False
-        if 'assistant_uuids' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'response'):
+        if x is _MISSING or not (x == 'response'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'response'):
+        if x is _MISSING or not (x == 'response'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('request_index', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('message_id', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('model', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('usage', _MISSING)
-        if x is not _MISSING and not (_object2(x)):
+        if x is _MISSING or not (_object2(x)):
             return False
         x = v.get('assistant_uuids', _MISSING)
-        if x is not _MISSING and not ((type(x) is list and _items3(x))):
+        if x is _MISSING or not ((type(x) is list and _items3(x))):
             return False
         x = v.get('stop_reason', _MISSING)
         if x is not _MISSING and not (((type(x) is str) or (x is None))):
@@ -702,38 +554,26 @@ def make_follow_up(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'needs_follow_up' not in v:
-            return False
-        if 'tool_use_ids' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'follow_up'):
+        if x is _MISSING or not (x == 'follow_up'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'follow_up'):
+        if x is _MISSING or not (x == 'follow_up'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('needs_follow_up', _MISSING)
-        if x is not _MISSING and not (type(x) is bool):
+        if x is _MISSING or not (type(x) is bool):
             return False
         x = v.get('tool_use_ids', _MISSING)
-        if x is not _MISSING and not ((type(x) is list and _items2(x))):
+        if x is _MISSING or not ((type(x) is list and _items2(x))):
             return False
         x = v.get('stop_reason', _MISSING)
         if x is not _MISSING and not (((type(x) is str) or (x is None))):
@@ -754,48 +594,32 @@ def make_permission(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'tool_use_id' not in v:
-            return False
-        if 'tool' not in v:
-            return False
-        if 'decision' not in v:
-            return False
-        if 'source' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'permission'):
+        if x is _MISSING or not (x == 'permission'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'permission'):
+        if x is _MISSING or not (x == 'permission'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('tool_use_id', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('tool', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('decision', _MISSING)
-        if x is not _MISSING and not (x in _enum2):
+        if x is _MISSING or not (x in _enum2):
             return False
         x = v.get('source', _MISSING)
-        if x is not _MISSING and not (x in _enum3):
+        if x is _MISSING or not (x in _enum3):
             return False
         x = v.get('rule', _MISSING)
         if x is not _MISSING and not (((type(x) is str) or (x is None))):
@@ -817,42 +641,30 @@ def make_tool_run(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'tool_use_id' not in v:
-            return False
-        if 'tool' not in v:
-            return False
         if 'input' not in v:
             return False
         if 'output' not in v:
             return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'tool_run'):
+        if x is _MISSING or not (x == 'tool_run'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'tool_run'):
+        if x is _MISSING or not (x == 'tool_run'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('tool_use_id', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('tool', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('is_error', _MISSING)
         if x is not _MISSING and not (type(x) is bool):
@@ -882,53 +694,35 @@ def make_mapping(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'tool_use_id' not in v:
-            return False
-        if 'tool' not in v:
-            return False
-        if 'block' not in v:
-            return False
-        if 'content_length' not in v:
-            return False
-        if 'mapped_length' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'mapping'):
+        if x is _MISSING or not (x == 'mapping'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'mapping'):
+        if x is _MISSING or not (x == 'mapping'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('tool_use_id', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('tool', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('block', _MISSING)
-        if x is not _MISSING and not (_object2(x)):
+        if x is _MISSING or not (_object2(x)):
             return False
         x = v.get('content_length', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('mapped_length', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('persisted', _MISSING)
         if x is not _MISSING and not (((_object3(x)) or (x is None))):
@@ -947,48 +741,32 @@ def make_wrapping(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'tool_use_id' not in v:
-            return False
-        if 'tool' not in v:
-            return False
-        if 'message_uuid' not in v:
-            return False
-        if 'source_tool_assistant_uuid' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'wrapping'):
+        if x is _MISSING or not (x == 'wrapping'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'wrapping'):
+        if x is _MISSING or not (x == 'wrapping'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('tool_use_id', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('tool', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('message_uuid', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('source_tool_assistant_uuid', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('feedback', _MISSING)
         if x is not _MISSING and not (((type(x) is str) or (x is None))):
@@ -1012,63 +790,41 @@ def make_appending(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'before_count' not in v:
-            return False
-        if 'after_count' not in v:
-            return False
-        if 'new_uuids' not in v:
-            return False
-        if 'assistant_count' not in v:
-            return False
-        if 'tool_result_count' not in v:
-            return False
-        if 'api_before_count' not in v:
-            return False
-        if 'api_after_count' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'appending'):
+        if x is _MISSING or not (x == 'appending'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'appending'):
+        if x is _MISSING or not (x == 'appending'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('before_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('after_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('new_uuids', _MISSING)
-        if x is not _MISSING and not ((type(x) is list and _items2(x))):
+        if x is _MISSING or not ((type(x) is list and _items2(x))):
             return False
         x = v.get('assistant_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('tool_result_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('api_before_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('api_after_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         return True
     def sound(v):
@@ -1081,38 +837,26 @@ def make_max_turns_check(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'next_turn_count' not in v:
-            return False
-        if 'exceeded' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'max_turns_check'):
+        if x is _MISSING or not (x == 'max_turns_check'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'max_turns_check'):
+        if x is _MISSING or not (x == 'max_turns_check'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('next_turn_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('exceeded', _MISSING)
-        if x is not _MISSING and not (type(x) is bool):
+        if x is _MISSING or not (type(x) is bool):
             return False
         x = v.get('max_turns', _MISSING)
         if x is not _MISSING and not (((type(x) is int) or (x is None))):
@@ -1129,43 +873,29 @@ def make_terminal(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'kind' not in v:
-            return False
-        if 'stage' not in v:
-            return False
-        if 'seq' not in v:
-            return False
-        if 'turn' not in v:
-            return False
-        if 'reason' not in v:
-            return False
-        if 'turn_count' not in v:
-            return False
-        if 'message_count' not in v:
-            return False
         x = v.get('kind', _MISSING)
-        if x is not _MISSING and not (x == 'terminal'):
+        if x is _MISSING or not (x == 'terminal'):
             return False
         x = v.get('stage', _MISSING)
-        if x is not _MISSING and not (x == 'terminal'):
+        if x is _MISSING or not (x == 'terminal'):
             return False
         x = v.get('seq', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('turn', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('t', _MISSING)
         if x is not _MISSING and not ((type(x) is int or type(x) is float)):
             return False
         x = v.get('reason', _MISSING)
-        if x is not _MISSING and not (x in _enum2):
+        if x is _MISSING or not (x in _enum2):
             return False
         x = v.get('turn_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('message_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('error', _MISSING)
         if x is not _MISSING and not (((type(x) is str) or (x is None))):
@@ -1190,30 +920,20 @@ def make_header(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'format' not in v:
-            return False
-        if 'version' not in v:
-            return False
-        if 'tracer_version' not in v:
-            return False
-        if 'created' not in v:
-            return False
-        if 'source' not in v:
-            return False
         x = v.get('format', _MISSING)
-        if x is not _MISSING and not (x == 'tracer'):
+        if x is _MISSING or not (x == 'tracer'):
             return False
         x = v.get('version', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
+        if x is _MISSING or not (type(x) is int):
             return False
         x = v.get('tracer_version', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('created', _MISSING)
-        if x is not _MISSING and not (type(x) is str):
+        if x is _MISSING or not (type(x) is str):
             return False
         x = v.get('source', _MISSING)
-        if x is not _MISSING and not (_object2(x)):
+        if x is _MISSING or not (_object2(x)):
             return False
         x = v.get('volatile', _MISSING)
         if x is not _MISSING and not ((type(x) is list and _items3(x))):

@@ -76,16 +76,20 @@ class _Source:
     def object_function(self, schema: dict[str, Any]) -> str:
         name = self.name("object")
         body = [f"def {name}(v):", "    if type(v) is not dict:", "        return False"]
-        for key in schema.get("required", ()):
+        required = schema.get("required", ())
+        tests = {key: self.expr(sub, "x") for key, sub in schema.get("properties", {}).items()}
+        for key in required:  # those a test below does not look up anyway
             assert isinstance(key, str)
-            body += [f"    if {key!r} not in v:", "        return False"]
-        for key, sub in schema.get("properties", {}).items():
-            test = self.expr(sub, "x")
+            if tests.get(key, "True") == "True":
+                body += [f"    if {key!r} not in v:", "        return False"]
+        for key, test in tests.items():
             if test == "True":
                 continue
+            # One look-up a key: a required key missing is as unsound as a wrong value.
+            absent = "x is _MISSING or" if key in required else "x is not _MISSING and"
             body += [
                 f"    x = v.get({key!r}, _MISSING)",
-                f"    if x is not _MISSING and not ({test}):",
+                f"    if {absent} not ({test}):",
                 "        return False",
             ]
         body.append("    return True")
