@@ -21,7 +21,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 SMALL_RUNS = [
     ("follow_latency.py", ["--turns", "3"], "follow latency"),
     ("hardening.py", ["--events", "200", "--repeat", "1", "--output-mb", "2"], "ratio"),
-    ("import_speed.py", ["--runs", "1"], "import / bare json.loads"),
+    ("import_speed.py", ["--runs", "1", "--process-runs", "1"], "whole tracer import process"),
     ("loop_overhead.py", ["--turns", "5", "--repeat", "1"], "ratio"),
     ("replay_latency.py", ["--turns", "30", "--repeat", "1"], "first-frame ratio"),
     ("beside_open.py", ["--turns", "20", "--repeat", "1"], "comparison open"),

@@ -7,6 +7,7 @@ which is the proof.
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -64,6 +65,7 @@ NOT_AT_START_UP = (
     "tracer.replay",
     "tracer.trace.events",
     "tracer.importers.claude_code",
+    "shutil",  # argparse's help formatter imports it for the terminal's width; Parser does not
 )
 
 
@@ -312,3 +314,18 @@ sys.exit(run())
     assert proc.returncode == 130
     assert proc.stderr == "tracer: interrupted (Ctrl-C)\n"
     assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("columns", [None, "100", "oops", "0"])
+def test_help_is_as_wide_as_argparse_makes_it(
+    columns: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tracer.cli import Parser
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    ours = Parser(prog="tracer")._get_formatter()
+    theirs = argparse.HelpFormatter(prog="tracer")  # the width from shutil.get_terminal_size
+    assert (ours._width, ours._max_help_position) == (theirs._width, theirs._max_help_position)

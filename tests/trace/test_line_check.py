@@ -13,11 +13,13 @@ from typing import Any
 import pytest
 
 from tracer.paths import RECORDINGS_DIR
+from tracer.trace import event_sound
 from tracer.trace.event_schema import build_schema, compile_schema, compile_sound
 from tracer.trace.events import ToolFinished
 from tracer.trace.line_check import LineCheck
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
+from tracer.trace.sound_code import sound_for, sound_module
 
 RECORDING = sorted(RECORDINGS_DIR.rglob("*.trace.jsonl"))[0]
 ODD: list[Any] = [None, 7, -1, 1.5, True, "x", [], [7], {}, {"type": 3}, [["u", -1]]]
@@ -40,6 +42,7 @@ def _damaged(rng: random.Random, obj: dict[str, Any]) -> dict[str, Any]:
 def test_the_quick_test_agrees_with_the_worded_checks_on_damaged_lines() -> None:
     defs = build_schema()["$defs"]
     sound = {kind: compile_sound(sub, kind) for kind, sub in defs.items()}
+    ahead = {kind: sound_for(kind, sub) for kind, sub in defs.items()}  # event_sound's
     worded = {kind: compile_schema(sub) for kind, sub in defs.items()}
     lines = _objects(RECORDING)
     rng = random.Random(34)
@@ -48,9 +51,19 @@ def test_the_quick_test_agrees_with_the_worded_checks_on_damaged_lines() -> None
     for original, obj in [*((o, o) for o in lines), *((o, _damaged(rng, o)) for o in picked)]:
         kind = original.get("kind", "header")  # the check of the kind it was, damaged or not
         said = sound[kind](obj)
-        assert said == (worded[kind](obj, "") == []), (kind, obj)
+        assert said == (worded[kind](obj, "") == []) == ahead[kind](obj), (kind, obj)
         seen[said] += 1
     assert seen[True] > 100 and seen[False] > 500  # both answers, many times
+
+
+def test_the_quick_tests_compiled_ahead_of_time_are_those_the_schema_gives_now() -> None:
+    # After changing an event class (and schema.json): python -m tracer.trace.generate
+    defs = build_schema()["$defs"]
+    assert Path(event_sound.__file__).read_text(encoding="utf-8") == sound_module(defs)
+    assert sound_for("message", defs["message"]).__code__.co_filename == event_sound.__file__
+    changed = {**defs["message"], "required": ["kind"]}
+    assert sound_for("message", changed).__code__.co_filename == "<string>"  # compiled now
+    assert sound_for("message", changed)({"kind": "message"})
 
 
 def _check_file(path: Path) -> LineCheck:

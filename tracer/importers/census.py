@@ -15,18 +15,19 @@ Nothing here decides where a record belongs: it only sorts them by what their ow
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from tracer.importers.jsonl import Record
 from tracer.importers.output import ImportReport
 from tracer.importers.shapes import clean_records, is_clean
+from tracer.trace.event_class import lean_dataclass
 
 CONVERSATION = ("user", "assistant", "attachment")
 TITLES = ("summary", "custom-title", "ai-title")
 
 
-@dataclass
+@lean_dataclass
 class Census:
     """A transcript's records sorted by what they are; every list keeps file order."""
 

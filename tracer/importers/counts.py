@@ -21,12 +21,13 @@ is named too. The result is an ``import_note`` (topic ``counts``) and a line of 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from tracer.importers.dag import tool_result_ids
 from tracer.importers.jsonl import Record
+from tracer.trace.event_class import lean_dataclass
 
 #: Named one by one in the note's data up to this many; the counts are always whole.
 MAX_NAMED = 50
@@ -35,7 +36,7 @@ _MAIN = "main"
 """``Block.call`` of a block that runs in the session's own loop."""
 
 
-@dataclass
+@lean_dataclass
 class Tally:
     """What the trace holds, counted as events go by: each call and result, and the Task call
     whose nested loop it ran in (``None`` for the session's own loop)."""
@@ -85,7 +86,7 @@ COUNTED_KINDS = frozenset(
 )
 
 
-@dataclass(slots=True)
+@lean_dataclass(slots=True)
 class Block:
     """One ``tool_use`` or ``tool_result`` block as the source wrote it. (Never changed, but not
     ``frozen``: a frozen dataclass sets each field through ``object.__setattr__``, which made

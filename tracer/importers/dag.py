@@ -50,7 +50,7 @@ The link each record's walk follows (compaction, system records, local commands)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from tracer.importers.branches import SkipReasons
@@ -67,9 +67,10 @@ from tracer.importers.record_kinds import (
     tool_result_ids,
     tool_use_ids,
 )
+from tracer.trace.event_class import lean_dataclass
 
 
-@dataclass
+@lean_dataclass
 class ActivePath:
     """The records to import, in conversation order, and what was set aside."""
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from typing import Any
+
+from tracer.trace.event_class import lean_dataclass
 
 
 @contextlib.contextmanager
@@ -72,7 +74,7 @@ def created_at(epoch: float | None) -> str:
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-@dataclass
+@lean_dataclass
 class ImportReport:
     """What an import did and what it left out, for the stderr summary and the header."""
 

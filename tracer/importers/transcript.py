@@ -11,7 +11,7 @@ call (tool results, interruptions, new prompts, compaction boundaries) is what t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from tracer.importers.transcript_records import (
     to_message,
 )
 from tracer.messages import Message
+from tracer.trace.event_class import lean_dataclass
 from tracer.trace.tokens import count
 
 __all__ = [
@@ -45,7 +46,7 @@ __all__ = [
 ]
 
 
-@dataclass
+@lean_dataclass
 class Boundary:
     """A ``compact_boundary``: the history before it was replaced by a summary; or, with
     ``cleared`` in its data, a new root: the context was cleared and a new conversation begins."""
@@ -53,7 +54,7 @@ class Boundary:
     data: dict[str, Any]
 
 
-@dataclass
+@lean_dataclass
 class Response:
     """One model call: its assistant fragments and what followed until the next call."""
 
@@ -241,7 +242,7 @@ def split_at_compactions(
     return out
 
 
-@dataclass
+@lean_dataclass
 class Transcript:
     """A transcript read and analysed (:mod:`tracer.importers.claude_code`), ready to be
     emitted (:mod:`tracer.importers.journey`). It lives here, below both, so that neither

@@ -11,9 +11,9 @@ the four stations of a result's trip (``STATIONS``), the :class:`Header` of line
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, get_args
 
+from tracer.trace.event_class import frozen_event, lean_dataclass
 from tracer.trace.event_code import compile_to_dict
 
 FORMAT = "tracer"
@@ -46,7 +46,7 @@ STATIONS = ("mapping", "wrapping", "appending", "resending")
 EndReason = Literal["completed", "max_turns", "model_error", "aborted_tools", "aborted_streaming"]
 
 
-@dataclass(frozen=True, slots=True)
+@lean_dataclass(frozen=True, slots=True)
 class Header:
     """Line 1 of every trace: what the file is and where it came from."""
 
@@ -80,7 +80,7 @@ _TO_DICT: dict[type, Callable[[Any], dict[str, Any]]] = {}
 """``to_dict`` of event classes defined elsewhere (tests); those here get their own, below."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class Event:
     """Fields every event shares. Subclasses add their own and fix ``kind``."""
 

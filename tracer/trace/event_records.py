@@ -9,13 +9,13 @@ time what a step waited for; ``import_note`` says what an import could not know;
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from tracer.trace.event_base import Event
+from tracer.trace.event_class import frozen_event
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class MessageRecorded(Event):
     """One internal message, written once. Later events refer to it by ``uuid``.
 
@@ -55,7 +55,7 @@ def content_after_block(content: Any) -> list[Any] | None:
     return list(content[1:]) or None if isinstance(content, list) else None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class DebugHook(Event):
     """One of the chapter's three ``console.log`` hooks, with the exact line it prints."""
 
@@ -69,7 +69,7 @@ class DebugHook(Event):
     so every result can be compared; readers and ``tracer hooks`` mark it."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class ToolStarted(Event):
     """A tool call began running. Its finish is the ``tool_run`` step with the same id."""
 
@@ -81,7 +81,7 @@ class ToolStarted(Event):
     concurrent: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class HttpAttemptStarted(Event):
     """An HTTP attempt behind a request went out. Written as it begins, for every attempt, so a
     trace that stops mid-request (a killed recorder, a server that never answers) shows what
@@ -98,7 +98,7 @@ class HttpAttemptStarted(Event):
     2.1.88's ``executeNonStreamingRequest`` sends it; left out on a streamed attempt."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class HttpAttempt(Event):
     """How one HTTP attempt behind a request ended, written only when a request needed more than
     one (the SDK retries 429 and 5xx answers on its own, this tool a cut stream) or failed."""
@@ -110,7 +110,7 @@ class HttpAttempt(Event):
     error: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class ImportNote(Event):
     """Something an import knows that no step kind carries: a compaction, a subagent run, a side
     call to another model. Not a step; the views that know it show it beside the steps."""
@@ -122,7 +122,7 @@ class ImportNote(Event):
     data: dict[str, Any] | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class SubagentStarted(Event):
     """A nested loop begins: a subagent run inside one ``Task``/``Agent`` tool call.
 
@@ -148,7 +148,7 @@ class SubagentStarted(Event):
     """Where the import found it: ``inline`` (sidechain records) or the agent file's path."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class SubagentEnded(Event):
     """The nested loop opened by the :class:`SubagentStarted` with the same ``loop`` is over."""
 

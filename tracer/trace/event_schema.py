@@ -26,6 +26,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tracer.trace.events import FORMAT, KNOWN, VERSION, Event
+from tracer.trace.sound_code import compile_sound, sound_for
+
+__all__ = ["Check", "build_schema", "check", "checks", "compile_schema", "compile_sound"]
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 _SIMPLE = {
@@ -208,7 +211,7 @@ class _Quick(dict[str, Callable[[Any], bool]]):
         schema = _definitions().get(kind)
         if schema is None:
             raise KeyError(kind)
-        sound = self[kind] = compile_sound(schema, kind)
+        sound = self[kind] = sound_for(kind, schema)
         return sound
 
 
@@ -228,84 +231,3 @@ def _definitions() -> dict[str, Any]:
         return load_schema()["$defs"]  # type: ignore[no-any-return]
     except (OSError, ValueError, KeyError):  # a copy without the file: built as it is generated
         return build_schema()["$defs"]  # type: ignore[no-any-return]
-
-
-class _Source:
-    """Python source for :func:`compile_sound`: one expression per schema, helpers as needed."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.scope: dict[str, Any] = {"_MISSING": _MISSING}
-        self.n = 0
-
-    def name(self, prefix: str) -> str:
-        self.n += 1
-        return f"_{prefix}{self.n}"
-
-    def expr(self, schema: dict[str, Any], var: str) -> str:
-        """An expression that is true when ``var`` is sound against ``schema``."""
-        if "const" in schema:
-            return f"{var} == {schema['const']!r}"
-        if "enum" in schema:
-            options = self.name("enum")
-            self.scope[options] = tuple(schema["enum"])
-            return f"{var} in {options}"
-        if "anyOf" in schema:
-            return "(" + " or ".join(f"({self.expr(o, var)})" for o in schema["anyOf"]) + ")"
-        expected = schema.get("type")
-        if expected is None:
-            return "True"
-        if expected == "object":
-            return f"{self.object_function(schema)}({var})"
-        if expected == "array":
-            if "items" not in schema:
-                return f"type({var}) is list"
-            every = self.name("items")
-            self.lines += [
-                f"def {every}(v):",
-                "    for x in v:",
-                f"        if not ({self.expr(schema['items'], 'x')}):",
-                "            return False",
-                "    return True",
-            ]
-            return f"(type({var}) is list and {every}({var}))"
-        if expected == "number":
-            return f"(type({var}) is int or type({var}) is float)"
-        if expected == "null":
-            return f"{var} is None"
-        return f"type({var}) is {_TYPES[expected].__name__}"
-
-    def object_function(self, schema: dict[str, Any]) -> str:
-        name = self.name("object")
-        body = [f"def {name}(v):", "    if type(v) is not dict:", "        return False"]
-        for key in schema.get("required", ()):
-            assert isinstance(key, str)
-            body += [f"    if {key!r} not in v:", "        return False"]
-        for key, sub in schema.get("properties", {}).items():
-            test = self.expr(sub, "x")
-            if test == "True":
-                continue
-            body += [
-                f"    x = v.get({key!r}, _MISSING)",
-                f"    if x is not _MISSING and not ({test}):",
-                "        return False",
-            ]
-        body.append("    return True")
-        self.lines += body
-        return name
-
-
-_MISSING = object()
-
-
-def compile_sound(schema: dict[str, Any], label: str = "schema") -> Callable[[Any], bool]:
-    """``schema`` as one function that says whether a value is sound, written out as Python
-    source (as ``dataclasses`` writes ``__init__``): the names in it are this module's own, the
-    keys and constants ``repr``'d from the schema :func:`build_schema` made."""
-    source = _Source()
-    top = source.expr(schema, "v")
-    source.lines += ["def sound(v):", f"    return {top}"]
-    exec("\n".join(source.lines), source.scope)  # our own schema, see above
-    function = source.scope["sound"]
-    function.__qualname__ = f"sound_{label}"
-    return function  # type: ignore[no-any-return]

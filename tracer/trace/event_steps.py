@@ -9,13 +9,13 @@ readers import them from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from tracer.trace.event_base import EndReason, Event
+from tracer.trace.event_class import frozen_event
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class SessionStarted(Event):
     """The session's set-up: the prompt, the tools and every request parameter but the messages."""
 
@@ -31,7 +31,7 @@ class SessionStarted(Event):
     scenario: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class TurnStarted(Event):
     """The top of ``while True``: the state the turn begins with."""
 
@@ -41,7 +41,7 @@ class TurnStarted(Event):
     """``len(state.messages)``: the internal list the chapter's ``Loop turn`` hook counts."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class RequestSent(Event):
     """Resending: the whole history went to the API again.
 
@@ -74,7 +74,7 @@ class RequestSent(Event):
     ``unpatched_request`` (that request's index)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class ResponseReceived(Event):
     """The streamed response, and the internal assistant messages it became."""
 
@@ -90,7 +90,7 @@ class ResponseReceived(Event):
     attempts: int = 1
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class FollowUpDecided(Event):
     """``needs_follow_up``: true when the response holds any ``tool_use`` block."""
 
@@ -103,7 +103,7 @@ class FollowUpDecided(Event):
     """Set when a fault scenario forced the decision."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class PermissionDecided(Event):
     """Whether a tool call may run, who decided, and any feedback the user typed."""
 
@@ -119,7 +119,7 @@ class PermissionDecided(Event):
     """The text the model gets when the call does not run."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class ToolFinished(Event):
     """A tool ran (or was refused before running): its input and raw output."""
 
@@ -137,7 +137,7 @@ class ToolFinished(Event):
     duration_ms: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class ResultMapped(Event):
     """Step ① (翻译, mapping): the raw output became a ``tool_result`` block."""
 
@@ -155,7 +155,7 @@ class ResultMapped(Event):
     empty_replaced: bool | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class ResultWrapped(Event):
     """Step ② (包装, wrapping): the block was wrapped in a user message (``create_user_message``,
     inside ``add_tool_result``)."""
@@ -172,7 +172,7 @@ class ResultWrapped(Event):
     message outside ``addToolResult`` (:mod:`tracer.error_paths`); tracer wraps it here too."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class HistoryAppended(Event):
     """Step ③ (追加, appending): the next State's history,
     ``[*messages_for_query, *assistant_messages, *tool_results]``. Built only after the max-turns
@@ -189,7 +189,7 @@ class HistoryAppended(Event):
     api_after_count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class MaxTurnsChecked(Event):
     """The strict check ``next_turn_count > max_turns``, before the next State is built."""
 
@@ -200,7 +200,7 @@ class MaxTurnsChecked(Event):
     max_turns: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_event
 class SessionEnded(Event):
     """The loop returned. ``reason`` names why."""
 

@@ -26,7 +26,6 @@ base event in :mod:`tracer.trace.event_base`, the supporting records in
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 from tracer.trace.event_base import (
@@ -40,6 +39,7 @@ from tracer.trace.event_base import (
     Header,
     Stage,
 )
+from tracer.trace.event_class import lean_dataclass
 from tracer.trace.event_code import install
 from tracer.trace.event_records import (
     DebugHook,
@@ -68,7 +68,7 @@ from tracer.trace.event_steps import (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@lean_dataclass(frozen=True, slots=True)
 class UnknownEvent:
     """An event of a kind this version does not know; readers keep it and skip it."""
 
@@ -102,6 +102,7 @@ KNOWN: tuple[type[Event], ...] = (
     MaxTurnsChecked,
     SessionEnded,
 )
+install(Event, to_dict=False)  # its to_dict writes one for each subclass made elsewhere
 for _cls in KNOWN:  # every event an import or a recording writes: see tracer.trace.event_code
     install(_cls)
 KINDS: dict[str, type[Event]] = {cls.kind: cls for cls in KNOWN}

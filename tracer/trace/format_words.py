@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
+import re
 
 #: Words of the Messages API that a trace holds as keys or fixed values.
 _API_WORDS = frozenset(
@@ -47,6 +49,24 @@ _API_WORDS = frozenset(
 )
 
 
+#: A ``Literal[...]`` in an annotation (kept as a string: every module uses postponed
+#: annotations), and a quoted word inside one.
+_LITERAL = re.compile(r"Literal\[([^\]]*)\]")
+_QUOTED = re.compile(r"""["']([^"']*)["']""")
+
+
+def _literal_words(annotation: object) -> list[str]:
+    """The values of every ``Literal`` an annotation names, read off its text: evaluating it
+    (``typing.get_type_hints``) would compile every annotation of every event class, a few
+    milliseconds at the start of every import. A name of a ``Literal`` defined elsewhere
+    (``EndReason``) is covered by that alias's own entry in :mod:`tracer.trace.events`."""
+    if not isinstance(annotation, str):
+        import typing
+
+        return [str(arg) for arg in typing.get_args(annotation)]
+    return [w for inner in _LITERAL.findall(annotation) for w in _QUOTED.findall(inner)]
+
+
 @functools.cache
 def format_words() -> frozenset[str]:
     """Every fixed word of the trace format: event kinds, field names, the values of its
@@ -63,8 +83,8 @@ def format_words() -> frozenset[str]:
             words.add(obj.kind)
         if typing.get_origin(obj) is typing.Literal:
             words.update(str(arg) for arg in typing.get_args(obj))
-        if isinstance(obj, type) and hasattr(obj, "__annotations__"):
-            for hint in typing.get_type_hints(obj).values():
-                if typing.get_origin(hint) is typing.Literal:
-                    words.update(str(arg) for arg in typing.get_args(hint))
+        if isinstance(obj, type):
+            for klass in obj.__mro__:
+                for annotation in inspect.get_annotations(klass).values():
+                    words.update(_literal_words(annotation))
     return frozenset(words)

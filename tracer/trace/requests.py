@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from tracer.messages import ApiMessage, materialize
+from tracer.trace.event_class import lean_dataclass
 from tracer.trace.events import MessageRecorded, RequestSent
 
 
-@dataclass(frozen=True, slots=True)
+@lean_dataclass(frozen=True, slots=True)
 class RebuiltRequest:
     event: RequestSent
     api_messages: list[ApiMessage]

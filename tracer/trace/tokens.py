@@ -21,8 +21,10 @@ Pure and low (the trace layer): ``show``, the replay's request view and the HTML
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from tracer.trace.event_class import lean_dataclass
 
 #: Bytes per token for an estimate: about four for English text and JSON (a rough rule; Chinese
 #: text runs nearer one token per character, three bytes).
@@ -39,7 +41,7 @@ def _int(value: Any) -> int:
     return count(value) or 0
 
 
-@dataclass(frozen=True, slots=True)
+@lean_dataclass(frozen=True, slots=True)
 class Tokens:
     """One request's tokens (or a sum of them)."""
 
@@ -95,7 +97,7 @@ def tokens_of(usage: dict[str, Any] | None, request_bytes: int | None = None) ->
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@lean_dataclass(frozen=True, slots=True)
 class Row:
     """One model call: the request it answered, and its tokens."""
 
@@ -105,7 +107,7 @@ class Row:
     """A stream that broke off (its request was sent again)."""
 
 
-@dataclass
+@lean_dataclass
 class Account:
     """Every call's tokens, in order, and their total."""
 

@@ -1,0 +1,29 @@
+"""Writes the source compiled ahead of time: ``python -m tracer.trace.generate``.
+
+Run it after changing an event class (and ``schema.json``, see :mod:`tracer.trace.event_schema`):
+it writes :mod:`tracer.trace.event_methods` (each event class's ``__init__`` and ``to_dict``,
+:mod:`tracer.trace.event_code`) and :mod:`tracer.trace.event_sound` (each line kind's quick
+soundness test, :mod:`tracer.trace.sound_code`). Until then the classes still work, their
+methods compiled at start-up, and a test says the files are stale. Nothing imports this module,
+so it may import them all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tracer.trace.event_code import methods_module
+from tracer.trace.event_schema import load_schema
+from tracer.trace.events import KNOWN, Event
+from tracer.trace.sound_code import sound_module
+
+HERE = Path(__file__).parent
+
+
+def main() -> None:
+    (HERE / "event_methods.py").write_text(methods_module((Event, *KNOWN)), encoding="utf-8")
+    (HERE / "event_sound.py").write_text(sound_module(load_schema()["$defs"]), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

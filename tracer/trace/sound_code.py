@@ -1,0 +1,152 @@
+"""Each line kind's quick soundness test, written out as Python, and compiled ahead of time.
+
+The readers' line check (:mod:`tracer.trace.line_check`) asks of every line whether it is sound
+against its kind's schema before it asks for the worded problems, and a plain function per kind
+answers that many times faster than walking the schema: :func:`compile_sound` writes one (as
+``dataclasses`` writes ``__init__``; the names in it are this module's own, the keys and
+constants ``repr``'d from the schema :func:`~tracer.trace.event_schema.build_schema` made).
+Compiling the source of the kinds a trace holds cost about a tenth of a whole import's start-up,
+so :mod:`tracer.trace.event_sound` holds them compiled ahead of time (``python -m
+tracer.trace.generate`` writes it, a test keeps it current), each beside the schema it was
+written from: :func:`sound_for` takes that one while the schema is the same, and compiles a new
+one otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: The Python type each JSON type names (``number`` is tested as int or float).
+_NAMES = {
+    "string": "str",
+    "integer": "int",
+    "boolean": "bool",
+    "object": "dict",
+    "array": "list",
+    "null": "type(None)",
+}
+
+
+class _Source:
+    """Python source for :func:`compile_sound`: one expression per schema, helpers as needed."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.scope: dict[str, Any] = {"_MISSING": _MISSING}
+        self.n = 0
+
+    def name(self, prefix: str) -> str:
+        self.n += 1
+        return f"_{prefix}{self.n}"
+
+    def expr(self, schema: dict[str, Any], var: str) -> str:
+        """An expression that is true when ``var`` is sound against ``schema``."""
+        if "const" in schema:
+            return f"{var} == {schema['const']!r}"
+        if "enum" in schema:
+            options = self.name("enum")
+            self.scope[options] = tuple(schema["enum"])
+            return f"{var} in {options}"
+        if "anyOf" in schema:
+            return "(" + " or ".join(f"({self.expr(o, var)})" for o in schema["anyOf"]) + ")"
+        expected = schema.get("type")
+        if expected is None:
+            return "True"
+        if expected == "object":
+            return f"{self.object_function(schema)}({var})"
+        if expected == "array":
+            if "items" not in schema:
+                return f"type({var}) is list"
+            every = self.name("items")
+            self.lines += [
+                f"def {every}(v):",
+                "    for x in v:",
+                f"        if not ({self.expr(schema['items'], 'x')}):",
+                "            return False",
+                "    return True",
+            ]
+            return f"(type({var}) is list and {every}({var}))"
+        if expected == "number":
+            return f"(type({var}) is int or type({var}) is float)"
+        if expected == "null":
+            return f"{var} is None"
+        return f"type({var}) is {_NAMES[expected]}"
+
+    def object_function(self, schema: dict[str, Any]) -> str:
+        name = self.name("object")
+        body = [f"def {name}(v):", "    if type(v) is not dict:", "        return False"]
+        required = schema.get("required", ())
+        tests = {key: self.expr(sub, "x") for key, sub in schema.get("properties", {}).items()}
+        for key in required:  # those a test below does not look up anyway
+            assert isinstance(key, str)
+            if tests.get(key, "True") == "True":
+                body += [f"    if {key!r} not in v:", "        return False"]
+        for key, test in tests.items():
+            if test == "True":
+                continue
+            # One look-up a key: a required key missing is as unsound as a wrong value.
+            absent = "x is _MISSING or" if key in required else "x is not _MISSING and"
+            body += [
+                f"    x = v.get({key!r}, _MISSING)",
+                f"    if {absent} not ({test}):",
+                "        return False",
+            ]
+        body.append("    return True")
+        self.lines += body
+        return name
+
+
+_MISSING = object()
+
+
+def compile_sound(schema: dict[str, Any], label: str = "schema") -> Callable[[Any], bool]:
+    """``schema`` as one function that says whether a value is sound, written out as Python
+    source (as ``dataclasses`` writes ``__init__``): the names in it are this module's own, the
+    keys and constants ``repr``'d from the schema :func:`build_schema` made."""
+    source = _Source()
+    top = source.expr(schema, "v")
+    source.lines += ["def sound(v):", f"    return {top}"]
+    exec("\n".join(source.lines), source.scope)  # our own schema, see above
+    function = source.scope["sound"]
+    function.__qualname__ = f"sound_{label}"
+    return function  # type: ignore[no-any-return]
+
+
+def _factory_lines(kind: str, schema: dict[str, Any]) -> list[str]:
+    """``make_<kind>(_MISSING)``: the helpers and ``sound`` of one kind, nested in a function
+    that returns ``sound`` (the constants its helpers name assigned first)."""
+    source = _Source()
+    top = source.expr(schema, "v")
+    lines = [f"def make_{kind}(_MISSING):"]
+    lines += [
+        f"    {name} = {value!r}" for name, value in source.scope.items() if name != "_MISSING"
+    ]
+    lines += ["    " + line for line in [*source.lines, "def sound(v):", f"    return {top}"]]
+    return [*lines, "    return sound"]
+
+
+def sound_module(definitions: dict[str, Any]) -> str:
+    """The text of :mod:`tracer.trace.event_sound` for the schema's ``$defs``."""
+    parts = [
+        '"""Generated by ``python -m tracer.trace.generate``: each line kind\'s quick soundness '
+        "test,\ncompiled ahead of time (see :mod:`tracer.trace.sound_code`). Do not edit."
+        '"""\n\n# ruff: noqa\n# fmt: off\n\nSCHEMAS = {}\n'
+    ]
+    for kind, schema in definitions.items():
+        assert kind.isidentifier()
+        parts.append(f"\nSCHEMAS[{kind!r}] = {schema!r}\n\n")
+        parts.append("\n".join(_factory_lines(kind, schema)) + "\n")
+    return "".join(parts)
+
+
+def sound_for(kind: str, schema: dict[str, Any]) -> Callable[[Any], bool]:
+    """The quick test of ``kind``: compiled ahead of time when it was written from this schema,
+    else compiled now."""
+    from tracer.trace import event_sound
+
+    if event_sound.SCHEMAS.get(kind) == schema:
+        function = getattr(event_sound, f"make_{kind}")(_MISSING)
+        function.__qualname__ = f"sound_{kind}"
+        return function  # type: ignore[no-any-return]
+    return compile_sound(schema, kind)
