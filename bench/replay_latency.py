@@ -142,7 +142,7 @@ def measure(path: Path, start_fraction: float) -> dict[str, float]:
     from textual import events
 
     from tracer.replay.app import ReplayApp
-    from tracer.replay.steps import StepIndex, locate
+    from tracer.replay.steps import READ_AHEAD, StepIndex, locate
     from tracer.trace.reader import TraceReader
 
     imported = time.perf_counter()
@@ -171,7 +171,9 @@ def measure(path: Path, start_fraction: float) -> dict[str, float]:
 
     async def run() -> None:
         opened = time.perf_counter()
-        index = StepIndex(TraceReader(path), eager=False)
+        # As ``tracer replay TRACE`` opens it (replay.factory): the reader finds the first
+        # megabyte's lines, the index takes the first chunk of them, the rest after the frame.
+        index = StepIndex(TraceReader(path, first=READ_AHEAD), eager=False)
         step = locate(index)  # the first step, as ``tracer replay TRACE`` opens
         app = TimedApp(index, step=step, lang="en")
         async with app.run_test(size=(120, 40)) as pilot:
