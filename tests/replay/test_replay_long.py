@@ -128,3 +128,13 @@ def test_the_reader_finds_the_lines_after_the_first_frame_too(long_trace: Path) 
     assert seen["notice"] is False and seen["doctor"]
     assert reader.scanned_all and list(reader._offsets) == list(full._offsets)
     assert reader.torn_line is None and reader.complete
+
+
+def test_each_requests_step_is_the_first_resending_step_that_sent_it(long_trace: Path) -> None:
+    index = StepIndex(TraceReader(long_trace))
+    first: dict[int, int] = {}
+    for step in index.by_stage["resending"]:
+        first.setdefault(index.event(step).request_index, step)
+    assert len(first) == TURNS
+    assert all(index.request_step(number) == step for number, step in first.items())
+    assert index.request_step(TURNS + 1) is None
