@@ -98,3 +98,43 @@ def test_the_timeline_shows_a_window_of_turns(long_trace: Path) -> None:
         assert index.turn(app.replay.step) == 151
 
     drive(app, script)
+
+
+def test_the_reader_finds_the_lines_after_the_first_frame_too(long_trace: Path) -> None:
+    """Opened by the replay, the reader finds only the first megabyte's lines before the first
+    frame (a 50 MB trace need not be scanned whole to show step 1); the rest comes with the
+    background indexing, to the same lines a full reader finds, and meanwhile nothing says the
+    session is incomplete or runs the doctor on part of it."""
+    from tracer.replay.widgets.findings_panel import FindingsPanel
+
+    full = TraceReader(long_trace)
+    app = factory.make_app(long_trace, lang="en", guide=None)
+    reader = app.replay.index.reader
+    assert not reader.scanned_all and 0 < len(reader) < len(full)
+    assert abs(reader.estimated_events() - len(full)) < len(full) // 5
+    seen: dict[str, Any] = {}
+
+    async def script(pilot: Any) -> None:
+        seen["notice"] = app.query_one("#notice").has_class("shown")
+        panel = app.replay.query_one(FindingsPanel)
+        # Checked already ("now": a trace this size may be) only once the reader has it all.
+        seen["doctor"] = panel.state == "checking" or (
+            panel.diagnosis is not None and reader.scanned_all
+        )
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+    drive(app, script)
+    assert seen["notice"] is False and seen["doctor"]
+    assert reader.scanned_all and list(reader._offsets) == list(full._offsets)
+    assert reader.torn_line is None and reader.complete
+
+
+def test_each_requests_step_is_the_first_resending_step_that_sent_it(long_trace: Path) -> None:
+    index = StepIndex(TraceReader(long_trace))
+    first: dict[int, int] = {}
+    for step in index.by_stage["resending"]:
+        first.setdefault(index.event(step).request_index, step)
+    assert len(first) == TURNS
+    assert all(index.request_step(number) == step for number, step in first.items())
+    assert index.request_step(TURNS + 1) is None

@@ -70,3 +70,18 @@ def test_the_wrapped_renderable_wraps_the_same_way_inside_rich() -> None:
         for line, following in pairwise(p for p in plain if p):
             assert not (line[-1].isdigit() or following[0].isdigit()), (width, line, following)
     assert str(Wrapped(text)) == text.plain
+
+
+def test_ascii_text_is_cut_exactly_as_the_general_rules_cut_it() -> None:
+    """The ASCII fast path is the general one with its rules inlined: on random ASCII text
+    (spaces, punctuation, brackets, long words) both cut in the same places."""
+    import random
+
+    from tracer.replay.wrap import _any_cuts, _ascii_cuts
+
+    generator = random.Random(12)
+    alphabet = "abcdefgXYZ_./-0123456789 ,.;:!?()[]{}%  "
+    for _ in range(3000):
+        plain = "".join(generator.choice(alphabet) for _ in range(generator.randint(1, 120)))
+        for width in (2, 5, 13, 40):
+            assert _ascii_cuts(plain, width) == _any_cuts(plain, width), (plain, width)

@@ -62,7 +62,48 @@ def _inside_word(plain: str, start: int, end: int) -> int:
     return end
 
 
+#: ASCII whitespace, as ``str.isspace`` finds it in ASCII.
+_SPACES = frozenset(" \t\n\r\x0b\x0c")
+
+
 def _cuts(plain: str, width: int) -> list[int]:
+    """Where to cut ``plain`` so that each piece fits ``width`` cells (greedy).
+
+    Most of what a trace holds is ASCII (JSON, code, shell output): :func:`_ascii_cuts` cuts it
+    the same way with the rules inlined, a few times faster, which every step's redraw feels."""
+    if plain.isascii():
+        return _ascii_cuts(plain, width)
+    return _any_cuts(plain, width)
+
+
+def _ascii_cuts(plain: str, width: int) -> list[int]:
+    """:func:`_any_cuts` for ASCII text: a character takes one cell, no character is wide, so
+    a line may break only after whitespace (and never before closing punctuation)."""
+    cuts: list[int] = []
+    start, used, last_break = 0, 0, None
+    for i, char in enumerate(plain):
+        space = char in _SPACES
+        if i > start and not space and plain[i - 1] in _SPACES and char not in _NO_LINE_START:
+            last_break = i
+        if used < width or i == start or space:
+            used += 1
+            continue
+        if last_break is not None and last_break > start:
+            cut = last_break
+        else:
+            cut = _inside_word(plain, start, i)
+        if cut == i and char in _NO_LINE_START and i - 1 > start:
+            cut = i - 1
+        cuts.append(cut)
+        start = cut
+        used = len(plain[cut : i + 1].lstrip())
+        last_break = next(
+            (j for j in range(i, cut, -1) if _may_break_before(plain[j - 1], plain[j])), None
+        )
+    return cuts
+
+
+def _any_cuts(plain: str, width: int) -> list[int]:
     """Where to cut ``plain`` so that each piece fits ``width`` cells (greedy).
 
     Each piece takes as much as fits and ends at the last place a break is allowed; only a run

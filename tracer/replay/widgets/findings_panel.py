@@ -104,8 +104,10 @@ class FindingsPanel(OptionList):
             return
         if not hasattr(index.reader, "raw"):  # --follow waiting for the file: check it later
             return
-        how = plan(len(index.reader), self.doctor.asked)
+        how = plan(_events(index.reader), self.doctor.asked)
         if how == "now":
+            if not getattr(index.reader, "scanned_all", True):  # (before the indexing thread)
+                index.reader.refresh()  # a short trace: the doctor reads all of it
             self._done(diagnose(index.reader))
         elif how == "background":
             self.state = "checking"
@@ -125,7 +127,7 @@ class FindingsPanel(OptionList):
         """Check again if a followed trace checked while it grew has ``ended`` since."""
         if self.index is None or self.state or not self.doctor.recheck(ended):
             return
-        if plan(len(self.index.reader), self.doctor.asked) == "now":
+        if plan(_events(self.index.reader), self.doctor.asked) == "now":
             self._done(diagnose(self.index.reader))
         else:
             self.state = "checking"
@@ -260,6 +262,13 @@ class FindingsPanel(OptionList):
         option_id = event.option_id or ""
         if option_id.startswith("finding-"):
             self.post_message(self.Selected(self.steps[int(option_id.removeprefix("finding-"))]))
+
+
+def _events(reader: object) -> int:
+    """How many lines the trace has (reckoned while the reader has not found them all: the
+    doctor must not run "now" on the first megabyte of a long trace)."""
+    estimate = getattr(reader, "estimated_events", None)
+    return int(estimate()) if estimate is not None else len(reader)  # type: ignore[arg-type]
 
 
 def finding_text(finding: object, lang: str) -> Text:

@@ -142,7 +142,9 @@ class ReplayView(Vertical):
         findings.show(findings.diagnosis, lang, findings.state)
         if not self.follow:  # a file still being written is expected to look torn
             reader = index.reader
-            self.query_one(Notice).show(reader.torn_line, reader.complete, len(index), lang)
+            # Whether it ended is known once the reader has found its last line.
+            ended = reader.complete if getattr(reader, "scanned_all", True) else True
+            self.query_one(Notice).show(reader.torn_line, ended, len(index), lang)
         if not len(index):
             waiting = isinstance(index.reader, WaitingReader)
             words = (
@@ -171,8 +173,10 @@ class ReplayView(Vertical):
         orient = self.query_one("#orient", Static)
         if step != state.start and orient.display:
             orient.display = False  # the reader has found the keys: give the row back
-        else:
-            orient.update(self.orientation(lang))
+        elif orient.display and str(orient.content) != (words := self.orientation(lang)):
+            # Only when it shows and its words changed: an update lays the screen out again,
+            # and every panel is drawn anew (most of a step's time, on every step).
+            orient.update(words)
         self.query_one(Timeline).show(step, lang)
         self.query_one(StepBar).show(step, len(index))
         note = subagent_note(state.subagent_at(step), lang)
