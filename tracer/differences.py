@@ -46,9 +46,12 @@ def load_differences(path: Path) -> tuple[Difference, ...]:
     out: list[Difference] = []
     for i, node in enumerate(c.sequence(top, "differences", "differences.yaml")):
         where = f"differences[{i}]"
-        # ``cases`` are the differential suite's (tests/oracle/): read there, not here.
+        # ``cases`` and ``varies`` are the differential suite's (tests/oracle/): read there.
         m = c.mapping(
-            node, where, {"id", "stage", "tracer", "claude_code", "why"}, {"scenarios", "cases"}
+            node,
+            where,
+            {"id", "stage", "tracer", "claude_code", "why"},
+            {"scenarios", "cases", "varies"},
         )
         scenarios = m.get("scenarios") or []
         if not isinstance(scenarios, list) or not all(isinstance(s, str) for s in scenarios):

@@ -102,6 +102,18 @@ def differences(name: str, ours: Path, theirs: Path) -> dict[str, tuple[Any, Any
     return found
 
 
+def varying() -> set[str]:
+    """The cases of entries marked ``varies``: differences that show only on some runs (which of
+    2.1.88's parallel calls finishes first), never called stale when a run does not show them."""
+    doc = yaml.safe_load(DIFFERENCES.read_text(encoding="utf-8"))
+    return {
+        case
+        for entry in doc["differences"]
+        if entry.get("varies")
+        for case in entry.get("cases", [])
+    }
+
+
 def listed() -> dict[str, str]:
     """Each listed case, and the id of the difference that explains it."""
     doc = yaml.safe_load(DIFFERENCES.read_text(encoding="utf-8"))
