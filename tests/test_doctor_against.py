@@ -154,3 +154,26 @@ def test_the_report_in_both_languages() -> None:
         assert zh_problems(line) == [], line
     agreed = report_lines(compare_requests(rebuilt(), sent()), Path("t"), Path("w"), "zh")
     assert agreed[-1] == "t：与发出的请求一致"
+
+
+def test_requests_are_paired_by_their_answers_ids_when_both_sides_have_them() -> None:
+    """A resumed session: the transcript holds two earlier requests this wire never carried."""
+    earlier = [{"model": "m", "messages": [{"role": "user", "content": "Before."}]}] * 2
+    found = compare_requests(
+        earlier + rebuilt(), sent(), rebuilt_answers=["a", "b", "c", "d"], wire_answers=["c", "d"]
+    )
+    assert found.differences == []
+    assert {u.what: u.count for u in found.unknowable}["earlier"] == 2
+    # Without the ids, in order: the same files give differences, not a name.
+    assert compare_requests(earlier + rebuilt(), sent()).differences
+    # An answer the rebuild does not have is a missing request; unpaired after the first pair,
+    # extra (numbered as rebuilt).
+    found = compare_requests(
+        rebuilt() + earlier[:1], sent(), rebuilt_answers=["c", "d", "e"], wire_answers=["c", "x"]
+    )
+    assert [k[:2] for k in kinds(found)] == [
+        ("missing-request", 2),
+        ("extra-request", 2),
+        ("extra-request", 3),
+    ]
+    assert "earlier" not in {u.what for u in found.unknowable}

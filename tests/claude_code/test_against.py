@@ -16,7 +16,7 @@ from conftest import run_tracer
 
 from tracer.claude_code.record import transcript_path
 from tracer.doctor.against import compare_requests
-from tracer.doctor.against_command import rebuilt_bodies
+from tracer.doctor.against_command import compare_files, rebuilt_requests
 from tracer.paths import SCENARIOS_DIR
 
 pytestmark = pytest.mark.xdist_group("claude-code-against")
@@ -40,10 +40,9 @@ def _record(name: str, folder: Path) -> Path:
 
 
 def _agrees(trace: Path) -> None:
-    wire = rebuilt_bodies(trace)
-    found = compare_requests(rebuilt_bodies(transcript_path(trace)), wire)
+    found = compare_files(transcript_path(trace), trace)
     assert [d.message for d in found.differences] == []
-    assert found.rebuilt_requests == found.wire_requests == len(wire) > 0
+    assert found.rebuilt_requests == found.wire_requests > 0
     assert {u.what for u in found.unknowable} == UNKNOWABLE
 
 
@@ -87,7 +86,7 @@ def test_a_transcript_damaged_after_the_fact_is_caught(edit: Path, tmp_path: Pat
             break
     damaged = tmp_path / "damaged.jsonl"
     damaged.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    found = compare_requests(rebuilt_bodies(damaged), rebuilt_bodies(edit))
+    found = compare_requests(rebuilt_requests(damaged)[0], rebuilt_requests(edit)[0])
     assert found.differences
     assert {d.kind for d in found.differences} == {"block-differs"}
     # The result is resent with every later request: one finding in each, at the same message.
@@ -99,3 +98,32 @@ def test_a_transcript_damaged_after_the_fact_is_caught(edit: Path, tmp_path: Pat
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_every_bundled_scenario_agrees(name: str, tmp_path: Path) -> None:
     _agrees(_record(name, tmp_path))
+
+
+@pytest.mark.slow
+def test_a_resumed_session_agrees_and_its_first_run_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``claude -p "go on" --resume ID`` appends to the same transcript: its import holds the
+    first run's requests too, which this wire never carried. Paired by the ids of their
+    answers, the resumed requests agree, and the earlier ones are named, not missing."""
+    from tracer.agent.scripted import ScriptedResponse
+    from tracer.claude_code.record import record_resumed_claude_code
+    from tracer.scenario import load_scenario
+
+    first = _record("03-three-tools", tmp_path)
+    records = [json.loads(x) for x in transcript_path(first).read_text().splitlines() if x]
+    scenario = load_scenario(SCENARIOS_DIR / "03-three-tools.yaml")
+    call = {"type": "tool_use", "id": "toolu_01resumed", "name": "Read",
+            "input": {"file_path": "greet.py"}}  # fmt: skip
+    scenario.responses = [
+        ScriptedResponse([call], "tool_use"),
+        ScriptedResponse([{"type": "text", "text": "Resumed."}], "end_turn"),
+    ]
+    resumed = tmp_path / "resumed.trace.jsonl"
+    monkeypatch.setenv("TRACER_SANDBOX", "none")  # as _record: the walls are not the point
+    record_resumed_claude_code(scenario, records, resumed, claude=real_claude())
+    found = compare_files(transcript_path(resumed), resumed)
+    assert [d.message for d in found.differences] == []
+    assert (found.wire_requests, found.rebuilt_requests) == (2, 4)
+    assert {u.what: u.count for u in found.unknowable}["earlier"] == 2

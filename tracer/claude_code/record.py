@@ -190,7 +190,9 @@ def record_resumed_claude_code(
         }
         run_session(
             dirs,
-            ScriptedBackend(ScriptedTransport(scenario.responses, seed=scenario.name)),
+            # A seed of its own: with the first run's, the resumed answers would reuse its
+            # message ids, which the API never does (and an import then joins the two as one).
+            ScriptedBackend(ScriptedTransport(scenario.responses, seed=f"{scenario.name} resumed")),
             output,
             source,
             prompt=prompt,

@@ -19,9 +19,11 @@ is *named*, with how much of it there was, and not counted as a defect:
 Everything else is a :class:`Difference`, with its request (numbered from 1, as the trace's
 ``request_index``) and the message's index in the wire request as sent (or, for a message only
 the rebuild has, its index there): a request or message missing or extra, a message moved, a
-block missing, extra, different, or the blocks of a message in another order. Requests are
-paired in order; messages are aligned by their content (``difflib``), so one missing message is
-one finding, not a cascade. Pure: bodies in, findings out, no I/O.
+block missing, extra, different, or the blocks of a message in another order (a request only
+the rebuild has is numbered as rebuilt). Requests are paired by the ids of their answers when
+both sides have them, else in order; the requests of a resumed session's first run, before the
+wire's first, are named (``earlier``). Messages are aligned by their content (``difflib``), so
+one missing message is one finding, not a cascade. Pure: bodies in, findings out, no I/O.
 """
 
 from __future__ import annotations
@@ -284,23 +286,66 @@ def _request(
     return found
 
 
-def compare_requests(rebuilt: list[dict[str, Any]], wire: list[dict[str, Any]]) -> Comparison:
-    """Hold each rebuilt request body against the one sent at the same position."""
+def _pairs(
+    n_rebuilt: int, n_wire: int, rebuilt_answers: list[Any] | None, wire_answers: list[Any] | None
+) -> tuple[list[tuple[int, int | None]], list[int], int]:
+    """Which rebuilt request each wire request is paired with (``None``: none), the rebuilt
+    requests paired with none, and how many of those came before the first pair.
+
+    By the id of the message that answered each request when both sides have them all (the
+    API never gives two answers one id): a resumed session's transcript holds the requests of
+    the first run too, which this run's wire never carried. Else in order."""
+    ids = wire_answers or []
+    known = rebuilt_answers is not None and len(ids) == n_wire and None not in ids
+    if not known or len(set(ids)) != len(ids):
+        pairs: list[tuple[int, int | None]] = [
+            (i, i if i < n_rebuilt else None) for i in range(n_wire)
+        ]
+        return pairs, list(range(n_wire, n_rebuilt)), 0
+    where = {answer: j for j, answer in enumerate(rebuilt_answers or []) if answer is not None}
+    pairs = [(i, where.get(answer)) for i, answer in enumerate(ids)]
+    paired = {j for _, j in pairs if j is not None}
+    first = min(paired, default=n_rebuilt)
+    unpaired = [j for j in range(n_rebuilt) if j not in paired]
+    return pairs, [j for j in unpaired if j > first], sum(j < first for j in unpaired)
+
+
+def compare_requests(
+    rebuilt: list[dict[str, Any]],
+    wire: list[dict[str, Any]],
+    *,
+    rebuilt_answers: list[Any] | None = None,
+    wire_answers: list[Any] | None = None,
+) -> Comparison:
+    """Hold each rebuilt request body against the one sent.
+
+    ``*_answers`` are the ids of the messages that answered each request, when known: requests
+    are then paired by them, else by position."""
     result = Comparison(wire_requests=len(wire), rebuilt_requests=len(rebuilt))
     tally = _Tally()
-    for index, (sent, built) in enumerate(zip(wire, rebuilt, strict=False), start=1):
-        result.differences += _request(index, sent, built, tally)
-    for index in range(len(rebuilt) + 1, len(wire) + 1):
+    pairs, extra, earlier = _pairs(len(rebuilt), len(wire), rebuilt_answers, wire_answers)
+    for i, j in pairs:
+        if j is None:
+            result.differences.append(
+                _diff("missing-request", i + 1, None, None, None,
+                      "sent, but the rebuild has no such request", "发出了，重建里没有这次请求")
+            )  # fmt: skip
+        else:
+            result.differences += _request(i + 1, wire[i], rebuilt[j], tally)
+    for j in extra:
         result.differences.append(
-            _diff("missing-request", index, None, None, None,
-                  "sent, but the rebuild has no such request", "发出了，重建里没有这次请求")
-        )  # fmt: skip
-    for index in range(len(wire) + 1, len(rebuilt) + 1):
-        result.differences.append(
-            _diff("extra-request", index, None, None, None,
+            _diff("extra-request", j + 1, None, None, None,
                   "rebuilt, but never sent", "重建了，却没有发出")
         )  # fmt: skip
     result.unknowable = _unknowable(tally)
+    if earlier:
+        result.unknowable.append(
+            Unknowable("earlier", earlier,
+                       f"{earlier} requests of the transcript before this wire's first "
+                       "(a resumed session: an earlier run sent them)",
+                       f"记录文件里比这次线上第一个请求更早的{earlier}次请求"
+                       "（会话是恢复的：它们由之前的一次执行发出）")
+        )  # fmt: skip
     return result
 
 

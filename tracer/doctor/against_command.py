@@ -36,35 +36,50 @@ def _is_trace(path: Path) -> bool:
     return isinstance(header, dict) and header.get("format") == "tracer"
 
 
-def _bodies(path: Path) -> list[dict[str, Any]]:
+def _requests(path: Path) -> tuple[list[dict[str, Any]], list[str | None]]:
+    """Each request body of a trace, and the id of the message that answered it (if any)."""
     from tracer.trace.reader import TraceReader
     from tracer.trace.requests import rebuild_requests
 
     reader = TraceReader(path)
     try:
-        return [request.body for request in rebuild_requests(reader)]
+        events = list(reader)
     finally:
         reader.close()
+    answers: list[str | None] = []
+    for event in events:
+        if event.kind == "request":
+            answers.append(None)
+        elif event.kind == "response" and answers and answers[-1] is None:
+            answers[-1] = event.message_id
+    return [request.body for request in rebuild_requests(events)], answers
 
 
-def rebuilt_bodies(path: Path) -> list[dict[str, Any]]:
-    """The requests of a trace, or of a transcript imported on the spot."""
+def rebuilt_requests(path: Path) -> tuple[list[dict[str, Any]], list[str | None]]:
+    """The requests of a trace, or of a transcript imported on the spot, with their answers."""
     if _is_trace(path):
-        return _bodies(path)
+        return _requests(path)
     from tracer.importers.claude_code import import_claude_code
 
     with tempfile.TemporaryDirectory(prefix="tracer-against-") as scratch:
         imported = Path(scratch) / "imported.trace.jsonl"
         import_claude_code(path, imported)
-        return _bodies(imported)
+        return _requests(imported)
+
+
+def compare_files(trace: Path, wire: Path) -> Comparison:
+    """:func:`~tracer.doctor.against.compare_requests` of the two files' requests."""
+    if not _is_trace(wire):
+        raise UserError("not a tracer trace (give the trace `tracer record --claude-code` wrote)",
+                        wire, 1)  # fmt: skip
+    built, built_answers = rebuilt_requests(trace)
+    sent, sent_answers = _requests(wire)
+    return compare_requests(built, sent, rebuilt_answers=built_answers, wire_answers=sent_answers)
 
 
 def run_against(args: argparse.Namespace) -> int:
     wire_path: Path = args.against
-    if not _is_trace(wire_path):
-        raise UserError("not a tracer trace (give the trace `tracer record --claude-code` wrote)",
-                        wire_path, 1)  # fmt: skip
-    comparison = compare_requests(rebuilt_bodies(args.trace), _bodies(wire_path))
+    comparison = compare_files(args.trace, wire_path)
     if args.json:
         listed = {"trace": str(args.trace), "against": str(wire_path), **comparison.to_dict()}
         print(printable_json(json.dumps(listed, ensure_ascii=False, indent=2)))
@@ -85,12 +100,12 @@ def report_lines(comparison: Comparison, trace: Path, wire: Path, lang: str) -> 
             f"比较：{wire}发出的{c.wire_requests}次请求，{trace}重建的{c.rebuilt_requests}次请求"
         ]
         if c.unknowable:
-            lines.append("记录文件里没有、因而不比较的内容：")
+            lines.append("只列出、不比较的内容（记录文件里没有，或不在这次线上）：")
     else:
         lines = [f"compared: {c.wire_requests} requests sent ({wire}), "
                  f"{c.rebuilt_requests} rebuilt ({trace})"]  # fmt: skip
         if c.unknowable:
-            lines.append("not in a transcript, so not compared:")
+            lines.append("named, not compared (not in a transcript, or not on this wire):")
     lines += [f"  - {u.message_zh if zh else u.message}" for u in c.unknowable]
     for d in c.differences:
         lines.append(f"{'不同' if zh else 'differs'}  {d.kind}")
