@@ -77,16 +77,15 @@ def compare_files(trace: Path, wire: Path) -> Comparison:
     return compare_requests(built, sent, rebuilt_answers=built_answers, wire_answers=sent_answers)
 
 
-def run_against(args: argparse.Namespace) -> int:
+def run_against(args: argparse.Namespace, lang: str) -> int:
+    """The ``--against`` report (``lang`` as the doctor chose it); the exit status."""
     wire_path: Path = args.against
     comparison = compare_files(args.trace, wire_path)
     if args.json:
         listed = {"trace": str(args.trace), "against": str(wire_path), **comparison.to_dict()}
         print(printable_json(json.dumps(listed, ensure_ascii=False, indent=2)))
     else:
-        from tracer.doctor.command import _default_lang
-
-        for line in report_lines(comparison, args.trace, wire_path, args.lang or _default_lang()):
+        for line in report_lines(comparison, args.trace, wire_path, lang):
             print(printable(line))
     return 1 if comparison.differences else 0
 

@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "against", None) is not None:
         from tracer.doctor.against_command import run_against
 
-        return run_against(args)
+        return run_against(args, args.lang or _default_lang())
     from tracer.doctor import run_doctor
     from tracer.trace.reader import TraceReader
 
