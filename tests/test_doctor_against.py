@@ -5,11 +5,13 @@ finding, at its request and message."""
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
 from tracer.cjk import zh_problems
-from tracer.doctor.against import compare_requests
+from tracer.doctor import against
+from tracer.doctor.against import AGAINST_JSON_SCHEMA, compare_requests
 from tracer.doctor.against_command import report_lines
 
 REMINDER = "<system-reminder>\nToday's date is 2026-12-06.\n</system-reminder>"
@@ -52,6 +54,14 @@ def sent() -> list[dict[str, Any]]:
         **extra,
     }
     return [first, second]
+
+
+def test_every_kind_is_in_the_json_schema() -> None:
+    """The schema's list of kinds is the module's: each kind a test here produces is listed."""
+    source = Path(against.__file__).read_text(encoding="utf-8")
+    made = set(re.findall(r'_diff\(\s*"([a-z-]+)"', source))
+    listed = AGAINST_JSON_SCHEMA["properties"]["differences"]["items"]["properties"]["kind"]
+    assert made == set(listed["enum"])
 
 
 def kinds(found: Any) -> list[tuple[str, int, int | None, int | None, int | None]]:

@@ -10,8 +10,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from conftest import run_tracer
+
+from tracer.doctor.against import AGAINST_JSON_SCHEMA
 
 SESSION = "0b0e5c4e-1111-4222-8333-944445555666"
 CALL = {"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {"command": "ls"}}
@@ -100,6 +103,7 @@ def test_the_pair_agrees_apart_from_what_the_transcript_cannot_know(
     done = run_tracer("doctor", str(source), "--against", str(wire), "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
+    jsonschema.validate(report, AGAINST_JSON_SCHEMA)
     assert (report["wire_requests"], report["rebuilt_requests"]) == (2, 2)
     assert report["differences"] == []
     assert {u["what"]: u["count"] for u in report["unknowable"]} == {
@@ -118,6 +122,7 @@ def test_a_result_the_transcript_tells_otherwise_is_found(wire: Path, tmp_path: 
     for given in (source, imported):  # the transcript itself, or its import: the same report
         done = run_tracer("doctor", str(given), "--against", str(wire), "--json")
         assert done.returncode == 1, done.stderr
+        jsonschema.validate(json.loads(done.stdout), AGAINST_JSON_SCHEMA)
         (found,) = json.loads(done.stdout)["differences"]
         assert (found["kind"], found["request"], found["message_index"]) == ("block-differs", 2, 2)
         assert found["block_index"] == 0 and "b.txt" in found["message"]

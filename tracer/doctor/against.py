@@ -44,6 +44,54 @@ _KEY_NAMES = {
 }
 
 
+_TEXT = {"type": "string"}
+_INDEX = {"type": ["integer", "null"], "minimum": 0}
+
+#: The JSON Schema of ``tracer doctor TRACE --against WIRE_TRACE --json``.
+AGAINST_JSON_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["trace", "against", "wire_requests", "rebuilt_requests", "unknowable",
+                 "differences"],
+    "additionalProperties": False,
+    "properties": {
+        "trace": _TEXT,
+        "against": _TEXT,
+        "wire_requests": {"type": "integer", "minimum": 0},
+        "rebuilt_requests": {"type": "integer", "minimum": 0},
+        "unknowable": {"type": "array", "items": {
+            "type": "object",
+            "required": ["what", "count", "message", "message_zh"],
+            "additionalProperties": False,
+            "properties": {
+                "what": {"enum": ["system", "tools", "params", "reminders", "cache_control",
+                                  "earlier"]},
+                "count": {"type": "integer", "minimum": 1},
+                "message": _TEXT,
+                "message_zh": _TEXT,
+            },
+        }},
+        "differences": {"type": "array", "items": {
+            "type": "object",
+            "required": ["kind", "request", "message_index", "rebuilt_index", "block_index",
+                         "message", "message_zh"],
+            "additionalProperties": False,
+            "properties": {
+                "kind": {"enum": ["missing-request", "extra-request", "param-differs",
+                                  "missing-message", "extra-message", "message-moved",
+                                  "role-differs", "block-order", "missing-block", "extra-block",
+                                  "block-differs"]},
+                "request": {"type": "integer", "minimum": 1},
+                "message_index": _INDEX,
+                "rebuilt_index": _INDEX,
+                "block_index": _INDEX,
+                "message": _TEXT,
+                "message_zh": _TEXT,
+            },
+        }},
+    },
+}  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class Unknowable:
     """Something the wire carried that a transcript cannot hold, and how often it was seen."""
