@@ -193,8 +193,12 @@ def record_resumed_claude_code(
         }
         run_session(
             dirs,
+            # A seed of its own: with the first run's, the resumed answers would reuse its
+            # message ids, which the API never does (and an import then joins the two as one).
             ScriptedBackend(
-                ScriptedTransport(scenario.responses, seed=scenario.name, clock=WallClock())
+                ScriptedTransport(
+                    scenario.responses, seed=f"{scenario.name} resumed", clock=WallClock()
+                )
             ),
             output,
             source,

@@ -53,6 +53,11 @@ rules: """
 exit status: 0 no errors (warnings are still printed), 1 at least one error
 (--strict: any finding), 2 the trace cannot be read.
 
+--against WIRE_TRACE compares instead: what a transcript cannot hold (the system
+prompt, the tools list, the other parameters, <system-reminder> texts, cache_control
+markers) is listed, not counted; any other difference exits 1 (--json: an object with
+wire_requests, rebuilt_requests, unknowable and differences).
+
 --json prints a list of findings, each an object with
   rule      the rule id
   severity  "error" or "warning"
@@ -101,6 +106,15 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="the same tool call N times in a row is a loop (default 3)",
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        metavar="WIRE_TRACE",
+        help="compare TRACE (imported from a Claude Code transcript, or the transcript itself) "
+        "with the requests `tracer record --claude-code` captured, message by message, instead "
+        "of checking it; exit 1 on any difference (--strict and --repeat do not apply)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -108,6 +122,10 @@ INCOMPLETE = "the recorder stopped before the session ended (no terminal event)"
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "against", None) is not None:
+        from tracer.doctor.against_command import run_against
+
+        return run_against(args, args.lang or _default_lang())
     from tracer.doctor import run_doctor
     from tracer.trace.reader import TraceReader
 
