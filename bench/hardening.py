@@ -42,7 +42,7 @@ from tracer.agent.sandbox import find_sandbox, launch
 from tracer.agent.tools import ToolContext, grep_child
 from tracer.agent.tools.base import ToolFailure
 from tracer.agent.tools.bash import BashTool
-from tracer.agent.tools.search import GrepTool
+from tracer.agent.tools.grep import GrepTool
 from tracer.trace.events import DebugHook, Header, ToolFinished
 from tracer.trace.redact import Redactor
 from tracer.trace.writer import TraceWriter

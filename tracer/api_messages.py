@@ -167,3 +167,27 @@ def materialize(
                 content.append({"type": "text", "text": value} if isinstance(value, str) else value)
         out.append({"role": api.role, "content": content})
     return out
+
+
+CACHE_CONTROL: dict[str, Any] = {"type": "ephemeral"}
+"""The prompt-cache breakpoint 2.1.88 puts on a request (``getCacheControl``'s base shape)."""
+
+
+def with_cache_breakpoint(
+    wire: list[dict[str, Any]], marker: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """``wire`` with a ``cache_control`` breakpoint on the last block of its last message, as
+    2.1.88's ``addCacheBreakpoints`` (``src/services/api/claude.ts``) places its one
+    message-level marker: content that is a string becomes one text block to carry it. The
+    last message and its last block are copies: the history the blocks come from is untouched.
+    """
+    if not wire:
+        return wire
+    last = wire[-1]
+    content = last["content"]
+    mark = dict(marker or CACHE_CONTROL)
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content, "cache_control": mark}]
+    elif content:
+        content = [*content[:-1], {**content[-1], "cache_control": mark}]
+    return [*wire[:-1], {**last, "content": content}]

@@ -23,6 +23,7 @@ This module holds no code of its own: it is the one place callers import both li
 from __future__ import annotations
 
 from tracer.api_messages import (
+    CACHE_CONTROL,
     ApiMessage,
     Part,
     attachment_blocks,
@@ -30,6 +31,7 @@ from tracer.api_messages import (
     materialize,
     normalize_messages_for_api,
     resolve_part,
+    with_cache_breakpoint,
 )
 from tracer.internal_messages import (
     MISSING_RESULT_MESSAGE,
@@ -47,6 +49,7 @@ from tracer.internal_messages import (
 )
 
 __all__ = [
+    "CACHE_CONTROL",
     "MISSING_RESULT_MESSAGE",
     "NO_CONTENT_MESSAGE",
     "ApiMessage",
@@ -66,4 +69,5 @@ __all__ = [
     "resolve_part",
     "synthetic_tool_result_block",
     "tool_use_error",
+    "with_cache_breakpoint",
 ]

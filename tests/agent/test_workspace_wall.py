@@ -12,8 +12,9 @@ from tracer.agent.results import maybe_persist_large_tool_result, safe_file_stem
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.base import ToolFailure
 from tracer.agent.tools.edit import EditTool, WriteTool
+from tracer.agent.tools.grep import GrepTool
 from tracer.agent.tools.read import ReadTool
-from tracer.agent.tools.search import GlobTool, GrepTool
+from tracer.agent.tools.search import GlobTool
 
 
 @pytest.fixture

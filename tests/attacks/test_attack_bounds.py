@@ -15,7 +15,8 @@ import pytest
 from tracer.agent.processes import KEPT_OUTPUT_BYTES, OUTPUT_CAP_BYTES
 from tracer.agent.tools import ToolContext, globbing, grep_child
 from tracer.agent.tools.base import ToolFailure
-from tracer.agent.tools.search import GlobTool, GrepTool
+from tracer.agent.tools.grep import GrepTool
+from tracer.agent.tools.search import GlobTool
 from tracer.trace.reader import TraceReader
 from tracer.untrusted import MAX_LINE
 

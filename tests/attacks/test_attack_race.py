@@ -16,8 +16,9 @@ import pytest
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.base import ToolFailure
 from tracer.agent.tools.edit import EditTool, WriteTool
+from tracer.agent.tools.grep import GrepTool
 from tracer.agent.tools.read import ReadTool
-from tracer.agent.tools.search import GlobTool, GrepTool
+from tracer.agent.tools.search import GlobTool
 
 SWAPPER = r"""
 import os, sys, time

@@ -96,6 +96,20 @@ def test_resending_folds_the_shared_prefix_and_lights_the_tail(index: StepIndex)
     assert "与第2次请求相同的3条消息（已折叠，按 o 展开）" in zh
 
 
+def test_resending_names_the_cache_breakpoint_in_both_languages(index: StepIndex) -> None:
+    fresh = StepIndex(TraceReader(RECORDINGS_DIR / "01-main-walk.trace.jsonl"))
+    step = locate(fresh, turn=3, stage="resending")
+    text = view(fresh, step)
+    assert "cache breakpoint: the last block of message 5 (⚑)" in text
+    assert text.count("⚑ cache_control") == 1  # on the newest block, the last in the list
+    assert text.index("5. user") < text.index("⚑ cache_control") < text.index("\n]\n")
+    assert "may be read from the cache next time" in text
+    zh = view(fresh, step, "zh")
+    assert "缓存断点：第5条消息的最后一个块（⚑）" in zh and "下一次请求可以从缓存读取" in zh
+    # A trace recorded before tracer placed the breakpoint shows none.
+    assert "⚑" not in view(index, locate(index, turn=3, stage="resending"))
+
+
 def test_read_results_have_no_is_error_field(index: StepIndex) -> None:
     text = view(index, locate(index, turn=3, stage="mapping"))
     assert "absent: prints as undefined" in text

@@ -107,3 +107,51 @@ def test_messages_are_written_once_and_referenced_after(path: Path) -> None:
             assert event.source_tool_assistant_uuid in seen
     assert events[-1].kind == "terminal", "every ending is a trace event"
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
+
+
+def _breakpoints(body: dict[str, Any]) -> list[tuple[int, int]]:
+    return [
+        (i, j)
+        for i, message in enumerate(body["messages"])
+        if isinstance(message["content"], list)
+        for j, block in enumerate(message["content"])
+        if "cache_control" in block
+    ]
+
+
+def test_the_cache_breakpoint_moves_to_the_newest_block_every_request(main_walk: Any) -> None:
+    bodies = main_walk.requests()  # each one's hash is the sent body's (the tests above)
+    assert _check_hashes(main_walk.events) == len(bodies) == 4
+    for body in bodies:
+        last = body["messages"][-1]
+        assert body["messages"][-1]["role"] == "user"
+        assert _breakpoints(body) == [(len(body["messages"]) - 1, len(last["content"]) - 1)]
+        assert last["content"][-1]["cache_control"] == {"type": "ephemeral"}
+        assert "cache_control" not in json.dumps(body.get("system"))
+    # The first prompt is a string in the history; the request carries it as one text block.
+    assert bodies[0]["messages"][0]["content"][0]["type"] == "text"
+    # Only requests carry it: the stored messages (the history) never do.
+    for message in main_walk.of("message"):
+        assert "cache_control" not in json.dumps(message.content)
+
+
+def test_a_trace_from_before_the_breakpoint_rebuilds_without_one() -> None:
+    old = Path(__file__).parents[1] / "replay" / "fixtures" / "main-walk.trace.jsonl"
+    events = list(TraceReader(old))
+    assert all(e.cache_control is None for e in events if e.kind == "request")
+    _check_hashes(events)
+    assert all(_breakpoints(r.body) == [] for r in rebuild_requests(events))
+
+
+def test_the_breakpoint_copies_and_never_touches_the_history() -> None:
+    from tracer.messages import with_cache_breakpoint
+
+    block = {"type": "tool_result", "tool_use_id": "t", "content": "ok"}
+    wire = [{"role": "user", "content": "hi"}, {"role": "user", "content": [block]}]
+    marked = with_cache_breakpoint(wire)
+    assert marked[1]["content"] == [{**block, "cache_control": {"type": "ephemeral"}}]
+    assert "cache_control" not in block and wire[1]["content"] == [block]
+    assert with_cache_breakpoint(wire[:1])[0]["content"] == [
+        {"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}
+    ]
+    assert wire[0]["content"] == "hi" and with_cache_breakpoint([]) == []

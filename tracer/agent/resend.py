@@ -6,9 +6,11 @@ half of the ``callModel`` call in Claude Code's ``src/query.ts``: on its way to 
 ``ensureToolResultPairing`` (:func:`tracer.pairing.ensure_tool_result_pairing`), which answers
 any unanswered ``tool_use`` with a made-up ``is_error`` result (first in its user message) and
 strips any orphan ``tool_result`` (a user message left empty goes out as ``(no content)``),
-before the body is streamed through the one seam to the SDK
-(:class:`~tracer.agent.model.ModelSeam`). The API keeps no state between calls, so each request
-carries everything.
+and ``addCacheBreakpoints``, which puts its one ``cache_control`` breakpoint on the last block of
+the newest message (the request's copy only: the breakpoint moves every turn), before the body is
+streamed through the one seam to the SDK (:class:`~tracer.agent.model.ModelSeam`). The API keeps
+no state between calls, so each request carries everything; the breakpoint tells it that all up
+to there may be read from its prompt cache next time.
 
 Every request is written to the trace as a ``request`` event that names the request whose
 messages it starts with and lists only the new tail (``prefix_request``, ``prefix_len``,
@@ -26,6 +28,7 @@ from typing import Any
 
 from tracer.agent.model import Attempt, ModelError, ModelSeam, StreamedResponse, sha256
 from tracer.messages import (
+    CACHE_CONTROL,
     NO_CONTENT_MESSAGE,
     ApiMessage,
     Message,
@@ -33,6 +36,7 @@ from tracer.messages import (
     materialize,
     normalize_messages_for_api,
     synthetic_tool_result_block,
+    with_cache_breakpoint,
 )
 from tracer.pairing import ensure_tool_result_pairing
 from tracer.trace.events import Event, HttpAttempt, HttpAttemptStarted, RequestSent
@@ -139,7 +143,9 @@ class Resender:
     def _send(
         self, api_messages: list[ApiMessage], internal_count: int, pairing: dict[str, Any] | None
     ) -> StreamedResponse:
-        body_messages = materialize(api_messages, self.by_uuid)
+        # The cache breakpoint goes on the body only (a copy of the last block): the history
+        # and the trace's stored messages stay as they were, and the next request moves it.
+        body_messages = with_cache_breakpoint(materialize(api_messages, self.by_uuid))
         logged = False
 
         def started(number: int, body: bytes, streaming: bool) -> None:
@@ -202,6 +208,7 @@ class Resender:
             params=params if changed else None,
             body_keys=keys if changed else None,
             pairing=pairing,
+            cache_control=CACHE_CONTROL if refs else None,
         )
         log.refs, log.params, log.body_keys = refs, params, keys
 

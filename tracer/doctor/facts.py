@@ -23,7 +23,7 @@ from typing import Any
 from tracer.doctor.finding import RULES, Finding
 from tracer.doctor.hints import hint_for
 from tracer.errors import UserError
-from tracer.messages import ApiMessage, materialize
+from tracer.messages import ApiMessage, materialize, with_cache_breakpoint
 from tracer.trace.events import (
     STEP_KINDS,
     HttpAttempt,
@@ -54,24 +54,31 @@ class SharedPrefix(Sequence[Any]):
     """The first ``length`` items of a list that later requests go on appending to.
 
     Each request resends the one before plus a tail, so every request's history can be a window
-    on one growing list: memory grows with the conversation, not with its square.
+    on one growing list: memory grows with the conversation, not with its square. ``last``, when
+    given, stands in for the window's last item: the request's copy that carries its cache
+    breakpoint (the list keeps the unmarked message the next request resends).
     """
 
-    __slots__ = ("_items", "_length")
+    __slots__ = ("_items", "_last", "_length")
 
-    def __init__(self, items: list[Any], length: int) -> None:
-        self._items, self._length = items, length
+    def __init__(self, items: list[Any], length: int, last: Any = None) -> None:
+        self._items, self._length, self._last = items, length, last
 
     def __len__(self) -> int:
         return self._length
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
-            return self._items[: self._length][i]
+            window = self._items[: self._length]
+            if self._last is not None:
+                window[-1] = self._last
+            return window[i]
         if i < 0:
             i += self._length
         if not 0 <= i < self._length:
             raise IndexError(i)
+        if i == self._length - 1 and self._last is not None:
+            return self._last
         return self._items[i]
 
 
@@ -85,7 +92,7 @@ class SentRequest:
     api: Sequence[ApiMessage]
     """Where each message's blocks came from (message uuids)."""
     wire: Sequence[dict[str, Any]]
-    """The ``messages`` array as sent."""
+    """The ``messages`` array as sent (its cache breakpoint included)."""
     start: int
     """Messages before this one are the previous request's, already checked."""
     refused: str | None = None
@@ -214,7 +221,10 @@ class TraceFacts:
         self._api.extend(tail)
         self._wire.extend(new_wire)
         api = SharedPrefix(self._api, len(self._api))
-        wire = SharedPrefix(self._wire, len(self._wire))
+        marked = None
+        if event.cache_control is not None and self._wire:
+            marked = with_cache_breakpoint(self._wire[-1:], event.cache_control)[0]
+        wire = SharedPrefix(self._wire, len(self._wire), marked)
         self.requests.append(SentRequest(i, event, api, wire, keep))
 
     def _note_attempt(self, event: HttpAttempt) -> None:

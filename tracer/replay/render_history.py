@@ -163,15 +163,21 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
             style="dim",
         )
     found = context.find_messages(index.reader, context.tail_uuids(event.tail), where)
+    marked = getattr(event, "cache_control", None)
     for number, (role, blocks) in enumerate(
         context.resolve_tail(event.tail, found), start=event.prefix_len + 1
     ):
         out.append(f"  {number}. {role}", style=LIT)
         out.append(say(lang, "  new\n", "  新增\n"), style=LIT)
-        for block in blocks:
+        for count, block in enumerate(blocks, start=1):
             out.append_text(indented(block_text(block, lang, width=70), 5))
+            if marked and number == event.message_count and count == len(blocks):
+                out.append("  ⚑ cache_control", style=LABEL)
             out.append("\n")
-    out.append("]\n\n", style="bold")
+    out.append("]\n", style="bold")
+    if marked:
+        _cache_breakpoint(out, event, lang)
+    out.append("\n")
     history = context.request_history(index, step)
     if history:
         out.append(
@@ -200,6 +206,32 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
         out.append(span, style="dim")
         out.append("\n")
     return out
+
+
+def _cache_breakpoint(out: Text, event: Any, lang: str) -> None:
+    """Where the request's one ``cache_control`` breakpoint sits (2.1.88's
+    ``addCacheBreakpoints``: the last block of the newest message), and what it buys."""
+    field(
+        out,
+        say(lang, "cache breakpoint", "缓存断点"),
+        say(
+            lang,
+            f"the last block of message {event.message_count} (⚑)",
+            f"第{event.message_count}条消息的最后一个块（⚑）",
+        ),
+        LIT,
+        lang,
+    )
+    out.append(
+        say(
+            lang,
+            "Everything up to here may be read from the cache next time: the next request "
+            "resends it all, and moves the breakpoint to its own newest block.\n",
+            "到这里为止的内容，下一次请求可以从缓存读取：下一次请求仍会全部重新发送，"
+            "并把断点移到它自己最新的块上。\n",
+        ),
+        style="italic",
+    )
 
 
 def sparkline(values: list[int | None]) -> str:

@@ -407,10 +407,10 @@ def make_TurnStarted(_set_seq, _set_turn, _set_t, _set_message_count, _default_s
         return out
     return __init__, to_dict
 
-PLANS['RequestSent'] = ('request', 'resending', (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('message_count', False, True), ('internal_count', False, True), ('prefix_len', False, True), ('tail', False, False), ('bytes', False, True), ('sha256', False, True), ('prefix_request', True, True), ('params', True, False), ('body_keys', True, False), ('pairing', True, False)))
+PLANS['RequestSent'] = ('request', 'resending', (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('message_count', False, True), ('internal_count', False, True), ('prefix_len', False, True), ('tail', False, False), ('bytes', False, True), ('sha256', False, True), ('prefix_request', True, True), ('params', True, False), ('body_keys', True, False), ('pairing', True, False), ('cache_control', True, False)))
 
-def make_RequestSent(_set_seq, _set_turn, _set_t, _set_request_index, _set_message_count, _set_internal_count, _set_prefix_len, _set_tail, _set_bytes, _set_sha256, _set_prefix_request, _set_params, _set_body_keys, _set_pairing, _default_seq, _default_turn, _default_t, _default_prefix_request, _default_params, _default_body_keys, _default_pairing):
-    def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, message_count, internal_count, prefix_len, tail, bytes, sha256, prefix_request=_default_prefix_request, params=_default_params, body_keys=_default_body_keys, pairing=_default_pairing):
+def make_RequestSent(_set_seq, _set_turn, _set_t, _set_request_index, _set_message_count, _set_internal_count, _set_prefix_len, _set_tail, _set_bytes, _set_sha256, _set_prefix_request, _set_params, _set_body_keys, _set_pairing, _set_cache_control, _default_seq, _default_turn, _default_t, _default_prefix_request, _default_params, _default_body_keys, _default_pairing, _default_cache_control):
+    def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, message_count, internal_count, prefix_len, tail, bytes, sha256, prefix_request=_default_prefix_request, params=_default_params, body_keys=_default_body_keys, pairing=_default_pairing, cache_control=_default_cache_control):
         _set_seq(self, seq)
         _set_turn(self, turn)
         _set_t(self, t)
@@ -425,6 +425,7 @@ def make_RequestSent(_set_seq, _set_turn, _set_t, _set_request_index, _set_messa
         _set_params(self, params)
         _set_body_keys(self, body_keys)
         _set_pairing(self, pairing)
+        _set_cache_control(self, cache_control)
     def to_dict(self):
         out = {'kind': 'request', 'stage': 'resending'}
         v = self.seq
@@ -462,6 +463,9 @@ def make_RequestSent(_set_seq, _set_turn, _set_t, _set_request_index, _set_messa
         v = self.pairing
         if v is not None:
             out['pairing'] = list(v) if isinstance(v, tuple) else v
+        v = self.cache_control
+        if v is not None:
+            out['cache_control'] = list(v) if isinstance(v, tuple) else v
         return out
     return __init__, to_dict
 

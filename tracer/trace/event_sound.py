@@ -403,7 +403,7 @@ def make_turn_start(_MISSING):
         return _object1(v)
     return sound
 
-SCHEMAS['request'] = {'type': 'object', 'description': 'Resending: the whole history went to the API again.', 'properties': {'kind': {'const': 'request'}, 'stage': {'const': 'resending'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'message_count': {'type': 'integer'}, 'internal_count': {'type': 'integer'}, 'prefix_len': {'type': 'integer'}, 'tail': {'type': 'array', 'items': {'type': 'object'}}, 'bytes': {'type': 'integer'}, 'sha256': {'type': 'string'}, 'prefix_request': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'params': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'body_keys': {'anyOf': [{'type': 'array', 'items': {'type': 'string'}}, {'type': 'null'}]}, 'pairing': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'request_index', 'message_count', 'internal_count', 'prefix_len', 'tail', 'bytes', 'sha256']}
+SCHEMAS['request'] = {'type': 'object', 'description': 'Resending: the whole history went to the API again.', 'properties': {'kind': {'const': 'request'}, 'stage': {'const': 'resending'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'message_count': {'type': 'integer'}, 'internal_count': {'type': 'integer'}, 'prefix_len': {'type': 'integer'}, 'tail': {'type': 'array', 'items': {'type': 'object'}}, 'bytes': {'type': 'integer'}, 'sha256': {'type': 'string'}, 'prefix_request': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'params': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'body_keys': {'anyOf': [{'type': 'array', 'items': {'type': 'string'}}, {'type': 'null'}]}, 'pairing': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'cache_control': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'request_index', 'message_count', 'internal_count', 'prefix_len', 'tail', 'bytes', 'sha256']}
 
 def make_request(_MISSING):
     def _object3(v):
@@ -425,6 +425,10 @@ def make_request(_MISSING):
                 return False
         return True
     def _object6(v):
+        if type(v) is not dict:
+            return False
+        return True
+    def _object7(v):
         if type(v) is not dict:
             return False
         return True
@@ -478,6 +482,9 @@ def make_request(_MISSING):
             return False
         x = v.get('pairing', _MISSING)
         if x is not _MISSING and not (((_object6(x)) or (x is None))):
+            return False
+        x = v.get('cache_control', _MISSING)
+        if x is not _MISSING and not (((_object7(x)) or (x is None))):
             return False
         return True
     def sound(v):

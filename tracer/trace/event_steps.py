@@ -72,6 +72,10 @@ class RequestSent(Event):
     ids given a synthetic ``is_error`` result), ``stripped`` (orphan results removed) and, when
     the loop first sent the request unpatched to show the bare API's answer,
     ``unpatched_request`` (that request's index)."""
+    cache_control: dict[str, Any] | None = None
+    """The prompt-cache breakpoint put on the last block of the last message on its way out
+    (2.1.88's ``addCacheBreakpoints``), a request-only mark the stored messages never carry;
+    absent in traces recorded before tracer placed it, whose bodies had none."""
 
 
 @frozen_event

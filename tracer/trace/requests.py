@@ -3,7 +3,9 @@
 A ``request`` event stores only what changed: "the first ``prefix_len`` API messages of request
 ``prefix_request``, then ``tail``", plus the body's other parameters when they change. Replaying the
 events in order therefore gives every request exactly as it was sent (the same JSON encoding as the
-SDK: compact separators, non-ASCII kept), which a test proves by comparing SHA-256 hashes.
+SDK: compact separators, non-ASCII kept), which a test proves by comparing SHA-256 hashes. The
+request's ``cache_control`` breakpoint is not in the stored messages: the event says which marker
+went on the last block of the last message, and the rebuild puts it back.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from tracer.messages import ApiMessage, materialize
+from tracer.messages import ApiMessage, materialize, with_cache_breakpoint
 from tracer.trace.event_class import lean_dataclass
 from tracer.trace.events import MessageRecorded, RequestSent
 
@@ -50,6 +52,8 @@ def rebuild_requests(events: Iterable[Any]) -> Iterator[RebuiltRequest]:
                 params, keys = event.params, list(event.body_keys or [*event.params, "messages"])
             api = [*previous[: event.prefix_len], *(ApiMessage.from_ref(r) for r in event.tail)]
             wire = materialize(api, messages)
+            if event.cache_control is not None:
+                wire = with_cache_breakpoint(wire, event.cache_control)
             body = {k: wire if k == "messages" else params[k] for k in keys}
             previous = api
             yield RebuiltRequest(event, api, body)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from tracer.agent.tools.base import Tool, ToolContext, ToolFailure, schema_issues
 from tracer.agent.tools.bash import BashTool
 from tracer.agent.tools.edit import EditTool, WriteTool
+from tracer.agent.tools.grep import GrepTool
 from tracer.agent.tools.read import ReadTool
-from tracer.agent.tools.search import GlobTool, GrepTool
+from tracer.agent.tools.search import GlobTool
 
 DEFAULT_TOOLS: tuple[type[Tool], ...] = (
     BashTool,
