@@ -22,16 +22,15 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from run_helpers import Recording, run_tracer
 
 from tracer.paths import ROOT
-from tracer.trace.reader import TraceReader
 
 MAIN_SCENARIO = ROOT / "chapters" / "ch12" / "scenarios" / "01-main-walk.yaml"
 
@@ -90,48 +89,6 @@ def _tour_state_apart(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
         os.environ["TRACER_STATE_DIR"] = before
 
 
-class Recording:
-    """A recorded trace and small queries over it (events by kind, messages by uuid)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.reader = TraceReader(path)
-        self.events = list(self.reader)
-
-    def of(self, kind: str) -> list[Any]:
-        return [e for e in self.events if e.kind == kind]
-
-    def one(self, kind: str) -> Any:
-        found = self.of(kind)
-        assert len(found) == 1, f"expected one {kind} event, found {len(found)}"
-        return found[0]
-
-    @property
-    def messages(self) -> dict[str, Any]:
-        return {e.uuid: e for e in self.of("message")}
-
-    @property
-    def terminal(self) -> Any:
-        assert self.events[-1].kind == "terminal", "a trace must end with its terminal event"
-        return self.events[-1]
-
-    def results(self) -> list[dict[str, Any]]:
-        """Every mapped ``tool_result`` block, in trace order."""
-        return [e.block for e in self.of("mapping")]
-
-    def result_for(self, tool_use_id: str) -> dict[str, Any]:
-        return next(e.block for e in self.of("mapping") if e.tool_use_id == tool_use_id)
-
-    def requests(self) -> list[Any]:
-        """Every request body, rebuilt from the trace."""
-        from tracer.trace.requests import rebuild_requests
-
-        return [r.body for r in rebuild_requests(self.events)]
-
-    def hook_lines(self) -> list[str]:
-        return [e.line for e in self.of("debug_hook")]
-
-
 def scenario_yaml(scenario: dict[str, Any] | str) -> str:
     if isinstance(scenario, str):
         return scenario
@@ -168,21 +125,6 @@ def record(tmp_path: Path, write_scenario: Callable[..., Path]) -> Callable[...,
         return Recording(output)
 
     return play
-
-
-def run_tracer(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    """``python -m tracer ARGS`` in a fresh interpreter, as a user runs it."""
-    return subprocess.run(
-        [sys.executable, "-m", "tracer", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-        cwd=cwd or ROOT,
-        env={**os.environ, **(env or {})},
-    )
 
 
 @pytest.fixture

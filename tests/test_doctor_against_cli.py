@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import run_tracer
+from run_helpers import run_tracer
 
 from tracer.doctor.against import AGAINST_JSON_SCHEMA
 

@@ -139,7 +139,8 @@ def test_02_bad_input_becomes_a_tagged_error_and_the_model_corrects_itself(
     assert first.tool_use_id not in {e.tool_use_id for e in trace.of("permission")}
     # The error travels like a success: wrapped, appended, resent.
     sent = [p for p in _parts(trace.requests[1]["messages"][-1]) if p["type"] == "tool_result"]
-    assert sent == [first.block]
+    # The block as mapped, plus the cache breakpoint the newest block of a request carries.
+    assert sent == [{**first.block, "cache_control": {"type": "ephemeral"}}]
     # The retry fixes the parameter and succeeds.
     assert trace.tool_run(second.tool_use_id).input == {"file_path": "settings.ini"}
     assert not second.block.get("is_error")

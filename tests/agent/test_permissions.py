@@ -95,7 +95,10 @@ def test_approve_with_feedback_puts_a_text_block_after_the_tool_result(record: A
     assert message.content[1] == {"type": "text", "text": "only the short form, please"}
     # The same user message, blocks in that order, is what the model gets next.
     last = rec.requests()[1]["messages"][-1]
-    assert last["role"] == "user" and last["content"] == message.content
+    # As sent: the same blocks, the newest one carrying the request's cache breakpoint.
+    assert last["role"] == "user" and last["content"][-1]["cache_control"] == {"type": "ephemeral"}
+    sent = [{k: v for k, v in b.items() if k != "cache_control"} for b in last["content"]]
+    assert sent == message.content
 
 
 def test_reject_with_feedback_is_an_error_result_and_the_loop_goes_on(record: Any) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from claude_helpers import real_claude
-from conftest import run_tracer
+from run_helpers import run_tracer
 
 from tracer.claude_code.record import transcript_path
 from tracer.doctor.against import compare_requests

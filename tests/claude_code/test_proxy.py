@@ -14,7 +14,7 @@ import anthropic
 import httpx2
 import pytest
 from claude_helpers import real_claude
-from conftest import Recording, run_tracer
+from run_helpers import Recording, run_tracer
 
 from tracer.agent.scripted import ScriptedResponse, ScriptedTransport
 from tracer.claude_code.capture import Capture, Exchange

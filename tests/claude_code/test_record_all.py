@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from claude_helpers import real_claude
-from conftest import Recording, run_tracer
+from run_helpers import Recording, run_tracer
 
 from tracer.paths import bundled_scenarios
 

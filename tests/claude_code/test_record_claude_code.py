@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from claude_helpers import real_claude
-from conftest import Recording, run_tracer
+from run_helpers import Recording, run_tracer
 
 from tracer.claude_code.record import transcript_path
 

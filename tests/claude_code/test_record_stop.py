@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from claude_helpers import real_claude
-from conftest import Recording
+from run_helpers import Recording
 
 from tracer.paths import ROOT
 
