@@ -248,6 +248,14 @@ def test_the_command_writes_a_page_and_a_site(
     chinese = (site / "index-zh.html").read_text(encoding="utf-8")
     assert '<html lang="zh-Hans">' in chinese and 'href="index.html"' in chinese
     assert "三站，四步" in chinese and "three stations and four steps" in index
+    # Each fault with a good twin is there beside it too, linked from its line of the index.
+    from tracer.compare.twins import TWINS
+
+    for fault in TWINS:
+        pair = fault.replace("/", "-") + "-beside.html"
+        assert pair in hrefs and "beside-link" in index, fault
+        assert "twins/" in (site / pair).read_text(encoding="utf-8")
+    assert "与正常执行对照" in chinese
     capsys.readouterr()
     for bad in (["export", "01-main-walk", "-f", "html"], ["export", "--all", "-f", "md"]):
         assert main(bad) == 2

@@ -191,9 +191,12 @@ def _export_html(args: argparse.Namespace) -> int:
     if args.output is None:
         raise UserError("--format html needs -o: a page for one trace, a folder with --all")
     if args.all:
+        from tracer.export.html.beside import export_beside
         from tracer.export.html.tour_page import export_tour
 
-        written = export_site(args.output, full=args.full, lang=args.lang, tour=export_tour)
+        written = export_site(
+            args.output, full=args.full, lang=args.lang, tour=export_tour, beside=export_beside
+        )
         print(printable(f"wrote {len(written)} pages into {args.output}"), file=sys.stderr)
         return 0
     if args.beside is not None:

@@ -113,12 +113,21 @@ def page_name(short: str) -> str:
 
 
 def export_site(
-    folder: Path, *, full: bool = False, lang: str = "en", tour: Callable[..., Any] | None = None
+    folder: Path,
+    *,
+    full: bool = False,
+    lang: str = "en",
+    tour: Callable[..., Any] | None = None,
+    beside: Callable[..., Any] | None = None,
 ) -> list[Path]:
     """A page per bundled recording in ``folder``, and ``index.html``; the files written.
 
     ``tour``: writes the tour's page from the guide, contents and links (the command passes
-    :func:`tracer.export.html.tour_page.export_tour`, which builds on this module)."""
+    :func:`tracer.export.html.tour_page.export_tour`, which builds on this module).
+    ``beside``: writes a fault's comparison page with its good twin
+    (:func:`tracer.export.html.beside.export_beside`), so a student can see each of the
+    chapter's common errors beside the run that works, from the same folder."""
+    from tracer.compare.twins import twin_of
     from tracer.paths import bundled_recordings, short_name
     from tracer.replay.guide import load_guide
     from tracer.replay.sections import bundled_contents
@@ -137,6 +146,12 @@ def export_site(
         written.append(out)
         rows.append({"href": out.name, "name": payload.meta["name"], "title": payload.meta["title"],
                      "count": payload.meta["count"]})  # fmt: skip
+        twin = twin_of(path) if beside is not None else None
+        if beside is not None and twin is not None:
+            pair = folder / out.name.replace(".html", "-beside.html")
+            beside(path, twin, pair, full=full, lang=lang)
+            written.append(pair)
+            rows[-1]["beside"] = pair.name
     made = tour(folder, guide, contents, links, lang) if tour and guide is not None else None
     written += [made] if made is not None else []
     # The front page in the language asked for, and in the other one, each linking the other.
@@ -170,7 +185,14 @@ def index_html(
     items = "\n".join(
         f'<li><a href="{html.escape(r["href"])}">{html.escape(r["name"])}</a>'
         f" · {html.escape(r['title'].get(lang, '') if r['title'] else '')}"
-        f" ({html.escape(words['steps_n'][lang].format(n=r['count']))})</li>"
+        f" ({html.escape(words['steps_n'][lang].format(n=r['count']))})"
+        + (
+            f' · <a class="beside-link" href="{html.escape(r["beside"])}">'
+            f"{html.escape(words['index_beside'][lang])}</a>"
+            if r.get("beside")
+            else ""
+        )
+        + "</li>"
         for r in rows
     )
     heading = html.escape(words["index_title"][lang])

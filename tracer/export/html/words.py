@@ -129,6 +129,7 @@ PAGE: dict[str, dict[str, str]] = {
     "previous_difference": {"zh": "上一处差别", "en": "previous difference"},
     "next_difference": {"zh": "下一处差别", "en": "next difference"},
     "steps_n": {"zh": "{n}步", "en": "{n} steps"},
+    "index_beside": {"zh": "与正常执行对照", "en": "beside its good run"},
 }
 
 
