@@ -59,7 +59,6 @@ HINTS = tuple(hint for hints in HINTS_OF.values() for hint in hints)
 #: ``https://hooks.slack…``, or may be in another case, ``AUTHorization``): where the hints are
 #: is where a match can start.
 ANCHORED = frozenset(HINTS_OF) - {
-    "url_password",
     "slack_webhook",
     "discord_webhook",
     "authorization",
@@ -107,7 +106,9 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # is not marked again).
         (
             "url_password",
-            _KEEP_PREFIX + r"\b[a-zA-Z][\w+.-]*://[^/:@\s\"']*:)(?!\[REDACTED)[^/@\s\"']+(?=@)",
+            # It starts at the "://" its hint names (the scheme before it is only looked at), so
+            # a line is tried where its URLs are, not at every word: a transcript is full of them.
+            _KEEP_PREFIX + r"(?<=[A-Za-z0-9])://[^/:@\s\"']*:)(?!\[REDACTED)[^/@\s\"']+(?=@)",
             0,
         ),
     )
