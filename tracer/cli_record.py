@@ -240,9 +240,7 @@ def _record_one(args: argparse.Namespace) -> int:
     else:
         scenario = load_scenario(_scenario_path(args.scenario))
         output = args.written = args.output or Path(f"{scenario.name}.trace.jsonl")
-        # Rules from the command line come first: a deny there beats the scenario's allow.
-        scenario.allow = [*args.allow, *scenario.allow]
-        scenario.deny = [*args.deny, *scenario.deny]
+        scenario.put_rules_first(args.allow, args.deny)
         record_scenario(
             scenario,
             output,

@@ -58,6 +58,12 @@ class Scenario:
     allow_network: bool = False
     """Let sandboxed commands use the network (off by default)."""
 
+    def put_rules_first(self, allow: list[str], deny: list[str]) -> None:
+        """Put the command line's ``--allow``/``--deny`` rules before the scenario's own: a
+        deny given there beats the scenario's allow."""
+        self.allow = [*allow, *self.allow]
+        self.deny = [*deny, *self.deny]
+
 
 _TOP = {
     "name",

@@ -11,9 +11,13 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tracer.errors import UserError
 from tracer.printable import printable
+
+if TYPE_CHECKING:
+    from tracer.scenario import Scenario
 
 #: Options of ``record`` that steer tracer's own loop and mean nothing to Claude Code.
 _LOOP_ONLY = ("debug", "max_turns", "allow_network")
@@ -26,7 +30,7 @@ def record_claude_code(
 ) -> int:
     """Run the mode ``args`` asks for; ``scenario_path`` and ``ending`` are ``record``'s own
     (a name or file to a scenario path; how a trace ended, for the last line)."""
-    from tracer.claude_code.record import record_prompt_claude_code, record_scenario_claude_code
+    from tracer.claude_code.record import record_prompt_claude_code
     from tracer.scenario import load_scenario
 
     for name in _LOOP_ONLY:
@@ -61,16 +65,7 @@ def record_claude_code(
     else:
         scenario = load_scenario(scenario_path(args.scenario))
         output = args.written = args.output or Path(f"{scenario.name}.claude-code.trace.jsonl")
-        scenario.allow = [*args.allow, *scenario.allow]
-        scenario.deny = [*args.deny, *scenario.deny]
-        record_scenario_claude_code(
-            scenario,
-            output,
-            claude=args.claude,
-            sandbox=args.sandbox,
-            timeout=args.timeout,
-            strip_prose=args.strip_prose,
-        )
+        _play(scenario, output, args)
     print(printable(f"wrote {output} ({ending(output)})"), file=sys.stderr)
     return 0
 
@@ -79,7 +74,6 @@ def record_all_claude_code(args: argparse.Namespace) -> int:
     """Every bundled scenario (and fault scenario) played to the real Claude Code, into
     ``--out DIR`` (required: what a user records keeps Claude Code's prose, so it never goes
     into the clone's own ``recordings/`` by default)."""
-    from tracer.claude_code.record import record_scenario_claude_code
     from tracer.paths import bundled_scenarios
     from tracer.scenario import load_scenario
 
@@ -96,16 +90,21 @@ def record_all_claude_code(args: argparse.Namespace) -> int:
             output.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UserError(f"cannot create the folder ({exc.strerror})", output.parent) from None
-        scenario = load_scenario(path)
-        scenario.allow = [*args.allow, *scenario.allow]
-        scenario.deny = [*args.deny, *scenario.deny]
-        record_scenario_claude_code(
-            scenario,
-            output,
-            claude=args.claude,
-            sandbox=args.sandbox,
-            timeout=args.timeout,
-            strip_prose=args.strip_prose,
-        )
+        _play(load_scenario(path), output, args)
         print(printable(f"wrote {output}"), file=sys.stderr)
     return 0
+
+
+def _play(scenario: Scenario, output: Path, args: argparse.Namespace) -> None:
+    """One scenario played to the real Claude Code, with the command line's rules first."""
+    from tracer.claude_code.record import record_scenario_claude_code
+
+    scenario.put_rules_first(args.allow, args.deny)
+    record_scenario_claude_code(
+        scenario,
+        output,
+        claude=args.claude,
+        sandbox=args.sandbox,
+        timeout=args.timeout,
+        strip_prose=args.strip_prose,
+    )
