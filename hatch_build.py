@@ -2,7 +2,7 @@
 
 The repository keeps the chapter's material at the top level, beside the package (it is not
 code), but a wheel can only install what lives in a package. A regular build maps the two folders
-into ``tracer/_bundled``, where :mod:`tracer.paths` finds them through :mod:`importlib.resources`.
+into ``tracer/_bundled``, where :mod:`tracer.files.paths` finds them through :mod:`importlib.resources`.
 An editable build maps nothing: that install imports tracer from the checkout and reads the
 checkout's own folders, so a stale copy in ``site-packages`` could only mislead. (hatchling's
 ``force-include`` table would copy them for editable installs too; a hook can tell the two apart.)

@@ -1,9 +1,9 @@
 """Follow latency: from a line Claude Code appends to its transcript to the replay's frame.
 
 ``tracer replay --follow <session.jsonl>`` imports the transcript as it grows
-(:class:`tracer.importers.live.LiveImport`, driven by the replay's poll every 0.25 s) and shows
-each settled step. This bench plays a session of our own into a transcript, one turn at a time,
-while the real replay app runs headless (Textual's Pilot): each time it appends the line that
+(:class:`tracer.importers.claude_code.live.LiveImport`, driven by the replay's poll every 0.25 s)
+and shows each settled step. This bench plays a session of our own into a transcript, one turn at a
+time, while the real replay app runs headless (Textual's Pilot): each time it appends the line that
 settles the next request (the next call's first record), it times how long until that request
 is the step on screen. The wait is the poll interval's phase plus the import and the render;
 the target (issue 12) is a median of at most 250 ms, printed on the last line.
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "data" / "claude-code"))
 
 from make import Transcript, bash_raw, text, use  # noqa: E402 (the test data's own builder)
 
-from tracer.importers.live import LiveImport  # noqa: E402
+from tracer.importers.claude_code.live import LiveImport  # noqa: E402
 from tracer.replay.factory import make_app  # noqa: E402
 
 

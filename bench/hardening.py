@@ -97,8 +97,8 @@ _BIG_OUTPUT = """
 import json, resource, sys, tempfile
 from pathlib import Path
 import yaml
-from tracer.record import record_scenario
-from tracer.scenario import load_scenario
+from tracer.record.run import record_scenario
+from tracer.chapter.scenario import load_scenario
 folder = Path(tempfile.mkdtemp())
 command = f"head -c {sys.argv[1]}M /dev/zero | tr '\\\\0' a"
 scenario = {"name": "big", "prompt": "p", "permissions": {"allow": ["Bash"]}, "responses": [

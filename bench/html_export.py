@@ -38,7 +38,7 @@ from replay_latency import make_big_trace
 from tracer.export.html.beside import beside_html
 from tracer.export.html.page import page_html
 from tracer.export.html.payload import build
-from tracer.paths import MAIN_RECORDING
+from tracer.files.paths import MAIN_RECORDING
 
 ARGS = [
     "--no-sandbox",

@@ -51,10 +51,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from tracer.importers.claude_code import import_claude_code
+from tracer.files.paths import ROOT
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.importers.jsonl import read_jsonl
 from tracer.importers.output import ImportReport, collector_paused
-from tracer.paths import ROOT
 from tracer.trace.compact_json import line_bytes_encoder
 from tracer.trace.line_check import LineCheck
 from tracer.trace.reader import TraceReader
@@ -63,7 +63,7 @@ from tracer.trace.writer import BULK_BUFFER
 
 FIXTURES = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
 #: What the ``tracer`` console script runs (see its entry point); its arguments follow.
-SCRIPT = ["-c", "import re, sys; from tracer.console import run; sys.exit(run())"]
+SCRIPT = ["-c", "import re, sys; from tracer.cli.console import run; sys.exit(run())"]
 #: Installed, tracer's modules are byte-compiled: a run with PYTHONDONTWRITEBYTECODE set would
 #: compile every module from source on every start (bench/startup.py does the same).
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from replay_latency import make_big_trace
 
-from tracer.cli import without_cycle_collection
-from tracer.export.otlp import write_json
+from tracer.cli.main import without_cycle_collection
+from tracer.export.otlp.document import write_json
 from tracer.export.walk import walk
 
 
@@ -36,7 +36,7 @@ def best_time(path: Path, runs: int) -> tuple[float, float, int]:
     for _ in range(runs):
         out.unlink(missing_ok=True)
         # As `tracer export` runs it: batch commands pause the cyclic collector (see
-        # tracer.cli.without_cycle_collection), which would otherwise re-walk the growing heap.
+        # tracer.cli.main.without_cycle_collection), which would otherwise re-walk the growing heap.
         with without_cycle_collection(pause=True), out.open("wb") as sink:
             start, start_wall = time.process_time(), time.perf_counter()
             write_json(walk(path), sink.write)

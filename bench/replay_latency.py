@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tracer.paths import MAIN_RECORDING
+from tracer.files.paths import MAIN_RECORDING
 
 
 def make_big_trace(path: Path, turns: int = 10_000, source: Path = MAIN_RECORDING) -> Path:
@@ -144,8 +144,8 @@ def measure(path: Path, start_fraction: float) -> dict[str, float]:
     from textual import events
 
     from tracer.replay.app import ReplayApp
-    from tracer.replay.steps import READ_AHEAD, StepIndex, locate
     from tracer.trace.reader import TraceReader
+    from tracer.view.steps import READ_AHEAD, StepIndex, locate
 
     imported = time.perf_counter()
     result: dict[str, float] = {}

@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tracer.cli import main as tracer_main
+from tracer.cli.main import main as tracer_main
 
 TRACE_COMMANDS: list[tuple[str, list[str]]] = [
     ("show", ["show", "{trace}"]),

@@ -2,7 +2,7 @@
 
 A command that only prints its version or its help should cost little more than starting Python
 itself: every module the command line imports before it can answer is paid on every run (a
-folder import, a script calling ``tracer show`` in a loop). :mod:`tracer.cli` imports only the
+folder import, a script calling ``tracer show`` in a loop). :mod:`tracer.cli.main` imports only the
 module of the command named, and those modules import their heavy parts (Textual, the SDK,
 OTLP, orjson, YAML) only when the command runs.
 
@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 #: What the ``tracer`` console script runs (see its entry point), with the command's arguments.
-SCRIPT = ["-c", "import re, sys; from tracer.console import run; sys.exit(run())"]
+SCRIPT = ["-c", "import re, sys; from tracer.cli.console import run; sys.exit(run())"]
 COMMANDS = {
     "python -c pass": ["-c", "pass"],
     "tracer --version": [*SCRIPT, "--version"],

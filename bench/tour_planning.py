@@ -17,10 +17,10 @@ import argparse
 import statistics
 import time
 
-from tracer.chapters import load_guide
-from tracer.paths import bundled_recordings
-from tracer.replay.sections import bundled_contents
+from tracer.chapter.guide import load_guide
+from tracer.files.paths import bundled_recordings
 from tracer.tour.stops import plan_stops
+from tracer.view.sections import bundled_contents
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ type, API content, and for tool results the raw ``tool_use_result``), as Claude 
 its transcript. The table also shows the ratio to the API-only ``messages`` of the last request
 (about 6 with these small results: each result is in the trace three times, raw, mapped and
 wrapped, and every turn adds its steps), which stays just as flat. Sessions are recorded with
-:func:`tracer.record.record_scenario`, exactly as ``tracer record`` writes them.
+:func:`tracer.record.run.record_scenario`, exactly as ``tracer record`` writes them.
 
 Run: ``python bench/trace_size.py [--turns 10 100 1000] [--tool Read|Glob]``; the last line printed
 is the worst ratio.
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _sessions import api_history_bytes, final_history_bytes, scripted_scenario
 
-from tracer.record import record_scenario
+from tracer.record.run import record_scenario
 from tracer.trace.reader import TraceReader
 
 

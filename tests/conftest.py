@@ -12,8 +12,8 @@ workers per CPU: see :func:`pytest_xdist_auto_num_workers`): a session fixture i
 worker, and tests write only under ``tmp_path``.
 
 Every recording test goes through the same path a user does: a scenario (given here as a dict or
-YAML text) is loaded by :func:`tracer.scenario.load_scenario`, played by
-:func:`tracer.record.record_scenario` through the real ``anthropic`` SDK and the
+YAML text) is loaded by :func:`tracer.chapter.scenario.load_scenario`, played by
+:func:`tracer.record.run.record_scenario` through the real ``anthropic`` SDK and the
 :class:`~tracer.agent.scripted.ScriptedTransport`, written by the trace writer and opened with the
 lazy :class:`~tracer.trace.reader.TraceReader`. Nothing touches the network.
 """
@@ -30,7 +30,7 @@ import pytest
 import yaml
 from run_helpers import Recording, run_tracer
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 
 MAIN_SCENARIO = ROOT / "chapters" / "ch12" / "scenarios" / "01-main-walk.yaml"
 
@@ -113,8 +113,8 @@ def write_scenario(tmp_path: Path) -> Callable[..., Path]:
 @pytest.fixture
 def record(tmp_path: Path, write_scenario: Callable[..., Path]) -> Callable[..., Recording]:
     """``record(scenario, **kwargs) -> Recording``: play it and open the trace it left."""
-    from tracer.record import record_scenario
-    from tracer.scenario import load_scenario
+    from tracer.chapter.scenario import load_scenario
+    from tracer.record.run import record_scenario
 
     counter = iter(range(1, 1000))
 
@@ -144,7 +144,7 @@ def tracer_here(
     The tests about the recorder *process* (its signals, its environment block, its imports)
     keep :func:`run_tracer`. ``env`` and ``cwd`` hold for the call only.
     """
-    from tracer.cli import main
+    from tracer.cli.main import main
 
     def run(
         *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
@@ -187,8 +187,8 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]
     Once per xdist worker, that is; the tests that share a recording read it and never write to
     it (one that needs a changed copy writes that to its own ``tmp_path``).
     """
-    from tracer.record import record_scenario
-    from tracer.scenario import load_scenario
+    from tracer.chapter.scenario import load_scenario
+    from tracer.record.run import record_scenario
 
     base = tmp_path_factory.mktemp("recorded")
     made: dict[Path, Path] = {}

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tracer.doctor import run_doctor
-from tracer.importers.claude_code import import_claude_code
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.importers.output import ImportReport
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tracer.paths import CHECKOUT
+from tracer.files.paths import CHECKOUT
 
 PURELIB = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
 

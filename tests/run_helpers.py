@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 from tracer.trace.reader import TraceReader
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tracer.agent.api_rules import find_problems, validate_request
-from tracer.paths import MAIN_RECORDING
+from tracer.files.paths import MAIN_RECORDING
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 
@@ -321,7 +321,7 @@ def test_a_dropped_result_is_patched_as_claude_code_does_and_the_session_goes_on
     record: Callable[..., Any],
 ) -> None:
     """2.1.88's ensureToolResultPairing answers the unanswered call with a synthetic error."""
-    from tracer.messages import MISSING_RESULT_MESSAGE
+    from tracer.model.internal_messages import MISSING_RESULT_MESSAGE
 
     rec = record(DROPPED, validator=validate_request)
     assert rec.terminal.reason == "completed"

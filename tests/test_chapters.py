@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tracer.chapters import LANGS, Guide, Section, guide_path, load_guide
+from tracer.chapter.guide import LANGS, Guide, Section, guide_path, load_guide
 from tracer.errors import UserError
-from tracer.paths import SCENARIOS_DIR
+from tracer.files.paths import SCENARIOS_DIR
 from tracer.trace.events import STAGES, STATIONS
 
 CHAPTER_SECTIONS = [
@@ -280,7 +280,7 @@ _REPLAY = re.compile(r"tracer replay (recordings/\S+\.trace\.jsonl) --step (\d+)
 
 
 def _stage_of_step(recording: str, step: int) -> str:
-    from tracer.paths import ROOT
+    from tracer.files.paths import ROOT
     from tracer.trace.reader import TraceReader
 
     reader = TraceReader(ROOT / recording)
@@ -290,7 +290,7 @@ def _stage_of_step(recording: str, step: int) -> str:
 
 
 def test_follow_along_covers_every_section_and_its_files_exist(guide: Guide) -> None:
-    from tracer.paths import ROOT
+    from tracer.files.paths import ROOT
 
     text = _follow_along()
     headings = [line[4:] for line in text.splitlines() if line.startswith("### ")]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tracer.paths import MAIN_RECORDING, ROOT, SCENARIOS_DIR
+from tracer.files.paths import MAIN_RECORDING, ROOT, SCENARIOS_DIR
 
 
 def _imported_modules(*args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
@@ -45,7 +45,7 @@ def test_light_commands_never_import_anthropic(args: tuple[str, ...], main_walk:
     argv = [str(main_walk.path) if a == "TRACE" else a for a in args]
     proc, modules = _imported_modules(*argv)
     assert proc.returncode in (0, 1), proc.stderr[-2000:]  # validate: 1 = problems found
-    assert "tracer.cli" in modules, "importtime output was not parsed"
+    assert "tracer.cli.main" in modules, "importtime output was not parsed"
     heavy = sorted(m for m in modules if m == "anthropic" or m.startswith("anthropic."))
     assert heavy == [], f"{args[0]} imported {heavy[:3]}"
     assert "textual" not in modules
@@ -64,7 +64,7 @@ NOT_AT_START_UP = (
     "tracer.tour",
     "tracer.replay",
     "tracer.trace.events",
-    "tracer.importers.claude_code",
+    "tracer.importers.claude_code.importer",
     "shutil",  # argparse's help formatter imports it for the terminal's width; Parser does not
 )
 
@@ -76,7 +76,7 @@ def test_start_up_imports_only_what_the_command_uses(args: tuple[str, ...]) -> N
     # sys.modules after the command, not -X importtime: importlib.import_module, which loads a
     # command's module, is not timed there.
     script = (
-        "import sys; from tracer.cli import main; code = main(sys.argv[1:]); "
+        "import sys; from tracer.cli.main import main; code = main(sys.argv[1:]); "
         "print('MODULES', *sorted(sys.modules)); sys.exit(code)"
     )
     proc = subprocess.run(
@@ -84,7 +84,7 @@ def test_start_up_imports_only_what_the_command_uses(args: tuple[str, ...]) -> N
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     modules = set(proc.stdout.split("MODULES", 1)[1].split())
-    assert "tracer.cli" in modules
+    assert "tracer.cli.main" in modules
     loaded = sorted(
         m for m in modules for heavy in NOT_AT_START_UP if m == heavy or m.startswith(heavy + ".")
     )
@@ -289,7 +289,7 @@ def test_show_marks_the_request_the_pairing_patch_changed(tracer_cli: Any) -> No
     assert any("request 2:" in line for line in lines)
 
 
-@pytest.mark.parametrize("during", ["argparse", "tracer.cli_read"])
+@pytest.mark.parametrize("during", ["argparse", "tracer.cli.read"])
 def test_a_ctrl_c_while_the_command_line_loads_is_one_line_not_a_traceback(during: str) -> None:
     # A Ctrl-C lands wherever the interpreter is: here, inside the import of the command line
     # (argparse) or of the sub-command's module (show's, while the parser is built for it).
@@ -301,7 +301,7 @@ class Interrupted:
             raise KeyboardInterrupt
 sys.modules.pop({during!r}, None)
 sys.meta_path.insert(0, Interrupted())
-from tracer.console import run
+from tracer.cli.console import run
 sys.exit(run())
 """
     proc = subprocess.run(
@@ -320,7 +320,7 @@ sys.exit(run())
 def test_help_is_as_wide_as_argparse_makes_it(
     columns: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tracer.cli import Parser
+    from tracer.cli.main import Parser
 
     if columns is None:
         monkeypatch.delenv("COLUMNS", raising=False)

@@ -9,9 +9,9 @@ import pytest
 from tracer.compare.align import Key, align, summarize
 from tracer.compare.keys import step_keys
 from tracer.compare.twins import NO_TWIN, TWINS, no_twin, twin_of
-from tracer.paths import FAULTS_DIR, MAIN_RECORDING, RECORDINGS_DIR, resolve_trace
-from tracer.replay.steps import StepIndex
+from tracer.files.paths import FAULTS_DIR, MAIN_RECORDING, RECORDINGS_DIR, resolve_trace
 from tracer.trace.reader import TraceReader
+from tracer.view.steps import StepIndex
 
 
 def keys(*steps: str) -> list[Key]:
@@ -153,7 +153,7 @@ def test_a_fault_and_its_twin_differ_only_from_the_broken_step_on(fault: str) ->
 @pytest.mark.parametrize("twin", sorted(TWINS.values()))
 def test_a_twin_is_a_good_run(twin: str) -> None:
     """The doctor finds nothing in a twin: it is the run the fault breaks, not another fault."""
-    from tracer.replay.diagnose import diagnose
+    from tracer.view.diagnose import diagnose
 
     assert list(diagnose(RECORDINGS_DIR / f"{twin}.trace.jsonl").findings) == []
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tracer.chapters import load_guide
-from tracer.differences import load_differences, of_stage
+from tracer.chapter.differences import load_differences, of_stage
+from tracer.chapter.guide import load_guide
 from tracer.errors import UserError
-from tracer.paths import CHAPTERS_DIR
-from tracer.replay.guide import step_text
+from tracer.files.paths import CHAPTERS_DIR
+from tracer.view.section_text import step_text
 
 
 def test_the_list_is_read_with_the_guide_and_names_real_scenarios() -> None:

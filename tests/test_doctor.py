@@ -20,11 +20,11 @@ import jsonschema
 import pytest
 
 from tracer.agent.api_rules import validate_request
+from tracer.cli.show import show_lines
 from tracer.doctor import FINDINGS_JSON_SCHEMA, RULES, run_doctor
 from tracer.doctor.facts import TraceFacts
 from tracer.doctor.malformed import block_problems
-from tracer.paths import CHAPTERS_DIR, MAIN_RECORDING, RECORDINGS_DIR, ROOT, SCENARIOS_DIR
-from tracer.show import show_lines
+from tracer.files.paths import CHAPTERS_DIR, MAIN_RECORDING, RECORDINGS_DIR, ROOT, SCENARIOS_DIR
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 
@@ -52,8 +52,8 @@ def expected_rule(path: Path) -> str:
 
 
 def record_fault(path: Path, out_dir: Path, **kwargs: Any) -> Path:
-    from tracer.record import record_scenario
-    from tracer.scenario import load_scenario
+    from tracer.chapter.scenario import load_scenario
+    from tracer.record.run import record_scenario
 
     output = out_dir / f"{path.stem}.trace.jsonl"
     record_scenario(load_scenario(path), output, validator=validate_request, **kwargs)
@@ -106,7 +106,7 @@ def test_the_repeated_call_hint_does_not_blame_a_missing_tool_use(
 
 @pytest.mark.parametrize("path", FAULTS, ids=lambda p: p.stem)
 def test_fault_scenarios_say_what_broke(path: Path) -> None:
-    from tracer.scenario import load_scenario
+    from tracer.chapter.scenario import load_scenario
 
     scenario = load_scenario(path)
     assert scenario.title.get("zh") and scenario.title.get("en")
@@ -135,7 +135,7 @@ def test_broken_pairings_show_the_raw_400_and_the_patched_request_claude_code_se
     stem: str, fault_traces: dict[str, Path]
 ) -> None:
     """2.1.88's ensureToolResultPairing: the bare API refuses, Claude Code patches and goes on."""
-    from tracer.messages import MISSING_RESULT_MESSAGE
+    from tracer.model.internal_messages import MISSING_RESULT_MESSAGE
 
     events = list(TraceReader(fault_traces[stem]))
     assert events[-1].reason == "completed"
@@ -351,7 +351,7 @@ def test_steps_are_numbered_as_show_numbers_them() -> None:
 
 
 def test_hints_come_from_the_guide() -> None:
-    from tracer.chapters import load_guide
+    from tracer.chapter.guide import load_guide
     from tracer.doctor.hints import FALLBACK, hint_for
 
     guide = load_guide()
@@ -509,10 +509,10 @@ def test_the_report_names_a_finding_before_the_first_turn_set_up() -> None:
 
 
 def test_the_chinese_report_lines_its_columns_up_as_the_english_one_does() -> None:
-    from tracer.cells import cells
     from tracer.doctor.command import report_lines
-    from tracer.paths import resolve_trace
-    from tracer.replay.diagnose import diagnose
+    from tracer.files.paths import resolve_trace
+    from tracer.text.cells import cells
+    from tracer.view.diagnose import diagnose
 
     findings = list(diagnose(resolve_trace("faults/03-malformed-result")).findings)
     for lang in ("zh", "en"):

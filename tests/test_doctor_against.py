@@ -9,10 +9,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tracer.cjk import zh_problems
 from tracer.doctor import against
 from tracer.doctor.against import AGAINST_JSON_SCHEMA, compare_requests
 from tracer.doctor.against_command import report_lines
+from tracer.text.cjk import zh_problems
 
 REMINDER = "<system-reminder>\nToday's date is 2026-12-06.\n</system-reminder>"
 MARK = {"type": "ephemeral"}

@@ -1,7 +1,7 @@
 """One voice for the error path: which 2.1.88 path builds each kind of error result.
 
-``tracer.error_paths`` is the table; these tests hold every place that speaks of it to the table,
-and the table to the recordings: each failure a bundled recording holds is built outside
+``tracer.chapter.error_paths`` is the table; these tests hold every place that speaks of it to the
+table, and the table to the recordings: each failure a bundled recording holds is built outside
 ``addToolResult`` (so the book's ``Tool result`` line is tracer's only), is tagged exactly when
 its kind is, and the wrapping view says the same.
 """
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tracer.error_paths import PATHS, error_path
-from tracer.paths import RECORDINGS_DIR
-from tracer.replay.render import render_step
-from tracer.replay.steps import StepIndex
+from tracer.chapter.error_paths import PATHS, error_path
+from tracer.files.paths import RECORDINGS_DIR
 from tracer.trace.reader import TraceReader
+from tracer.view.render import render_step
+from tracer.view.steps import StepIndex
 
 RECORDINGS = sorted(RECORDINGS_DIR.glob("*.trace.jsonl"))
 

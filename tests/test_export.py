@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
+from tracer.cli.main import main
 from tracer.export.command import export_text
-from tracer.export.otlp_http import to_protobuf
-from tracer.paths import MAIN_RECORDING, ROOT
+from tracer.export.otlp.http import to_protobuf
+from tracer.files.paths import MAIN_RECORDING, ROOT
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 
@@ -180,7 +180,7 @@ def test_export_cli_writes_a_file_and_rejects_bad_input(
 
 
 def test_markdown_numbers_steps_as_show_does(trace: Path) -> None:
-    from tracer.show import show_lines
+    from tracer.cli.show import show_lines
 
     text = export_text(trace, "md")
     numbered = dict(re.findall(r"^(\d+)\. \*\*(.+?)\*\*", text, re.M))
@@ -197,7 +197,7 @@ def test_markdown_numbers_steps_as_show_does(trace: Path) -> None:
 
 
 def test_mermaid_shows_the_max_turns_check_before_appending() -> None:
-    from tracer.paths import RECORDINGS_DIR
+    from tracer.files.paths import RECORDINGS_DIR
 
     lines = export_text(RECORDINGS_DIR / "05-max-turns.trace.jsonl", "mermaid").splitlines()
     checks = [i for i, line in enumerate(lines) if "max-turns check" in line]
@@ -209,7 +209,7 @@ def test_mermaid_shows_the_max_turns_check_before_appending() -> None:
 
 
 def test_markdown_names_the_turn_max_turns_stopped_at_not_one_never_run() -> None:
-    from tracer.paths import RECORDINGS_DIR
+    from tracer.files.paths import RECORDINGS_DIR
 
     text = export_text(RECORDINGS_DIR / "05-max-turns.trace.jsonl", "md")
     assert "after turn 3" not in text
@@ -217,7 +217,7 @@ def test_markdown_names_the_turn_max_turns_stopped_at_not_one_never_run() -> Non
 
 
 def test_markdown_says_what_2_1_88_returns_on_an_api_error() -> None:
-    from tracer.paths import RECORDINGS_DIR
+    from tracer.files.paths import RECORDINGS_DIR
 
     text = export_text(RECORDINGS_DIR / "faults" / "08-api-invariants.trace.jsonl", "md")
     assert "the loop returns `model_error` after turn 2" in text
@@ -225,7 +225,7 @@ def test_markdown_says_what_2_1_88_returns_on_an_api_error() -> None:
 
 
 def test_exports_name_the_pairing_patch() -> None:
-    from tracer.paths import RECORDINGS_DIR
+    from tracer.files.paths import RECORDINGS_DIR
 
     trace = RECORDINGS_DIR / "faults" / "01-result-not-returned.trace.jsonl"
     assert "patched by ensureToolResultPairing" in export_text(trace, "md")
@@ -235,7 +235,7 @@ def test_exports_name_the_pairing_patch() -> None:
 def test_otlp_json_written_a_span_at_a_time_is_the_whole_document(
     trace: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tracer.export.otlp import Options, write_json
+    from tracer.export.otlp.document import Options, write_json
     from tracer.export.walk import walk
 
     options = Options(content=True)
@@ -257,7 +257,7 @@ def test_otlp_json_written_a_span_at_a_time_is_the_whole_document(
 def test_an_otlp_export_that_fails_part_way_leaves_the_old_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tracer.export.otlp as otlp
+    import tracer.export.otlp.document as otlp
 
     out = tmp_path / "spans.json"
     out.write_text("the last export\n", encoding="utf-8")

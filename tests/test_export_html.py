@@ -19,15 +19,15 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
+from tracer.cli.main import main
 from tracer.export.html.page import page_html
 from tracer.export.html.payload import build
 from tracer.export.html.spans import plain_of
-from tracer.paths import MAIN_RECORDING, RECORDINGS_DIR, ROOT
-from tracer.replay.fold import without_key_hints
-from tracer.replay.render import render_step
-from tracer.replay.steps import StepIndex
+from tracer.files.paths import MAIN_RECORDING, RECORDINGS_DIR, ROOT
 from tracer.trace.reader import TraceReader
+from tracer.view.fold import without_key_hints
+from tracer.view.render import render_step
+from tracer.view.steps import StepIndex
 
 
 class Page(HTMLParser):
@@ -307,7 +307,7 @@ def test_exporting_a_page_needs_neither_textual_nor_the_sdk() -> None:
     import subprocess
 
     code = (
-        "import sys; from tracer.cli import main;"
+        "import sys; from tracer.cli.main import main;"
         "assert main(['export', '01-main-walk', '-f', 'html', '-o', sys.argv[1]]) == 0;"
         "print(sorted(m for m in ('textual', 'anthropic') if m in sys.modules))"
     )
@@ -377,7 +377,7 @@ def test_controls_and_bidi_overrides_reach_the_page_as_visible_escapes(tmp_path:
     assert not any(char in written for char in raw)  # not in the lines, the raw JSON, anywhere
     _meta, chunks = data_of(Page(written))
     shown = "\n".join(step_lines(chunks, 7, "en"))
-    # As the terminal views print them (tracer.printable): in the order the bytes hold them.
+    # As the terminal views print them (tracer.text.printable): in the order the bytes hold them.
     assert "\\u202eexe.txt\\u202c \\x1b[2J \\x00 \\u2066x\\u2069 \\x9b" in shown
     raw_json = chunks[0]["steps"][7][2]
     assert "\\u202eexe.txt" in raw_json and json.loads(raw_json)  # still valid JSON

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from test_export_html import hostile_trace
 
-from tracer.chapters import load_guide
-from tracer.cli import main
-from tracer.paths import MAIN_RECORDING, RECORDINGS_DIR
+from tracer.chapter.guide import load_guide
+from tracer.cli.main import main
+from tracer.files.paths import MAIN_RECORDING, RECORDINGS_DIR
 
 DATA = Path(__file__).parent / "data" / "claude-code" / "layout-2.0"
 SUBAGENTS = DATA / "5e55a0f1-0000-4000-8000-000000000001.jsonl"
@@ -343,7 +343,7 @@ def test_a_big_page_inflates_the_chunk_it_needs(browser: Any, tmp_path: Path) ->
     """Past the first chunk a big trace's steps are deflated; a deep link and search reach them."""
     import sys
 
-    from tracer.paths import ROOT
+    from tracer.files.paths import ROOT
 
     sys.path.insert(0, str(Path(ROOT) / "bench"))
     try:

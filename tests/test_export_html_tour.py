@@ -18,22 +18,22 @@ from typing import Any
 
 import pytest
 
-from tracer.chapters import load_guide
+from tracer.chapter.guide import load_guide
 from tracer.export.html.page import export_site, page_name
 from tracer.export.html.spans import plain_of
 from tracer.export.html.tour_page import TOUR_PAGE, export_tour, tour_html
 from tracer.export.html.tour_payload import GIVEN, tour_data
-from tracer.paths import bundled_recordings, short_name
+from tracer.files.paths import bundled_recordings, short_name
 from tracer.replay.factory import make_tour_app
-from tracer.replay.fold import without_key_hints
-from tracer.replay.i18n import LANGS
-from tracer.replay.render import render_step
-from tracer.replay.sections import bundled_contents, recording_info
-from tracer.replay.steps import StepIndex
 from tracer.tour.cards import reveal_card, score_text, section_card, stop_title
 from tracer.tour.stops import Progress, Tour
 from tracer.tour.words import say
 from tracer.trace.reader import TraceReader
+from tracer.view.fold import without_key_hints
+from tracer.view.i18n import LANGS
+from tracer.view.render import render_step
+from tracer.view.sections import bundled_contents, recording_info
+from tracer.view.steps import StepIndex
 
 GUIDE = load_guide()
 
@@ -160,7 +160,7 @@ def test_the_score_put_together_from_its_lines_is_score_text(
 
 
 def test_each_step_reads_as_the_replay_renders_it(data: dict[str, Any]) -> None:
-    from tracer.paths import resolve_trace
+    from tracer.files.paths import resolve_trace
 
     for view in data["steps"]:
         index = StepIndex(TraceReader(resolve_trace(view["recording"])))
@@ -195,7 +195,7 @@ def test_the_site_has_the_tour_and_its_index_opens_with_it(tmp_path: Path) -> No
     """The command, in a process of its own: writing the site (tour included) imports no
     Textual."""
     code = (
-        "import sys; from tracer.cli import main;"
+        "import sys; from tracer.cli.main import main;"
         "assert main(['export', '--all', '-f', 'html', '--lang', 'zh', '-o', sys.argv[1]]) == 0;"
         "print(sorted(m for m in ('textual', 'anthropic') if m in sys.modules))"
     )
@@ -214,7 +214,7 @@ def test_the_site_has_the_tour_and_its_index_opens_with_it(tmp_path: Path) -> No
 def test_without_a_guide_the_site_has_no_tour(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("tracer.replay.guide.load_guide", lambda: (None, "no guide"))
+    monkeypatch.setattr("tracer.view.section_text.load_guide", lambda: (None, "no guide"))
     written = export_site(tmp_path, tour=export_tour)
     assert TOUR_PAGE not in [p.name for p in written] and not (tmp_path / TOUR_PAGE).exists()
     assert "tour.html" not in (tmp_path / "index.html").read_text(encoding="utf-8")

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from test_export_html_browser import ARGS, SIZES, _chromium, expect
 
-from tracer.cli import main
+from tracer.cli.main import main
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 

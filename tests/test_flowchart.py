@@ -1,4 +1,4 @@
-"""The guide's Mermaid flowcharts drawn as text (tracer/export/flowchart.py)."""
+"""The guide's Mermaid flowcharts drawn as text (tracer/view/flowchart.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from tracer.chapters import load_guide
-from tracer.export.flowchart import draw, parse
+from tracer.chapter.guide import load_guide
+from tracer.view.flowchart import draw, parse
 
 
 @pytest.mark.parametrize("section_id", ["roadmap", "journey"])
@@ -68,7 +68,7 @@ def test_the_chinese_diagram_is_the_same_graph(section_id: str) -> None:
 
 
 def test_the_panel_draws_the_diagram_in_the_reader_language() -> None:
-    from tracer.replay.section_panel import diagram_text
+    from tracer.view.chapter_panel import diagram_text
 
     section = load_guide().section("journey")
     assert any("翻译（mapping）" in line for line in diagram_text(section, "zh"))

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
+from tracer.cli.main import main
 from tracer.errors import UserError
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 from tracer.trace.schema import validate_trace
@@ -36,11 +36,11 @@ FIXTURE_NAMES = sorted(p.name for p in TRANSCRIPTS.glob("*.jsonl")) if TRANSCRIP
 
 def _import(source: Path, out: Path, fmt: str = "claude-code") -> list[Any]:
     if fmt == "claude-code":
-        from tracer.importers.claude_code import import_claude_code
+        from tracer.importers.claude_code.importer import import_claude_code
 
         report = import_claude_code(source, out)
     else:
-        from tracer.importers.api_log import import_api_log
+        from tracer.importers.api_log.importer import import_api_log
 
         report = import_api_log(source, out)
     assert report.unreadable == []  # the readers' checks, asked as the lines were written
@@ -216,7 +216,7 @@ def test_torn_last_line_still_imports(tmp_path: Path) -> None:
     data = (TRANSCRIPTS / "spotter-v2.1.38-tool-heavy.jsonl").read_bytes()
     torn = tmp_path / "torn.jsonl"
     torn.write_bytes(data.rstrip(b"\n")[:-40])
-    from tracer.importers.claude_code import import_claude_code
+    from tracer.importers.claude_code.importer import import_claude_code
 
     report = import_claude_code(torn, tmp_path / "t.jsonl")
     assert report.skipped["torn last line"] == 1
@@ -275,7 +275,7 @@ def test_rewound_branch_and_unknown_records_are_skipped(tmp_path: Path) -> None:
             _rec("assistant", "a3", "r1", [{"type": "text", "text": "done"}], mid="m3"),
         ],
     )
-    from tracer.importers.claude_code import import_claude_code
+    from tracer.importers.claude_code.importer import import_claude_code
 
     report = import_claude_code(source, tmp_path / "t.jsonl")
     events = list(TraceReader(tmp_path / "t.jsonl"))
@@ -301,7 +301,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text("this is not json\nnor this\n", encoding="utf-8")
     with pytest.raises(UserError, match="no JSON object"):
-        from tracer.importers.claude_code import import_claude_code
+        from tracer.importers.claude_code.importer import import_claude_code
 
         import_claude_code(bad, tmp_path / "t.jsonl")
     proc = subprocess.run(
@@ -344,7 +344,7 @@ def test_list_shows_sessions_newest_first(
 
 
 def test_sse_stream_is_folded_into_a_message() -> None:
-    from tracer.importers.sse import accumulate, sse_events
+    from tracer.importers.api_log.sse import accumulate, sse_events
 
     raw = "".join(
         f"event: x\ndata: {json.dumps(e)}\n\n"
@@ -599,7 +599,7 @@ def test_api_log_retries_are_attempts_and_a_torn_line_is_dropped(tmp_path: Path)
     log.write_text(
         "".join(json.dumps(p) + "\n" for p in pairs) + '{"request": {"bo', encoding="utf-8"
     )
-    from tracer.importers.api_log import import_api_log
+    from tracer.importers.api_log.importer import import_api_log
 
     out = tmp_path / "t.jsonl"
     report = import_api_log(log, out)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from tracer.importers.census import take_census
-from tracer.importers.chain import Chain
+from tracer.importers.claude_code.census import take_census
+from tracer.importers.claude_code.chain import Chain
 
 
 def _plain(parents: dict[str, str | None], older: str, uid: str | None, limit: int) -> bool:

@@ -200,7 +200,7 @@ def test_a_result_whose_call_is_in_the_file_is_never_put_down_to_a_missing_start
         {"type": "tool_use", "id": "toolu_w1", "name": "Bash", "input": {"command": "mv"}}
     ]
     path = write_records(tmp_path / "planted.jsonl", [planted, *records])
-    from tracer.importers.claude_code import import_claude_code
+    from tracer.importers.claude_code.importer import import_claude_code
     from tracer.trace.reader import TraceReader
 
     out = tmp_path / "t.jsonl"

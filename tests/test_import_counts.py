@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from tracer.importers import chain, claude_code, dag, subagents
-from tracer.importers.claude_code import import_claude_code
-from tracer.importers.counts import Block, Tally, check_counts, describe
+from tracer.importers.claude_code import chain, dag, subagents
+from tracer.importers.claude_code import importer as claude_code
+from tracer.importers.claude_code.counts import Block, Tally, check_counts, describe
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.trace.reader import TraceReader
 
 DATA = Path(__file__).parent / "data" / "claude-code"

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from tracer.importers.claude_code import import_claude_code
-from tracer.importers.live import LiveImport
+from tracer.importers.claude_code.importer import import_claude_code
+from tracer.importers.claude_code.live import LiveImport
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
 

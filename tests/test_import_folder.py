@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
-from tracer.importers.folder import import_folder, progress_bar
+from tracer.cli.main import main
+from tracer.importers.claude_code.folder import import_folder, progress_bar
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
 
@@ -120,7 +120,7 @@ def test_a_ctrl_c_part_way_says_which_traces_are_there(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import tracer.importers.claude_code as claude_code
+    import tracer.importers.claude_code.importer as claude_code
 
     real, done = claude_code.import_claude_code, []
 
@@ -156,7 +156,7 @@ def test_a_stop_signal_mid_trace_leaves_no_half_written_file(
     import os
     import signal
 
-    import tracer.importers.claude_code as claude_code
+    import tracer.importers.claude_code.importer as claude_code
 
     real, calls = claude_code.emit_all, []
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
-from tracer.importers.claude_code import import_claude_code
-from tracer.importers.live import LiveImport, is_transcript
-from tracer.paths import ROOT
+from tracer.cli.main import main
+from tracer.files.paths import ROOT
+from tracer.importers.claude_code.importer import import_claude_code
+from tracer.importers.claude_code.live import LiveImport, is_transcript
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
 
@@ -212,7 +212,7 @@ def test_a_stop_signal_ends_a_follow_as_ctrl_c_does(signum: str, tmp_path: Path)
     import os
     import signal
 
-    from tracer.importers.live import follow_import
+    from tracer.importers.claude_code.live import follow_import
 
     session = tmp_path / "session.jsonl"
     session.write_bytes((DATA / "v2.1-resent-after-broken-stream.jsonl").read_bytes())

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
+from tracer.cli.main import main
 from tracer.doctor import run_doctor
-from tracer.importers.claude_code import import_claude_code
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 from tracer.trace.schema import validate_trace

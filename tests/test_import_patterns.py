@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from import_helpers import DATA, doctor_errors, import_ours, of_kind, records_of, write_records
 
-from tracer.cli import main
+from tracer.cli.main import main
 from tracer.doctor import run_doctor
-from tracer.importers.claude_code import import_claude_code
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 from tracer.trace.schema import validate_trace
@@ -205,7 +205,7 @@ def test_list_skips_agent_files_and_empty_files_and_reads_list_prompts(
 def test_show_cuts_cjk_text_by_display_cells(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tracer.cells import cells
+    from tracer.text.cells import cells
 
     _, _, out = import_ours("v2.1-image-prompt-unfinished-tool.jsonl", tmp_path)
     assert main(["show", str(out)]) == 0

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from import_helpers import DATA, doctor_errors, import_ours, of_kind, records_of, write_records
 
-from tracer.cli import main
+from tracer.cli.main import main
 from tracer.trace.requests import rebuild_requests
 from tracer.trace.schema import validate_trace
 

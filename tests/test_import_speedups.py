@@ -17,13 +17,14 @@ from typing import Any
 
 import pytest
 
-from tracer.agent.messages import materialize, normalize_messages_for_api
 from tracer.errors import UserError
-from tracer.importers import claude_code, normal_cache
-from tracer.importers.claude_code import emit_transcript, load_transcript
+from tracer.files.paths import ROOT
+from tracer.importers import normal_cache
+from tracer.importers.claude_code import importer as claude_code
+from tracer.importers.claude_code.importer import emit_transcript, load_transcript
 from tracer.importers.jsonl import parse_lines, read_jsonl
 from tracer.importers.output import ImportReport, collector_paused
-from tracer.paths import ROOT
+from tracer.model.api_messages import materialize, normalize_messages_for_api
 from tracer.trace.compact_json import compact_encoder
 from tracer.trace.events import Header, TurnStarted
 from tracer.trace.requests import encode_body, rebuild_requests
@@ -136,7 +137,7 @@ def test_a_torn_last_line_is_still_told_apart_from_a_broken_one() -> None:
 def test_lines_decoded_one_by_one_are_the_lines_of_the_decoded_file(tmp_path: Path) -> None:
     # Invalid UTF-8 right before a newline, a character cut in half, wide characters on some
     # lines only, CRLF, and a last line without its newline. Each line is decoded strictly on
-    # its own (tracer.untrusted): a line with a bad byte is unreadable and counted, never
+    # its own (tracer.files.untrusted): a line with a bad byte is unreadable and counted, never
     # silently mended, and the lines around it read as they would in a clean file.
     data = (
         b'{"a":"\xe4\xb8"}\n{"b":"\xf0\x9f\x98\x80"}\r\n\xff\xfe\n{"c":"\xe4\xb8\xad\xe6"}\n'
@@ -425,8 +426,8 @@ def test_the_quick_record_check_says_what_the_field_by_field_one_says(source: Pa
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_the_count_checks_one_pass_finds_the_blocks_the_record_helpers_find(source: Path) -> None:
-    from tracer.importers.counts import _blocks_of
-    from tracer.importers.dag import tool_result_ids, tool_use_ids
+    from tracer.importers.claude_code.counts import _blocks_of
+    from tracer.importers.claude_code.dag import tool_result_ids, tool_use_ids
 
     records = [r for _, r in read_jsonl(source, ImportReport(source=str(source)))]
     mirrored = [r["data"].get("message") for r in records if isinstance(r.get("data"), dict)]
@@ -443,8 +444,8 @@ def test_the_count_checks_one_pass_finds_the_blocks_the_record_helpers_find(sour
 def test_the_active_paths_one_look_at_a_message_is_what_the_record_helpers_say(
     source: Path,
 ) -> None:
-    from tracer.importers.dag import _look
-    from tracer.importers.record_kinds import message_id, tool_result_ids, tool_use_ids
+    from tracer.importers.claude_code.dag import _look
+    from tracer.importers.claude_code.record_kinds import message_id, tool_result_ids, tool_use_ids
 
     records = [r for _, r in read_jsonl(source, ImportReport(source=str(source)))]
     mirrored = [r["data"].get("message") for r in records if isinstance(r.get("data"), dict)]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from install_helpers import install_marks, install_wheel, python_says, run
 
-from tracer.chapters import load_guide
+from tracer.chapter.guide import load_guide
 
 # Slow (a wheel built, a venv made, every command run from it), and kept on one xdist worker so
 # that the wheel is built once.
@@ -49,7 +49,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 
 def test_the_wheel_is_what_runs(installed: Installed) -> None:
-    where = installed.python("import tracer.paths as p; print(p.__file__, p.CHECKOUT, p.ROOT)")
+    where = installed.python(
+        "import tracer.files.paths as p; print(p.__file__, p.CHECKOUT, p.ROOT)"
+    )
     module, checkout, root = where.split()
     assert Path(module).is_relative_to(installed.venv), module
     assert checkout == "None"
@@ -105,7 +107,7 @@ def test_record_all_never_writes_into_site_packages(installed: Installed) -> Non
     written = sorted(p.relative_to(installed.home / "fresh").as_posix()
                      for p in (installed.home / "fresh").rglob("*.trace.jsonl"))  # fmt: skip
     bundled = installed.python(
-        "from tracer.paths import RECORDINGS_DIR, bundled_recordings, short_name\n"
+        "from tracer.files.paths import RECORDINGS_DIR, bundled_recordings, short_name\n"
         "twins = sorted((RECORDINGS_DIR / 'twins').glob('*.trace.jsonl'))\n"
         "print(' '.join(short_name(p) + '.trace.jsonl' for p in [*bundled_recordings(), *twins]))"
     ).split()
@@ -143,8 +145,8 @@ def test_usage_errors_are_one_line(installed: Installed) -> None:
 
 
 def _main_walk_tokens() -> str | None:
-    from tracer.paths import RECORDINGS_DIR
-    from tracer.show import token_line
+    from tracer.cli.show import token_line
+    from tracer.files.paths import RECORDINGS_DIR
     from tracer.trace.reader import TraceReader
 
     return token_line(TraceReader(RECORDINGS_DIR / "01-main-walk.trace.jsonl"))

@@ -1,7 +1,11 @@
-"""The layers lean one way: the trace and the message model never import the agent.
+"""The layers lean one way, and the tree shows them.
 
-The check reads every ``import`` statement, the ones inside functions included (a lazy import is
-still a dependency), so a shortcut through the agent cannot slip back in unnoticed.
+tracer is a stack of packages, lowest first: text and files at the bottom, then the message model,
+the trace, the agent, the chapter's material, the recorder and the importers, the doctor, the
+step view, the comparison and the tour, the exports, the Textual replay, and the command line on
+top. A module may import its own layer and the layers below it, never one above: each ``import``
+statement is read, the ones inside functions included (a lazy import is still a dependency), so a
+shortcut back up cannot slip in unnoticed.
 """
 
 from __future__ import annotations
@@ -12,6 +16,31 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tracer"
+
+#: tracer's layers, lowest first. The root's modules (the version, the one error type, the
+#: signal handling and the shared argument types) import nothing of tracer's and sit below all.
+LAYERS: list[tuple[str, ...]] = [
+    ("tracer", "tracer.errors", "tracer.interrupts", "tracer.arguments"),
+    ("tracer.text",),
+    ("tracer.files",),
+    ("tracer.model",),
+    ("tracer.trace",),
+    ("tracer.agent",),
+    ("tracer.chapter",),
+    ("tracer.record",),
+    ("tracer.importers",),
+    ("tracer.claude_code",),
+    ("tracer.doctor",),
+    ("tracer.view",),
+    ("tracer.compare",),
+    ("tracer.tour",),
+    ("tracer.export",),
+    ("tracer.replay",),
+    ("tracer.cli", "tracer.__main__"),
+]
+
+#: Packages that must never draw on a terminal toolkit: the web page and the tour stand on them.
+TEXTUAL_FREE = ("view", "tour", "export", "compare", "doctor", "importers", "trace", "model")
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
@@ -26,31 +55,100 @@ def _imports(path: Path) -> list[tuple[int, str]]:
     return found
 
 
-def _offences(files: list[Path], banned: tuple[str, ...]) -> list[str]:
-    return [
+def _module_of(path: Path, root: Path) -> str:
+    rel = path.relative_to(root).with_suffix("")
+    return ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+
+
+def _layer_of(module: str, layers: list[tuple[str, ...]] = LAYERS) -> int | None:
+    """The index of the layer ``module`` belongs to (its longest matching name), None if none."""
+    best: tuple[int, int] | None = None  # (length of the name matched, layer)
+    for index, names in enumerate(layers):
+        for name in names:
+            if (module == name or module.startswith(name + ".")) and (
+                best is None or len(name) > best[0]
+            ):
+                best = (len(name), index)
+    return None if best is None else best[1]
+
+
+def _arrows_up(files: list[Path], root: Path, layers: list[tuple[str, ...]] = LAYERS) -> list[str]:
+    """Every import that reaches a layer above the importing module's own."""
+    arrows = []
+    for path in files:
+        own = _layer_of(_module_of(path, root), layers)
+        for line, name in _imports(path):
+            if not name.startswith("tracer"):
+                continue
+            to = _layer_of(name, layers)
+            if own is not None and to is not None and to > own:
+                arrows.append(f"{path.relative_to(root)}:{line}: imports {name}")
+    return sorted(set(arrows))
+
+
+def test_every_package_has_a_layer() -> None:
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    named = {name.split(".")[1] for names in LAYERS for name in names if name.count(".") == 1}
+    assert packages - named == set(), "a package with no place in LAYERS"
+
+
+def test_no_arrow_runs_up() -> None:
+    """The whole package: 0 imports from a lower layer into a higher one."""
+    assert _arrows_up(sorted(PACKAGE.rglob("*.py")), PACKAGE.parent) == []
+
+
+def test_the_arrow_check_finds_an_arrow_up(tmp_path: Path) -> None:
+    """The checker itself: a view module that imports the replay lazily is an arrow up."""
+    pkg = tmp_path / "tracer" / "view"
+    pkg.mkdir(parents=True)
+    (pkg / "steps.py").write_text("def f():\n    from tracer.replay.app import A\n")
+    (pkg / "fine.py").write_text("from tracer.trace.reader import TraceReader\n")
+    assert _arrows_up(sorted(pkg.glob("*.py")), tmp_path) == [
+        "tracer/view/steps.py:2: imports tracer.replay.app",
+        "tracer/view/steps.py:2: imports tracer.replay.app.A",
+    ]
+
+
+#: The rules the tree is read by, each named on its own (the layer order implies them all).
+FOLDER_RULES = [
+    ("view", "tracer.replay"),  # the step view is the replay's model, never its screen
+    ("view", "tracer.tour"),
+    ("view", "tracer.export"),  # the page stands on the view, not the other way round
+    ("tour", "tracer.replay"),  # the tour's walk is pure; the replay draws it
+    ("export", "tracer.replay"),  # the web page never needs the terminal app
+    ("compare", "tracer.replay"),
+    ("trace", "tracer.agent"),
+    ("model", "tracer.trace"),
+    ("agent", "tracer.record"),
+]
+
+
+@pytest.mark.parametrize(("package", "banned"), FOLDER_RULES)
+def test_the_folder_rules(package: str, banned: str) -> None:
+    offences = [
         f"{path.relative_to(PACKAGE.parent)}:{line}: imports {name}"
-        for path in files
+        for path in sorted((PACKAGE / package).rglob("*.py"))
         for line, name in _imports(path)
-        if any(name == b or name.startswith(b + ".") for b in banned)
+        if name == banned or name.startswith(banned + ".")
     ]
+    assert offences == []
 
 
-def test_the_trace_layer_imports_nothing_from_the_agent() -> None:
-    files = [
-        *sorted((PACKAGE / "trace").rglob("*.py")),
-        PACKAGE / "messages.py",
-        PACKAGE / "internal_messages.py",
-        PACKAGE / "api_messages.py",
-        PACKAGE / "pairing.py",
-        PACKAGE / "error_paths.py",
+@pytest.mark.parametrize("package", TEXTUAL_FREE)
+def test_no_textual_below_the_replay(package: str) -> None:
+    offences = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}: imports {name}"
+        for path in sorted((PACKAGE / package).rglob("*.py"))
+        for line, name in _imports(path)
+        if name == "textual" or name.startswith("textual.")
     ]
-    assert len(files) > 5
-    assert _offences(files, ("tracer.agent",)) == []
+    assert offences == []
 
 
-def test_the_agent_never_imports_the_recorder() -> None:
-    files = sorted((PACKAGE / "agent").rglob("*.py"))
-    assert _offences(files, ("tracer.record", "tracer.recorder")) == []
+def test_the_root_holds_at_most_five_modules() -> None:
+    """The layers are folders, so the tree shows them; the root keeps only what is below all."""
+    loose = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(loose) <= 5, loose
 
 
 @pytest.mark.parametrize("banned", ["tracer.agent", "tracer.record"])
@@ -59,11 +157,6 @@ def test_the_check_sees_lazy_imports(tmp_path: Path, banned: str) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(f"def f():\n    from {banned} import thing\n", encoding="utf-8")
     assert (2, banned) in _imports(sample)
-
-
-def _module_of(path: Path, root: Path) -> str:
-    rel = path.relative_to(root).with_suffix("")
-    return ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
 
 
 def _circle(files: list[Path], root: Path = PACKAGE.parent) -> list[str]:
@@ -94,12 +187,6 @@ def _circle(files: list[Path], root: Path = PACKAGE.parent) -> list[str]:
     return []
 
 
-def test_the_trace_layer_has_no_import_circle() -> None:
-    """reader → shapes → event_schema, and validate (schema) above the reader, never back."""
-    files = sorted((PACKAGE / "trace").rglob("*.py"))
-    assert _circle(files) == []
-
-
 def test_the_circle_check_finds_a_circle(tmp_path: Path) -> None:
     pkg = tmp_path / "tracer" / "trace"
     pkg.mkdir(parents=True)
@@ -112,13 +199,7 @@ def test_the_circle_check_finds_a_circle(tmp_path: Path) -> None:
     ]
 
 
-def test_the_importers_have_no_import_circle() -> None:
-    # claude_code.py analyses a transcript and journey.py emits it: the record they share
-    # (Transcript) lives below both, in transcript.py.
-    assert _circle(sorted((PACKAGE / "importers").rglob("*.py"))) == []
-
-
 def test_the_package_has_no_import_circle() -> None:
-    """Across every layer: a lower layer never reaches back up, even through a package's
-    ``__init__`` or a lazy import inside a function."""
+    """Across every layer and inside each: a module never reaches back to itself, even through a
+    package's ``__init__`` or a lazy import inside a function."""
     assert _circle(sorted(PACKAGE.rglob("*.py"))) == []

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from install_helpers import install_marks, install_wheel, run
 
-from tracer.paths import CHECKOUT
+from tracer.files.paths import CHECKOUT
 
 # Slow (a wheel built and installed over .venv-lowest), on one xdist worker so it is built once.
 pytestmark = install_marks("lowest")
@@ -114,8 +114,8 @@ def test_the_lowest_versions_run_the_wheel(lowest: Path, tmp_path: Path) -> None
 
 
 def _main_walk_tokens() -> str | None:
-    from tracer.paths import RECORDINGS_DIR
-    from tracer.show import token_line
+    from tracer.cli.show import token_line
+    from tracer.files.paths import RECORDINGS_DIR
     from tracer.trace.reader import TraceReader
 
     return token_line(TraceReader(RECORDINGS_DIR / "01-main-walk.trace.jsonl"))

@@ -5,7 +5,8 @@ still merge with what follows)."""
 from __future__ import annotations
 
 from tracer.importers.normal_cache import NormalCache
-from tracer.messages import Message, normalize_messages_for_api
+from tracer.model.api_messages import normalize_messages_for_api
+from tracer.model.internal_messages import Message
 
 
 def _user(uuid: str, content: object) -> Message:

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tracer.cli import main
-from tracer.export import otlp_send
+from tracer.cli.main import main
+from tracer.export.otlp import send as otlp_send
 
 Script = Callable[[socket.socket, bytes], None]
 SECRET = "sk-test-0123456789abcdef"

@@ -19,9 +19,9 @@ import pytest
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from tracer.cli import main
-from tracer.export.otlp_http import batches, parse_headers, target_from
-from tracer.paths import MAIN_RECORDING
+from tracer.cli.main import main
+from tracer.export.otlp.http import batches, parse_headers, target_from
+from tracer.files.paths import MAIN_RECORDING
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 

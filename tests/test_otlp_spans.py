@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
-from tracer.export.otlp import Options, spans
-from tracer.export.otlp_http import batches
+from tracer.cli.main import main
+from tracer.export.otlp.document import Options, spans
+from tracer.export.otlp.http import batches
 from tracer.export.walk import walk
-from tracer.importers.claude_code import import_claude_code
-from tracer.paths import MAIN_RECORDING, RECORDINGS_DIR
+from tracer.files.paths import MAIN_RECORDING, RECORDINGS_DIR
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 
@@ -259,7 +259,7 @@ def test_the_otlp_json_holds_the_values_the_stdlib_writes(
     import dataclasses
     import datetime
 
-    from tracer.export import otlp_spans
+    from tracer.export.otlp import spans as otlp_spans
 
     if not fast:
         monkeypatch.setattr(otlp_spans, "_orjson", None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 
 
 def test_every_dependency_is_a_range_with_both_ends() -> None:

@@ -28,8 +28,8 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
-from tracer.paths import CHECKOUT, RECORDINGS_DIR
+from tracer.cli.main import main
+from tracer.files.paths import CHECKOUT, RECORDINGS_DIR
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tracer.paths import CHAPTERS_DIR, RECORDINGS_DIR
+from tracer.files.paths import CHAPTERS_DIR, RECORDINGS_DIR
 from tracer.trace.compare import first_difference
 
 SCENARIOS = sorted((CHAPTERS_DIR / "ch12" / "scenarios").glob("*.yaml"))

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from tracer.chapters import load_guide
-from tracer.paths import SCENARIOS_DIR
-from tracer.scenario import load_scenario
+from tracer.chapter.guide import load_guide
+from tracer.chapter.scenario import load_scenario
+from tracer.files.paths import SCENARIOS_DIR
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 
@@ -335,7 +335,7 @@ def test_09_answer_without_tools_ends_on_the_first_turn(traces: dict[str, Trace]
 def test_10_validate_input_and_unknown_tool_are_tagged_without_the_schema_prefix(
     traces: dict[str, Trace],
 ) -> None:
-    from tracer.error_paths import error_path
+    from tracer.chapter.error_paths import error_path
 
     trace = traces["10-tool-use-error-forms"]
     runs = {e.tool_use_id: e for e in trace.of("tool_run")}

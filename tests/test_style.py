@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 
 
 def test_ruff_clean() -> None:

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
+from tracer.cli.main import main
 from tracer.errors import UserError
-from tracer.paths import RECORDINGS_DIR, SCENARIOS_DIR
+from tracer.files.paths import RECORDINGS_DIR, SCENARIOS_DIR
+from tracer.files.untrusted import loads, read_bytes
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
 from tracer.trace.writer import TraceWriter
-from tracer.untrusted import loads, read_bytes
 
 MAIN = RECORDINGS_DIR / "01-main-walk.trace.jsonl"
 SCENARIO = SCENARIOS_DIR / "01-main-walk.yaml"
@@ -157,7 +157,7 @@ def test_a_surrogate_pair_written_as_escapes_is_fine() -> None:
 
 
 def test_line_length_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("tracer.untrusted.MAX_LINE", 100)
+    monkeypatch.setattr("tracer.files.untrusted.MAX_LINE", 100)
     with pytest.raises(UserError, match="line too long"):
         loads(b'"' + b"x" * 200 + b'"', "f", 1)
 
@@ -310,7 +310,7 @@ def test_a_yaml_alias_bomb_fails_fast(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_few_aliases_that_expand_hugely_are_refused_too(tmp_path: Path) -> None:
-    from tracer.yamlfile import load_yaml
+    from tracer.files.yamlfile import load_yaml
 
     rows = ["a0: &a0 [" + ", ".join(["x"] * 60) + "]"]
     rows += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 6)}]" for n in range(1, 6)]
@@ -320,7 +320,7 @@ def test_few_aliases_that_expand_hugely_are_refused_too(tmp_path: Path) -> None:
 
 
 def test_bundled_scenarios_still_load() -> None:
-    from tracer.scenario import load_scenario
+    from tracer.chapter.scenario import load_scenario
 
     for path in sorted(SCENARIOS_DIR.glob("*.yaml")):
         assert load_scenario(path).responses
@@ -431,16 +431,16 @@ def test_batch_commands_pause_the_cycle_collector_and_give_it_back(
 ) -> None:
     import gc
 
-    import tracer.show
+    import tracer.cli.show
 
     seen: list[bool] = []
-    real = tracer.show.show_lines
+    real = tracer.cli.show.show_lines
 
     def spy(reader: Any) -> Any:
         seen.append(gc.isenabled())
         return real(reader)
 
-    monkeypatch.setattr(tracer.show, "show_lines", spy)
+    monkeypatch.setattr(tracer.cli.show, "show_lines", spy)
     assert gc.isenabled()
     code, _, _ = _run(capsys, ["show", str(MAIN)])
     assert code == 0 and seen == [False] and gc.isenabled()
@@ -490,7 +490,7 @@ STRICT_LINES = [
 
 
 def _both(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
-    from tracer import untrusted
+    from tracer.files import untrusted
 
     def read() -> Any:
         try:
@@ -518,7 +518,7 @@ def _leaves(value: Any) -> list[Any]:
 def test_orjson_reads_every_line_as_the_stdlib_does(
     raw: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tracer import untrusted
+    from tracer.files import untrusted
 
     assert untrusted._orjson is not None  # the wheel is installed here; else this proves nothing
     fast, plain = _both(raw, monkeypatch)
@@ -536,7 +536,7 @@ def test_random_numbers_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     long = [n for n in numbers if re.search(r"[0-9]{19}", n)]
     numbers = [n for n in numbers if n not in long]
     floats = ("[" + ",".join(numbers) + "]").encode()
-    from tracer import untrusted
+    from tracer.files import untrusted
 
     assert untrusted.quick_loads(floats) is not untrusted.MISS  # orjson reads this one
     ints = [str(rng.randrange(-(2**70), 2**70)) for _ in range(500)]
@@ -559,9 +559,9 @@ def test_a_file_with_a_long_integer_reads_it_as_the_stdlib_does(tmp_path: Path) 
 def test_a_whole_file_is_read_as_its_lines_are_one_by_one(tmp_path: Path) -> None:
     """read_jsonl counts brackets and digits once for the whole file (split_lines); each line
     must still get the value, or the refusal, loads() gives it."""
+    from tracer.files.untrusted import MAX_DEPTH, split_lines
     from tracer.importers.jsonl import read_jsonl
     from tracer.importers.output import ImportReport
-    from tracer.untrusted import MAX_DEPTH, split_lines
 
     lines = [raw for raw in STRICT_LINES if b"\n" not in raw and raw.strip()]
     objects = [b'{"line":%d,"v":%s}' % (i, raw.strip()) for i, raw in enumerate(lines)]
@@ -623,7 +623,7 @@ def test_a_file_in_pieces_is_the_file_cut_after_newlines(tmp_path: Path, piece: 
     """read_pieces gives back every byte, in order, each piece ending just after a newline (the
     last where the file ends), a line longer than a piece whole in one; and it keeps the limit
     read_bytes keeps."""
-    from tracer.untrusted import read_pieces
+    from tracer.files.untrusted import read_pieces
 
     data = b"ab\n\ncdefghijklmnop\nq\n" + b"r" * 20 + b"\nst"
     path = tmp_path / "lines.jsonl"

@@ -14,8 +14,8 @@ from subprocess import CompletedProcess
 
 import pytest
 
-from tracer.cli import main
-from tracer.paths import (
+from tracer.cli.main import main
+from tracer.files.paths import (
     MAIN_RECORDING,
     RECORDINGS_DIR,
     SCENARIOS_DIR,
@@ -146,7 +146,7 @@ def test_out_goes_with_all(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 def test_all_with_a_trace_name_is_refused_and_writes_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from tracer.paths import ROOT
+    from tracer.files.paths import ROOT
 
     recordings = Path(ROOT) / "recordings"
     before = {p.name: p.stat().st_mtime_ns for p in recordings.glob("*.jsonl")}

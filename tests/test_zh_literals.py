@@ -1,12 +1,13 @@
 """The book's words in every Chinese literal of the code and in the README's Chinese.
 
 :mod:`test_zh_text` checks the strings a reader meets on screen (the guide, the scenarios, the
-replay's tables, the rendered steps, the doctor, the tour, the page). Those are gathered by hand,
-so a label written straight into a widget or a message built in place could slip past them. This
-file reads the source instead: every string literal of ``tracer/`` that holds a Chinese character
+replay's tables, the rendered steps, the doctor, the tour, the page). Those are gathered by hand, so
+a label written straight into a widget or a message built in place could slip past them. This file
+reads the source instead: every string literal of ``tracer/`` that holds a Chinese character
 (docstrings aside: they are English prose that may quote a word the glossary replaces, as
-``tracer/glossary.py`` does), and every run of Chinese text in ``README.md``, held to the glossary
-beside the guide (``chapters/ch12/glossary.yaml``: AI not 模型, 执行 not 运行, 轮 not 回合 …).
+``tracer/chapter/glossary.py`` does), and every run of Chinese text in ``README.md``, held to the
+glossary beside the guide (``chapters/ch12/glossary.yaml``: AI not 模型, 执行 not 运行,
+轮 not 回合 …).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import tracer
-from tracer.chapters import load_guide
+from tracer.chapter.guide import load_guide
 
 PACKAGE = Path(tracer.__file__).parent
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -30,7 +31,7 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 #: end or the · that sets a bilingual label's English half apart (消息包装 · wrapping).
 _ZH_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef][^\n`|*·]*")
 #: Its own messages name the words it looks for.
-_SKIP = {PACKAGE / "glossary.py"}
+_SKIP = {PACKAGE / "chapter" / "glossary.py"}
 
 
 def zh_literals(source: str) -> Iterator[tuple[int, str]]:
@@ -93,7 +94,7 @@ def test_the_readmes_chinese_uses_the_books_words() -> None:
 def test_a_replaced_word_slipped_into_the_code_or_the_readme_is_caught(word: str) -> None:
     # The mutation the check is for: one of the words the book never uses, written into a
     # widget's label, a message built in place, or the README's Chinese.
-    source = (PACKAGE / "replay" / "i18n_words.py").read_text(encoding="utf-8")
+    source = (PACKAGE / "view" / "i18n_words.py").read_text(encoding="utf-8")
     broken = source.replace('"AI 回复"', f'"{word}回复"', 1)
     assert broken != source
     assert literal_problems(source) == [] and literal_problems(broken)

@@ -3,7 +3,7 @@
 Gathered from everywhere a zh reader meets text: the chapter guide, the scenarios' and faults'
 titles and notes, the replay's i18n tables, the stage views of every step of every bundled
 recording, the chapter panel for every stage and section, the doctor's messages, hints and report.
-Each must pass :func:`tracer.cjk.zh_problems` (no ASCII space between two Chinese characters or
+Each must pass :func:`tracer.text.cjk.zh_problems` (no ASCII space between two Chinese characters or
 beside full-width punctuation, full-width colons after Chinese labels), carry no English UI
 words (only identifiers, file names and literal API strings may stay in English), and use the
 book's words: the glossary beside the guide (``chapters/ch12/glossary.yaml``) lists the words it
@@ -22,23 +22,23 @@ from typing import Any
 
 import pytest
 
-from tracer.chapters import load_guide
-from tracer.cjk import join_lines, zh_problems
+from tracer.chapter.guide import load_guide
 from tracer.doctor import run_doctor
 from tracer.doctor.command import report_lines, summary
 from tracer.doctor.hints import FALLBACK
 from tracer.doctor.loop import REPEAT_HINT
-from tracer.hooks import TRACER_ONLY, shown_line
-from tracer.paths import CHAPTERS_DIR, RECORDINGS_DIR
-from tracer.replay import i18n
-from tracer.replay.guide import section_text, step_text
-from tracer.replay.render import render_step
-from tracer.replay.render_tools import line_range, raw_output_text
-from tracer.replay.steps import StepIndex
+from tracer.files.paths import CHAPTERS_DIR, RECORDINGS_DIR
+from tracer.files.yamlfile import load_yaml
 from tracer.replay.widgets.findings_panel import finding_text
+from tracer.text.cjk import join_lines, zh_problems
 from tracer.trace.events import STAGES
+from tracer.trace.hooks import TRACER_ONLY, shown_line
 from tracer.trace.reader import TraceReader
-from tracer.yamlfile import load_yaml
+from tracer.view import i18n, i18n_keys, i18n_words
+from tracer.view.render import render_step
+from tracer.view.render_output import line_range, raw_output_text
+from tracer.view.section_text import section_text, step_text
+from tracer.view.steps import StepIndex
 
 RECORDINGS = sorted(RECORDINGS_DIR.glob("*.trace.jsonl")) + sorted(
     (RECORDINGS_DIR / "faults").glob("*.trace.jsonl")
@@ -233,10 +233,10 @@ def scenario_strings() -> list[str]:
 
 
 def i18n_strings() -> list[str]:
-    out = [t["zh"] for t in i18n.TEXT.values()]
-    out += [n["zh"] for n in i18n.STAGE_NAMES.values()]
-    out += [words["zh"] for _, words in i18n.HELP]
-    out += [s["zh"] for s in i18n.SEVERITIES.values()]
+    out = [t["zh"] for t in i18n_words.TEXT.values()]
+    out += [n["zh"] for n in i18n_words.STAGE_NAMES.values()]
+    out += [words["zh"] for _, words in i18n_keys.HELP]
+    out += [s["zh"] for s in i18n_words.SEVERITIES.values()]
     out += [i18n.stage_title(stage, "zh") for stage in STAGES]
     return out
 
@@ -398,7 +398,7 @@ def test_request_one_is_the_first_send_not_a_resend() -> None:
 
 
 def test_the_readme_sets_its_chinese_the_chinese_way() -> None:
-    from tracer.paths import ROOT
+    from tracer.files.paths import ROOT
 
     readme = ROOT / "README.md"
     if not readme.is_file():
@@ -410,16 +410,16 @@ def test_the_readme_sets_its_chinese_the_chinese_way() -> None:
 
 
 def _say_literals() -> list[str]:
-    """The Chinese argument of every ``say(lang, en, zh)`` in the replay's views, read from the
+    """The Chinese argument of every ``in_lang(lang, en, zh)`` in the step views, read from the
     source, so labels no bundled recording reaches are checked too (``{}`` marks a value)."""
     import ast
 
-    from tracer.paths import ROOT
+    from tracer.files.paths import ROOT
 
     out = []
-    for path in sorted((ROOT / "tracer" / "replay").rglob("*.py")):
+    for path in sorted((ROOT / "tracer" / "view").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "say"):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "in_lang"):
                 continue
             if len(node.args) != 3:
                 continue
@@ -446,9 +446,9 @@ def test_every_chinese_label_in_the_views() -> None:
 def test_the_tour_cards_in_chinese(tmp_path: Path) -> None:
     """Every card the tour shows in zh: each stop's title and card (its diagram drawn in zh),
     each reveal answered right and wrong, the score and the last card."""
-    from tracer.replay.sections import bundled_contents, recording_info
     from tracer.tour.cards import done_card, reveal_card, section_card, stop_title
     from tracer.tour.stops import Tour, plan_stops
+    from tracer.view.sections import bundled_contents, recording_info
 
     guide = load_guide()
     tour = Tour(plan_stops(guide, bundled_contents(guide)))
@@ -479,15 +479,15 @@ def test_the_tour_cards_in_chinese(tmp_path: Path) -> None:
 
 
 def test_the_doctor_report_and_the_help_use_the_books_words() -> None:
-    texts = doctor_strings() + [words["zh"] for _, words in i18n.HELP]
-    texts += [words["zh"] for _, words in i18n.PALETTE]
+    texts = doctor_strings() + [words["zh"] for _, words in i18n_keys.HELP]
+    texts += [words["zh"] for _, words in i18n_keys.PALETTE]
     assert [(t[:60], p) for t in texts for p in book_words(t)] == []
 
 
 def test_no_one_character_labels_in_the_key_bar() -> None:
-    for keys, long, short in i18n.KEY_HINTS:
+    for keys, long, short in i18n_keys.KEY_HINTS:
         assert len(long["zh"]) >= 2 and len(short["zh"]) >= 2, keys
-    assert len(i18n.KEY_PAUSE["zh"]) >= 2
+    assert len(i18n_keys.KEY_PAUSE["zh"]) >= 2
 
 
 def test_the_glossary_catches_what_it_is_for() -> None:
@@ -526,7 +526,7 @@ def test_one_name_per_stage_in_the_diagrams_and_the_timeline() -> None:
         ):
             if stage in STAGES:
                 label = label.strip(" ①②③④")
-                assert label in (i18n.stage_name(stage, "zh"), i18n.BOOK_TERMS.get(stage)), (
+                assert label in (i18n.stage_name(stage, "zh"), i18n_words.BOOK_TERMS.get(stage)), (
                     section.id,
                     label,
                     stage,

@@ -1,3 +1,3 @@
-from tracer.console import run
+from tracer.cli.console import run
 
 raise SystemExit(run())

@@ -348,7 +348,7 @@ def test_timeout_must_be_a_sane_number(value: str, tracer_cli: Any, tmp_path: Pa
 
 
 def test_show_lists_every_attempt_under_its_request(record: Any, tmp_path: Path) -> None:
-    from tracer.show import show_lines
+    from tracer.cli.show import show_lines
 
     rec = record({"responses": [{"text": "hi", "faults": [{"hang": 0}]}]}, timeout=FAST)
     lines = list(show_lines(rec.reader))
@@ -370,7 +370,7 @@ def test_show_lists_every_attempt_under_its_request(record: Any, tmp_path: Path)
 
 
 def test_show_marks_the_attempt_sent_without_streaming(record: Any) -> None:
-    from tracer.show import show_lines
+    from tracer.cli.show import show_lines
 
     rec = record({"responses": [{"text": "hi", "faults": [{"cut_after": 4}]}]})
     lines = list(show_lines(rec.reader))
@@ -390,8 +390,8 @@ def test_the_doctor_reads_a_trace_full_of_attempts(record: Any, tracer_cli: Any)
 
 def test_the_readme_shows_every_fault_kind(write_scenario: Any) -> None:
     from tracer.agent.scripted_faults import FAULT_KINDS
-    from tracer.paths import ROOT
-    from tracer.scenario import load_scenario
+    from tracer.chapter.scenario import load_scenario
+    from tracer.files.paths import ROOT
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## When the API fails", 1)[1]
@@ -404,7 +404,7 @@ def test_the_readme_shows_every_fault_kind(write_scenario: Any) -> None:
 def test_a_reader_that_does_not_know_attempt_starts_skips_them(
     record: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tracer.show import show_lines
+    from tracer.cli.show import show_lines
     from tracer.trace import events
 
     rec = record({"responses": [{"text": "hi", "faults": [{"hang": 0}]}]}, timeout=FAST)

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from tracer.hooks import TRACER_ONLY, shown_line
-from tracer.paths import RECORDINGS_DIR
+from tracer.files.paths import RECORDINGS_DIR
+from tracer.trace.hooks import TRACER_ONLY, shown_line
 from tracer.trace.reader import open_trace
 
 FAILING = RECORDINGS_DIR / "08-failing-command.trace.jsonl"

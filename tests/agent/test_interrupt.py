@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 from tracer.trace.schema import validate_trace
 
 #: Long enough never to end by itself, and a length no other test (or other checkout running

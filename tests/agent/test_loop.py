@@ -19,9 +19,9 @@ from tracer.agent.execution import CANCEL_MESSAGE, INTERRUPT_MESSAGE_FOR_TOOL_US
 from tracer.agent.loop import State, needs_follow_up
 from tracer.agent.permissions import REJECT_MESSAGE
 from tracer.agent.tools.read import READ_REMINDER, ReadTool
-from tracer.cli import main as cli_main
-from tracer.messages import MISSING_RESULT_MESSAGE
-from tracer.paths import SCENARIOS_DIR
+from tracer.cli.main import main as cli_main
+from tracer.files.paths import SCENARIOS_DIR
+from tracer.model.internal_messages import MISSING_RESULT_MESSAGE
 from tracer.trace.schema import validate_trace
 
 MAIN_SCENARIO = SCENARIOS_DIR / "01-main-walk.yaml"

@@ -12,7 +12,7 @@ from collections import defaultdict
 
 import pytest
 
-from tracer.paths import RECORDINGS_DIR
+from tracer.files.paths import RECORDINGS_DIR
 from tracer.trace.reader import open_trace
 
 RECORDINGS = sorted(RECORDINGS_DIR.glob("*.trace.jsonl")) + sorted(

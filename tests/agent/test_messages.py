@@ -11,15 +11,14 @@ from typing import Any
 
 import pytest
 
-from tracer.agent.messages import (
+from tracer.model.api_messages import materialize, normalize_messages_for_api
+from tracer.model.internal_messages import (
     Message,
     UuidSource,
     content_length,
     create_assistant_messages,
     create_attachment_message,
     create_user_message,
-    materialize,
-    normalize_messages_for_api,
 )
 
 
@@ -160,8 +159,8 @@ def test_main_walk_requests_hold_fewer_messages_than_the_internal_list(main_walk
 
 
 def _pairing(messages: list[Message]) -> tuple[list[dict[str, Any]], Any, list[Message]]:
-    from tracer.messages import NO_CONTENT_MESSAGE, synthetic_tool_result_block
-    from tracer.pairing import ensure_tool_result_pairing
+    from tracer.model.internal_messages import NO_CONTENT_MESSAGE, synthetic_tool_result_block
+    from tracer.model.pairing import ensure_tool_result_pairing
 
     new = UuidSource("pairing")
     by_uuid = {m.uuid: m for m in messages}
@@ -207,7 +206,7 @@ def test_pairing_leaves_a_well_paired_request_alone() -> None:
 
 
 def test_pairing_answers_a_call_followed_by_another_assistant_message() -> None:
-    from tracer.messages import MISSING_RESULT_MESSAGE
+    from tracer.model.internal_messages import MISSING_RESULT_MESSAGE
 
     new = UuidSource("t")
     prompt = create_user_message("go", new_uuid=new)
@@ -256,7 +255,7 @@ def test_pairing_puts_the_made_up_result_first() -> None:
 def test_pairing_strips_a_result_without_an_id_and_answers_the_call(block: Any) -> None:
     # Fault 03: the block answers no call (its id is undefined), so 2.1.88 strips it and
     # answers the real call with the synthetic result, as for a wrong id.
-    from tracer.messages import MISSING_RESULT_MESSAGE
+    from tracer.model.internal_messages import MISSING_RESULT_MESSAGE
 
     new = UuidSource("t")
     prompt = create_user_message("go", new_uuid=new)

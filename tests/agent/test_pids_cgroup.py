@@ -22,8 +22,8 @@ import pytest
 from tracer.agent import limits, pids_cgroup
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
-from tracer.paths import ROOT
-from tracer.workspace import SessionDirs
+from tracer.files.paths import ROOT
+from tracer.record.workspace import SessionDirs
 
 
 @pytest.fixture

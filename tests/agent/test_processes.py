@@ -20,7 +20,7 @@ from tracer.agent import pids_cgroup
 from tracer.agent.permissions import Permissions, terminal_asker
 from tracer.agent.processes import kill_group, run_command
 from tracer.agent.sandbox import find_sandbox
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux /proc")
 

@@ -18,8 +18,8 @@ import pytest
 from tracer.agent.sandbox import Sandbox, allowlisted_environ, find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
-from tracer.paths import ROOT
-from tracer.workspace import SessionDirs
+from tracer.files.paths import ROOT
+from tracer.record.workspace import SessionDirs
 
 SECRET = "sandbox-secret-0123456789"
 

@@ -136,9 +136,9 @@ def test_scenario_files_must_stay_in_the_workspace(
 
 
 def test_prepare_workspace_confines_files_even_without_the_loader(tmp_path: Path) -> None:
+    from tracer.chapter.scenario import Scenario, Workspace
     from tracer.errors import UserError
-    from tracer.record import SessionDirs, prepare_workspace
-    from tracer.scenario import Scenario, Workspace
+    from tracer.record.run import SessionDirs, prepare_workspace
 
     dirs = SessionDirs(tmp_path / "session")
     dirs.workspace.mkdir(parents=True)
@@ -169,7 +169,7 @@ def test_workspace_refuses_the_root_home_and_system_folders(tracer_here: Any, fo
 
 
 def test_a_project_folder_is_copied_without_special_files(tmp_path: Path) -> None:
-    from tracer.workspace import copy_source, refuse_source
+    from tracer.record.workspace import copy_source, refuse_source
 
     project = tmp_path / "project"
     (project / "src").mkdir(parents=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 
 MAIN_WALK = ROOT / "recordings" / "01-main-walk.trace.jsonl"
 

@@ -17,8 +17,8 @@ from tracer.agent.tools import ToolContext, globbing, grep_child
 from tracer.agent.tools.base import ToolFailure
 from tracer.agent.tools.grep import GrepTool
 from tracer.agent.tools.search import GlobTool
+from tracer.files.untrusted import MAX_LINE
 from tracer.trace.reader import TraceReader
-from tracer.untrusted import MAX_LINE
 
 
 def _printing(record: Any, size: str) -> Any:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from tracer.errors import UserError
+from tracer.record.workspace import refuse_source
 from tracer.trace.redact import Redactor
-from tracer.workspace import refuse_source
 
 PASSWORD = "pw-Zq7Rw2Lp9XkT"
 FILES = {

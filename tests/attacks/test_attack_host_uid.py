@@ -27,8 +27,8 @@ from tracer.agent import unprivileged
 from tracer.agent.sandbox import Sandbox, find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
-from tracer.paths import ROOT
-from tracer.workspace import OWNER_FILE, SessionDirs
+from tracer.files.paths import ROOT
+from tracer.record.workspace import OWNER_FILE, SessionDirs
 
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="only root's sandbox mapped onto uid 0")
 SECRET = "host-uid-secret-0123456789"
@@ -195,7 +195,7 @@ def _session_of(sessions: Path, pid: int, margin_s: float) -> Path:
 
 
 def test_a_live_recorders_folder_and_foreign_folders_are_left(tmp_path: Path) -> None:
-    from tracer.workspace import remove_stale
+    from tracer.record.workspace import remove_stale
 
     live = tmp_path / "tracer-live"
     live.mkdir()
@@ -216,7 +216,7 @@ def test_a_live_recorders_folder_and_foreign_folders_are_left(tmp_path: Path) ->
 
 
 def _mark(pid: int) -> str:
-    from tracer.workspace import _owner_mark
+    from tracer.record.workspace import _owner_mark
 
     mark = _owner_mark(pid)
     assert mark is not None

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 
 
 def _alive(marker: str) -> list[int]:

@@ -22,7 +22,7 @@ from tracer.agent import seccomp, unprivileged
 from tracer.agent.sandbox import launch, no_sandbox_note
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
-from tracer.workspace import SessionDirs
+from tracer.record.workspace import SessionDirs
 
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="only root's commands are dropped")
 SECRET = "rootdrop-secret-0123456789"

@@ -19,8 +19,8 @@ from tracer.agent.limits import MAX_FILE_BYTES, MAX_MEMORY_BYTES
 from tracer.agent.sandbox import Sandbox, find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
-from tracer.paths import ROOT
-from tracer.workspace import SessionDirs
+from tracer.files.paths import ROOT
+from tracer.record.workspace import SessionDirs
 
 SECRET = "attack-secret-0123456789"
 

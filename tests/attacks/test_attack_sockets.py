@@ -26,7 +26,7 @@ from tracer.agent import seccomp
 from tracer.agent.sandbox import Sandbox, find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
-from tracer.workspace import SessionDirs
+from tracer.record.workspace import SessionDirs
 
 pytestmark = pytest.mark.skipif(seccomp.program() is None, reason="no filter for this machine")
 SECRET = b"socket-secret-0123456789"

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from tracer import record as record_module
 from tracer.agent import pids_cgroup
 from tracer.agent.sandbox import find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
 from tracer.agent.totals import Totals, disk_usage, parse_size
-from tracer.workspace import SessionDirs
+from tracer.record import run as record_module
+from tracer.record.workspace import SessionDirs
 
 MB = 1 << 20
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
-from tracer.paths import RECORDINGS_DIR, ROOT
+from tracer.cli.main import main
+from tracer.files.paths import RECORDINGS_DIR, ROOT
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
 
@@ -177,7 +177,7 @@ def test_a_scenario_that_cannot_be_a_value_is_one_line(
     ids=["inf", "nan", "deep"],
 )
 def test_a_logged_stream_event_out_of_range_is_skipped(data: str) -> None:
-    from tracer.importers.sse import accumulate, sse_events
+    from tracer.importers.api_log.sse import accumulate, sse_events
 
     raw = f'event: ping\ndata: {data}\n\nevent: message_stop\ndata: {{"type": "x"}}\n\n'
     assert sse_events(raw) == [{"type": "x"}]

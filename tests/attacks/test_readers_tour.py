@@ -1,9 +1,9 @@
 """Attacks on the tour's progress file: a FIFO, ``/dev/zero``, 3,000 levels of nesting.
 
 The tour reads ``tour.json`` from its state folder at start. It is tracer's own file, so a damaged
-one means a fresh start, not an error; but it is read through :mod:`tracer.untrusted` like every
-input, so nothing put there can stall the tour before it draws (a FIFO with no writer), fill its
-memory (``/dev/zero``) or overflow ``json``'s recursion. The first two run in a child process
+one means a fresh start, not an error; but it is read through :mod:`tracer.files.untrusted` like
+every input, so nothing put there can stall the tour before it draws (a FIFO with no writer), fill
+its memory (``/dev/zero``) or overflow ``json``'s recursion. The first two run in a child process
 under a timeout and an address-space limit, so the old behaviour fails instead of hanging.
 """
 
@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 
 
 def _load_progress_in_a_child(state: Path) -> subprocess.CompletedProcess[str]:

@@ -3,7 +3,7 @@
 A prompt, a tool's output, a kind, a file name: any of them may hold ``ESC ] 0 ;`` (set the
 window title), ``ESC [ 2 J`` (clear the screen), ``ESC ] 52 ; c ;`` (write the clipboard) or the
 8-bit CSI U+009B. Every command that prints what it read must show them, not obey them: nothing
-a terminal would act on may reach stdout or stderr (:mod:`tracer.printable`).
+a terminal would act on may reach stdout or stderr (:mod:`tracer.text.printable`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from tracer.cli import main
-from tracer.paths import RECORDINGS_DIR
-from tracer.printable import printable
+from tracer.cli.main import main
+from tracer.files.paths import RECORDINGS_DIR
+from tracer.text.printable import printable
 
 MAIN = RECORDINGS_DIR / "01-main-walk.trace.jsonl"
 #: Title, clear screen, clipboard (OSC 52, "hi" in base64), 8-bit CSI, a bidi override.

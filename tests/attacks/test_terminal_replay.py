@@ -27,12 +27,12 @@ from textual import events
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tracer.chapters import guide_path, load_guide
-from tracer.paths import RECORDINGS_DIR
-from tracer.printable import printable_text
+from tracer.chapter.guide import guide_path, load_guide
+from tracer.files.paths import RECORDINGS_DIR
 from tracer.replay import factory
 from tracer.replay.app import ReplayApp
-from tracer.replay.sources import remember
+from tracer.text.printable import printable_text
+from tracer.view.sources import remember
 
 MAIN = RECORDINGS_DIR / "01-main-walk.trace.jsonl"
 #: Title, clear screen, clipboard (OSC 52, "hi" in base64), 8-bit CSI, a bidi override.

@@ -17,7 +17,7 @@ from run_helpers import run_tracer
 from tracer.claude_code.record import transcript_path
 from tracer.doctor.against import compare_requests
 from tracer.doctor.against_command import compare_files, rebuilt_requests
-from tracer.paths import SCENARIOS_DIR
+from tracer.files.paths import SCENARIOS_DIR
 
 pytestmark = pytest.mark.xdist_group("claude-code-against")
 
@@ -108,8 +108,8 @@ def test_a_resumed_session_agrees_and_its_first_run_is_named(
     first run's requests too, which this wire never carried. Paired by the ids of their
     answers, the resumed requests agree, and the earlier ones are named, not missing."""
     from tracer.agent.scripted import ScriptedResponse
+    from tracer.chapter.scenario import load_scenario
     from tracer.claude_code.record import record_resumed_claude_code
-    from tracer.scenario import load_scenario
 
     first = _record("03-three-tools", tmp_path)
     records = [json.loads(x) for x in transcript_path(first).read_text().splitlines() if x]

@@ -9,7 +9,7 @@ import pytest
 from claude_helpers import real_claude
 from run_helpers import Recording, run_tracer
 
-from tracer.paths import bundled_scenarios
+from tracer.files.paths import bundled_scenarios
 
 
 @pytest.mark.slow

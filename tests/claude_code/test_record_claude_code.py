@@ -101,8 +101,8 @@ def test_claude_code_never_runs_as_root(walls: str, tmp_path: Path, monkeypatch:
     session's own uid. Never uid 0."""
     from tracer.agent.sandbox import find_sandbox
     from tracer.agent.unprivileged import FIRST_ID
+    from tracer.chapter.scenario import load_scenario
     from tracer.claude_code.record import record_scenario_claude_code
-    from tracer.scenario import load_scenario
 
     claude = real_claude()
     monkeypatch.setenv("TRACER_SANDBOX", walls)
@@ -130,7 +130,7 @@ def test_the_transcript_imports_to_the_same_results_as_the_wire(
     recorded: tuple[Path, Any], tmp_path: Path
 ) -> None:
     """Claude Code's own transcript, imported, holds the tool_result the wire carried."""
-    from tracer.importers.claude_code import import_claude_code
+    from tracer.importers.claude_code.importer import import_claude_code
 
     trace, _ = recorded
     imported = tmp_path / "from-transcript.trace.jsonl"
@@ -170,8 +170,8 @@ def test_strip_prose_keeps_no_text_of_claude_codes_own(tmp_path: Path) -> None:
 def test_claude_code_sends_a_cut_stream_again_and_finishes(tmp_path: Path) -> None:
     """A 529, then a stream cut midway: 2.1.88 retries, then sends the same request without
     streaming, and the session finishes; the trace shows one request with its three attempts."""
+    from tracer.chapter.scenario import load_scenario
     from tracer.claude_code.record import record_scenario_claude_code
-    from tracer.scenario import load_scenario
 
     claude = real_claude()
     scenario = tmp_path / "cut.yaml"

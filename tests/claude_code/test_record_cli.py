@@ -7,10 +7,10 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from tracer.chapter.scenario import load_scenario
 from tracer.claude_code.launch import INSTALL, claude_version, version_warning
 from tracer.claude_code.record import scenario_rules
-from tracer.paths import ROOT
-from tracer.scenario import load_scenario
+from tracer.files.paths import ROOT
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 SCENARIO = ROOT / "chapters" / "ch12" / "scenarios" / "12-empty-output.yaml"

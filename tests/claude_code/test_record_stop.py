@@ -14,7 +14,7 @@ from pathlib import Path
 from claude_helpers import real_claude
 from run_helpers import Recording
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 
 SCENARIO = """\
 name: sleepy

@@ -439,7 +439,7 @@ class Outcome:
 
 def run(argv: list[str], timeout: float) -> Outcome:
     """``tracer.cli.main(argv)`` in this process, captured, under an alarm."""
-    from tracer.cli import main
+    from tracer.cli.main import main
 
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
     err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)

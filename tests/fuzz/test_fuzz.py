@@ -39,12 +39,12 @@ def test_no_traceback_and_no_hang_on_damaged_input(kind: str, tmp_path: Path) ->
 
 def test_the_harness_sees_a_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A check that cannot fail proves nothing: break ``show`` and the harness must say so."""
-    import tracer.show
+    import tracer.cli.show
 
     def broken(reader: object) -> list[str]:
         raise KeyError("boom")
 
-    monkeypatch.setattr(tracer.show, "show_lines", broken)
+    monkeypatch.setattr(tracer.cli.show, "show_lines", broken)
     trace = sources()["trace"][0]
     outcome = run(["show", str(trace)], timeout=30)
     assert outcome.crash is not None and outcome.crash.startswith("KeyError at ")
@@ -53,13 +53,13 @@ def test_the_harness_sees_a_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path:
 def test_the_harness_sees_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    import tracer.show
+    import tracer.cli.show
 
     def stuck(reader: object) -> list[str]:
         time.sleep(30)
         return []
 
-    monkeypatch.setattr(tracer.show, "show_lines", stuck)
+    monkeypatch.setattr(tracer.cli.show, "show_lines", stuck)
     outcome = run(["show", str(sources()["trace"][0])], timeout=0.5)
     assert outcome.crash == "hang"
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 

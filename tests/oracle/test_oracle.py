@@ -14,7 +14,7 @@ import yaml
 from claude_helpers import real_claude
 from oracle_helpers import DIFFERENCES, differences, listed, varying
 
-from tracer.paths import bundled_scenarios
+from tracer.files.paths import bundled_scenarios
 
 pytestmark = pytest.mark.xdist_group("oracle")
 
@@ -27,9 +27,9 @@ SCENARIOS = {_name(p, f): p for p, f in bundled_scenarios()}
 
 
 def _play(name: str, tmp: Path, claude: Path) -> dict[str, tuple[object, object]]:
+    from tracer.chapter.scenario import load_scenario
     from tracer.claude_code.record import record_scenario_claude_code
-    from tracer.record import record_scenario
-    from tracer.scenario import load_scenario
+    from tracer.record.run import record_scenario
 
     stem = name.replace("/", "-")
     ours, theirs = tmp / f"{stem}.tracer.trace.jsonl", tmp / f"{stem}.cc.trace.jsonl"

@@ -16,9 +16,9 @@ from claude_helpers import real_claude
 from oracle_helpers import listed
 
 from tracer.agent.scripted import ScriptedResponse
+from tracer.chapter.scenario import load_scenario
 from tracer.claude_code.resume import damaged, plant, project_folder
-from tracer.paths import ROOT
-from tracer.scenario import load_scenario
+from tracer.files.paths import ROOT
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 

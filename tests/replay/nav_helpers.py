@@ -1,6 +1,6 @@
 """A small fixed guide for the navigation tests and snapshots (contents, tour).
 
-Built from :mod:`tracer.chapters`' own records, so it goes through the same code as the real
+Built from :mod:`tracer.chapter.guide`' own records, so it goes through the same code as the real
 guide, but its words never change: rewording ``guide.yaml`` redraws none of these pictures. It
 has the real guide's twelve section ids in the book's order, two anchors on the main walk, and
 two checkpoints over it (a choice and a number).
@@ -13,10 +13,10 @@ from typing import Any
 
 from replay_helpers import FAULT_TRACE, MAIN_TRACE
 
-from tracer.chapters import Anchor, Checkpoint, Guide, Section, StageText, Text
-from tracer.replay.sections import Contents, bundled_contents
+from tracer.chapter.guide import Anchor, Checkpoint, Guide, Section, StageText, Text
 from tracer.tour.stops import Located, Tour, plan_stops, question_in
 from tracer.trace.events import STAGES
+from tracer.view.sections import Contents, bundled_contents
 
 SECTION_IDS = [
     "roadmap",

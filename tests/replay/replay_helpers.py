@@ -22,7 +22,7 @@ from typing import Any
 
 from tracer.replay import factory
 from tracer.replay.app import ReplayApp
-from tracer.replay.diagnose import Diagnosis
+from tracer.view.diagnose import Diagnosis
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MAIN_TRACE = FIXTURES / "main-walk.trace.jsonl"
@@ -126,7 +126,7 @@ def stub_diagnosis(path: Path) -> Diagnosis:
     :class:`StubGuide`: rewording the doctor or the guide does not redraw the snapshots."""
     from dataclasses import replace
 
-    from tracer.replay.diagnose import diagnose, marks_of
+    from tracer.view.diagnose import diagnose, marks_of
 
     found = diagnose(path)
     assert found.problem is None, found.problem

@@ -1,4 +1,4 @@
-"""The comparison's pure part (tracer.replay.beside, tracer.replay.render_beside): the cursor over
+"""The comparison's pure part (tracer.compare.beside, tracer.compare.render_beside): the cursor over
 the rows, its moves, the doctor's findings on their rows, the summary and the lit lines."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from replay_helpers import FIXTURES
 from rich.text import Text
 
 from tracer.compare.align import Row
-from tracer.replay.beside import LISTED, Comparison, summary_text
-from tracer.replay.render import render_step
-from tracer.replay.render_beside import LIT_LINE, light_differences, side_text
-from tracer.replay.steps import StepIndex
+from tracer.compare.beside import LISTED, Comparison, summary_text
+from tracer.compare.render_beside import LIT_LINE, light_differences, side_text
 from tracer.trace.reader import TraceReader
+from tracer.view.render import render_step
+from tracer.view.steps import StepIndex
 
 
 @dataclass

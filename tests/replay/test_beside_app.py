@@ -15,7 +15,7 @@ import pytest
 from replay_helpers import FIXTURES, drive
 from textual.widgets import Static
 
-from tracer.cli import main
+from tracer.cli.main import main
 from tracer.replay.beside_command import make_beside_app
 from tracer.replay.widgets.beside_column import BesideColumn
 from tracer.replay.widgets.beside_help import BesideHelp

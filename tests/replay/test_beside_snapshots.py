@@ -12,7 +12,7 @@ import pytest
 from replay_helpers import FIXTURES
 
 from tracer.replay.beside_command import make_beside_app
-from tracer.replay.diagnose import diagnose
+from tracer.view.diagnose import diagnose
 
 FAULT = FIXTURES / "03-malformed-result.trace.jsonl"
 TWIN = FIXTURES / "03-read-calc.trace.jsonl"

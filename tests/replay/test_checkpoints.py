@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from replay_helpers import MAIN_TRACE
 
-from tracer.chapters import load_guide
-from tracer.hooks import hook_lines
-from tracer.paths import resolve_trace
-from tracer.replay.steps import StepIndex
+from tracer.chapter.guide import load_guide
+from tracer.files.paths import resolve_trace
 from tracer.tour.checkpoints import NotInTrace, build_question, landing_step
+from tracer.trace.hooks import hook_lines
 from tracer.trace.reader import TraceReader
+from tracer.view.steps import StepIndex
 
 GUIDE = load_guide()
 CHECKPOINTS = {c.id: c for c in GUIDE.checkpoints}
@@ -146,8 +146,8 @@ def test_a_checkpoint_the_trace_cannot_show_says_so() -> None:
 
 def _screen(index: StepIndex, step: int, lang: str) -> str:
     """What the replay shows on ``step``: the stage view and the debug lines printed so far."""
-    from tracer.hooks import shown_line
-    from tracer.replay.render import render_step
+    from tracer.trace.hooks import shown_line
+    from tracer.view.render import render_step
 
     reader = index.reader
     upto = index.positions[step + 1] if step + 1 < len(index) else len(reader)

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from replay_helpers import drive, make_app, visible_text
 
-from tracer.importers.claude_code import import_claude_code
-from tracer.replay.search import HIT
-from tracer.replay.steps import StepIndex
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.replay.widgets.toc_screen import TocScreen
 from tracer.trace.reader import TraceReader
+from tracer.view.search import HIT
+from tracer.view.steps import StepIndex
 
 SIDECHAIN = Path(__file__).parents[1] / "data" / "claude-code" / "v1.0-inline-sidechain.jsonl"
 

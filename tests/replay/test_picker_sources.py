@@ -11,9 +11,9 @@ from typing import Any
 
 from replay_helpers import FAULT_TRACE, MAIN_TRACE, drive, make_app
 
-from tracer.replay import sources
-from tracer.replay.opening import choices
 from tracer.replay.widgets.picker import PickerScreen
+from tracer.view import sources
+from tracer.view.opening import choices
 
 TRANSCRIPT = Path(__file__).parents[1] / "data" / "claude-code" / "v1.0-inline-sidechain.jsonl"
 
@@ -33,7 +33,7 @@ def test_recent_files_come_first_once_and_the_bundled_are_not_kept(tmp_path: Pat
     sources.remember(b)
     sources.remember(a)
     assert sources.recent_traces() == [a.resolve(), b.resolve()]
-    from tracer.paths import MAIN_RECORDING
+    from tracer.files.paths import MAIN_RECORDING
 
     sources.remember(MAIN_RECORDING)
     assert MAIN_RECORDING.resolve() not in sources.recent_traces()
@@ -97,8 +97,8 @@ def _folder_with_bad_traces(tmp_path: Path) -> Path:
 
 def test_a_folder_lists_an_empty_or_binary_file_as_no_trace(tmp_path: Path) -> None:
     from tracer.errors import UserError
-    from tracer.replay.opening import describe_folder
     from tracer.trace.reader import TraceReader
+    from tracer.view.opening import describe_folder
 
     folder = _folder_with_bad_traces(tmp_path)
     rows = dict(line.split("  ", 1) for line in describe_folder(folder, "en").splitlines())

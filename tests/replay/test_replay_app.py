@@ -11,9 +11,9 @@ from replay_helpers import MAIN_TRACE, drive, make_app, visible_text
 
 from tracer.replay.app import ReplayApp
 from tracer.replay.autoplay import SPEEDS
-from tracer.replay.steps import locate
 from tracer.replay.widgets.screens import GotoScreen, HelpScreen
 from tracer.trace.events import STAGES
+from tracer.view.steps import locate
 
 
 def run_keys(keys: list[str], step: int = 0, lang: str = "en") -> ReplayApp:
@@ -270,7 +270,7 @@ def test_chapter_panel_shows_the_section_and_can_be_hidden() -> None:
 
 
 def test_the_real_guide_fills_the_chapter_panel() -> None:
-    from tracer.chapters import load_guide
+    from tracer.chapter.guide import load_guide
 
     section = load_guide().section_for_stage("mapping")
     app = make_app(step=7, real_guide=True)

@@ -13,11 +13,11 @@ import pytest
 from replay_helpers import MAIN_TRACE
 
 from tracer.errors import UserError
-from tracer.replay.attempts import AttemptRow, attempt_rows
-from tracer.replay.render import render_step
-from tracer.replay.search import search_steps
-from tracer.replay.steps import StepIndex
 from tracer.trace.reader import TraceReader
+from tracer.view.attempts import AttemptRow, attempt_rows
+from tracer.view.render import render_step
+from tracer.view.search import search_steps
+from tracer.view.steps import StepIndex
 
 pytestmark = pytest.mark.usefixtures("quick_sdk_retries")
 

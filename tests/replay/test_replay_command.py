@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from replay_helpers import MAIN_TRACE
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -104,7 +104,7 @@ def test_a_bad_size_is_refused(tracer_here: Cli, tmp_path: Path) -> None:
 def test_the_replay_never_imports_anthropic(tmp_path: Path) -> None:
     code = (
         "import sys\n"
-        "from tracer.cli import main\n"
+        "from tracer.cli.main import main\n"
         f"rc = main(['replay', {str(MAIN_TRACE)!r}, '--screenshot', {str(tmp_path / 'a.svg')!r}])\n"
         "print(rc, 'anthropic' in sys.modules)\n"
     )

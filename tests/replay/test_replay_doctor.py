@@ -14,13 +14,13 @@ from replay_helpers import FAULT_TRACE, MAIN_TRACE, drive, make_app, visible_tex
 from test_replay_follow import wait_for
 
 from tracer.doctor import run_doctor
-from tracer.paths import RECORDINGS_DIR, ROOT
-from tracer.replay import diagnose as diagnose_module
+from tracer.files.paths import RECORDINGS_DIR, ROOT
 from tracer.replay.app import ReplayApp
-from tracer.replay.diagnose import Diagnosis, marks_of, plan, step_of
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.timeline import Timeline
 from tracer.trace.reader import TraceReader
+from tracer.view import diagnose as diagnose_module
+from tracer.view.diagnose import Diagnosis, marks_of, plan, step_of
 
 FAULTS = sorted((RECORDINGS_DIR / "faults").glob("*.trace.jsonl"))
 MARKS = ("●", "▲")
@@ -314,6 +314,6 @@ def test_replay_help_imports_neither_anthropic_nor_textual() -> None:
         for line in proc.stderr.splitlines()
         if line.startswith("import time:") and "|" in line
     }
-    assert "tracer.cli" in modules, "importtime output was not parsed"
+    assert "tracer.cli.main" in modules, "importtime output was not parsed"
     heavy = sorted(m for m in modules if m.split(".")[0] in ("anthropic", "textual"))
     assert heavy == [], heavy[:3]

@@ -1,5 +1,5 @@
 """``tracer replay --follow <transcript.jsonl>``: the replay imports a Claude Code session as it
-is written (the app's poll drives :class:`tracer.importers.live.LiveImport`)."""
+is written (the app's poll drives :class:`tracer.importers.claude_code.live.LiveImport`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from replay_helpers import drive, make_app, visible_text
 
-from tracer.importers.live import LiveImport
+from tracer.importers.claude_code.live import LiveImport
 
 DATA = Path(__file__).parents[1] / "data" / "claude-code"
 #: A bound for a wait, not a timed assertion: the test goes on as soon as the step is there.

@@ -15,11 +15,12 @@ from replay_helpers import (
     visible_text,
 )
 
-from tracer.paths import RECORDINGS_DIR
-from tracer.replay import factory, layout
-from tracer.replay.i18n import KEY_HINTS
-from tracer.replay.steps import locate
+from tracer.files.paths import RECORDINGS_DIR
+from tracer.replay import factory
 from tracer.replay.widgets.key_bar import fit_keys
+from tracer.view import layout
+from tracer.view.i18n_keys import KEY_HINTS
+from tracer.view.steps import locate
 
 PANELS = ["#stage", "#debug", "#chapter-step", "#chapter-section", "Timeline"]
 
@@ -172,7 +173,7 @@ def test_every_panel_scrolls_and_step_keys_work_from_it(selector: str) -> None:
 def test_findings_scroll_when_focused() -> None:
     from dataclasses import replace
 
-    from tracer.replay.diagnose import Diagnosis, marks_of
+    from tracer.view.diagnose import Diagnosis, marks_of
 
     one = stub_diagnosis(FAULT_TRACE).findings[0]
     findings = tuple(replace(one, step=step) for step in (4, 9, 16))  # three, to move between

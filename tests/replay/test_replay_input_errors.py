@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from replay_helpers import MAIN_TRACE
 
-from tracer.cli import main
+from tracer.cli.main import main
 from tracer.errors import UserError
 from tracer.replay.factory import make_app
 

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from replay_helpers import drive, visible_text
 
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 from tracer.replay import factory
-from tracer.replay.render import render_step
-from tracer.replay.steps import FIRST_CHUNK, StepIndex, locate
 from tracer.trace.reader import TraceReader
+from tracer.view.render import render_step
+from tracer.view.steps import FIRST_CHUNK, StepIndex, locate
 
 TURNS = 300
 

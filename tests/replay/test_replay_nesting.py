@@ -1,5 +1,5 @@
 """Stepping over, into and out of a subagent's nested loop (Enter / Esc), with the pure logic in
-:mod:`tracer.replay.nesting` tested on its own first."""
+:mod:`tracer.view.nesting` tested on its own first."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from replay_helpers import drive, make_app, visible_text
 
-from tracer.importers.claude_code import import_claude_code
-from tracer.replay.nesting import Nesting
-from tracer.replay.steps import StepIndex
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.trace.reader import TraceReader
+from tracer.view.nesting import Nesting
+from tracer.view.steps import StepIndex
 
 SOURCE = Path(__file__).parents[1] / "data" / "claude-code" / "v1.0-inline-sidechain.jsonl"
 
@@ -118,7 +118,7 @@ def test_no_imported_step_shows_pythons_none(trace: Path, tmp_path: Path) -> Non
     trace's null, in both languages, never Python's None."""
     import re
 
-    from tracer.replay.render import render_step
+    from tracer.view.render import render_step
 
     sources = [SOURCE, SOURCE.with_name("v1.0-local-commands.jsonl")]
     for number, source in enumerate(sources):
@@ -133,7 +133,7 @@ def test_no_imported_step_shows_pythons_none(trace: Path, tmp_path: Path) -> Non
     response = _stages(index).index("response")
     assert "stop_reason: null (none)" in render_step(index, response, "en").plain
     assert "stop_reason：null（无）" in render_step(index, response, "zh").plain
-    from tracer.show import show_lines
+    from tracer.cli.show import show_lines
 
     shown = list(show_lines(TraceReader(trace)))
     assert any("stop_reason null," in line for line in shown)

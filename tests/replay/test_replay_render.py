@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from replay_helpers import MAIN_TRACE
 
-from tracer.paths import RECORDINGS_DIR
-from tracer.replay.fold import MAX_LINES, fold
-from tracer.replay.render import render_step
-from tracer.replay.search import next_match, search_steps
-from tracer.replay.steps import StepIndex, locate
+from tracer.files.paths import RECORDINGS_DIR
 from tracer.trace.reader import TraceReader
+from tracer.view.fold import MAX_LINES, fold
+from tracer.view.render import render_step
+from tracer.view.search import next_match, search_steps
+from tracer.view.steps import StepIndex, locate
 
 
 @pytest.fixture
@@ -332,7 +332,7 @@ def test_import_notes_show_beside_the_step_they_precede(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("fault", ["01-result-not-returned", "02-tool-use-id-mismatch"])
 def test_the_refused_request_and_the_patched_one_say_what_each_is(fault: str) -> None:
-    from tracer.paths import RECORDINGS_DIR
+    from tracer.files.paths import RECORDINGS_DIR
 
     index = StepIndex(TraceReader(RECORDINGS_DIR / "faults" / f"{fault}.trace.jsonl"))
     steps = {index.event(s).request_index: s for s in index.by_stage["resending"]}
@@ -349,7 +349,7 @@ def test_the_refused_request_and_the_patched_one_say_what_each_is(fault: str) ->
 
 
 def test_a_failed_commands_raw_output_says_what_2_1_88_keeps_instead() -> None:
-    from tracer.paths import RECORDINGS_DIR
+    from tracer.files.paths import RECORDINGS_DIR
 
     index = StepIndex(TraceReader(RECORDINGS_DIR / "08-failing-command.trace.jsonl"))
     run = next(s for s in index.by_stage["tool_run"] if index.event(s).error_kind == "exit_code")
@@ -365,8 +365,8 @@ def test_pretty_json_writes_what_json_dumps_writes() -> None:
     import datetime
     from decimal import Decimal
 
-    from tracer.replay.pretty_json import pretty_json
-    from tracer.replay.raw import step_records
+    from tracer.view.pretty_json import pretty_json
+    from tracer.view.raw import step_records
 
     index = StepIndex(TraceReader(MAIN_TRACE))
     odd = {
@@ -417,7 +417,7 @@ def test_an_empty_result_replaced_is_not_said_to_be_persisted() -> None:
 def test_the_growth_chart_gives_a_refused_request_no_tokens() -> None:
     # faults/03: request 2 is refused (400) and request 3, the patched one, is answered. The
     # chart must not give request 2 the tokens of request 3's response.
-    from tracer.replay.context import request_history
+    from tracer.view.context import request_history
 
     index = StepIndex(TraceReader(RECORDINGS_DIR / "faults" / "03-malformed-result.trace.jsonl"))
     last = index.by_stage["resending"][-1]

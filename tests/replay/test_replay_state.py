@@ -1,6 +1,6 @@
 """The replay's step logic without Textual: where each move key leads
-(:class:`tracer.replay.state.ReplayState`), ``--follow``'s rule, and what ``--doctor`` says
-when the doctor is done (:class:`tracer.replay.diagnose.DoctorWatch`). Nothing here imports
+(:class:`tracer.view.state.ReplayState`), ``--follow``'s rule, and what ``--doctor`` says
+when the doctor is done (:class:`tracer.view.diagnose.DoctorWatch`). Nothing here imports
 Textual (the first test checks, in a fresh interpreter)."""
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from tracer.errors import UserError
-from tracer.importers.claude_code import import_claude_code
-from tracer.replay.diagnose import Diagnosis, DoctorWatch, diagnose
-from tracer.replay.nesting import Nesting
-from tracer.replay.state import ReplayState
-from tracer.replay.steps import StepIndex
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
+from tracer.view.diagnose import Diagnosis, DoctorWatch, diagnose
+from tracer.view.nesting import Nesting
+from tracer.view.state import ReplayState
+from tracer.view.steps import StepIndex
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MAIN_TRACE = FIXTURES / "main-walk.trace.jsonl"
@@ -41,7 +41,7 @@ class _Guide:
 def test_the_step_logic_needs_no_textual() -> None:
     code = (
         "import sys\n"
-        "import tracer.replay.state, tracer.replay.diagnose\n"
+        "import tracer.view.state, tracer.view.diagnose\n"
         "print('textual' in sys.modules)\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -8,8 +8,9 @@ import pytest
 from replay_helpers import MAIN_TRACE
 
 from tracer.errors import UserError
-from tracer.paths import ROOT
-from tracer.replay.steps import (
+from tracer.files.paths import ROOT
+from tracer.trace.reader import TraceReader
+from tracer.view.steps import (
     Cursor,
     StepIndex,
     locate,
@@ -18,7 +19,6 @@ from tracer.replay.steps import (
     previous_turn,
     station_stage,
 )
-from tracer.trace.reader import TraceReader
 
 
 @pytest.fixture
@@ -154,7 +154,7 @@ def test_a_half_written_line_waits_for_its_newline(tmp_path: Path) -> None:
     ],
 )
 def test_the_language_follows_the_locale(env: dict[str, str], lang: str) -> None:
-    from tracer.replay.i18n import default_lang
+    from tracer.view.i18n import default_lang
 
     assert default_lang(env) == lang
 

@@ -9,16 +9,17 @@ from typing import Any
 import pytest
 from replay_helpers import MAIN_TRACE, drive, make_app, visible_text
 
-from tracer.paths import RECORDINGS_DIR
-from tracer.replay import factory, search
-from tracer.replay.fold import unfolded
-from tracer.replay.raw import request_body, step_json
-from tracer.replay.render import render_step
-from tracer.replay.search import HIT
-from tracer.replay.steps import StepIndex, locate
+from tracer.files.paths import RECORDINGS_DIR
+from tracer.replay import factory
 from tracer.replay.widgets.picker import PickerScreen
 from tracer.replay.widgets.screens import GotoScreen, HelpScreen
 from tracer.trace.reader import TraceReader
+from tracer.view import search
+from tracer.view.fold import unfolded
+from tracer.view.raw import request_body, step_json
+from tracer.view.render import render_step
+from tracer.view.search import HIT
+from tracer.view.steps import StepIndex, locate
 
 
 def _search(app: Any, query: str) -> Any:
@@ -224,7 +225,7 @@ def test_the_palette_lists_the_apps_own_actions_translated(lang: str, word: str)
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_palette_says_it_found_nothing_in_the_readers_language(lang: str) -> None:
-    from tracer.replay.i18n import tr
+    from tracer.view.i18n import tr
 
     app = make_app(lang=lang)
     shown: list[str] = []

@@ -7,7 +7,7 @@ from itertools import pairwise
 from rich.cells import cell_len
 from rich.text import Text
 
-from tracer.replay.wrap import wrap
+from tracer.view.wrap import wrap
 
 MIXED = (
     "API 不记得上一次调用，所以每一轮都要把完整历史重新发出：问题、模型的每次回答、"
@@ -59,7 +59,7 @@ def test_the_wrapped_renderable_wraps_the_same_way_inside_rich() -> None:
     """Widgets that hand their rows to Rich (the findings panel) get the same wrapping."""
     from rich.console import Console
 
-    from tracer.replay.wrap import Wrapped
+    from tracer.view.wrap import Wrapped
 
     text = Text("第2次请求重发了工具调用，却没有带上它的结果；共11条消息。" * 2)
     console = Console(width=200)
@@ -77,7 +77,7 @@ def test_ascii_text_is_cut_exactly_as_the_general_rules_cut_it() -> None:
     (spaces, punctuation, brackets, long words) both cut in the same places."""
     import random
 
-    from tracer.replay.wrap import _any_cuts, _ascii_cuts
+    from tracer.view.wrap import _any_cuts, _ascii_cuts
 
     generator = random.Random(12)
     alphabet = "abcdefgXYZ_./-0123456789 ,.;:!?()[]{}%  "

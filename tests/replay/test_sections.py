@@ -14,18 +14,18 @@ import pytest
 from nav_helpers import nav_contents, nav_guide
 from replay_helpers import FAULT_TRACE, MAIN_TRACE
 
-from tracer.chapters import load_guide
+from tracer.chapter.guide import load_guide
 from tracer.errors import UserError
-from tracer.paths import bundled_recordings, resolve_trace
-from tracer.replay.sections import (
+from tracer.files.paths import bundled_recordings, resolve_trace
+from tracer.trace.reader import TraceReader
+from tracer.view.sections import (
     Entry,
     RecordingInfo,
     bundled_contents,
     recording_info,
     section_for_step,
 )
-from tracer.replay.steps import StepIndex, locate
-from tracer.trace.reader import TraceReader
+from tracer.view.steps import StepIndex, locate
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +157,7 @@ def test_contents_puts_featured_recordings_first() -> None:
     ],
 )
 def test_a_bad_anchor_is_one_line_with_its_place(tmp_path: Path, anchor: str, problem: str) -> None:
-    from tracer.chapters import guide_path
+    from tracer.chapter.guide import guide_path
 
     source = guide_path().read_text(encoding="utf-8")
     head = source[: source.index("\nanchors:")]
@@ -187,8 +187,8 @@ def test_a_section_opens_where_the_guide_anchors_it(guide, contents) -> None:  #
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_checkpoints_panel_names_all_seven(guide, lang: str) -> None:  # type: ignore[no-untyped-def]
-    from tracer.replay.guide import section_text
     from tracer.tour.cards import checkpoint_name
+    from tracer.view.section_text import section_text
 
     panel = section_text(guide.section("checkpoints"), lang).plain.replace("\n", "")
     names = [checkpoint_name(c, lang) for c in guide.checkpoints]
@@ -200,7 +200,7 @@ def test_the_checkpoints_panel_names_all_seven(guide, lang: str) -> None:  # typ
 @pytest.mark.parametrize("name", ["10-tool-use-error-forms", "11-permission-reject-abort"])
 def test_scenario_notes_have_their_own_heading_not_the_faults(name: str) -> None:
     # Scenarios 10–13 have notes too, but nothing in them is broken on purpose.
-    from tracer.replay.section_panel import section_panel_text
+    from tracer.view.chapter_panel import section_panel_text
 
     rec, _ = _open(name)
     assert rec.notes and not rec.fault

@@ -11,9 +11,9 @@ from replay_helpers import drive, make_app, visible_text
 from textual.geometry import Region
 
 from tracer.importers.output import _number
-from tracer.replay.i18n import HELP
-from tracer.replay.render_tools import shown_path
 from tracer.replay.widgets.screens import HelpScreen
+from tracer.view.i18n_keys import HELP
+from tracer.view.render_output import shown_path
 
 
 def test_the_help_lists_shift_tab_j_k_b_v_and_escape() -> None:
@@ -64,8 +64,8 @@ def test_a_path_in_the_deleted_workspace_is_shown_relative_to_it() -> None:
 
 
 def test_the_english_chapter_panel_shows_no_raw_section_id() -> None:
-    from tracer.chapters import load_guide
-    from tracer.replay.guide import section_text
+    from tracer.chapter.guide import load_guide
+    from tracer.view.section_text import section_text
 
     guide = load_guide()
     for section in guide.sections:

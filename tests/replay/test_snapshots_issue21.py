@@ -15,7 +15,7 @@ import pytest
 from nav_helpers import nav_contents, nav_guide, nav_tour
 from replay_helpers import make_app
 
-from tracer.importers.claude_code import import_claude_code
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.replay import factory
 
 SIZES = [(80, 24), (120, 40)]

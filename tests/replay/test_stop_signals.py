@@ -17,8 +17,8 @@ import time
 
 import pytest
 
+from tracer.files.paths import ROOT
 from tracer.interrupts import SessionInterrupted
-from tracer.paths import ROOT
 from tracer.replay import stop_signals
 
 ENTER, LEAVE = b"\x1b[?1049h", b"\x1b[?1049l"  # the alternate screen, on and off

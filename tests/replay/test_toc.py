@@ -130,11 +130,11 @@ def test_tour_question_snapshot(snap_compare: Any, lang: str, tmp_path: Path) ->
     ],
 )
 def test_a_checkpoint_shows_only_on_its_own_step(checkpoint_id: str, elsewhere: Any) -> None:
-    from tracer.chapters import load_guide
-    from tracer.paths import resolve_trace
-    from tracer.replay.steps import StepIndex
+    from tracer.chapter.guide import load_guide
+    from tracer.files.paths import resolve_trace
     from tracer.tour.checkpoints import landing_step
     from tracer.trace.reader import TraceReader
+    from tracer.view.steps import StepIndex
 
     checkpoint = next(c for c in load_guide().checkpoints if c.id == checkpoint_id)
     path = resolve_trace(checkpoint.scenario)

@@ -16,21 +16,13 @@ import pytest
 from nav_helpers import nav_tour
 from rich.text import Text
 
-from tracer.chapters import load_guide
-from tracer.paths import ROOT
+from tracer.chapter.guide import load_guide
+from tracer.files.paths import ROOT, STATE_ENV, state_dir
 from tracer.replay.factory import make_tour_app
-from tracer.replay.sections import bundled_contents
+from tracer.replay.widgets.tour_screens import TourCard, TourQuestion
 from tracer.tour.cards import reveal_card, section_card, stop_title
-from tracer.tour.screens import TourCard, TourQuestion
-from tracer.tour.stops import (
-    STATE_ENV,
-    Progress,
-    Tour,
-    load_progress,
-    plan_stops,
-    save_progress,
-    state_dir,
-)
+from tracer.tour.stops import Progress, Tour, load_progress, plan_stops, save_progress
+from tracer.view.sections import bundled_contents
 
 GUIDE = load_guide()
 GUIDE_FIRST_STOP = f"section:{GUIDE.sections[0].id}"
@@ -64,8 +56,8 @@ def test_each_checkpoint_comes_right_after_its_sections_stop(stops: list[Any]) -
 
 def test_station_2_opens_on_the_first_wrapping_step_of_the_main_walk(stops: list[Any]) -> None:
     """第二站：包装进消息 opens where a result is wrapped, not on a rejected permission."""
-    from tracer.replay.steps import StepIndex
     from tracer.trace.reader import TraceReader
+    from tracer.view.steps import StepIndex
 
     stop = next(s for s in stops if s.id == "section:station-2")
     index = StepIndex(TraceReader(stop.recording))
@@ -75,7 +67,7 @@ def test_station_2_opens_on_the_first_wrapping_step_of_the_main_walk(stops: list
 
 
 def test_a_fault_section_opens_where_the_doctor_finds_the_fault(stops: list[Any]) -> None:
-    from tracer.replay.diagnose import diagnose
+    from tracer.view.diagnose import diagnose
 
     stop = next(s for s in stops if s.id == "section:common-errors")
     assert stop.recording.parent.name == "faults"
@@ -270,7 +262,7 @@ def test_tour_help_imports_neither_anthropic_nor_textual() -> None:
         for line in proc.stderr.splitlines()
         if line.startswith("import time:") and "|" in line
     }
-    assert "tracer.cli" in modules
+    assert "tracer.cli.main" in modules
     assert sorted(m for m in modules if m.split(".")[0] in ("anthropic", "textual")) == []
 
 
@@ -297,7 +289,9 @@ def test_the_tour_never_imports_anthropic(tmp_path: Path) -> None:
 def test_progress_that_cannot_be_kept_is_one_line(tmp_path: Path) -> None:
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder", encoding="utf-8")
-    code = "import sys\nfrom tracer.cli import main\nsys.exit(main(['tour', '--lang', 'en']))\n"
+    code = (
+        "import sys\nfrom tracer.cli.main import main\nsys.exit(main(['tour', '--lang', 'en']))\n"
+    )
     proc = _python(code, {STATE_ENV: str(blocked)})
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith(f"tracer: {blocked / 'tour.json'}: cannot keep the tour's")

@@ -18,7 +18,13 @@ from rich.text import Text
 from test_widgets import ScreenHarness, run_screen
 
 from tracer.replay import factory
-from tracer.tour.screens import Answer, Reviewed, ReviewScreen, TourCard, TourQuestion
+from tracer.replay.widgets.tour_screens import (
+    Answer,
+    Reviewed,
+    ReviewScreen,
+    TourCard,
+    TourQuestion,
+)
 from tracer.tour.words import say
 
 
@@ -174,7 +180,7 @@ def test_in_the_app_w_moves_on_from_a_card_and_skips_a_question(tmp_path: Path) 
 def test_the_help_and_the_bar_name_the_same_tour_keys() -> None:
     import argparse
 
-    from tracer.tour import command
+    from tracer.replay import tour_command as command
 
     parser = argparse.ArgumentParser()
     command.register(parser.add_subparsers())
@@ -216,8 +222,8 @@ def test_an_answered_checkpoint_in_the_review_goes_to_its_answer(tmp_path: Path)
 def test_the_tour_bar_fits_and_no_card_covers_it(
     tmp_path: Path, lang: str, size: tuple[int, int]
 ) -> None:
-    from tracer.cells import cells
-    from tracer.tour.bar import TourBar
+    from tracer.replay.widgets.tour_bar import TourBar
+    from tracer.text.cells import cells
 
     tour = nav_tour(tmp_path / "tour.json")
     app = factory.make_app(

@@ -16,8 +16,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
-from tracer.replay.diagnose import DoctorWatch
-from tracer.replay.steps import StepIndex, locate
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.frame import Frame
 from tracer.replay.widgets.pager import Pager
@@ -26,6 +24,8 @@ from tracer.replay.widgets.search_bar import SearchBar
 from tracer.replay.widgets.stage_view import StageView
 from tracer.replay.widgets.timeline import Timeline
 from tracer.trace.reader import TraceReader
+from tracer.view.diagnose import DoctorWatch
+from tracer.view.steps import StepIndex, locate
 
 
 class Harness(App[None]):
@@ -190,7 +190,7 @@ def test_escape_in_the_search_box_keeps_the_last_search() -> None:
 
 
 def test_the_counter_follows_the_cursor_between_hits() -> None:
-    from tracer.replay import search
+    from tracer.view import search
 
     assert search.position([3, 7, 12], 7) == (2, True)
     assert search.position([3, 7, 12], 9) == (2, False)  # after hit 2, before hit 3
@@ -384,13 +384,13 @@ def test_frame_zoom_captions_the_panel_and_gives_its_subtitle_back() -> None:
 def test_every_screen_key_is_bound_once_to_an_action_of_the_widget_it_names() -> None:
     import re
 
-    from tracer.replay.i18n import PALETTE
     from tracer.replay.keys import KEYS, action_of
     from tracer.replay.screen import ReplayScreen
     from tracer.replay.widgets.chapter_column import ChapterColumn
     from tracer.replay.widgets.key_bar import KeyBar
     from tracer.replay.widgets.loader import TraceLoader
     from tracer.replay.widgets.progress import StepBar
+    from tracer.view.i18n_keys import PALETTE
 
     owners = {
         "step-bar": StepBar,
@@ -419,7 +419,7 @@ def test_every_screen_key_is_bound_once_to_an_action_of_the_widget_it_names() ->
 def test_findings_panel_home_end_page_keys_and_a_full_size_zoom_at_80x24() -> None:
     from replay_helpers import drive, make_app
 
-    from tracer.paths import resolve_trace
+    from tracer.files.paths import resolve_trace
 
     app = make_app(resolve_trace("faults/03-malformed-result"), doctor=True)
     seen: dict[str, Any] = {}

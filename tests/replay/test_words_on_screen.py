@@ -11,10 +11,11 @@ import pytest
 from replay_helpers import MAIN_TRACE, drive, make_app, visible_text
 from rich.text import Text
 
-from tracer.cells import cells
-from tracer.replay.i18n import HELP, KEY_HINTS, PALETTE, tr
 from tracer.replay.widgets.key_bar import fit_keys
-from tracer.replay.wrap import wrap
+from tracer.text.cells import cells
+from tracer.view.i18n import tr
+from tracer.view.i18n_keys import HELP, KEY_HINTS, PALETTE
+from tracer.view.wrap import wrap
 
 IDENTIFIER = "map_result（Claude Code 里是 mapToolResultToToolResultBlockParam）把它变成一个块"
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tracer.paths import RECORDINGS_DIR
+from tracer.files.paths import RECORDINGS_DIR
 from tracer.trace import event_sound
 from tracer.trace.event_schema import build_schema, compile_schema, compile_sound
 from tracer.trace.events import ToolFinished

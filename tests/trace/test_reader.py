@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tracer.errors import UserError
-from tracer.paths import ROOT
+from tracer.files.paths import ROOT
 from tracer.trace.events import VERSION, DebugHook, Header, TurnStarted, UnknownEvent
 from tracer.trace.reader import TraceReader
 from tracer.trace.writer import EventList, TraceWriter

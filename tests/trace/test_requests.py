@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tracer.paths import RECORDINGS_DIR
+from tracer.files.paths import RECORDINGS_DIR
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 
@@ -144,7 +144,7 @@ def test_a_trace_from_before_the_breakpoint_rebuilds_without_one() -> None:
 
 
 def test_the_breakpoint_copies_and_never_touches_the_history() -> None:
-    from tracer.messages import with_cache_breakpoint
+    from tracer.model.api_messages import with_cache_breakpoint
 
     block = {"type": "tool_result", "tool_use_id": "t", "content": "ok"}
     wire = [{"role": "user", "content": "hi"}, {"role": "user", "content": [block]}]

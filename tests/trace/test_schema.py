@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tracer.paths import RECORDINGS_DIR
+from tracer.files.paths import RECORDINGS_DIR
 from tracer.trace.events import KNOWN
 from tracer.trace.schema import SCHEMA_PATH, build_schema, load_schema, validate_trace
 

@@ -15,7 +15,7 @@ def _everything_written(folder: Path) -> bytes:
 
 
 def test_the_key_is_nowhere_in_a_scenario_recording(tracer_cli: Any, tmp_path: Path) -> None:
-    from tracer.paths import SCENARIOS_DIR
+    from tracer.files.paths import SCENARIOS_DIR
 
     out = tmp_path / "out"
     out.mkdir()
@@ -185,7 +185,7 @@ def test_a_failing_setup_never_prints_a_secret(
 def test_an_import_redacts_a_credential_by_its_shape(tmp_path: Path) -> None:
     """A key pasted into a conversation is as secret as one in the environment: an imported
     session is shared as readily as a recording, so its trace is searched for shapes too."""
-    from tracer.importers.claude_code import import_claude_code
+    from tracer.importers.claude_code.importer import import_claude_code
 
     source = Path(__file__).parent.parent / "data" / "claude-code"
     text = (source / "v1.0-compaction-summary-root.jsonl").read_text(encoding="utf-8")

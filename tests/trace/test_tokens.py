@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tracer.importers.api_log import import_api_log
-from tracer.importers.claude_code import import_claude_code
-from tracer.paths import ROOT
-from tracer.show import token_line
+from tracer.cli.show import token_line
+from tracer.files.paths import ROOT
+from tracer.importers.api_log.importer import import_api_log
+from tracer.importers.claude_code.importer import import_claude_code
 from tracer.trace.reader import TraceReader
 from tracer.trace.tokens import Tokens, token_account, tokens_of
 
@@ -111,8 +111,8 @@ def test_no_usage_is_an_estimate_and_says_so() -> None:
 def test_usage_fields_that_are_not_counts_count_nothing_in_any_view(tmp_path: Path) -> None:
     # A transcript is someone's file: its usage may hold a string (a fuzzer's three megabytes
     # of "x" once crashed the Markdown and OTLP exports), a float, true, or a negative number.
-    from tracer.cli import main
-    from tracer.export.otlp import payload
+    from tracer.cli.main import main
+    from tracer.export.otlp.document import payload
     from tracer.export.walk import usage_totals, walk
 
     records = [

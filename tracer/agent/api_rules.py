@@ -45,7 +45,7 @@ pydantic's standard wording in the same ``path: message`` form. Positions (``mes
 the message as sent, before the API combines turns.
 
 Claude Code itself never meets the pairing errors in normal running: ``ensureToolResultPairing``
-patches its request first (:func:`tracer.pairing.ensure_tool_result_pairing`).
+patches its request first (:func:`tracer.model.pairing.ensure_tool_result_pairing`).
 
 :func:`find_problems` returns every problem, each with its position and the tool ids involved,
 which is what the doctor needs; ``validate_request`` is its first problem's text. The checks run

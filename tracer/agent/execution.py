@@ -42,8 +42,7 @@ from tracer.agent.tool_checks import (
     refused_by,
 )
 from tracer.agent.tools import Tool, ToolContext, ToolFailure
-from tracer.hooks import tool_result_line
-from tracer.messages import Message, content_length, create_user_message
+from tracer.model.internal_messages import Message, content_length, create_user_message
 from tracer.trace.events import (
     DebugHook,
     Event,
@@ -53,6 +52,7 @@ from tracer.trace.events import (
     ToolFinished,
     ToolStarted,
 )
+from tracer.trace.hooks import tool_result_line
 
 INTERRUPT_MESSAGE_FOR_TOOL_USE = "[Request interrupted by user for tool use]"
 

@@ -39,14 +39,13 @@ from tracer.agent.message_record import message_event
 from tracer.agent.model import ModelError, ModelSeam
 from tracer.agent.resend import Resender
 from tracer.agent.tool_calls import tool_calls
-from tracer.hooks import loop_turn_line, needs_follow_up_line
-from tracer.messages import (
+from tracer.model.api_messages import normalize_messages_for_api
+from tracer.model.internal_messages import (
     Message,
     create_api_error_message,
     create_assistant_messages,
     create_attachment_message,
     create_user_message,
-    normalize_messages_for_api,
 )
 from tracer.trace.events import (
     DebugHook,
@@ -59,6 +58,7 @@ from tracer.trace.events import (
     SessionEnded,
     TurnStarted,
 )
+from tracer.trace.hooks import loop_turn_line, needs_follow_up_line
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tracer.messages import Message
+from tracer.model.internal_messages import Message
 from tracer.trace.events import MessageRecorded, content_after_block
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tracer.printable import printable
+from tracer.text.printable import printable
 
 REJECT_MESSAGE = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was "

@@ -3,7 +3,7 @@
 The loop's second step (:mod:`tracer.agent.loop`), the chapter's 重新发送. Mirrors the request
 half of the ``callModel`` call in Claude Code's ``src/query.ts``: on its way to the API,
 ``src/services/api/claude.ts`` runs ``normalizeMessagesForAPI`` on the internal list and then
-``ensureToolResultPairing`` (:func:`tracer.pairing.ensure_tool_result_pairing`), which answers
+``ensureToolResultPairing`` (:func:`tracer.model.pairing.ensure_tool_result_pairing`), which answers
 any unanswered ``tool_use`` with a made-up ``is_error`` result (first in its user message) and
 strips any orphan ``tool_result`` (a user message left empty goes out as ``(no content)``),
 and ``addCacheBreakpoints``, which puts its one ``cache_control`` breakpoint on the last block of
@@ -27,18 +27,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tracer.agent.model import Attempt, ModelError, ModelSeam, StreamedResponse, sha256
-from tracer.messages import (
+from tracer.model.api_messages import (
     CACHE_CONTROL,
-    NO_CONTENT_MESSAGE,
     ApiMessage,
-    Message,
-    create_user_message,
     materialize,
     normalize_messages_for_api,
-    synthetic_tool_result_block,
     with_cache_breakpoint,
 )
-from tracer.pairing import ensure_tool_result_pairing
+from tracer.model.internal_messages import (
+    NO_CONTENT_MESSAGE,
+    Message,
+    create_user_message,
+    synthetic_tool_result_block,
+)
+from tracer.model.pairing import ensure_tool_result_pairing
 from tracer.trace.events import Event, HttpAttempt, HttpAttemptStarted, RequestSent
 
 

@@ -16,15 +16,15 @@ import httpx2
 from tracer.agent.execution import ToolRunner
 from tracer.agent.faults import Faults
 from tracer.agent.loop import Terminal, query_loop
-from tracer.agent.messages import (
+from tracer.agent.model import DEFAULT_TIMEOUT, ModelSeam
+from tracer.agent.permissions import Permissions, terminal_asker
+from tracer.agent.tools import Tool, ToolContext, tool_registry
+from tracer.model.internal_messages import (
     Message,
     UuidSource,
     create_attachment_message,
     create_user_message,
 )
-from tracer.agent.model import DEFAULT_TIMEOUT, ModelSeam
-from tracer.agent.permissions import Permissions, terminal_asker
-from tracer.agent.tools import Tool, ToolContext, tool_registry
 from tracer.trace.events import Event, SessionStarted
 
 MAX_TOKENS = 4096

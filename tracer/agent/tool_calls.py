@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracer.agent.tools import Tool, schema_issues
-from tracer.messages import Message
+from tracer.model.internal_messages import Message
 
 MAX_PARALLEL_TOOLS = 10
 

@@ -6,9 +6,9 @@ tool; the turn already aborted, answered with ``CANCEL_MESSAGE``) and
 ``validateInput``, then the permission decision). A refused call never reaches the tool: it gets
 an :class:`Outcome` that already holds its ``is_error`` block, and the runner
 (:mod:`tracer.agent.execution`) maps and wraps it like any other result. Whether the block's
-content carries the ``<tool_use_error>`` tag depends on the kind (:mod:`tracer.error_paths`):
-schema and ``validate_input`` refusals are tagged, a permission refusal is a message for the
-model and is not.
+content carries the ``<tool_use_error>`` tag depends on the kind
+(:mod:`tracer.chapter.error_paths`): schema and ``validate_input`` refusals are tagged, a permission
+refusal is a message for the model and is not.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from tracer.agent.permissions import Decision
 from tracer.agent.tools import Tool, ToolContext, schema_issues
-from tracer.messages import tool_use_error
+from tracer.model.internal_messages import tool_use_error
 
 CANCEL_MESSAGE = (
     "The user doesn't want to take this action right now. STOP what you are doing and wait for "

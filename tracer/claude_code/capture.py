@@ -4,7 +4,7 @@ The pairs take the shape the API-log importer reads (claude-trace's ``RawPair``:
 with ``url``, ``method``, ``headers``, ``body``, ``timestamp``; ``response`` with
 ``status_code``, ``headers``, ``body`` when it was JSON or ``body_raw`` when it was a stream;
 ``logged_at``), so a recording of the real Claude Code *is* an API log and becomes a trace the
-same way a log someone captured does (:mod:`tracer.importers.api_log_loop`).
+same way a log someone captured does (:mod:`tracer.importers.api_log.loop`).
 
 Secrets never reach it: of the headers only a short list that carries no credential is kept
 (``x-api-key`` and ``authorization`` never), and every string goes through the recorder's

@@ -1,6 +1,6 @@
 """The ``--claude-code`` side of ``tracer record``: which mode, which files, one line at the end.
 
-Registered as a flag of ``record`` (:mod:`tracer.cli_record`), which hands over here when it is
+Registered as a flag of ``record`` (:mod:`tracer.cli.record`), which hands over here when it is
 given; the options that only tracer's own loop understands (``--debug``, ``--max-turns``,
 ``--workspace``…) are refused with one line rather than silently ignored.
 """
@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tracer.errors import UserError
-from tracer.printable import printable
+from tracer.text.printable import printable
 
 if TYPE_CHECKING:
-    from tracer.scenario import Scenario
+    from tracer.chapter.scenario import Scenario
 
 #: Options of ``record`` that steer tracer's own loop and mean nothing to Claude Code.
 _LOOP_ONLY = ("debug", "max_turns", "allow_network")
@@ -30,8 +30,8 @@ def record_claude_code(
 ) -> int:
     """Run the mode ``args`` asks for; ``scenario_path`` and ``ending`` are ``record``'s own
     (a name or file to a scenario path; how a trace ended, for the last line)."""
+    from tracer.chapter.scenario import load_scenario
     from tracer.claude_code.record import record_prompt_claude_code
-    from tracer.scenario import load_scenario
 
     for name in _LOOP_ONLY:
         if getattr(args, name, None):
@@ -74,8 +74,8 @@ def record_all_claude_code(args: argparse.Namespace) -> int:
     """Every bundled scenario (and fault scenario) played to the real Claude Code, into
     ``--out DIR`` (required: what a user records keeps Claude Code's prose, so it never goes
     into the clone's own ``recordings/`` by default)."""
-    from tracer.paths import bundled_scenarios
-    from tracer.scenario import load_scenario
+    from tracer.chapter.scenario import load_scenario
+    from tracer.files.paths import bundled_scenarios
 
     if args.out is None:
         raise UserError("record --all --claude-code writes into a folder of yours: give --out DIR")

@@ -1,13 +1,13 @@
 """The trace of a Claude Code session, written while the session runs.
 
 Each finished exchange on the wire goes through the API-log importer's own walk
-(:func:`~tracer.importers.api_log_loop.emit_log`) again, over every pair so far; the events
+(:func:`~tracer.importers.api_log.loop.emit_log`) again, over every pair so far; the events
 that can no longer change are appended to the trace, so ``tracer replay --follow`` shows the
 session as it happens. What the walk says last (the loop's ending) waits for the session's end:
 until then, the next request may still carry the tool results of the last answer.
 
 Which requests are the loop's: those with ``tools`` and more than one output token, of the same
-conversation as the first one (:func:`~tracer.importers.threads.thread_key`); the rest (side
+conversation as the first one (:func:`~tracer.importers.api_log.threads.thread_key`); the rest (side
 requests, a subagent's loop) become ``side_call`` notes where they happened, as in an import.
 """
 
@@ -22,10 +22,10 @@ from typing import Any
 from tracer import __version__
 from tracer.claude_code.side import is_loop_request
 from tracer.errors import UserError
-from tracer.importers.api_log_loop import emit_log
+from tracer.importers.api_log.loop import emit_log
+from tracer.importers.api_log.sse import parse_response
+from tracer.importers.api_log.threads import pairs_of, thread_key
 from tracer.importers.output import ImportReport
-from tracer.importers.sse import parse_response
-from tracer.importers.threads import pairs_of, thread_key
 from tracer.trace.events import Event, Header
 from tracer.trace.writer import TraceWriter
 

@@ -1,7 +1,7 @@
 """``tracer record --claude-code``: play a scenario (or a prompt) to the real Claude Code.
 
 The scenario's workspace is prepared as tracer's own recorder prepares it
-(:func:`~tracer.workspace.prepare_workspace`); a loopback server plays its scripted answers
+(:func:`~tracer.record.workspace.prepare_workspace`); a loopback server plays its scripted answers
 (:mod:`.server`), ``claude`` runs headless in the workspace with the scenario's allow rules as
 ``--allowedTools`` (:mod:`.launch`), and every exchange becomes the trace as it happens
 (:mod:`.live`). Claude Code's own transcript, from its scratch config folder, is kept beside the
@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tracer.chapter.scenario import Scenario
 from tracer.claude_code.launch import find_claude
 from tracer.claude_code.session import (
     SESSION_TIMEOUT_S,
@@ -29,9 +30,8 @@ from tracer.claude_code.session import (
     walls_for,
 )
 from tracer.errors import UserError
-from tracer.scenario import Scenario
+from tracer.record.workspace import SessionDirs, copy_source, prepare_workspace, refuse_source
 from tracer.trace.redact import Redactor
-from tracer.workspace import SessionDirs, copy_source, prepare_workspace, refuse_source
 
 __all__ = [
     "record_prompt_claude_code",

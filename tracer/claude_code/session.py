@@ -28,8 +28,8 @@ from tracer.claude_code.prose import strip_lines, strip_trace
 from tracer.claude_code.resume import plant
 from tracer.claude_code.transcript import keep_saved_outputs, keep_transcript
 from tracer.interrupts import Interrupts, SessionInterrupted
+from tracer.record.workspace import SessionDirs
 from tracer.trace.redact import Redactor
-from tracer.workspace import SessionDirs
 
 #: The longest a whole Claude Code session may run (a scripted one takes seconds).
 SESSION_TIMEOUT_S = 600.0

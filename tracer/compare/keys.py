@@ -1,7 +1,7 @@
 """A trace read into the keys :mod:`tracer.compare.align` pairs: turn, stage and a digest per step.
 
 The digest is what the step recorded (its records, as the raw view shows them,
-:func:`tracer.replay.raw.step_records`) with what differs between two runs of the same session
+:func:`tracer.view.raw.step_records`) with what differs between two runs of the same session
 left out: the fields the trace's header lists as volatile (times, durations, timestamps, hashes
 of bodies that quote a path), the sequence number (one step more earlier shifts every later
 one), a message's ``uuid`` and ``message_id`` (new in every run; where a request names a
@@ -18,9 +18,9 @@ import re
 from typing import Any
 
 from tracer.compare.align import Key
-from tracer.replay.nesting import Nesting
-from tracer.replay.raw import step_records
-from tracer.replay.steps import StepIndex
+from tracer.view.nesting import Nesting
+from tracer.view.raw import step_records
+from tracer.view.steps import StepIndex
 
 #: Left out of every digest, whatever the header says: ``seq`` moves with any step before it,
 #: and a message's ``uuid`` and the API's ``message_id`` are new in every run.

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tracer.paths import RECORDINGS_DIR, TRACE_SUFFIX, resolve_trace, short_name
+from tracer.files.paths import RECORDINGS_DIR, TRACE_SUFFIX, resolve_trace, short_name
 
 #: Fault → the recording of its good twin (both by short name). Every bundled fault but 06.
 TWINS = {

@@ -19,7 +19,7 @@ from typing import Any
 
 from tracer.doctor.against import Comparison, compare_requests
 from tracer.errors import UserError
-from tracer.printable import printable, printable_json
+from tracer.text.printable import printable, printable_json
 
 
 def _is_trace(path: Path) -> bool:
@@ -59,7 +59,7 @@ def rebuilt_requests(path: Path) -> tuple[list[dict[str, Any]], list[str | None]
     """The requests of a trace, or of a transcript imported on the spot, with their answers."""
     if _is_trace(path):
         return _requests(path)
-    from tracer.importers.claude_code import import_claude_code
+    from tracer.importers.claude_code.importer import import_claude_code
 
     with tempfile.TemporaryDirectory(prefix="tracer-against-") as scratch:
         imported = Path(scratch) / "imported.trace.jsonl"

@@ -30,10 +30,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tracer.cells import ljust
-from tracer.cli_args import whole_number
+from tracer.arguments import whole_number
 from tracer.doctor.finding import SEVERITY_WORDS
-from tracer.printable import printable, printable_json
+from tracer.text.cells import ljust
+from tracer.text.printable import printable, printable_json
 
 RULE_IDS = (
     "result-not-returned",

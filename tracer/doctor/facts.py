@@ -23,7 +23,7 @@ from typing import Any
 from tracer.doctor.finding import RULES, Finding
 from tracer.doctor.hints import hint_for
 from tracer.errors import UserError
-from tracer.messages import ApiMessage, materialize, with_cache_breakpoint
+from tracer.model.api_messages import ApiMessage, materialize, with_cache_breakpoint
 from tracer.trace.events import (
     STEP_KINDS,
     HttpAttempt,

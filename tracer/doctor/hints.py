@@ -1,7 +1,7 @@
 """The "how to check" line of each finding, from the guide's table of common errors.
 
 ``chapters/ch12/guide.yaml`` carries one ``common_errors`` row per rule id, with the check written
-in Chinese and English (:meth:`tracer.chapters.Guide.rule`). When the guide cannot be loaded (a
+in Chinese and English (:meth:`tracer.chapter.guide.Guide.rule`). When the guide cannot be loaded (a
 checkout without it, or a guide with a mistake in it) the doctor still works: it falls back to the
 short hints below, so a finding always says where to look.
 """
@@ -58,7 +58,7 @@ FALLBACK: dict[str, dict[str, str]] = {
 @lru_cache(maxsize=1)
 def _guide() -> Any:
     try:
-        from tracer.chapters import load_guide
+        from tracer.chapter.guide import load_guide
 
         return load_guide()
     except Exception:  # no guide, or a broken one: the built-in hints still answer

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from tracer.doctor.facts import SentRequest
-from tracer.messages import MISSING_RESULT_MESSAGE
+from tracer.model.internal_messages import MISSING_RESULT_MESSAGE
 
 
 def pairing_note(

@@ -6,7 +6,7 @@ bundled recording and an index page.
 
 Light at import time (``tracer --help`` loads it); the format modules load when the command runs.
 ``--otlp-endpoint`` sends the same spans ``otlp-json`` writes to a collector
-(:mod:`tracer.export.otlp_http`); without a URL it uses ``OTEL_EXPORTER_OTLP_ENDPOINT``.
+(:mod:`tracer.export.otlp.http`); without a URL it uses ``OTEL_EXPORTER_OTLP_ENDPOINT``.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from tracer.export.whole_file import whole_file, write_whole
-from tracer.printable import printable, printable_json
+from tracer.text.printable import printable, printable_json
 
 FORMATS = {
     "md": "tracer.export.markdown",
     "mermaid": "tracer.export.mermaid",
-    "otlp-json": "tracer.export.otlp",
+    "otlp-json": "tracer.export.otlp.document",
 }
 #: Formats written by a module of their own rather than through :func:`export_text`.
 PAGE_FORMATS = ("html",)
@@ -124,7 +124,7 @@ def export_text(trace: Path, fmt: str, options: Any = None) -> str:
     from tracer.export.walk import walk
 
     if fmt == "otlp-json" and options is not None:
-        from tracer.export.otlp import payload, to_json
+        from tracer.export.otlp.document import payload, to_json
 
         return to_json(payload(walk(trace), options)) + "\n"
     module = importlib.import_module(FORMATS[fmt])
@@ -132,9 +132,10 @@ def export_text(trace: Path, fmt: str, options: Any = None) -> str:
 
 
 def _write_otlp(trace: Path, output: Path | None, options: Any) -> None:
-    """The OTLP/JSON document, written a span at a time (:func:`~tracer.export.otlp.write_json`)
-    into ``output`` or, with its C1 and bidi controls escaped (the same JSON value), to stdout."""
-    from tracer.export.otlp import write_json
+    """The OTLP/JSON document, written a span at a time
+    (:func:`~tracer.export.otlp.document.write_json`) into ``output`` or, with its C1 and bidi
+    controls escaped (the same JSON value), to stdout."""
+    from tracer.export.otlp.document import write_json
     from tracer.export.walk import walk
 
     w = walk(trace)
@@ -150,8 +151,8 @@ def _write_otlp(trace: Path, output: Path | None, options: Any) -> None:
 def otlp_options(args: argparse.Namespace, salt: str = "") -> Any:
     """The OTLP export's options from the command line."""
     from tracer.errors import UserError
-    from tracer.export.otlp import Options
-    from tracer.export.otlp_content import DEFAULT_LIMIT
+    from tracer.export.otlp.content import DEFAULT_LIMIT
+    from tracer.export.otlp.document import Options
 
     limit = DEFAULT_LIMIT if args.otlp_max_content is None else args.otlp_max_content
     if limit < 0:
@@ -168,9 +169,9 @@ def send(
     one server, or one person sending it twice, make separate traces rather than colliding spans.
     """
     from tracer.errors import UserError
-    from tracer.export.otlp import Options, payload
-    from tracer.export.otlp_http import target_from
-    from tracer.export.otlp_send import post
+    from tracer.export.otlp.document import Options, payload
+    from tracer.export.otlp.http import target_from
+    from tracer.export.otlp.send import post
     from tracer.export.walk import walk
 
     target = target_from(endpoint or None, protocol)
@@ -210,7 +211,7 @@ def _export_beside(args: argparse.Namespace) -> int:
     from tracer.compare.twins import no_twin, twin_of
     from tracer.errors import UserError
     from tracer.export.html.beside import export_beside
-    from tracer.paths import resolve_trace
+    from tracer.files.paths import resolve_trace
 
     other = resolve_trace(args.beside) if args.beside != TWIN else twin_of(args.trace)
     if other is None:

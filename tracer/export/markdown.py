@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from tracer.export.walk import Walk, block_summary, note_of, short, usage_totals
-from tracer.hooks import shown_line
+from tracer.trace.hooks import shown_line
 from tracer.trace.tokens import tokens_of
 
 PREVIEW = 400
@@ -24,7 +24,7 @@ PREVIEW = 400
 def _guide_titles() -> dict[str, str]:
     """Stage → chapter section title, when the chapter guide can be loaded (optional)."""
     try:
-        from tracer.chapters import load_guide
+        from tracer.chapter.guide import load_guide
 
         guide = load_guide()
         out: dict[str, str] = {}

@@ -19,7 +19,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from tracer.agent.messages import ApiMessage, materialize
+from tracer.model.api_messages import ApiMessage, materialize
 from tracer.trace.compact_json import bytes_encoder
 
 _SLOT = "\x00tracer-messages\x00"

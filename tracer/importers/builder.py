@@ -38,7 +38,7 @@ from tracer.importers.tool_result_steps import (
     block_text,
     error_kind,
 )
-from tracer.messages import Message
+from tracer.model.internal_messages import Message
 from tracer.trace.events import EndReason, HistoryAppended, MaxTurnsChecked, SessionEnded
 
 __all__ = ["REJECTED_PREFIX", "TraceBuilder", "block_text", "error_kind"]

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracer.errors import UserError
-from tracer.printable import printable
+from tracer.text.printable import printable
 
 if TYPE_CHECKING:
-    from tracer.importers.folder import Row
+    from tracer.importers.claude_code.folder import Row
 
 
 def register(subparsers: Any) -> None:
@@ -115,7 +115,7 @@ def _claude_code(args: argparse.Namespace) -> int:
     output = args.output or _default_output(args.session)
     if args.follow:
         return _follow(args.session, output, args.idle_exit)
-    from tracer.importers.claude_code import import_claude_code
+    from tracer.importers.claude_code.importer import import_claude_code
 
     report = import_claude_code(args.session, output)
     _report(report.summary(), output)
@@ -124,7 +124,7 @@ def _claude_code(args: argparse.Namespace) -> int:
 
 def _folder(folder: Path, output: Path) -> int:
     """Every session of a project folder; exit 2 when any could not be imported."""
-    from tracer.importers.folder import import_folder, progress_bar
+    from tracer.importers.claude_code.folder import import_folder, progress_bar
 
     tty = sys.stderr.isatty()
 
@@ -148,7 +148,7 @@ def _folder(folder: Path, output: Path) -> int:
 
 
 def _summary(rows: list[Row], output: Path) -> None:
-    from tracer.importers.folder import summary_table
+    from tracer.importers.claude_code.folder import summary_table
 
     if rows:
         for line in summary_table(rows):  # session names and their errors
@@ -160,7 +160,7 @@ def _summary(rows: list[Row], output: Path) -> None:
 
 
 def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
-    from tracer.importers.live import follow_import, is_transcript
+    from tracer.importers.claude_code.live import follow_import, is_transcript
 
     if not session.exists():
         raise UserError("no such file (yet): start Claude Code first", session)
@@ -177,8 +177,8 @@ def _follow(session: Path, output: Path, idle_exit: float | None) -> int:
 
 
 def _api_log(args: argparse.Namespace) -> int:
-    from tracer.importers.api_log import import_api_log, import_every_thread
-    from tracer.importers.threads import list_threads
+    from tracer.importers.api_log.importer import import_api_log, import_every_thread
+    from tracer.importers.api_log.threads import list_threads
 
     if args.list:
         for line in list_threads(args.log):
@@ -196,7 +196,7 @@ def _api_log(args: argparse.Namespace) -> int:
 
 
 def _list() -> int:
-    from tracer.importers.sessions import find_sessions, first_prompt, project_roots
+    from tracer.importers.claude_code.sessions import find_sessions, first_prompt, project_roots
 
     roots = project_roots()
     sessions = find_sessions(roots)

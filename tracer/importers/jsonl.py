@@ -5,9 +5,9 @@ pair per line, so a session that was killed can end mid-line. That torn last lin
 note. A broken line in the middle is skipped and counted, never fatal; only a file with nothing
 readable at all is an error (``UserError``, ``file:line: what``).
 
-The bytes come through :mod:`tracer.untrusted` (a regular file only; each line bounded, strictly
-decoded, not nested too deep, without lone surrogates), and each object is then asked about its
-shape (:mod:`tracer.importers.shapes`), so what the importers get is what they were written for.
+The bytes come through :mod:`tracer.files.untrusted` (a regular file only; each line bounded,
+strictly decoded, not nested too deep, without lone surrogates), and each object is then asked about
+its shape (:mod:`tracer.importers.shapes`), so what the importers get is what they were written for.
 """
 
 from __future__ import annotations
@@ -18,11 +18,20 @@ from pathlib import Path
 from typing import Any
 
 from tracer.errors import UserError
+from tracer.files.untrusted import (
+    MAX_LINE,
+    MISS,
+    no_constant,
+    quick_loads,
+    read_pieces,
+    split_lines,
+    vet,
+)
+from tracer.files.untrusted import loads as loads_line
 from tracer.importers.output import ImportReport
-from tracer.untrusted import MAX_LINE, MISS, no_constant, quick_loads, read_pieces, split_lines, vet
-from tracer.untrusted import loads as loads_line
 
-#: The C scanner, built once: NaN and Infinity are refused, as :func:`tracer.untrusted.loads` does.
+#: The C scanner, built once: NaN and Infinity are refused, as :func:`tracer.files.untrusted.loads`
+# does.
 _raw_decode = json.JSONDecoder(parse_constant=no_constant).raw_decode
 
 Record = tuple[int, dict[str, Any]]
@@ -108,7 +117,7 @@ def parse_lines(
 
     With ``torn`` the last line may be cut off: it is dropped with a note, not counted as bad.
     ``long_digits`` and ``deep`` are what one pass over the whole file found
-    (:func:`~tracer.untrusted.split_lines`: indexes into ``lines``), so no line is searched
+    (:func:`~tracer.files.untrusted.split_lines`: indexes into ``lines``), so no line is searched
     again; without them each line is searched on its own.
     """
     records: list[Record] = []
@@ -163,7 +172,7 @@ def _parse_into(
             if not raw or raw.isspace():
                 continue
             number = first_number + index
-            try:  # not ordinary: tracer.untrusted reads it the careful way, and says why
+            try:  # not ordinary: tracer.files.untrusted reads it the careful way, and says why
                 obj = loads_line(raw, path, number)
             except UserError as exc:
                 if torn and index == last:
@@ -190,7 +199,7 @@ def _fast(text: str, path: str | Path, number: int) -> Any:
     ``--follow`` hands over text lines. The C scanner is called directly (json.loads would
     also match whitespace around the object and check that nothing follows it). Anything
     unusual, such as padding, a "\r", a broken or over-long line, goes back to
-    :func:`tracer.untrusted.loads`, which reads it the same way and names the problem.
+    :func:`tracer.files.untrusted.loads`, which reads it the same way and names the problem.
     """
     if len(text) > MAX_LINE:
         return None

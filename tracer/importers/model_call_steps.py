@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tracer.hooks import loop_turn_line, needs_follow_up_line
 from tracer.importers.body_hash import BodyHasher
 from tracer.importers.normal_cache import NormalCache
 from tracer.importers.steps import StepWriter
-from tracer.messages import Message, materialize
+from tracer.model.api_messages import materialize
+from tracer.model.internal_messages import Message
 from tracer.trace.events import (
     Event,
     FollowUpDecided,
@@ -32,6 +32,7 @@ from tracer.trace.events import (
     ResponseReceived,
     TurnStarted,
 )
+from tracer.trace.hooks import loop_turn_line, needs_follow_up_line
 from tracer.trace.requests import encode_body
 
 

@@ -1,7 +1,7 @@
 """Normalizing a growing message list without starting from the first message every time.
 
 Before every call the importer turns the internal list into API messages exactly as the live loop
-does (:func:`~tracer.agent.messages.normalize_messages_for_api`, Claude Code's
+does (:func:`~tracer.model.api_messages.normalize_messages_for_api`, Claude Code's
 ``normalizeMessagesForAPI``). The list only grows between calls, and normalizing never reaches
 back across a point where a real assistant message is followed by a user message: fragments merge
 only with their own neighbours of the same role, and attachments move up only past plain user
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tracer.agent.messages import ApiMessage, Message, normalize_messages_for_api
+from tracer.model.api_messages import ApiMessage, normalize_messages_for_api
+from tracer.model.internal_messages import Message
 
 
 def _cut_after(m: Message) -> bool:

@@ -127,7 +127,8 @@ def _strings(fields: dict[str, Any], keys: tuple[str, ...]) -> bool:
     return True
 
 
-#: Besides ``type``, :mod:`tracer.importers.census` reads these of every record to sort it:
+#: Besides ``type``, :mod:`tracer.importers.claude_code.census` reads these of every record to sort
+# it:
 #: it hands them to :func:`is_clean` rather than have them read twice. The rest are read here.
 _OTHER_IDS = tuple(key for key in _IDS if key not in ("uuid", "subtype"))
 _OTHER_FLAGS = tuple(key for key in _FLAGS if key != "isSidechain")

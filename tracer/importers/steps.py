@@ -19,7 +19,7 @@ from typing import Any
 
 from tracer.agent.message_record import message_event
 from tracer.importers.output import epoch_of
-from tracer.messages import Message
+from tracer.model.internal_messages import Message
 from tracer.trace.events import DebugHook, Event, ImportNote
 
 

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracer.hooks import tool_result_line
 from tracer.importers.steps import StepWriter
-from tracer.messages import Message, content_length
+from tracer.model.internal_messages import Message, content_length
 from tracer.trace.events import (
     DebugHook,
     PermissionDecided,
@@ -27,6 +26,7 @@ from tracer.trace.events import (
     ResultWrapped,
     ToolFinished,
 )
+from tracer.trace.hooks import tool_result_line
 
 REJECTED_PREFIX = "The user doesn't want to proceed with this tool use"
 

@@ -1,20 +1,17 @@
-"""``tracer replay``: step through a recorded session, step by step.
+"""``tracer replay`` and ``tracer tour``: the Textual app that steps through a recorded session.
 
-The replay is layered so that most of it is plain Python, tested without a terminal:
+The top of the screen layers: everything it shows is computed in :mod:`tracer.view` (the steps,
+the cursor, the Rich text of each stage), which never imports Textual, so this package only
+draws and takes keys:
 
-* :mod:`~tracer.replay.steps` indexes a trace's steps lazily and holds the cursor logic (next,
-  previous, next turn, next journey step (① to ④), go to, follow a growing file);
-* :mod:`~tracer.replay.context` gathers what one step needs from the trace (the messages it points
-  at, the requests before it) by reading only nearby events;
-* :mod:`~tracer.replay.render` and :mod:`~tracer.replay.render_tools` turn a step into Rich text,
-  one function per stage;
-* :mod:`~tracer.replay.diagnose` decides when the doctor runs and where its findings sit;
-* :mod:`~tracer.replay.app` (a small coordinator) and ``widgets/`` (one widget a file) are the
-  Textual screen, built by :func:`tracer.replay.factory.make_app` (the command line and the tests
-  share it);
-* :mod:`~tracer.replay.beside` (pure: the rows' cursor, the summary) and
-  :mod:`~tracer.replay.beside_screen` are ``tracer replay A --beside B``, two runs side by side on
-  the rows of :mod:`tracer.compare`, built by :func:`tracer.replay.beside_command.make_beside_app`.
+* :mod:`.factory` builds the app (:func:`~tracer.replay.factory.make_app`, shared by the command
+  line and the tests); :mod:`.app` is a small coordinator and :mod:`.screen` lays the panels out;
+* ``widgets/`` holds one widget a file, each owning its keys, the tour's bar and screens among
+  them; :mod:`.keys` and :mod:`.palette` gather the app's keys and commands;
+* :mod:`.beside_screen` and :mod:`.beside_app` are ``tracer replay A --beside B``, two runs side
+  by side on the rows of :mod:`tracer.compare`, built by
+  :func:`tracer.replay.beside_command.make_beside_app`;
+* :mod:`.command` and :mod:`.tour_command` are the two sub-commands.
 
 The replay never imports ``anthropic``: it only reads files.
 """

@@ -23,11 +23,11 @@ from textual.app import SystemCommand
 from textual.widget import AwaitMount
 
 from tracer.replay import palette, stop_signals
-from tracer.replay.i18n import tr
 from tracer.replay.input_errors import InputErrorApp
 from tracer.replay.printable_filter import PrintableFilter
 from tracer.replay.screen import ReplayScreen
-from tracer.replay.steps import StepIndex
+from tracer.view.i18n import tr
+from tracer.view.steps import StepIndex
 
 if TYPE_CHECKING:
     from textual.filter import LineFilter

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from textual.widget import AwaitMount
 
+from tracer.compare.beside import Comparison
 from tracer.replay import stop_signals
-from tracer.replay.beside import Comparison
 from tracer.replay.beside_screen import BesideScreen
 from tracer.replay.input_errors import InputErrorApp
 from tracer.replay.printable_filter import PrintableFilter
-from tracer.replay.steps import StepIndex
+from tracer.view.steps import StepIndex
 
 if TYPE_CHECKING:
     from textual.filter import LineFilter

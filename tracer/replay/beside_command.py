@@ -6,9 +6,9 @@ traces are read whole, since the alignment needs every step), or ``--beside`` wi
 trace that is not a bundled fault with a good twin (:mod:`tracer.compare.twins`). The command
 line turns each into one line on stderr and exit code 2.
 
-Each run's doctor findings (:func:`tracer.replay.diagnose.diagnose`) are placed on their rows,
+Each run's doctor findings (:func:`tracer.view.diagnose.diagnose`) are placed on their rows,
 so the summary lists them and ``d`` goes there. A small trace is checked before the first frame;
-a bigger one (more than :data:`~tracer.replay.diagnose.NOW_LIMIT` events), whose check costs
+a bigger one (more than :data:`~tracer.view.diagnose.NOW_LIMIT` events), whose check costs
 more than the alignment, in the background once the screen is up, as the replay does.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracer.errors import UserError
-from tracer.replay.diagnose import NOW_LIMIT
+from tracer.view.diagnose import NOW_LIMIT
 
 if TYPE_CHECKING:
     from tracer.replay.beside_app import BesideApp
@@ -33,8 +33,8 @@ SINGLE_FLAGS = ("step", "turn", "stage", "follow", "doctor")
 
 def _open(path: Path) -> Any:
     """The whole step index of the trace at ``path`` (bad input: a UserError naming it)."""
-    from tracer.replay.steps import StepIndex
     from tracer.trace.reader import TraceReader
+    from tracer.view.steps import StepIndex
 
     if not path.exists():
         raise UserError("no such file", path)
@@ -58,14 +58,14 @@ def make_beside_app(
     doctor checks each.
     """
     from tracer.compare.align import align
+    from tracer.compare.beside import Comparison
     from tracer.compare.keys import step_keys
     from tracer.compare.twins import no_twin, twin_of
-    from tracer.paths import resolve_trace, short_name
-    from tracer.printable import printable
-    from tracer.replay.beside import Comparison
+    from tracer.files.paths import resolve_trace, short_name
     from tracer.replay.beside_app import BesideApp
-    from tracer.replay.diagnose import diagnose
-    from tracer.replay.i18n import default_lang
+    from tracer.text.printable import printable
+    from tracer.view.diagnose import diagnose
+    from tracer.view.i18n import default_lang
 
     path_a = resolve_trace(a)
     if b is None:

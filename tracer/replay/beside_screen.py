@@ -1,9 +1,9 @@
 """The comparison screen of ``tracer replay A --beside B``: two runs, one row at a time.
 
 Attributes down, messages up, as on the replay screen: the screen holds the
-:class:`~tracer.replay.beside.Comparison` (the rows and the cursor, pure) and binds every key; on
+:class:`~tracer.compare.beside.Comparison` (the rows and the cursor, pure) and binds every key; on
 each move it hands each :class:`~tracer.replay.widgets.beside_column.BesideColumn` its title and
-its side's step, rendered by the replay's own renderers (:mod:`tracer.replay.render_beside`), and
+its side's step, rendered by the replay's own renderers (:mod:`tracer.compare.render_beside`), and
 the position line says where the cursor is and how the sides compare. It opens on the summary
 (:class:`~tracer.replay.widgets.beside_summary.BesideSummary`); a step key starts the rows.
 
@@ -21,14 +21,14 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from tracer.replay.beside import Comparison, summary_text, word
-from tracer.replay.diagnose import diagnose
-from tracer.replay.i18n import LANGS, severity_mark
-from tracer.replay.render_beside import row_texts
-from tracer.replay.steps import StepIndex
+from tracer.compare.beside import Comparison, summary_text, word
+from tracer.compare.render_beside import row_texts
 from tracer.replay.widgets.beside_column import BesideColumn
 from tracer.replay.widgets.beside_help import BesideHelp
 from tracer.replay.widgets.beside_summary import BesideSummary
+from tracer.view.diagnose import diagnose
+from tracer.view.i18n import LANGS, severity_mark
+from tracer.view.steps import StepIndex
 
 #: Keys 1–4: the four steps of a result's journey, in the book's order.
 STATIONS = ("mapping", "wrapping", "appending", "resending")
@@ -58,7 +58,7 @@ KEYS = [
     Binding("question_mark,fullwidth_question_mark,f1", "help", "help", show=False),
     Binding("q", "app.quit", "quit", show=False),
 ]
-"""Every key of the comparison (its help, :data:`tracer.replay.beside.HELP`, describes them)."""
+"""Every key of the comparison (its help, :data:`tracer.compare.beside.HELP`, describes them)."""
 
 
 class BesideScreen(Screen[None]):

@@ -1,7 +1,7 @@
 """``tracer replay``: the command-line entry of the replay app.
 
-Registered by :mod:`tracer.cli` through ``register(subparsers)``; it imports nothing heavy at the
-top, so ``tracer --help`` stays fast. :func:`tracer.replay.factory.make_app` (shared with the
+Registered by :mod:`tracer.cli.main` through ``register(subparsers)``; it imports nothing heavy at
+the top, so ``tracer --help`` stays fast. :func:`tracer.replay.factory.make_app` (shared with the
 tests) opens the trace and finds the starting step *before* Textual starts, so bad input (a
 missing file, not a trace, a newer format version, a step that does not exist) ends as one line
 on stderr and exit code 2, never a half-drawn screen. ``--doctor`` opens at the first finding of
@@ -137,13 +137,13 @@ def run(args: argparse.Namespace) -> int:
 
         return run_beside(args, write_screenshot, DEFAULT_SIZE)
     if args.follow and args.trace is not None and args.trace.is_file():
-        from tracer.importers.live import is_transcript
+        from tracer.importers.claude_code.live import is_transcript
 
         if is_transcript(args.trace):
             return _run_live(args)
     if args.trace is not None and args.trace.is_dir() and not args.follow:
-        from tracer.replay.i18n import default_lang
-        from tracer.replay.opening import describe_folder
+        from tracer.view.i18n import default_lang
+        from tracer.view.opening import describe_folder
 
         print(describe_folder(args.trace, args.lang or default_lang()))
         print("tracer replay PATH  (opens one; O in the app lists these too)")
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         write_screenshot(app, args.screenshot, args.size or DEFAULT_SIZE)
         return 0
     if args.trace is not None:
-        from tracer.replay.sources import remember
+        from tracer.view.sources import remember
 
         remember(app.replay.index.reader.path)  # the picker's "opened lately"
     with stoppable():
@@ -166,10 +166,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_live(args: argparse.Namespace) -> int:
     """``--follow`` on a Claude Code transcript: import it as it grows, into a trace the app
-    follows (see :mod:`tracer.importers.live`). The app's own poll drives the import."""
+    follows (see :mod:`tracer.importers.claude_code.live`). The app's own poll drives the import."""
     import tempfile
 
-    from tracer.importers.live import LiveImport
+    from tracer.importers.claude_code.live import LiveImport
     from tracer.replay.stop_signals import raise_if_stopped, stoppable
 
     with tempfile.TemporaryDirectory(prefix="tracer-live-") as tmp:

@@ -60,12 +60,12 @@ def make_app(
     ``feed``: called before each ``--follow`` poll (the live import of a Claude Code transcript).
     ``contents``: the chapter's table of contents, if already worked out (the tests give theirs).
     """
-    from tracer.paths import MAIN_RECORDING, resolve_trace
+    from tracer.files.paths import MAIN_RECORDING, resolve_trace
     from tracer.replay.app import ReplayApp
-    from tracer.replay.i18n import default_lang
-    from tracer.replay.opening import WaitingReader
-    from tracer.replay.steps import READ_AHEAD, StepIndex, locate
     from tracer.trace.reader import TraceReader
+    from tracer.view.i18n import default_lang
+    from tracer.view.opening import WaitingReader
+    from tracer.view.steps import READ_AHEAD, StepIndex, locate
 
     path = resolve_trace(trace) if trace is not None else MAIN_RECORDING
     if follow and not path.exists():
@@ -131,20 +131,14 @@ def make_tour_app(
 ) -> ReplayApp:
     """The app for ``tracer tour``: the chapter in the book's order, resumed where it was left.
 
-    ``state``: the progress file (default ``tour.json`` in :func:`tracer.tour.stops.state_dir`).
+    ``state``: the progress file (default ``tour.json`` in :func:`tracer.files.paths.state_dir`).
     A missing or broken guide is bad input here: the tour is made of it.
     """
-    from tracer.chapters import load_guide
-    from tracer.replay.i18n import default_lang
-    from tracer.replay.sections import bundled_contents
-    from tracer.tour.stops import (
-        PROGRESS_FILE,
-        Tour,
-        load_progress,
-        plan_stops,
-        save_progress,
-        state_dir,
-    )
+    from tracer.chapter.guide import load_guide
+    from tracer.files.paths import state_dir
+    from tracer.tour.stops import PROGRESS_FILE, Tour, load_progress, plan_stops, save_progress
+    from tracer.view.i18n import default_lang
+    from tracer.view.sections import bundled_contents
 
     if guide is LOAD_GUIDE:
         guide = load_guide()

@@ -1,9 +1,9 @@
 """The command palette (ctrl+p): the app's actions, and every recording by name.
 
 Textual's palette lists an app's "system commands". The replay offers its own actions in the
-current language (:data:`tracer.replay.i18n.PALETTE`, each doing what its key does, and saying
+current language (:data:`tracer.view.i18n.PALETTE`, each doing what its key does, and saying
 which key that is) in place of Textual's English defaults, then one command per trace the
-picker offers (:func:`tracer.replay.opening.choices`), so typing ``max-turns`` or ``截断`` finds
+picker offers (:func:`tracer.view.opening.choices`), so typing ``max-turns`` or ``截断`` finds
 a recording by its name or title and opens it. The app runs what is chosen.
 
 :class:`ReplayCommands` is the provider that lists them (the app's ``COMMANDS``): Textual's own
@@ -24,9 +24,10 @@ from textual.app import SystemCommand
 from textual.command import Hit, Hits
 from textual.system_commands import SystemCommandsProvider
 
-from tracer.replay.i18n import PALETTE, tr
 from tracer.replay.keys import action_of
-from tracer.replay.opening import choices
+from tracer.view.i18n import tr
+from tracer.view.i18n_keys import PALETTE
+from tracer.view.opening import choices
 
 #: How the palette writes a key Textual names otherwise.
 KEY_NAMES = {"slash": "/", "home": "Home", "end": "End", "question_mark": "?"}

@@ -1,10 +1,11 @@
 """The last wall between a trace and the terminal: a Textual line filter.
 
-The replay makes trace text printable where it is laid out (:func:`tracer.printable.printable_text`
-in :func:`tracer.replay.wrap.wrap` and in the one-line strips), so an ``ESC`` shows as ``\\x1b``.
-Some strings reach the screen another way: a border title, a notification, an option list's row,
-what is typed in an input. Textual keeps ``ESC``, the C1 range and the bidi controls in a
-segment's text (Rich drops only BEL, BS, VT, FF and CR), and the terminal would obey them.
+The replay makes trace text printable where it is laid out
+(:func:`tracer.text.printable.printable_text` in :func:`tracer.view.wrap.wrap` and in the one-line
+strips), so an ``ESC`` shows as ``\\x1b``. Some strings reach the screen another way: a border
+title, a notification, an option list's row, what is typed in an input. Textual keeps ``ESC``, the
+C1 range and the bidi controls in a segment's text (Rich drops only BEL, BS, VT, FF and CR), and the
+terminal would obey them.
 
 Textual passes every line of every widget, borders included, through the app's line filters
 (``App.get_line_filters``, the hook its own monochrome and dim filters use) just before the
@@ -22,7 +23,7 @@ from textual.color import Color
 from textual.filter import LineFilter
 
 _OBEYED = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""What :func:`tracer.printable.printable` escapes; a tab is left for Textual to expand."""
+"""What :func:`tracer.text.printable.printable` escapes; a tab is left for Textual to expand."""
 
 
 class PrintableFilter(LineFilter):

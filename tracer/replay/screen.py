@@ -3,7 +3,7 @@
 Textual's rule, "attributes down, messages up", shapes it. The screen is the coordinator: it
 holds the cursor (:attr:`ReplayScreen.step`, reactive: every change redraws the panels of the
 view, :mod:`tracer.replay.widgets.view`) and the open trace, a
-:class:`~tracer.replay.state.ReplayState` (the pure step logic). The loader
+:class:`~tracer.view.state.ReplayState` (the pure step logic). The loader
 (:mod:`tracer.replay.widgets.loader`) brings traces in. A panel never moves the cursor: it posts
 a message (``StepBar.Seek``, ``SearchBar.Hit``, ``Timeline.Selected``, ``TourBar.Go``…) and the
 screen, in its ``@on`` handlers, moves. Every key is bound here (:mod:`tracer.replay.keys`), so
@@ -24,14 +24,8 @@ from textual.reactive import var
 from textual.screen import Screen
 
 from tracer.errors import UserError
-from tracer.replay import search
 from tracer.replay.autoplay import Autoplay
-from tracer.replay.diagnose import Diagnosis, DoctorWatch
-from tracer.replay.guide import load_guide
-from tracer.replay.i18n import LANGS, tr
 from tracer.replay.keys import KEYS
-from tracer.replay.state import LAST, ReplayState
-from tracer.replay.steps import StepIndex
 from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.frame import Frame
@@ -43,12 +37,18 @@ from tracer.replay.widgets.screens import GotoScreen
 from tracer.replay.widgets.search_bar import SearchBar
 from tracer.replay.widgets.stage_view import StageView
 from tracer.replay.widgets.timeline import Timeline
+from tracer.replay.widgets.tour_bar import TourBar
 from tracer.replay.widgets.view import ReplayView
-from tracer.tour.bar import TourBar
+from tracer.view import search
+from tracer.view.diagnose import Diagnosis, DoctorWatch
+from tracer.view.i18n import LANGS, tr
+from tracer.view.section_text import load_guide
+from tracer.view.state import LAST, ReplayState
+from tracer.view.steps import StepIndex
 
 if TYPE_CHECKING:
-    from tracer.replay.sections import Contents
     from tracer.tour.stops import Tour
+    from tracer.view.sections import Contents
 
 
 class ReplayScreen(Screen[None]):
@@ -131,7 +131,7 @@ class ReplayScreen(Screen[None]):
     def open_trace(self, path: Path, step: int = 0) -> None:
         """Replay ``path`` from 0-based ``step`` in place of the current trace (the picker, the
         palette, the contents, the tour, a followed file now written); if open already, move."""
-        from tracer.paths import short_name
+        from tracer.files.paths import short_name
 
         if self.state.shows(path):
             self.go(self.state.last() if step == LAST else step)

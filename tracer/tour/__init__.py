@@ -1,7 +1,9 @@
 """The guided tour (``tracer tour``): chapter 12 in the book's order, with its checkpoints.
 
-Built on the replay (:mod:`tracer.replay`): :mod:`.stops` plans the stops and keeps the reader's
-progress, :mod:`.checkpoints` turns a guide checkpoint into a question answered by the trace,
-:mod:`.cards` and :mod:`.words` say what the cards show, :mod:`.screens` draws them and
-:mod:`.command` registers the command.
+The pure walk through the chapter, on top of :mod:`tracer.view` and below the replay, which draws
+it (its bar and screens are widgets in :mod:`tracer.replay.widgets`, its command
+:mod:`tracer.replay.tour_command`). :mod:`.stops` plans the stops and keeps the reader's
+progress, :mod:`.checkpoints` turns a guide checkpoint into a question the trace answers,
+:mod:`.landings` finds the step that shows it, :mod:`.cards` and :mod:`.words` say what the
+cards show. The web page's tour (:mod:`tracer.export.html`) reads the same modules.
 """

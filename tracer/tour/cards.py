@@ -1,6 +1,6 @@
 """What the tour's cards say: a section stop, a revealed answer, the score. Rich text only.
 
-Kept out of the screens (:mod:`tracer.tour.screens`) so the words can be tested
+Kept out of the screens (:mod:`tracer.replay.widgets.tour_screens`) so the words can be tested
 without Textual, and out of :mod:`tracer.tour.stops` so the tour's logic stays free of layout.
 """
 
@@ -10,12 +10,13 @@ from typing import Any
 
 from rich.text import Text
 
-from tracer.printable import printable
-from tracer.replay.guide import LABEL
-from tracer.replay.section_panel import diagram_text, scenario_notes
-from tracer.replay.sections import RecordingInfo
+from tracer.text.printable import printable
 from tracer.tour.stops import Stop, Tour
-from tracer.tour.words import pick, say
+from tracer.tour.words import say
+from tracer.view.chapter_panel import diagram_text, scenario_notes
+from tracer.view.i18n import pick, tr
+from tracer.view.section_text import LABEL
+from tracer.view.sections import RecordingInfo
 
 
 def stop_title(tour: Tour, lang: str) -> str:
@@ -45,7 +46,7 @@ def section_card(tour: Tour, guide: Any, rec: RecordingInfo | None, lang: str) -
         out.append(notes + "\n")
     lines = diagram_text(stop.section, lang)
     if lines:
-        out.append("\n" + say("diagram", lang) + "\n", style=LABEL)
+        out.append("\n" + tr("diagram", lang) + "\n", style=LABEL)
         out.append("\n".join(lines) + "\n")
     if stop.section.id == "checkpoints":
         out.append("\n").append_text(score_text(tour, guide, lang))

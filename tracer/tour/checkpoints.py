@@ -29,7 +29,7 @@ the screen gives the answer away. The kinds, where their answer comes from and w
 ``needs_follow_up``    the decision of the ``follow_up`` step;
 ``max_turns_stop``     whether the ``max_turns_check`` step stops the loop.
 
-Pure: no Textual; reads events through a :class:`~tracer.replay.steps.StepIndex`.
+Pure: no Textual; reads events through a :class:`~tracer.view.steps.StepIndex`.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from tracer.replay.steps import StepIndex
+from tracer.view.steps import StepIndex
 
 #: Words for the fixed choices, in both languages.
 CHOICE_WORDS: dict[str, dict[str, str]] = {

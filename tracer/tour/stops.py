@@ -3,7 +3,7 @@
 The tour is a list of stops made from the guide and the bundled recordings:
 
 * one **section stop** per section, in the book's order, at the first step that shows the
-  section (:mod:`tracer.replay.sections`: an anchored or scenario step first; on a fault
+  section (:mod:`tracer.view.sections`: an anchored or scenario step first; on a fault
   recording, the step where the doctor finds the fault);
 * one **checkpoint stop** per checkpoint, right after the section its step belongs to. It opens
   before that step (where nothing on the screen gives the answer away) and asks the reader to
@@ -20,18 +20,16 @@ tour resumes where it was left. Nothing here imports Textual.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from tracer.errors import UserError
-from tracer.replay.sections import Contents, recording_info, section_for_step
+from tracer.files.untrusted import loads, read_bytes
 from tracer.tour.checkpoints import NotInTrace, Question, build_question
-from tracer.untrusted import loads, read_bytes
+from tracer.view.sections import Contents, recording_info, section_for_step
 
-STATE_ENV = "TRACER_STATE_DIR"
 PROGRESS_FILE = "tour.json"
 PROGRESS_VERSION = 1
 MAX_PROGRESS = 1024 * 1024
@@ -55,7 +53,7 @@ class Stop:
 
 def _fault_step(path: Path, steps: list[int]) -> int | None:
     """On a fault recording, the first step where the doctor finds the fault."""
-    from tracer.replay.diagnose import diagnose
+    from tracer.view.diagnose import diagnose
 
     found = diagnose(path).first_step
     return found if found is not None and found in steps else None
@@ -67,7 +65,7 @@ class Located:
 
     path: Path
     index: Any
-    """The recording's :class:`~tracer.replay.steps.StepIndex`."""
+    """The recording's :class:`~tracer.view.steps.StepIndex`."""
     question: Question
 
 
@@ -121,8 +119,8 @@ def plan_stops(
 
 def question_in(path: Path, checkpoint: Any) -> Located | None:
     """The question of ``checkpoint`` over the trace at ``path`` (None if it cannot be asked)."""
-    from tracer.replay.steps import StepIndex
     from tracer.trace.reader import TraceReader
+    from tracer.view.steps import StepIndex
 
     if not path.is_file():
         return None
@@ -135,22 +133,12 @@ def question_in(path: Path, checkpoint: Any) -> Located | None:
 
 def bundled_question(checkpoint: Any) -> Located | None:
     """The question of ``checkpoint`` over the bundled recording of its scenario."""
-    from tracer.paths import resolve_trace
+    from tracer.files.paths import resolve_trace
 
     return question_in(resolve_trace(checkpoint.scenario), checkpoint)
 
 
 # -- progress ----------------------------------------------------------------------------------
-
-
-def state_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """Where tracer keeps state between runs (``$TRACER_STATE_DIR`` for tests)."""
-    env = os.environ if environ is None else environ
-    if env.get(STATE_ENV):
-        return Path(env[STATE_ENV])
-    import platformdirs  # reads XDG_STATE_HOME and HOME from the process's environment
-
-    return platformdirs.user_state_path("tracer", appauthor=False)
 
 
 @dataclass
@@ -278,5 +266,4 @@ __all__ = [
     "load_progress",
     "plan_stops",
     "save_progress",
-    "state_dir",
 ]

@@ -1,16 +1,14 @@
 """The words of the table of contents, the tour and the section panel's extras, in both languages.
 
-Kept apart from :mod:`tracer.replay.i18n` (the replay's own labels) so the navigation can grow
-without touching them; :func:`say` looks words up as :func:`tracer.replay.i18n.tr` does, through
-the same :func:`~tracer.replay.i18n.words_for`. Chinese strings use full-width punctuation and no
+Kept apart from :mod:`tracer.view.i18n` (the replay's own labels) so the navigation can grow
+without touching them; :func:`say` looks words up as :func:`tracer.view.i18n.tr` does, through
+the same :func:`~tracer.view.i18n.words_for`. Chinese strings use full-width punctuation and no
 ASCII space between two Chinese characters.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from tracer.replay.i18n import words_for
+from tracer.view.i18n import words_for
 
 WORDS: dict[str, dict[str, str]] = {
     "toc_title": {
@@ -26,12 +24,6 @@ WORDS: dict[str, dict[str, str]] = {
     "step": {"zh": "第{n}步", "en": "step {n}"},
     "steps": {"zh": "第{ranges}步", "en": "steps {ranges}"},
     "steps_more": {"zh": "第{ranges}步等", "en": "steps {ranges}, …"},
-    "fault_notes": {
-        "zh": "故意弄坏了什么，又怎样显现",
-        "en": "What was broken on purpose, and how it shows",
-    },
-    "scenario_notes": {"zh": "这个场景演示什么", "en": "What this scenario shows"},
-    "diagram": {"zh": "示意图", "en": "Diagram"},
     "tour": {"zh": "导览 {n}/{total}", "en": "Tour {n}/{total}"},
     "tour_keys": {
         "zh": "w 导览的下一处 · W 上一处",
@@ -103,13 +95,6 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
-def pick(text: Any, lang: str) -> str:
-    """A guide text (``{"zh": …, "en": …}``) in ``lang``, English when that one is missing."""
-    if isinstance(text, dict):
-        return str(text.get(lang) or text.get("en") or "")
-    return "" if text is None else str(text)
-
-
 def say(key: str, lang: str, **values: object) -> str:
     """The words for ``key`` in ``lang``, with ``{name}`` fields filled in."""
     return words_for(WORDS, key, lang, **values)
@@ -124,4 +109,4 @@ def ranges_text(ranges: list[tuple[int, int]], lang: str, most: int = 4) -> str:
     return say("steps_more" if len(ranges) > most else "steps", lang, ranges=joined)
 
 
-__all__ = ["WORDS", "pick", "ranges_text", "say"]
+__all__ = ["WORDS", "ranges_text", "say"]

@@ -173,7 +173,8 @@ class ResultWrapped(Event):
     feedback: str | None = None
     error_kind: str | None = None
     """The failure this result reports (the ``tool_run``'s ``error_kind``): 2.1.88 builds such a
-    message outside ``addToolResult`` (:mod:`tracer.error_paths`); tracer wraps it here too."""
+    message outside ``addToolResult`` (:mod:`tracer.chapter.error_paths`); tracer wraps it here
+    too."""
 
 
 @frozen_event

@@ -9,10 +9,10 @@ complete event before it is kept and :attr:`TraceReader.torn_line` says where th
 Kinds this version does not know come back as :class:`~tracer.trace.events.UnknownEvent`.
 Anything else wrong raises :class:`~tracer.errors.UserError` naming the file and line.
 
-Strict means: bytes come in through :mod:`tracer.untrusted` (regular files only, bounded lines,
-strict UTF-8, bounded nesting), and every decoded event is checked against the event schema and
-:mod:`~tracer.trace.shapes` before anyone sees it, so the views behind the reader can trust
-types. ``seq`` must equal the event's position, which also makes the pointers a message keeps
+Strict means: bytes come in through :mod:`tracer.files.untrusted` (regular files only, bounded
+lines, strict UTF-8, bounded nesting), and every decoded event is checked against the event schema
+and :mod:`~tracer.trace.shapes` before anyone sees it, so the views behind the reader can
+trust types. ``seq`` must equal the event's position, which also makes the pointers a message keeps
 (``block_seq``, ``tool_use_result_seq``) safe to follow: they may only point back, at an event of
 the right kind.
 """
@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from tracer.errors import UserError
+from tracer.files.untrusted import MAX_LINE, loads, open_regular
 from tracer.trace.events import (
     FORMAT,
     STEP_KINDS,
@@ -41,7 +42,6 @@ from tracer.trace.events import (
     from_dict,
 )
 from tracer.trace.shapes import event_problems, header_problem
-from tracer.untrusted import MAX_LINE, loads, open_regular
 
 _KIND_PREFIX = b'{"kind":"'
 _UNREAD = object()

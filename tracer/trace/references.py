@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracer.messages import attachment_blocks
+from tracer.model.api_messages import attachment_blocks
 from tracer.trace.events import (
     HistoryAppended,
     MessageRecorded,

@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from tracer.messages import ApiMessage, materialize, with_cache_breakpoint
+from tracer.model.api_messages import ApiMessage, materialize, with_cache_breakpoint
 from tracer.trace.event_class import lean_dataclass
 from tracer.trace.events import MessageRecorded, RequestSent
 

@@ -2,9 +2,9 @@
 
 The page is the replay's second face, not a second replay: every word a step shows is computed
 here, at export time, by the same pure layers the terminal app draws from
-(:mod:`tracer.replay.render`, :mod:`~tracer.replay.guide`, :mod:`~tracer.replay.sections`,
-:mod:`~tracer.replay.context`), with the key hints left out
-(:func:`tracer.replay.fold.without_key_hints`). The browser only draws what it is given.
+(:mod:`tracer.view.render`, :mod:`~tracer.view.section_text`, :mod:`~tracer.view.sections`,
+:mod:`~tracer.view.context`), with the key hints left out
+(:func:`tracer.view.fold.without_key_hints`). The browser only draws what it is given.
 
 - :mod:`.spans` turns Rich ``Text`` into a render-neutral list of lines and styled segments;
 - :mod:`.payload` walks the trace once and builds the data: the steps (in chunks, with their

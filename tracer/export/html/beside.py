@@ -23,9 +23,9 @@ from tracer.compare.keys import step_keys
 from tracer.export.html.page import asset, chunk_element, csp_hash, fill_slots, script_json
 from tracer.export.html.payload import Payload, build, run_lengths
 from tracer.export.html.words import page_words
-from tracer.printable import printable
-from tracer.replay.steps import StepIndex
+from tracer.text.printable import printable
 from tracer.trace.reader import TraceReader
+from tracer.view.steps import StepIndex
 
 #: The summary lists this many differences by name (and says how many there are in all).
 LISTED = 50

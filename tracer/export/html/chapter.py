@@ -1,13 +1,13 @@
 """The page's chapter panel and table of contents, from the replay's own guide layers.
 
-The terminal's chapter panel has two parts (see :mod:`tracer.replay.guide`): what this kind of
-step is and the checkpoint it shows (:func:`~tracer.replay.guide.step_text`), over the section of
-chapter 12 the step belongs to (:func:`~tracer.replay.section_panel.section_panel_text`, chosen by
-:func:`~tracer.replay.sections.section_for_step`). Both change rarely from step to step, so each
+The terminal's chapter panel has two parts (see :mod:`tracer.view.section_text`): what this kind of
+step is and the checkpoint it shows (:func:`~tracer.view.section_text.step_text`), over the section
+of chapter 12 the step belongs to (:func:`~tracer.view.chapter_panel.section_panel_text`, chosen by
+:func:`~tracer.view.sections.section_for_step`). Both change rarely from step to step, so each
 distinct panel is rendered once per language and the steps point at it by number.
 
 The table of contents lists the chapter's sections in the book's order with the steps of this
-recording that show each (:func:`~tracer.replay.sections.entries_of`, the rule the replay's ``s``
+recording that show each (:func:`~tracer.view.sections.entries_of`, the rule the replay's ``s``
 key uses); with ``--all`` it also links the other pages that show a section.
 """
 
@@ -16,12 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from tracer.export.html.spans import Interner, text_lines
-from tracer.replay.guide import load_guide, step_text
-from tracer.replay.i18n import LANGS
-from tracer.replay.section_panel import section_panel_text
-from tracer.replay.sections import RecordingInfo, entries_of, recording_info, section_for_step
-from tracer.replay.steps import StepIndex
 from tracer.tour.checkpoints import NotInTrace, landing_step
+from tracer.view.chapter_panel import section_panel_text
+from tracer.view.i18n import LANGS, pick
+from tracer.view.section_text import load_guide, step_text
+from tracer.view.sections import RecordingInfo, entries_of, recording_info, section_for_step
+from tracer.view.steps import StepIndex
 
 #: Steps listed under a section in the table of contents.
 TOC_PLACES = 8
@@ -38,12 +38,6 @@ def landings(guide: Any, rec: RecordingInfo, index: StepIndex) -> dict[int, list
         except NotInTrace:
             continue
     return found
-
-
-def _pick(value: Any, lang: str) -> str:
-    if isinstance(value, dict):
-        return str(value.get(lang) or value.get("en") or "")
-    return "" if value is None else str(value)
 
 
 def chapter_panels(
@@ -106,7 +100,7 @@ def _title(index: StepIndex) -> dict[str, str]:
     if not len(index) or index.stage(0) != "session":
         return {}
     title = getattr(index.event(0), "title", None) or {}
-    return {lang: _pick(title, lang) for lang in LANGS} if title else {}
+    return {lang: pick(title, lang) for lang in LANGS} if title else {}
 
 
 def _toc(
@@ -128,7 +122,7 @@ def _toc(
         out.append(
             {
                 "id": sec.id,
-                "title": {lang: _pick(sec.title, lang) for lang in LANGS},
+                "title": {lang: pick(sec.title, lang) for lang in LANGS},
                 # The first few places (a long session shows a stage thousands of times).
                 "here": [a - 1 for a, _ in entry.ranges()[:TOC_PLACES]] if entry else [],
                 "more": max(len(entry.ranges()) - TOC_PLACES, 0) if entry else 0,

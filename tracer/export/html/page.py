@@ -26,7 +26,7 @@ from typing import Any
 from tracer import __version__
 from tracer.export.html.payload import Payload, build
 from tracer.export.whole_file import write_whole
-from tracer.printable import printable_json
+from tracer.text.printable import printable_json
 
 _ESCAPES = {
     "<": "\\u003c",
@@ -48,7 +48,7 @@ def asset(name: str) -> str:
 
 def script_json(text: str) -> str:
     """JSON text made safe inside a ``<script>`` element (see the module's note); the C1 range
-    and the bidi controls become ``\\u`` escapes too (:func:`tracer.printable.printable_json`),
+    and the bidi controls become ``\\u`` escapes too (:func:`tracer.text.printable.printable_json`),
     so no raw control character sits in the page's DOM, even inside its data."""
     return _UNSAFE.sub(lambda m: _ESCAPES[m.group()], printable_json(text))
 
@@ -128,9 +128,9 @@ def export_site(
     (:func:`tracer.export.html.beside.export_beside`), so a student can see each of the
     chapter's common errors beside the run that works, from the same folder."""
     from tracer.compare.twins import twin_of
-    from tracer.paths import bundled_recordings, short_name
-    from tracer.replay.guide import load_guide
-    from tracer.replay.sections import bundled_contents
+    from tracer.files.paths import bundled_recordings, short_name
+    from tracer.view.section_text import load_guide
+    from tracer.view.sections import bundled_contents
 
     folder.mkdir(parents=True, exist_ok=True)
     recordings = bundled_recordings()

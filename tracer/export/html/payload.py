@@ -1,10 +1,10 @@
 """The page's data: every step rendered once per language, by the replay's own renderers.
 
-:func:`build` walks a trace through a :class:`~tracer.replay.steps.StepIndex` and, for each step,
-asks :func:`tracer.replay.render.render_step` for its text in Chinese and in English (the key
+:func:`build` walks a trace through a :class:`~tracer.view.steps.StepIndex` and, for each step,
+asks :func:`tracer.view.render.render_step` for its text in Chinese and in English (the key
 hints left out, long outputs folded with the replay's limits, or kept whole with ``full``), the
-raw records behind it (:mod:`tracer.replay.raw`), and which chapter panel and section go beside
-it (:mod:`tracer.replay.guide`, :mod:`tracer.replay.sections`). The browser draws exactly these
+raw records behind it (:mod:`tracer.view.raw`), and which chapter panel and section go beside
+it (:mod:`tracer.view.section_text`, :mod:`tracer.view.sections`). The browser draws exactly these
 lines; it never decides what a step says.
 
 Two parts, so that opening the page costs the same on any trace:
@@ -37,17 +37,18 @@ from typing import Any
 from tracer.export.html.chapter import chapter_panels
 from tracer.export.html.spans import Interner, text_lines
 from tracer.export.html.words import page_words
-from tracer.printable import printable, printable_json
-from tracer.replay.fold import fold, whole, without_key_hints
-from tracer.replay.i18n import LANGS, STAGE_NAMES
-from tracer.replay.nesting import Nesting
-from tracer.replay.raw import step_json
-from tracer.replay.render import render_step
-from tracer.replay.steps import StepIndex, steps_of
+from tracer.text.printable import printable, printable_json
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 from tracer.trace.tokens import tokens_of
+from tracer.view.fold import fold, whole, without_key_hints
+from tracer.view.i18n import LANGS
+from tracer.view.i18n_words import STAGE_NAMES
+from tracer.view.nesting import Nesting
+from tracer.view.raw import step_json
+from tracer.view.render import render_step
+from tracer.view.steps import StepIndex, steps_of
 
 #: Steps per chunk of the payload.
 CHUNK = 100
@@ -222,7 +223,7 @@ def loops_of(index: StepIndex, nesting: Nesting) -> list[list[Any]]:
 
 
 def findings_of(reader: TraceReader) -> tuple[list[dict[str, Any]], str | None]:
-    from tracer.replay.diagnose import diagnose, step_of
+    from tracer.view.diagnose import diagnose, step_of
 
     diagnosis = diagnose(reader)
     rows = [

@@ -11,7 +11,7 @@ line written once however many steps show it. So:
   style is a bare string, a styled one is ``(text, style number)`` (in the JSON, arrays);
 - :class:`Interner` numbers equal things once (the lines of a chunk of steps, the style classes).
 
-Every text passes through :func:`tracer.printable.printable_text` first, the rule the terminal
+Every text passes through :func:`tracer.text.printable.printable_text` first, the rule the terminal
 views follow: a control character (ESC, NUL, …) or a bidirectional override from the trace
 reaches the page as a visible escape (``\\x1b``, ``\\u202e``), so a tool output cannot make a
 line read differently from what it holds ("Trojan Source") nor put raw controls in the DOM.
@@ -28,7 +28,7 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 
-from tracer.printable import printable_text
+from tracer.text.printable import printable_text
 
 #: Backgrounds with a meaning of their own in the replay (see ``render.LIT`` and ``ERROR``).
 BACKGROUNDS = {"#e8d44d": "lit", "#b03030": "err"}

@@ -5,7 +5,7 @@ Nothing here decides what the tour says. The stops come from
 :mod:`tracer.tour.cards` (the same Rich text the terminal shows, cut into lines by
 :func:`~tracer.export.html.spans.text_lines`), every question and its answer from
 :mod:`tracer.tour.checkpoints`, and each stop's step from the replay's renderer, as the replay
-page renders it (:func:`tracer.replay.render.render_step`, key hints left out). The browser
+page renders it (:func:`tracer.view.render.render_step`, key hints left out). The browser
 (``tour.js``) only picks which of these to show.
 
 What the browser cannot know in advance is the reader's answer, so the cards that depend on it
@@ -29,15 +29,15 @@ from pathlib import Path
 from typing import Any
 
 from tracer.export.html.spans import Interner, Line, plain_of, text_lines
-from tracer.replay.fold import without_key_hints
-from tracer.replay.i18n import LANGS
-from tracer.replay.render import render_step
-from tracer.replay.sections import recording_info
-from tracer.replay.steps import StepIndex
 from tracer.tour.cards import checkpoint_name, reveal_card, score_text, section_card, stop_title
 from tracer.tour.stops import Progress, Stop, Tour, plan_stops
 from tracer.tour.words import WORDS, say
 from tracer.trace.reader import TraceReader
+from tracer.view.fold import without_key_hints
+from tracer.view.i18n import LANGS
+from tracer.view.render import render_step
+from tracer.view.sections import recording_info
+from tracer.view.steps import StepIndex
 
 #: Stands for the reader's answer in a number question's wrong card (a private-use character:
 #: no guide text or trace holds it).
@@ -70,7 +70,7 @@ def _both(make: Any) -> dict[str, Any]:
 
 
 def _short(path: Path) -> str:
-    from tracer.paths import short_name
+    from tracer.files.paths import short_name
 
     return short_name(path)
 

@@ -1,6 +1,6 @@
 """The page's own words (buttons, headings, labels) in Chinese and English.
 
-Whatever the replay already says is taken from :mod:`tracer.replay.i18n` (the position line,
+Whatever the replay already says is taken from :mod:`tracer.view.i18n` (the position line,
 the panel names, the search prompt, the stage names), and a step is named as the tour names it
 (:mod:`tracer.tour.words`): the page must read like the terminal. Only what exists on a page and
 not in a terminal (buttons instead of keys, the chart's title, a skip link) is written here. The
@@ -9,8 +9,10 @@ page fills ``{name}`` fields itself.
 
 from __future__ import annotations
 
-from tracer.replay.i18n import HELP, KEY_HINTS, LANGS, TEXT, severity_name
 from tracer.tour.words import WORDS as TOUR_WORDS
+from tracer.view.i18n import LANGS, severity_name
+from tracer.view.i18n_keys import HELP, KEY_HINTS
+from tracer.view.i18n_words import TEXT
 
 #: i18n's TEXT entries the page uses as they are.
 FROM_TEXT = (

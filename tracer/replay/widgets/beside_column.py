@@ -2,7 +2,7 @@
 
 The title names the run and its step on this row ("A · step 8/14 · faults/03-malformed-result");
 it is lit (class ``-lit``, coloured in ``beside.tcss``) when this side differs on the row. The
-body is the step as the replay renders it (:mod:`tracer.replay.render_beside`), scrolled by the
+body is the step as the replay renders it (:mod:`tracer.compare.render_beside`), scrolled by the
 screen with the other column so the two stay level. Attributes down: the screen calls
 :meth:`show`; the column decides nothing and takes no keys (the screen binds them all, so → steps
 both runs whichever column the mouse last touched).

@@ -10,8 +10,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tracer.replay.beside import HELP
-from tracer.replay.i18n import tr
+from tracer.compare.beside import HELP
+from tracer.view.i18n import tr
 
 
 class BesideHelp(ModalScreen[None]):

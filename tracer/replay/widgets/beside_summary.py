@@ -1,6 +1,6 @@
 """The summary a comparison opens on: how the two runs differ, by row, and A's doctor findings.
 
-The words are :func:`tracer.replay.beside.summary_text`'s; this panel shows them over the whole
+The words are :func:`tracer.compare.beside.summary_text`'s; this panel shows them over the whole
 body of the screen (the columns hidden) until a step key starts the comparison, and again on
 ``s``. It scrolls on the screen's ↑ ↓ PgUp PgDn (the screen passes them here while it is open);
 it takes no focus, so every key stays the screen's.

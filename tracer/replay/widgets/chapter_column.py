@@ -1,10 +1,10 @@
 """The chapter column on the right: what this kind of step is in the book, and the section.
 
 Two :class:`~tracer.replay.widgets.chapter_panel.ChapterPanel` stack here. The top one says what
-the step's stage is in the chapter's terms (:func:`tracer.replay.guide.step_text`) and names the
-checkpoints that land on this very step (:func:`tracer.replay.landings.checkpoint_landings`,
+the step's stage is in the chapter's terms (:func:`tracer.view.section_text.step_text`) and names
+the checkpoints that land on this very step (:func:`tracer.tour.landings.checkpoint_landings`,
 worked out once per recording); the bottom one shows the chapter's section for the step
-(:func:`tracer.replay.sections.section_for_step`, :func:`tracer.replay.section_panel.
+(:func:`tracer.view.sections.section_for_step`, :func:`tracer.view.chapter_panel.
 section_panel_text`). The app hands the column the step (:meth:`ChapterColumn.show_step`,
 attributes down); the column redraws a panel only when what it shows changed, and lights the
 current search's hits in both, so the chapter is searched too.
@@ -28,13 +28,13 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 
-from tracer.replay.guide import step_text
-from tracer.replay.i18n import stage_name, tr
-from tracer.replay.landings import checkpoint_landings
-from tracer.replay.section_panel import section_panel_text
-from tracer.replay.sections import Contents, RecordingInfo, section_for_step
-from tracer.replay.steps import StepIndex
 from tracer.replay.widgets.chapter_panel import ChapterPanel
+from tracer.tour.landings import checkpoint_landings
+from tracer.view.chapter_panel import section_panel_text
+from tracer.view.i18n import stage_name, tr
+from tracer.view.section_text import step_text
+from tracer.view.sections import Contents, RecordingInfo, section_for_step
+from tracer.view.steps import StepIndex
 
 
 class ChapterColumn(Vertical):
@@ -78,7 +78,7 @@ class ChapterColumn(Vertical):
         if self.guide is None:
             return None
         if self._contents is None:
-            from tracer.replay.sections import bundled_contents
+            from tracer.view.sections import bundled_contents
 
             self._contents = bundled_contents(self.guide)
         return self._contents

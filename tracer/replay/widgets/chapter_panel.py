@@ -3,7 +3,7 @@
 Two of these stack on the right of the screen: the top one says what this kind of step is in the
 book's terms (and which checkpoint lands here), the bottom one shows the chapter's section for
 the step (notes, source anchors, where tracer or Claude Code 2.1.88 differs). The app hands each
-its text (:mod:`tracer.replay.guide`, :mod:`tracer.replay.section_panel`); the panel only wraps
+its text (:mod:`tracer.view.section_text`, :mod:`tracer.view.chapter_panel`); the panel only wraps
 and scrolls it, as every :class:`~tracer.replay.widgets.pager.Pager` does.
 """
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from rich.text import Text
 
-from tracer.replay.i18n import tr
 from tracer.replay.widgets.pager import Pager
+from tracer.view.i18n import tr
 
 
 class DebugConsole(Pager):

@@ -6,11 +6,11 @@ current language. Choosing a row (Enter, or a click) posts :class:`FindingsPanel
 its step; the app moves the cursor, as it does for the timeline and the progress bar.
 
 The panel also runs the doctor (:meth:`FindingsPanel.check`, through
-:mod:`tracer.replay.diagnose`, which decides when): at once on a small trace, in a background
+:mod:`tracer.view.diagnose`, which decides when): at once on a small trace, in a background
 thread on a bigger one (with a reader of its own, so the screen's reader is never shared between
 threads), or, on a huge trace nobody asked about, once the panel is first opened. When it is done
 it posts :class:`FindingsPanel.Diagnosed`; with ``--doctor`` the panel says what was found
-(:class:`~tracer.replay.diagnose.DoctorWatch` decides) and opens itself, and the screen marks
+(:class:`~tracer.view.diagnose.DoctorWatch` decides) and opens itself, and the screen marks
 the timeline and goes to the first finding. A finding taller than the panel scrolls with ↑ ↓
 (``j`` ``k``), a line at a time, so its end can always be read; PgDn on the last finding (PgUp
 on the first) scrolls a page, Home goes to the top of the first finding and End to the bottom
@@ -30,10 +30,10 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from tracer.replay.diagnose import Diagnosis, DoctorWatch, Reaction, diagnose, plan, step_of
-from tracer.replay.i18n import severity_mark, severity_name, tr
-from tracer.replay.steps import StepIndex, ends_at_terminal
-from tracer.replay.wrap import Wrapped
+from tracer.view.diagnose import Diagnosis, DoctorWatch, Reaction, diagnose, plan, step_of
+from tracer.view.i18n import severity_mark, severity_name, tr
+from tracer.view.steps import StepIndex, ends_at_terminal
+from tracer.view.wrap import Wrapped
 
 #: Colour of each severity's marker, shared with the timeline.
 SEVERITY_STYLE = {"error": "bold #ff5f5f", "warning": "bold #ffaf00"}

@@ -4,7 +4,7 @@ which of them fit.
 It owns the layout the way a widget owns its state: the reader's wishes (the toggle keys ``T``
 timeline, ``c`` chapter, ``D`` debug console, the frame's own, made the screen's so they work
 from any panel) and the plan
-:func:`tracer.replay.layout.plan` makes from them and the terminal's size. It plans again on
+:func:`tracer.view.layout.plan` makes from them and the terminal's size. It plans again on
 every resize of its own, not only at start, so going from 140x42 down to 80x24 folds the
 timeline and the chapter panel away (the app's resize event comes before the app knows its new
 size, so the frame listens to its own). When the focused panel is folded away the step view
@@ -22,7 +22,7 @@ from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widget import Widget
 
-from tracer.replay import layout
+from tracer.view import layout
 
 
 class Frame(Horizontal):

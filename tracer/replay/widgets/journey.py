@@ -17,9 +17,9 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tracer.replay.i18n import position, stage_name
 from tracer.replay.widgets.pager import text_strip
 from tracer.trace.events import STATIONS
+from tracer.view.i18n import position, stage_name
 
 NUMBERS = "①②③④"
 

@@ -14,8 +14,8 @@ from textual.binding import Binding
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tracer.replay.i18n import KEY_HINTS, KEY_PAUSE
 from tracer.replay.widgets.pager import text_strip
+from tracer.view.i18n_keys import KEY_HINTS, KEY_PAUSE
 
 #: The last keys of the list are never dropped (help, quit).
 KEEP = 2

@@ -7,7 +7,7 @@ each a worker or a timer of its own:
   fills in as it goes (:meth:`TraceLoader.track` starts it for each trace opened);
 - ``--follow`` polls every :data:`FOLLOW_INTERVAL` seconds: it calls the live import's ``feed``
   (when the replay follows a Claude Code transcript) and asks the screen to take in the new
-  lines, or, on a file not written yet (:class:`~tracer.replay.opening.WaitingReader`), looks
+  lines, or, on a file not written yet (:class:`~tracer.view.opening.WaitingReader`), looks
   for its header line;
 - ``O`` (the loader's key, made the screen's so it works from any panel) opens the picker; a
   Claude Code transcript chosen there or in the command palette (:meth:`TraceLoader.choose`)
@@ -29,10 +29,10 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
-from tracer.replay.i18n import tr
-from tracer.replay.opening import WaitingReader, choices
-from tracer.replay.state import ReplayState
-from tracer.replay.steps import CHUNK
+from tracer.view.i18n import tr
+from tracer.view.opening import WaitingReader, choices
+from tracer.view.state import ReplayState
+from tracer.view.steps import CHUNK
 
 #: How often ``--follow`` looks for new lines, in seconds.
 FOLLOW_INTERVAL = 0.25
@@ -135,8 +135,8 @@ class TraceLoader(Widget):
     def choose(self, path: Path) -> None:
         """Open what the reader chose in the picker or the palette: a trace, or a Claude Code
         transcript, imported first."""
-        from tracer.importers.live import is_transcript
-        from tracer.paths import TRACE_SUFFIX
+        from tracer.files.paths import TRACE_SUFFIX
+        from tracer.importers.claude_code.live import is_transcript
 
         # A *.trace.jsonl file is opened as a trace, whatever is in it, as the command line
         # opens it: an empty or binary one is refused with the command line's words rather
@@ -145,7 +145,7 @@ class TraceLoader(Widget):
             self.notify(tr("importing", self.lang, name=Path(path).name), timeout=3)
             self._import(Path(path))
             return
-        from tracer.replay.sources import remember
+        from tracer.view.sources import remember
 
         remember(Path(path))
         self.post_message(self.Open(path))
@@ -154,7 +154,7 @@ class TraceLoader(Widget):
     def _import(self, transcript: Path) -> None:
         """Import a Claude Code transcript into a trace, then ask for it to be opened."""
         from tracer.errors import UserError
-        from tracer.replay.sources import import_session
+        from tracer.view.sources import import_session
 
         try:
             trace = import_session(transcript)

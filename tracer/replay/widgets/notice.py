@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from tracer.replay.i18n import tr
+from tracer.view.i18n import tr
 
 
 class Notice(Static):

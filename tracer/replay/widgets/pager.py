@@ -1,4 +1,4 @@
-"""A pager: Rich text wrapped to the widget's width (Chinese-aware, :mod:`tracer.replay.wrap`),
+"""A pager: Rich text wrapped to the widget's width (Chinese-aware, :mod:`tracer.view.wrap`),
 shown a screenful at a time.
 
 The stage view and the chapter panel change on nearly every step. As scroll containers around a
@@ -22,8 +22,8 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tracer.printable import printable, printable_text
-from tracer.replay.wrap import wrap
+from tracer.text.printable import printable, printable_text
+from tracer.view.wrap import wrap
 
 
 def text_strip(line: Text, width: int, base: Style, console: Console) -> Strip:

@@ -1,6 +1,6 @@
 """The picker (``O``, or "open" in the command palette): choose another trace to replay.
 
-It lists :func:`tracer.replay.opening.choices`: the chapter's recordings, the fault recordings,
+It lists :func:`tracer.view.opening.choices`: the chapter's recordings, the fault recordings,
 the traces in the current folder, the recent files and the local Claude Code sessions, each
 with its title in the current language. Enter (or a click)
 dismisses the screen with the chosen path; the app opens it in place. Escape closes it.
@@ -18,9 +18,9 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tracer.printable import printable_text
-from tracer.replay.i18n import tr
-from tracer.replay.opening import Choice
+from tracer.text.printable import printable_text
+from tracer.view.i18n import tr
+from tracer.view.opening import Choice
 
 #: The widest a row may be: the box is 90 columns, less its border, padding and the list's own.
 LABEL_WIDTH = 80

@@ -7,7 +7,7 @@ step keys, which are the bar's (:data:`StepBar.SCREEN_KEYS`: ← → and ``h`` `
 and autoplay's (``a``, ``+`` ``-``). The screen makes them its own (:func:`tracer.replay.keys.
 routed`), so they work whichever panel has the focus.
 
-Where each key leads is the replay's pure step logic, :class:`~tracer.replay.state.ReplayState`,
+Where each key leads is the replay's pure step logic, :class:`~tracer.view.state.ReplayState`,
 which the screen hands down with every trace it opens (attributes down). The bar never moves the
 cursor itself: it posts :class:`StepBar.Seek` (messages up), as a click does. A step key's Seek
 carries the move, not the step it leads to: a terminal that sends twenty → in one read hands
@@ -31,8 +31,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tracer.replay.autoplay import Autoplay
-from tracer.replay.state import ReplayState
 from tracer.replay.widgets.pager import text_strip
+from tracer.view.state import ReplayState
 
 
 class StepBar(Widget):

@@ -11,8 +11,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from tracer.replay.i18n import HELP, tr
-from tracer.replay.wrap import Wrapped
+from tracer.view.i18n import tr
+from tracer.view.i18n_keys import HELP
+from tracer.view.wrap import Wrapped
 
 
 class HelpScreen(ModalScreen[None]):

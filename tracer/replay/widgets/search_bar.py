@@ -1,7 +1,7 @@
 """The search bar (``/``): type, Enter, and every step whose text matches is found.
 
 It behaves like less's search. The search runs in a worker thread
-(:func:`tracer.replay.search.search_rendered` renders every step, which takes a while on a
+(:func:`tracer.view.search.search_rendered` renders every step, which takes a while on a
 10,000-turn trace; it says how far it got) and the bar posts :class:`SearchBar.Found` when it is
 done, then :class:`SearchBar.Hit` with the first hit from the cursor on. Enter hands the keys
 back to the step view, so ``n`` ``N`` ``.`` ``,`` move between hits at once (each posts
@@ -31,10 +31,10 @@ from textual.message import Message
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from tracer.printable import PRINTABLE_LINE, printable
-from tracer.replay import search
-from tracer.replay.i18n import tr
-from tracer.replay.steps import StepIndex
+from tracer.text.printable import PRINTABLE_LINE, printable
+from tracer.view import search
+from tracer.view.i18n import tr
+from tracer.view.steps import StepIndex
 
 
 class SearchBar(Horizontal):

@@ -1,10 +1,10 @@
 """The step view: what the current step produced and what it changed, folded, unfolded or raw.
 
 The app hands the view the step to show (:meth:`StageView.show_step`: attributes down); the view
-asks the pure layers for its text (:func:`tracer.replay.render.render_step`, or
-:func:`tracer.replay.raw.step_json` in raw mode) and keeps how the reader wants it shown:
+asks the pure layers for its text (:func:`tracer.view.render.render_step`, or
+:func:`tracer.view.raw.step_json` in raw mode) and keeps how the reader wants it shown:
 
-- ``o`` (or Enter, through the app) opens every fold of :mod:`tracer.replay.fold`, and again
+- ``o`` (or Enter, through the app) opens every fold of :mod:`tracer.view.fold`, and again
   closes them;
 - ``r`` shows the step's raw JSON; ``r`` again goes back to the folded *or unfolded* text the
   reader had, so a raw peek never loses an unfold;
@@ -24,13 +24,13 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 
-from tracer.printable import printable, printable_json
-from tracer.replay.fold import unfolded
-from tracer.replay.i18n import stage_name, tr
-from tracer.replay.raw import step_json
-from tracer.replay.render import render_step
-from tracer.replay.steps import StepIndex
 from tracer.replay.widgets.pager import Pager
+from tracer.text.printable import printable, printable_json
+from tracer.view.fold import unfolded
+from tracer.view.i18n import stage_name, tr
+from tracer.view.raw import step_json
+from tracer.view.render import render_step
+from tracer.view.steps import StepIndex
 
 #: The line of the mapping view between the raw output and the tool_result block.
 BLOCK_MARK = "⇓"

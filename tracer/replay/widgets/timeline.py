@@ -27,12 +27,12 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tracer.replay.diagnose import rank
-from tracer.replay.i18n import severity_mark, stage_name, tr
-from tracer.replay.steps import StepIndex
 from tracer.replay.widgets.findings_panel import SEVERITY_STYLE
 from tracer.replay.widgets.pager import text_strip
 from tracer.trace.events import STATIONS
+from tracer.view.diagnose import rank
+from tracer.view.i18n import severity_mark, stage_name, tr
+from tracer.view.steps import StepIndex
 
 
 @dataclass

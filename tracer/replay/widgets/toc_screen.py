@@ -1,7 +1,7 @@
 """The table of contents (key ``s``): the chapter's sections, and where each one shows.
 
 Sections in the book's order, each followed by the recordings and steps that show it
-(:func:`tracer.replay.sections.bundled_contents`: recordings the guide or the scenario chose
+(:func:`tracer.view.sections.bundled_contents`: recordings the guide or the scenario chose
 first, then a few where the step's kind alone leads there; Enter on "… and N more recordings"
 lists the rest). Enter on a recording dismisses the screen with ``(path, step)``; the app opens
 it, with the chapter panel shown so the section is in view. The list scrolls under its pinned
@@ -21,8 +21,9 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tracer.replay.sections import Contents
-from tracer.tour.words import pick, ranges_text, say
+from tracer.tour.words import ranges_text, say
+from tracer.view.i18n import pick
+from tracer.view.sections import Contents
 
 #: Recordings listed under a section only because of their steps' kind (the rest are counted).
 MORE_AT_MOST = 2

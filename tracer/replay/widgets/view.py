@@ -24,13 +24,6 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from tracer.cells import cells
-from tracer.replay import context
-from tracer.replay.diagnose import DoctorWatch
-from tracer.replay.i18n import position, tr
-from tracer.replay.opening import WaitingReader
-from tracer.replay.state import ReplayState
-from tracer.replay.status import status_line, subagent_note
 from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.debug_console import DebugConsole
 from tracer.replay.widgets.findings_panel import FindingsPanel
@@ -42,11 +35,18 @@ from tracer.replay.widgets.progress import StepBar
 from tracer.replay.widgets.search_bar import SearchBar
 from tracer.replay.widgets.stage_view import StageView
 from tracer.replay.widgets.timeline import Timeline
-from tracer.tour.bar import TourBar
+from tracer.replay.widgets.tour_bar import TourBar
+from tracer.text.cells import cells
+from tracer.view import context
+from tracer.view.diagnose import DoctorWatch
+from tracer.view.i18n import position, tr
+from tracer.view.opening import WaitingReader
+from tracer.view.state import ReplayState
+from tracer.view.status import status_line, subagent_note
 
 if TYPE_CHECKING:
-    from tracer.replay.sections import Contents
     from tracer.tour.stops import Tour
+    from tracer.view.sections import Contents
 
 
 class ReplayView(Vertical):

@@ -2,7 +2,7 @@
 
 Rich wraps at spaces and folds a run with none (a Chinese paragraph) wherever the line ends, so
 "第2轮" can lose its 轮 to the next line. :class:`WrappedText` wraps with
-:func:`tracer.replay.wrap.wrap` instead, as the stage view and the chapter panel do: lines break
+:func:`tracer.view.wrap.wrap` instead, as the stage view and the chapter panel do: lines break
 between ideographs, never before closing punctuation, and a number keeps 第 and its measure word
 beside it. Its height is the number of lines that wrapping makes, so the card fits its text.
 """
@@ -13,11 +13,11 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widgets import Static
 
-from tracer.replay.wrap import wrap
+from tracer.view.wrap import wrap
 
 
 class WrappedText(Static):
-    """A :class:`~textual.widgets.Static` whose text :func:`~tracer.replay.wrap.wrap` wraps."""
+    """A :class:`~textual.widgets.Static` whose text :func:`~tracer.view.wrap.wrap` wraps."""
 
     def __init__(self, text: Text | str, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -1,0 +1,389 @@
+"""The one door untrusted bytes come in by: files, lines, JSON and YAML, checked and bounded.
+
+Everything tracer reads that someone else wrote (a trace, a scenario, a Claude Code transcript,
+an API log) goes through here before any other module looks at it. The rule is simple: what comes
+out is well formed and of reasonable size, and anything else becomes a :class:`UserError` saying
+``file:line: what``, never a traceback, a hang or a runaway allocation.
+
+* **files**: only regular files are read. A FIFO would block forever, ``/dev/zero`` and
+  ``/dev/urandom`` never end, a directory is not data; they are refused from ``fstat`` alone,
+  after an ``O_NONBLOCK`` open, so even a FIFO with no writer cannot stall the open itself;
+* **text**: UTF-8 only, strict. An invalid byte, a NUL, or a lone surrogate (JSON lets you write
+  ``"\\ud800"``; no UTF-8 file can hold it, so writing it back out or printing it would fail
+  later, far from the cause) is named with its column;
+* **JSON**: one line is at most :data:`MAX_LINE` bytes and nests at most :data:`MAX_DEPTH` deep
+  (the rest of tracer walks values recursively); ``NaN`` and ``Infinity`` are not JSON, and
+  neither is a number that only parses as infinity (``1e400``): refused here, where ``validate``
+  sees it, so the md and OTLP exports never meet one. Long integers are kept, as the stdlib
+  reads them;
+* **YAML**: see :mod:`tracer.files.yamlfile`, which reads through :func:`read_text` and bounds
+aliases,
+  depth and size as it composes.
+
+**Speed.** An import is mostly JSON parsing, so :func:`loads` first tries `orjson
+<https://github.com/ijl/orjson>`_ (when its wheel is installed; the stdlib otherwise) and keeps
+its answer only where it is the answer ``json.loads`` gives and passes the same checks. orjson
+already refuses what is refused here (NaN and Infinity, invalid UTF-8, lone surrogates, control
+characters) and reads duplicate keys the same way (the last value wins, at the first key's
+place). Where it *differs*, the line goes the stdlib way: an integer beyond 64 bits (orjson
+makes it a float; a run of 19 digits sends the line on), ``1e400`` (orjson refuses it, the stdlib
+reads infinity), a line nested deeper than :data:`MAX_DEPTH`. Any line orjson refuses is read
+again by the stdlib, which also names the problem. So the value and every error are the same
+with or without orjson (``tests/test_untrusted.py`` compares them).
+
+Claude Code has no single counterpart: its readers of ``~/.claude/projects`` transcripts
+(``utils/sessionStorage.ts``) skip lines that fail ``JSON.parse``. Here the boundary also checks
+shapes, because the readers behind it are written for well-formed data.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import math
+import os
+import re
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from tracer.errors import UserError
+
+try:  # a wheel of compiled code: the stdlib reads everything the same way where it is missing
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - depends on the platform
+    _orjson = None
+
+MAX_LINE = 64 * 1024 * 1024
+"""Bytes in one JSON line. The largest real line is a request or a persisted tool output (a
+few MB); a line bigger than this is damage, and decoding it would cost seconds and gigabytes."""
+MAX_DEPTH = 64
+"""Nesting of arrays and objects in one JSON value. Real traces nest about 8 deep."""
+MAX_FILE = 1024 * 1024 * 1024
+"""Bytes in a file read whole (a transcript or an API log being imported). The longest real
+Claude Code sessions are a few hundred MB; a bigger file would cost gigabytes to hold and split."""
+MAX_TEXT = 4 * 1024 * 1024
+"""Bytes in a hand-written text file (a scenario); big files of that kind are not hand-written."""
+
+#: A lone surrogate escape: a high half not followed by a low one, or a low half on its own.
+#: A valid pair (how JSON writers escape an emoji) does not match, so it costs no walk.
+_SURROGATE_ESCAPE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+#: What a float out of range looks like in the text: a long run of digits, or a 3-digit
+#: exponent. Only a line that matches is walked, so ordinary lines cost one regex scan.
+_BIG_NUMBER = re.compile(r"\d{300}|[eE][+-]?\d{3}")
+_KINDS = {
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFDIR: "a directory",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def open_regular(path: str | Path, what: str = "file") -> int:
+    """Open ``path`` for reading and return the descriptor; refuse anything but a regular file.
+
+    ``what`` names what was expected (``a trace``, ``a scenario``) in the error.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise UserError(_os_reason(exc), path) from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise UserError(_os_reason(exc), path) from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+        raise UserError(f"is {kind}, not {what}: refused", path)
+    return fd
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ENOENT:
+        return "no such file"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if exc.errno == errno.ENOTDIR:
+        return "no such file (a part of the path is not a directory)"
+    return f"cannot read: {exc.strerror or exc}"
+
+
+def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_FILE) -> bytes:
+    """The whole of a regular file, refusing more than ``limit`` bytes (from its size first)."""
+    return b"".join(_reads(path, what, limit, 1 << 20))  # a file of one read is not copied
+
+
+def read_pieces(
+    path: str | Path, what: str = "file", limit: int = MAX_FILE, piece: int = 1 << 16
+) -> Iterator[bytes]:
+    """The whole of a regular file as :func:`read_bytes` reads it, in pieces of about ``piece``
+    bytes that each end just after a newline (the last one where the file ends), so that a
+    reader of lines never holds the whole file, nor a copy of it, at once. A line longer than
+    a piece comes whole, in one larger piece."""
+    held: list[bytes] = []  # the start of a line that the last read cut off
+    for chunk in _reads(path, what, limit, piece):
+        cut = chunk.rfind(b"\n") + 1
+        if not cut:
+            held.append(chunk)
+            continue
+        if held:  # joined with a view of the chunk: the piece is copied once, not twice
+            yield b"".join((*held, memoryview(chunk)[:cut]))
+        else:
+            yield chunk if cut == len(chunk) else chunk[:cut]
+        held = [chunk[cut:]] if cut < len(chunk) else []
+    if held:
+        yield b"".join(held)
+
+
+def _reads(path: str | Path, what: str, limit: int, size: int) -> Iterator[bytes]:
+    """A regular file's bytes, ``size`` at a time as the kernel gives them, refusing more than
+    ``limit`` in all: by its size before reading, and again if it grows while it is read."""
+    fd = open_regular(path, what)
+    try:
+        length = os.fstat(fd).st_size
+        if length > limit:
+            raise UserError(f"too large ({length:,} bytes; the limit is {limit:,})", path)
+        total = 0
+        while chunk := os.read(fd, size):
+            total += len(chunk)
+            if total > limit:  # it grew while we read
+                raise UserError(f"too large (over {limit:,} bytes)", path)
+            yield chunk
+    except OSError as exc:
+        raise UserError(_os_reason(exc), path) from None
+    finally:
+        os.close(fd)
+
+
+def decode(raw: bytes, path: str | Path, line: int | None = None) -> str:
+    """Strict UTF-8, with the column of the first bad byte; NUL is refused too."""
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        raise UserError(f"NUL byte at column {_column(raw, nul)}", path, _line(raw, nul, line))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = raw[exc.start]
+        where = _column(raw, exc.start)
+        raise UserError(
+            f"not valid UTF-8 (byte 0x{bad:02x} at column {where})",
+            path,
+            _line(raw, exc.start, line),
+        ) from None
+
+
+def _column(raw: bytes, offset: int) -> int:
+    return offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
+
+
+def _line(raw: bytes, offset: int, line: int | None) -> int:
+    """The line of ``offset``: counted in ``raw`` when it is a whole file (``line`` unknown)."""
+    return line if line is not None else raw.count(b"\n", 0, offset) + 1
+
+
+def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT) -> str:
+    """A whole text file, bounded and strictly decoded."""
+    return decode(read_bytes(path, what, limit), path)
+
+
+#: A run of 19 digits may be an integer orjson would read as a float (beyond 64 bits). Found by
+#: turning every digit into "0" and looking for 19 of them: many times faster than a regex. The
+#: same table turns "{" into "[", so the containers a line opens are one count, not two.
+_MARKS = bytes.maketrans(b"123456789{", b"000000000[")
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19
+MISS = object()
+"""What :func:`quick_loads` returns for a line it leaves to the careful reading."""
+
+
+class Lines(NamedTuple):
+    """A whole file cut into lines by :func:`split_lines`, with what its one pass found."""
+
+    lines: list[memoryview]
+    """Each line without its newline (a torn last one too): views into the file, not copies."""
+    long_digits: set[int]
+    """Indexes into ``lines`` of the lines with a run of 19 digits."""
+    deep: set[int]
+    """Indexes of the lines that open more than :data:`MAX_DEPTH` containers (may nest too deep)."""
+
+
+def split_lines(data: bytes) -> Lines:
+    """The lines of a file (or of a piece of one that ends after a newline), and which of them
+    :func:`quick_loads` must not take on trust.
+
+    The data is passed over once, by ``translate`` (digits and brackets marked), and every
+    question is then asked of that copy a line at a time, in C: where the line ends (``find``
+    is a ``memchr``), how many containers it opens, whether it holds 19 digits in a row (only
+    asked when the whole file has such a run). The lines are views: ``bytes.split`` would copy
+    the whole file once more, and orjson reads a view as it reads bytes.
+    """
+    marks = data.translate(_MARKS)
+    any_long = _LONG_DIGITS in marks
+    view = memoryview(data)
+    lines: list[memoryview] = []
+    long_digits: set[int] = set()
+    deep: set[int] = set()
+    find, opened, digits = data.find, marks.count, marks.find
+    start, size = 0, len(data)
+    while start < size:
+        stop = find(b"\n", start)
+        if stop < 0:
+            stop = size  # a last line without its newline
+        if opened(b"[", start, stop) > MAX_DEPTH:
+            deep.add(len(lines))
+        if any_long and digits(_LONG_DIGITS, start, stop) >= 0:
+            long_digits.add(len(lines))
+        lines.append(view[start:stop])
+        start = stop + 1
+    return Lines(lines, long_digits, deep)
+
+
+def quick_loads(
+    raw: bytes | memoryview, digits_checked: bool = False, shallow: bool | None = None
+) -> Any:
+    """The value of an ordinary line, read by orjson, or :data:`MISS` when anything about it
+    is unusual (then :func:`loads` reads it and says what is wrong). Same value as ``loads``.
+
+    ``digits_checked``: the caller made sure (:func:`split_lines`) that no run of 19 digits is
+    in the line. ``shallow``: the caller counted its brackets (:func:`split_lines`): True when
+    it cannot nest deeper than :data:`MAX_DEPTH`, False when it may; None, counted here. A
+    ``memoryview`` line needs both answers from the caller (it has no ``translate``)."""
+    if (
+        _orjson is None
+        or len(raw) > MAX_LINE
+        or (not digits_checked and _LONG_DIGITS in raw.translate(_DIGITS_TO_ZERO))
+    ):
+        return MISS
+    try:
+        value = _orjson.loads(raw)
+    except _orjson.JSONDecodeError:
+        return MISS
+    # A line with more brackets than MAX_DEPTH may nest too deep: its containers are walked
+    # (orjson itself refuses past 1,024 levels). A real transcript has a few such lines, long
+    # tool outputs full of brackets; reading them the stdlib's way cost a tenth of an import.
+    if shallow is None:
+        shallow = raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH
+    if not shallow and _too_deep(value):
+        return MISS  # loads() reads it again and names the problem
+    return value
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether a parsed value nests deeper than :data:`MAX_DEPTH` (containers only)."""
+    if not isinstance(value, dict | list):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        subs = item.values() if isinstance(item, dict) else item
+        stack.extend((sub, depth + 1) for sub in subs if isinstance(sub, dict | list))
+    return False
+
+
+def no_constant(name: str) -> Any:
+    """``parse_constant`` for JSON readers: NaN and Infinity are not JSON."""
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(raw: bytes | str, path: str | Path, line: int | None = None) -> Any:
+    """One JSON value from one line, bounded in size and depth, with no lone surrogates."""
+    if isinstance(raw, bytes):
+        value = quick_loads(raw)
+        if value is not MISS:
+            return value
+    if len(raw) > MAX_LINE:
+        raise UserError(
+            f"line too long ({len(raw):,} bytes; the limit is {MAX_LINE:,})", path, line
+        )
+    text = decode(raw, path, line) if isinstance(raw, bytes) else raw
+    try:
+        value = json.loads(text, parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"not valid JSON ({exc.msg}, column {exc.colno})", path, line) from None
+    except RecursionError:
+        raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line) from None
+    except ValueError as exc:  # NaN, or an integer too long to convert
+        raise UserError(f"not valid JSON ({exc})", path, line) from None
+    vet(value, text, path, line)
+    return value
+
+
+def vet(value: Any, text: str, path: str | Path, line: int | None = None) -> None:
+    """Check a value just parsed from ``text``: nested at most :data:`MAX_DEPTH` deep, and no
+    lone surrogate in any string.
+
+    Both walks are skipped for ordinary lines, which keeps a whole import dominated by parsing:
+    a value cannot nest deeper than it has brackets, and a lone surrogate can only come from an
+    escape. The depth walk visits containers only, never strings.
+    """
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        _check_depth(value, path, line)
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
+        check_value(value, path, line)
+    if _BIG_NUMBER.search(text) is not None:
+        check_numbers(value, path, line)
+
+
+def check_numbers(value: Any, path: str | Path, line: int | None = None) -> None:
+    """Walk a parsed value (without recursion): every float finite."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise UserError("a number out of range (it reads as infinity)", path, line)
+
+
+def _check_depth(value: Any, path: str | Path, line: int | None) -> None:
+    if not isinstance(value, dict | list):
+        return
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line)
+        subs = item.values() if isinstance(item, dict) else item
+        stack.extend((sub, depth + 1) for sub in subs if isinstance(sub, dict | list))
+
+
+def check_value(value: Any, path: str | Path, line: int | None = None) -> None:
+    """Walk a parsed value (without recursion): depth bounded, every string encodable."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _encodable(item, path, line)
+            continue
+        if not isinstance(item, dict | list):
+            continue
+        if depth > MAX_DEPTH:
+            raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line)
+        if isinstance(item, dict):
+            for key, sub in item.items():
+                if isinstance(key, str):  # a YAML key may be a number
+                    _encodable(key, path, line)
+                stack.append((sub, depth + 1))
+        else:
+            stack.extend((sub, depth + 1) for sub in item)
+
+
+def _encodable(text: str, path: str | Path, line: int | None) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        point = ord(text[exc.start])
+        raise UserError(
+            f"lone surrogate \\u{point:04x} in a string (not text any file can hold)", path, line
+        ) from None

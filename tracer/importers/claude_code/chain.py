@@ -1,0 +1,126 @@
+"""The parent links of a Claude Code transcript as the conversation really ran.
+
+Every record names its predecessor (``parentUuid``), but :mod:`tracer.importers.claude_code.dag`
+cannot follow that link as written everywhere. :meth:`Chain.parent` gives the link the walk takes:
+
+* a ``compact_boundary`` (``parentUuid: null``) goes on to the old leaf it keeps in
+  ``logicalParentUuid``, and a 1.0.x summary root (no boundary at all) to the message written
+  just before it, so the history before a compaction is still reached;
+* a ``system`` record (an ``api_error`` retry, a ``stop_hook_summary``) or a 1.0.x local command
+  (``/model``) that points at an older record continues the message written just before it
+  instead, when its parent is an ancestor of that message: by file position it sits on the
+  chain, and a finished stretch of work is not taken for an abandoned branch.
+
+The rest are walks along those links, each bounded (a damaged file can hold a cycle): whether one
+record is an ancestor of another, whether a chain holds a model response (a conversation that
+reached the model), and the note for a link that loops.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from tracer.importers.claude_code.census import Census
+from tracer.importers.claude_code.record_kinds import is_local_command, is_summary_root
+
+
+class Chain:
+    """Parent links as the conversation really ran, and the walks along them."""
+
+    def __init__(self, census: Census, main_uuids: set[str], path: str = "") -> None:
+        self.path = path
+        # The census walked the file already: its first record of each uuid is the one read.
+        self.by_uuid = census.by_uuid
+        self.position = census.position
+        self._records = census.records
+        at = census.position
+        self._main_positions = sorted(at[u] for u in main_uuids if u in at)
+        self._main_at = [self._records[pos][1]["uuid"] for pos in self._main_positions]
+        self._to_root: dict[str, int] = {}  # see is_ancestor
+
+    def main_before(self, uid: str) -> str | None:
+        """The main-chain message written just before record ``uid``."""
+        k = bisect.bisect_left(self._main_positions, self.position[uid])
+        return self._main_at[k - 1] if k else None
+
+    def is_ancestor(self, older: str, uid: str | None, limit: int = 10_000) -> bool:
+        """Whether ``older`` is ``uid`` or one of the first ``limit`` records up its
+        ``parentUuid`` chain (as written: this is the test :meth:`parent` relies on).
+
+        A ``False`` walks all the way to the root, and the walks are nearly the same each time
+        (back along the main conversation). So the last walk that reached the root is kept,
+        each record by its distance from where that walk began: a later walk stops where it
+        joins it, and the answer is read off the kept walk. A walk that reached the root went
+        round no cycle, so each record is on it once.
+        """
+        steps = 0
+        walked: list[str] = []
+        while uid is not None and steps < limit:
+            if uid == older:
+                return True
+            joined = self._to_root.get(uid)
+            if joined is not None:  # from here on this walk is the kept one
+                at = self._to_root.get(older)
+                return at is not None and at > joined and steps + at - joined < limit
+            walked.append(uid)
+            rec = self.by_uuid.get(uid)
+            parent = rec.get("parentUuid") if rec else None
+            uid = parent if isinstance(parent, str) else None
+            steps += 1
+        if uid is None:  # it reached the root
+            self._to_root = {u: i for i, u in enumerate(walked)}
+        return False
+
+    def line(self, uid: str) -> int:
+        """The line record ``uid`` was read from (0 when it is not in the file)."""
+        pos = self.position.get(uid)
+        return self._records[pos][0] if pos is not None else 0
+
+    def cycle_note(self, uid: str) -> str:
+        """The note for a parent link that loops back to ``uid``."""
+        pos = self.position.get(uid)
+        line = self._records[pos][0] if pos is not None else 0
+        return (
+            f"{self.path}:{line}: the parentUuid chain loops back to record {uid} (a cycle): "
+            "the walk stopped there, and what lies before it is left out"
+        )
+
+    def answered(self, uid: str | None, limit: int = 100_000) -> bool:
+        """Whether the chain ending at ``uid`` holds a model response."""
+        seen: set[str] = set()
+        while uid is not None and uid not in seen and len(seen) < limit:
+            seen.add(uid)
+            rec = self.by_uuid.get(uid)
+            if rec is None:
+                return False
+            message = rec.get("message")
+            if (
+                rec.get("type") == "assistant"
+                and isinstance(message, dict)
+                and message.get("model") != "<synthetic>"
+            ):
+                return True
+            parent = self.parent(rec)
+            uid = parent if isinstance(parent, str) else None
+        return False
+
+    def parent(self, rec: dict[str, Any]) -> str | None:
+        parent = rec.get("parentUuid")
+        uid = rec["uuid"]
+        if parent is None and rec.get("subtype") == "compact_boundary":
+            parent = rec.get("logicalParentUuid")
+        elif parent is None and is_summary_root(rec):
+            parent = self.main_before(uid)
+        elif isinstance(parent, str) and rec.get("type") in ("system", "user"):
+            # Most records hang off the message written just before them; only for the others
+            # is it worth reading a user record's text to see whether it is a local command.
+            before = self.main_before(uid)
+            if (
+                before is not None
+                and before != parent
+                and (rec["type"] == "system" or is_local_command(rec))
+                and self.is_ancestor(parent, before)
+            ):
+                parent = before  # it sits on the chain written just before it
+        return parent if isinstance(parent, str) else None

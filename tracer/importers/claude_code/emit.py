@@ -1,0 +1,95 @@
+"""An import's whole output: every step of the journey, then the count check.
+
+:func:`emit_all` runs :func:`tracer.importers.claude_code.journey.emit_transcript` while counting
+what goes by (:class:`~tracer.importers.claude_code.counts.Tally`), then checks those counts against
+every tool block of the source (:mod:`tracer.importers.claude_code.counts`) and writes the result as
+an ``import_note`` just before the trace's last step (:class:`EndLast` holds that step back), and as
+a line of the summary. ``import claude-code`` and ``--follow`` both emit this way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tracer.importers.builder import TraceBuilder
+from tracer.importers.claude_code.counts import COUNTED_KINDS, Tally, check_counts, session_blocks
+from tracer.importers.claude_code.counts import describe as describe_counts
+from tracer.importers.claude_code.journey import emit_transcript
+from tracer.importers.claude_code.subagents import read_records, session_agent_files
+from tracer.importers.claude_code.transcript import Transcript
+from tracer.importers.jsonl import Record
+from tracer.trace.events import Event
+
+
+def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
+    """Every step, then the count check (as a note just before the last step). ``emit`` is
+    best a function or a bound method (``writer.write``, not the writer): see
+    :meth:`EndLast.pass_on`."""
+    tally = Tally()
+    last = EndLast(emit, tally)
+    b = emit_transcript(t, last.pass_on)
+    files = _agent_files(t)
+    why = {f"{t.path}:{line}": text for line, text in t.left_out.items()}
+    counts = check_counts(session_blocks(t.path, t.records, files), tally, 1 + len(files), why)
+    last.passing = True
+    b.note("counts", describe_counts(counts), data=counts)
+    last.release()
+    t.report.notes.append(describe_counts(counts))
+    if counts["not_in_trace"]:
+        t.report.count("tool blocks not in the trace", counts["not_in_trace"])
+    return b
+
+
+def _agent_files(t: Transcript) -> list[tuple[Path, list[Record]]]:
+    """The session's agent files with their records: read again here unless already loaded,
+    so the count check sees the files the importer did not follow too."""
+    loaded: dict[Path, list[Record]] = {}
+    stack = list(t.children.values())
+    while stack:
+        child = stack.pop()
+        if not child.source.get("inline"):
+            loaded[Path(child.path)] = child.records
+        stack += child.children.values()
+    return [
+        (f, loaded[f] if f in loaded else read_records(f))
+        for f in session_agent_files(Path(t.path), t.source.get("session_id"))
+    ]
+
+
+class EndLast:
+    """Passes events on, holding each ``terminal`` back until the next event: so a note written
+    once everything is emitted (the count check) still comes before the trace's last step.
+    Each event is counted in ``tally`` as it arrives (one call per event, not a chain of
+    wrappers: an import sends thousands through here); a held ``terminal`` counts for nothing."""
+
+    def __init__(self, emit: Callable[[Event], Any], tally: Tally | None = None) -> None:
+        self.emit = emit
+        self.tally = tally
+        self.held: Event | None = None
+        self.passing = False
+        """Let events through without releasing the held one."""
+
+    def pass_on(self, event: Event) -> Any:
+        """Count ``event``, then pass it on (or hold it, if it is a ``terminal``)."""
+        kind = event.kind
+        if kind in COUNTED_KINDS and self.tally is not None:
+            self.tally.see(event)
+        if self.held is not None and not self.passing:
+            self.release()
+        if kind == "terminal" and not self.passing:
+            self.held = event
+            return event
+        return self.emit(event)
+
+    def release(self) -> None:
+        if self.held is not None:
+            held, self.held = self.held, None
+            self.emit(held)
+
+    # Calling it is passing an event on. emit_all hands the journey the bound method rather
+    # than the instance: Python calls a bound method in the frame loop it is already in, but an
+    # instance through its type's __call__ slot, a C-level call that costs as much as the
+    # method's body (an import sends every event through here).
+    __call__ = pass_on
