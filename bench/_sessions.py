@@ -16,7 +16,7 @@ from typing import Any
 from tracer.agent.scripted import ScriptedResponse, ScriptedTransport
 from tracer.agent.session import Session
 from tracer.chapter.scenario import Scenario, Workspace
-from tracer.record.run import SessionDirs, prepare_workspace
+from tracer.record.workspace import SessionDirs, prepare_workspace
 from tracer.trace.events import Event
 
 NOTES = "".join(f"note {i}: the loop resends the whole history every turn\n" for i in range(12))

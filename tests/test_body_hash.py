@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from tracer.importers import body_hash
-from tracer.importers.claude_code.importer import emit_transcript, load_transcript
+from tracer.importers.claude_code.importer import load_transcript
+from tracer.importers.claude_code.journey import emit_transcript
 from tracer.trace.writer import EventList
 
 DATA = Path(__file__).parent / "data" / "claude-code"

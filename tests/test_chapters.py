@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tracer.chapter.guide import LANGS, Guide, Section, guide_path, load_guide
+from tracer.chapter.guide import guide_path, load_guide
+from tracer.chapter.guide_records import LANGS, Guide, Section
 from tracer.errors import UserError
 from tracer.files.paths import SCENARIOS_DIR
 from tracer.trace.events import STAGES, STATIONS

@@ -21,7 +21,8 @@ from tracer.errors import UserError
 from tracer.files.paths import ROOT
 from tracer.importers import normal_cache
 from tracer.importers.claude_code import importer as claude_code
-from tracer.importers.claude_code.importer import emit_transcript, load_transcript
+from tracer.importers.claude_code.importer import load_transcript
+from tracer.importers.claude_code.journey import emit_transcript
 from tracer.importers.jsonl import parse_lines, read_jsonl
 from tracer.importers.output import ImportReport, collector_paused
 from tracer.model.api_messages import materialize, normalize_messages_for_api
@@ -427,7 +428,7 @@ def test_the_quick_record_check_says_what_the_field_by_field_one_says(source: Pa
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_the_count_checks_one_pass_finds_the_blocks_the_record_helpers_find(source: Path) -> None:
     from tracer.importers.claude_code.counts import _blocks_of
-    from tracer.importers.claude_code.dag import tool_result_ids, tool_use_ids
+    from tracer.importers.claude_code.record_kinds import tool_result_ids, tool_use_ids
 
     records = [r for _, r in read_jsonl(source, ImportReport(source=str(source)))]
     mirrored = [r["data"].get("message") for r in records if isinstance(r.get("data"), dict)]

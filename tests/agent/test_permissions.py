@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from tracer.agent.execution import CANCEL_MESSAGE
 from tracer.agent.permissions import (
     REJECT_MESSAGE,
     REJECT_MESSAGE_WITH_REASON_PREFIX,
@@ -19,6 +18,7 @@ from tracer.agent.permissions import (
     ScriptedDecision,
     rule_matches,
 )
+from tracer.agent.tool_checks import CANCEL_MESSAGE
 
 
 @pytest.mark.parametrize(

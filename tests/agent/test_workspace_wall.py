@@ -138,7 +138,7 @@ def test_scenario_files_must_stay_in_the_workspace(
 def test_prepare_workspace_confines_files_even_without_the_loader(tmp_path: Path) -> None:
     from tracer.chapter.scenario import Scenario, Workspace
     from tracer.errors import UserError
-    from tracer.record.run import SessionDirs, prepare_workspace
+    from tracer.record.workspace import SessionDirs, prepare_workspace
 
     dirs = SessionDirs(tmp_path / "session")
     dirs.workspace.mkdir(parents=True)

@@ -14,7 +14,7 @@ import pytest
 from claude_helpers import real_claude
 from run_helpers import run_tracer
 
-from tracer.claude_code.record import transcript_path
+from tracer.claude_code.session import transcript_path
 from tracer.doctor.against import compare_requests
 from tracer.doctor.against_command import compare_files, rebuilt_requests
 from tracer.files.paths import SCENARIOS_DIR

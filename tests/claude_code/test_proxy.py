@@ -19,8 +19,8 @@ from run_helpers import Recording, run_tracer
 from tracer.agent.scripted import ScriptedResponse, ScriptedTransport
 from tracer.claude_code.capture import Capture, Exchange
 from tracer.claude_code.proxy import ProxyBackend
-from tracer.claude_code.record import transcript_path
 from tracer.claude_code.server import ScriptedBackend, WireServer
+from tracer.claude_code.session import transcript_path
 from tracer.trace.redact import Redactor
 
 REAL_KEY = "sk-ant-api03-" + "r" * 40

@@ -17,7 +17,7 @@ import pytest
 from claude_helpers import real_claude
 from run_helpers import Recording, run_tracer
 
-from tracer.claude_code.record import transcript_path
+from tracer.claude_code.session import transcript_path
 
 pytestmark = pytest.mark.xdist_group("claude-code-12")
 

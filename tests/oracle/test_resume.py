@@ -34,11 +34,8 @@ RESUMES = {
 
 def _resumed(name: str, tmp: Path) -> list[dict[str, Any]]:
     """The messages of the first request 2.1.88 sends after resuming the damaged session."""
-    from tracer.claude_code.record import (
-        record_resumed_claude_code,
-        record_scenario_claude_code,
-        transcript_path,
-    )
+    from tracer.claude_code.record import record_resumed_claude_code, record_scenario_claude_code
+    from tracer.claude_code.session import transcript_path
 
     claude = real_claude()
     fault, tool_use_id = RESUMES[name]

@@ -13,7 +13,8 @@ from typing import Any
 
 from replay_helpers import FAULT_TRACE, MAIN_TRACE
 
-from tracer.chapter.guide import Anchor, Checkpoint, Guide, Section, StageText, Text
+from tracer.chapter.guide import StageText
+from tracer.chapter.guide_records import Anchor, Checkpoint, Guide, Section, Text
 from tracer.tour.stops import Located, Tour, plan_stops, question_in
 from tracer.trace.events import STAGES
 from tracer.view.sections import Contents, bundled_contents

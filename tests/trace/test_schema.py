@@ -16,8 +16,9 @@ import jsonschema
 import pytest
 
 from tracer.files.paths import RECORDINGS_DIR
+from tracer.trace.event_schema import SCHEMA_PATH, build_schema, load_schema
 from tracer.trace.events import KNOWN
-from tracer.trace.schema import SCHEMA_PATH, build_schema, load_schema, validate_trace
+from tracer.trace.schema import validate_trace
 
 RECORDINGS = sorted(RECORDINGS_DIR.rglob("*.trace.jsonl"))
 

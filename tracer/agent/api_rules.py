@@ -123,4 +123,7 @@ class _AsDicts(Sequence[dict[str, Any]]):
         return m if isinstance(m, dict) else {}
 
 
-__all__ = ["Problem", "find_problems", "validate_request"]
+__all__ = [
+    "find_problems",
+    "validate_request",
+]

@@ -34,7 +34,6 @@ from tracer.agent.results import ProcessedBlock, process_pre_mapped_tool_result_
 from tracer.agent.sizes import cut_error_text
 from tracer.agent.tool_calls import MAX_PARALLEL_TOOLS, ToolCall, partition_tool_calls
 from tracer.agent.tool_checks import (
-    CANCEL_MESSAGE,
     Outcome,
     cancelled,
     check_input,
@@ -292,7 +291,10 @@ class ToolRunner:
         return message
 
 
-__all__ = ["CANCEL_MESSAGE", "INTERRUPT_MESSAGE_FOR_TOOL_USE", "ToolCall", "ToolRunner"]
+__all__ = [
+    "INTERRUPT_MESSAGE_FOR_TOOL_USE",
+    "ToolRunner",
+]
 
 
 _THROWN = frozenset({"exit_code", "exception"})

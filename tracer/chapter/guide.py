@@ -13,10 +13,10 @@ table of common errors (each with the rule id that ``tracer doctor`` checks) and
 (:mod:`tracer.chapter.differences`).
 
 :func:`load_guide` reads and checks the file, part by part, into the records of
-:mod:`tracer.chapter.guide_records` (re-exported here). A guide with a mistake is bad input like any
-other: a :class:`~tracer.errors.UserError` naming the key and ``file:line``
-(:mod:`tracer.chapter.guide_checks`). This module imports nothing heavy (no SDK, no Textual), so the
-replay can load it freely.
+:mod:`tracer.chapter.guide_records`. A guide with a mistake is bad input like any other: a
+:class:`~tracer.errors.UserError` naming the key and ``file:line``
+(:mod:`tracer.chapter.guide_checks`). This module imports nothing heavy (no SDK, no Textual), so
+the replay can load it freely.
 """
 
 from __future__ import annotations
@@ -293,4 +293,6 @@ def load_guide(path: str | Path | None = None) -> Guide:
     return _parse(doc, path)
 
 
-__all__ = ["LANGS", "Anchor", "Checkpoint", "CommonError", "Guide", "Section", "Text", "load_guide"]
+__all__ = [
+    "load_guide",
+]

@@ -38,7 +38,6 @@ __all__ = [
     "record_resumed_claude_code",
     "record_scenario_claude_code",
     "scenario_rules",
-    "transcript_path",
 ]
 
 

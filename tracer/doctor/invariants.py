@@ -16,7 +16,8 @@ malformed block) is not reported twice: the reader learns more from the specific
 
 from __future__ import annotations
 
-from tracer.agent.api_rules import Problem, find_problems
+from tracer.agent.api_problem import Problem
+from tracer.agent.api_rules import find_problems
 from tracer.doctor.facts import SentRequest, TraceFacts
 from tracer.doctor.finding import Finding
 

@@ -33,15 +33,14 @@ from typing import Any
 
 from tracer.importers.model_call_steps import ModelCallSteps
 from tracer.importers.tool_result_steps import (
-    REJECTED_PREFIX,
     ToolResultSteps,
-    block_text,
-    error_kind,
 )
 from tracer.model.internal_messages import Message
 from tracer.trace.events import EndReason, HistoryAppended, MaxTurnsChecked, SessionEnded
 
-__all__ = ["REJECTED_PREFIX", "TraceBuilder", "block_text", "error_kind"]
+__all__ = [
+    "TraceBuilder",
+]
 
 
 class TraceBuilder(ModelCallSteps, ToolResultSteps):

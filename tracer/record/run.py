@@ -34,7 +34,6 @@ from tracer.errors import UserError
 from tracer.interrupts import Interrupts
 from tracer.record.recorder import write_session
 from tracer.record.workspace import (
-    DETERMINISTIC_ENV,
     SessionDirs,
     copy_source,
     prepare_workspace,
@@ -240,9 +239,6 @@ def _display(path: Path) -> str:
 
 
 __all__ = [
-    "DETERMINISTIC_ENV",
-    "SessionDirs",
-    "prepare_workspace",
     "record_prompt",
     "record_scenario",
 ]

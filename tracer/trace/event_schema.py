@@ -26,9 +26,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tracer.trace.events import FORMAT, KNOWN, VERSION, Event
-from tracer.trace.sound_code import compile_sound, sound_for
+from tracer.trace.sound_code import sound_for
 
-__all__ = ["Check", "build_schema", "check", "checks", "compile_schema", "compile_sound"]
+__all__ = [
+    "Check",
+    "build_schema",
+    "check",
+    "checks",
+    "compile_schema",
+]
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 _SIMPLE = {

@@ -11,11 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from tracer.errors import UserError
-from tracer.trace.event_schema import SCHEMA_PATH, build_schema, checks, load_schema
+from tracer.trace.event_schema import checks
 from tracer.trace.reader import TraceReader
 from tracer.trace.references import References
 
-__all__ = ["SCHEMA_PATH", "build_schema", "load_schema", "validate_trace"]
+__all__ = [
+    "validate_trace",
+]
 
 
 #: ``validate`` stops after this many problems: a file of three million broken lines says so in

@@ -5,7 +5,7 @@ One function per stage, kept by where the stage sits in the chapter: station 1 (
 the result) in :mod:`render_wrapping`; ③ 追加 and ④ 重新发送 in :mod:`render_history`; and the
 loop around them (session, turn, response, follow-up, turn limit, end) in :mod:`render_loop`.
 They share :mod:`render_parts` (titles, fields, blocks). Labels are Chinese in zh mode, with
-full-width colons. Every stage function stays importable from here.
+full-width colons.
 
 These functions only read the trace through :mod:`context`; nothing here knows about Textual.
 """
@@ -19,7 +19,7 @@ from rich.text import Text
 
 from tracer.view.fold import as_json, folded_text, short
 from tracer.view.i18n import in_lang
-from tracer.view.render_history import SPARK, render_appending, render_resending, sparkline
+from tracer.view.render_history import render_appending, render_resending
 from tracer.view.render_loop import (
     render_follow_up,
     render_max_turns,
@@ -27,37 +27,16 @@ from tracer.view.render_loop import (
     render_session,
     render_terminal,
     render_turn_start,
-    tokens_text,
 )
 from tracer.view.render_mapping import render_mapping, render_tool_run
-from tracer.view.render_parts import LABEL, LIT, field, request_label, title
+from tracer.view.render_parts import LABEL, title
 from tracer.view.render_wrapping import render_permission, render_wrapping
 from tracer.view.steps import StepIndex
 
 __all__ = [
-    "LABEL",
-    "LIT",
     "RENDERERS",
-    "SPARK",
-    "field",
     "import_notes",
-    "render_appending",
-    "render_follow_up",
-    "render_mapping",
-    "render_max_turns",
-    "render_permission",
-    "render_resending",
-    "render_response",
-    "render_session",
     "render_step",
-    "render_terminal",
-    "render_tool_run",
-    "render_turn_start",
-    "render_wrapping",
-    "request_label",
-    "sparkline",
-    "title",
-    "tokens_text",
 ]
 
 RENDERERS: dict[str, Callable[[StepIndex, int, Any, str], Text]] = {

@@ -42,7 +42,11 @@ from tracer.trace.events import Header
 from tracer.trace.line_check import LineCheck
 from tracer.trace.writer import TraceWriter
 
-__all__ = ["NOTES", "emit_log", "import_api_log", "import_every_thread"]
+__all__ = [
+    "NOTES",
+    "import_api_log",
+    "import_every_thread",
+]
 
 NOTES = (
     "Requests are the logged bodies; headers (and with them any credentials) are never copied.",

@@ -25,7 +25,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from tracer.importers.claude_code.dag import tool_result_ids
+from tracer.importers.claude_code.record_kinds import tool_result_ids
 from tracer.importers.jsonl import Record
 from tracer.trace.event_class import lean_dataclass
 

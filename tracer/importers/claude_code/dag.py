@@ -55,7 +55,7 @@ from dataclasses import field
 from typing import Any
 
 from tracer.importers.claude_code.branches import SkipReasons
-from tracer.importers.claude_code.census import CONVERSATION, Census
+from tracer.importers.claude_code.census import Census
 from tracer.importers.claude_code.chain import Chain
 from tracer.importers.claude_code.order import Kept, in_conversation_order
 from tracer.importers.claude_code.record_kinds import (
@@ -258,11 +258,6 @@ def _replaced(first: dict[str, Any], summary_roots: dict[str, str | None]) -> bo
 
 
 __all__ = [
-    "CONVERSATION",
     "ActivePath",
     "active_path",
-    "is_local_command",
-    "starts_afresh",
-    "tool_result_ids",
-    "tool_use_ids",
 ]

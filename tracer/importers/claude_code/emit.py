@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from tracer.importers.builder import TraceBuilder
+from tracer.importers.claude_code.agent_files import read_records, session_agent_files
 from tracer.importers.claude_code.counts import COUNTED_KINDS, Tally, check_counts, session_blocks
 from tracer.importers.claude_code.counts import describe as describe_counts
 from tracer.importers.claude_code.journey import emit_transcript
-from tracer.importers.claude_code.subagents import read_records, session_agent_files
 from tracer.importers.claude_code.transcript import Transcript
 from tracer.importers.jsonl import Record
 from tracer.trace.events import Event

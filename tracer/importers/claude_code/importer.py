@@ -36,7 +36,6 @@ from tracer.errors import UserError
 from tracer.importers.claude_code.census import Census, take_census
 from tracer.importers.claude_code.dag import active_path
 from tracer.importers.claude_code.emit import emit_all
-from tracer.importers.claude_code.journey import emit_transcript, prompt_text
 from tracer.importers.claude_code.subagents import RECORDS, link_subagents
 from tracer.importers.claude_code.transcript import (
     Response,
@@ -45,8 +44,8 @@ from tracer.importers.claude_code.transcript import (
     group_calls,
     mark_resends,
     missing_history_text,
-    skip_label,
 )
+from tracer.importers.claude_code.transcript_records import skip_label
 from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, collector_paused, created_at, epoch_of
 from tracer.model.internal_messages import Message
@@ -284,11 +283,7 @@ def _import(path: str | Path, output: str | Path) -> ImportReport:
 
 
 __all__ = [
-    "Transcript",
     "analyse",
-    "emit_all",
-    "emit_transcript",
     "import_claude_code",
     "load_transcript",
-    "prompt_text",
 ]

@@ -30,11 +30,11 @@ from tracer.importers.claude_code.journey_calls import (
 from tracer.importers.claude_code.journey_compactions import CLEARED, compactions
 from tracer.importers.claude_code.subagents import describe
 from tracer.importers.claude_code.transcript import (
-    INTERRUPTED,
     Transcript,
     missing_history_text,
     split_at_compactions,
 )
+from tracer.importers.claude_code.transcript_records import INTERRUPTED
 from tracer.importers.output import epoch_of
 from tracer.model.internal_messages import Message
 from tracer.trace.events import EndReason, Event, SessionStarted, SubagentEnded, SubagentStarted

@@ -38,10 +38,8 @@ from tracer.importers.claude_code.agent_files import (
     find_agent_file,
     meta_links,
     read_loose,
-    read_records,
-    session_agent_files,
 )
-from tracer.importers.claude_code.dag import tool_result_ids, tool_use_ids
+from tracer.importers.claude_code.record_kinds import tool_result_ids, tool_use_ids
 from tracer.importers.jsonl import Record
 from tracer.importers.output import epoch_of
 
@@ -278,9 +276,6 @@ __all__ = [
     "AGENT_TOOLS",
     "RECORDS",
     "describe",
-    "find_agent_file",
     "link_subagents",
     "progress_records",
-    "read_records",
-    "session_agent_files",
 ]

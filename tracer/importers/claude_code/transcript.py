@@ -18,10 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tracer.importers.claude_code.transcript_records import (
-    IGNORED_KINDS,
-    INTERRUPTED,
     api_error,
-    skip_label,
     to_message,
 )
 from tracer.importers.jsonl import Record
@@ -31,19 +28,14 @@ from tracer.trace.event_class import lean_dataclass
 from tracer.trace.tokens import count
 
 __all__ = [
-    "IGNORED_KINDS",
-    "INTERRUPTED",
     "Boundary",
     "Response",
     "Transcript",
-    "api_error",
     "fold_errors_after_tools",
     "group_calls",
     "mark_resends",
     "prompt_tokens",
-    "skip_label",
     "split_at_compactions",
-    "to_message",
 ]
 
 
