@@ -48,6 +48,9 @@ FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures"
         (["replay", "--bogus"], "replay", "unrecognized arguments: --bogus"),
         (["doctor", "01-main-walk", "--bogus", "x"], "doctor", "unrecognized arguments: --bogus x"),
         (["show", "01-main-walk", "--nope"], "show", "unrecognized arguments: --nope"),
+        # ... and after a sub-command's own sub-command, the innermost one's.
+        (["import", "claude-code", "--bogus", "x"], "import claude-code", "arguments: --bogus"),
+        (["import", "api-log", "log.jsonl", "--bogus"], "import api-log", "arguments: --bogus"),
     ],
 )
 def test_usage_errors_are_one_line(

@@ -124,6 +124,18 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return first if first in COMMAND_MODULES else ""
 
 
+def _owner(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The innermost sub-command the words name (``tracer import claude-code``), whose help a
+    wrong option should point to; the top parser when they name none."""
+    owner = parser
+    for word in argv:
+        subparsers = getattr(owner, "_subparsers", None)
+        actions = subparsers._group_actions if subparsers is not None else []
+        choices = next((a.choices for a in actions if isinstance(a.choices, dict)), {})
+        owner = choices.get(word, owner)
+    return owner
+
+
 #: Commands that read their input once, print and exit.
 BATCH_COMMANDS = frozenset({"show", "hooks", "validate", "doctor", "export", "import"})
 
@@ -156,8 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:  # argparse would blame the top parser: say the sub-command, and its help
             from tracer.text.printable import printable
 
-            owner = parser.commands.get(getattr(args, "command", None) or "", parser)
-            owner.error(f"unrecognized arguments: {printable(' '.join(unknown))}")
+            _owner(parser, argv).error(f"unrecognized arguments: {printable(' '.join(unknown))}")
     except SystemExit as exc:  # --help, --version, or a usage error already printed
         return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     if not getattr(args, "func", None):
