@@ -1,6 +1,6 @@
 """The readers' checks asked while a trace is written (:mod:`tracer.trace.line_check`) say what
 ``tracer validate`` says of the finished file; the quick soundness test of each line kind
-(:func:`tracer.trace.event_schema.compile_sound`) agrees with the worded checks."""
+(:func:`tracer.trace.sound_code.compile_sound`) agrees with the worded checks."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ RECORDINGS = sorted(RECORDINGS_DIR.rglob("*.trace.jsonl"))
 
 def test_committed_schema_equals_the_generated_one() -> None:
     assert load_schema() == build_schema(), (
-        f"{SCHEMA_PATH} is stale: regenerate it from tracer.trace.schema.build_schema()"
+        f"{SCHEMA_PATH} is stale: regenerate it from tracer.trace.event_schema.build_schema()"
     )
 
 

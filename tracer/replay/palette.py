@@ -1,7 +1,7 @@
 """The command palette (ctrl+p): the app's actions, and every recording by name.
 
 Textual's palette lists an app's "system commands". The replay offers its own actions in the
-current language (:data:`tracer.view.i18n.PALETTE`, each doing what its key does, and saying
+current language (:data:`tracer.view.i18n_keys.PALETTE`, each doing what its key does, and saying
 which key that is) in place of Textual's English defaults, then one command per trace the
 picker offers (:func:`tracer.view.opening.choices`), so typing ``max-turns`` or ``截断`` finds
 a recording by its name or title and opens it. The app runs what is chosen.
