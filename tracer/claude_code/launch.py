@@ -8,11 +8,11 @@ loopback server takes, :func:`~tracer.claude_code.server.session_token`) and
 ``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`` (no telemetry, no update checks).
 
 It runs like tracer's own Bash commands (:mod:`tracer.agent.sandbox`): in bwrap as ``nobody``
-without capabilities, the workspace and its config folder the only writable places. One wall is
-lower than a Bash command's: the network. The loopback server lives in tracer's network
-namespace, so ``claude`` must share it; ``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC`` keeps it from
-calling anywhere else, but nothing forbids it. Without bwrap, as root, it drops to the session's
-own uid (:mod:`tracer.agent.unprivileged`): it never runs as host uid 0.
+without capabilities, in a network namespace of its own, the workspace and its config folder the
+only writable places. The loopback server it talks to is reached through a socket file
+(:mod:`tracer.claude_code.bridge`), so ``claude`` and the commands it runs reach that server and
+no other address. Without bwrap, as root, it drops to the session's own uid
+(:mod:`tracer.agent.unprivileged`): it never runs as host uid 0.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from tracer.agent import seccomp, unprivileged
 from tracer.agent.limits import LIMITS
 from tracer.agent.pids_cgroup import capped
 from tracer.agent.sandbox import Sandbox, allowlisted_environ
+from tracer.claude_code.bridge import ApiLink, bridged
 from tracer.errors import UserError
 
 #: The version tracer's loop mirrors, and the one these recordings are made with.
@@ -139,11 +140,16 @@ def claude_limited(argv: list[str]) -> list[str]:
 
 @contextlib.contextmanager
 def walled(
-    argv: list[str], workspace: Path, config: Path, sandbox: Sandbox | None, claude: Path
+    argv: list[str],
+    workspace: Path,
+    config: Path,
+    sandbox: Sandbox | None,
+    claude: Path,
+    link: ApiLink | None = None,
 ) -> Iterator[tuple[list[str], tuple[int, ...]]]:
-    """``argv`` ready to start: in bwrap (the network shared, for the loopback server; the config
-    folder writable; the package readable even where bwrap hides a home), or, as root without
-    one, under the session's own uid."""
+    """``argv`` ready to start: in bwrap (a network of its own, the loopback server reached
+    through ``link``; the config folder writable; the package readable even where bwrap hides a
+    home), or, as root without one, under the session's own uid."""
     if sandbox is None:
         if unprivileged.needed():
             who = unprivileged.identity_for(workspace)
@@ -154,12 +160,15 @@ def walled(
         with capped(claude_limited(argv)) as full:
             yield full, ()
         return
-    shared = Sandbox(
-        sandbox.kind, True, disable_userns=sandbox.disable_userns, filtered=sandbox.filtered
+    if link is None:
+        raise ValueError("claude in bwrap needs the link to reach the loopback server")
+    walls = Sandbox(
+        sandbox.kind, False, disable_userns=sandbox.disable_userns, filtered=sandbox.filtered
     )
     package = str(package_root(claude))
     extra = ["--ro-bind", package, package, "--bind", str(config), str(config)]
-    program = seccomp.program() if shared.filtered else None
+    argv = bridged(argv, link.target[1], link.fd)
+    program = seccomp.program() if walls.filtered else None
     fd = workspace_fd = None
     who = None
     if unprivileged.needed():
@@ -181,12 +190,12 @@ def walled(
         os.write(fd, program)
         os.lseek(fd, 0, os.SEEK_SET)
     try:
-        wrapped = shared.wrap(argv, workspace, fd, workspace_fd)
+        wrapped = walls.wrap(argv, workspace, fd, workspace_fd)
         at = wrapped.index("--chdir")
         wrapped = [*wrapped[:at], *extra, *wrapped[at:]]
         if who is not None:
             wrapped = unprivileged.as_user(wrapped, who)
-        passed = tuple(x for x in (fd, workspace_fd) if x is not None)
+        passed = tuple(x for x in (fd, workspace_fd, link.fd) if x is not None)
         with capped(claude_limited(wrapped)) as full:
             yield full, passed
     finally:

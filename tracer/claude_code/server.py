@@ -124,8 +124,13 @@ class WireServer:
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
-    def url(self) -> str:
+    def address(self) -> tuple[str, int]:
         host, port = self._server.server_address[:2]
+        return str(host), int(port)
+
+    @property
+    def url(self) -> str:
+        host, port = self.address
         return f"http://{host}:{port}"
 
     def __enter__(self) -> WireServer:

@@ -8,6 +8,7 @@ its commands and still ends the trace (:mod:`tracer.interrupts`), the time limit
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import shutil
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbox, find_sandbox
+from tracer.claude_code.bridge import ApiLink
 from tracer.claude_code.capture import Capture
 from tracer.claude_code.launch import (
     claude_argv,
@@ -82,7 +84,10 @@ def run_session(
                 max_turns=max_turns,
             ) + (["--resume", resumed] if resumed else [])
             env = claude_environ(dirs.workspace, config, server.url, token)
-            with walled(argv, dirs.workspace, config, walls, program) as (full, fds):
+            with contextlib.ExitStack() as stack:
+                link = stack.enter_context(ApiLink(server.address)) if walls else None
+                walled_argv = walled(argv, dirs.workspace, config, walls, program, link)
+                full, fds = stack.enter_context(walled_argv)
                 # A stop signal kills claude's whole process group here (run_command's finally).
                 done = run_command(full, cwd=dirs.workspace, env=env, timeout=timeout, pass_fds=fds)
             interrupts.raise_if_received()
