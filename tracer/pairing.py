@@ -14,16 +14,16 @@ accepts and the session goes on, the AI told only that a result is missing. This
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from tracer.messages import ApiMessage, Message, Part, resolve_part
+from tracer.trace.event_class import lean_dataclass
 
 NO_ID = ""
 """What :attr:`PairingRepair.stripped` holds for a stripped result that had no usable id."""
 
 
-@dataclass(frozen=True, slots=True)
+@lean_dataclass(frozen=True, slots=True)
 class PairingRepair:
     """What :func:`ensure_tool_result_pairing` changed in one request."""
 
