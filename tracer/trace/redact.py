@@ -38,7 +38,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tracer.trace.format_words import format_words
 from tracer.trace.secret_scan import Hints, SecretScan, in_text
 from tracer.trace.secret_shapes import encoded_forms, holds_a_shape, redact_field, redact_shapes
 from tracer.trace.spellings import markers, pieces, unspell
@@ -225,6 +224,8 @@ class Redactor:
     def _words(self) -> frozenset[str]:
         # Asked only of a value being redacted: a writer whose lines hold no secret (nearly
         # every import) never lists them (a millisecond and a half of every import's start).
+        from tracer.trace.format_words import format_words
+
         return format_words()
 
     @functools.cached_property
