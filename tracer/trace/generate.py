@@ -2,17 +2,19 @@
 
 Run it after changing an event class (and ``schema.json``, see :mod:`tracer.trace.event_schema`):
 it writes :mod:`tracer.trace.event_methods` (each event class's ``__init__`` and ``to_dict``,
-:mod:`tracer.trace.event_code`) and :mod:`tracer.trace.event_sound` (each line kind's quick
-soundness test, :mod:`tracer.trace.sound_code`). Until then the classes still work, their
-methods compiled at start-up, and a test says the files are stale. Nothing imports this module,
-so it may import them all.
+:mod:`tracer.trace.event_code`), :mod:`tracer.trace.lean_methods` (the ``__init__`` of each lean
+record an import makes, :func:`tracer.trace.event_code.lean_init`) and
+:mod:`tracer.trace.event_sound` (each line kind's quick soundness test,
+:mod:`tracer.trace.sound_code`). Until then the classes still work, their methods compiled at
+start-up, and a test says the files are stale. Nothing imports this module, so it may import
+them all (the importers too, for their records).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tracer.trace.event_code import methods_module
+from tracer.trace.event_code import LEAN, lean_module, methods_module
 from tracer.trace.event_schema import load_schema
 from tracer.trace.events import KNOWN, Event
 from tracer.trace.sound_code import sound_module
@@ -20,8 +22,16 @@ from tracer.trace.sound_code import sound_module
 HERE = Path(__file__).parent
 
 
+def lean_records() -> dict[str, tuple[object, ...]]:
+    """The lean records an import makes (each registers itself when its class is created)."""
+    import tracer.importers.claude_code  # noqa: F401  (creates them all)
+
+    return {key: plan for key, plan in LEAN.items() if key.startswith("tracer_")}
+
+
 def main() -> None:
     (HERE / "event_methods.py").write_text(methods_module((Event, *KNOWN)), encoding="utf-8")
+    (HERE / "lean_methods.py").write_text(lean_module(lean_records()), encoding="utf-8")
     (HERE / "event_sound.py").write_text(sound_module(load_schema()["$defs"]), encoding="utf-8")
 
 
