@@ -220,7 +220,7 @@ def test_a_lean_record_edited_since_gets_an_init_compiled_for_its_fields() -> No
         kept: int = 0
 
     key = lean_key(Tokens)
-    assert key == "tracer_trace_tokens_Tokens" and key in lean_methods.PLANS
+    assert key == "Tokens" and key in lean_methods.PLANS
     registered = LEAN[key]
     try:
         made = lean_dataclass(frozen=True, slots=True)(Tokens)

@@ -212,9 +212,10 @@ def lean_plan(cls: type, frozen: bool) -> tuple[Any, ...]:
 
 
 def lean_key(cls: type) -> str:
-    """The name of a lean record's factory: its module and qualified name, as one identifier."""
-    name = f"{cls.__module__}.{cls.__qualname__}"  # a test's own may say <locals>
-    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    """The name of a lean record's factory: its qualified name, as an identifier (a test's own
+    may say ``<locals>``). Not its module's: a record keeps its factory when its module moves,
+    and two records of one name share it only when their plans, and so their code, agree."""
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in cls.__qualname__)
 
 
 def lean_source(key: str, plan: tuple[Any, ...]) -> str:
@@ -273,7 +274,8 @@ def lean_init(cls: type, frozen: bool) -> Callable[..., None]:
 
     plan = lean_plan(cls, frozen)
     key = lean_key(cls)
-    LEAN[key] = plan
+    if cls.__module__.startswith("tracer."):  # not a test's own
+        LEAN[key] = plan
     if lean_methods.PLANS.get(key) == plan:
         factory = getattr(lean_methods, f"make_{key}")
     else:

@@ -26,7 +26,7 @@ def lean_records() -> dict[str, tuple[object, ...]]:
     """The lean records an import makes (each registers itself when its class is created)."""
     import tracer.importers.claude_code  # noqa: F401  (creates them all)
 
-    return {key: plan for key, plan in LEAN.items() if key.startswith("tracer_")}
+    return dict(LEAN)
 
 
 def main() -> None:

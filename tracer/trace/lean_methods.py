@@ -6,25 +6,58 @@ of time (see :func:`tracer.trace.event_code.lean_init`). Do not edit."""
 
 PLANS = {}
 
-PLANS['tracer_agent_message_record_ResultRefs'] = ('slot', (('raw', 'D'), ('block', 'D')))
+PLANS['Account'] = ('attr', (('rows', 'F'),))
 
-def make_tracer_agent_message_record_ResultRefs(_set_raw, _set_block, _default_raw, _default_block, _HAS_FACTORY, _object_setattr):
-    def __init__(self, raw=_default_raw, block=_default_block):
-        _set_raw(self, raw)
-        _set_block(self, block)
+def make_Account(_factory_rows, _HAS_FACTORY, _object_setattr):
+    def __init__(self, rows=_HAS_FACTORY):
+        self.rows = _factory_rows() if rows is _HAS_FACTORY else rows
     return __init__
 
-PLANS['tracer_api_messages_ApiMessage'] = ('attr', (('role', 'R'), ('parts', 'R')))
+PLANS['ActivePath'] = ('attr', (('records', 'R'), ('sidechain', 'F'), ('subagent_file', 'D'), ('summary_roots', 'F'), ('orphans', 'F'), ('clear_roots', 'F'), ('missing_parent', 'D'), ('history_answers', 'F'), ('left_behind', 'F'), ('left_out', 'F')))
 
-def make_tracer_api_messages_ApiMessage(_HAS_FACTORY, _object_setattr):
+def make_ActivePath(_default_subagent_file, _default_missing_parent, _factory_sidechain, _factory_summary_roots, _factory_orphans, _factory_clear_roots, _factory_history_answers, _factory_left_behind, _factory_left_out, _HAS_FACTORY, _object_setattr):
+    def __init__(self, records, sidechain=_HAS_FACTORY, subagent_file=_default_subagent_file, summary_roots=_HAS_FACTORY, orphans=_HAS_FACTORY, clear_roots=_HAS_FACTORY, missing_parent=_default_missing_parent, history_answers=_HAS_FACTORY, left_behind=_HAS_FACTORY, left_out=_HAS_FACTORY):
+        self.records = records
+        self.sidechain = _factory_sidechain() if sidechain is _HAS_FACTORY else sidechain
+        self.subagent_file = subagent_file
+        self.summary_roots = _factory_summary_roots() if summary_roots is _HAS_FACTORY else summary_roots
+        self.orphans = _factory_orphans() if orphans is _HAS_FACTORY else orphans
+        self.clear_roots = _factory_clear_roots() if clear_roots is _HAS_FACTORY else clear_roots
+        self.missing_parent = missing_parent
+        self.history_answers = _factory_history_answers() if history_answers is _HAS_FACTORY else history_answers
+        self.left_behind = _factory_left_behind() if left_behind is _HAS_FACTORY else left_behind
+        self.left_out = _factory_left_out() if left_out is _HAS_FACTORY else left_out
+    return __init__
+
+PLANS['ApiMessage'] = ('attr', (('role', 'R'), ('parts', 'R')))
+
+def make_ApiMessage(_HAS_FACTORY, _object_setattr):
     def __init__(self, role, parts):
         self.role = role
         self.parts = parts
     return __init__
 
-PLANS['tracer_importers_census_Census'] = ('attr', (('records', 'R'), ('messages', 'F'), ('main', 'F'), ('sidechain', 'F'), ('candidates', 'F'), ('by_uuid', 'F'), ('position', 'F'), ('left_out', 'F'), ('progress', 'F'), ('first', 'F'), ('title', 'D')))
+PLANS['Block'] = ('attr', (('kind', 'R'), ('id', 'R'), ('where', 'R'), ('record', 'R'), ('call', 'R')))
 
-def make_tracer_importers_census_Census(_default_title, _factory_messages, _factory_main, _factory_sidechain, _factory_candidates, _factory_by_uuid, _factory_position, _factory_left_out, _factory_progress, _factory_first, _HAS_FACTORY, _object_setattr):
+def make_Block(_HAS_FACTORY, _object_setattr):
+    def __init__(self, kind, id, where, record, call):
+        self.kind = kind
+        self.id = id
+        self.where = where
+        self.record = record
+        self.call = call
+    return __init__
+
+PLANS['Boundary'] = ('attr', (('data', 'R'),))
+
+def make_Boundary(_HAS_FACTORY, _object_setattr):
+    def __init__(self, data):
+        self.data = data
+    return __init__
+
+PLANS['Census'] = ('attr', (('records', 'R'), ('messages', 'F'), ('main', 'F'), ('sidechain', 'F'), ('candidates', 'F'), ('by_uuid', 'F'), ('position', 'F'), ('left_out', 'F'), ('progress', 'F'), ('first', 'F'), ('title', 'D')))
+
+def make_Census(_default_title, _factory_messages, _factory_main, _factory_sidechain, _factory_candidates, _factory_by_uuid, _factory_position, _factory_left_out, _factory_progress, _factory_first, _HAS_FACTORY, _object_setattr):
     def __init__(self, records, messages=_HAS_FACTORY, main=_HAS_FACTORY, sidechain=_HAS_FACTORY, candidates=_HAS_FACTORY, by_uuid=_HAS_FACTORY, position=_HAS_FACTORY, left_out=_HAS_FACTORY, progress=_HAS_FACTORY, first=_HAS_FACTORY, title=_default_title):
         self.records = records
         self.messages = _factory_messages() if messages is _HAS_FACTORY else messages
@@ -39,47 +72,23 @@ def make_tracer_importers_census_Census(_default_title, _factory_messages, _fact
         self.title = title
     return __init__
 
-PLANS['tracer_importers_counts_Block'] = ('attr', (('kind', 'R'), ('id', 'R'), ('where', 'R'), ('record', 'R'), ('call', 'R')))
+PLANS['Header'] = ('slot', (('created', 'R'), ('source', 'R'), ('tracer_version', 'R'), ('chapter', 'D'), ('paths', 'D'), ('volatile', 'D'), ('format', 'D'), ('version', 'D')))
 
-def make_tracer_importers_counts_Block(_HAS_FACTORY, _object_setattr):
-    def __init__(self, kind, id, where, record, call):
-        self.kind = kind
-        self.id = id
-        self.where = where
-        self.record = record
-        self.call = call
+def make_Header(_set_created, _set_source, _set_tracer_version, _set_chapter, _set_paths, _set_volatile, _set_format, _set_version, _default_chapter, _default_paths, _default_volatile, _default_format, _default_version, _HAS_FACTORY, _object_setattr):
+    def __init__(self, created, source, tracer_version, chapter=_default_chapter, paths=_default_paths, volatile=_default_volatile, format=_default_format, version=_default_version):
+        _set_created(self, created)
+        _set_source(self, source)
+        _set_tracer_version(self, tracer_version)
+        _set_chapter(self, chapter)
+        _set_paths(self, paths)
+        _set_volatile(self, volatile)
+        _set_format(self, format)
+        _set_version(self, version)
     return __init__
 
-PLANS['tracer_importers_counts_Tally'] = ('attr', (('asked', 'F'), ('ran', 'F'), ('history', 'F'), ('carried', 'F'), ('_stack', 'F')))
+PLANS['ImportReport'] = ('attr', (('source', 'R'), ('counts', 'F'), ('skipped', 'F'), ('notes', 'F'), ('source_thread', 'D'), ('unreadable', 'F')))
 
-def make_tracer_importers_counts_Tally(_factory_asked, _factory_ran, _factory_history, _factory_carried, _factory__stack, _HAS_FACTORY, _object_setattr):
-    def __init__(self, asked=_HAS_FACTORY, ran=_HAS_FACTORY, history=_HAS_FACTORY, carried=_HAS_FACTORY, _stack=_HAS_FACTORY):
-        self.asked = _factory_asked() if asked is _HAS_FACTORY else asked
-        self.ran = _factory_ran() if ran is _HAS_FACTORY else ran
-        self.history = _factory_history() if history is _HAS_FACTORY else history
-        self.carried = _factory_carried() if carried is _HAS_FACTORY else carried
-        self._stack = _factory__stack() if _stack is _HAS_FACTORY else _stack
-    return __init__
-
-PLANS['tracer_importers_dag_ActivePath'] = ('attr', (('records', 'R'), ('sidechain', 'F'), ('subagent_file', 'D'), ('summary_roots', 'F'), ('orphans', 'F'), ('clear_roots', 'F'), ('missing_parent', 'D'), ('history_answers', 'F'), ('left_behind', 'F'), ('left_out', 'F')))
-
-def make_tracer_importers_dag_ActivePath(_default_subagent_file, _default_missing_parent, _factory_sidechain, _factory_summary_roots, _factory_orphans, _factory_clear_roots, _factory_history_answers, _factory_left_behind, _factory_left_out, _HAS_FACTORY, _object_setattr):
-    def __init__(self, records, sidechain=_HAS_FACTORY, subagent_file=_default_subagent_file, summary_roots=_HAS_FACTORY, orphans=_HAS_FACTORY, clear_roots=_HAS_FACTORY, missing_parent=_default_missing_parent, history_answers=_HAS_FACTORY, left_behind=_HAS_FACTORY, left_out=_HAS_FACTORY):
-        self.records = records
-        self.sidechain = _factory_sidechain() if sidechain is _HAS_FACTORY else sidechain
-        self.subagent_file = subagent_file
-        self.summary_roots = _factory_summary_roots() if summary_roots is _HAS_FACTORY else summary_roots
-        self.orphans = _factory_orphans() if orphans is _HAS_FACTORY else orphans
-        self.clear_roots = _factory_clear_roots() if clear_roots is _HAS_FACTORY else clear_roots
-        self.missing_parent = missing_parent
-        self.history_answers = _factory_history_answers() if history_answers is _HAS_FACTORY else history_answers
-        self.left_behind = _factory_left_behind() if left_behind is _HAS_FACTORY else left_behind
-        self.left_out = _factory_left_out() if left_out is _HAS_FACTORY else left_out
-    return __init__
-
-PLANS['tracer_importers_output_ImportReport'] = ('attr', (('source', 'R'), ('counts', 'F'), ('skipped', 'F'), ('notes', 'F'), ('source_thread', 'D'), ('unreadable', 'F')))
-
-def make_tracer_importers_output_ImportReport(_default_source_thread, _factory_counts, _factory_skipped, _factory_notes, _factory_unreadable, _HAS_FACTORY, _object_setattr):
+def make_ImportReport(_default_source_thread, _factory_counts, _factory_skipped, _factory_notes, _factory_unreadable, _HAS_FACTORY, _object_setattr):
     def __init__(self, source, counts=_HAS_FACTORY, skipped=_HAS_FACTORY, notes=_HAS_FACTORY, source_thread=_default_source_thread, unreadable=_HAS_FACTORY):
         self.source = source
         self.counts = _factory_counts() if counts is _HAS_FACTORY else counts
@@ -89,16 +98,43 @@ def make_tracer_importers_output_ImportReport(_default_source_thread, _factory_c
         self.unreadable = _factory_unreadable() if unreadable is _HAS_FACTORY else unreadable
     return __init__
 
-PLANS['tracer_importers_transcript_Boundary'] = ('attr', (('data', 'R'),))
+PLANS['Message'] = ('attr', (('type', 'R'), ('uuid', 'R'), ('content', 'D'), ('attachment', 'D'), ('message_id', 'D'), ('is_meta', 'D'), ('origin', 'D'), ('tool_use_result', 'D'), ('source_tool_assistant_uuid', 'D'), ('timestamp', 'F')))
 
-def make_tracer_importers_transcript_Boundary(_HAS_FACTORY, _object_setattr):
-    def __init__(self, data):
-        self.data = data
+def make_Message(_default_content, _default_attachment, _default_message_id, _default_is_meta, _default_origin, _default_tool_use_result, _default_source_tool_assistant_uuid, _factory_timestamp, _HAS_FACTORY, _object_setattr):
+    def __init__(self, type, uuid, content=_default_content, attachment=_default_attachment, message_id=_default_message_id, is_meta=_default_is_meta, origin=_default_origin, tool_use_result=_default_tool_use_result, source_tool_assistant_uuid=_default_source_tool_assistant_uuid, timestamp=_HAS_FACTORY):
+        self.type = type
+        self.uuid = uuid
+        self.content = content
+        self.attachment = attachment
+        self.message_id = message_id
+        self.is_meta = is_meta
+        self.origin = origin
+        self.tool_use_result = tool_use_result
+        self.source_tool_assistant_uuid = source_tool_assistant_uuid
+        self.timestamp = _factory_timestamp() if timestamp is _HAS_FACTORY else timestamp
     return __init__
 
-PLANS['tracer_importers_transcript_Response'] = ('attr', (('message_id', 'R'), ('messages', 'F'), ('records', 'F'), ('after', 'F'), ('error', 'D'), ('cut_off', 'D'), ('unwritten_input', 'D'), ('error_after', 'D')))
+PLANS['PairingRepair'] = ('slot', (('added', 'D'), ('stripped', 'D'), ('no_content', 'D')))
 
-def make_tracer_importers_transcript_Response(_default_error, _default_cut_off, _default_unwritten_input, _default_error_after, _factory_messages, _factory_records, _factory_after, _HAS_FACTORY, _object_setattr):
+def make_PairingRepair(_set_added, _set_stripped, _set_no_content, _default_added, _default_stripped, _default_no_content, _HAS_FACTORY, _object_setattr):
+    def __init__(self, added=_default_added, stripped=_default_stripped, no_content=_default_no_content):
+        _set_added(self, added)
+        _set_stripped(self, stripped)
+        _set_no_content(self, no_content)
+    return __init__
+
+PLANS['RebuiltRequest'] = ('slot', (('event', 'R'), ('api_messages', 'R'), ('body', 'R')))
+
+def make_RebuiltRequest(_set_event, _set_api_messages, _set_body, _HAS_FACTORY, _object_setattr):
+    def __init__(self, event, api_messages, body):
+        _set_event(self, event)
+        _set_api_messages(self, api_messages)
+        _set_body(self, body)
+    return __init__
+
+PLANS['Response'] = ('attr', (('message_id', 'R'), ('messages', 'F'), ('records', 'F'), ('after', 'F'), ('error', 'D'), ('cut_off', 'D'), ('unwritten_input', 'D'), ('error_after', 'D')))
+
+def make_Response(_default_error, _default_cut_off, _default_unwritten_input, _default_error_after, _factory_messages, _factory_records, _factory_after, _HAS_FACTORY, _object_setattr):
     def __init__(self, message_id, messages=_HAS_FACTORY, records=_HAS_FACTORY, after=_HAS_FACTORY, error=_default_error, cut_off=_default_cut_off, unwritten_input=_default_unwritten_input, error_after=_default_error_after):
         self.message_id = message_id
         self.messages = _factory_messages() if messages is _HAS_FACTORY else messages
@@ -110,9 +146,48 @@ def make_tracer_importers_transcript_Response(_default_error, _default_cut_off, 
         self.error_after = error_after
     return __init__
 
-PLANS['tracer_importers_transcript_Transcript'] = ('attr', (('path', 'R'), ('before', 'R'), ('responses', 'R'), ('calls', 'R'), ('links', 'R'), ('report', 'R'), ('source', 'R'), ('records', 'F'), ('children', 'F'), ('depth', 'D'), ('left_out', 'F'), ('missing_history', 'D')))
+PLANS['ResultRefs'] = ('slot', (('raw', 'D'), ('block', 'D')))
 
-def make_tracer_importers_transcript_Transcript(_default_depth, _default_missing_history, _factory_records, _factory_children, _factory_left_out, _HAS_FACTORY, _object_setattr):
+def make_ResultRefs(_set_raw, _set_block, _default_raw, _default_block, _HAS_FACTORY, _object_setattr):
+    def __init__(self, raw=_default_raw, block=_default_block):
+        _set_raw(self, raw)
+        _set_block(self, block)
+    return __init__
+
+PLANS['Row'] = ('slot', (('request_index', 'R'), ('tokens', 'R'), ('cut_off', 'D')))
+
+def make_Row(_set_request_index, _set_tokens, _set_cut_off, _default_cut_off, _HAS_FACTORY, _object_setattr):
+    def __init__(self, request_index, tokens, cut_off=_default_cut_off):
+        _set_request_index(self, request_index)
+        _set_tokens(self, tokens)
+        _set_cut_off(self, cut_off)
+    return __init__
+
+PLANS['Tally'] = ('attr', (('asked', 'F'), ('ran', 'F'), ('history', 'F'), ('carried', 'F'), ('_stack', 'F')))
+
+def make_Tally(_factory_asked, _factory_ran, _factory_history, _factory_carried, _factory__stack, _HAS_FACTORY, _object_setattr):
+    def __init__(self, asked=_HAS_FACTORY, ran=_HAS_FACTORY, history=_HAS_FACTORY, carried=_HAS_FACTORY, _stack=_HAS_FACTORY):
+        self.asked = _factory_asked() if asked is _HAS_FACTORY else asked
+        self.ran = _factory_ran() if ran is _HAS_FACTORY else ran
+        self.history = _factory_history() if history is _HAS_FACTORY else history
+        self.carried = _factory_carried() if carried is _HAS_FACTORY else carried
+        self._stack = _factory__stack() if _stack is _HAS_FACTORY else _stack
+    return __init__
+
+PLANS['Tokens'] = ('slot', (('input', 'D'), ('cache_read', 'D'), ('cache_creation', 'D'), ('output', 'D'), ('estimated', 'D')))
+
+def make_Tokens(_set_input, _set_cache_read, _set_cache_creation, _set_output, _set_estimated, _default_input, _default_cache_read, _default_cache_creation, _default_output, _default_estimated, _HAS_FACTORY, _object_setattr):
+    def __init__(self, input=_default_input, cache_read=_default_cache_read, cache_creation=_default_cache_creation, output=_default_output, estimated=_default_estimated):
+        _set_input(self, input)
+        _set_cache_read(self, cache_read)
+        _set_cache_creation(self, cache_creation)
+        _set_output(self, output)
+        _set_estimated(self, estimated)
+    return __init__
+
+PLANS['Transcript'] = ('attr', (('path', 'R'), ('before', 'R'), ('responses', 'R'), ('calls', 'R'), ('links', 'R'), ('report', 'R'), ('source', 'R'), ('records', 'F'), ('children', 'F'), ('depth', 'D'), ('left_out', 'F'), ('missing_history', 'D')))
+
+def make_Transcript(_default_depth, _default_missing_history, _factory_records, _factory_children, _factory_left_out, _HAS_FACTORY, _object_setattr):
     def __init__(self, path, before, responses, calls, links, report, source, records=_HAS_FACTORY, children=_HAS_FACTORY, depth=_default_depth, left_out=_HAS_FACTORY, missing_history=_default_missing_history):
         self.path = path
         self.before = before
@@ -128,48 +203,9 @@ def make_tracer_importers_transcript_Transcript(_default_depth, _default_missing
         self.missing_history = missing_history
     return __init__
 
-PLANS['tracer_internal_messages_Message'] = ('attr', (('type', 'R'), ('uuid', 'R'), ('content', 'D'), ('attachment', 'D'), ('message_id', 'D'), ('is_meta', 'D'), ('origin', 'D'), ('tool_use_result', 'D'), ('source_tool_assistant_uuid', 'D'), ('timestamp', 'F')))
+PLANS['UnknownEvent'] = ('slot', (('kind', 'R'), ('seq', 'R'), ('turn', 'R'), ('raw', 'R'), ('stage', 'D'), ('t', 'D')))
 
-def make_tracer_internal_messages_Message(_default_content, _default_attachment, _default_message_id, _default_is_meta, _default_origin, _default_tool_use_result, _default_source_tool_assistant_uuid, _factory_timestamp, _HAS_FACTORY, _object_setattr):
-    def __init__(self, type, uuid, content=_default_content, attachment=_default_attachment, message_id=_default_message_id, is_meta=_default_is_meta, origin=_default_origin, tool_use_result=_default_tool_use_result, source_tool_assistant_uuid=_default_source_tool_assistant_uuid, timestamp=_HAS_FACTORY):
-        self.type = type
-        self.uuid = uuid
-        self.content = content
-        self.attachment = attachment
-        self.message_id = message_id
-        self.is_meta = is_meta
-        self.origin = origin
-        self.tool_use_result = tool_use_result
-        self.source_tool_assistant_uuid = source_tool_assistant_uuid
-        self.timestamp = _factory_timestamp() if timestamp is _HAS_FACTORY else timestamp
-    return __init__
-
-PLANS['tracer_pairing_PairingRepair'] = ('slot', (('added', 'D'), ('stripped', 'D'), ('no_content', 'D')))
-
-def make_tracer_pairing_PairingRepair(_set_added, _set_stripped, _set_no_content, _default_added, _default_stripped, _default_no_content, _HAS_FACTORY, _object_setattr):
-    def __init__(self, added=_default_added, stripped=_default_stripped, no_content=_default_no_content):
-        _set_added(self, added)
-        _set_stripped(self, stripped)
-        _set_no_content(self, no_content)
-    return __init__
-
-PLANS['tracer_trace_event_base_Header'] = ('slot', (('created', 'R'), ('source', 'R'), ('tracer_version', 'R'), ('chapter', 'D'), ('paths', 'D'), ('volatile', 'D'), ('format', 'D'), ('version', 'D')))
-
-def make_tracer_trace_event_base_Header(_set_created, _set_source, _set_tracer_version, _set_chapter, _set_paths, _set_volatile, _set_format, _set_version, _default_chapter, _default_paths, _default_volatile, _default_format, _default_version, _HAS_FACTORY, _object_setattr):
-    def __init__(self, created, source, tracer_version, chapter=_default_chapter, paths=_default_paths, volatile=_default_volatile, format=_default_format, version=_default_version):
-        _set_created(self, created)
-        _set_source(self, source)
-        _set_tracer_version(self, tracer_version)
-        _set_chapter(self, chapter)
-        _set_paths(self, paths)
-        _set_volatile(self, volatile)
-        _set_format(self, format)
-        _set_version(self, version)
-    return __init__
-
-PLANS['tracer_trace_events_UnknownEvent'] = ('slot', (('kind', 'R'), ('seq', 'R'), ('turn', 'R'), ('raw', 'R'), ('stage', 'D'), ('t', 'D')))
-
-def make_tracer_trace_events_UnknownEvent(_set_kind, _set_seq, _set_turn, _set_raw, _set_stage, _set_t, _default_stage, _default_t, _HAS_FACTORY, _object_setattr):
+def make_UnknownEvent(_set_kind, _set_seq, _set_turn, _set_raw, _set_stage, _set_t, _default_stage, _default_t, _HAS_FACTORY, _object_setattr):
     def __init__(self, kind, seq, turn, raw, stage=_default_stage, t=_default_t):
         _set_kind(self, kind)
         _set_seq(self, seq)
@@ -177,40 +213,4 @@ def make_tracer_trace_events_UnknownEvent(_set_kind, _set_seq, _set_turn, _set_r
         _set_raw(self, raw)
         _set_stage(self, stage)
         _set_t(self, t)
-    return __init__
-
-PLANS['tracer_trace_requests_RebuiltRequest'] = ('slot', (('event', 'R'), ('api_messages', 'R'), ('body', 'R')))
-
-def make_tracer_trace_requests_RebuiltRequest(_set_event, _set_api_messages, _set_body, _HAS_FACTORY, _object_setattr):
-    def __init__(self, event, api_messages, body):
-        _set_event(self, event)
-        _set_api_messages(self, api_messages)
-        _set_body(self, body)
-    return __init__
-
-PLANS['tracer_trace_tokens_Account'] = ('attr', (('rows', 'F'),))
-
-def make_tracer_trace_tokens_Account(_factory_rows, _HAS_FACTORY, _object_setattr):
-    def __init__(self, rows=_HAS_FACTORY):
-        self.rows = _factory_rows() if rows is _HAS_FACTORY else rows
-    return __init__
-
-PLANS['tracer_trace_tokens_Row'] = ('slot', (('request_index', 'R'), ('tokens', 'R'), ('cut_off', 'D')))
-
-def make_tracer_trace_tokens_Row(_set_request_index, _set_tokens, _set_cut_off, _default_cut_off, _HAS_FACTORY, _object_setattr):
-    def __init__(self, request_index, tokens, cut_off=_default_cut_off):
-        _set_request_index(self, request_index)
-        _set_tokens(self, tokens)
-        _set_cut_off(self, cut_off)
-    return __init__
-
-PLANS['tracer_trace_tokens_Tokens'] = ('slot', (('input', 'D'), ('cache_read', 'D'), ('cache_creation', 'D'), ('output', 'D'), ('estimated', 'D')))
-
-def make_tracer_trace_tokens_Tokens(_set_input, _set_cache_read, _set_cache_creation, _set_output, _set_estimated, _default_input, _default_cache_read, _default_cache_creation, _default_output, _default_estimated, _HAS_FACTORY, _object_setattr):
-    def __init__(self, input=_default_input, cache_read=_default_cache_read, cache_creation=_default_cache_creation, output=_default_output, estimated=_default_estimated):
-        _set_input(self, input)
-        _set_cache_read(self, cache_read)
-        _set_cache_creation(self, cache_creation)
-        _set_output(self, output)
-        _set_estimated(self, estimated)
     return __init__
