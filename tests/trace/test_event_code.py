@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,8 +14,15 @@ from typing import Any
 import pytest
 
 from tracer.trace import event_methods
-from tracer.trace.event_class import frozen_event
-from tracer.trace.event_code import compile_to_dict, fast_init, install, methods_module
+from tracer.trace.event_class import frozen_event, lean_dataclass
+from tracer.trace.event_code import (
+    compile_to_dict,
+    fast_init,
+    install,
+    lean_key,
+    lean_module,
+    methods_module,
+)
 from tracer.trace.events import KNOWN, Event, MessageRecorded
 
 
@@ -86,7 +94,7 @@ def test_a_class_with_a_default_factory_keeps_the_dataclass_init() -> None:
 
 
 def test_the_methods_compiled_ahead_of_time_are_those_the_classes_have_now() -> None:
-    # After editing an event class: python -m tracer.trace.generate
+    # After editing an event class: python -m tracer.cli.generate
     source = Path(event_methods.__file__).read_text(encoding="utf-8")
     assert source == methods_module((Event, *KNOWN))
 
@@ -124,3 +132,101 @@ def test_an_event_class_is_still_a_frozen_slotted_dataclass() -> None:
         del one.uuid
     with pytest.raises(dataclasses.FrozenInstanceError):
         one.other = 1  # type: ignore[attr-defined]
+
+
+# The lean records (tracer.trace.event_class.lean_dataclass): their __init__ is written here
+# rather than by dataclasses, and must be the one dataclasses would have written.
+
+
+def _lean_and_dataclass(frozen: bool, slots: bool) -> tuple[type, type]:
+    """One record made both ways: by lean_dataclass, and by dataclasses as it always was."""
+
+    def body() -> type:
+        class Record:
+            name: str
+            count: int = 3
+            items: list[str] = field(default_factory=list)
+
+        return Record
+
+    return lean_dataclass(frozen=frozen, slots=slots)(body()), dataclass(
+        frozen=frozen, slots=slots
+    )(body())
+
+
+@pytest.mark.parametrize("frozen", [False, True])
+@pytest.mark.parametrize("slots", [False, True])
+def test_a_lean_record_is_built_as_dataclasses_builds_it(frozen: bool, slots: bool) -> None:
+    lean, plain = _lean_and_dataclass(frozen, slots)
+    assert str(inspect.signature(lean)) == str(inspect.signature(plain))
+    assert lean.__init__.__code__.co_filename == "<string>"  # a test's own: compiled now
+    for args, kwargs in [(("a",), {}), (("a", 5, ["x"]), {}), ((), {"name": "b", "items": []})]:
+        one, other = lean(*args, **kwargs), plain(*args, **kwargs)
+        assert [getattr(one, f) for f in ("name", "count", "items")] == [
+            getattr(other, f) for f in ("name", "count", "items")
+        ]
+        assert repr(one).removeprefix(lean.__qualname__) == repr(other).removeprefix(
+            plain.__qualname__
+        )
+    assert lean("a").items is not lean("a").items  # the factory is called for each record
+    assert lean("a") == lean("a") and lean("a") != lean("b")
+    assert dataclasses.replace(lean("a"), count=9).count == 9
+    for bad in [((), {}), (("a",), {"nope": 1}), (("a", 1, [], 4), {})]:
+        with pytest.raises(TypeError):
+            lean(*bad[0], **bad[1])
+        with pytest.raises(TypeError):
+            plain(*bad[0], **bad[1])
+    record = lean("a", 1, ["x"])
+    assert copy.copy(record) == record and copy.deepcopy(record) == record
+    assert hasattr(record, "__dict__") is not slots
+    if frozen:
+        assert hash(lean("a", 1, ("x",))) == hash(plain("a", 1, ("x",)))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            record.count = 2
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            del record.count
+        assert dataclasses.fields(lean) and lean.__dataclass_params__.frozen
+    else:
+        record.count = 2
+        assert record.count == 2 and lean.__hash__ is None
+
+
+def test_the_lean_records_of_an_import_have_their_init_compiled_ahead_of_time() -> None:
+    # After editing such a record: python -m tracer.cli.generate
+    from tracer.cli.generate import lean_records
+    from tracer.trace import lean_methods
+
+    records = lean_records()
+    assert len(records) >= 15
+    assert Path(lean_methods.__file__).read_text(encoding="utf-8") == lean_module(records)
+    from tracer.importers.claude_code.transcript import Transcript
+    from tracer.trace.tokens import Tokens
+
+    for cls in (Transcript, Tokens):
+        assert cls.__init__.__code__.co_filename == lean_methods.__file__
+    for record in (Tokens(input=3, output=4),):
+        assert pickle.loads(pickle.dumps(record)) == record == copy.deepcopy(record)
+
+
+def test_a_lean_record_edited_since_gets_an_init_compiled_for_its_fields() -> None:
+    from tracer.trace import lean_methods
+    from tracer.trace.event_code import LEAN
+
+    class Tokens:  # tracer.trace.tokens.Tokens, as if its fields had been edited since
+        __module__ = "tracer.trace.tokens"
+        __qualname__ = "Tokens"
+        spent: int
+        kept: int = 0
+
+    key = lean_key(Tokens)
+    assert key == "Tokens" and key in lean_methods.PLANS
+    registered = LEAN[key]
+    try:
+        made = lean_dataclass(frozen=True, slots=True)(Tokens)
+    finally:
+        LEAN[key] = registered  # the module's own class is still the one generated
+    assert made.__init__.__code__.co_filename == "<string>"
+    record = made(5)
+    assert (record.spent, record.kept) == (5, 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.kept = 1

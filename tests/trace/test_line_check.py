@@ -57,7 +57,7 @@ def test_the_quick_test_agrees_with_the_worded_checks_on_damaged_lines() -> None
 
 
 def test_the_quick_tests_compiled_ahead_of_time_are_those_the_schema_gives_now() -> None:
-    # After changing an event class (and schema.json): python -m tracer.trace.generate
+    # After changing an event class (and schema.json): python -m tracer.cli.generate
     defs = build_schema()["$defs"]
     assert Path(event_sound.__file__).read_text(encoding="utf-8") == sound_module(defs)
     assert sound_for("message", defs["message"]).__code__.co_filename == event_sound.__file__

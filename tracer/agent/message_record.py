@@ -14,13 +14,12 @@ messages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tracer.model.internal_messages import Message
+from tracer.trace.event_class import lean_dataclass
 from tracer.trace.events import MessageRecorded, content_after_block
 
 
-@dataclass(frozen=True, slots=True)
+@lean_dataclass(frozen=True, slots=True)
 class ResultRefs:
     """Where a result's pieces were written: the ``tool_run`` (raw output) and ``mapping`` (block)
     events, by ``seq``. Unknown when the ``emit`` callback does not return stamped events."""

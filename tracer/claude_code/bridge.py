@@ -34,8 +34,8 @@ CHUNK = 64 * 1024
 MAX_CONNECTIONS = 32
 
 #: The sandbox's half, run by Node. Arguments: the pair's descriptor, the loopback port, then
-#: ``claude``'s own command line. Node starts a child with its standard streams and no other
-#: descriptor, so ``claude`` and the commands it runs never hold the pair.
+#: ``claude``'s own command line, started with the pair's descriptor covered, so ``claude`` and
+#: the commands it runs never hold the pair.
 NODE_BRIDGE = r"""
 const net = require("net"), os = require("os"), { spawn } = require("child_process");
 const [fd, port, ...command] = process.argv.slice(1);
@@ -76,7 +76,11 @@ const server = net.createServer({ allowHalfOpen: true }, (near) => {
 });
 server.on("error", (e) => { console.error("tracer: bridge: " + e.message); process.exit(70); });
 server.listen(Number(port), "127.0.0.1", () => {
-  const child = spawn(command[0], command.slice(1), { stdio: "inherit" });
+  // The child's copy of the pair's descriptor is replaced by one of standard input (null):
+  // a descriptor Node inherited is not closed on exec, and claude must not hold the pair.
+  const stdio = Array.from({ length: Number(fd) + 1 }, (_, i) => (i < 3 ? "inherit" : "ignore"));
+  stdio[Number(fd)] = 0;
+  const child = spawn(command[0], command.slice(1), { stdio });
   for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => child.kill(s));
   child.on("error", (e) => { console.error("tracer: bridge: " + e.message); process.exit(127); });
   child.on("exit", (code, signal) => {

@@ -162,20 +162,25 @@ def without_cycle_collection(pause: bool) -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(_command_of(argv))
-    try:
-        args, unknown = parser.parse_known_args(argv)
-        if unknown:  # argparse would blame the top parser: say the sub-command, and its help
-            from tracer.text.printable import printable
+    # Start-up (the command's module imported, the parser built) makes only what lives as
+    # long as the process: the cycle collector, paused, does not walk it for nothing.
+    with without_cycle_collection(True):
+        parser = build_parser(_command_of(argv))
+        try:
+            args, unknown = parser.parse_known_args(argv)
+            if unknown:  # argparse would blame the top parser: say the sub-command, and its help
+                from tracer.text.printable import printable
 
-            _owner(parser, argv).error(f"unrecognized arguments: {printable(' '.join(unknown))}")
-    except SystemExit as exc:  # --help, --version, or a usage error already printed
-        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+                _owner(parser, argv).error(
+                    f"unrecognized arguments: {printable(' '.join(unknown))}"
+                )
+        except SystemExit as exc:  # --help, --version, or a usage error already printed
+            return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+        from tracer.interrupts import Interrupts
+        from tracer.text.printable import printable
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
-    from tracer.interrupts import Interrupts
-    from tracer.text.printable import printable
 
     if getattr(args, "trace", None) is not None:
         from tracer.files.paths import resolve_trace

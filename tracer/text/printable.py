@@ -23,6 +23,7 @@ goes through, so the widgets need not know which of their strings came from the 
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left
 from typing import TYPE_CHECKING
@@ -30,14 +31,20 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported where it is used: the command line's start-up has no Rich in it
     from rich.text import Text
 
-_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_UNSAFE_LINES = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-)
+_UNSAFE_CHARS = "\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_UNSAFE_LINE_CHARS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _NAMED = {"\n": "\\n", "\r": "\\r"}
 #: A pattern a whole one-line string matches when it holds nothing :func:`printable` would
 #: escape: a Textual ``Input``'s ``restrict``, so a paste with an ``ESC`` in it is refused.
-PRINTABLE_LINE = "[^" + _UNSAFE.pattern[1:-1] + "]*"
+PRINTABLE_LINE = "[^" + _UNSAFE_CHARS + "]*"
+
+
+@functools.cache
+def _unsafe(lines: bool) -> re.Pattern[str]:
+    """The characters to escape (with ``lines``, newlines are not), compiled on first use: the
+    two classes cost a millisecond to compile, paid by every command at start-up when they were
+    compiled on import, though most lines printed are plain ASCII (see :func:`printable`)."""
+    return re.compile(f"[{_UNSAFE_LINE_CHARS if lines else _UNSAFE_CHARS}]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -53,7 +60,9 @@ def printable(text: object, *, lines: bool = False) -> str:
     written as a visible escape. With ``lines``, newlines stay (a document, not a one-line
     message)."""
     shown = str(text)
-    return (_UNSAFE_LINES if lines else _UNSAFE).sub(_escape, shown)
+    if shown.isascii() and shown.isprintable():  # nothing to escape: no class needed
+        return shown
+    return _unsafe(lines).sub(_escape, shown)
 
 
 def printable_json(text: str) -> str:
@@ -63,7 +72,7 @@ def printable_json(text: str) -> str:
     the C1 range and the bidi controls as they are; here they become ``\\u`` escapes, which
     any JSON reader turns back into the same characters.
     """
-    return _UNSAFE_LINES.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return _unsafe(True).sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def printable_text(text: Text) -> Text:
@@ -73,7 +82,7 @@ def printable_text(text: Text) -> Text:
     object, so what the replay draws for an ordinary trace does not change by a cell.
     """
     plain = text.plain
-    matches = list(_UNSAFE_LINES.finditer(plain))
+    matches = list(_unsafe(True).finditer(plain))
     if not matches:
         return text
     from rich.text import Span, Text

@@ -191,10 +191,29 @@ def checks() -> dict[str, Check]:
     sound?" written out as one function costs a fifth of walking the compiled checks. Only a
     line it doubts goes through :func:`compile_schema`, which words each problem (and has the
     last word: a value of a subclass, which the quick test does not take, may still be sound)."""
-    sound = quick_checks()
-    return {
-        kind: _quick_first(kind, sound, compile_schema(sub)) for kind, sub in _definitions().items()
-    }
+    return _Checks()
+
+
+class _Checks(dict[str, Check]):
+    """The compiled schemas by kind, each compiled the first time its kind is asked for (as
+    :class:`_Quick`): compiling them all cost every import a millisecond before its first line,
+    and it asks only for the header's (its lines go to the quick tests)."""
+
+    def __missing__(self, kind: str) -> Check:
+        schema = _definitions().get(kind)
+        if schema is None:
+            raise KeyError(kind)
+        check = self[kind] = _quick_first(kind, quick_checks(), compile_schema(schema))
+        return check
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in _definitions()
+
+    def get(self, kind: str, default: Any = None) -> Any:  # type: ignore[override]
+        try:
+            return self[kind]
+        except KeyError:  # a kind the schema does not know
+            return default
 
 
 def _quick_first(kind: str, sound: _Quick, slow: Check) -> Check:

@@ -38,10 +38,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tracer.trace.format_words import format_words
 from tracer.trace.secret_scan import Hints, SecretScan, in_text
 from tracer.trace.secret_shapes import encoded_forms, holds_a_shape, redact_field, redact_shapes
-from tracer.trace.spellings import MARKERS, pieces, unspell
+from tracer.trace.spellings import markers, pieces, unspell
 
 #: Words of a variable name that say "this is a secret" (``ANTHROPIC_API_KEY``, ``MY_PASSWD``,
 #: ``GH_PAT``, ``CI_JOB_JWT``, ``apiKey``). A name is cut into its words (at ``_``, ``-``, ``.``
@@ -185,12 +184,11 @@ class Redactor:
         # How each secret looks inside a JSON line (quotes and backslashes escaped); with a
         # secret known, the markers of another spelling too (an invisible character, an
         # escape, an entity): a string holding one is looked at again, unspelled.
-        needles = set(forms) | (set(MARKERS) if forms else set())
+        needles = set(forms) | (set(markers()) if forms else set())
         self._in_json = {json.dumps(s, ensure_ascii=False)[1:-1] for s in needles} | needles
         # The same as UTF-8, for lines kept as bytes: a string holds another exactly when its
         # UTF-8 bytes hold the other's (UTF-8 is self-synchronizing).
         self._in_json_bytes = {s.encode("utf-8", "surrogatepass") for s in self._in_json}
-        self._words = format_words()
         # bytes() searches a file for each secret's strict UTF-8; a secret that has none (a lone
         # surrogate, from an environment that was not UTF-8) keeps it on the slow path, which
         # fails as it always did rather than miss the secret.
@@ -221,6 +219,14 @@ class Redactor:
 
     def __bool__(self) -> bool:
         return bool(self.secrets)
+
+    @functools.cached_property
+    def _words(self) -> frozenset[str]:
+        # Asked only of a value being redacted: a writer whose lines hold no secret (nearly
+        # every import) never lists them (a millisecond and a half of every import's start).
+        from tracer.trace.format_words import format_words
+
+        return format_words()
 
     @functools.cached_property
     def _scan(self) -> SecretScan:

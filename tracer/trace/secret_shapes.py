@@ -66,53 +66,68 @@ ANCHORED = frozenset(HINTS_OF) - {
 }
 
 _KEEP_PREFIX = r"(?P<keep>"
-SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern, flags))
-    for name, pattern, flags in (
-        (
-            "private_key",
-            r"-----BEGIN (?P<label>(?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
-            r".*?(?:-----END (?P=label)-----|\Z)",
-            re.DOTALL,
-        ),
-        ("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[\w/-]+", 0),
-        (
-            "discord_webhook",
-            r"https://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]+",
-            0,
-        ),
-        ("jwt", r"eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*", 0),
-        (
-            "authorization",
-            _KEEP_PREFIX + r"\b(?:authorization|x-api-key)[\"']?\s*[:=]\s*[\"']?"
-            r"(?:(?:bearer|basic|token|digest)\s+)?)[^\s\"',;]+",
-            re.IGNORECASE,
-        ),
-        (
-            "aws_secret_access_key",
-            _KEEP_PREFIX + r"aws_secret_access_key[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9/+=]{40}",
-            re.IGNORECASE,
-        ),
-        ("stripe_key", r"[sr]k_(?:live|test)_[0-9A-Za-z]{10,}", 0),
-        ("slack_token", r"xox[abprse]-[0-9A-Za-z-]{10,}", 0),
-        ("aws_access_key_id", r"(?:AKIA|ASIA)[0-9A-Z]{16}", 0),
-        ("google_api_key", r"AIza[0-9A-Za-z_-]{35}", 0),
-        ("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})", 0),
-        ("gitlab_token", r"glpat-[\w-]{20,}", 0),
-        ("api_key", r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", 0),
-        ("npm_token", r"npm_[A-Za-z0-9]{36}", 0),
-        ("pypi_token", r"pypi-[\w-]{50,}", 0),
-        # scheme://user:password@host: the password goes, the rest stays (a mark already there
-        # is not marked again).
-        (
-            "url_password",
-            # It starts at the "://" its hint names (the scheme before it is only looked at), so
-            # a line is tried where its URLs are, not at every word: a transcript is full of them.
-            _KEEP_PREFIX + r"(?<=[A-Za-z0-9])://[^/:@\s\"']*:)(?!\[REDACTED)[^/@\s\"']+(?=@)",
-            0,
-        ),
-    )
+#: Each shape's name, expression and flags, in the order they are tried. An expression is
+#: compiled the first time a text holds its shape's hints (:data:`PATTERNS`), not when the module
+#: is imported: compiling all of them cost every ``tracer import`` 1.5 ms of start-up, and a
+#: session's lines hold the hints of only a few shapes.
+SHAPES: tuple[tuple[str, str, int], ...] = (
+    (
+        "private_key",
+        r"-----BEGIN (?P<label>(?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
+        r".*?(?:-----END (?P=label)-----|\Z)",
+        re.DOTALL,
+    ),
+    ("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[\w/-]+", 0),
+    (
+        "discord_webhook",
+        r"https://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]+",
+        0,
+    ),
+    ("jwt", r"eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*", 0),
+    (
+        "authorization",
+        _KEEP_PREFIX + r"\b(?:authorization|x-api-key)[\"']?\s*[:=]\s*[\"']?"
+        r"(?:(?:bearer|basic|token|digest)\s+)?)[^\s\"',;]+",
+        re.IGNORECASE,
+    ),
+    (
+        "aws_secret_access_key",
+        _KEEP_PREFIX + r"aws_secret_access_key[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9/+=]{40}",
+        re.IGNORECASE,
+    ),
+    ("stripe_key", r"[sr]k_(?:live|test)_[0-9A-Za-z]{10,}", 0),
+    ("slack_token", r"xox[abprse]-[0-9A-Za-z-]{10,}", 0),
+    ("aws_access_key_id", r"(?:AKIA|ASIA)[0-9A-Z]{16}", 0),
+    ("google_api_key", r"AIza[0-9A-Za-z_-]{35}", 0),
+    ("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})", 0),
+    ("gitlab_token", r"glpat-[\w-]{20,}", 0),
+    ("api_key", r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", 0),
+    ("npm_token", r"npm_[A-Za-z0-9]{36}", 0),
+    ("pypi_token", r"pypi-[\w-]{50,}", 0),
+    # scheme://user:password@host: the password goes, the rest stays (a mark already there
+    # is not marked again).
+    (
+        "url_password",
+        # It starts at the "://" its hint names (the scheme before it is only looked at), so
+        # a line is tried where its URLs are, not at every word: a transcript is full of them.
+        _KEEP_PREFIX + r"(?<=[A-Za-z0-9])://[^/:@\s\"']*:)(?!\[REDACTED)[^/@\s\"']+(?=@)",
+        0,
+    ),
 )
+
+
+class _Compiled(dict[str, re.Pattern[str]]):
+    """Shape name → its compiled expression, compiled on first use."""
+
+    def __missing__(self, name: str) -> re.Pattern[str]:
+        pattern, flags = _SOURCES[name]
+        compiled = self[name] = re.compile(pattern, flags)
+        return compiled
+
+
+_SOURCES = {name: (pattern, flags) for name, pattern, flags in SHAPES}
+_NAMES = tuple(_SOURCES)
+PATTERNS: dict[str, re.Pattern[str]] = _Compiled()
 
 
 def might_hold_a_shape(text: str) -> bool:
@@ -121,7 +136,7 @@ def might_hold_a_shape(text: str) -> bool:
 
 def shapes_hinted(text: str) -> list[tuple[str, re.Pattern[str]]]:
     """The shapes whose hints ``text`` holds: the only expressions worth running on it."""
-    return [(name, p) for name, p in SHAPES if any(h in text for h in HINTS_OF[name])]
+    return [(name, PATTERNS[name]) for name in _NAMES if any(h in text for h in HINTS_OF[name])]
 
 
 def _shapes(text: str, hinted: Collection[str] | None) -> list[tuple[str, re.Pattern[str]]]:
@@ -129,7 +144,7 @@ def _shapes(text: str, hinted: Collection[str] | None) -> list[tuple[str, re.Pat
     # many lines), so the hints need not be searched for again; in the order of SHAPES.
     if hinted is None:
         return shapes_hinted(text)
-    return [(name, p) for name, p in SHAPES if name in hinted]
+    return [(name, PATTERNS[name]) for name in _NAMES if name in hinted]
 
 
 def holds_a_shape(text: str, hints: Mapping[str, Sequence[int]] | None = None) -> bool:
@@ -142,10 +157,11 @@ def holds_a_shape(text: str, hints: Mapping[str, Sequence[int]] | None = None) -
     if hints is None:
         shapes = shapes_hinted(text)
         return any(p.search(text) for _n, p in shapes) or _a_field(text, [n for n, _p in shapes])
-    for name, pattern in SHAPES:
+    for name in _NAMES:
         at = hints.get(name)
         if at is None:
             continue
+        pattern = PATTERNS[name]
         if name in ANCHORED:
             if any(pattern.match(text, start) for start in at):
                 return True

@@ -9,7 +9,7 @@ undo or to list:
   hyphen, direction marks, variation selectors, tag characters: :data:`INVISIBLE`) and decodes
   ``\\uXXXX``/``\\UXXXXXXXX`` escapes and HTML entities (``&#115;``, ``&#x73;``, ``&lowbar;``),
   a few times over for a double encoding. The redactor runs it only on a string where a
-  :data:`MARKERS` needle was found, and keeps the string as it was unless a secret is in the
+  :func:`markers` needle was found, and keeps the string as it was unless a secret is in the
   result.
 * Case is ignored when a known value is looked for (the redactor's search is case-insensitive).
 * :func:`base32_forms` joins the base64 and hex forms of :mod:`.secret_shapes`.
@@ -24,9 +24,8 @@ three or more pieces, one spelled out in words.
 from __future__ import annotations
 
 import base64
-import html
+import functools
 import re
-from html.entities import html5
 
 #: Characters that print as nothing: zero-width space, non-joiner and joiner, word joiner and
 #: the invisible operators, the BOM, the soft hyphen, the combining grapheme joiner, direction
@@ -41,19 +40,30 @@ INVISIBLE = frozenset(
     + [chr(0xFFA0)]
     + [chr(c) for c in range(0xE0000, 0xE0080)]  # tag characters
 )
-_INVISIBLE = re.compile("[" + "".join(re.escape(c) for c in sorted(INVISIBLE)) + "]")
+#: Each of them mapped to nothing, for ``str.translate`` (the same as removing them with a
+#: character class, without compiling one at every start).
+_DROP_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
 
-#: Named HTML entities that stand for one printable ASCII character (``&lowbar;`` is ``_``):
-#: with ``&#``, the ways an entity can spell a secret's characters.
-_ASCII_ENTITIES = sorted(
-    f"&{name}" if name.endswith(";") else f"&{name};"
-    for name, char in html5.items()
-    if len(char) == 1 and 0x21 <= ord(char) < 0x7F and name.endswith(";")
-)
 
-#: Needles that say a string may spell something another way: an invisible character, an
-#: escape, an entity. Compared lower-cased (``\\U`` and ``&#X`` included).
-MARKERS: tuple[str, ...] = (*sorted(INVISIBLE), "\\u", "&#", *_ASCII_ENTITIES)
+@functools.cache
+def markers() -> tuple[str, ...]:
+    """Needles that say a string may spell something another way: an invisible character, an
+    escape, an entity. Compared lower-cased (``\\U`` and ``&#X`` included).
+
+    Made on first use, not at import: only a redactor that knows secrets searches for them,
+    and listing the entities (HTML's table of two thousand) cost every ``tracer import`` a
+    millisecond of start-up in an environment with none."""
+    from html.entities import html5
+
+    # Named HTML entities that stand for one printable ASCII character (``&lowbar;`` is ``_``):
+    # with ``&#``, the ways an entity can spell a secret's characters.
+    ascii_entities = sorted(
+        f"&{name}" if name.endswith(";") else f"&{name};"
+        for name, char in html5.items()
+        if len(char) == 1 and 0x21 <= ord(char) < 0x7F and name.endswith(";")
+    )
+    return (*sorted(INVISIBLE), "\\u", "&#", *ascii_entities)
+
 
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
 
@@ -66,8 +76,10 @@ def _unescape(match: re.Match[str]) -> str:
 def unspell(text: str, rounds: int = 3) -> str:
     """``text`` with every invisible character removed and every escape and entity decoded,
     until nothing changes (at most ``rounds`` times: an entity of an escape, and so on)."""
+    import html  # only a string holding a marker gets here (see markers)
+
     for _ in range(rounds):
-        plain = _INVISIBLE.sub("", html.unescape(_ESCAPE.sub(_unescape, text)))
+        plain = html.unescape(_ESCAPE.sub(_unescape, text)).translate(_DROP_INVISIBLE)
         if plain == text:
             break
         text = plain

@@ -1,0 +1,40 @@
+"""Writes the source compiled ahead of time: ``python -m tracer.cli.generate``.
+
+Run it after changing an event class (and ``schema.json``, see :mod:`tracer.trace.event_schema`):
+it writes :mod:`tracer.trace.event_methods` (each event class's ``__init__`` and ``to_dict``,
+:mod:`tracer.trace.event_code`), :mod:`tracer.trace.lean_methods` (the ``__init__`` of each lean
+record an import makes, :func:`tracer.trace.event_code.lean_init`) and
+:mod:`tracer.trace.event_sound` (each line kind's quick soundness test,
+:mod:`tracer.trace.sound_code`). Until then the classes still work, their methods compiled at
+start-up, and a test says the files are stale. It sits with the command line, on top of every
+layer, because it imports them all: the trace's events, and the importers for their records.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tracer.trace.event_code import LEAN, lean_module, methods_module
+from tracer.trace.event_schema import load_schema
+from tracer.trace.events import KNOWN, Event
+from tracer.trace.sound_code import sound_module
+
+#: Where the generated files live: beside the classes they were written for.
+HERE = Path(__file__).resolve().parents[1] / "trace"
+
+
+def lean_records() -> dict[str, tuple[object, ...]]:
+    """The lean records an import makes (each registers itself when its class is created)."""
+    import tracer.importers.claude_code.importer  # noqa: F401  (creates them all)
+
+    return dict(LEAN)
+
+
+def main() -> None:
+    (HERE / "event_methods.py").write_text(methods_module((Event, *KNOWN)), encoding="utf-8")
+    (HERE / "lean_methods.py").write_text(lean_module(lean_records()), encoding="utf-8")
+    (HERE / "event_sound.py").write_text(sound_module(load_schema()["$defs"]), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
