@@ -5,7 +5,7 @@ and 10,000 turns (about 100,000 steps, a 50 MB trace). Each is exported with
 ``tracer export --format html`` (in process, timed), then opened from ``file://`` in Debian's
 Chromium through Playwright, a fresh page each time, with every non-``file:`` request aborted.
 Two times per opening, read from the page's own Performance timeline: first contentful paint,
-and the moment the first step is drawn (``page.js`` marks ``tracer-first-step``).
+and the moment the first step is drawn (``page_navigation.js`` marks ``tracer-first-step``).
 
 The page draws only the step on screen (its data in chunks, the first chunk before the script),
 so the goal is that the 10,000-turn page paints within 2x the 10-turn one. The figure is the

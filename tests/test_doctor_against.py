@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from tracer.doctor import against
-from tracer.doctor.against import AGAINST_JSON_SCHEMA, compare_requests
+from tracer.doctor.against import compare_requests
 from tracer.doctor.against_command import report_lines
+from tracer.doctor.against_findings import AGAINST_JSON_SCHEMA
 from tracer.text.cjk import zh_problems
 
 REMINDER = "<system-reminder>\nToday's date is 2026-12-06.\n</system-reminder>"
@@ -59,7 +60,7 @@ def sent() -> list[dict[str, Any]]:
 def test_every_kind_is_in_the_json_schema() -> None:
     """The schema's list of kinds is the module's: each kind a test here produces is listed."""
     source = Path(against.__file__).read_text(encoding="utf-8")
-    made = set(re.findall(r'_diff\(\s*"([a-z-]+)"', source))
+    made = set(re.findall(r'difference\(\s*"([a-z-]+)"', source))
     listed = AGAINST_JSON_SCHEMA["properties"]["differences"]["items"]["properties"]["kind"]
     assert made == set(listed["enum"])
 

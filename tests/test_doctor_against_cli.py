@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 from run_helpers import run_tracer
 
-from tracer.doctor.against import AGAINST_JSON_SCHEMA
+from tracer.doctor.against_findings import AGAINST_JSON_SCHEMA
 
 SESSION = "0b0e5c4e-1111-4222-8333-944445555666"
 CALL = {"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {"command": "ls"}}

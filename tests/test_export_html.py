@@ -1,9 +1,10 @@
 """``export --format html`` without a browser: the page parses, fetches nothing, holds every step.
 
 The page is read back with the standard library's ``html.parser`` and its data decoded the way
-``page.js`` decodes it (plain JSON, or deflate + base64 on a big trace). The words of each step
-must be exactly what the replay's renderer says (key hints left out), so the page has no copy of
-its own. The browser test (``test_export_html_browser.py``) drives the page itself.
+the page's script (``page_data.js``) decodes it (plain JSON, or deflate + base64 on a big
+trace). The words of each step must be exactly what the replay's renderer says (key hints left
+out), so the page has no copy of its own. The browser test (``test_export_html_browser.py``)
+drives the page itself.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class Page(HTMLParser):
 
 
 def data_of(page: Page) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The page's meta and its chunks, decoded as page.js decodes them."""
+    """The page's meta and its chunks, decoded as page_data.js decodes them."""
     blocks = {
         a.get("id"): (a, text) for a, text in page.scripts if a.get("type") == "application/json"
     }
@@ -74,7 +75,7 @@ def data_of(page: Page) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     for number in range(len(blocks) // 2):
         chunk, raw = block(f"chunk-{number}"), block(f"raw-{number}")
         assert raw["first"] == chunk["first"]
-        # each step as [zh line ids, en line ids, raw JSON, fold notes], as page.js puts it
+        # each step as [zh line ids, en line ids, raw JSON, fold notes], as page_data.js puts it
         pairs = zip(chunk["steps"], raw["raw"], strict=True)
         chunk["steps"] = [[*step, *more] for step, more in pairs]
         chunks.append(chunk)

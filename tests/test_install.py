@@ -18,6 +18,7 @@ import pytest
 from install_helpers import install_marks, install_wheel, python_says, run
 
 from tracer.chapter.guide import load_guide
+from tracer.export.html.page import SCRIPT_PARTS
 
 # Slow (a wheel built, a venv made, every command run from it), and kept on one xdist worker so
 # that the wheel is built once.
@@ -119,7 +120,7 @@ def test_export_html_uses_the_page_files_the_wheel_carries(installed: Installed)
     proc = installed.tracer("export", "01-main-walk", "--format", "html", "-o", "walk.html")
     assert proc.returncode == 0, proc.stderr
     page = (installed.home / "walk.html").read_text(encoding="utf-8")
-    for name in ("page.css", "page.js"):  # inlined from the installed package's own copies
+    for name in ("page.css", *SCRIPT_PARTS):  # inlined from the installed package's own copies
         shipped = installed.python(
             f"from importlib.resources import files; print(files('tracer.export.html')"
             f".joinpath('{name}'))"

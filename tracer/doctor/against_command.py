@@ -17,7 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tracer.doctor.against import Comparison, compare_requests
+from tracer.doctor.against import compare_requests
+from tracer.doctor.against_findings import Comparison
 from tracer.errors import UserError
 from tracer.text.printable import printable, printable_json
 

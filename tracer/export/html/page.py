@@ -1,4 +1,4 @@
-"""Put the page together: ``page.html`` with ``page.css``, ``page.js`` and the data inlined.
+"""Put the page together: ``page.html`` with ``page.css``, the script and the data inlined.
 
 One file that needs nothing else: it opens from ``file://`` or any static host, fetches nothing
 (its Content-Security-Policy says ``default-src 'none'`` and allows only this page's own style
@@ -9,6 +9,11 @@ blocks. The data is JSON escaped once, here: every ``<``, ``>`` and ``&`` become
 
 :func:`export_site` writes one page per bundled recording and an ``index.html`` listing them; the
 pages link each other from their tables of contents.
+
+The script is written as a few files of one job each (:data:`SCRIPT_PARTS`, in the order they
+are joined: the data first, the start last), put by :func:`page_script` into one function, so
+they share its names as one script would and nothing leaks onto ``window``. The page carries the
+joined text, and its Content-Security-Policy hashes exactly that.
 """
 
 from __future__ import annotations
@@ -37,6 +42,28 @@ _ESCAPES = {
 }
 _UNSAFE = re.compile("[<>&\u2028\u2029]")
 _SLOT = re.compile(r"\{\{(\w+)\}\}")
+#: The replay page's script, one job a file, in the order :func:`page_script` joins them: each
+#: later file uses names the earlier ones declare (their opening comments say what each does).
+SCRIPT_PARTS = (
+    "page_data.js",  # the meta, the chunks of steps (inflated when deflated), the reader's place
+    "page_draw.js",  # a step's lines, the page around them, draw()
+    "page_timeline.js",  # the table of contents and the timeline of turns
+    "page_findings.js",  # the doctor's findings: the summary, and at each step
+    "page_chart.js",  # the requests chart
+    "page_search.js",  # the search index, its hits, the query marked in the step
+    "page_print.js",  # printing the whole session
+    "page_navigation.js",  # moving, the buttons and keys, the language switch, the start
+)
+#: Before and after the parts: one strict function around them all.
+_SCRIPT_HEAD = (
+    "// tracer's replay page: draws one step at a time from the data tracer wrote into this file.\n"
+    "// Every word of a step was rendered by tracer's replay layers at export time (see\n"
+    "// tracer/export/html/payload.py); this script only places lines, never decides what they\n"
+    "// say. It is tracer/export/html/page_*.js, joined in one function by page.py.\n"
+    '"use strict";\n'
+    "(function () {\n"
+)
+_SCRIPT_TAIL = "})();\n"
 #: Each language by its own name (the switch to it, as the page's language button says it).
 _LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 
@@ -44,6 +71,11 @@ _LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 def asset(name: str) -> str:
     """One of the page's hand-written files, from the package (so the wheel carries them)."""
     return files("tracer.export.html").joinpath(name).read_text(encoding="utf-8")
+
+
+def page_script() -> str:
+    """The replay page's script: the :data:`SCRIPT_PARTS` joined, in order, in one function."""
+    return _SCRIPT_HEAD + "\n".join(asset(name) for name in SCRIPT_PARTS) + _SCRIPT_TAIL
 
 
 def script_json(text: str) -> str:
@@ -76,7 +108,7 @@ def chunk_element(number: int, text: str, kind: str = "chunk") -> str:
 def page_html(payload: Payload, lang: str = "en") -> str:
     """The whole page for ``payload``."""
     meta = payload.meta
-    style, script = asset("page.css"), asset("page.js")
+    style, script = asset("page.css"), page_script()
     csp = f"default-src 'none'; style-src {csp_hash(style)}; script-src {csp_hash(script)}"
     title = meta["name"] + (" · " + meta["title"].get(lang, "") if meta.get("title") else "")
     words = meta["words"]

@@ -54,7 +54,7 @@
     return text;
   }
 
-  // -- lines, drawn as the replay page draws them (page.js lineInto) -----------------------
+  // -- lines, drawn as the replay page draws them (page_draw.js lineInto) ------------------
   function lineInto(parent, line, given) {
     const put = (text) => (given === undefined ? text : text.split(data.given).join(given));
     if (typeof line === "string") { parent.append(put(line)); return; }
