@@ -14,9 +14,8 @@ what ``query.ts``'s loop (``queryLoop``) recorded.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -26,6 +25,7 @@ from textual.screen import Screen
 from tracer.errors import UserError
 from tracer.replay.autoplay import Autoplay
 from tracer.replay.keys import KEYS
+from tracer.replay.options import LOAD_GUIDE
 from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.frame import Frame
@@ -47,8 +47,7 @@ from tracer.view.state import LAST, ReplayState
 from tracer.view.steps import StepIndex
 
 if TYPE_CHECKING:
-    from tracer.tour.stops import Tour
-    from tracer.view.sections import Contents
+    from tracer.replay.options import ReplayOptions
 
 
 class ReplayScreen(Screen[None]):
@@ -60,43 +59,34 @@ class ReplayScreen(Screen[None]):
     step: var[int] = var(0, always_update=True, init=False)
     """The cursor: the 0-based step on screen. Every change redraws every panel."""
 
-    def __init__(
-        self,
-        index: StepIndex,
-        *,
-        step: int = 0,
-        lang: str = "en",
-        follow: bool = False,
-        feed: Callable[[], object] | None = None,
-        guide: object | None = None,
-        guide_problem: str | None = None,
-        load_chapter_guide: bool = True,
-        contents: Contents | None = None,
-        doctor: bool = False,
-        jump_to_finding: bool | None = None,
-        diagnosis: Diagnosis | None = None,
-        tour: Tour | None = None,
-    ) -> None:
+    def __init__(self, state: ReplayState, options: ReplayOptions) -> None:
+        """``state``: the open trace at its first step; ``options``: what the command line (or a
+        test) asked for (:class:`~tracer.replay.options.ReplayOptions`)."""
         super().__init__()
-        self.lang = lang if lang in LANGS else "en"
-        if guide is None and load_chapter_guide:
-            guide, guide_problem = load_guide()
-        self.guide: Any = guide
-        self.tour, self._known_diagnosis = tour, diagnosis
-        self.state = ReplayState(index, step)
+        self.options = options
+        self.lang = options.lang if options.lang in LANGS else "en"
+        guide, guide_problem = (
+            load_guide() if options.guide is LOAD_GUIDE else (options.guide, None)
+        )
+        self.guide = guide
+        self.tour, self._known_diagnosis = options.tour, options.diagnosis
+        self.state = state
         """The open trace and the reader's place in it (a new one for each trace opened)."""
-        jump = doctor if jump_to_finding is None else jump_to_finding
+        follow = options.follow
+        jump = options.doctor and not options.positioned  # a position asked for is kept
         self.view = ReplayView(
             self.state,
             lang=self.lang,
             follow=follow,
             guide=guide,
             guide_problem=guide_problem,
-            contents=contents,
-            tour=tour,
-            doctor=DoctorWatch(doctor, jump=jump, following=follow),
+            contents=options.contents,
+            tour=self.tour,
+            doctor=DoctorWatch(options.doctor, jump=jump, following=follow),
         )
-        self.loader = TraceLoader(self.state, lang=self.lang, follow=follow, feed=feed, id="loader")
+        self.loader = TraceLoader(
+            self.state, lang=self.lang, follow=follow, feed=options.feed, id="loader"
+        )
         self.set_reactive(ReplayScreen.step, self.state.step)
 
     def compose(self) -> ComposeResult:
