@@ -140,7 +140,7 @@ def test_timeline_j_k_say_which_step_was_chosen() -> None:
     timeline = Timeline(index)
 
     async def script(pilot: Any, app: Harness) -> None:
-        timeline.show(5, "en")
+        timeline.step = 5  # (as the screen's cursor, bound, sets it)
         await pilot.press("j", "j", "k")
 
     app = run(timeline, script)
@@ -155,7 +155,7 @@ def test_search_bar_finds_counts_and_clears() -> None:
     bar = SearchBar(index, id="search-bar")
 
     async def script(pilot: Any, app: Harness) -> None:
-        bar.open("en")
+        bar.action_open()
         await pilot.press(*"git diff", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -176,12 +176,12 @@ def test_escape_in_the_search_box_keeps_the_last_search() -> None:
     bar = SearchBar(main_index(), id="search-bar")
 
     async def script(pilot: Any, app: Harness) -> None:
-        bar.open("en")
+        bar.action_open()
         await pilot.press(*"turn", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
         found = list(bar.matches)
-        bar.open("en")
+        bar.action_open()
         await pilot.press("x", "escape")  # a new query abandoned: the last one stays
         assert bar.matches == found and bar.query_text == "turn" and bar.active
 

@@ -17,7 +17,8 @@ on the first) scrolls a page, Home goes to the top of the first finding and End 
 of the last. ``d`` (the panel's, made the
 screen's so it works from any panel) shows the panel and gives it the keys, and hides it again
 (so does Escape in it); :class:`FindingsPanel.Toggled` says so, and the screen gives the step
-view the keys back.
+view the keys back. Bound to the screen's cursor and language (attributes down), the panel
+redraws itself on every move, cheaply: the list is only filled again when what it says changed.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from rich.text import Text
 from textual import on, work
 from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
@@ -74,11 +76,14 @@ class FindingsPanel(OptionList):
             self.diagnosis, self.reaction = diagnosis, reaction
             super().__init__()
 
+    step: var[int] = var(0, init=False)
+    lang: var[str] = var("en", init=False)
+
     def __init__(
         self, doctor: DoctorWatch | None = None, *, lang: str = "en", id: str | None = None
     ) -> None:
         super().__init__(id=id)
-        self.lang = lang
+        self.set_reactive(FindingsPanel.lang, lang)
         self.doctor = doctor or DoctorWatch(False, jump=False, following=False)
         """``--doctor``: whether to check even a huge trace, and report what was found."""
         self.steps: list[int] = []
@@ -212,10 +217,15 @@ class FindingsPanel(OptionList):
 
     # -- showing the findings --------------------------------------------------------------
 
+    def watch_step(self) -> None:
+        self.show(self.diagnosis, self.lang, self.state)
+
+    def watch_lang(self) -> None:
+        self.show(self.diagnosis, self.lang, self.state)
+
     def show(self, diagnosis: Diagnosis | None, lang: str, state: str = "") -> None:
         """Fill the list. ``diagnosis`` None: not checked yet (``state`` says why: "checking" or
         "waiting")."""
-        self.lang = lang
         shown = self._shown
         if shown is not None and shown[0] is diagnosis and shown[1:] == (lang, state):
             return

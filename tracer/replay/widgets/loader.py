@@ -26,6 +26,7 @@ from pathlib import Path
 from textual import work
 from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import var
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
@@ -60,6 +61,9 @@ class TraceLoader(Widget):
             self.path, self.at_end = path, at_end
             super().__init__()
 
+    lang: var[str] = var("en", init=False)
+    """The reader's language (bound to the screen's): the picker and the notices speak it."""
+
     def __init__(
         self,
         state: ReplayState,
@@ -70,7 +74,8 @@ class TraceLoader(Widget):
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
-        self.state, self.lang, self.follow = state, lang, follow
+        self.state, self.follow = state, follow
+        self.set_reactive(TraceLoader.lang, lang)
         self.feed = feed
         """With ``replay --follow <transcript>``: called on each poll to import new lines."""
         self.indexing = False

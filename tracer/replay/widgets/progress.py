@@ -7,8 +7,9 @@ step keys, which are the bar's (:data:`StepBar.SCREEN_KEYS`: ← → and ``h`` `
 and autoplay's (``a``, ``+`` ``-``). The screen makes them its own (:func:`tracer.replay.keys.
 routed`), so they work whichever panel has the focus.
 
-Where each key leads is the replay's pure step logic, :class:`~tracer.view.state.ReplayState`,
-which the screen hands down with every trace it opens (attributes down). The bar never moves the
+Where each key leads is the replay's pure step logic, :class:`~tracer.view.state.ReplayState`;
+the bar is bound to the screen's open trace and cursor (attributes down, ``data_bind``) and
+moves its dot when the cursor moves. The bar never moves the
 cursor itself: it posts :class:`StepBar.Seek` (messages up), as a click does. A step key's Seek
 carries the move, not the step it leads to: a terminal that sends twenty → in one read hands
 the screen twenty key events before it has handled the first Seek, so a target reckoned when
@@ -27,6 +28,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -77,18 +79,22 @@ class StepBar(Widget):
     class Changed(Message):
         """Autoplay started, stopped or changed speed: the key bar and the status say so."""
 
+    step: var[int] = var(0, init=False)
+    state: var[ReplayState] = var(None, init=False)  # type: ignore[arg-type] (set at once)
+    """The open trace and the cursor (the screen binds a new one for each trace)."""
+
     def __init__(self, state: ReplayState, *, follow: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.state = state
-        """The open trace and the cursor (the screen hands down a new one for each trace)."""
+        self.set_reactive(StepBar.state, state)
         self.follow = follow
         self.autoplay = Autoplay(self.set_interval, self._tick)
-        self.step = 0
         self.total = 1
 
-    def show(self, step: int, total: int) -> None:
-        self.step, self.total = step, max(total, 1)
-        self.refresh()
+    def watch_step(self) -> None:
+        total = len(self.state.index)
+        if total:  # (nothing to show yet: the bar stays as it is)
+            self.total = max(total, 1)
+            self.refresh()
 
     # -- the keys --------------------------------------------------------------------------
 
