@@ -20,6 +20,7 @@ any panel) lists it, the current section marked; Enter on a recording posts
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,12 +51,12 @@ class ChapterColumn(Vertical):
     SCREEN_KEYS = [Binding("s", "contents", "contents")]  # noqa: RUF012
     """Keys that work from any panel (the screen passes them on to the column)."""
 
+    @dataclass
     class Open(Message):
         """The reader chose a recording in the contents: open it at 0-based ``step``."""
 
-        def __init__(self, path: Path, step: int) -> None:
-            self.path, self.step = path, step
-            super().__init__()
+        path: Path
+        step: int
 
     step: var[int] = var(0, init=False)
     lang: var[str] = var("en", init=False)

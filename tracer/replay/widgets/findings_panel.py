@@ -23,6 +23,8 @@ redraws itself on every move, cheaply: the list is only filled again when what i
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
 from textual import on, work
 from textual.binding import Binding
@@ -54,27 +56,24 @@ class FindingsPanel(OptionList):
         Binding("ctrl+y", "scroll_up", "scroll up", show=False),
     ]
 
+    @dataclass
     class Selected(Message):
-        """The reader chose a finding: go to ``step`` (0-based)."""
+        """The reader chose a finding: go to its 0-based ``step``."""
 
-        def __init__(self, step: int) -> None:
-            self.step = step
-            super().__init__()
+        step: int
 
+    @dataclass
     class Toggled(Message):
         """The panel was shown (and took the keys) or hidden."""
 
-        def __init__(self, shown: bool) -> None:
-            self.shown = shown
-            super().__init__()
+        shown: bool
 
+    @dataclass
     class Diagnosed(Message):
-        """The doctor is done with the trace (its findings are in ``diagnosis``; ``reaction``
-        says what ``--doctor`` makes of them)."""
+        """The doctor is done with the trace: its findings, and what ``--doctor`` makes of them."""
 
-        def __init__(self, diagnosis: Diagnosis, reaction: Reaction) -> None:
-            self.diagnosis, self.reaction = diagnosis, reaction
-            super().__init__()
+        diagnosis: Diagnosis
+        reaction: Reaction
 
     step: var[int] = var(0, init=False)
     lang: var[str] = var("en", init=False)

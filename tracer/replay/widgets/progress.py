@@ -23,6 +23,7 @@ speed, so the screen redraws the key bar and the status.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
@@ -61,23 +62,30 @@ class StepBar(Widget):
     ]
     """Keys that work from any panel (the screen passes them on to the bar)."""
 
+    @dataclass
     class Seek(Message):
-        """Go to 0-based ``step`` (a click), or where ``move`` leads from the cursor as it is
-        when the screen takes the message (a step key, an autoplay tick; None: stay)."""
+        """Go to 0-based ``step`` (a click), or where ``move`` leads from the cursor."""
 
-        def __init__(
-            self, step: int = 0, move: Callable[[ReplayState], int | None] | None = None
-        ) -> None:
-            self.step = step
-            self.move = move
-            super().__init__()
+        step: int = 0
+        move: Callable[[ReplayState], int | None] | None = None
+        """A step key's or an autoplay tick's move, from the cursor as it is when the screen
+        takes the message (None from it: stay)."""
+
+        def can_replace(self, message: Message) -> bool:
+            # A click waiting behind another click: the later one is where the reader wants to
+            # be. A move is never dropped: twenty presses of → go twenty steps.
+            return isinstance(message, StepBar.Seek) and self.move is None and message.move is None
 
         def target(self, state: ReplayState) -> int | None:
             """The step to go to, from the cursor ``state`` has now."""
             return self.step if self.move is None else self.move(state)
 
+    @dataclass
     class Changed(Message):
         """Autoplay started, stopped or changed speed: the key bar and the status say so."""
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, StepBar.Changed)  # (one redraw says it all)
 
     step: var[int] = var(0, init=False)
     state: var[ReplayState] = var(None, init=False)  # type: ignore[arg-type] (set at once)

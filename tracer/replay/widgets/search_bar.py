@@ -22,6 +22,7 @@ turn) is the screen's own.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events, work
@@ -50,23 +51,30 @@ class SearchBar(Horizontal):
     ]
     """Keys that work from any panel (the screen passes them on to the bar)."""
 
+    @dataclass
     class Found(Message):
         """A search finished: its ``matches`` (0-based steps, ascending)."""
 
-        def __init__(self, matches: list[int]) -> None:
-            self.matches = matches
-            super().__init__()
+        matches: list[int]
 
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, SearchBar.Found)  # (a newer search's hits)
+
+    @dataclass
     class Hit(Message):
         """Go to 0-based ``step``, a hit (or the step the cursor is on: no hit from there)."""
 
-        def __init__(self, step: int) -> None:
-            self.step = step
-            super().__init__()
+        step: int
 
+        def can_replace(self, message: Message) -> bool:
+            # Hops reckoned from the same cursor lead to the same hit: the last one will do.
+            return isinstance(message, SearchBar.Hit)
+
+    @dataclass
     class Done(Message):
         """The reader left the box (Enter or Escape): the app gives the step view the keys."""
 
+    @dataclass
     class Cleared(Message):
         """The search is gone (Escape after Enter): every panel redraws without highlights."""
 

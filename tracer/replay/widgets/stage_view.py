@@ -20,6 +20,7 @@ folded, at its top. The view says when its mode changed
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual.binding import Binding
@@ -59,6 +60,7 @@ class StageView(Pager):
     ]
     """Keys that work from any panel (the screen passes them on to the view)."""
 
+    @dataclass
     class ModeChanged(Message):
         """The reader switched between folded, unfolded and raw."""
 

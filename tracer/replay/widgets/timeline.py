@@ -60,10 +60,11 @@ class Timeline(Widget):
         Binding("end", "move(1000000000)", "last step", show=False),
     ]
 
+    @dataclass
     class Selected(Message):
-        def __init__(self, step: int) -> None:
-            self.step = step
-            super().__init__()
+        """The reader chose a row (a key, a click): go to its 0-based ``step``."""
+
+        step: int
 
     step: var[int] = var(0, init=False)
     lang: var[str] = var("en", init=False)

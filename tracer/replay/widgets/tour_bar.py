@@ -14,6 +14,7 @@ The bar is bound to the screen's cursor and language (attributes down) and keeps
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,12 +42,12 @@ if TYPE_CHECKING:
 class TourBar(Static):
     """The tour's place ("Tour n/N") and its keys; hidden when the app is not on a tour."""
 
+    @dataclass
     class Go(Message):
         """Open ``recording`` at 0-based ``step`` (the app does it)."""
 
-        def __init__(self, recording: Path, step: int) -> None:
-            self.recording, self.step = recording, step
-            super().__init__()
+        recording: Path
+        step: int
 
     step: var[int] = var(0, init=False)
     lang: var[str] = var("en", init=False)
