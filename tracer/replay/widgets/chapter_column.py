@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 class ChapterColumn(Vertical):
     """The step's chapter text over the section's; the guide comes down once, at start."""
 
-    SCREEN_KEYS = [Binding("s", "contents", "contents")]  # noqa: RUF012
+    SCREEN_KEYS = [Binding("s", "contents", "contents", id="contents")]  # noqa: RUF012
     """Keys that work from any panel (the screen passes them on to the column)."""
 
     @dataclass

@@ -46,14 +46,14 @@ SEVERITY_STYLE = {"error": "bold #ff5f5f", "warning": "bold #ffaf00"}
 class FindingsPanel(OptionList):
     """The doctor's findings, one option each; Enter or a click jumps to the finding's step."""
 
-    SCREEN_KEYS = [Binding("d", "toggle", "findings")]  # noqa: RUF012
+    SCREEN_KEYS = [Binding("d", "toggle", "findings", id="findings")]  # noqa: RUF012
     """Keys that work from any panel (the screen passes them on to the panel)."""
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("escape", "toggle", "close", show=False),
-        Binding("j", "cursor_down", "next finding", show=False),
-        Binding("k", "cursor_up", "previous finding", show=False),
-        Binding("ctrl+e", "scroll_down", "scroll down", show=False),
-        Binding("ctrl+y", "scroll_up", "scroll up", show=False),
+        Binding("escape", "toggle", "close", show=False, id="close-findings"),
+        Binding("j", "cursor_down", "next finding", show=False, id="next-finding"),
+        Binding("k", "cursor_up", "previous finding", show=False, id="previous-finding"),
+        Binding("ctrl+e", "scroll_down", "scroll down", show=False, id="findings-scroll-down"),
+        Binding("ctrl+y", "scroll_up", "scroll up", show=False, id="findings-scroll-up"),
     ]
 
     @dataclass

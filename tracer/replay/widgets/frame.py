@@ -33,10 +33,10 @@ class Frame(Horizontal):
     """Timeline | centre (step view, findings, debug console) | chapter, as room allows."""
 
     SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("T", "toggle('timeline')", "timeline"),
-        Binding("c", "toggle('chapter')", "chapter"),
-        Binding("D", "toggle('debug')", "debug console"),
-        Binding("z", "zoom", "zoom"),
+        Binding("T", "toggle('timeline')", "timeline", id="toggle-timeline"),
+        Binding("c", "toggle('chapter')", "chapter", id="toggle-chapter"),
+        Binding("D", "toggle('debug')", "debug console", id="toggle-debug"),
+        Binding("z", "zoom", "zoom", id="zoom"),
     ]
     """Keys that work from any panel (the screen passes them on to the frame)."""
 

@@ -13,6 +13,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import var
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -47,7 +48,7 @@ class KeyBar(Widget):
     """One line of ``key label`` pairs in the current language."""
 
     SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("question_mark,fullwidth_question_mark,f1", "help", "help"),
+        Binding("question_mark,fullwidth_question_mark,f1", "help", "help", id="help"),
     ]
     """Keys that work from any panel (the screen passes them on to the bar)."""
 
@@ -80,9 +81,17 @@ class KeyBar(Widget):
             self.refresh()
 
     def action_help(self) -> None:
-        from tracer.replay.widgets.screens import HelpScreen
+        """``?``: every key, generated from the bindings of the screen and its panels (each
+        found by its ``id``), as a keymap may have moved them."""
+        from tracer.replay.widgets.screens import HelpScreen, help_rows
 
-        self.app.push_screen(HelpScreen(self.lang))
+        keymap = getattr(self.app, "keymap", {})
+        rows = help_rows(bound_here(self.screen), keymap, self.key_display)
+        self.app.push_screen(HelpScreen(self.lang, rows))
+
+    def key_display(self, key: str) -> str:
+        """``key`` as Textual writes it in a footer (``right`` → ``→``, ``ctrl+x`` → ``^x``)."""
+        return self.app.get_key_display(Binding(key, ""))
 
     def hints(self) -> list[tuple[str, str, str]]:
         out = []
@@ -106,3 +115,17 @@ class KeyBar(Widget):
             line.append(" " + label)
         line.truncate(width)
         return text_strip(line, width, self.rich_style, self.app.console)
+
+
+def bound_here(screen: Widget | Screen[object]) -> list[Binding]:
+    """The replay's bindings on ``screen``: its own and every widget's on it (each class's,
+    base classes too), tracer's classes only (Textual's widgets keep their own keys)."""
+    found: dict[tuple[str | None, str], Binding] = {}
+    for node in [screen, *screen.walk_children()]:
+        for cls in type(node).__mro__:
+            if not cls.__module__.startswith("tracer."):
+                continue
+            for binding in cls.__dict__.get("BINDINGS", []):
+                if isinstance(binding, Binding):
+                    found.setdefault((binding.id, binding.key), binding)
+    return list(found.values())

@@ -43,7 +43,7 @@ FOLLOW_INTERVAL = 0.25
 class TraceLoader(Widget):
     """Background indexing, ``--follow``'s polling, the picker and imports, for the screen."""
 
-    SCREEN_KEYS = [Binding("O", "pick", "open")]  # noqa: RUF012
+    SCREEN_KEYS = [Binding("O", "pick", "open", id="open-recording")]  # noqa: RUF012
     """Keys that work from any panel (the screen passes them on to the loader)."""
 
     @dataclass

@@ -42,23 +42,33 @@ class StepBar(Widget):
     """``━━━━●─────`` with the current step as the dot; the step keys and autoplay."""
 
     SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("right,l,space", "step(1)", "next", show=False),
-        Binding("left,h", "step(-1)", "previous", show=False),
-        Binding("home,less_than_sign", "first", "first", show=False),
-        Binding("end,greater_than_sign", "last", "last", show=False),
-        Binding("right_square_bracket,right_black_lenticular_bracket", "next_turn", "next turn"),
+        Binding("right,l,space", "step(1)", "next", show=False, id="next-step"),
+        Binding("left,h", "step(-1)", "previous", show=False, id="previous-step"),
+        Binding("home,less_than_sign", "first", "first", show=False, id="first-step"),
+        Binding("end,greater_than_sign", "last", "last", show=False, id="last-step"),
         Binding(
-            "left_square_bracket,p,left_black_lenticular_bracket", "previous_turn", "previous turn"
+            "right_square_bracket,right_black_lenticular_bracket",
+            "next_turn",
+            "next turn",
+            id="next-turn",
         ),
-        Binding("1", "station(1)", "mapping", show=False),
-        Binding("2", "station(2)", "wrapping", show=False),
-        Binding("3", "station(3)", "appending", show=False),
-        Binding("4", "station(4)", "resending", show=False),
-        Binding("i", "step_into", "into subagent", show=False),
-        Binding("u", "step_out", "out of subagent", show=False),
-        Binding("a", "autoplay", "autoplay"),
-        Binding("plus,equals_sign,fullwidth_plus_sign", "speed(1)", "faster", show=False),
-        Binding("minus,fullwidth_hyphen_minus", "speed(-1)", "slower", show=False),
+        Binding(
+            "left_square_bracket,p,left_black_lenticular_bracket",
+            "previous_turn",
+            "previous turn",
+            id="previous-turn",
+        ),
+        Binding("1", "station(1)", "mapping", show=False, id="go-to-mapping"),
+        Binding("2", "station(2)", "wrapping", show=False, id="go-to-wrapping"),
+        Binding("3", "station(3)", "appending", show=False, id="go-to-appending"),
+        Binding("4", "station(4)", "resending", show=False, id="go-to-resending"),
+        Binding("i", "step_into", "into subagent", show=False, id="into-subagent"),
+        Binding("u", "step_out", "out of subagent", show=False, id="out-of-subagent"),
+        Binding("a", "autoplay", "autoplay", id="autoplay"),
+        Binding(
+            "plus,equals_sign,fullwidth_plus_sign", "speed(1)", "faster", show=False, id="faster"
+        ),
+        Binding("minus,fullwidth_hyphen_minus", "speed(-1)", "slower", show=False, id="slower"),
     ]
     """Keys that work from any panel (the screen passes them on to the bar)."""
 

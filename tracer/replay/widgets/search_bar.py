@@ -45,9 +45,21 @@ class SearchBar(Horizontal):
     """An input and a match count; hidden until opened."""
 
     SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("slash,ideographic_comma", "open", "search"),
-        Binding("full_stop,ideographic_full_stop,f3", "hop(1)", "next match", show=False),
-        Binding("comma,fullwidth_comma,shift+f3,N", "hop(-1)", "previous match", show=False),
+        Binding("slash,ideographic_comma", "open", "search", id="search"),
+        Binding(
+            "full_stop,ideographic_full_stop,f3",
+            "hop(1)",
+            "next match",
+            show=False,
+            id="next-match",
+        ),
+        Binding(
+            "comma,fullwidth_comma,shift+f3,N",
+            "hop(-1)",
+            "previous match",
+            show=False,
+            id="previous-match",
+        ),
     ]
     """Keys that work from any panel (the screen passes them on to the bar)."""
 

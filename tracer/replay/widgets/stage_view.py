@@ -47,16 +47,16 @@ class StageView(Pager):
     """What the current step produced and what it changed."""
 
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("o", "unfold", "unfold", show=False),
-        Binding("r", "raw", "raw JSON", show=False),
-        Binding("b", "block", "raw output ⇄ block", show=False),
+        Binding("o", "unfold", "unfold", show=False, id="unfold"),
+        Binding("r", "raw", "raw JSON", show=False, id="raw"),
+        Binding("b", "block", "raw output ⇄ block", show=False, id="block"),
     ]
     SCREEN_KEYS = [  # noqa: RUF012
         *BINDINGS,
-        Binding("up", "scroll(-1)", "scroll up", show=False),
-        Binding("down", "scroll(1)", "scroll down", show=False),
-        Binding("pageup", "scroll(-10)", "page up", show=False),
-        Binding("pagedown", "scroll(10)", "page down", show=False),
+        Binding("up", "scroll(-1)", "scroll up", show=False, id="scroll-up"),
+        Binding("down", "scroll(1)", "scroll down", show=False, id="scroll-down"),
+        Binding("pageup", "scroll(-10)", "page up", show=False, id="page-up"),
+        Binding("pagedown", "scroll(10)", "page down", show=False, id="page-down"),
     ]
     """Keys that work from any panel (the screen passes them on to the view)."""
 

@@ -52,12 +52,12 @@ class Timeline(Widget):
 
     can_focus = True
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("up,k", "move(-1)", "previous step", show=False),
-        Binding("down,j", "move(1)", "next step", show=False),
-        Binding("pageup,ctrl+b", "move(-10)", "ten steps back", show=False),
-        Binding("pagedown,ctrl+f", "move(10)", "ten steps on", show=False),
-        Binding("home", "move(-1000000000)", "first step", show=False),
-        Binding("end", "move(1000000000)", "last step", show=False),
+        Binding("up,k", "move(-1)", "previous step", show=False, id="timeline-up"),
+        Binding("down,j", "move(1)", "next step", show=False, id="timeline-down"),
+        Binding("pageup,ctrl+b", "move(-10)", "ten steps back", show=False, id="timeline-page-up"),
+        Binding("pagedown,ctrl+f", "move(10)", "ten steps on", show=False, id="timeline-page-down"),
+        Binding("home", "move(-1000000000)", "first step", show=False, id="timeline-first"),
+        Binding("end", "move(1000000000)", "last step", show=False, id="timeline-last"),
     ]
 
     @dataclass
