@@ -185,10 +185,11 @@ class ReplayScreen(Screen[None]):
 
     def watch_step(self) -> None:
         """Before the panels hear of the step: the search they light, what the replay is doing."""
-        if not self.is_attached or not self.query(SearchBar):
-            return  # (not composed yet)
-        light = self.query_one(SearchBar).lighter()
-        query = self.query_one(SearchBar).query_text if light is not None else ""
+        if not self.transport.is_mounted:
+            return  # (the panels are not there yet)
+        bar = self.query_one(SearchBar)
+        light = bar.lighter()
+        query = bar.query_text if light is not None else ""
         self.highlight = Highlight(query, light)
         autoplay = self.autoplay
         self.activity = Activity(
