@@ -11,12 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from replay_helpers import drive, make_app
+from replay_helpers import FIXTURES, drive, make_app
 from textual.binding import Binding
 
-from tracer.replay.widgets.key_bar import bound_here
-from tracer.replay.widgets.screens import HelpScreen, help_rows
+from tracer.replay.help import bound_here
+from tracer.replay.help import help_rows as rows_for
+from tracer.replay.widgets.screens import HelpScreen
 from tracer.view.i18n_keys import HELP, HELP_LINES, TEXTUAL_LINES
+
+
+def help_rows(bindings: list[Binding], keymap: dict[str, str], display: Any) -> list[Any]:
+    """The replay's help rows (the table, the lines, Textual's own keys: the replay's)."""
+    return rows_for(bindings, keymap, display, HELP, HELP_LINES, TEXTUAL_LINES)
 
 
 def test_every_binding_has_an_id_and_a_line_and_every_line_a_binding() -> None:
@@ -73,3 +79,31 @@ def test_a_keymap_moves_a_key_and_the_help_says_where(lang: str) -> None:
     assert rows["show / hide the timeline, debug console"] == "^t D"
     assert rows["previous step"] == "← h"  # not moved: as the help writes it
     assert len(seen["rows"]) == len(HELP)
+
+
+def test_the_comparison_s_help_is_generated_from_its_bindings_too() -> None:
+    from tracer.compare import beside
+    from tracer.replay.beside_command import make_beside_app
+    from tracer.replay.widgets.beside_help import BesideHelp
+
+    fault, twin = (
+        FIXTURES / "03-malformed-result.trace.jsonl",
+        FIXTURES / "03-read-calc.trace.jsonl",
+    )
+    app = make_beside_app(fault, twin, lang="en")
+    seen: dict[str, Any] = {}
+
+    async def script(pilot: Any) -> None:
+        bound = bound_here(app.screen)
+        seen["ids"] = {b.id for b in bound}
+        seen["unmoved"] = rows_for(bound, {}, str, beside.HELP, beside.HELP_LINES)
+        app.set_keymap({"next-difference": "x"})
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, BesideHelp)
+        seen["rows"] = app.screen.rows
+
+    drive(app, script)
+    assert seen["ids"] == set(beside.HELP_LINES) and seen["unmoved"] == beside.HELP
+    keys = {words["en"]: keys for keys, words in seen["rows"]}
+    assert keys["the next, the previous difference"] == "x N"

@@ -14,7 +14,7 @@ The whole app mirrors no single Claude Code file: it replays what ``query.ts``'s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -82,12 +82,6 @@ class ReplayApp(InputErrorApp):
     def lang(self) -> str:
         """The reader's language (``t`` switches it, on the screen)."""
         return self.replay.lang
-
-    @property
-    def keymap(self) -> Mapping[str, str]:
-        """The keymap Textual applies (``App.set_keymap``): binding id → keys. The help screen
-        says the keys as moved (Textual keeps it private)."""
-        return self._keymap
 
     def action_command_palette(self) -> None:
         """Textual's palette (ctrl+p), its placeholder in the reader's language."""

@@ -13,7 +13,6 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import var
-from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -83,15 +82,14 @@ class KeyBar(Widget):
     def action_help(self) -> None:
         """``?``: every key, generated from the bindings of the screen and its panels (each
         found by its ``id``), as a keymap may have moved them."""
-        from tracer.replay.widgets.screens import HelpScreen, help_rows
+        from tracer.replay.help import bound_here, help_rows, key_display, keymap_of
+        from tracer.replay.widgets.screens import HelpScreen
+        from tracer.view.i18n_keys import HELP, HELP_LINES, TEXTUAL_LINES
 
-        keymap = getattr(self.app, "keymap", {})
-        rows = help_rows(bound_here(self.screen), keymap, self.key_display)
+        bound, keymap = bound_here(self.screen), keymap_of(self.app)
+        display = key_display(self.app)
+        rows = help_rows(bound, keymap, display, HELP, HELP_LINES, TEXTUAL_LINES)
         self.app.push_screen(HelpScreen(self.lang, rows))
-
-    def key_display(self, key: str) -> str:
-        """``key`` as Textual writes it in a footer (``right`` → ``→``, ``ctrl+x`` → ``^x``)."""
-        return self.app.get_key_display(Binding(key, ""))
 
     def hints(self) -> list[tuple[str, str, str]]:
         out = []
@@ -115,17 +113,3 @@ class KeyBar(Widget):
             line.append(" " + label)
         line.truncate(width)
         return text_strip(line, width, self.rich_style, self.app.console)
-
-
-def bound_here(screen: Widget | Screen[object]) -> list[Binding]:
-    """The replay's bindings on ``screen``: its own and every widget's on it (each class's,
-    base classes too), tracer's classes only (Textual's widgets keep their own keys)."""
-    found: dict[tuple[str | None, str], Binding] = {}
-    for node in [screen, *screen.walk_children()]:
-        for cls in type(node).__mro__:
-            if not cls.__module__.startswith("tracer."):
-                continue
-            for binding in cls.__dict__.get("BINDINGS", []):
-                if isinstance(binding, Binding):
-                    found.setdefault((binding.id, binding.key), binding)
-    return list(found.values())

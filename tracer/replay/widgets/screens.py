@@ -1,16 +1,13 @@
 """Modal screens: help (``?``, which says how to close it), go to step (``g``, which says its
 keys, and when the step does not exist rather than silently going to the nearest one).
 
-The help is generated from the bindings, as posting's is: :func:`help_rows` takes the bindings
-of the replay screen and its panels, finds each one's line by its ``id``
-(:data:`tracer.view.i18n_keys.HELP_LINES`) and lists the lines that something is bound to, in
-the help's order, in the reader's language. A line whose keys a keymap moved
+The help is generated from the bindings, as posting's is: the key bar (which owns ``?``) hands
+it the rows :func:`tracer.replay.help.help_rows` makes from the bindings of the replay screen and
+its panels, each line found by the binding's ``id``; a line whose keys a keymap moved
 (``App.set_keymap``, by binding id) says the keys as they are now.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable, Iterable, Mapping
 
 from rich.table import Table
 from rich.text import Text
@@ -20,41 +17,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from tracer.replay.help import HelpRow
 from tracer.view.i18n import tr
-from tracer.view.i18n_keys import HELP, HELP_LINES, TEXTUAL_LINES
+from tracer.view.i18n_keys import HELP
 from tracer.view.wrap import Wrapped
-
-#: A help row: the keys, and the words in each language.
-HelpRow = tuple[str, dict[str, str]]
-
-
-def help_rows(
-    bindings: Iterable[Binding], keymap: Mapping[str, str], display: Callable[[str], str]
-) -> list[HelpRow]:
-    """The help's rows for ``bindings`` (each with an ``id``): every line one of them explains,
-    in the order of :data:`~tracer.view.i18n_keys.HELP`. A line whose bindings ``keymap`` moved
-    shows their keys as they are now (each written by ``display``), else as the help writes them.
-
-    Raises :class:`KeyError` for a binding with no line: each key has its words."""
-    keys_of: dict[str, list[str]] = {}  # line → the keys bound for it, in the bindings' order
-    moved: set[str] = set()  # lines with a key a keymap moved
-    for binding in bindings:
-        if binding.id is None:
-            raise KeyError(f"a binding of the replay has no id: {binding.key} {binding.action}")
-        lines = HELP_LINES[binding.id]
-        for line in (lines,) if isinstance(lines, str) else lines:
-            keys = keys_of.setdefault(line, [])
-            chosen = keymap.get(binding.id)
-            if chosen is not None:
-                moved.add(line)
-            keys += [k for k in (chosen or binding.key).split(",") if k not in keys]
-    rows = []
-    for line, words in HELP:
-        if line in moved:
-            rows.append((" ".join(dict.fromkeys(display(k.strip()) for k in keys_of[line])), words))
-        elif line in keys_of or line in TEXTUAL_LINES:
-            rows.append((line, words))
-    return rows
 
 
 class HelpScreen(ModalScreen[None]):
@@ -69,7 +35,8 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def __init__(self, lang: str, rows: list[HelpRow] | None = None) -> None:
-        """``rows``: from :func:`help_rows` (None: every line, as the help writes its keys)."""
+        """``rows``: from :func:`~tracer.replay.help.help_rows` (None: every line of the help,
+        as it writes the keys)."""
         super().__init__()
         self.lang = lang
         self.rows = HELP if rows is None else rows
