@@ -107,3 +107,24 @@ def test_the_comparison_s_help_is_generated_from_its_bindings_too() -> None:
     assert seen["ids"] == set(beside.HELP_LINES) and seen["unmoved"] == beside.HELP
     keys = {words["en"]: keys for keys, words in seen["rows"]}
     assert keys["the next, the previous difference"] == "x N"
+
+
+def test_every_binding_in_the_replay_package_has_an_id() -> None:
+    """The modal screens' keys too (the help, go to, the picker, the contents, the tour's
+    cards): a keymap can name every key tracer binds."""
+    import ast
+    from pathlib import Path
+
+    import tracer.replay
+
+    missing = []
+    for path in Path(tracer.replay.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Binding"):
+                continue
+            action = node.args[1] if len(node.args) > 1 else None
+            if isinstance(action, ast.Constant) and action.value == "":
+                continue  # (a key written for display, not bound: tracer.replay.help)
+            if not any(k.arg == "id" for k in node.keywords):
+                missing.append(f"{path.name}:{node.lineno}")
+    assert not missing

@@ -20,7 +20,9 @@ class BesideHelp(ModalScreen[None]):
     """Every key of the comparison."""
 
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("escape,question_mark,fullwidth_question_mark,f1,q", "dismiss", "close"),
+        Binding(
+            "escape,question_mark,fullwidth_question_mark,f1,q", "dismiss", "close", id="close-help"
+        ),
     ]
 
     def __init__(self, lang: str, rows: list[HelpRow] | None = None) -> None:

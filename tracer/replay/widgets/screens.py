@@ -29,9 +29,11 @@ class HelpScreen(ModalScreen[None]):
 
     AUTO_FOCUS = "#help-body"
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("escape,question_mark,fullwidth_question_mark,f1,q", "dismiss", "close"),
-        Binding("j", "scroll(1)", "down", show=False),
-        Binding("k", "scroll(-1)", "up", show=False),
+        Binding(
+            "escape,question_mark,fullwidth_question_mark,f1,q", "dismiss", "close", id="close-help"
+        ),
+        Binding("j", "scroll(1)", "down", show=False, id="help-down"),
+        Binding("k", "scroll(-1)", "up", show=False, id="help-up"),
     ]
 
     def __init__(self, lang: str, rows: list[HelpRow] | None = None) -> None:
@@ -66,7 +68,7 @@ class GotoScreen(ModalScreen[int | None]):
     """Ask for a step number (1-based); dismiss with the 0-based step, or None."""
 
     AUTO_FOCUS = "Input"
-    BINDINGS = [Binding("escape", "cancel", "cancel")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "cancel", "cancel", id="cancel-go-to")]  # noqa: RUF012
 
     def __init__(self, lang: str, total: int) -> None:
         super().__init__()
