@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "tests" / "data" / "claude-code"))
 from make import Transcript, bash_raw, text, use  # noqa: E402 (the test data's own builder)
 
 from tracer.importers.claude_code.live import LiveImport  # noqa: E402
-from tracer.replay.factory import make_app  # noqa: E402
+from tracer.replay.factory import ReplayOptions, make_app  # noqa: E402
 
 
 def session(turns: int) -> list[str]:
@@ -51,7 +51,7 @@ async def measure(turns: int) -> list[float]:
         source.write_text("".join(lines[:2]), encoding="utf-8")  # the prompt and first call
         live = LiveImport(source, Path(tmp) / "live.trace.jsonl")
         live.poll()
-        app = make_app(live.output, follow=True, guide=None, feed=live.poll)
+        app = make_app(live.output, ReplayOptions(follow=True, guide=None, feed=live.poll))
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             await pilot.press("greater_than_sign")  # the last step (Home/End scroll the panel)

@@ -144,7 +144,9 @@ def measure(path: Path, start_fraction: float) -> dict[str, float]:
     from textual import events
 
     from tracer.replay.app import ReplayApp
+    from tracer.replay.options import ReplayOptions
     from tracer.trace.reader import TraceReader
+    from tracer.view.state import ReplayState
     from tracer.view.steps import READ_AHEAD, StepIndex, locate
 
     imported = time.perf_counter()
@@ -183,7 +185,7 @@ def measure(path: Path, start_fraction: float) -> dict[str, float]:
         # megabyte's lines, the index takes the first chunk of them, the rest after the frame.
         index = StepIndex(TraceReader(path, first=READ_AHEAD), eager=False)
         step = locate(index)  # the first step, as ``tracer replay TRACE`` opens
-        app = TimedApp(index, step=step, lang="en")
+        app = TimedApp(ReplayState(index, step), ReplayOptions(lang="en"))
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             result["first_frame_s"] = first_frame[0] - opened

@@ -128,7 +128,7 @@ VIEWS = {
 def test_every_step_shows_the_escapes_as_text(hostile: Path, lang: str) -> None:
     """Every step of the trace is clean, and where trace text is laid out it becomes visible
     escapes (``\\x1b]0;pwned``), not dropped: the header, the border, the step itself."""
-    app = _unfiltered(factory.make_app(hostile, lang=lang))
+    app = _unfiltered(factory.make_app(hostile, factory.ReplayOptions(lang=lang)))
     seen: dict[int, list[str]] = {}
     shown: list[str] = []
 
@@ -152,7 +152,7 @@ def test_no_escape_from_the_trace_reaches_the_terminal(hostile: Path, view: str)
     would obey is written, whether the string is laid out in a pager, drawn in a one-line
     strip, a border title, or an option list's row."""
     remember(hostile)  # the picker lists it among the recent files, by its hostile name
-    app = _unfiltered(factory.make_app(hostile, lang="en"))
+    app = _unfiltered(factory.make_app(hostile, factory.ReplayOptions(lang="en")))
     keys, visible = VIEWS[view]
     seen: list[list[str]] = []
     shown: list[str] = []
@@ -174,7 +174,7 @@ def test_no_escape_from_the_trace_reaches_the_terminal(hostile: Path, view: str)
 def test_a_search_query_with_escapes_is_not_echoed_raw(hostile: Path) -> None:
     """A query pasted into the search bar with an escape in it is refused (the input takes only
     what prints); the bar, the count and the lit matches hold none of it."""
-    app = _unfiltered(factory.make_app(hostile, lang="en"))
+    app = _unfiltered(factory.make_app(hostile, factory.ReplayOptions(lang="en")))
     found: list[list[str]] = []
 
     async def script(pilot: Any) -> None:
@@ -196,7 +196,7 @@ def test_y_copies_over_osc_52_and_the_payload_is_printable(hostile: Path) -> Non
     """``y`` still writes the app's own OSC 52 (base64, so nothing can end it early), and what
     it carries is what the panel shows: the escapes as text, none a terminal would obey when
     the clipboard is pasted into one."""
-    app = _unfiltered(factory.make_app(hostile, lang="en"))
+    app = _unfiltered(factory.make_app(hostile, factory.ReplayOptions(lang="en")))
     written: list[str] = []
 
     async def script(pilot: Any) -> None:
@@ -282,7 +282,7 @@ class _RawLines(Widget):
 def test_the_line_filter_is_the_last_wall(tmp_path: Path, filtered: bool) -> None:
     """Whatever reaches the screen past the render layer is cleaned by the app's line filter;
     without it, the same widget writes the escapes (so the wall is what holds)."""
-    app = factory.make_app(MAIN, lang="en")
+    app = factory.make_app(MAIN, factory.ReplayOptions(lang="en"))
     app.printable_filter.enabled = filtered
     found: list[str] = []
 

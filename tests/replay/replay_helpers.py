@@ -23,6 +23,7 @@ from typing import Any
 from tracer.replay import factory
 from tracer.replay.app import ReplayApp
 from tracer.view.diagnose import Diagnosis
+from tracer.view.sections import Contents
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MAIN_TRACE = FIXTURES / "main-walk.trace.jsonl"
@@ -94,15 +95,13 @@ def make_app(
     real_guide: bool = False,
     doctor: bool = False,
     diagnosis: Diagnosis | None = None,
-    contents: Any = None,
-    feed: Any = None,
+    contents: Contents | None = None,
+    feed: Callable[[], object] | None = None,
 ) -> ReplayApp:
     """The app as ``tracer replay`` builds it, at 0-based ``step``, with the stub guide unless
     ``real_guide``; ``diagnosis`` replaces what the doctor would find, ``contents`` the table of
     contents; ``feed`` is called before each ``--follow`` poll."""
-    options = {} if real_guide else {"guide": StubGuide()}
-    app = factory.make_app(
-        path,
+    options = factory.ReplayOptions(
         step=step + 1 if step else None,
         lang=lang,
         follow=follow,
@@ -110,8 +109,10 @@ def make_app(
         diagnosis=diagnosis,
         contents=contents,
         feed=feed,
-        **options,
     )
+    if not real_guide:
+        options = replace(options, guide=StubGuide())  # type: ignore[arg-type] (a stand-in)
+    app = factory.make_app(path, options)
     state = app.replay.state
     if not real_guide and state.recording.notes:
         # A fault scenario's notes, fixed like the guide: rewording them redraws no snapshot.

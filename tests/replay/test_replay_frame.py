@@ -134,7 +134,9 @@ def test_every_panel_scrolls_and_step_keys_work_from_it(selector: str) -> None:
     if selector == "#chapter-section":  # the real guide's sections run to 70 lines and more
         app = make_app(step=step, real_guide=True)
     else:
-        app = factory.make_app(MAIN_TRACE, step=step + 1, lang="en", guide=LongGuide())
+        app = factory.make_app(
+            MAIN_TRACE, factory.ReplayOptions(step=step + 1, lang="en", guide=LongGuide())
+        )
 
     async def script(pilot: Any) -> None:
         panel = app.query_one(selector)
@@ -267,7 +269,7 @@ def test_folding_the_focused_panel_gives_the_keys_back_to_the_step_view() -> Non
 
 def test_doctor_brings_the_faulty_block_into_view() -> None:
     path = RECORDINGS_DIR / "faults" / "04-malformed-result-error-flag.trace.jsonl"
-    app = factory.make_app(path, doctor=True, lang="en", guide=None)
+    app = factory.make_app(path, factory.ReplayOptions(doctor=True, lang="en", guide=None))
 
     async def script(pilot: Any) -> None:
         await app.workers.wait_for_complete()

@@ -16,7 +16,7 @@ from replay_helpers import MAIN_TRACE
 
 from tracer.cli.main import main
 from tracer.errors import UserError
-from tracer.replay.factory import make_app
+from tracer.replay.factory import ReplayOptions, make_app
 
 
 def _broken_message(tmp_path: Path) -> tuple[Path, int]:
@@ -35,7 +35,7 @@ def _broken_message(tmp_path: Path) -> tuple[Path, int]:
 
 def test_the_app_keeps_the_error_and_closes(tmp_path: Path) -> None:
     path, line = _broken_message(tmp_path)
-    app = make_app(path, step=1, lang="en")
+    app = make_app(path, ReplayOptions(step=1, lang="en"))
 
     async def drive() -> None:
         async with app.run_test(size=(120, 40)) as pilot:

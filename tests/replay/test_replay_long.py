@@ -56,7 +56,7 @@ def test_locate_indexes_only_as_far_as_it_must(long_trace: Path) -> None:
 
 
 def test_the_app_indexes_the_rest_after_the_first_frame(long_trace: Path) -> None:
-    app = factory.make_app(long_trace, lang="en", guide=None)
+    app = factory.make_app(long_trace, factory.ReplayOptions(lang="en", guide=None))
     index = app.replay.index
     assert not index.complete  # only the first chunk before the first frame
     total = 10 * TURNS - 4
@@ -86,7 +86,9 @@ def test_a_step_deep_in_the_session_renders_from_nearby_records(long_trace: Path
 
 def test_the_timeline_shows_a_window_of_turns(long_trace: Path) -> None:
     index = StepIndex(TraceReader(long_trace))
-    app = factory.make_app(long_trace, turn=150, stage="mapping", lang="en", guide=None)
+    app = factory.make_app(
+        long_trace, factory.ReplayOptions(turn=150, stage="mapping", lang="en", guide=None)
+    )
 
     async def script(pilot: Any) -> None:
         timeline = app.query_one("Timeline")
@@ -108,7 +110,7 @@ def test_the_reader_finds_the_lines_after_the_first_frame_too(long_trace: Path) 
     from tracer.replay.widgets.findings_panel import FindingsPanel
 
     full = TraceReader(long_trace)
-    app = factory.make_app(long_trace, lang="en", guide=None)
+    app = factory.make_app(long_trace, factory.ReplayOptions(lang="en", guide=None))
     reader = app.replay.index.reader
     assert not reader.scanned_all and 0 < len(reader) < len(full)
     assert abs(reader.estimated_events() - len(full)) < len(full) // 5

@@ -311,7 +311,7 @@ def test_the_large_output_names_the_kept_copy() -> None:
 
 
 def test_a_bundled_recording_opens_by_its_short_name() -> None:
-    app = factory.make_app("faults/03-malformed-result", guide=None)
+    app = factory.make_app("faults/03-malformed-result", factory.ReplayOptions(guide=None))
     assert app.replay.index.reader.path.name == "03-malformed-result.trace.jsonl"
 
 

@@ -51,7 +51,8 @@ def _tour_app(tmp_path: Path, lang: str, stop: Any = None) -> Any:
     if stop is not None:
         tour.move(next(i for i, s in enumerate(tour.stops) if stop(s)))
     return factory.make_app(
-        tour.current.recording, step=tour.current.step + 1, lang=lang, guide=nav_guide(), tour=tour
+        tour.current.recording,
+        factory.ReplayOptions(step=tour.current.step + 1, lang=lang, guide=nav_guide(), tour=tour),
     )
 
 

@@ -85,7 +85,7 @@ def test_escape_closes_the_contents_and_stays_put() -> None:
 
 
 def test_the_panel_draws_the_roadmap_as_text() -> None:
-    app = factory.make_app(MAIN_TRACE, guide=nav_guide())
+    app = factory.make_app(MAIN_TRACE, factory.ReplayOptions(guide=nav_guide()))
 
     async def script(pilot: Any) -> None:
         text = visible_text(app, "#chapter")
@@ -110,7 +110,8 @@ def test_tour_question_snapshot(snap_compare: Any, lang: str, tmp_path: Path) ->
         next(i for i, s in enumerate(tour.stops) if s.kind == "checkpoint" and s.question.choices)
     )
     app = factory.make_app(
-        tour.current.recording, step=tour.current.step + 1, lang=lang, guide=nav_guide(), tour=tour
+        tour.current.recording,
+        factory.ReplayOptions(step=tour.current.step + 1, lang=lang, guide=nav_guide(), tour=tour),
     )
 
     async def settle(pilot: Any) -> None:
@@ -146,7 +147,7 @@ def test_a_checkpoint_shows_only_on_its_own_step(checkpoint_id: str, elsewhere: 
         if index.stage(s) == checkpoint.stage and elsewhere(index.event(s))
     )
     shown: dict[int, str] = {}
-    app = factory.make_app(path, step=land + 1)
+    app = factory.make_app(path, factory.ReplayOptions(step=land + 1))
 
     async def script(pilot: Any) -> None:
         for step in (land, other):

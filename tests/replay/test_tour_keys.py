@@ -146,7 +146,8 @@ def test_q_quits_from_a_card_and_a_question(tmp_path: Path, screen: str) -> None
 def test_in_the_app_w_moves_on_from_a_card_and_skips_a_question(tmp_path: Path) -> None:
     tour = nav_tour(tmp_path / "tour.json")
     app = factory.make_app(
-        tour.current.recording, step=tour.current.step + 1, lang="en", guide=nav_guide(), tour=tour
+        tour.current.recording,
+        factory.ReplayOptions(step=tour.current.step + 1, lang="en", guide=nav_guide(), tour=tour),
     )
     seen: list[Any] = []
 
@@ -199,7 +200,8 @@ def test_an_answered_checkpoint_in_the_review_goes_to_its_answer(tmp_path: Path)
     tour.answer(stop.question.choices[0].value if stop.question.choices else "1")
     tour.move(-where)
     app = factory.make_app(
-        tour.current.recording, step=tour.current.step + 1, lang="en", guide=nav_guide(), tour=tour
+        tour.current.recording,
+        factory.ReplayOptions(step=tour.current.step + 1, lang="en", guide=nav_guide(), tour=tour),
     )
     seen: dict[str, Any] = {}
 
@@ -227,7 +229,8 @@ def test_the_tour_bar_fits_and_no_card_covers_it(
 
     tour = nav_tour(tmp_path / "tour.json")
     app = factory.make_app(
-        tour.current.recording, step=tour.current.step + 1, lang=lang, guide=nav_guide(), tour=tour
+        tour.current.recording,
+        factory.ReplayOptions(step=tour.current.step + 1, lang=lang, guide=nav_guide(), tour=tour),
     )
     seen: dict[str, Any] = {}
 

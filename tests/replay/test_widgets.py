@@ -19,6 +19,7 @@ from textual.widget import Widget
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.frame import Frame
 from tracer.replay.widgets.pager import Pager
+from tracer.replay.widgets.progress import StepBar
 from tracer.replay.widgets.screens import HelpScreen
 from tracer.replay.widgets.search_bar import SearchBar
 from tracer.replay.widgets.stage_view import StageView
@@ -140,7 +141,7 @@ def test_timeline_j_k_say_which_step_was_chosen() -> None:
     timeline = Timeline(index)
 
     async def script(pilot: Any, app: Harness) -> None:
-        timeline.show(5, "en")
+        timeline.step = 5  # (as the screen's cursor, bound, sets it)
         await pilot.press("j", "j", "k")
 
     app = run(timeline, script)
@@ -155,7 +156,7 @@ def test_search_bar_finds_counts_and_clears() -> None:
     bar = SearchBar(index, id="search-bar")
 
     async def script(pilot: Any, app: Harness) -> None:
-        bar.open("en")
+        bar.action_open()
         await pilot.press(*"git diff", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -176,12 +177,12 @@ def test_escape_in_the_search_box_keeps_the_last_search() -> None:
     bar = SearchBar(main_index(), id="search-bar")
 
     async def script(pilot: Any, app: Harness) -> None:
-        bar.open("en")
+        bar.action_open()
         await pilot.press(*"turn", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
         found = list(bar.matches)
-        bar.open("en")
+        bar.action_open()
         await pilot.press("x", "escape")  # a new query abandoned: the last one stays
         assert bar.matches == found and bar.query_text == "turn" and bar.active
 
@@ -448,3 +449,28 @@ def test_findings_panel_home_end_page_keys_and_a_full_size_zoom_at_80x24() -> No
     assert seen["home"] == 0
     assert seen["pagedown"] > 0
     assert seen["zoomed"] == (True, 24)  # the whole screen, not its usual third
+
+
+# -- the messages --------------------------------------------------------------------------------
+
+
+def test_only_what_a_newer_message_says_again_is_dropped() -> None:
+    """``can_replace``: a click waiting behind a click, a hit behind a hit, a poll behind a poll
+    give way to the newer one; a step key's move never does (twenty presses, twenty steps)."""
+    from tracer.replay.widgets.loader import TraceLoader
+    from tracer.view.state import ReplayState
+
+    def on(state: ReplayState) -> int:
+        return state.step + 1
+
+    assert StepBar.Seek(3).can_replace(StepBar.Seek(5))
+    assert not StepBar.Seek(move=on).can_replace(StepBar.Seek(move=on))
+    assert not StepBar.Seek(3).can_replace(StepBar.Seek(move=on))
+    assert not StepBar.Seek(move=on).can_replace(StepBar.Seek(5))
+    assert SearchBar.Hit(2).can_replace(SearchBar.Hit(4))
+    assert SearchBar.Found([1]).can_replace(SearchBar.Found([1, 2]))
+    assert TraceLoader.Poll().can_replace(TraceLoader.Poll())
+    assert TraceLoader.Indexed().can_replace(TraceLoader.Indexed())
+    assert not TraceLoader.Indexed().can_replace(TraceLoader.Poll())
+    assert StepBar.Changed().can_replace(StepBar.Changed())
+    assert not Timeline.Selected(2).can_replace(Timeline.Selected(3))  # each row chosen is heard

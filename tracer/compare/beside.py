@@ -114,6 +114,34 @@ HELP: list[tuple[str, dict[str, str]]] = [
 ]
 
 
+#: The help line (its keys, as :data:`HELP` writes them) of each of the comparison's bindings, by
+#: the binding's ``id`` (the Binding lives in :mod:`tracer.replay.beside_screen`; the help screen
+#: is generated from the bindings, so a key a keymap moved shows where it went).
+HELP_LINES: dict[str, str | tuple[str, ...]] = {
+    "next-row": "→ l space",
+    "previous-row": "← h",
+    "first-row": "home end < >",
+    "last-row": "home end < >",
+    "next-turn": "] [ p",
+    "previous-turn": "] [ p",
+    "go-to-mapping": "1 2 3 4",
+    "go-to-wrapping": "1 2 3 4",
+    "go-to-appending": "1 2 3 4",
+    "go-to-resending": "1 2 3 4",
+    "next-difference": "n N",
+    "previous-difference": "n N",
+    "next-finding": "d",
+    "scroll-down": "↑ ↓ j k PgUp PgDn",
+    "scroll-up": "↑ ↓ j k PgUp PgDn",
+    "page-down": "↑ ↓ j k PgUp PgDn",
+    "page-up": "↑ ↓ j k PgUp PgDn",
+    "summary": "s",
+    "language": "t",
+    "help": "?",
+    "quit": "q",
+}
+
+
 def word(key: str, lang: str, **values: object) -> str:
     """The comparison's word ``key`` in ``lang``, its fields filled in."""
     return words_for(WORDS, key, lang, **values)

@@ -5,7 +5,10 @@ the cursor, the Rich text of each stage), which never imports Textual, so this p
 draws and takes keys:
 
 * :mod:`.factory` builds the app (:func:`~tracer.replay.factory.make_app`, shared by the command
-  line and the tests); :mod:`.app` is a small coordinator and :mod:`.screen` lays the panels out;
+  line and the tests) from one typed :class:`~tracer.replay.options.ReplayOptions`; :mod:`.app`
+  is a small coordinator and :mod:`.screen` lays the panels out, each bound to its cursor and
+  language;
+* :mod:`.help` makes a help screen's rows from the bindings, each found by its ``id``;
 * ``widgets/`` holds one widget a file, each owning its keys, the tour's bar and screens among
   them; :mod:`.keys` and :mod:`.palette` gather the app's keys and commands;
 * :mod:`.beside_screen` and :mod:`.beside_app` are ``tracer replay A --beside B``, two runs side

@@ -27,11 +27,13 @@ from tracer.replay.input_errors import InputErrorApp
 from tracer.replay.printable_filter import PrintableFilter
 from tracer.replay.screen import ReplayScreen
 from tracer.view.i18n import tr
-from tracer.view.steps import StepIndex
 
 if TYPE_CHECKING:
     from textual.filter import LineFilter
     from textual.screen import Screen
+
+    from tracer.replay.options import ReplayOptions
+    from tracer.view.state import ReplayState
 
 
 QUIT_ACTIONS = ("quit", "app.quit")
@@ -44,12 +46,13 @@ class ReplayApp(InputErrorApp):
     CSS_PATH = Path(__file__).with_name("replay.tcss")  # absolute, so subclasses find it too
     COMMANDS: ClassVar[set[Any]] = {palette.ReplayCommands}  # "no matches" in the reader's words
 
-    def __init__(self, index: StepIndex, **options: Any) -> None:
-        """``options`` are the start-up state (:class:`ReplayScreen` lists them)."""
+    def __init__(self, state: ReplayState, options: ReplayOptions) -> None:
+        """``state``: the open trace at its first step; ``options``: the rest of the start-up
+        state (:mod:`tracer.replay.options`), handed on to the screen."""
         super().__init__()
         self.printable_filter = PrintableFilter()
         """Drops what a terminal would obey from every line drawn (:mod:`printable_filter`)."""
-        self.replay = ReplayScreen(index, **options)
+        self.replay = ReplayScreen(state, options)
         """The replay: the cursor (``replay.step``), the trace and the panels."""
         self._quit_asked = False
         """ctrl+c was pressed once: a second one quits."""

@@ -34,31 +34,43 @@ from tracer.view.steps import StepIndex
 STATIONS = ("mapping", "wrapping", "appending", "resending")
 
 KEYS = [
-    Binding("right,l,space", "move(1)", "next row", show=False),
-    Binding("left,h", "move(-1)", "previous row", show=False),
-    Binding("home,less_than_sign", "edge(0)", "first row", show=False),
-    Binding("end,greater_than_sign", "edge(1)", "last row", show=False),
+    Binding("right,l,space", "move(1)", "next row", show=False, id="next-row"),
+    Binding("left,h", "move(-1)", "previous row", show=False, id="previous-row"),
+    Binding("home,less_than_sign", "edge(0)", "first row", show=False, id="first-row"),
+    Binding("end,greater_than_sign", "edge(1)", "last row", show=False, id="last-row"),
     Binding(
-        "right_square_bracket,right_black_lenticular_bracket", "turn(1)", "next turn", show=False
+        "right_square_bracket,right_black_lenticular_bracket",
+        "turn(1)",
+        "next turn",
+        show=False,
+        id="next-turn",
     ),
-    Binding("left_square_bracket,p,left_black_lenticular_bracket", "turn(0)", "turn", show=False),
+    Binding(
+        "left_square_bracket,p,left_black_lenticular_bracket",
+        "turn(0)",
+        "turn",
+        show=False,
+        id="previous-turn",
+    ),
     *(
-        Binding(str(n), f"stage({stage!r})", stage, show=False)
+        Binding(str(n), f"stage({stage!r})", stage, show=False, id=f"go-to-{stage}")
         for n, stage in enumerate(STATIONS, 1)
     ),
-    Binding("n", "difference(1)", "next difference", show=False),
-    Binding("N", "difference(0)", "previous difference", show=False),
-    Binding("d", "finding", "next finding", show=False),
-    Binding("down,j", "scroll(1)", "scroll down", show=False),
-    Binding("up,k", "scroll(-1)", "scroll up", show=False),
-    Binding("pagedown", "page(1)", "page down", show=False),
-    Binding("pageup", "page(-1)", "page up", show=False),
-    Binding("s", "summary", "summary", show=False),
-    Binding("t", "language", "language", show=False),
-    Binding("question_mark,fullwidth_question_mark,f1", "help", "help", show=False),
-    Binding("q", "app.quit", "quit", show=False),
+    Binding("n", "difference(1)", "next difference", show=False, id="next-difference"),
+    Binding("N", "difference(0)", "previous difference", show=False, id="previous-difference"),
+    Binding("d", "finding", "next finding", show=False, id="next-finding"),
+    Binding("down,j", "scroll(1)", "scroll down", show=False, id="scroll-down"),
+    Binding("up,k", "scroll(-1)", "scroll up", show=False, id="scroll-up"),
+    Binding("pagedown", "page(1)", "page down", show=False, id="page-down"),
+    Binding("pageup", "page(-1)", "page up", show=False, id="page-up"),
+    Binding("s", "summary", "summary", show=False, id="summary"),
+    Binding("t", "language", "language", show=False, id="language"),
+    Binding("question_mark,fullwidth_question_mark,f1", "help", "help", show=False, id="help"),
+    Binding("q", "app.quit", "quit", show=False, id="quit"),
 ]
-"""Every key of the comparison (its help, :data:`tracer.compare.beside.HELP`, describes them)."""
+"""Every key of the comparison, each with an ``id`` (the replay's where a key means the same, so
+one keymap serves both); its help is generated from them (:data:`tracer.compare.beside.HELP`
+and :data:`~tracer.compare.beside.HELP_LINES` hold the words)."""
 
 
 class BesideScreen(Screen[None]):
@@ -195,7 +207,12 @@ class BesideScreen(Screen[None]):
         self.draw()
 
     def action_help(self) -> None:
-        self.app.push_screen(BesideHelp(self.lang))
+        from tracer.compare.beside import HELP, HELP_LINES
+        from tracer.replay.help import bound_here, help_rows, key_display, keymap_of
+
+        bound, keymap = bound_here(self), keymap_of(self.app)
+        rows = help_rows(bound, keymap, key_display(self.app), HELP, HELP_LINES)
+        self.app.push_screen(BesideHelp(self.lang, rows))
 
     def action_scroll(self, lines: int) -> None:
         for target in self._scrolled():

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracer.errors import UserError
 from tracer.trace.events import STAGES
+
+if TYPE_CHECKING:
+    from tracer.replay.app import ReplayApp
 
 DEFAULT_SIZE = (120, 40)
 
@@ -110,13 +114,12 @@ def check_flags(args: argparse.Namespace) -> None:
         )
 
 
-def build_app(args: argparse.Namespace, feed: Any = None) -> Any:
+def build_app(args: argparse.Namespace, feed: Callable[[], object] | None = None) -> ReplayApp:
     """Open the trace, find the starting step and make the app (not yet running); ``feed`` is
     called before each ``--follow`` poll."""
-    from tracer.replay.factory import make_app
+    from tracer.replay.factory import ReplayOptions, make_app
 
-    return make_app(
-        args.trace,
+    options = ReplayOptions(
         step=args.step,
         turn=args.turn,
         stage=args.stage,
@@ -125,6 +128,7 @@ def build_app(args: argparse.Namespace, feed: Any = None) -> Any:
         doctor=args.doctor,
         feed=feed,
     )
+    return make_app(args.trace, options)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,77 +12,49 @@ This module is imported by the command line when ``tracer replay`` runs; it impo
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 from tracer.errors import UserError
+from tracer.replay.options import LOAD_GUIDE, LoadGuide, ReplayOptions
 
 if TYPE_CHECKING:
+    from tracer.chapter.guide_records import Guide
     from tracer.replay.app import ReplayApp
 
-
-class _LoadGuide:
-    """The default for ``guide``: read ``chapters/ch12/guide.yaml`` (tests pass a fixed one)."""
-
-    def __repr__(self) -> str:
-        return "LOAD_GUIDE"
+__all__ = ["LOAD_GUIDE", "ReplayOptions", "make_app", "make_tour_app"]
 
 
-LOAD_GUIDE: Any = _LoadGuide()
-
-
-def make_app(
-    trace: Path | None = None,
-    *,
-    step: int | None = None,
-    turn: int | None = None,
-    stage: str | None = None,
-    lang: str | None = None,
-    follow: bool = False,
-    doctor: bool = False,
-    guide: Any = LOAD_GUIDE,
-    tour: Any = None,
-    diagnosis: Any = None,
-    feed: Any = None,
-    contents: Any = None,
-) -> ReplayApp:
+def make_app(trace: Path | str | None = None, options: ReplayOptions | None = None) -> ReplayApp:
     """The replay app for ``trace`` (default: the bundled main walk), ready to run.
 
-    ``trace`` may also be a bundled recording's short name (``05-max-turns``). With ``follow``
-    the app opens at the last step written so far (unless a position is asked for) and a file
-    that does not exist yet is waited for, as ``tail -F`` does.
-
-    ``step`` is 1-based, as ``--step N`` and ``tracer show`` count; ``turn``/``stage`` pick the
-    first step of a turn and/or stage. ``doctor``: start at the doctor's first finding (unless a
-    position was given) and open the findings panel. ``lang`` None follows the locale.
-    ``tour``: a :class:`tracer.tour.stops.Tour` to walk (see :func:`make_tour_app`).
-    ``diagnosis``: the doctor's findings, if already known (the tests give their own).
-    ``feed``: called before each ``--follow`` poll (the live import of a Claude Code transcript).
-    ``contents``: the chapter's table of contents, if already worked out (the tests give theirs).
+    ``trace`` may also be a bundled recording's short name (``05-max-turns``). ``options``
+    (:class:`~tracer.replay.options.ReplayOptions`, default: ``tracer replay``'s) says where to
+    start and what the screen starts from. With ``follow`` the app opens at the last step written
+    so far (unless a position is asked for) and a file that does not exist yet is waited for, as
+    ``tail -F`` does. ``step`` is 1-based; ``turn``/``stage`` pick the first step of a turn
+    and/or stage; ``doctor`` starts at the doctor's first finding (unless a position was given).
+    The app gets the same options, with ``lang`` filled in from the locale when it was None.
     """
     from tracer.files.paths import MAIN_RECORDING, resolve_trace
     from tracer.replay.app import ReplayApp
     from tracer.trace.reader import TraceReader
     from tracer.view.i18n import default_lang
     from tracer.view.opening import WaitingReader
+    from tracer.view.state import ReplayState
     from tracer.view.steps import READ_AHEAD, StepIndex, locate
 
+    options = options or ReplayOptions()
+    options = replace(options, lang=options.lang or default_lang())
+    step, turn, stage, follow = options.step, options.turn, options.stage, options.follow
     path = resolve_trace(trace) if trace is not None else MAIN_RECORDING
     if follow and not path.exists():
         # Like tail -F: wait for the recorder to create it (the app says so, and opens it).
-        if step is not None or turn is not None or stage is not None:
+        if options.positioned:
             raise UserError("--follow on a file not written yet cannot start at a step", path)
-        waiting: Any = WaitingReader(path)
-        return ReplayApp(
-            StepIndex(waiting, eager=False),
-            lang=lang or default_lang(),
-            follow=True,
-            feed=feed,
-            doctor=doctor,
-            jump_to_finding=doctor,
-            contents=contents,
-            **_guide_options(guide),
-        )
+        waiting = WaitingReader(path)
+        return ReplayApp(ReplayState(StepIndex(waiting, eager=False)), options)
     # Checked here too, so the reader is only built for a file that exists (a reader whose
     # constructor fails prints a stray warning when it is collected).
     if not path.exists():
@@ -94,8 +66,7 @@ def make_app(
     # whole file: following keeps to its end.
     reader = TraceReader(path, first=None if follow else READ_AHEAD)
     index = StepIndex(reader, eager=False)
-    positioned = step is not None or turn is not None or stage is not None
-    if follow and not positioned and len(index):
+    if follow and not options.positioned and len(index):
         # Like tail -f: start at the end of what is written so far (a file written all at once
         # shows its last step), and stay there as it grows.
         index.extend()
@@ -107,19 +78,7 @@ def make_app(
         index.event(start)
     else:
         start = 0  # following a trace whose first step is not written yet
-    return ReplayApp(
-        index,
-        step=start,
-        lang=lang or default_lang(),
-        follow=follow,
-        feed=feed,
-        doctor=doctor,
-        jump_to_finding=doctor and not positioned,
-        tour=tour,
-        diagnosis=diagnosis,
-        contents=contents,
-        **_guide_options(guide),
-    )
+    return ReplayApp(ReplayState(index, start), options)
 
 
 def make_tour_app(
@@ -127,7 +86,7 @@ def make_tour_app(
     lang: str | None = None,
     restart: bool = False,
     state: Path | None = None,
-    guide: Any = LOAD_GUIDE,
+    guide: Guide | Literal[LoadGuide.LOAD] | None = LOAD_GUIDE,
 ) -> ReplayApp:
     """The app for ``tracer tour``: the chapter in the book's order, resumed where it was left.
 
@@ -158,10 +117,5 @@ def make_tour_app(
     except OSError as exc:
         raise UserError(f"cannot keep the tour's progress here ({exc.strerror})", path) from None
     first = tour.current
-    return make_app(first.recording, step=first.step + 1, lang=lang, guide=guide, tour=tour)
-
-
-def _guide_options(guide: Any) -> dict[str, Any]:
-    if guide is LOAD_GUIDE:
-        return {}
-    return {"guide": guide, "load_chapter_guide": guide is not None}
+    options = ReplayOptions(step=first.step + 1, lang=lang, guide=guide, tour=tour)
+    return make_app(first.recording, options)

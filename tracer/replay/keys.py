@@ -1,4 +1,4 @@
-"""Every key of the replay screen, in one place (the help screen, ``i18n.HELP``, describes them).
+"""Every key of the replay screen, in one place (the help screen is generated from them).
 
 Keys are the same in both languages; Chinese punctuation typed with an input method (、。，【】
 ＋？) works as its ASCII twin does. Vim-style alternatives sit beside the arrows (h l here, j k in
@@ -16,6 +16,10 @@ under a dialog, which is modal: :func:`routed` turns a widget's key into the scr
 ``to`` action passes it on to the widget by its id. ↑ ↓ PgUp PgDn belong to the focused panel
 (each widget binds its own), and reach the step view's screen-level ones only when no panel
 takes them.
+
+Every binding has an ``id`` (Textual's ``Binding(..., id=...)``): the help screen finds each
+one's line by it (:data:`tracer.view.i18n_keys.HELP_LINES`, the words in both languages), and a
+keymap (``App.set_keymap``, binding id → keys) can move any key; the help then says where it went.
 """
 
 from __future__ import annotations
@@ -34,19 +38,19 @@ from tracer.replay.widgets.search_bar import SearchBar
 from tracer.replay.widgets.stage_view import StageView
 
 OWN = [
-    Binding("n", "next", "next match / next turn", show=False),
-    Binding("g", "goto", "go to"),
-    Binding("f", "filter", "filter"),
-    Binding("t", "language", "language"),
-    Binding("y", "copy", "copy"),
+    Binding("n", "next", "next match / next turn", show=False, id="next"),
+    Binding("g", "goto", "go to", id="go-to"),
+    Binding("f", "filter", "filter", id="filter"),
+    Binding("t", "language", "language", id="language"),
+    Binding("y", "copy", "copy", id="copy"),
     # Enter steps into a subagent's loop on its Task call, and unfolds everywhere else.
-    Binding("enter", "enter", "unfold / into subagent", show=False),
+    Binding("enter", "enter", "unfold / into subagent", show=False, id="enter"),
     # Escape puts out a search first (as in less), then leaves a subagent's loop.
-    Binding("escape", "escape", "clear search / out of subagent", show=False),
-    Binding("w", "tour('next')", "next stop", show=False),
-    Binding("W,B", "tour('back')", "previous stop", show=False),
-    Binding("v", "tour('review')", "review answers", show=False),
-    Binding("q", "app.quit", "quit"),  # the app's action: these keys are the screen's
+    Binding("escape", "escape", "clear search / out of subagent", show=False, id="escape"),
+    Binding("w", "tour('next')", "next stop", show=False, id="next-stop"),
+    Binding("W,B", "tour('back')", "previous stop", show=False, id="previous-stop"),
+    Binding("v", "tour('review')", "review answers", show=False, id="review-answers"),
+    Binding("q", "app.quit", "quit", id="quit"),  # the app's action: these keys are the screen's
 ]
 """The screen's own keys."""
 

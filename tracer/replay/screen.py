@@ -1,36 +1,52 @@
 """The replay screen: a recorded session, one step at a time, beside the chapter.
 
 Textual's rule, "attributes down, messages up", shapes it. The screen is the coordinator: it
-holds the cursor (:attr:`ReplayScreen.step`, reactive: every change redraws the panels of the
-view, :mod:`tracer.replay.widgets.view`) and the open trace, a
-:class:`~tracer.view.state.ReplayState` (the pure step logic). The loader
-(:mod:`tracer.replay.widgets.loader`) brings traces in. A panel never moves the cursor: it posts
-a message (``StepBar.Seek``, ``SearchBar.Hit``, ``Timeline.Selected``, ``TourBar.Go``…) and the
-screen, in its ``@on`` handlers, moves. Every key is bound here (:mod:`tracer.replay.keys`), so
-keys work from any panel and not under a dialog, which is modal; a widget's own keys pass
-through :meth:`ReplayScreen.action_to` to it. It mirrors no single Claude Code file: it replays
-what ``query.ts``'s loop (``queryLoop``) recorded.
+holds the cursor and the open trace, a :class:`~tracer.view.state.ReplayState` (the pure step
+logic), as reactives, and lays out the panels (:meth:`ReplayScreen.compose`; the layout is in
+``replay.tcss``): the journey strip with "turn T · step S/N" on top, the orientation, the notice
+and the tour bar; the frame (:mod:`tracer.replay.widgets.frame`) with the timeline on the left,
+the step view over the findings panel (key ``d``) and the debug console in the middle, the
+chapter column on the right; then the transport (the progress bar, which owns the step keys),
+the search bar and the key bar.
+
+Attributes down: each panel binds to the screen's reactives in ``compose`` (Textual's
+``data_bind``, as toolong's ``LogView`` binds its lines): :attr:`ReplayScreen.step` (the
+cursor), :attr:`ReplayScreen.lang`, and as it needs them :attr:`ReplayScreen.state` (the open
+trace), :attr:`ReplayScreen.highlight` (the search's hits) and :attr:`ReplayScreen.activity`
+(following, indexing, checking, playing). Each panel redraws itself in its own watchers, so a
+new panel is a widget with ``step``/``lang`` reactives and a line in ``compose``, and nothing else
+changes. Messages up: a panel never moves the cursor; it posts a message (``StepBar.Seek``,
+``SearchBar.Hit``, ``Timeline.Selected``, ``TourBar.Go``…) and the screen, in its ``@on``
+handlers, moves. The loader (:mod:`tracer.replay.widgets.loader`) brings traces in. Every key is
+bound here (:mod:`tracer.replay.keys`), so keys work from any panel and not under a dialog,
+which is modal; a widget's own keys pass through :meth:`ReplayScreen.action_to` to it. It mirrors
+no single Claude Code file: it replays what ``query.ts``'s loop (``queryLoop``) recorded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
+from textual.containers import Vertical
 from textual.reactive import var
 from textual.screen import Screen
 
 from tracer.errors import UserError
 from tracer.replay.autoplay import Autoplay
 from tracer.replay.keys import KEYS
+from tracer.replay.options import LOAD_GUIDE
 from tracer.replay.widgets.chapter_column import ChapterColumn
+from tracer.replay.widgets.debug_console import DebugConsole
 from tracer.replay.widgets.findings_panel import FindingsPanel
 from tracer.replay.widgets.frame import Frame
+from tracer.replay.widgets.journey import JourneyStrip
 from tracer.replay.widgets.key_bar import KeyBar
 from tracer.replay.widgets.loader import TraceLoader
+from tracer.replay.widgets.notice import Notice
+from tracer.replay.widgets.orientation import Orientation
 from tracer.replay.widgets.pager import Pager
 from tracer.replay.widgets.progress import StepBar
 from tracer.replay.widgets.screens import GotoScreen
@@ -38,17 +54,17 @@ from tracer.replay.widgets.search_bar import SearchBar
 from tracer.replay.widgets.stage_view import StageView
 from tracer.replay.widgets.timeline import Timeline
 from tracer.replay.widgets.tour_bar import TourBar
-from tracer.replay.widgets.view import ReplayView
 from tracer.view import search
 from tracer.view.diagnose import Diagnosis, DoctorWatch
 from tracer.view.i18n import LANGS, tr
+from tracer.view.search import Highlight
 from tracer.view.section_text import load_guide
 from tracer.view.state import LAST, ReplayState
+from tracer.view.status import Activity
 from tracer.view.steps import StepIndex
 
 if TYPE_CHECKING:
-    from tracer.tour.stops import Tour
-    from tracer.view.sections import Contents
+    from tracer.replay.options import ReplayOptions
 
 
 class ReplayScreen(Screen[None]):
@@ -58,55 +74,74 @@ class ReplayScreen(Screen[None]):
     BINDINGS = KEYS
 
     step: var[int] = var(0, always_update=True, init=False)
-    """The cursor: the 0-based step on screen. Every change redraws every panel."""
+    """The cursor: the 0-based step on screen. Every change (or the same step set again, to
+    redraw) reaches every panel bound to it."""
+    lang: var[str] = var("en", init=False)
+    """The reader's language (``t`` switches it)."""
+    state: var[ReplayState] = var(None, init=False)  # type: ignore[arg-type] (set in __init__)
+    """The open trace and the reader's place in it (a new one for each trace opened)."""
+    highlight: var[Highlight] = var(Highlight(), init=False)
+    """The search whose hits the panels light (set before the panels hear of the step)."""
+    activity: var[Activity] = var(Activity(), init=False)
+    """What the replay is doing besides showing the step (set before the panels hear of it)."""
 
-    def __init__(
-        self,
-        index: StepIndex,
-        *,
-        step: int = 0,
-        lang: str = "en",
-        follow: bool = False,
-        feed: Callable[[], object] | None = None,
-        guide: object | None = None,
-        guide_problem: str | None = None,
-        load_chapter_guide: bool = True,
-        contents: Contents | None = None,
-        doctor: bool = False,
-        jump_to_finding: bool | None = None,
-        diagnosis: Diagnosis | None = None,
-        tour: Tour | None = None,
-    ) -> None:
+    def __init__(self, state: ReplayState, options: ReplayOptions) -> None:
+        """``state``: the open trace at its first step; ``options``: what the command line (or a
+        test) asked for (:class:`~tracer.replay.options.ReplayOptions`)."""
         super().__init__()
-        self.lang = lang if lang in LANGS else "en"
-        if guide is None and load_chapter_guide:
-            guide, guide_problem = load_guide()
-        self.guide: Any = guide
-        self.tour, self._known_diagnosis = tour, diagnosis
-        self.state = ReplayState(index, step)
-        """The open trace and the reader's place in it (a new one for each trace opened)."""
-        jump = doctor if jump_to_finding is None else jump_to_finding
-        self.view = ReplayView(
-            self.state,
-            lang=self.lang,
-            follow=follow,
-            guide=guide,
-            guide_problem=guide_problem,
-            contents=contents,
-            tour=tour,
-            doctor=DoctorWatch(doctor, jump=jump, following=follow),
+        self.options = options
+        self.set_reactive(ReplayScreen.lang, options.lang if options.lang in LANGS else "en")
+        self.set_reactive(ReplayScreen.state, state)
+        self.set_reactive(ReplayScreen.step, state.step)
+        guide, self.guide_problem = (
+            load_guide() if options.guide is LOAD_GUIDE else (options.guide, None)
         )
-        self.loader = TraceLoader(self.state, lang=self.lang, follow=follow, feed=feed, id="loader")
-        self.set_reactive(ReplayScreen.step, self.state.step)
+        self.guide = guide
+        self.tour, self._known_diagnosis = options.tour, options.diagnosis
+        jump = options.doctor and not options.positioned  # a position asked for is kept
+        self.doctor = DoctorWatch(options.doctor, jump=jump, following=options.follow)
+        self.transport = StepBar(state, follow=options.follow, id="step-bar")
+        """The progress bar, the step keys and autoplay."""
+        self.loader = TraceLoader(
+            state, lang=self.lang, follow=options.follow, feed=options.feed, id="loader"
+        )
 
     def compose(self) -> ComposeResult:
-        yield self.view
-        yield self.loader
+        """Every panel, each bound to what it draws from (attributes down)."""
+        step, lang, state = ReplayScreen.step, ReplayScreen.lang, ReplayScreen.state
+        light, doing = ReplayScreen.highlight, ReplayScreen.activity
+        follow, lang_now, index = self.options.follow, self.lang, self.state.index
+        with Vertical(id="replay"):
+            yield JourneyStrip().data_bind(step, lang, state, doing)
+            yield Orientation(lang=lang_now, on_tour=self.tour is not None, id="orient").data_bind(
+                step, lang, state
+            )
+            yield Notice(follow=follow, id="notice").data_bind(step, lang, state)
+            yield TourBar(self.tour, self.guide, id="tour-bar").data_bind(step, lang)
+            with Frame(id="main").data_bind(step, lang, state):
+                yield Timeline(index).data_bind(step, lang, state)
+                with Vertical(id="centre"):
+                    yield StageView(id="stage").data_bind(step, lang, state, light)
+                    yield FindingsPanel(self.doctor, lang=lang_now, id="findings").data_bind(
+                        step, lang
+                    )
+                    yield DebugConsole(id="debug").data_bind(step, lang, state, light)
+                yield ChapterColumn(
+                    self.guide,
+                    self.guide_problem,
+                    self.options.contents,
+                    lang=lang_now,
+                    id="chapter",
+                ).data_bind(step, lang, state, light)
+            yield self.transport.data_bind(step, state)
+            yield SearchBar(index, lang=lang_now, id="search-bar").data_bind(step, lang, state)
+            yield KeyBar(id="keys").data_bind(step, lang, doing)
+        yield self.loader.data_bind(lang)
 
     def on_mount(self) -> None:
         self.set_reactive(ReplayScreen.step, self.state.step)  # (a caller may have moved it)
         self.query_one(FindingsPanel).check(self.index, self._known_diagnosis)
-        self.render_step()
+        self.redraw()
         self.loader.track(self.state, after_first_frame=True)
         if self.tour is not None:
             self.call_after_refresh(self.query_one(TourBar).show_stop)
@@ -126,7 +161,7 @@ class ReplayScreen(Screen[None]):
     @property
     def autoplay(self) -> Autoplay:
         """The transport's autoplay (``a``)."""
-        return self.view.transport.autoplay
+        return self.transport.autoplay
 
     def open_trace(self, path: Path, step: int = 0) -> None:
         """Replay ``path`` from 0-based ``step`` in place of the current trace (the picker, the
@@ -137,26 +172,40 @@ class ReplayScreen(Screen[None]):
             self.go(self.state.last() if step == LAST else step)
             return
         try:
-            self.state = ReplayState.open(path, step)
+            state = ReplayState.open(path, step)
         except UserError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.set_reactive(ReplayScreen.step, self.state.step)
-        self.view.reset(self.state)
+        self.set_reactive(ReplayScreen.step, state.step)
+        self.state = state  # every panel bound to it starts afresh on it
         self.query_one(FindingsPanel).check(self.index)
         self.loader.track(self.state)
-        self.render_step()
+        self.redraw()
         self.notify(tr("opened", self.lang, name=short_name(Path(path))), timeout=2)
 
     def watch_step(self) -> None:
-        self.render_step()
+        """Before the panels hear of the step: the search they light, what the replay is doing."""
+        if not self.transport.is_mounted:
+            return  # (the panels are not there yet)
+        bar = self.query_one(SearchBar)
+        light = bar.lighter()
+        query = bar.query_text if light is not None else ""
+        self.highlight = Highlight(query, light)
+        autoplay = self.autoplay
+        self.activity = Activity(
+            following=self.options.follow,
+            indexing=self.loader.indexing,
+            checking=self.query_one(FindingsPanel).state == "checking",
+            playing=autoplay.steps_per_second if autoplay.playing else None,
+        )
 
     def go(self, step: int) -> None:
         self.step = self.state.go(step)
 
-    def render_step(self) -> None:
-        """Draw the current step in every panel (attributes down)."""
-        self.view.show(self.step, self.lang, self.loader.indexing)
+    def redraw(self) -> None:
+        """Every panel draws the cursor's step again (something besides the step changed: the
+        trace grew, a search ended, autoplay started…): the same step, set again."""
+        self.step = self.state.step
 
     # -- what the widgets say (messages up) ------------------------------------------------
 
@@ -175,7 +224,7 @@ class ReplayScreen(Screen[None]):
     @on(StepBar.Changed)
     @on(TraceLoader.Indexed)
     def _redraw(self) -> None:
-        self.render_step()
+        self.redraw()
 
     @on(TourBar.Go)
     def _tour_goes(self, message: TourBar.Go) -> None:
@@ -205,7 +254,7 @@ class ReplayScreen(Screen[None]):
     def _findings_toggled(self, message: FindingsPanel.Toggled) -> None:
         if not message.shown:
             self.query_one(StageView).focus()  # the step view has the keys again
-        self.render_step()  # ("checking" when a huge trace is checked now that it is wanted)
+        self.redraw()  # ("checking" when a huge trace is checked now that it is wanted)
 
     @on(FindingsPanel.Diagnosed)
     def _diagnosed(self, message: FindingsPanel.Diagnosed) -> None:
@@ -213,7 +262,7 @@ class ReplayScreen(Screen[None]):
         self.query_one(Timeline).set_marks(message.diagnosis.marks)
         jump = message.reaction.jump
         if jump is None or not self.state.untouched:
-            self.render_step()
+            self.redraw()
             return
         self.go(jump)
         # The step view first: bring the block the finding is about into view (once laid out,
@@ -240,7 +289,7 @@ class ReplayScreen(Screen[None]):
     @on(SearchBar.Cleared)
     def _search_cleared(self) -> None:
         self.query_one(Timeline).unfilter()
-        self.render_step()
+        self.redraw()
 
     # -- the screen's own keys (keys.py) ---------------------------------------------------
 
@@ -294,13 +343,9 @@ class ReplayScreen(Screen[None]):
             self.notify(tr("copied", self.lang, n=text.count("\n") + 1), timeout=2)
 
     def action_language(self) -> None:
-        self.lang = self.loader.lang = LANGS[(LANGS.index(self.lang) + 1) % len(LANGS)]
-        bar = self.query_one(SearchBar)
-        bar.set_language(self.lang)
-        self.query_one(TourBar).set_language(self.lang)
-        self.render_step()
-        if bar.active:
-            bar.start(bar.query_text)  # the text on screen changed language: search it again
+        """``t``: the other language, in every panel bound to it (the search bar searches the
+        text on screen again)."""
+        self.lang = LANGS[(LANGS.index(self.lang) + 1) % len(LANGS)]
 
     def ask_in_key_bar(self, words: str | None) -> bool:
         """Put ``words`` in the key bar in place of the keys (None: the keys again); False when

@@ -2,8 +2,10 @@
 bottom and the command palette (ctrl+p).
 
 Three tables of the same keys, each shaped for where it is shown: ``HELP`` explains every key in a
-sentence, ``KEY_HINTS`` names the most useful ones in a word or two (and shorter still when the
-terminal is narrow), ``PALETTE`` offers the app's actions by name. The digits 1–4 go to the four
+sentence (:data:`HELP_LINES` names the line of each of the replay's bindings by the binding's
+``id``: the help screen is built from the bindings, so a key a keymap moved shows where it went),
+``KEY_HINTS`` names the most useful ones in a word or two (and shorter still when the terminal is
+narrow), ``PALETTE`` offers the app's actions by name. The digits 1–4 go to the four
 steps of a result's trip, named as the book names them (①翻译 ②包装 ③追加 ④重新发送), and
 every place that names the keys calls them the same: "1–4 go to ①–④" (跳到①–④).
 """
@@ -109,6 +111,84 @@ HELP: list[tuple[str, dict[str, str]]] = [
     ("? F1", {"zh": "帮助", "en": "help"}),
     ("q", {"zh": "退出", "en": "quit"}),
 ]
+
+
+#: The help line (its keys, as :data:`HELP` writes them; or lines) of each of the replay's
+#: bindings, by the binding's ``id`` (Textual's ``Binding(..., id=...)``, which a keymap names:
+#: ``App.set_keymap``). The bindings live in the widgets that own them (this layer never imports
+#: Textual); the help screen lists a line when one of its bindings is bound, in HELP's order.
+HELP_LINES: dict[str, str | tuple[str, ...]] = {
+    # the transport (tracer.replay.widgets.progress.StepBar)
+    "next-step": "→ l space",
+    "previous-step": "← h",
+    "first-step": "< >",
+    "last-step": "< >",
+    "next-turn": "] n",
+    "previous-turn": "[ p",
+    "go-to-mapping": "1–4",
+    "go-to-wrapping": "1–4",
+    "go-to-appending": "1–4",
+    "go-to-resending": "1–4",
+    "into-subagent": "Enter i / u Esc",
+    "out-of-subagent": "Enter i / u Esc",
+    "autoplay": "a",
+    "faster": "+ -",
+    "slower": "+ -",
+    # the frame
+    "toggle-timeline": "T  D",
+    "toggle-chapter": "c",
+    "toggle-debug": "T  D",
+    "zoom": "z",
+    # the step view, and the panels' own scroll keys (the pager's, the timeline's, the findings')
+    "unfold": "o Enter",
+    "raw": "r",
+    "block": "b",
+    "scroll-up": "↑ ↓ j k PgUp PgDn Home End",
+    "scroll-down": "↑ ↓ j k PgUp PgDn Home End",
+    "page-up": "↑ ↓ j k PgUp PgDn Home End",
+    "page-down": "↑ ↓ j k PgUp PgDn Home End",
+    "pager-up": "↑ ↓ j k PgUp PgDn Home End",
+    "pager-down": "↑ ↓ j k PgUp PgDn Home End",
+    "pager-page-up": "↑ ↓ j k PgUp PgDn Home End",
+    "pager-page-down": "↑ ↓ j k PgUp PgDn Home End",
+    "pager-top": "↑ ↓ j k PgUp PgDn Home End",
+    "pager-bottom": "↑ ↓ j k PgUp PgDn Home End",
+    "timeline-up": "↑ ↓ j k PgUp PgDn Home End",
+    "timeline-down": "↑ ↓ j k PgUp PgDn Home End",
+    "timeline-page-up": "↑ ↓ j k PgUp PgDn Home End",
+    "timeline-page-down": "↑ ↓ j k PgUp PgDn Home End",
+    "timeline-first": "↑ ↓ j k PgUp PgDn Home End",
+    "timeline-last": "↑ ↓ j k PgUp PgDn Home End",
+    "findings-scroll-down": "↑ ↓ j k PgUp PgDn Home End",
+    "findings-scroll-up": "↑ ↓ j k PgUp PgDn Home End",
+    # the findings panel
+    "findings": "d",
+    "close-findings": "d",
+    "next-finding": "d",
+    "previous-finding": "d",
+    # the search bar, the chapter column, the loader, the key bar
+    "search": "/",
+    "next-match": "n N . ,  F3",
+    "previous-match": "n N . ,  F3",
+    "contents": "s",
+    "open-recording": "O  ctrl+p",
+    "help": "? F1",
+    # the screen's own (tracer.replay.keys.OWN)
+    "next": ("] n", "n N . ,  F3"),
+    "go-to": "g",
+    "filter": "f",
+    "language": "t",
+    "copy": "y",
+    "enter": ("Enter i / u Esc", "o Enter"),
+    "escape": ("Enter i / u Esc", "Esc"),
+    "next-stop": "w W B",
+    "previous-stop": "w W B",
+    "review-answers": "v",
+    "quit": "q",
+}
+
+#: Lines of :data:`HELP` for Textual's own keys, listed whatever the replay binds.
+TEXTUAL_LINES = ("Tab shift+Tab",)
 
 
 #: The key bar at the bottom: (keys, label, short label), most useful first. The bar shortens the

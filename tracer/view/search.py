@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
@@ -82,6 +83,16 @@ def pattern(query: str) -> re.Pattern[str] | None:
     """The query as a case-insensitive pattern for highlighting (None for an empty query)."""
     text = query.removeprefix(RAW_PREFIX).strip() if query.startswith(RAW_PREFIX) else query
     return re.compile(re.escape(text), re.IGNORECASE) if text.strip() else None
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """The search every panel lights: its ``query`` and the function that lights its hits in a
+    Rich text (one per query, so a panel can keep what it drew for it); the default lights
+    nothing."""
+
+    query: str = ""
+    light: Callable[[Text], Text] | None = None
 
 
 def lighter(query: str) -> Callable[[Text], Text] | None:

@@ -4,12 +4,27 @@ and which subagent's loop the cursor is in; and the line a Task step opens with,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 
 from tracer.text.cells import clip
 from tracer.view.i18n import tr
+
+
+@dataclass(frozen=True)
+class Activity:
+    """What the replay is doing besides showing a step (the facts :func:`status_line` words)."""
+
+    following: bool = False
+    """``--follow``: keeping to the end of a file still being written."""
+    indexing: bool = False
+    """The rest of the trace is still being indexed in the background."""
+    checking: bool = False
+    """The doctor is checking the trace in the background."""
+    playing: float | None = None
+    """Autoplay's steps a second while it plays (None: paused)."""
 
 
 def status_line(

@@ -17,15 +17,19 @@ on the first) scrolls a page, Home goes to the top of the first finding and End 
 of the last. ``d`` (the panel's, made the
 screen's so it works from any panel) shows the panel and gives it the keys, and hides it again
 (so does Escape in it); :class:`FindingsPanel.Toggled` says so, and the screen gives the step
-view the keys back.
+view the keys back. Bound to the screen's cursor and language (attributes down), the panel
+redraws itself on every move, cheaply: the list is only filled again when what it says changed.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual import on, work
 from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
@@ -42,43 +46,43 @@ SEVERITY_STYLE = {"error": "bold #ff5f5f", "warning": "bold #ffaf00"}
 class FindingsPanel(OptionList):
     """The doctor's findings, one option each; Enter or a click jumps to the finding's step."""
 
-    SCREEN_KEYS = [Binding("d", "toggle", "findings")]  # noqa: RUF012
+    SCREEN_KEYS = [Binding("d", "toggle", "findings", id="findings")]  # noqa: RUF012
     """Keys that work from any panel (the screen passes them on to the panel)."""
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("escape", "toggle", "close", show=False),
-        Binding("j", "cursor_down", "next finding", show=False),
-        Binding("k", "cursor_up", "previous finding", show=False),
-        Binding("ctrl+e", "scroll_down", "scroll down", show=False),
-        Binding("ctrl+y", "scroll_up", "scroll up", show=False),
+        Binding("escape", "toggle", "close", show=False, id="close-findings"),
+        Binding("j", "cursor_down", "next finding", show=False, id="next-finding"),
+        Binding("k", "cursor_up", "previous finding", show=False, id="previous-finding"),
+        Binding("ctrl+e", "scroll_down", "scroll down", show=False, id="findings-scroll-down"),
+        Binding("ctrl+y", "scroll_up", "scroll up", show=False, id="findings-scroll-up"),
     ]
 
+    @dataclass
     class Selected(Message):
-        """The reader chose a finding: go to ``step`` (0-based)."""
+        """The reader chose a finding: go to its 0-based ``step``."""
 
-        def __init__(self, step: int) -> None:
-            self.step = step
-            super().__init__()
+        step: int
 
+    @dataclass
     class Toggled(Message):
         """The panel was shown (and took the keys) or hidden."""
 
-        def __init__(self, shown: bool) -> None:
-            self.shown = shown
-            super().__init__()
+        shown: bool
 
+    @dataclass
     class Diagnosed(Message):
-        """The doctor is done with the trace (its findings are in ``diagnosis``; ``reaction``
-        says what ``--doctor`` makes of them)."""
+        """The doctor is done with the trace: its findings, and what ``--doctor`` makes of them."""
 
-        def __init__(self, diagnosis: Diagnosis, reaction: Reaction) -> None:
-            self.diagnosis, self.reaction = diagnosis, reaction
-            super().__init__()
+        diagnosis: Diagnosis
+        reaction: Reaction
+
+    step: var[int] = var(0, init=False)
+    lang: var[str] = var("en", init=False)
 
     def __init__(
         self, doctor: DoctorWatch | None = None, *, lang: str = "en", id: str | None = None
     ) -> None:
         super().__init__(id=id)
-        self.lang = lang
+        self.set_reactive(FindingsPanel.lang, lang)
         self.doctor = doctor or DoctorWatch(False, jump=False, following=False)
         """``--doctor``: whether to check even a huge trace, and report what was found."""
         self.steps: list[int] = []
@@ -212,10 +216,15 @@ class FindingsPanel(OptionList):
 
     # -- showing the findings --------------------------------------------------------------
 
+    def watch_step(self) -> None:
+        self.show(self.diagnosis, self.lang, self.state)
+
+    def watch_lang(self) -> None:
+        self.show(self.diagnosis, self.lang, self.state)
+
     def show(self, diagnosis: Diagnosis | None, lang: str, state: str = "") -> None:
         """Fill the list. ``diagnosis`` None: not checked yet (``state`` says why: "checking" or
         "waiting")."""
-        self.lang = lang
         shown = self._shown
         if shown is not None and shown[0] is diagnosis and shown[1:] == (lang, state):
             return

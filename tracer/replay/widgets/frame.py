@@ -12,7 +12,8 @@ gets the keys back.
 
 Zoom (``z``) is layout too: the frame maximizes the focused panel on its screen and, since the
 header and the key bar are hidden then, writes on the panel's bottom border where the reader is
-and how to come back (:attr:`Frame.caption`, kept current by the screen on every step).
+and how to come back (:attr:`Frame.caption`). The frame is bound to the screen's cursor, language
+and open trace (attributes down) and keeps the caption current on every step.
 """
 
 from __future__ import annotations
@@ -20,21 +21,28 @@ from __future__ import annotations
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.events import Resize
+from textual.reactive import var
 from textual.widget import Widget
 
 from tracer.view import layout
+from tracer.view.i18n import position, tr
+from tracer.view.state import ReplayState
 
 
 class Frame(Horizontal):
     """Timeline | centre (step view, findings, debug console) | chapter, as room allows."""
 
     SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("T", "toggle('timeline')", "timeline"),
-        Binding("c", "toggle('chapter')", "chapter"),
-        Binding("D", "toggle('debug')", "debug console"),
-        Binding("z", "zoom", "zoom"),
+        Binding("T", "toggle('timeline')", "timeline", id="toggle-timeline"),
+        Binding("c", "toggle('chapter')", "chapter", id="toggle-chapter"),
+        Binding("D", "toggle('debug')", "debug console", id="toggle-debug"),
+        Binding("z", "zoom", "zoom", id="zoom"),
     ]
     """Keys that work from any panel (the screen passes them on to the frame)."""
+
+    step: var[int] = var(0, init=False)
+    lang: var[str] = var("en", init=False)
+    state: var[ReplayState | None] = var(None, init=False)
 
     def __init__(self, *children: object, id: str | None = None) -> None:
         super().__init__(*children, id=id)  # type: ignore[arg-type]
@@ -43,13 +51,47 @@ class Frame(Horizontal):
         """What a zoomed panel's border says ("turn T · step S/N · z or Esc: back"); "" none."""
         self._subtitles: dict[Widget, str] = {}  # a zoomed panel's own border subtitle
 
+    def on_mount(self) -> None:
+        self._plan()  # the panels that fit, before the first step is drawn
+
     def on_resize(self, event: Resize) -> None:
         self.apply()
 
+    def watch_step(self) -> None:
+        self.draw()
+
+    def watch_lang(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """Keep the caption ("turn T · step S/N · z or Esc: back") and a zoomed panel's border
+        current."""
+        state = self.state
+        if state is None:
+            return
+        index, step, lang = state.index, self.step, self.lang
+        if not len(index):
+            self.caption = ""
+            return
+        where = position(lang, index.turn(step), step + 1, len(index))
+        self.caption = f"{where} · {tr('zoom_hint', lang)}"
+        screen = self.screen
+        zoomed = screen.maximized if self.app.screen is screen else None
+        if zoomed is not None:  # keep the zoomed panel's "turn · step" current
+            stage = self.query_one("#stage")
+            if zoomed is stage:
+                self.keep_subtitle(stage, state.place(step))
+            self.zoomed(zoomed)
+
     def apply(self) -> layout.Plan | None:
         """Show the panels that fit the screen (and the reader's wishes)."""
-        if not self.is_mounted or not self.query("Timeline"):
-            return None  # (not yet composed, or the app is closing)
+        if not self.is_mounted:
+            return None  # (not yet composed)
+        return self._plan()
+
+    def _plan(self) -> layout.Plan | None:
+        if not self.query("Timeline"):
+            return None  # (the app is closing)
         width, height = self.screen.size
         plan = layout.plan(width, height, self.wishes)
         self.query_one("Timeline").display = plan.timeline

@@ -9,17 +9,23 @@ right, so a reader never loses their place (asciinema's progress and Python Tuto
 Y"), with the recording's name when there is room. When the line is too narrow, the name goes
 first, then the stations shrink to their numbers (``①②③④``), then to the step's name alone; the
 status (inside which subagent) goes next, and the position is the one thing never dropped.
+
+The strip is bound to the screen's cursor, language, open trace and activity (attributes down,
+:meth:`textual.dom.DOMNode.data_bind`) and redraws itself when the cursor or the language moves.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
 from tracer.replay.widgets.pager import text_strip
 from tracer.trace.events import STATIONS
 from tracer.view.i18n import position, stage_name
+from tracer.view.state import ReplayState
+from tracer.view.status import Activity, status_line
 
 NUMBERS = "①②③④"
 
@@ -29,6 +35,11 @@ class JourneyStrip(Widget):
 
     One widget drawing both halves, so a step repaints a line and never re-runs the layout.
     """
+
+    step: var[int] = var(0, init=False)
+    lang: var[str] = var("en", init=False)
+    state: var[ReplayState | None] = var(None, init=False)
+    activity: var[Activity] = var(Activity(), init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -41,6 +52,34 @@ class JourneyStrip(Widget):
         self.status = Text()
         self.place = Text()
         """The recording's name."""
+
+    def watch_step(self) -> None:
+        self.draw()
+
+    def watch_lang(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """The strip for the cursor, with the status: following, indexing, checking, playing,
+        inside which subagent's loop."""
+        state, lang = self.state, self.lang
+        if state is None:
+            return
+        index, step, doing = state.index, self.step, self.activity
+        place = state.place(step) if len(index) else ""  # (before the loop: it reads on)
+        status = status_line(
+            lang,
+            following=doing.following,
+            ended=state.ended,
+            indexing=doing.indexing,
+            checking=doing.checking,
+            playing=doing.playing,
+            loop=state.loop(),
+        )
+        if not len(index):
+            self.show("session", 0, -1, 0, lang, status)
+            return
+        self.show(index.stage(step), index.turn(step), step, len(index), lang, status, place)
 
     def show(
         self,

@@ -21,11 +21,13 @@ what came (messages up): :class:`TraceLoader.Indexed`, :class:`TraceLoader.Poll`
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from textual import work
 from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import var
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
@@ -41,24 +43,35 @@ FOLLOW_INTERVAL = 0.25
 class TraceLoader(Widget):
     """Background indexing, ``--follow``'s polling, the picker and imports, for the screen."""
 
-    SCREEN_KEYS = [Binding("O", "pick", "open")]  # noqa: RUF012
+    SCREEN_KEYS = [Binding("O", "pick", "open", id="open-recording")]  # noqa: RUF012
     """Keys that work from any panel (the screen passes them on to the loader)."""
 
+    @dataclass
     class Indexed(Message):
         """More of the trace was indexed (:attr:`TraceLoader.indexing` says if there is more)."""
 
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, TraceLoader.Indexed)  # (the newer says as much)
+
+    @dataclass
     class Poll(Message):
-        """Time to take in what the recorder appended (``--follow``). The screen does, and
-        redraws in the same go, so the count on screen never lags behind the trace."""
+        """Time to take in what the recorder appended (``--follow``)."""
 
+        # The screen takes it all in and redraws in the same go, so the count on screen never
+        # lags behind the trace; one poll waiting covers another.
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, TraceLoader.Poll)
+
+    @dataclass
     class Open(Message):
-        """Open the trace at ``path``: chosen, a transcript imported into it, or the followed
-        file that did not exist, now that its header line is written (``at_end``: open it at
-        its last step, as ``tail -F`` shows a file's end, and follow it from there)."""
+        """Open the trace at ``path`` (chosen, imported into, or a followed file now written)."""
 
-        def __init__(self, path: Path, *, at_end: bool = False) -> None:
-            self.path, self.at_end = path, at_end
-            super().__init__()
+        path: Path
+        at_end: bool = False
+        """Open it at its last step, as ``tail -F`` shows a file's end, and follow it from there."""
+
+    lang: var[str] = var("en", init=False)
+    """The reader's language (bound to the screen's): the picker and the notices speak it."""
 
     def __init__(
         self,
@@ -70,7 +83,8 @@ class TraceLoader(Widget):
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
-        self.state, self.lang, self.follow = state, lang, follow
+        self.state, self.follow = state, follow
+        self.set_reactive(TraceLoader.lang, lang)
         self.feed = feed
         """With ``replay --follow <transcript>``: called on each poll to import new lines."""
         self.indexing = False

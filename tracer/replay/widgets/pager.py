@@ -42,12 +42,12 @@ class Pager(Widget):
 
     can_focus = True
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("up,k", "scroll(-1)", "up", show=False),
-        Binding("down,j", "scroll(1)", "down", show=False),
-        Binding("pageup,ctrl+b", "page(-1)", "page up", show=False),
-        Binding("pagedown,ctrl+f", "page(1)", "page down", show=False),
-        Binding("home", "scroll(-1000000)", "top", show=False),
-        Binding("end", "scroll(1000000)", "bottom", show=False),
+        Binding("up,k", "scroll(-1)", "up", show=False, id="pager-up"),
+        Binding("down,j", "scroll(1)", "down", show=False, id="pager-down"),
+        Binding("pageup,ctrl+b", "page(-1)", "page up", show=False, id="pager-page-up"),
+        Binding("pagedown,ctrl+f", "page(1)", "page down", show=False, id="pager-page-down"),
+        Binding("home", "scroll(-1000000)", "top", show=False, id="pager-top"),
+        Binding("end", "scroll(1000000)", "bottom", show=False, id="pager-bottom"),
     ]
     stick_to_end = False
     """When true, a new text opens at its end (a console) rather than its top."""

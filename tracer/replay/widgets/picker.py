@@ -30,7 +30,7 @@ class PickerScreen(ModalScreen[Path | None]):
     """A list of traces; dismissed with the chosen path, or None."""
 
     AUTO_FOCUS = "OptionList"
-    BINDINGS = [Binding("escape,q", "cancel", "close")]  # noqa: RUF012
+    BINDINGS = [Binding("escape,q", "cancel", "close", id="close-picker")]  # noqa: RUF012
 
     def __init__(self, lang: str, choices: list[Choice], current: Path | None = None) -> None:
         super().__init__()

@@ -7,8 +7,9 @@ step keys, which are the bar's (:data:`StepBar.SCREEN_KEYS`: ← → and ``h`` `
 and autoplay's (``a``, ``+`` ``-``). The screen makes them its own (:func:`tracer.replay.keys.
 routed`), so they work whichever panel has the focus.
 
-Where each key leads is the replay's pure step logic, :class:`~tracer.view.state.ReplayState`,
-which the screen hands down with every trace it opens (attributes down). The bar never moves the
+Where each key leads is the replay's pure step logic, :class:`~tracer.view.state.ReplayState`;
+the bar is bound to the screen's open trace and cursor (attributes down, ``data_bind``) and
+moves its dot when the cursor moves. The bar never moves the
 cursor itself: it posts :class:`StepBar.Seek` (messages up), as a click does. A step key's Seek
 carries the move, not the step it leads to: a terminal that sends twenty → in one read hands
 the screen twenty key events before it has handled the first Seek, so a target reckoned when
@@ -22,11 +23,13 @@ speed, so the screen redraws the key bar and the status.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -39,56 +42,77 @@ class StepBar(Widget):
     """``━━━━●─────`` with the current step as the dot; the step keys and autoplay."""
 
     SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("right,l,space", "step(1)", "next", show=False),
-        Binding("left,h", "step(-1)", "previous", show=False),
-        Binding("home,less_than_sign", "first", "first", show=False),
-        Binding("end,greater_than_sign", "last", "last", show=False),
-        Binding("right_square_bracket,right_black_lenticular_bracket", "next_turn", "next turn"),
+        Binding("right,l,space", "step(1)", "next", show=False, id="next-step"),
+        Binding("left,h", "step(-1)", "previous", show=False, id="previous-step"),
+        Binding("home,less_than_sign", "first", "first", show=False, id="first-step"),
+        Binding("end,greater_than_sign", "last", "last", show=False, id="last-step"),
         Binding(
-            "left_square_bracket,p,left_black_lenticular_bracket", "previous_turn", "previous turn"
+            "right_square_bracket,right_black_lenticular_bracket",
+            "next_turn",
+            "next turn",
+            id="next-turn",
         ),
-        Binding("1", "station(1)", "mapping", show=False),
-        Binding("2", "station(2)", "wrapping", show=False),
-        Binding("3", "station(3)", "appending", show=False),
-        Binding("4", "station(4)", "resending", show=False),
-        Binding("i", "step_into", "into subagent", show=False),
-        Binding("u", "step_out", "out of subagent", show=False),
-        Binding("a", "autoplay", "autoplay"),
-        Binding("plus,equals_sign,fullwidth_plus_sign", "speed(1)", "faster", show=False),
-        Binding("minus,fullwidth_hyphen_minus", "speed(-1)", "slower", show=False),
+        Binding(
+            "left_square_bracket,p,left_black_lenticular_bracket",
+            "previous_turn",
+            "previous turn",
+            id="previous-turn",
+        ),
+        Binding("1", "station(1)", "mapping", show=False, id="go-to-mapping"),
+        Binding("2", "station(2)", "wrapping", show=False, id="go-to-wrapping"),
+        Binding("3", "station(3)", "appending", show=False, id="go-to-appending"),
+        Binding("4", "station(4)", "resending", show=False, id="go-to-resending"),
+        Binding("i", "step_into", "into subagent", show=False, id="into-subagent"),
+        Binding("u", "step_out", "out of subagent", show=False, id="out-of-subagent"),
+        Binding("a", "autoplay", "autoplay", id="autoplay"),
+        Binding(
+            "plus,equals_sign,fullwidth_plus_sign", "speed(1)", "faster", show=False, id="faster"
+        ),
+        Binding("minus,fullwidth_hyphen_minus", "speed(-1)", "slower", show=False, id="slower"),
     ]
     """Keys that work from any panel (the screen passes them on to the bar)."""
 
+    @dataclass
     class Seek(Message):
-        """Go to 0-based ``step`` (a click), or where ``move`` leads from the cursor as it is
-        when the screen takes the message (a step key, an autoplay tick; None: stay)."""
+        """Go to 0-based ``step`` (a click), or where ``move`` leads from the cursor."""
 
-        def __init__(
-            self, step: int = 0, move: Callable[[ReplayState], int | None] | None = None
-        ) -> None:
-            self.step = step
-            self.move = move
-            super().__init__()
+        step: int = 0
+        move: Callable[[ReplayState], int | None] | None = None
+        """A step key's or an autoplay tick's move, from the cursor as it is when the screen
+        takes the message (None from it: stay)."""
+
+        def can_replace(self, message: Message) -> bool:
+            # A click waiting behind another click: the later one is where the reader wants to
+            # be. A move is never dropped: twenty presses of → go twenty steps.
+            return isinstance(message, StepBar.Seek) and self.move is None and message.move is None
 
         def target(self, state: ReplayState) -> int | None:
             """The step to go to, from the cursor ``state`` has now."""
             return self.step if self.move is None else self.move(state)
 
+    @dataclass
     class Changed(Message):
         """Autoplay started, stopped or changed speed: the key bar and the status say so."""
 
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, StepBar.Changed)  # (one redraw says it all)
+
+    step: var[int] = var(0, init=False)
+    state: var[ReplayState] = var(None, init=False)  # type: ignore[arg-type] (set at once)
+    """The open trace and the cursor (the screen binds a new one for each trace)."""
+
     def __init__(self, state: ReplayState, *, follow: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.state = state
-        """The open trace and the cursor (the screen hands down a new one for each trace)."""
+        self.set_reactive(StepBar.state, state)
         self.follow = follow
         self.autoplay = Autoplay(self.set_interval, self._tick)
-        self.step = 0
         self.total = 1
 
-    def show(self, step: int, total: int) -> None:
-        self.step, self.total = step, max(total, 1)
-        self.refresh()
+    def watch_step(self) -> None:
+        total = len(self.state.index)
+        if total:  # (nothing to show yet: the bar stays as it is)
+            self.total = max(total, 1)
+            self.refresh()
 
     # -- the keys --------------------------------------------------------------------------
 

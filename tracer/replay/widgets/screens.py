@@ -1,5 +1,11 @@
 """Modal screens: help (``?``, which says how to close it), go to step (``g``, which says its
-keys, and when the step does not exist rather than silently going to the nearest one)."""
+keys, and when the step does not exist rather than silently going to the nearest one).
+
+The help is generated from the bindings, as posting's is: the key bar (which owns ``?``) hands
+it the rows :func:`tracer.replay.help.help_rows` makes from the bindings of the replay screen and
+its panels, each line found by the binding's ``id``; a line whose keys a keymap moved
+(``App.set_keymap``, by binding id) says the keys as they are now.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from tracer.replay.help import HelpRow
 from tracer.view.i18n import tr
 from tracer.view.i18n_keys import HELP
 from tracer.view.wrap import Wrapped
@@ -22,14 +29,19 @@ class HelpScreen(ModalScreen[None]):
 
     AUTO_FOCUS = "#help-body"
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("escape,question_mark,fullwidth_question_mark,f1,q", "dismiss", "close"),
-        Binding("j", "scroll(1)", "down", show=False),
-        Binding("k", "scroll(-1)", "up", show=False),
+        Binding(
+            "escape,question_mark,fullwidth_question_mark,f1,q", "dismiss", "close", id="close-help"
+        ),
+        Binding("j", "scroll(1)", "down", show=False, id="help-down"),
+        Binding("k", "scroll(-1)", "up", show=False, id="help-up"),
     ]
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, rows: list[HelpRow] | None = None) -> None:
+        """``rows``: from :func:`~tracer.replay.help.help_rows` (None: every line of the help,
+        as it writes the keys)."""
         super().__init__()
         self.lang = lang
+        self.rows = HELP if rows is None else rows
 
     def compose(self) -> ComposeResult:
         table = Table(
@@ -41,7 +53,7 @@ class HelpScreen(ModalScreen[None]):
         )
         table.add_column(style="bold #e8d44d", no_wrap=True)
         table.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
-        for keys, words in HELP:  # wrapped the Chinese way: never a lone "显示 /" line
+        for keys, words in self.rows:  # wrapped the Chinese way: never a lone "显示 /" line
             table.add_row(keys, Wrapped(Text(words[self.lang])))
         with Vertical(id="help-box"):
             yield Static(tr("help_close", self.lang), id="help-close")  # pinned above the keys
@@ -56,7 +68,7 @@ class GotoScreen(ModalScreen[int | None]):
     """Ask for a step number (1-based); dismiss with the 0-based step, or None."""
 
     AUTO_FOCUS = "Input"
-    BINDINGS = [Binding("escape", "cancel", "cancel")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "cancel", "cancel", id="cancel-go-to")]  # noqa: RUF012
 
     def __init__(self, lang: str, total: int) -> None:
         super().__init__()

@@ -6,8 +6,9 @@ It behaves like less's search. The search runs in a worker thread
 done, then :class:`SearchBar.Hit` with the first hit from the cursor on. Enter hands the keys
 back to the step view, so ``n`` ``N`` ``.`` ``,`` move between hits at once (each posts
 :class:`SearchBar.Hit`); the bar stays, one line tall, and its counter follows the cursor
-("match 2/5" on a hit, "after match 2/5" between hits) as the app tells it where it is
-(:attr:`SearchBar.step`, :meth:`SearchBar.show_count`).
+("match 2/5" on a hit, "after match 2/5" between hits): the bar is bound to the screen's
+cursor, language and open trace (:attr:`SearchBar.step`, :meth:`SearchBar.show_count`), and
+searches again when the language changes (the text on screen changed with it).
 Escape in the box gives the keys back and keeps the last search; Escape after that (the app
 calls :meth:`SearchBar.clear`) closes the bar and puts out every highlight
 (:class:`SearchBar.Cleared`).
@@ -21,6 +22,7 @@ turn) is the screen's own.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events, work
@@ -28,12 +30,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from tracer.text.printable import PRINTABLE_LINE, printable
 from tracer.view import search
 from tracer.view.i18n import tr
+from tracer.view.state import ReplayState
 from tracer.view.steps import StepIndex
 
 
@@ -41,40 +45,62 @@ class SearchBar(Horizontal):
     """An input and a match count; hidden until opened."""
 
     SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("slash,ideographic_comma", "open", "search"),
-        Binding("full_stop,ideographic_full_stop,f3", "hop(1)", "next match", show=False),
-        Binding("comma,fullwidth_comma,shift+f3,N", "hop(-1)", "previous match", show=False),
+        Binding("slash,ideographic_comma", "open", "search", id="search"),
+        Binding(
+            "full_stop,ideographic_full_stop,f3",
+            "hop(1)",
+            "next match",
+            show=False,
+            id="next-match",
+        ),
+        Binding(
+            "comma,fullwidth_comma,shift+f3,N",
+            "hop(-1)",
+            "previous match",
+            show=False,
+            id="previous-match",
+        ),
     ]
     """Keys that work from any panel (the screen passes them on to the bar)."""
 
+    @dataclass
     class Found(Message):
         """A search finished: its ``matches`` (0-based steps, ascending)."""
 
-        def __init__(self, matches: list[int]) -> None:
-            self.matches = matches
-            super().__init__()
+        matches: list[int]
 
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, SearchBar.Found)  # (a newer search's hits)
+
+    @dataclass
     class Hit(Message):
         """Go to 0-based ``step``, a hit (or the step the cursor is on: no hit from there)."""
 
-        def __init__(self, step: int) -> None:
-            self.step = step
-            super().__init__()
+        step: int
 
+        def can_replace(self, message: Message) -> bool:
+            # Hops reckoned from the same cursor lead to the same hit: the last one will do.
+            return isinstance(message, SearchBar.Hit)
+
+    @dataclass
     class Done(Message):
         """The reader left the box (Enter or Escape): the app gives the step view the keys."""
 
+    @dataclass
     class Cleared(Message):
         """The search is gone (Escape after Enter): every panel redraws without highlights."""
+
+    step: var[int] = var(0, init=False)
+    """Where the cursor is (bound to the screen's)."""
+    lang: var[str] = var("en", init=False)
+    state: var[ReplayState | None] = var(None, init=False)
 
     def __init__(self, index: StepIndex, *, lang: str = "en", id: str | None = None) -> None:
         super().__init__(id=id)
         self.index = index
-        self.lang = lang
+        self.set_reactive(SearchBar.lang, lang)
         self.query_text = ""
         self.matches: list[int] = []
-        self.step = 0
-        """Where the cursor is (the screen says, with every step)."""
         self._searched_lang = ""
         self._lighter: tuple[str, Callable[[Text], Text] | None] = ("", None)
 
@@ -89,6 +115,19 @@ class SearchBar(Horizontal):
         if self._lighter[0] != query:
             self._lighter = (query, search.lighter(query))
         return self._lighter[1]
+
+    def watch_state(self, old: ReplayState | None, new: ReplayState | None) -> None:
+        if new is not None and old is not None and new is not old:
+            self.reset(new.index)
+
+    def watch_step(self) -> None:
+        if self.active:
+            self.show_count(self.step)
+
+    def watch_lang(self) -> None:
+        self.query_one(Input).placeholder = tr("search_prompt", self.lang)
+        if self.active:
+            self.start(self.query_text)  # the text on screen changed language: search it again
 
     def reset(self, index: StepIndex) -> None:
         """Another trace was opened: forget the search and close the bar."""
@@ -120,16 +159,8 @@ class SearchBar(Horizontal):
 
     def action_open(self) -> None:
         """``/``: open the bar and take the keys."""
-        self.open(self.lang)
-
-    def open(self, lang: str) -> None:
-        self.set_language(lang)
         self.add_class("shown")
         self.query_one(Input).focus()
-
-    def set_language(self, lang: str) -> None:
-        self.lang = lang
-        self.query_one(Input).placeholder = tr("search_prompt", lang)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

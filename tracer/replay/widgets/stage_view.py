@@ -1,6 +1,7 @@
 """The step view: what the current step produced and what it changed, folded, unfolded or raw.
 
-The app hands the view the step to show (:meth:`StageView.show_step`: attributes down); the view
+The view is bound to the screen's cursor, language, open trace and search (attributes down,
+``data_bind``) and draws the step the cursor is on (:meth:`StageView.show_step`); the view
 asks the pure layers for its text (:func:`tracer.view.render.render_step`, or
 :func:`tracer.view.raw.step_json` in raw mode) and keeps how the reader wants it shown:
 
@@ -19,17 +20,23 @@ folded, at its top. The view says when its mode changed
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import var
 
 from tracer.replay.widgets.pager import Pager
 from tracer.text.printable import printable, printable_json
 from tracer.view.fold import unfolded
 from tracer.view.i18n import stage_name, tr
+from tracer.view.opening import WaitingReader
 from tracer.view.raw import step_json
 from tracer.view.render import render_step
+from tracer.view.search import Highlight
+from tracer.view.state import ReplayState
+from tracer.view.status import subagent_note
 from tracer.view.steps import StepIndex
 
 #: The line of the mapping view between the raw output and the tool_result block.
@@ -40,27 +47,34 @@ class StageView(Pager):
     """What the current step produced and what it changed."""
 
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("o", "unfold", "unfold", show=False),
-        Binding("r", "raw", "raw JSON", show=False),
-        Binding("b", "block", "raw output ⇄ block", show=False),
+        Binding("o", "unfold", "unfold", show=False, id="unfold"),
+        Binding("r", "raw", "raw JSON", show=False, id="raw"),
+        Binding("b", "block", "raw output ⇄ block", show=False, id="block"),
     ]
     SCREEN_KEYS = [  # noqa: RUF012
         *BINDINGS,
-        Binding("up", "scroll(-1)", "scroll up", show=False),
-        Binding("down", "scroll(1)", "scroll down", show=False),
-        Binding("pageup", "scroll(-10)", "page up", show=False),
-        Binding("pagedown", "scroll(10)", "page down", show=False),
+        Binding("up", "scroll(-1)", "scroll up", show=False, id="scroll-up"),
+        Binding("down", "scroll(1)", "scroll down", show=False, id="scroll-down"),
+        Binding("pageup", "scroll(-10)", "page up", show=False, id="page-up"),
+        Binding("pagedown", "scroll(10)", "page down", show=False, id="page-down"),
     ]
     """Keys that work from any panel (the screen passes them on to the view)."""
 
+    @dataclass
     class ModeChanged(Message):
         """The reader switched between folded, unfolded and raw."""
+
+    step: var[int] = var(0, init=False)
+    lang: var[str] = var("en", init=False)
+    state: var[ReplayState | None] = var(None, init=False)
+    highlight: var[Highlight] = var(Highlight(), init=False)
 
     def __init__(self, title: str = "", *, id: str | None = None) -> None:
         super().__init__(title, id=id)
         self.index: StepIndex | None = None
-        self.step = -1
-        self.lang = "en"
+        self.shown_step = -1
+        """The step drawn (of :attr:`index`)."""
+        self.shown_lang = "en"
         self.unfold = False
         self.raw = False
         self.lighter: Callable[[Text], Text] | None = None
@@ -72,6 +86,29 @@ class StageView(Pager):
         """ "raw", "unfolded" or "folded"."""
         return "raw" if self.raw else "unfolded" if self.unfold else "folded"
 
+    def watch_step(self) -> None:
+        self.draw()
+
+    def watch_lang(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """The cursor's step of the open trace (or why there is none yet)."""
+        state, lang = self.state, self.lang
+        if state is None:
+            return
+        index, step = state.index, self.step
+        if not len(index):
+            waiting = isinstance(index.reader, WaitingReader)
+            path = index.reader.path
+            words = tr("waiting_for", lang, path=path) if waiting else tr("no_steps", lang)
+            self.show(Text(words, style="dim"))
+            return
+        if not self.has_class("-zoomed"):  # (zoomed, the frame's caption is on the border)
+            self.border_subtitle = state.place(step)
+        note = subagent_note(state.subagent_at(step), lang)
+        self.show_step(index, step, lang, self.highlight.light, note)
+
     def show_step(
         self,
         index: StepIndex,
@@ -82,10 +119,11 @@ class StageView(Pager):
     ) -> None:
         """Show ``step`` of ``index`` (a new step opens folded, at its top); ``note``: a line
         to open it with (a Task step's: ``i`` goes into its subagent's loop)."""
-        same = index is self.index and step == self.step
+        same = index is self.index and step == self.shown_step
         if not same:
             self.unfold = self.raw = False
-        self.index, self.step, self.lang, self.lighter = index, step, lang, lighter
+        self.index, self.shown_step, self.shown_lang = index, step, lang
+        self.lighter = lighter
         self.note = note
         self._draw(keep_offset=same)
 
@@ -95,24 +133,25 @@ class StageView(Pager):
         if self.raw:
             from rich.syntax import Syntax
 
-            code = step_json(self.index, self.step)
+            code = step_json(self.index, self.shown_step)
             highlighted = Syntax(code, "json", theme="ansi_dark", word_wrap=False).highlight(code)
             highlighted.rstrip()
             return highlighted
         if self.unfold:
             with unfolded():
-                text = render_step(self.index, self.step, self.lang)
+                text = render_step(self.index, self.shown_step, self.shown_lang)
         else:
-            text = render_step(self.index, self.step, self.lang)
+            text = render_step(self.index, self.shown_step, self.shown_lang)
         return text if self.note is None else Text.assemble(self.note, text)
 
     def title_text(self) -> str:
         assert self.index is not None
-        mode = "" if self.mode == "folded" else " · " + tr(f"mode_{self.mode}", self.lang)
-        return f"{self.step + 1} · {stage_name(self.index.stage(self.step), self.lang)}{mode}"
+        lang, step = self.shown_lang, self.shown_step
+        mode = "" if self.mode == "folded" else " · " + tr(f"mode_{self.mode}", lang)
+        return f"{step + 1} · {stage_name(self.index.stage(step), lang)}{mode}"
 
     def _draw(self, keep_offset: bool) -> None:
-        if self.index is None or not 0 <= self.step < len(self.index):
+        if self.index is None or not 0 <= self.shown_step < len(self.index):
             return
         text = self.step_text()
         if self.lighter is not None:
@@ -142,5 +181,5 @@ class StageView(Pager):
     def copy_text(self) -> str:
         """What ``y`` copies from here: the raw JSON itself in raw mode, else the text shown."""
         if self.raw and self.index is not None:
-            return printable_json(step_json(self.index, self.step))
+            return printable_json(step_json(self.index, self.shown_step))
         return printable(self.text.plain, lines=True)

@@ -12,6 +12,10 @@ Focused (Tab), the timeline is a list: ↑ ↓ move one step, PgUp PgDn ten, Hom
 and last step; each posts :class:`Timeline.Selected` and the app moves, as for a click. With a
 filter (key ``f`` after a search, :meth:`Timeline.toggle_filter`) it lists only the matching
 steps, and keeps to the hits of each new search until the search is put out.
+
+The timeline is bound to the screen's cursor, language and open trace (attributes down,
+``data_bind``): it redraws itself when the cursor or the language moves, and starts afresh on
+another trace.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from textual import events
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.message import Message
+from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -32,6 +37,7 @@ from tracer.replay.widgets.pager import text_strip
 from tracer.trace.events import STATIONS
 from tracer.view.diagnose import rank
 from tracer.view.i18n import severity_mark, stage_name, tr
+from tracer.view.state import ReplayState
 from tracer.view.steps import StepIndex
 
 
@@ -46,24 +52,27 @@ class Timeline(Widget):
 
     can_focus = True
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("up,k", "move(-1)", "previous step", show=False),
-        Binding("down,j", "move(1)", "next step", show=False),
-        Binding("pageup,ctrl+b", "move(-10)", "ten steps back", show=False),
-        Binding("pagedown,ctrl+f", "move(10)", "ten steps on", show=False),
-        Binding("home", "move(-1000000000)", "first step", show=False),
-        Binding("end", "move(1000000000)", "last step", show=False),
+        Binding("up,k", "move(-1)", "previous step", show=False, id="timeline-up"),
+        Binding("down,j", "move(1)", "next step", show=False, id="timeline-down"),
+        Binding("pageup,ctrl+b", "move(-10)", "ten steps back", show=False, id="timeline-page-up"),
+        Binding("pagedown,ctrl+f", "move(10)", "ten steps on", show=False, id="timeline-page-down"),
+        Binding("home", "move(-1000000000)", "first step", show=False, id="timeline-first"),
+        Binding("end", "move(1000000000)", "last step", show=False, id="timeline-last"),
     ]
 
+    @dataclass
     class Selected(Message):
-        def __init__(self, step: int) -> None:
-            self.step = step
-            super().__init__()
+        """The reader chose a row (a key, a click): go to its 0-based ``step``."""
+
+        step: int
+
+    step: var[int] = var(0, init=False)
+    lang: var[str] = var("en", init=False)
+    state: var[ReplayState | None] = var(None, init=False)
 
     def __init__(self, index: StepIndex, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.index = index
-        self.step = 0
-        self.lang = "en"
         self._rows: list[_Row] = []
         self._rows_key: tuple[int, int, int] | None = None
         self.marks: dict[int, str] = {}
@@ -82,9 +91,21 @@ class Timeline(Widget):
         self.set_filter(None)
         self.set_marks({})
 
-    def show(self, step: int, lang: str) -> None:
-        old_step, old_lang, old_rows = self.step, self.lang, self._rows
-        self.step, self.lang = step, lang
+    def watch_state(self, old: ReplayState | None, new: ReplayState | None) -> None:
+        if new is not None and old is not None and new is not old:
+            self.reset(new.index)
+
+    def watch_step(self, old: int, new: int) -> None:
+        self.draw(old, self.lang)
+
+    def watch_lang(self, old: str, new: str) -> None:
+        self.draw(self.step, old)
+
+    def draw(self, old_step: int, old_lang: str) -> None:
+        """The cursor moved from ``old_step``, or the language changed from ``old_lang``."""
+        if not len(self.index):
+            return
+        step, lang, old_rows = self.step, self.lang, self._rows
         rows = self._current_rows()
         if rows == old_rows and lang == old_lang and self.content_size.height:
             # Same rows, the marker moved: repaint just the two lines that changed.

@@ -34,9 +34,9 @@ class TocScreen(ModalScreen[tuple[Path, int] | None]):
 
     AUTO_FOCUS = "OptionList"
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("escape,s,q", "dismiss(None)", "close"),
-        Binding("j", "move(1)", "down", show=False),
-        Binding("k", "move(-1)", "up", show=False),
+        Binding("escape,s,q", "dismiss(None)", "close", id="close-contents"),
+        Binding("j", "move(1)", "down", show=False, id="contents-down"),
+        Binding("k", "move(-1)", "up", show=False, id="contents-up"),
     ]
 
     def __init__(self, contents: Contents, lang: str, current: str | None = None) -> None:

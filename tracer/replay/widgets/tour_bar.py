@@ -9,14 +9,17 @@ The bar never opens a trace itself. It posts :class:`TourBar.Go` (a message up) 
 opens the recording and moves the cursor; then the bar pushes the stop's card. The card screens
 take the tour keys too (``w`` ``W`` ``v``, :mod:`tracer.replay.widgets.tour_screens`), so the reader
 can move from any card: on a question ``w`` skips it (it stays unanswered, and the score says so).
+The bar is bound to the screen's cursor and language (attributes down) and keeps its line current.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Static
 
 from tracer.replay.widgets.tour_screens import (
@@ -32,28 +35,35 @@ from tracer.tour.stops import Tour
 from tracer.tour.words import say
 from tracer.view.sections import RecordingInfo, recording_info
 
+if TYPE_CHECKING:
+    from tracer.chapter.guide_records import Guide
+
 
 class TourBar(Static):
     """The tour's place ("Tour n/N") and its keys; hidden when the app is not on a tour."""
 
+    @dataclass
     class Go(Message):
         """Open ``recording`` at 0-based ``step`` (the app does it)."""
 
-        def __init__(self, recording: Path, step: int) -> None:
-            self.recording, self.step = recording, step
-            super().__init__()
+        recording: Path
+        step: int
 
-    def __init__(self, tour: Tour | None, guide: Any, *, id: str | None = None) -> None:
+    step: var[int] = var(0, init=False)
+    lang: var[str] = var("en", init=False)
+
+    def __init__(self, tour: Tour | None, guide: Guide | None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.tour, self.guide = tour, guide
-        self.lang = "en"
-        self._key: tuple[int, str] | None = None
+        self._key: tuple[int, str, int] | None = None
 
     def on_mount(self) -> None:
         self.set_class(self.tour is not None, "shown")
 
-    def set_language(self, lang: str) -> None:
-        self.lang = lang
+    def watch_step(self) -> None:
+        self.refresh_bar()
+
+    def watch_lang(self) -> None:
         self.refresh_bar()
 
     def on_resize(self) -> None:

@@ -39,10 +39,10 @@ Move = Literal["next", "back", "review"]
 
 #: The tour's keys on each of its screens (the same as the app's, so they work everywhere).
 TOUR_KEYS = [
-    Binding("w", "dismiss('next')", "next stop"),
-    Binding("W,B", "dismiss('back')", "previous stop"),
-    Binding("v", "dismiss('review')", "review answers"),
-    Binding("q", "app.quit", "quit", show=False),
+    Binding("w", "dismiss('next')", "next stop", id="next-stop"),
+    Binding("W,B", "dismiss('back')", "previous stop", id="previous-stop"),
+    Binding("v", "dismiss('review')", "review answers", id="review-answers"),
+    Binding("q", "app.quit", "quit", show=False, id="quit"),
 ]
 
 
@@ -62,7 +62,7 @@ class TourCard(ModalScreen[Move | None]):
 
     AUTO_FOCUS = "#tour-body"
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("enter,escape,space", "dismiss(None)", "close"),
+        Binding("enter,escape,space", "dismiss(None)", "close", id="close-card"),
         *TOUR_KEYS,
     ]
 
@@ -97,10 +97,10 @@ class ChoiceList(OptionList):
     choice unasked, and a later Enter would submit it)."""
 
     BINDINGS = [  # noqa: RUF012 (these keys replace OptionList's own)
-        Binding("home", "scroll_body('home')", show=False),
-        Binding("end", "scroll_body('end')", show=False),
-        Binding("pageup", "scroll_body('page_up')", show=False),
-        Binding("pagedown", "scroll_body('page_down')", show=False),
+        Binding("home", "scroll_body('home')", show=False, id="question-top"),
+        Binding("end", "scroll_body('end')", show=False, id="question-bottom"),
+        Binding("pageup", "scroll_body('page_up')", show=False, id="question-page-up"),
+        Binding("pagedown", "scroll_body('page_down')", show=False, id="question-page-down"),
     ]
 
     def action_scroll_body(self, where: str) -> None:
@@ -113,7 +113,7 @@ class TourQuestion(ModalScreen[Answer | Move | None]):
     """One checkpoint's question; dismisses with the :class:`Answer`, a move, or None."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("escape", "dismiss(None)", "not now"),
+        Binding("escape", "dismiss(None)", "not now", id="not-now"),
         *TOUR_KEYS,
     ]
 
@@ -197,9 +197,9 @@ class ReviewScreen(ModalScreen[Reviewed | None]):
 
     AUTO_FOCUS = "OptionList"
     BINDINGS = [  # noqa: RUF012
-        Binding("escape,v,q", "dismiss(None)", "close"),
-        Binding("j", "move(1)", "down", show=False),
-        Binding("k", "move(-1)", "up", show=False),
+        Binding("escape,v,q", "dismiss(None)", "close", id="close-review"),
+        Binding("j", "move(1)", "down", show=False, id="review-down"),
+        Binding("k", "move(-1)", "up", show=False, id="review-up"),
     ]
 
     def __init__(self, rows: list[Reviewed], lang: str) -> None:
