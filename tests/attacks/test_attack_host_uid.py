@@ -176,7 +176,8 @@ def test_a_killed_recorders_workspace_is_removed_by_the_next_run(
     assert not left.exists()
     said = [line for line in after.stderr.splitlines() if str(left) in line]
     assert said == [
-        f"tracer: removed {left}, the workspace of a recorder that was killed (pid {recorder.pid})"
+        f"tracer: note: removed {left}, the workspace of a recorder that was killed "
+        f"(pid {recorder.pid})"
     ]
 
 

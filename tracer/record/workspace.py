@@ -155,7 +155,7 @@ def remove_stale(base: Path) -> list[Path]:
         if not folder.exists():
             removed.append(folder)
             print(
-                f"tracer: removed {folder}, the workspace of a recorder that was killed "
+                f"tracer: note: removed {folder}, the workspace of a recorder that was killed "
                 f"(pid {pid})",
                 file=sys.stderr,
             )
