@@ -123,19 +123,36 @@ def test_a_recording_stopped_by_sigterm_leaves_no_cgroup(base: Path, tmp_path: P
         encoding="utf-8",
     )
     trace = tmp_path / "t.trace.jsonl"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tracer", "record", "--scenario", str(scenario), "-o", str(trace)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    err = tmp_path / "stderr"
+    with err.open("wb") as stderr:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tracer",
+                "record",
+                "--scenario",
+                str(scenario),
+                "-o",
+                str(trace),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
     try:
         deadline = time.monotonic() + 30
         while not _made_by(base, proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert _made_by(base, proc.pid), "the command never started in a cgroup"
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+        try:
+            code = proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # say where it stood, for the next one who sees it
+            tree = subprocess.run(["ps", "-o", "pid,stat,args", "--ppid", str(proc.pid)],
+                                  capture_output=True, text=True, check=False).stdout  # fmt: skip
+            pytest.fail(f"no exit 30 s after SIGTERM; children:\n{tree}\n{err.read_text()}")
+        assert code == 128 + signal.SIGTERM, err.read_text()
     finally:
         if proc.poll() is None:
             proc.kill()
