@@ -37,21 +37,23 @@ median and a range: how far apart they are says how much the machine moved.
 
 Measured on this project's 2-core machine shared with other work, after the second pass of
 issue 34 (load average 5-6, busier than the 1-3 of the first pass's figures): on the largest real
-transcript (813 KB, 846 events) the import 15.7-16.0 ms CPU, 3.36-3.42x a bare ``json.loads``
+transcript (813 KB, 846 events) the import 14.7-16.0 ms CPU, 3.34-3.44x a bare ``json.loads``
 (each run's own ratios: medians 3.33-3.43x, single runs 3.07-4.65x); the whole process
-77.3-79.8 ms CPU beside the one-liner's 22.1-22.5 ms, 3.49-3.60x (the first pass measured
+71.4-80.0 ms CPU beside the one-liner's 20.8-23.1 ms, 3.43-3.50x, where the code before the
+second pass, run alternately with it at the same load, gave 3.71-3.81x (the first pass measured
 3.24-3.37x and 3.61-3.73x at load 1-3). On the transcript with the most events (756 KB, 2,480
 events: three trace lines for every line read) the import is 7.1-7.2x and the whole process
 4.3x. Both targets are still missed.
 
 Timings move with the load, so the passes were measured with ``valgrind --tool=callgrind``, which
 counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): the whole process on the
-largest transcript is 398M instructions against the one-liner's 118M, 3.37x (424M, 3.59x, before
+largest transcript is 397M instructions against the one-liner's 118M, 3.35x (424M, 3.59x, before
 the second pass: a lean record without a docstring no longer has ``dataclasses`` parse object's
 text signature with tokenize, whose expressions it compiled, -13M; from the console script a
 batch command keeps the cycle collector paused to its end instead of having it walk everything
 made at start-up twice and once more at the end, -7M; no dataclass compiled only for its
-parameters, -3M; three expressions and a NamedTuple made on first use, -3M). Where the 398M go:
+parameters, -3M; seven expressions and a NamedTuple made on first use, -5M). On the transcript
+with the most events it is 514M against 114M, 4.5x. Where the 397M go:
 
 * 39M Python's own start (``python -c pass``), in both processes;
 * 151M the standard library and compiled modules the import needs. In a bare interpreter ``import
@@ -61,12 +63,12 @@ parameters, -3M; three expressions and a NamedTuple made on first use, -3M). Whe
   (``dataclasses`` needs it loaded to tell a ``ClassVar`` from a field), pathlib with urllib.parse
   and ipaddress 10M, hashlib with OpenSSL 11M (the builtin sha256 would save that but hashes five
   times slower, and OpenSSL's hashing of the requests is already 9M of the run);
-* 82M tracer's own 68 modules, about 0.45M of each only to find, read and run a module;
+* 79M tracer's own 68 modules, about 0.45M of each only to find, read and run a module;
 * 127M the import itself, against the 48M the one-liner spends parsing (and 31M importing
   ``json`` and ``re``).
 
 So a process that imports what the import needs and runs no code of ours already costs 190M,
-1.6x the one-liner; 3x (355M) leaves 165M for tracer's modules and the import, which take 209M.
+1.6x the one-liner; 3x (355M) leaves 165M for tracer's modules and the import, which take 207M.
 The rest can hardly come from trimming imports: it takes fewer modules (the layers keep them small,
 one job each) and an import run about a third cheaper (its per-line work: the readers' check of
 every line, the secret search, the request hashing, the census and the journey's bookkeeping,
