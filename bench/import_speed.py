@@ -63,7 +63,11 @@ with the most events it is 514M against 114M, 4.5x. Where the 397M go:
   (``dataclasses`` needs it loaded to tell a ``ClassVar`` from a field), pathlib with urllib.parse
   and ipaddress 10M, hashlib with OpenSSL 11M (the builtin sha256 would save that but hashes five
   times slower, and OpenSSL's hashing of the requests is already 9M of the run);
-* 79M tracer's own 68 modules, about 0.45M of each only to find, read and run a module;
+* 79M tracer's own 68 modules: about 0.45M of each only to find, read and run a module; the modules
+  of the 21 event classes 22M (about 1M a class: ``dataclasses`` still collects each one's fields
+  and makes the class twice to give it slots); the modules of the model's two plain dataclasses
+  (``Message``, ``ApiMessage``, kept plain below the trace layer) 6M, their methods compiled at
+  every start;
 * 127M the import itself, against the 48M the one-liner spends parsing (and 31M importing
   ``json`` and ``re``).
 
