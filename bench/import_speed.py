@@ -35,21 +35,51 @@ best of five was still taken from a slowed stretch in one run of three. A run co
 Before the last line, each run's own ratio (its import over its bare parse) is summed up as a
 median and a range: how far apart they are says how much the machine moved.
 
-Measured on this project's 2-core machine shared with other work (load average 1-3), five runs
-of the bench on the largest real transcript (813 KB, 846 events): the import 13.6-14.4 ms CPU,
-3.24-3.37x a bare ``json.loads`` (each run's own ratios: medians 3.25-3.43x, single runs
-3.11-4.51x); the whole process 70.1-75.2 ms CPU beside the one-liner's 19.3-20.8 ms, 3.61-3.73x
-(it was 89-95 ms, 4.37-4.50x, at the same load before the start-up cuts of issue 34: the
-collector kept out of start-up and shutdown, expressions and tables made on first use, the lean
-records' ``__init__`` compiled ahead of time). On the transcript with the most events (756 KB,
-2,480 events: three trace lines for every line read) the import is 6.8-7.4x and the whole
-process 4.4-4.5x. Both targets are still missed. Of the whole process, about 8 ms is Python's
-own start, 8 ms the command line (argparse, typing), 3 ms the import command's module (pathlib),
-14 ms the modules the import needs from elsewhere (dataclasses with inspect and ast, orjson with
-uuid and datetime, hashlib with OpenSSL), 13 ms tracer's own modules, 18 ms the import itself
-(14 ms once warm: the first run also grows the heap and loads the line checks), the rest the
-way out; ``valgrind --tool=callgrind`` counts 420M instructions against the one-liner's 118M
-(3.55x).
+Measured on this project's 2-core machine shared with other work, after the second pass of
+issue 34 (load average 5-6, busier than the 1-3 of the first pass's figures): on the largest real
+transcript (813 KB, 846 events) the import 14.7-16.0 ms CPU, 3.34-3.44x a bare ``json.loads``
+(each run's own ratios: medians 3.33-3.43x, single runs 3.07-4.65x); the whole process
+71.4-80.0 ms CPU beside the one-liner's 20.8-23.1 ms, 3.43-3.50x, where the code before the
+second pass, run alternately with it at the same load, gave 3.71-3.81x (the first pass measured
+3.24-3.37x and 3.61-3.73x at load 1-3). On the transcript with the most events (756 KB, 2,480
+events: three trace lines for every line read) the import is 7.1-7.2x and the whole process
+4.3x. Both targets are still missed.
+
+Timings move with the load, so the passes were measured with ``valgrind --tool=callgrind``, which
+counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): the whole process on the
+largest transcript is 397M instructions against the one-liner's 118M, 3.35x (424M, 3.59x, before
+the second pass: a lean record without a docstring no longer has ``dataclasses`` parse object's
+text signature with tokenize, whose expressions it compiled, -13M; from the console script a
+batch command keeps the cycle collector paused to its end instead of having it walk everything
+made at start-up twice and once more at the end, -7M; no dataclass compiled only for its
+parameters, -3M; seven expressions and a NamedTuple made on first use, -5M). On the transcript
+with the most events it is 514M against 114M, 4.5x. Where the 397M go:
+
+* 39M Python's own start (``python -c pass``), in both processes;
+* 151M the standard library and compiled modules the import needs. In a bare interpreter ``import
+  orjson`` alone costs 89M: it imports ``dataclasses`` (with ``inspect``, ``ast``, ``dis``,
+  ``tokenize``), ``uuid`` (with ``platform``, whose expressions are compiled at import),
+  ``datetime``, ``json`` and ``enum``. Then argparse with gettext and locale 17M, typing 12M
+  (``dataclasses`` needs it loaded to tell a ``ClassVar`` from a field), pathlib with urllib.parse
+  and ipaddress 10M, hashlib with OpenSSL 11M (the builtin sha256 would save that but hashes five
+  times slower, and OpenSSL's hashing of the requests is already 9M of the run);
+* 79M tracer's own 68 modules: about 0.45M of each only to find, read and run a module; the modules
+  of the 21 event classes 22M (about 1M a class: ``dataclasses`` still collects each one's fields
+  and makes the class twice to give it slots); the modules of the model's two plain dataclasses
+  (``Message``, ``ApiMessage``, kept plain below the trace layer) 6M, their methods compiled at
+  every start;
+* 127M the import itself, against the 48M the one-liner spends parsing (and 31M importing
+  ``json`` and ``re``).
+
+So a process that imports what the import needs and runs no code of ours already costs 190M,
+1.6x the one-liner; 3x (355M) leaves 165M for tracer's modules and the import, which take 207M.
+The rest can hardly come from trimming imports: it takes fewer modules (the layers keep them small,
+one job each) and an import run about a third cheaper (its per-line work: the readers' check of
+every line, the secret search, the request hashing, the census and the journey's bookkeeping,
+each already written out for speed). Inside the process the ratio compares against the
+stdlib's ``json.loads`` while the import parses with orjson; dropping orjson would save only
+the 16M of ``uuid``, ``platform`` and ``datetime`` (tracer needs ``dataclasses`` itself) and
+would cost the import's parsing and writing more than that.
 """
 
 from __future__ import annotations

@@ -54,3 +54,22 @@ def test_a_method_the_class_writes_itself_is_kept() -> None:
             return f"<{self.name}>"
 
     assert repr(Named("a")) == "<a>" and Named("a") == Named("a")
+
+
+@pytest.mark.parametrize("params", [{}, {"slots": True}, {"frozen": True, "slots": True}])
+def test_an_undocumented_record_gets_the_docstring_dataclasses_writes(
+    params: dict[str, bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real, _ = _pair(**params)
+    # dataclasses words the docstring from the class's signature; with no __init__ written
+    # yet that would be object's, read by parsing its text (tokenize's expressions compiled on
+    # the first use, 20M instructions of every import): the lean way never asks for it.
+    import inspect
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a text signature was parsed")
+
+    monkeypatch.setattr(inspect, "_signature_fromstr", refused)
+    _, lean = _pair(**params)
+    assert lean.__doc__ == real.__doc__.replace(real.__qualname__, lean.__qualname__)
+    assert lean.__doc__.startswith("Point(x: 'int', y: 'list[int]' = <factory>")

@@ -19,13 +19,12 @@ def run() -> int:
     try:
         # Importing the command line makes only what lives as long as the process (modules,
         # their classes and functions): the cycle collector, paused, does not walk it for
-        # nothing (:func:`tracer.cli.main` pauses it the same way while it builds the parser).
+        # nothing. main() keeps it paused through a batch command, which the process ends
+        # with, and gives it back to any other once its parser is built.
         gc.disable()
-        try:
-            from tracer.cli.main import main
-        finally:
-            gc.enable()
-        return main()
+        from tracer.cli.main import main
+
+        return main(ends_process=True)
     except KeyboardInterrupt:
         print("tracer: interrupted (Ctrl-C)", file=sys.stderr)
         return 130

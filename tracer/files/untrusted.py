@@ -46,7 +46,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from tracer.errors import UserError
 
@@ -66,15 +66,27 @@ Claude Code sessions are a few hundred MB; a bigger file would cost gigabytes to
 MAX_TEXT = 4 * 1024 * 1024
 """Bytes in a hand-written text file (a scenario); big files of that kind are not hand-written."""
 
-#: A lone surrogate escape: a high half not followed by a low one, or a low half on its own.
-#: A valid pair (how JSON writers escape an emoji) does not match, so it costs no walk.
-_SURROGATE_ESCAPE = re.compile(
-    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
-    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-)
-#: What a float out of range looks like in the text: a long run of digits, or a 3-digit
-#: exponent. Only a line that matches is walked, so ordinary lines cost one regex scan.
-_BIG_NUMBER = re.compile(r"\d{300}|[eE][+-]?\d{3}")
+_TEXT_CHECKS: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+
+
+def _text_checks() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """:func:`vet`'s two expressions, compiled the first time a line is read the stdlib's way
+    (with orjson an import may read none so: compiling them cost every import's start-up).
+
+    A lone surrogate escape: a high half not followed by a low one, or a low half on its own;
+    a valid pair (how JSON writers escape an emoji) does not match, so it costs no walk. And
+    what a float out of range looks like in the text: a long run of digits, or a 3-digit
+    exponent; only a line that matches is walked, so ordinary lines cost one regex scan."""
+    global _TEXT_CHECKS
+    if _TEXT_CHECKS is None:
+        surrogate = re.compile(
+            r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+            r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+        )
+        _TEXT_CHECKS = surrogate, re.compile(r"\d{300}|[eE][+-]?\d{3}")
+    return _TEXT_CHECKS
+
+
 _KINDS = {
     stat.S_IFIFO: "a FIFO (named pipe)",
     stat.S_IFCHR: "a character device",
@@ -203,15 +215,23 @@ MISS = object()
 """What :func:`quick_loads` returns for a line it leaves to the careful reading."""
 
 
-class Lines(NamedTuple):
-    """A whole file cut into lines by :func:`split_lines`, with what its one pass found."""
+class Lines:
+    """A whole file cut into lines by :func:`split_lines`, with what its one pass found.
 
-    lines: list[memoryview]
-    """Each line without its newline (a torn last one too): views into the file, not copies."""
-    long_digits: set[int]
-    """Indexes into ``lines`` of the lines with a run of 19 digits."""
-    deep: set[int]
-    """Indexes of the lines that open more than :data:`MAX_DEPTH` containers (may nest too deep)."""
+    A plain class: a ``NamedTuple`` had its methods compiled, and its annotations too, at the
+    start of every import."""
+
+    __slots__ = ("deep", "lines", "long_digits")
+
+    def __init__(self, lines: list[memoryview], long_digits: set[int], deep: set[int]) -> None:
+        self.lines = lines
+        """Each line without its newline (a torn last one too): views into the file, not
+        copies."""
+        self.long_digits = long_digits
+        """Indexes into ``lines`` of the lines with a run of 19 digits."""
+        self.deep = deep
+        """Indexes of the lines that open more than :data:`MAX_DEPTH` containers (may nest too
+        deep)."""
 
 
 def split_lines(data: bytes) -> Lines:
@@ -327,9 +347,10 @@ def vet(value: Any, text: str, path: str | Path, line: int | None = None) -> Non
     """
     if text.count("[") + text.count("{") > MAX_DEPTH:
         _check_depth(value, path, line)
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
+    surrogate_escape, big_number = _TEXT_CHECKS or _text_checks()
+    if "\\u" in text and surrogate_escape.search(text) is not None:
         check_value(value, path, line)
-    if _BIG_NUMBER.search(text) is not None:
+    if big_number.search(text) is not None:
         check_numbers(value, path, line)
 
 

@@ -72,13 +72,14 @@ def compact_encoder(*, allow_nan: bool = True) -> Callable[[Any], str]:
 
 #: A one-digit negative exponent, as orjson writes it (``1e-6``; the stdlib writes ``1e-06``).
 #: Followed by a hex digit it is a uuid's ``…2e-1a61…``, not a number: skipped by the regex itself.
-_SHORT_EXPONENT = re.compile(rb"e-[0-9](?![0-9a-fA-F])")
+#: Compiled (and kept by ``re``) the first time a request holds such a float, not at every start.
+_SHORT_EXPONENT = rb"e-[0-9](?![0-9a-fA-F])"
 
 
 def _short_exponent(out: bytes) -> bool:
     """Whether a *number* (not a uuid's ``…2e-1a…`` in a string) has a one-digit negative
     exponent: the digits before the ``e`` follow a ``:``, ``,`` or ``[``."""
-    for match in _SHORT_EXPONENT.finditer(out):
+    for match in re.finditer(_SHORT_EXPONENT, out):
         k = match.start() - 1
         while k >= 0 and out[k] in b"0123456789.":
             k -= 1

@@ -23,6 +23,7 @@ importer's own records, the messages, the token accounts): their ``__init__``, t
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
 from collections.abc import Callable
@@ -34,18 +35,6 @@ from tracer.trace.event_code import lean_init
 _C = TypeVar("_C", bound=type)
 
 
-@dataclasses.dataclass(frozen=True)
-class _Frozen:
-    """Its ``__dataclass_params__`` (frozen, with ``__init__``, ``__repr__`` and ``__eq__``) are
-    what every frozen class made here reports, as if ``dataclasses`` had written its methods."""
-
-
-@dataclasses.dataclass
-class _Plain:
-    """Its ``__dataclass_params__`` (with ``__init__``, ``__repr__`` and ``__eq__``) are what a
-    class :func:`lean_dataclass` makes without ``frozen`` reports."""
-
-
 @dataclasses.dataclass(init=False, repr=False, eq=False)
 class _Thawed:
     """Its ``__dataclass_params__`` (not frozen) are what an event class's bases report while
@@ -53,6 +42,21 @@ class _Thawed:
 
 
 _THAWED = _Thawed.__dataclass_params__  # type: ignore[attr-defined]
+
+
+def _written(frozen: bool) -> Any:
+    """The ``__dataclass_params__`` a class made by ``@dataclass`` (or ``frozen=True``) reports
+    (``__init__``, ``__repr__`` and ``__eq__`` written): what every class made here reports, as
+    if ``dataclasses`` had written its methods. Made from :data:`_THAWED`'s, not by a dataclass
+    of their own: that one would have its methods compiled (nine, for the two, at every
+    start)."""
+    params = copy.copy(_THAWED)
+    params.init = params.repr = params.eq = True
+    params.frozen = frozen
+    return params
+
+
+_FROZEN, _PLAIN = _written(True), _written(False)
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
@@ -92,7 +96,7 @@ def _compare(made: Any, frozen: bool) -> None:
             setattr(made, method.__name__, method)
     if not frozen and "__hash__" not in own:
         made.__hash__ = None
-    made.__dataclass_params__ = (_Frozen if frozen else _Plain).__dataclass_params__
+    made.__dataclass_params__ = _FROZEN if frozen else _PLAIN
 
 
 @overload
@@ -120,6 +124,11 @@ def lean_dataclass(
             _compare(made, frozen)
             return made  # type: ignore[no-any-return]
         documented = bool(cls.__doc__)
+        if not documented:
+            # Without a docstring, dataclasses writes one from the class's signature, and with no
+            # __init__ yet that is object's: inspect parses its text signature with tokenize,
+            # whose expressions cost 20M instructions (3 ms) to compile. Written below instead.
+            cls.__doc__ = cls.__name__
         made = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots)
         made.__init__ = lean_init(made, frozen)
         if not documented:  # as dataclasses words it, from the signature it now has

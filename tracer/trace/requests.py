@@ -21,6 +21,9 @@ from tracer.trace.events import MessageRecorded, RequestSent
 
 @lean_dataclass(frozen=True, slots=True)
 class RebuiltRequest:
+    """One request as it was sent: the ``request`` event that recorded it, its API messages and
+    the body the SDK encoded (:meth:`encode` gives its bytes)."""
+
     event: RequestSent
     api_messages: list[ApiMessage]
     body: dict[str, Any]

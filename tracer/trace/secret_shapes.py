@@ -171,7 +171,7 @@ def holds_a_shape(text: str, hints: Mapping[str, Sequence[int]] | None = None) -
 
 
 def _a_field(text: str, shapes: Collection[str]) -> bool:
-    return any(name in _FIELD_SHAPES for name in shapes) and bool(_FIELD_IN_JSON.search(text))
+    return any(name in _FIELD_SHAPES for name in shapes) and bool(re.search(_FIELD_IN_JSON, text))
 
 
 def redact_shapes(text: str, hinted: Collection[str] | None = None) -> str:
@@ -194,14 +194,14 @@ CREDENTIAL_FIELDS = {
 _FIELD_SHAPES = frozenset(CREDENTIAL_FIELDS.values())
 #: One of those fields with a non-empty string value, in a JSON line. Its hints are the shapes'
 #: own (``uthorization``, ``pi-key``, ``ws_secret``), so it runs only where they are.
-_FIELD_IN_JSON = re.compile(
-    r'"(?:(?:proxy-)?authorization|x-api-key|aws_secret_access_key)"\s*:\s*"(?!")', re.IGNORECASE
-)
+#: These three are compiled (and kept by ``re``) the first time a line needs them, which most
+#: imports never do, not at every start.
+_FIELD_IN_JSON = r'(?i)"(?:(?:proxy-)?authorization|x-api-key|aws_secret_access_key)"\s*:\s*"(?!")'
 #: The scheme word the text shape keeps too: ``Bearer [REDACTED:authorization]`` still says
 #: what kind of credential was there.
-_SCHEME = re.compile(r"\s*(?:(?:bearer|basic|token|digest)\s+)?", re.IGNORECASE)
+_SCHEME = r"(?i)\s*(?:(?:bearer|basic|token|digest)\s+)?"
 #: A value that is already a redaction mark (by value, by shape, or a log's own) stays as it is.
-_A_MARK = re.compile(r"\s*\[REDACTED(?::[\w-]+)?\]\s*")
+_A_MARK = r"\s*\[REDACTED(?::[\w-]+)?\]\s*"
 
 
 def redact_field(key: str, value: str) -> str:
@@ -210,9 +210,9 @@ def redact_field(key: str, value: str) -> str:
     shape = CREDENTIAL_FIELDS.get(key.lower())
     if shape is None:
         return value
-    keep = _SCHEME.match(value).end()  # type: ignore[union-attr]  # it can match nothing
+    keep = re.match(_SCHEME, value).end()  # type: ignore[union-attr]  # it can match nothing
     rest = value[keep:]
-    if not rest.strip() or _A_MARK.fullmatch(rest):
+    if not rest.strip() or re.fullmatch(_A_MARK, rest):
         return value
     return f"{value[:keep]}[REDACTED:{shape}]"
 

@@ -65,7 +65,8 @@ def markers() -> tuple[str, ...]:
     return (*sorted(INVISIBLE), "\\u", "&#", *ascii_entities)
 
 
-_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
+#: Compiled (and kept by ``re``) the first time a marked string is unspelled, not at every start.
+_ESCAPE = r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})"
 
 
 def _unescape(match: re.Match[str]) -> str:
@@ -79,7 +80,7 @@ def unspell(text: str, rounds: int = 3) -> str:
     import html  # only a string holding a marker gets here (see markers)
 
     for _ in range(rounds):
-        plain = html.unescape(_ESCAPE.sub(_unescape, text)).translate(_DROP_INVISIBLE)
+        plain = html.unescape(re.sub(_ESCAPE, _unescape, text)).translate(_DROP_INVISIBLE)
         if plain == text:
             break
         text = plain
