@@ -65,9 +65,6 @@ def _columns() -> int:
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit code 2."""
 
-    commands: dict[str, argparse.ArgumentParser] = {}  # noqa: RUF012 (set on the top parser)
-    """The sub-commands' parsers, by name."""
-
     def _get_formatter(self) -> argparse.HelpFormatter:
         # argparse's formatter asks shutil for the terminal's width (every add_argument makes
         # one), and shutil brings bz2, lzma and fnmatch: about 7M instructions of every start.
@@ -99,7 +96,6 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tracer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    parser.commands = sub.choices  # (a wrong option is the sub-command's error: see main)
 
     if command is None:
         return parser
