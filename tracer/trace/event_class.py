@@ -4,9 +4,16 @@ for a fraction of the cost of creating the class.
 ``dataclasses`` writes each method of a frozen class as source and compiles it (``__init__``,
 ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__``): six compilations a
 class, over a hundred at the start of every command that imports the events, and until this
-module the largest part of ``tracer import``'s start-up (``bench/startup.py``). With
-:func:`frozen_event` ``dataclasses`` only collects the fields and makes the class slotted
-(nothing compiled); :func:`tracer.trace.event_code.install` gives it ``__init__`` and ``to_dict``,
+module the largest part of ``tracer import``'s start-up (``bench/startup.py``). Even told to
+write nothing, ``dataclasses`` still spent about 0.2M instructions a class (7M at every
+import): it matches each string annotation with a regular expression and looks the name up in
+the class's module to tell a ``ClassVar``, which it can do only once ``typing`` is imported
+(12M more). So :func:`_collect` collects the fields itself, as ``dataclasses`` does (real
+``dataclasses.Field`` objects in ``__dataclass_fields__``, ``ClassVar`` ones among them, marked
+as such, told by their text), and :func:`_make` leaves on the class what ``dataclasses`` leaves
+(``__dataclass_params__``, ``__match_args__``, the slotted class made again);
+``tests/trace/test_event_class.py`` makes every event and record again with ``dataclasses``
+and compares. :func:`tracer.trace.event_code.install` gives an event ``__init__`` and ``to_dict``,
 the two methods whose speed counts, compiled ahead of time; the others are closures over the
 field names that do what the generated ones do: ``__eq__`` compares the fields as a tuple (same
 class only), ``__hash__`` hashes that tuple, ``__repr__`` is ``Name(field=value, ...)``,
@@ -23,40 +30,189 @@ importer's own records, the messages, the token accounts): their ``__init__``, t
 
 from __future__ import annotations
 
-import copy
+import abc
 import dataclasses
 import inspect
+import sys
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar, overload
+from types import MemberDescriptorType
 
 from tracer.trace.event_code import lean_init
 
-_C = TypeVar("_C", bound=type)
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
+    from typing import Any, TypeVar
+
+    _C = TypeVar("_C", bound=type)
 
 
-@dataclasses.dataclass(init=False, repr=False, eq=False)
-class _Thawed:
-    """Its ``__dataclass_params__`` (not frozen) are what an event class's bases report while
-    :func:`frozen_event` collects its fields."""
+_MISSING = dataclasses.MISSING
+_FIELD: Any = dataclasses._FIELD  # type: ignore[attr-defined]
+_CLASSVAR: Any = dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
+#: An annotation ``dataclasses`` treats specially and this module leaves to it (none of ours).
+_SPECIAL = ("InitVar", "dataclasses.InitVar", "KW_ONLY", "dataclasses.KW_ONLY")
 
 
-_THAWED = _Thawed.__dataclass_params__  # type: ignore[attr-defined]
-
-
-def _written(frozen: bool) -> Any:
-    """The ``__dataclass_params__`` a class made by ``@dataclass`` (or ``frozen=True``) reports
+def _params(frozen: bool, kw_only: bool, slots: bool) -> Any:
+    """The ``__dataclass_params__`` a class made by ``@dataclass`` with these parameters reports
     (``__init__``, ``__repr__`` and ``__eq__`` written): what every class made here reports, as
-    if ``dataclasses`` had written its methods. Made from :data:`_THAWED`'s, not by a dataclass
-    of their own: that one would have its methods compiled (nine, for the two, at every
-    start)."""
-    params = copy.copy(_THAWED)
-    params.init = params.repr = params.eq = True
-    params.frozen = frozen
+    if ``dataclasses`` had written its methods. Made without calling its ``__init__``, whose
+    parameters differ from one Python to the next: each slot it has is filled."""
+    kind = dataclasses._DataclassParams  # type: ignore[attr-defined]
+    params = kind.__new__(kind)
+    values = {"init": True, "repr": True, "eq": True, "order": False, "unsafe_hash": False}
+    values |= {"frozen": frozen, "match_args": True, "kw_only": kw_only, "slots": slots}
+    for name in kind.__slots__:
+        setattr(params, name, values.get(name, False))
     return params
 
 
-_FROZEN, _PLAIN = _written(True), _written(False)
+_PARAMS = {
+    (frozen, kw_only, slots): _params(frozen, kw_only, slots)
+    for frozen in (False, True)
+    for kw_only in (False, True)
+    for slots in (False, True)
+}
+
+
+def _head(annotation: str) -> str:
+    """The name an annotation's text starts with: ``ClassVar`` of ``ClassVar[str]``."""
+    return annotation.partition("[")[0].strip()
+
+
+def _is_classvar(annotation: Any) -> bool:
+    """Whether a field's annotation makes it a class variable, not a field. ``dataclasses`` can
+    tell only when ``typing`` is loaded (it looks ``ClassVar`` up in the class's module); our
+    modules name it under ``TYPE_CHECKING`` and never load ``typing``, so its text decides:
+    ``ClassVar[...]`` or ``typing.ClassVar[...]``, as every module here writes it
+    (``tests/trace/test_event_class.py`` checks they all do)."""
+    if isinstance(annotation, str):
+        return _head(annotation) in ("ClassVar", "typing.ClassVar")
+    typing = sys.modules.get("typing")  # not a string: its writer loaded typing
+    return typing is not None and dataclasses._is_classvar(annotation, typing)  # type: ignore[attr-defined]
+
+
+def _special(annotation: Any) -> bool:
+    """An ``InitVar`` or ``KW_ONLY`` annotation, which :func:`_collect` leaves to
+    ``dataclasses``."""
+    if isinstance(annotation, str):
+        return _head(annotation) in _SPECIAL
+    initvar = dataclasses.InitVar
+    return annotation is dataclasses.KW_ONLY or annotation is initvar or type(annotation) is initvar
+
+
+def _collect(cls: Any, frozen: bool, kw_only: bool) -> dict[str, Any] | None:
+    """``cls``'s fields, collected as ``dataclasses`` collects them (its bases' first, then its
+    own annotations in order), each a real :class:`dataclasses.Field` with its kind, default and
+    ``kw_only`` set; a field's ``field(...)`` object on the class replaced by its default; the
+    errors ``dataclasses`` raises raised. ``None`` for a class with an ``InitVar`` or
+    ``KW_ONLY`` (then ``dataclasses`` does it). What it does not do is the costly part:
+    looking each string annotation up with a regular expression in the class's module."""
+    fields: dict[str, Any] = {}
+    frozen_base = has_base = False
+    for base in cls.__mro__[-1:0:-1]:
+        base_fields = getattr(base, "__dataclass_fields__", None)
+        if base_fields is not None:
+            has_base = True
+            fields.update(base_fields)
+            frozen_base = frozen_base or base.__dataclass_params__.frozen
+    annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063  (as dataclasses reads them)
+    own = []
+    for name, annotation in annotations.items():
+        if _special(annotation):
+            return None
+        default = getattr(cls, name, _MISSING)
+        if isinstance(default, dataclasses.Field):
+            f = default
+        else:
+            f = dataclasses.field(
+                default=_MISSING if isinstance(default, MemberDescriptorType) else default
+            )
+        f.name, f.type = name, annotation
+        if _is_classvar(annotation):
+            f._field_type = _CLASSVAR  # type: ignore[attr-defined]
+            if f.default_factory is not _MISSING:
+                raise TypeError(f"field {name} cannot have a default factory")
+            if f.kw_only is not _MISSING:
+                raise TypeError(f"field {name} is a ClassVar but specifies kw_only")
+        else:
+            f._field_type = _FIELD  # type: ignore[attr-defined]
+            if f.kw_only is _MISSING:
+                f.kw_only = kw_only
+            if f.default.__class__.__hash__ is None:
+                raise ValueError(
+                    f"mutable default {type(f.default)} for field {name} is not allowed: "
+                    "use default_factory"
+                )
+        own.append(f)
+    for f in own:
+        fields[f.name] = f
+        if isinstance(getattr(cls, f.name, None), dataclasses.Field):
+            if f.default is _MISSING:
+                delattr(cls, f.name)
+            else:
+                setattr(cls, f.name, f.default)
+    for name, value in cls.__dict__.items():
+        if isinstance(value, dataclasses.Field) and name not in annotations:
+            raise TypeError(f"{name!r} is a field but has no type annotation")
+    if has_base and frozen_base != frozen:
+        which = ("non-frozen", "a frozen") if frozen_base else ("frozen", "a non-frozen")
+        raise TypeError(f"cannot inherit {which[0]} dataclass from {which[1]} one")
+    return fields
+
+
+def _slotted(cls: Any) -> Any:
+    """``cls`` made again with a slot for each field, as ``dataclasses`` makes it (a class's
+    ``__slots__`` cannot be given once it exists): the fields' class attributes and the
+    ``__dict__`` and ``__weakref__`` descriptors left out, a base's slots not repeated."""
+    if "__slots__" in cls.__dict__:
+        raise TypeError(f"{cls.__name__} already specifies __slots__")
+    names = [f.name for f in dataclasses.fields(cls)]
+    inherited: set[str] = set()
+    for base in cls.__mro__[1:-1]:
+        slots = base.__dict__.get("__slots__")
+        if slots is not None:
+            inherited.update((slots,) if isinstance(slots, str) else slots)
+    namespace = dict(cls.__dict__)
+    namespace["__slots__"] = tuple(name for name in names if name not in inherited)
+    for name in (*names, "__dict__", "__weakref__"):
+        namespace.pop(name, None)
+    made = type(cls)(cls.__name__, cls.__bases__, namespace)
+    made.__qualname__ = cls.__qualname__
+    return made
+
+
+def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, bool]:
+    """What ``@dataclass(init=False, repr=False, eq=False, ...)`` with these parameters leaves
+    of ``cls`` (its fields, its ``__match_args__``, its slots; nothing compiled), with the
+    ``__dataclass_params__`` of one whose methods were written (they are given by the caller),
+    and whether the class has a ``__hash__`` of its own that ``dataclasses`` would keep.
+    ``dataclasses`` itself spent about 0.2M instructions a class more doing it (for the 36
+    classes of every import, 7M): matching each field's annotation against ``ClassVar`` and
+    ``InitVar`` in its module, then building the class's methods' source it was told to skip."""
+    # Whether the class's own __hash__ is one dataclasses keeps: not the None Python gives a
+    # class that defines __eq__ (dataclasses asks before it writes any method).
+    own_hash = cls.__dict__.get("__hash__", _MISSING)
+    explicit_hash = not (own_hash is _MISSING or (own_hash is None and "__eq__" in cls.__dict__))
+    fields = _collect(cls, frozen, kw_only)
+    if fields is None:
+        cls = dataclasses.dataclass(  # type: ignore[call-overload]
+            cls, init=False, repr=False, eq=False, frozen=frozen, kw_only=kw_only, slots=slots
+        )
+    else:
+        cls.__dataclass_fields__ = fields
+        if "__match_args__" not in cls.__dict__:
+            cls.__match_args__ = tuple(
+                f.name
+                for f in fields.values()
+                if f._field_type is _FIELD and f.init and not f.kw_only
+            )
+        if slots:
+            cls = _slotted(cls)
+        abc.update_abstractmethods(cls)
+    cls.__dataclass_params__ = _PARAMS[frozen, kw_only, slots]
+    return cls, explicit_hash
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
@@ -66,11 +222,12 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda self: tuple(getattr(self, name) for name in names)
 
 
-def _compare(made: Any, frozen: bool) -> None:
+def _compare(made: Any, frozen: bool, explicit_hash: bool) -> None:
     """``__eq__``, ``__hash__`` and ``__repr__`` as ``dataclasses`` writes them for ``made``
     (``eq=True``, ``repr=True``), each left alone where the class defines its own: equal when of
     the same class with equal compared fields; hashable by those fields when frozen, unhashable
-    when not; ``Name(field=value, ...)`` over the fields shown."""
+    when not (unless the class wrote its own ``__hash__``); ``Name(field=value, ...)`` over the
+    fields shown."""
     fields = dataclasses.fields(made)
     compared = _getter(tuple(f.name for f in fields if f.compare))
     hashed = _getter(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
@@ -90,26 +247,20 @@ def _compare(made: Any, frozen: bool) -> None:
         return f"{self.__class__.__qualname__}({', '.join(f'{n}={v!r}' for n, v in pairs)})"
 
     own = made.__dict__
-    for method in (__eq__, __repr__, *([__hash__] if frozen else [])):
+    for method in (__eq__, __repr__):
         if method.__name__ not in own:
             method.__qualname__ = f"{made.__qualname__}.{method.__name__}"
             setattr(made, method.__name__, method)
-    if not frozen and "__hash__" not in own:
-        made.__hash__ = None
-    made.__dataclass_params__ = _FROZEN if frozen else _PLAIN
+    if not explicit_hash:
+        __hash__.__qualname__ = f"{made.__qualname__}.__hash__"
+        made.__hash__ = __hash__ if frozen else None
 
 
-@overload
-def lean_dataclass(cls: _C, /) -> _C: ...
-@overload
-def lean_dataclass(
-    *, frozen: bool = False, slots: bool = False, kw_only: bool = False
-) -> Callable[[_C], _C]: ...
 def lean_dataclass(
     cls: Any = None, /, *, frozen: bool = False, slots: bool = False, kw_only: bool = False
 ) -> Any:
     """``@dataclass`` (with these parameters) for a class whose creation every import pays:
-    ``dataclasses`` only collects the fields (and makes the class slotted), nothing compiled:
+    :func:`_make` collects the fields (and makes the class slotted), nothing compiled;
     :func:`tracer.trace.event_code.lean_init` gives it the ``__init__`` ``dataclasses`` would
     write, compiled ahead of time; :func:`_compare` gives it ``__eq__``, ``__hash__`` and
     ``__repr__``; a frozen class gets the guards :func:`_freeze` makes. (``dataclasses``
@@ -121,21 +272,20 @@ def lean_dataclass(
             made: Any = dataclasses.dataclass(  # type: ignore[call-overload]
                 cls, repr=False, eq=False, frozen=frozen, slots=slots, kw_only=kw_only
             )
-            _compare(made, frozen)
+            own_hash = "__hash__" in made.__dict__
+            _compare(made, frozen, explicit_hash=own_hash and made.__hash__ is not None)
             return made  # type: ignore[no-any-return]
         documented = bool(cls.__doc__)
-        if not documented:
-            # Without a docstring, dataclasses writes one from the class's signature, and with no
-            # __init__ yet that is object's: inspect parses its text signature with tokenize,
-            # whose expressions cost 20M instructions (3 ms) to compile. Written below instead.
-            cls.__doc__ = cls.__name__
-        made = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots)
+        made, explicit_hash = _make(cls, frozen=frozen, kw_only=False, slots=slots)
         made.__init__ = lean_init(made, frozen)
-        if not documented:  # as dataclasses words it, from the signature it now has
+        if not documented:
+            # As dataclasses words it, from the class's signature: asked once __init__ is there
+            # (before, it would be object's, whose text signature inspect parses with tokenize,
+            # whose expressions cost 20M instructions, 3 ms, to compile).
             made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
         if frozen:
             _freeze(made)
-        _compare(made, frozen)
+        _compare(made, frozen, explicit_hash)
         return made  # type: ignore[no-any-return]
 
     return wrap if cls is None else wrap(cls)
@@ -177,20 +327,10 @@ def _freeze(made: Any) -> None:
 def frozen_event(cls: _C) -> _C:
     """A frozen, slotted, keyword-only dataclass made of ``cls`` without compiling anything; it
     has no ``__init__`` until :func:`tracer.trace.event_code.install` gives it one."""
-    # dataclasses refuses a non-frozen class over a frozen base: the bases report non-frozen
-    # parameters while it collects this class's fields, then frozen ones again.
-    bases = [b for b in cls.__mro__[1:] if "__dataclass_params__" in b.__dict__]
-    thawed = [b.__dict__["__dataclass_params__"] for b in bases]
-    for base in bases:
-        base.__dataclass_params__ = _THAWED  # type: ignore[attr-defined]
-    try:
-        made: Any = dataclasses.dataclass(  # type: ignore[call-overload]
-            cls, init=False, repr=False, eq=False, slots=True, kw_only=True
-        )
-    finally:
-        for base, params in zip(bases, thawed, strict=True):
-            base.__dataclass_params__ = params  # type: ignore[attr-defined]
-    _compare(made, frozen=True)
+    if not cls.__doc__:  # as dataclasses words it: with no __init__ yet, object's signature
+        cls.__doc__ = cls.__name__ + _signature(cls)
+    made, explicit_hash = _make(cls, frozen=True, kw_only=True, slots=True)
+    _compare(made, True, explicit_hash)
     names = tuple(f.name for f in dataclasses.fields(made))
     values = _getter(names)
 
@@ -211,3 +351,11 @@ def frozen_event(cls: _C) -> _C:
         method.__qualname__ = f"{made.__qualname__}.{method.__name__}"
         setattr(made, method.__name__, method)
     return made  # type: ignore[no-any-return]
+
+
+def _signature(cls: Any) -> str:
+    """The signature ``dataclasses`` puts in an undocumented class's docstring."""
+    try:
+        return str(inspect.signature(cls)).replace(" -> None", "")
+    except (TypeError, ValueError):
+        return ""
