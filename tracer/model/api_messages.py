@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
 
 from tracer.model.internal_messages import Message
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 Part = tuple[str, int | None]
 """Where an API block came from: ``(message uuid, block index)``; index ``None`` = whole content."""

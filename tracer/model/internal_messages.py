@@ -18,7 +18,10 @@ import uuid as uuidlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 NO_CONTENT_MESSAGE = "(no content)"
 MISSING_RESULT_MESSAGE = "[Tool result missing due to internal error]"

@@ -23,7 +23,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from types import MemberDescriptorType
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SCALARS = frozenset({"int", "str", "float", "bool"})
 """Annotations whose values are never a tuple: ``to_dict`` need not look for one."""

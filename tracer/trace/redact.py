@@ -35,12 +35,17 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
 
 from tracer.trace.secret_scan import Hints, SecretScan, in_text
 from tracer.trace.secret_shapes import encoded_forms, holds_a_shape, redact_field, redact_shapes
 from tracer.trace.spellings import markers, pieces, unspell
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from os import PathLike
+    from typing import Any
+
+    StrPath = str | PathLike[str]
 
 #: Words of a variable name that say "this is a secret" (``ANTHROPIC_API_KEY``, ``MY_PASSWD``,
 #: ``GH_PAT``, ``CI_JOB_JWT``, ``apiKey``). A name is cut into its words (at ``_``, ``-``, ``.``
@@ -311,14 +316,14 @@ class Redactor:
             return redact_field(key, self(value))
         return self(value)
 
-    def copy_file(self, source: Path, target: Path, chunk: int = 1 << 20) -> None:
+    def copy_file(self, source: StrPath, target: StrPath, chunk: int = 1 << 20) -> None:
         """Copy ``source`` to ``target`` redacted, a chunk at a time (a kept output can be tens
         of megabytes). The last bytes of each chunk wait for the next, so that a secret that
         straddles two chunks is still whole when it is searched for."""
         # Four bytes a character: a secret spelled with an invisible character between every
         # two is still whole when it is searched for.
         keep = 4 * max((len(s.encode()) for s, _ in self.secrets), default=1) - 1
-        with source.open("rb") as src, target.open("wb") as dst:
+        with open(source, "rb") as src, open(target, "wb") as dst:
             carry = b""
             while block := src.read(chunk):
                 data = self.bytes(carry + block)

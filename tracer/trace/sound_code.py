@@ -15,7 +15,10 @@ one otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The Python type each JSON type names (``number`` is tested as int or float).
 _NAMES = {
