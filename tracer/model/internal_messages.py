@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import uuid as uuidlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
+
+from tracer.model.record_class import lean_dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +49,7 @@ class UuidSource:
         return str(uuidlib.uuid5(uuidlib.NAMESPACE_URL, f"tracer:{self._seed}:{self._n}"))
 
 
-@dataclass(slots=True)
+@lean_dataclass(slots=True)
 class Message:
     """One entry of the internal message list (Claude Code's ``Message`` union, simplified)."""
 
