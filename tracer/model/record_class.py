@@ -76,30 +76,39 @@ _PARAMS = {
 }
 
 
-def _head(annotation: str) -> str:
-    """The name an annotation's text starts with: ``ClassVar`` of ``ClassVar[str]``."""
-    return annotation.partition("[")[0].strip()
+#: What :func:`_kind` says of an ``InitVar`` or ``KW_ONLY`` annotation.
+_LEFT_TO_DATACLASSES = object()
+_KINDS: dict[str, Any] = {}
+""":func:`_kind`'s answers for annotations' texts: the records share most of theirs (``int``,
+``str | None``)."""
 
 
-def _is_classvar(annotation: Any) -> bool:
-    """Whether a field's annotation makes it a class variable, not a field. ``dataclasses`` can
-    tell only when ``typing`` is loaded (it looks ``ClassVar`` up in the class's module); our
-    modules name it under ``TYPE_CHECKING`` and never load ``typing``, so its text decides:
-    ``ClassVar[...]`` or ``typing.ClassVar[...]``, as every module here writes it
-    (``tests/trace/test_event_class.py`` checks they all do)."""
+def _kind(annotation: Any) -> Any:
+    """What a class annotation declares: a field (``_FIELD``), a class variable (``_CLASSVAR``),
+    or something :func:`_collect` leaves to ``dataclasses`` (an ``InitVar`` or ``KW_ONLY``).
+    ``dataclasses`` can tell a class variable only when ``typing`` is loaded (it looks
+    ``ClassVar`` up in the class's module); our modules name it under ``TYPE_CHECKING`` and
+    never load ``typing``, so its text decides: ``ClassVar[...]`` or ``typing.ClassVar[...]``,
+    as every module here writes it (``tests/trace/test_event_class.py`` checks they all do)."""
     if isinstance(annotation, str):
-        return _head(annotation) in ("ClassVar", "typing.ClassVar")
-    typing = sys.modules.get("typing")  # not a string: its writer loaded typing
-    return typing is not None and dataclasses._is_classvar(annotation, typing)  # type: ignore[attr-defined]
-
-
-def _special(annotation: Any) -> bool:
-    """An ``InitVar`` or ``KW_ONLY`` annotation, which :func:`_collect` leaves to
-    ``dataclasses``."""
-    if isinstance(annotation, str):
-        return _head(annotation) in _SPECIAL
+        kind = _KINDS.get(annotation)
+        if kind is None:
+            head = annotation.partition("[")[0].strip()
+            kind = _KINDS[annotation] = (
+                _CLASSVAR
+                if head in ("ClassVar", "typing.ClassVar")
+                else _LEFT_TO_DATACLASSES
+                if head in _SPECIAL
+                else _FIELD
+            )
+        return kind
     initvar = dataclasses.InitVar
-    return annotation is dataclasses.KW_ONLY or annotation is initvar or type(annotation) is initvar
+    if annotation is dataclasses.KW_ONLY or annotation is initvar or type(annotation) is initvar:
+        return _LEFT_TO_DATACLASSES
+    typing = sys.modules.get("typing")  # not a string: its writer loaded typing
+    if typing is not None and dataclasses._is_classvar(annotation, typing):  # type: ignore[attr-defined]
+        return _CLASSVAR
+    return _FIELD
 
 
 def _collect(cls: Any, frozen: bool, kw_only: bool) -> dict[str, Any] | None:
@@ -119,25 +128,26 @@ def _collect(cls: Any, frozen: bool, kw_only: bool) -> dict[str, Any] | None:
             frozen_base = frozen_base or base.__dataclass_params__.frozen
     annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063  (as dataclasses reads them)
     own = []
+    given = []  # fields written as `name: type = field(...)`
     for name, annotation in annotations.items():
-        if _special(annotation):
+        kind = _kind(annotation)
+        if kind is _LEFT_TO_DATACLASSES:
             return None
         default = getattr(cls, name, _MISSING)
         if isinstance(default, dataclasses.Field):
             f = default
+            given.append(f)
         else:
             f = dataclasses.field(
                 default=_MISSING if isinstance(default, MemberDescriptorType) else default
             )
-        f.name, f.type = name, annotation
-        if _is_classvar(annotation):
-            f._field_type = _CLASSVAR  # type: ignore[attr-defined]
+        f.name, f.type, f._field_type = name, annotation, kind  # type: ignore[attr-defined]
+        if kind is _CLASSVAR:
             if f.default_factory is not _MISSING:
                 raise TypeError(f"field {name} cannot have a default factory")
             if f.kw_only is not _MISSING:
                 raise TypeError(f"field {name} is a ClassVar but specifies kw_only")
         else:
-            f._field_type = _FIELD  # type: ignore[attr-defined]
             if f.kw_only is _MISSING:
                 f.kw_only = kw_only
             if f.default.__class__.__hash__ is None:
@@ -148,11 +158,11 @@ def _collect(cls: Any, frozen: bool, kw_only: bool) -> dict[str, Any] | None:
         own.append(f)
     for f in own:
         fields[f.name] = f
-        if isinstance(getattr(cls, f.name, None), dataclasses.Field):
-            if f.default is _MISSING:
-                delattr(cls, f.name)
-            else:
-                setattr(cls, f.name, f.default)
+    for f in given:  # the field(...) object on the class gives way to its default
+        if f.default is _MISSING:
+            delattr(cls, f.name)
+        else:
+            setattr(cls, f.name, f.default)
     for name, value in cls.__dict__.items():
         if isinstance(value, dataclasses.Field) and name not in annotations:
             raise TypeError(f"{name!r} is a field but has no type annotation")

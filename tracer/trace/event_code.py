@@ -32,13 +32,22 @@ _SCALARS = frozenset({"int", "str", "float", "bool"})
 """Annotations whose values are never a tuple: ``to_dict`` need not look for one."""
 
 
+_SCALAR_SEEN: dict[str, bool] = {}
+""":func:`_scalar`'s answers: the event classes share a few annotations (``int``,
+``str | None``), asked of at every start."""
+
+
 def _scalar(annotation: Any) -> bool:
     """Whether a field's (string) annotation allows only a scalar: ``int``, ``str | None``, a
     ``Literal`` of strings and the like."""
     if not isinstance(annotation, str):
         return False
-    parts = [p.strip() for p in annotation.split("|")]
-    return all(p in _SCALARS or p == "None" or p.startswith("Literal[") for p in parts)
+    known = _SCALAR_SEEN.get(annotation)
+    if known is None:
+        parts = [p.strip() for p in annotation.split("|")]
+        known = all(p in _SCALARS or p == "None" or p.startswith("Literal[") for p in parts)
+        _SCALAR_SEEN[annotation] = known
+    return known
 
 
 def compile_to_dict(cls: type) -> Callable[[Any], dict[str, Any]]:
@@ -178,7 +187,9 @@ def install(cls: type, *, to_dict: bool = True) -> None:
         scope: dict[str, Any] = {}
         exec(factory_source(name, plan), scope)  # our own field names, see above
         factory = scope[f"make_{name}"]
-    slots = [next(k.__dict__[f] for k in cls.__mro__ if f in k.__dict__) for f, _, _ in plan[2]]
+    # Each field's slot, looked up as the class's attribute (a slot is a descriptor that gives
+    # itself when asked of the class): the one its instances' attribute resolves to.
+    slots = [getattr(cls, f) for f, _, _ in plan[2]]
     defaults = [f.default for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING]
     init, convert = factory(*(slot.__set__ for slot in slots), *defaults)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
