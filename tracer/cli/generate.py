@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tracer.model.record_init import LEAN, lean_module
 from tracer.trace.event_code import methods_module
-from tracer.trace.event_schema import load_schema
+from tracer.trace.event_schema import SCHEMA_PATH
 from tracer.trace.events import KNOWN, Event
 from tracer.trace.sound_code import sound_module
 
@@ -35,7 +35,8 @@ def lean_records() -> dict[str, tuple[object, ...]]:
 def main() -> None:
     (HERE / "event_methods.py").write_text(methods_module((Event, *KNOWN)), encoding="utf-8")
     (MODEL / "lean_methods.py").write_text(lean_module(lean_records()), encoding="utf-8")
-    (HERE / "event_sound.py").write_text(sound_module(load_schema()["$defs"]), encoding="utf-8")
+    schema = Path(SCHEMA_PATH).read_bytes()
+    (HERE / "event_sound.py").write_text(sound_module(schema), encoding="utf-8")
 
 
 if __name__ == "__main__":

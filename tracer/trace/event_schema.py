@@ -24,7 +24,7 @@ from collections.abc import Callable
 from functools import cache
 
 from tracer.trace.events import END_REASONS, FORMAT, KNOWN, STAGES, VERSION, Event
-from tracer.trace.sound_code import sound_for
+from tracer.trace.sound_code import generated, sound_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: the checks never need typing, only building the schema does
@@ -219,13 +219,16 @@ class _Checks(dict[str, Check]):
     and it asks only for the header's (its lines go to the quick tests)."""
 
     def __missing__(self, kind: str) -> Check:
-        schema = _definitions().get(kind)
-        if schema is None:
+        if kind not in self:
             raise KeyError(kind)
-        check = self[kind] = _quick_first(kind, quick_checks(), compile_schema(schema))
+        check = self[kind] = _quick_first(kind, quick_checks())
         return check
 
     def __contains__(self, kind: object) -> bool:
+        if _fresh():
+            from tracer.trace import event_sound
+
+            return kind in event_sound.KINDS
         return kind in _definitions()
 
     def get(self, kind: str, default: Any = None) -> Any:  # type: ignore[override]
@@ -235,14 +238,21 @@ class _Checks(dict[str, Check]):
             return default
 
 
-def _quick_first(kind: str, sound: _Quick, slow: Check) -> Check:
+def _quick_first(kind: str, sound: _Quick) -> Check:
+    """``kind``'s check: its quick test, then for a line it doubts its compiled schema (compiled
+    then: a trace whose lines are all sound never needs it, nor ``schema.json`` parsed)."""
     quick: Callable[[Any], bool] | None = None
+    slow: Check | None = None
 
     def check(v: Any, where: str) -> list[str]:
-        nonlocal quick
+        nonlocal quick, slow
         if quick is None:
             quick = sound[kind]
-        return _SOUND if quick(v) else slow(v, where)
+        if quick(v):
+            return _SOUND
+        if slow is None:
+            slow = compile_schema(_definitions()[kind])
+        return slow(v, where)
 
     return check
 
@@ -252,11 +262,28 @@ class _Quick(dict[str, Callable[[object], bool]]):
     them all costs several milliseconds, and a trace holds about half the kinds."""
 
     def __missing__(self, kind: str) -> Callable[[Any], bool]:
+        if _fresh():  # the tests compiled ahead of time were written from this very file
+            sound = self[kind] = generated(kind)
+            return sound
         schema = _definitions().get(kind)
         if schema is None:
             raise KeyError(kind)
         sound = self[kind] = sound_for(kind, schema)
         return sound
+
+
+@cache
+def _fresh() -> bool:
+    """Whether ``schema.json`` is, byte for byte, the file :mod:`tracer.trace.event_sound` was
+    written from: then its quick tests are taken without parsing the file (a test keeps them
+    equal; an edited file, or none, has each kind's schema compared)."""
+    from tracer.trace import event_sound
+
+    try:
+        with open(SCHEMA_PATH, "rb") as file:
+            return file.read() == event_sound.SCHEMA_JSON  # type: ignore[no-any-return]
+    except OSError:
+        return False
 
 
 @cache
