@@ -56,6 +56,39 @@ def test_a_method_the_class_writes_itself_is_kept() -> None:
     assert repr(Named("a")) == "<a>" and Named("a") == Named("a")
 
 
+@pytest.mark.parametrize("frozen", [False, True])
+@pytest.mark.parametrize("kw_only", [False, True])
+@pytest.mark.parametrize("own", ["eq", "hash", "none", "neither"])
+def test_a_record_is_hashable_exactly_when_dataclasses_makes_it_so(
+    frozen: bool, kw_only: bool, own: str
+) -> None:
+    def body() -> type:
+        class Pair:
+            a: int
+            b: int = 0
+            if own == "eq":
+
+                def __eq__(self, other: object) -> bool:
+                    return True
+
+            elif own == "hash":
+
+                def __hash__(self) -> int:
+                    return 7
+
+            elif own == "none":
+                __hash__ = None  # type: ignore[assignment]
+
+        return Pair
+
+    real = dataclass(frozen=frozen, kw_only=kw_only)(body())
+    lean = lean_dataclass(frozen=frozen, kw_only=kw_only)(body())
+    assert (lean.__hash__ is None) == (real.__hash__ is None)
+    if real.__hash__ is not None:
+        assert hash(lean(a=1)) == hash(real(a=1))
+    assert (lean(a=1) == lean(a=2)) == (real(a=1) == real(a=2))
+
+
 @pytest.mark.parametrize("params", [{}, {"slots": True}, {"frozen": True, "slots": True}])
 def test_an_undocumented_record_gets_the_docstring_dataclasses_writes(
     params: dict[str, bool], monkeypatch: pytest.MonkeyPatch

@@ -193,6 +193,13 @@ def _slotted(cls: Any) -> Any:
     return made
 
 
+def _explicit_hash(cls: Any) -> bool:
+    """Whether the class's own ``__hash__`` is one ``dataclasses`` keeps: not the ``None``
+    Python gives a class that defines ``__eq__`` (asked before any method is written)."""
+    own_hash = cls.__dict__.get("__hash__", _MISSING)
+    return not (own_hash is _MISSING or (own_hash is None and "__eq__" in cls.__dict__))
+
+
 def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, bool]:
     """What ``@dataclass(init=False, repr=False, eq=False, ...)`` with these parameters leaves
     of ``cls`` (its fields, its ``__match_args__``, its slots; nothing compiled), with the
@@ -201,10 +208,7 @@ def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, b
     ``dataclasses`` itself spent about 0.2M instructions a class more doing it (for the 36
     classes of every import, 7M): matching each field's annotation against ``ClassVar`` and
     ``InitVar`` in its module, then building the class's methods' source it was told to skip."""
-    # Whether the class's own __hash__ is one dataclasses keeps: not the None Python gives a
-    # class that defines __eq__ (dataclasses asks before it writes any method).
-    own_hash = cls.__dict__.get("__hash__", _MISSING)
-    explicit_hash = not (own_hash is _MISSING or (own_hash is None and "__eq__" in cls.__dict__))
+    explicit_hash = _explicit_hash(cls)
     fields = _collect(cls, frozen, kw_only)
     if fields is None:
         cls = dataclasses.dataclass(  # type: ignore[call-overload]
@@ -279,11 +283,11 @@ def lean_dataclass(
     def wrap(cls: _C) -> _C:
         if kw_only or any("__dataclass_fields__" in b.__dict__ for b in cls.__mro__[1:]):
             # Not a plain record: dataclasses writes its methods, as it always did.
+            explicit_hash = _explicit_hash(cls)
             made: Any = dataclasses.dataclass(  # type: ignore[call-overload]
                 cls, repr=False, eq=False, frozen=frozen, slots=slots, kw_only=kw_only
             )
-            own_hash = "__hash__" in made.__dict__
-            _compare(made, frozen, explicit_hash=own_hash and made.__hash__ is not None)
+            _compare(made, frozen, explicit_hash)
             return made  # type: ignore[no-any-return]
         documented = bool(cls.__doc__)
         made, explicit_hash = _make(cls, frozen=frozen, kw_only=False, slots=slots)
