@@ -13,16 +13,10 @@ from typing import Any
 
 import pytest
 
+from tracer.model.record_init import lean_key, lean_module
 from tracer.trace import event_methods
 from tracer.trace.event_class import frozen_event, lean_dataclass
-from tracer.trace.event_code import (
-    compile_to_dict,
-    fast_init,
-    install,
-    lean_key,
-    lean_module,
-    methods_module,
-)
+from tracer.trace.event_code import compile_to_dict, fast_init, install, methods_module
 from tracer.trace.events import KNOWN, Event, MessageRecorded
 
 
@@ -134,7 +128,7 @@ def test_an_event_class_is_still_a_frozen_slotted_dataclass() -> None:
         one.other = 1  # type: ignore[attr-defined]
 
 
-# The lean records (tracer.trace.event_class.lean_dataclass): their __init__ is written here
+# The lean records (tracer.model.record_class.lean_dataclass): their __init__ is written here
 # rather than by dataclasses, and must be the one dataclasses would have written.
 
 
@@ -194,23 +188,28 @@ def test_a_lean_record_is_built_as_dataclasses_builds_it(frozen: bool, slots: bo
 def test_the_lean_records_of_an_import_have_their_init_compiled_ahead_of_time() -> None:
     # After editing such a record: python -m tracer.cli.generate
     from tracer.cli.generate import lean_records
-    from tracer.trace import lean_methods
+    from tracer.model import lean_methods
 
     records = lean_records()
     assert len(records) >= 15
     assert Path(lean_methods.__file__).read_text(encoding="utf-8") == lean_module(records)
     from tracer.importers.claude_code.transcript import Transcript
+    from tracer.model.api_messages import ApiMessage
+    from tracer.model.internal_messages import Message
     from tracer.trace.tokens import Tokens
 
-    for cls in (Transcript, Tokens):
+    for cls in (Transcript, Tokens, Message, ApiMessage):
         assert cls.__init__.__code__.co_filename == lean_methods.__file__
     for record in (Tokens(input=3, output=4),):
         assert pickle.loads(pickle.dumps(record)) == record == copy.deepcopy(record)
 
 
 def test_a_lean_record_edited_since_gets_an_init_compiled_for_its_fields() -> None:
-    from tracer.trace import lean_methods
-    from tracer.trace.event_code import LEAN
+    from tracer.model import lean_methods
+    from tracer.model.record_init import LEAN
+    from tracer.trace import tokens  # registers the real one, whatever ran before in this worker
+
+    assert tokens.Tokens.__init__.__code__.co_filename == lean_methods.__file__
 
     class Tokens:  # tracer.trace.tokens.Tokens, as if its fields had been edited since
         __module__ = "tracer.trace.tokens"

@@ -84,3 +84,58 @@ def test_unknown_fields_of_a_known_kind_are_ignored() -> None:
 def test_an_event_needs_a_kind() -> None:
     with pytest.raises(ValueError, match="no 'kind'"):
         from_dict({"seq": 1})
+
+
+def test_the_literal_aliases_are_the_tuples_of_their_values() -> None:
+    # Stage and EndReason are spelled out for the type checker under TYPE_CHECKING and made on
+    # first use at run time (typing is not imported by an import): all three must agree.
+    import ast
+    import typing
+    from pathlib import Path
+
+    from tracer.trace import event_base, events
+
+    assert typing.get_args(events.Stage) == STAGES == event_base.STAGES
+    assert typing.get_args(events.EndReason) == events.END_REASONS
+    spelled = {}
+    tree = ast.parse(Path(event_base.__file__).read_text(encoding="utf-8"))
+    for block in tree.body:  # what `if TYPE_CHECKING:` names
+        if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING":
+            for node in block.body:
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript):
+                    name = node.targets[0].id  # type: ignore[attr-defined]
+                    spelled[name] = tuple(ast.literal_eval(node.value.slice))
+    assert spelled == {"Stage": STAGES, "EndReason": events.END_REASONS}
+    with pytest.raises(AttributeError):
+        events.Nothing  # noqa: B018
+
+
+def test_the_trace_and_model_modules_an_import_runs_load_no_typing_pathlib_or_threading() -> None:
+    # typing costs 12M instructions to import, pathlib (with urllib.parse and ipaddress) 10M,
+    # threading 3M, base64 1M: the trace's and the model's modules an import uses name them only
+    # for the type checker, or import them where they are used (base64 and urllib.parse only
+    # for an environment that holds a secret).
+    import subprocess
+    import sys
+
+    modules = [
+        "tracer.model.api_messages",
+        "tracer.trace.events",
+        "tracer.trace.writer",
+        "tracer.trace.line_check",
+        "tracer.trace.requests",
+        "tracer.trace.tokens",
+        "tracer.trace.hooks",
+        "tracer.trace.foreign",
+        "tracer.trace.event_sound",
+        "tracer.trace.event_schema",
+        "tracer.trace.redact",
+    ]
+    heavy = "{'typing', 'pathlib', 'threading', 'base64', 'urllib.parse', 'ipaddress'}"
+    code = (
+        f"import sys, {', '.join(modules)}; "
+        "tracer.trace.redact.Redactor.from_environ({'HOME': '/root', 'LANG': 'C.UTF-8'}); "
+        f"print(sorted({heavy} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

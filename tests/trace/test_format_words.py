@@ -7,13 +7,15 @@ import dataclasses
 import typing
 
 from tracer.trace import events
+from tracer.trace.event_schema import _annotation_names
 from tracer.trace.format_words import _API_WORDS, format_words
 
 
 def _evaluated() -> frozenset[str]:
     """The words as ``typing.get_type_hints`` finds them (every annotation evaluated)."""
     words = set(_API_WORDS)
-    for obj in vars(events).values():
+    # The two Literal aliases are made on first use (typing is not imported at run time).
+    for obj in [*vars(events).values(), events.Stage, events.EndReason]:
         if dataclasses.is_dataclass(obj):
             words.update(f.name for f in dataclasses.fields(obj))
         if isinstance(obj, type) and isinstance(getattr(obj, "kind", None), str):
@@ -21,7 +23,7 @@ def _evaluated() -> frozenset[str]:
         if typing.get_origin(obj) is typing.Literal:
             words.update(str(arg) for arg in typing.get_args(obj))
         if isinstance(obj, type) and hasattr(obj, "__annotations__"):
-            for hint in typing.get_type_hints(obj).values():
+            for hint in typing.get_type_hints(obj, localns=_annotation_names()).values():
                 if typing.get_origin(hint) is typing.Literal:
                     words.update(str(arg) for arg in typing.get_args(hint))
     return frozenset(words)

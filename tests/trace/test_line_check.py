@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from tracer.files.paths import RECORDINGS_DIR
-from tracer.trace import event_sound
-from tracer.trace.event_schema import build_schema, compile_schema
+from tracer.trace import event_schema, event_sound
+from tracer.trace.event_schema import SCHEMA_PATH, build_schema, compile_schema
 from tracer.trace.events import ToolFinished
 from tracer.trace.line_check import LineCheck
 from tracer.trace.reader import TraceReader
@@ -59,11 +59,57 @@ def test_the_quick_test_agrees_with_the_worded_checks_on_damaged_lines() -> None
 def test_the_quick_tests_compiled_ahead_of_time_are_those_the_schema_gives_now() -> None:
     # After changing an event class (and schema.json): python -m tracer.cli.generate
     defs = build_schema()["$defs"]
-    assert Path(event_sound.__file__).read_text(encoding="utf-8") == sound_module(defs)
+    source = Path(SCHEMA_PATH).read_bytes()
+    assert json.loads(source)["$defs"] == defs  # (test_schema.py keeps the file current)
+    assert Path(event_sound.__file__).read_text(encoding="utf-8") == sound_module(source)
+    assert source == event_sound.SCHEMA_JSON and tuple(defs) == event_sound.KINDS
     assert sound_for("message", defs["message"]).__code__.co_filename == event_sound.__file__
     changed = {**defs["message"], "required": ["kind"]}
     assert sound_for("message", changed).__code__.co_filename == "<string>"  # compiled now
     assert sound_for("message", changed)({"kind": "message"})
+
+
+def _fresh_checks(monkeypatch: pytest.MonkeyPatch, schema_path: str) -> None:
+    """The checks made anew, as a process reading ``schema_path`` makes them."""
+    monkeypatch.setattr(event_schema, "SCHEMA_PATH", schema_path)
+    for cached in (event_schema._fresh, event_schema._definitions):
+        cached.cache_clear()
+    monkeypatch.setattr(event_schema, "quick_checks", lambda: event_schema._Quick())
+    monkeypatch.setattr(event_schema, "checks", lambda: event_schema._Checks())
+
+
+def test_the_quick_tests_are_taken_unparsed_only_from_the_file_they_were_written_from(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The same file: the tests compiled ahead of time, schema.json never parsed.
+    _fresh_checks(monkeypatch, SCHEMA_PATH)
+    load_schema = event_schema.load_schema
+    monkeypatch.setattr(event_schema, "load_schema", lambda: pytest.fail("schema.json parsed"))
+    assert event_schema._fresh()
+    message = event_schema.quick_checks()["message"]
+    assert message.__code__.co_filename == event_sound.__file__
+    assert "message" in event_schema.checks() and "nothing" not in event_schema.checks()
+    sound = next(o for o in _objects(RECORDING) if o.get("kind") == "message")
+    assert event_schema.checks()["message"](sound, "") == []
+    monkeypatch.setattr(event_schema, "load_schema", load_schema)
+    assert event_schema.checks()["message"]({"kind": "message"}, "") != []  # doubted: parsed
+    monkeypatch.undo()
+    # An edited file: each kind's schema compared, a changed one compiled from the file.
+    edited = json.loads(Path(SCHEMA_PATH).read_bytes())
+    edited["$defs"]["message"]["required"] = ["kind"]
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps(edited), encoding="utf-8")
+    _fresh_checks(monkeypatch, str(path))
+    assert not event_schema._fresh()
+    quick = event_schema.quick_checks()
+    assert quick["message"].__code__.co_filename == "<string>"
+    assert quick["message"]({"kind": "message"})
+    assert quick["tool_run"].__code__.co_filename == event_sound.__file__
+    assert event_schema.checks()["message"]({"kind": "message"}, "") == []
+    with pytest.raises(KeyError):
+        quick["nothing"]
+    event_schema._fresh.cache_clear()
+    event_schema._definitions.cache_clear()
 
 
 def _check_file(path: Path) -> LineCheck:

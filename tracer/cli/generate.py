@@ -2,8 +2,8 @@
 
 Run it after changing an event class (and ``schema.json``, see :mod:`tracer.trace.event_schema`):
 it writes :mod:`tracer.trace.event_methods` (each event class's ``__init__`` and ``to_dict``,
-:mod:`tracer.trace.event_code`), :mod:`tracer.trace.lean_methods` (the ``__init__`` of each lean
-record an import makes, :func:`tracer.trace.event_code.lean_init`) and
+:mod:`tracer.trace.event_code`), :mod:`tracer.model.lean_methods` (the ``__init__`` of each lean
+record an import makes, :func:`tracer.model.record_init.lean_init`) and
 :mod:`tracer.trace.event_sound` (each line kind's quick soundness test,
 :mod:`tracer.trace.sound_code`). Until then the classes still work, their methods compiled at
 start-up, and a test says the files are stale. It sits with the command line, on top of every
@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tracer.trace.event_code import LEAN, lean_module, methods_module
-from tracer.trace.event_schema import load_schema
+from tracer.model.record_init import LEAN, lean_module
+from tracer.trace.event_code import methods_module
+from tracer.trace.event_schema import SCHEMA_PATH
 from tracer.trace.events import KNOWN, Event
 from tracer.trace.sound_code import sound_module
 
-#: Where the generated files live: beside the classes they were written for.
+#: Where the generated files live: beside the code that reads them.
 HERE = Path(__file__).resolve().parents[1] / "trace"
+MODEL = HERE.parent / "model"
 
 
 def lean_records() -> dict[str, tuple[object, ...]]:
@@ -32,8 +34,9 @@ def lean_records() -> dict[str, tuple[object, ...]]:
 
 def main() -> None:
     (HERE / "event_methods.py").write_text(methods_module((Event, *KNOWN)), encoding="utf-8")
-    (HERE / "lean_methods.py").write_text(lean_module(lean_records()), encoding="utf-8")
-    (HERE / "event_sound.py").write_text(sound_module(load_schema()["$defs"]), encoding="utf-8")
+    (MODEL / "lean_methods.py").write_text(lean_module(lean_records()), encoding="utf-8")
+    schema = Path(SCHEMA_PATH).read_bytes()
+    (HERE / "event_sound.py").write_text(sound_module(schema), encoding="utf-8")
 
 
 if __name__ == "__main__":

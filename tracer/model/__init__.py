@@ -17,4 +17,9 @@ Each API message remembers where its blocks came from (``parts``: ``(uuid, index
 trace can store a request by reference and :func:`~.api_messages.materialize` can rebuild it byte
 for byte. :mod:`.pairing` is the rule every request obeys on its way out: each ``tool_use`` gets
 exactly one ``tool_result`` (``ensureToolResultPairing``).
+
+The records themselves (``Message``, ``ApiMessage``, and above this layer the trace's events and
+the importer's records) are dataclasses made without ``dataclasses`` compiling their methods at
+every start: :mod:`.record_class` collects their fields, :mod:`.record_init` gives them the
+``__init__`` compiled ahead of time in :mod:`.lean_methods`.
 """

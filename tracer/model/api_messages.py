@@ -15,10 +15,13 @@ rebuilds it byte for byte from the messages the trace already holds.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
 
 from tracer.model.internal_messages import Message
+from tracer.model.record_class import lean_dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 Part = tuple[str, int | None]
 """Where an API block came from: ``(message uuid, block index)``; index ``None`` = whole content."""
@@ -42,7 +45,7 @@ def sends_text(attachment: dict[str, Any]) -> bool:
     return attachment.get("type") != "max_turns_reached" and bool(attachment.get("content"))
 
 
-@dataclass(slots=True)
+@lean_dataclass(slots=True)
 class ApiMessage:
     """One message of a request: its role and where each of its blocks came from."""
 

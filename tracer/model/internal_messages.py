@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import uuid as uuidlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
-from typing import Any, Literal
+
+from tracer.model.record_class import lean_dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 NO_CONTENT_MESSAGE = "(no content)"
 MISSING_RESULT_MESSAGE = "[Tool result missing due to internal error]"
@@ -44,7 +49,7 @@ class UuidSource:
         return str(uuidlib.uuid5(uuidlib.NAMESPACE_URL, f"tracer:{self._seed}:{self._n}"))
 
 
-@dataclass(slots=True)
+@lean_dataclass(slots=True)
 class Message:
     """One entry of the internal message list (Claude Code's ``Message`` union, simplified)."""
 

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from tracer.model.api_messages import ApiMessage, Part, resolve_part
 from tracer.model.internal_messages import Message
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NO_ID = ""
 """What :attr:`PairingRepair.stripped` holds for a stripped result that had no usable id."""

@@ -35,12 +35,17 @@ import json
 import re
 from collections.abc import Callable
 from json import encoder as _stdlib
-from typing import Any, TypeVar
 
 try:  # compiled code: without its wheel every line takes the stdlib's way
     import orjson as _orjson
 except ImportError:  # pragma: no cover - depends on the platform
     _orjson = None
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named: typing costs 12M instructions to import
+    from typing import Any, TypeVar
+
+    _Out = TypeVar("_Out", str, bytes)
 
 
 def compact_encoder(*, allow_nan: bool = True) -> Callable[[Any], str]:
@@ -189,9 +194,6 @@ def _line_encoder(
             return by_stdlib(value)
 
     return encode if from_orjson is not None else encode_bytes
-
-
-_Out = TypeVar("_Out", str, bytes)
 
 
 def _nan_as_null(value: Any) -> Any:

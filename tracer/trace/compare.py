@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _scrub(value: Any, volatile: set[str], paths: dict[str, str]) -> Any:

@@ -11,10 +11,31 @@ the four stations of a result's trip (``STATIONS``), the :class:`Header` of line
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal, get_args
 
 from tracer.trace.event_class import frozen_event, lean_dataclass
 from tracer.trace.event_code import compile_to_dict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
+    from typing import Any, ClassVar, Literal
+
+    Stage = Literal[
+        "session",
+        "turn_start",
+        "resending",
+        "response",
+        "follow_up",
+        "permission",
+        "tool_run",
+        "mapping",
+        "wrapping",
+        "max_turns_check",
+        "appending",
+        "terminal",
+    ]
+    EndReason = Literal[
+        "completed", "max_turns", "model_error", "aborted_tools", "aborted_streaming"
+    ]
 
 FORMAT = "tracer"
 VERSION = 1
@@ -23,7 +44,7 @@ VERSION = 1
 #: header lists them so that other tools can too.
 VOLATILE_FIELDS = ("t", "created", "timestamp", "duration_ms", "latency_ms", "sha256")
 
-Stage = Literal[
+STAGES: tuple[str, ...] = (
     "session",
     "turn_start",
     "resending",
@@ -36,14 +57,34 @@ Stage = Literal[
     "max_turns_check",
     "appending",
     "terminal",
-]
-STAGES: tuple[str, ...] = get_args(Stage)
+)
 """Every step kind, in the order a turn meets them (query.ts checks max_turns before it builds
-the next State, so ``max_turns_check`` comes before ``appending``)."""
+the next State, so ``max_turns_check`` comes before ``appending``): the values of ``Stage``,
+the ``Literal`` the type checker reads above (``tests/trace/test_events.py`` keeps them
+equal)."""
 STATIONS = ("mapping", "wrapping", "appending", "resending")
 """The four steps of a result's trip (the book's 结果的旅途: 翻译, 包装, 追加, 重新发送)."""
 
-EndReason = Literal["completed", "max_turns", "model_error", "aborted_tools", "aborted_streaming"]
+END_REASONS: tuple[str, ...] = (
+    "completed",
+    "max_turns",
+    "model_error",
+    "aborted_tools",
+    "aborted_streaming",
+)
+"""Why a session ended: the values of ``EndReason``."""
+
+
+def __getattr__(name: str) -> Any:
+    """``Stage`` and ``EndReason`` at run time, made from their values on first use: each is a
+    ``typing.Literal``, and importing ``typing`` costs 12M instructions no import needs."""
+    values = {"Stage": STAGES, "EndReason": END_REASONS}.get(name)
+    if values is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from typing import Literal
+
+    made = globals()[name] = Literal[values]  # type: ignore[valid-type]
+    return made
 
 
 @lean_dataclass(frozen=True, slots=True)

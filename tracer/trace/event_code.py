@@ -23,10 +23,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from types import MemberDescriptorType
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SCALARS = frozenset({"int", "str", "float", "bool"})
 """Annotations whose values are never a tuple: ``to_dict`` need not look for one."""
+
+
+_SCALAR_SEEN: dict[str, bool] = {}
+""":func:`_scalar`'s answers: the event classes share a few annotations (``int``,
+``str | None``), asked of at every start."""
 
 
 def _scalar(annotation: Any) -> bool:
@@ -34,8 +42,12 @@ def _scalar(annotation: Any) -> bool:
     ``Literal`` of strings and the like."""
     if not isinstance(annotation, str):
         return False
-    parts = [p.strip() for p in annotation.split("|")]
-    return all(p in _SCALARS or p == "None" or p.startswith("Literal[") for p in parts)
+    known = _SCALAR_SEEN.get(annotation)
+    if known is None:
+        parts = [p.strip() for p in annotation.split("|")]
+        known = all(p in _SCALARS or p == "None" or p.startswith("Literal[") for p in parts)
+        _SCALAR_SEEN[annotation] = known
+    return known
 
 
 def compile_to_dict(cls: type) -> Callable[[Any], dict[str, Any]]:
@@ -175,7 +187,9 @@ def install(cls: type, *, to_dict: bool = True) -> None:
         scope: dict[str, Any] = {}
         exec(factory_source(name, plan), scope)  # our own field names, see above
         factory = scope[f"make_{name}"]
-    slots = [next(k.__dict__[f] for k in cls.__mro__ if f in k.__dict__) for f, _, _ in plan[2]]
+    # Each field's slot, looked up as the class's attribute (a slot is a descriptor that gives
+    # itself when asked of the class): the one its instances' attribute resolves to.
+    slots = [getattr(cls, f) for f, _, _ in plan[2]]
     defaults = [f.default for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING]
     init, convert = factory(*(slot.__set__ for slot in slots), *defaults)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -183,111 +197,3 @@ def install(cls: type, *, to_dict: bool = True) -> None:
     if to_dict:
         convert.__qualname__ = f"{cls.__qualname__}.to_dict"
         cls.to_dict = convert  # type: ignore[attr-defined]
-
-
-# The records made by lean_dataclass (tracer.trace.event_class): their __init__ as written here,
-# compiled ahead of time in tracer.trace.lean_methods, as the events' are in event_methods.
-
-_HAS_FACTORY: Any = type("_HasFactory", (), {"__repr__": lambda self: "<factory>"})()
-"""The default of a field with a default factory: the factory is called when it is passed."""
-
-
-def lean_plan(cls: type, frozen: bool) -> tuple[Any, ...]:
-    """What a lean record's ``__init__`` is written from: how a field is stored (assigned, or
-    past a frozen class's guard) and, for each field, its name and whether it is required
-    (``R``), has a default (``D``) or a default factory (``F``). Only plain fields: positional or
-    keyword, each in ``__init__`` (what ``dataclasses`` would write for them, this writes)."""
-    fields = []
-    for f in dataclasses.fields(cls):
-        assert f.name.isidentifier() and f.init and not f.kw_only, (cls, f.name)
-        if f.default_factory is not dataclasses.MISSING:
-            fields.append((f.name, "F"))
-        else:
-            fields.append((f.name, "R" if f.default is dataclasses.MISSING else "D"))
-    # A frozen record's fields go past its guard: through the slot's own setter where it has
-    # slots (what object.__setattr__ ends in, without looking the name up), else through
-    # object.__setattr__. Any other record assigns them: Python does that fastest.
-    store = ("slot" if "__slots__" in cls.__dict__ else "object") if frozen else "attr"
-    return (store, tuple(fields))
-
-
-def lean_key(cls: type) -> str:
-    """The name of a lean record's factory: its qualified name, as an identifier (a test's own
-    may say ``<locals>``). Not its module's: a record keeps its factory when its module moves,
-    and two records of one name share it only when their plans, and so their code, agree."""
-    return "".join(c if c.isalnum() or c == "_" else "_" for c in cls.__qualname__)
-
-
-def lean_source(key: str, plan: tuple[Any, ...]) -> str:
-    """The source of ``make_<key>``, which returns the record's ``__init__`` given its slots'
-    setters (a slotted class), its fields' defaults and default factories (in field order)."""
-    store, fields = plan
-    setters = [f"_set_{name}" for name, _ in fields] if store == "slot" else []
-    defaults = [f"_default_{name}" for name, how in fields if how == "D"]
-    factories = [f"_factory_{name}" for name, how in fields if how == "F"]
-    params = [
-        name if how == "R" else f"{name}=_default_{name}" if how == "D" else f"{name}=_HAS_FACTORY"
-        for name, how in fields
-    ]
-    body = []
-    for name, how in fields:
-        value = f"_factory_{name}() if {name} is _HAS_FACTORY else {name}" if how == "F" else name
-        if store == "slot":
-            body.append(f"        _set_{name}(self, {value})")
-        elif store == "object":
-            body.append(f"        _object_setattr(self, {name!r}, {value})")
-        else:
-            body.append(f"        self.{name} = {value}")
-    args = [*setters, *defaults, *factories, "_HAS_FACTORY", "_object_setattr"]
-    lines = [
-        f"def make_{key}({', '.join(args)}):",
-        f"    def __init__({', '.join(['self', *params])}):",
-        *(body or ["        pass"]),
-        "    return __init__",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def lean_module(classes: dict[str, tuple[Any, ...]]) -> str:
-    """The text of :mod:`tracer.trace.lean_methods` for ``classes`` (factory name → plan)."""
-    parts = [
-        '"""Generated by ``python -m tracer.cli.generate``: the lean records\' ``__init__``, '
-        "compiled ahead\nof time (see :func:`tracer.trace.event_code.lean_init`). Do not edit."
-        '"""\n\n# ruff: noqa\n# fmt: off\n\nPLANS = {}\n'
-    ]
-    for key, plan in sorted(classes.items()):
-        parts.append(f"\nPLANS[{key!r}] = {plan!r}\n\n")
-        parts.append(lean_source(key, plan))
-    return "".join(parts)
-
-
-#: Every lean record made so far, by factory name: what ``python -m tracer.cli.generate``
-#: writes the factories of.
-LEAN: dict[str, tuple[Any, ...]] = {}
-
-
-def lean_init(cls: type, frozen: bool) -> Callable[..., None]:
-    """The ``__init__`` ``dataclasses`` would write for a lean record (``frozen``: stored past the
-    class's guard), from :mod:`tracer.trace.lean_methods` when it was written for the fields the
-    class has now, else compiled here (a record edited since, or one of a test's own)."""
-    from tracer.trace import lean_methods
-
-    plan = lean_plan(cls, frozen)
-    key = lean_key(cls)
-    if cls.__module__.startswith("tracer."):  # not a test's own
-        LEAN[key] = plan
-    if lean_methods.PLANS.get(key) == plan:
-        factory = getattr(lean_methods, f"make_{key}")
-    else:
-        scope: dict[str, Any] = {}
-        exec(lean_source(key, plan), scope)  # our own field names, see above
-        factory = scope[f"make_{key}"]
-    store, fields = plan
-    by_name = {f.name: f for f in dataclasses.fields(cls)}
-    setters = [cls.__dict__[name].__set__ for name, _ in fields] if store == "slot" else []
-    defaults = [by_name[name].default for name, how in fields if how == "D"]
-    factories = [by_name[name].default_factory for name, how in fields if how == "F"]
-    init = factory(*setters, *defaults, *factories, _HAS_FACTORY, object.__setattr__)
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__annotations__ = {**{f.name: f.type for f in by_name.values()}, "return": None}
-    return init  # type: ignore[no-any-return]

@@ -9,10 +9,12 @@ time what a step waited for; ``import_note`` says what an import could not know;
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
-
 from tracer.trace.event_base import Event
 from tracer.trace.event_class import frozen_event
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Literal
 
 
 @frozen_event

@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import types
-import typing
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
-from typing import Any, Literal
 
-from tracer.trace.events import FORMAT, KNOWN, VERSION, Event
-from tracer.trace.sound_code import sound_for
+from tracer.trace.events import END_REASONS, FORMAT, KNOWN, STAGES, VERSION, Event
+from tracer.trace.sound_code import generated, sound_for
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named: the checks never need typing, only building the schema does
+    from typing import Any
 
 __all__ = [
     "Check",
@@ -36,7 +38,8 @@ __all__ = [
     "compile_schema",
 ]
 
-SCHEMA_PATH = Path(__file__).with_name("schema.json")
+#: Only ever opened: a plain path (``pathlib`` costs 10M instructions to import).
+SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "schema.json")
 _SIMPLE = {
     int: "integer",
     float: "number",
@@ -50,10 +53,12 @@ _SIMPLE = {
 
 
 def _type_schema(tp: Any) -> dict[str, Any]:
+    import typing
+
     origin = typing.get_origin(tp)
-    if tp is Any:
+    if tp is typing.Any:
         return {}
-    if origin is Literal:
+    if origin is typing.Literal:
         return {"enum": list(typing.get_args(tp))}
     if origin in (typing.Union, types.UnionType):
         options = [_type_schema(a) for a in typing.get_args(tp)]
@@ -68,8 +73,21 @@ def _type_schema(tp: Any) -> dict[str, Any]:
     return {}
 
 
+def _annotation_names() -> dict[str, Any]:
+    """What the event classes' annotations name that their modules bind only for the type
+    checker (``typing`` is not imported at run time): ``typing``'s names and the two aliases."""
+    import typing
+
+    names = {name: getattr(typing, name) for name in ("Any", "ClassVar", "Literal")}
+    names["Stage"] = typing.Literal[STAGES]  # type: ignore[valid-type]
+    names["EndReason"] = typing.Literal[END_REASONS]  # type: ignore[valid-type]
+    return names
+
+
 def _event_schema(cls: type[Event]) -> dict[str, Any]:
-    hints = typing.get_type_hints(cls)
+    import typing
+
+    hints = typing.get_type_hints(cls, localns=_annotation_names())
     props: dict[str, Any] = {"kind": {"const": cls.kind}}
     if cls.stage:
         props["stage"] = {"const": cls.stage}
@@ -115,7 +133,8 @@ def build_schema() -> dict[str, Any]:
 
 
 def load_schema() -> dict[str, Any]:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    with open(SCHEMA_PATH, encoding="utf-8") as file:
+        return json.load(file)  # type: ignore[no-any-return]
 
 
 _TYPES: dict[str, Any] = {
@@ -128,7 +147,7 @@ _TYPES: dict[str, Any] = {
     "null": type(None),
 }
 
-Check = Callable[[Any, str], list[str]]
+Check = Callable[[object, str], list[str]]
 """A compiled schema: ``check(value, where)`` is the list of problems, empty when sound."""
 _SOUND: list[str] = []  # shared and never appended to: the sound path allocates nothing
 
@@ -200,13 +219,16 @@ class _Checks(dict[str, Check]):
     and it asks only for the header's (its lines go to the quick tests)."""
 
     def __missing__(self, kind: str) -> Check:
-        schema = _definitions().get(kind)
-        if schema is None:
+        if kind not in self:
             raise KeyError(kind)
-        check = self[kind] = _quick_first(kind, quick_checks(), compile_schema(schema))
+        check = self[kind] = _quick_first(kind, quick_checks())
         return check
 
     def __contains__(self, kind: object) -> bool:
+        if _fresh():
+            from tracer.trace import event_sound
+
+            return kind in event_sound.KINDS
         return kind in _definitions()
 
     def get(self, kind: str, default: Any = None) -> Any:  # type: ignore[override]
@@ -216,28 +238,52 @@ class _Checks(dict[str, Check]):
             return default
 
 
-def _quick_first(kind: str, sound: _Quick, slow: Check) -> Check:
+def _quick_first(kind: str, sound: _Quick) -> Check:
+    """``kind``'s check: its quick test, then for a line it doubts its compiled schema (compiled
+    then: a trace whose lines are all sound never needs it, nor ``schema.json`` parsed)."""
     quick: Callable[[Any], bool] | None = None
+    slow: Check | None = None
 
     def check(v: Any, where: str) -> list[str]:
-        nonlocal quick
+        nonlocal quick, slow
         if quick is None:
             quick = sound[kind]
-        return _SOUND if quick(v) else slow(v, where)
+        if quick(v):
+            return _SOUND
+        if slow is None:
+            slow = compile_schema(_definitions()[kind])
+        return slow(v, where)
 
     return check
 
 
-class _Quick(dict[str, Callable[[Any], bool]]):
+class _Quick(dict[str, Callable[[object], bool]]):
     """The quick tests by kind, each compiled the first time its kind is asked for: compiling
     them all costs several milliseconds, and a trace holds about half the kinds."""
 
     def __missing__(self, kind: str) -> Callable[[Any], bool]:
+        if _fresh():  # the tests compiled ahead of time were written from this very file
+            sound = self[kind] = generated(kind)
+            return sound
         schema = _definitions().get(kind)
         if schema is None:
             raise KeyError(kind)
         sound = self[kind] = sound_for(kind, schema)
         return sound
+
+
+@cache
+def _fresh() -> bool:
+    """Whether ``schema.json`` is, byte for byte, the file :mod:`tracer.trace.event_sound` was
+    written from: then its quick tests are taken without parsing the file (a test keeps them
+    equal; an edited file, or none, has each kind's schema compared)."""
+    from tracer.trace import event_sound
+
+    try:
+        with open(SCHEMA_PATH, "rb") as file:
+            return file.read() == event_sound.SCHEMA_JSON  # type: ignore[no-any-return]
+    except OSError:
+        return False
 
 
 @cache

@@ -9,10 +9,14 @@ readers import them from.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
-
-from tracer.trace.event_base import EndReason, Event
+from tracer.trace.event_base import Event
 from tracer.trace.event_class import frozen_event
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Literal
+
+    from tracer.trace.event_base import EndReason
 
 
 @frozen_event

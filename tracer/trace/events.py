@@ -26,18 +26,16 @@ base event in :mod:`tracer.trace.event_base`, the supporting records in
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from tracer.trace.event_base import (
+    END_REASONS,
     FORMAT,
     STAGES,
     STATIONS,
     VERSION,
     VOLATILE_FIELDS,
-    EndReason,
     Event,
     Header,
-    Stage,
 )
 from tracer.trace.event_class import lean_dataclass
 from tracer.trace.event_code import install
@@ -66,6 +64,12 @@ from tracer.trace.event_steps import (
     ToolFinished,
     TurnStarted,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tracer.trace.event_base import EndReason, Stage
 
 
 @lean_dataclass(frozen=True, slots=True)
@@ -146,6 +150,7 @@ def from_dict(data: dict[str, Any]) -> AnyEvent:
 
 
 __all__ = [
+    "END_REASONS",
     "FORMAT",
     "KINDS",
     "KNOWN",
@@ -183,3 +188,13 @@ __all__ = [
     "content_after_block",
     "from_dict",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``Stage`` and ``EndReason``, the two ``typing.Literal`` aliases, made on first use (see
+    :func:`tracer.trace.event_base.__getattr__`)."""
+    if name not in ("Stage", "EndReason"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from tracer.trace import event_base
+
+    return getattr(event_base, name)

@@ -11,7 +11,9 @@ records are ``{request, response}`` pairs), and cheap for a file of any size.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: First-record types a Claude Code transcript (``~/.claude/projects/<project>/<id>.jsonl``) has.
 TRANSCRIPT_TYPES = frozenset(

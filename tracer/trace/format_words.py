@@ -59,7 +59,8 @@ def _literal_words(annotation: object) -> list[str]:
     """The values of every ``Literal`` an annotation names, read off its text: evaluating it
     (``typing.get_type_hints``) would compile every annotation of every event class, a few
     milliseconds at the start of every import. A name of a ``Literal`` defined elsewhere
-    (``EndReason``) is covered by that alias's own entry in :mod:`tracer.trace.events`."""
+    (``EndReason``) is covered by its values' own tuple in :mod:`tracer.trace.events`
+    (``END_REASONS``)."""
     if not isinstance(annotation, str):
         import typing
 
@@ -76,6 +77,7 @@ def format_words() -> frozenset[str]:
     from tracer.trace import events
 
     words: set[str] = set(_API_WORDS)
+    words.update(events.STAGES, events.END_REASONS)  # the values of Stage and EndReason
     for obj in vars(events).values():
         if dataclasses.is_dataclass(obj):
             words.update(f.name for f in dataclasses.fields(obj))

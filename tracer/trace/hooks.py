@@ -28,9 +28,12 @@ a success, and marks the line the real hook would not print (:func:`shown_line`)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from tracer.model.internal_messages import content_length
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _js(value: Any) -> str:

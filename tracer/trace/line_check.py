@@ -18,13 +18,15 @@ refuse.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tracer.trace.event_schema import checks, quick_checks
 from tracer.trace.events import STEP_KINDS, Event, MessageRecorded
 from tracer.trace.references import References
 from tracer.trace.shapes import INNER_KINDS as _INNER_KINDS
 from tracer.trace.shapes import event_problems, header_problem, inner_problems
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The kinds that name other events (:class:`~tracer.trace.references.References` follows them).
 _REFERRING = frozenset({"message", "request", "response", "wrapping", "appending"})

@@ -28,7 +28,6 @@ from dataclasses import replace
 from functools import lru_cache
 from itertools import accumulate, compress
 from pathlib import Path
-from typing import Any
 
 from tracer.errors import UserError
 from tracer.files.untrusted import MAX_LINE, loads, open_regular
@@ -42,6 +41,10 @@ from tracer.trace.events import (
     from_dict,
 )
 from tracer.trace.shapes import event_problems, header_problem
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _KIND_PREFIX = b'{"kind":"'
 _UNREAD = object()

@@ -13,8 +13,6 @@ sent, see ``ensureToolResultPairing`` in ``utils/messages.ts``); here it is a pr
 
 from __future__ import annotations
 
-from typing import Any
-
 from tracer.model.api_messages import attachment_blocks
 from tracer.trace.events import (
     HistoryAppended,
@@ -23,6 +21,10 @@ from tracer.trace.events import (
     ResponseReceived,
     ResultWrapped,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class References:

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from tracer.model.api_messages import ApiMessage, materialize, with_cache_breakpoint
 from tracer.trace.event_class import lean_dataclass
 from tracer.trace.events import MessageRecorded, RequestSent
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @lean_dataclass(frozen=True, slots=True)

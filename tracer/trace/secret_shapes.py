@@ -21,10 +21,8 @@ What cannot be caught is said in the README's safety section: a secret split acr
 
 from __future__ import annotations
 
-import base64
 import re
 from collections.abc import Collection, Mapping, Sequence
-from urllib.parse import quote, quote_plus
 
 from tracer.trace.spellings import base32_forms
 
@@ -227,6 +225,11 @@ def _replacement(name: str):  # type: ignore[no-untyped-def]
 
 def encoded_forms(secret: str) -> set[str]:
     """The ways a command can print ``secret`` re-encoded that can be searched for."""
+    # Imported here: only an environment with a secret in it gets here, and urllib.parse (with
+    # ipaddress) and base64 cost every import 4M instructions at its start.
+    import base64
+    from urllib.parse import quote, quote_plus
+
     raw = secret.encode("utf-8")
     # Case is the redactor's to ignore: no upper- or lower-cased form is needed.
     forms = {raw.hex(), quote(secret, safe=""), quote_plus(secret), secret[::-1]}

@@ -13,9 +13,11 @@ imported and edited by hand.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tracer.trace.event_schema import checks
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _ROLES = ("user", "assistant")
 

@@ -23,7 +23,6 @@ three or more pieces, one spelled out in words.
 
 from __future__ import annotations
 
-import base64
 import functools
 import re
 
@@ -90,6 +89,8 @@ def unspell(text: str, rounds: int = 3) -> str:
 def base32_forms(raw: bytes) -> set[str]:
     """``raw``'s base32, at each of the five alignments it can have inside a longer stream (only
     the characters that depend on its bytes alone, as for base64)."""
+    import base64  # only for a secret of the environment's (see encoded_forms)
+
     forms = set()
     for skip in range(5):
         first = -(-skip * 8 // 5)

@@ -22,9 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import field
-from typing import Any
 
 from tracer.trace.event_class import lean_dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Bytes per token for an estimate: about four for English text and JSON (a rough rule; Chinese
 #: text runs nearer one token per character, three bytes).

@@ -21,18 +21,21 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import threading
 import time
+from _thread import allocate_lock  # threading.Lock itself, without importing threading (3M)
 from dataclasses import replace
-from pathlib import Path
 from types import TracebackType
-from typing import IO, TYPE_CHECKING, Any
 
 from tracer.trace.compact_json import line_bytes_encoder, line_encoder
 from tracer.trace.events import Event, Header
 from tracer.trace.redact import Redactor
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the check is the caller's: a recording's writer never imports it
+    from os import PathLike
+    from pathlib import Path
+    from typing import IO, Any
+
     from tracer.trace.line_check import LineCheck
 
 _ENCODE = line_encoder()
@@ -70,7 +73,7 @@ class TraceWriter:
 
     def __init__(
         self,
-        path: str | Path,
+        path: str | PathLike[str],
         header: Header,
         *,
         keep_time: bool = False,
@@ -88,18 +91,21 @@ class TraceWriter:
         self._flush_each = flush
         """Flush every line (a live recording); an import writes in bulk and calls flush().
         A bulk writer is fed by one thread: its lines take no lock (flush and close do)."""
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._target: Path | None = None
+        # Plain paths: only opened, renamed and removed here (pathlib costs 10M instructions
+        # to import); :attr:`path` makes one a Path for a caller who asks.
+        self._name = os.fspath(path)
+        folder, name = os.path.split(self._name)
+        os.makedirs(folder or os.curdir, exist_ok=True)
+        self._target: str | None = None
         if atomic:
-            self._target = self.path
-            self.path = self.path.with_name(f".{self.path.name}.{os.getpid()}.partial")
+            self._target = self._name
+            self._name = os.path.join(folder, f".{name}.{os.getpid()}.partial")
         # An import writes in bulk: its batch is already one big buffer, handed to the kernel
         # as it is (a buffered file would copy the batch into its own buffer first). The
         # file is binary: a line is encoded straight to UTF-8 bytes, never made a str only to
         # be encoded again by a text layer (that round trip was half of an import's writing).
-        self._file: IO[bytes] = self.path.open("wb", buffering=-1 if flush else 0)
-        self._lock = threading.Lock()
+        self._file: IO[bytes] = open(self._name, "wb", buffering=-1 if flush else 0)  # noqa: SIM115
+        self._lock = allocate_lock()
         # In bulk, lines wait here (encoded, not yet searched) until BULK_BUFFER bytes of them
         # can be searched for secrets in one pass and written in one call.
         self._pending = bytearray()
@@ -184,7 +190,7 @@ class TraceWriter:
         while view:  # an unbuffered write may take only part of it
             taken = self._file.write(view[:BULK_BUFFER])
             if not taken:  # never for a regular file; never a loop that cannot end either
-                raise OSError(f"{self.path}: the write took no bytes")
+                raise OSError(f"{self._name}: the write took no bytes")
             view = view[taken:]
 
     def flush(self) -> None:
@@ -204,8 +210,8 @@ class TraceWriter:
                 raise
             self._file.close()
             if self._target is not None:  # atomic: the finished file takes the target's place
-                os.replace(self.path, self._target)
-                self.path, self._target = self._target, None
+                os.replace(self._name, self._target)
+                self._name, self._target = self._target, None
 
     def discard(self) -> None:
         """Close and delete what was written (atomic writers only: the target is untouched)."""
@@ -221,8 +227,16 @@ class TraceWriter:
         self._file.close()
         if self._target is not None:
             with contextlib.suppress(OSError):
-                self.path.unlink()
-            self.path, self._target = self._target, None
+                os.unlink(self._name)
+            self._name, self._target = self._target, None
+
+    @property
+    def path(self) -> Path:
+        """The file being written: the partial file of an atomic writer until it is closed, then
+        the target."""
+        from pathlib import Path
+
+        return Path(self._name)
 
     def __enter__(self) -> TraceWriter:
         return self

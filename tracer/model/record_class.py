@@ -1,0 +1,346 @@
+"""Dataclasses made without compiling: ``@dataclass`` for a fraction of the cost of creating
+the class.
+
+``dataclasses`` writes each method of a class as source and compiles it (``__init__``,
+``__repr__``, ``__eq__``, and for a frozen class ``__hash__``, ``__setattr__``,
+``__delattr__``): a hundred compilations at the start of every command that imports the trace's
+events and the importer's records, once the largest part of ``tracer import``'s start-up
+(``bench/startup.py``). Even told to write nothing, it still spent about 0.2M instructions a
+class (7M at every import): it matches each string annotation with a regular expression and
+looks the name up in the class's module to tell a ``ClassVar``, which it can do only once
+``typing`` is imported (12M more). So :func:`_collect` collects the fields itself, as
+``dataclasses`` does (real ``dataclasses.Field`` objects in ``__dataclass_fields__``,
+``ClassVar`` ones among them, marked as such, told by their text), and :func:`_make` leaves on
+the class what ``dataclasses`` leaves (``__dataclass_params__``, ``__match_args__``, the
+slotted class made again); ``tests/trace/test_event_class.py`` makes every event and record
+again with ``dataclasses`` and compares.
+
+:func:`lean_dataclass` is ``@dataclass`` for the records every import creates (the importer's
+own, the messages, the token accounts): its ``__init__``, the one ``dataclasses`` would write,
+is compiled ahead of time (:mod:`tracer.model.lean_methods`,
+:func:`tracer.model.record_init.lean_init`); the others are closures over the field names that
+do what the generated ones do: ``__eq__`` compares the fields as a tuple (same class only),
+``__hash__`` hashes that tuple, ``__repr__`` is ``Name(field=value, ...)``, assigning or
+deleting a field of a frozen record raises ``FrozenInstanceError``. To ``dataclasses.fields``,
+``replace``, ``asdict``, ``is_dataclass``, ``copy`` and ``pickle`` the class is the dataclass it
+was. The trace's event classes are made the same way (:mod:`tracer.trace.event_class`). It
+lives in the model, the lowest layer that makes such records (``Message``, ``ApiMessage``),
+so that the trace and the importers above it share it.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import inspect
+import sys
+from collections.abc import Callable
+from operator import attrgetter
+from types import MemberDescriptorType
+
+from tracer.model.record_init import lean_init
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
+    from typing import Any, TypeVar
+
+    _C = TypeVar("_C", bound=type)
+
+
+_MISSING = dataclasses.MISSING
+_FIELD: Any = dataclasses._FIELD  # type: ignore[attr-defined]
+_CLASSVAR: Any = dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
+#: An annotation ``dataclasses`` treats specially and this module leaves to it (none of ours).
+_SPECIAL = ("InitVar", "dataclasses.InitVar", "KW_ONLY", "dataclasses.KW_ONLY")
+
+
+def _params(frozen: bool, kw_only: bool, slots: bool) -> Any:
+    """The ``__dataclass_params__`` a class made by ``@dataclass`` with these parameters reports
+    (``__init__``, ``__repr__`` and ``__eq__`` written): what every class made here reports, as
+    if ``dataclasses`` had written its methods. Made without calling its ``__init__``, whose
+    parameters differ from one Python to the next: each slot it has is filled."""
+    kind = dataclasses._DataclassParams  # type: ignore[attr-defined]
+    params = kind.__new__(kind)
+    values = {"init": True, "repr": True, "eq": True, "order": False, "unsafe_hash": False}
+    values |= {"frozen": frozen, "match_args": True, "kw_only": kw_only, "slots": slots}
+    for name in kind.__slots__:
+        setattr(params, name, values.get(name, False))
+    return params
+
+
+_PARAMS = {
+    (frozen, kw_only, slots): _params(frozen, kw_only, slots)
+    for frozen in (False, True)
+    for kw_only in (False, True)
+    for slots in (False, True)
+}
+
+
+#: What :func:`_kind` says of an ``InitVar`` or ``KW_ONLY`` annotation.
+_LEFT_TO_DATACLASSES = object()
+_KINDS: dict[str, Any] = {}
+""":func:`_kind`'s answers for annotations' texts: the records share most of theirs (``int``,
+``str | None``)."""
+
+
+def _kind(annotation: Any) -> Any:
+    """What a class annotation declares: a field (``_FIELD``), a class variable (``_CLASSVAR``),
+    or something :func:`_collect` leaves to ``dataclasses`` (an ``InitVar`` or ``KW_ONLY``).
+    ``dataclasses`` can tell a class variable only when ``typing`` is loaded (it looks
+    ``ClassVar`` up in the class's module); our modules name it under ``TYPE_CHECKING`` and
+    never load ``typing``, so its text decides: ``ClassVar[...]`` or ``typing.ClassVar[...]``,
+    as every module here writes it (``tests/trace/test_event_class.py`` checks they all do)."""
+    if isinstance(annotation, str):
+        kind = _KINDS.get(annotation)
+        if kind is None:
+            head = annotation.partition("[")[0].strip()
+            kind = _KINDS[annotation] = (
+                _CLASSVAR
+                if head in ("ClassVar", "typing.ClassVar")
+                else _LEFT_TO_DATACLASSES
+                if head in _SPECIAL
+                else _FIELD
+            )
+        return kind
+    initvar = dataclasses.InitVar
+    if annotation is dataclasses.KW_ONLY or annotation is initvar or type(annotation) is initvar:
+        return _LEFT_TO_DATACLASSES
+    typing = sys.modules.get("typing")  # not a string: its writer loaded typing
+    if typing is not None and dataclasses._is_classvar(annotation, typing):  # type: ignore[attr-defined]
+        return _CLASSVAR
+    return _FIELD
+
+
+def _collect(cls: Any, frozen: bool, kw_only: bool) -> dict[str, Any] | None:
+    """``cls``'s fields, collected as ``dataclasses`` collects them (its bases' first, then its
+    own annotations in order), each a real :class:`dataclasses.Field` with its kind, default and
+    ``kw_only`` set; a field's ``field(...)`` object on the class replaced by its default; the
+    errors ``dataclasses`` raises raised. ``None`` for a class with an ``InitVar`` or
+    ``KW_ONLY`` (then ``dataclasses`` does it). What it does not do is the costly part:
+    looking each string annotation up with a regular expression in the class's module."""
+    fields: dict[str, Any] = {}
+    frozen_base = has_base = False
+    for base in cls.__mro__[-1:0:-1]:
+        base_fields = getattr(base, "__dataclass_fields__", None)
+        if base_fields is not None:
+            has_base = True
+            fields.update(base_fields)
+            frozen_base = frozen_base or base.__dataclass_params__.frozen
+    annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063  (as dataclasses reads them)
+    own = []
+    given = []  # fields written as `name: type = field(...)`
+    for name, annotation in annotations.items():
+        kind = _kind(annotation)
+        if kind is _LEFT_TO_DATACLASSES:
+            return None
+        default = getattr(cls, name, _MISSING)
+        if isinstance(default, dataclasses.Field):
+            f = default
+            given.append(f)
+        else:
+            f = dataclasses.field(
+                default=_MISSING if isinstance(default, MemberDescriptorType) else default
+            )
+        f.name, f.type, f._field_type = name, annotation, kind  # type: ignore[attr-defined]
+        if kind is _CLASSVAR:
+            if f.default_factory is not _MISSING:
+                raise TypeError(f"field {name} cannot have a default factory")
+            if f.kw_only is not _MISSING:
+                raise TypeError(f"field {name} is a ClassVar but specifies kw_only")
+        else:
+            if f.kw_only is _MISSING:
+                f.kw_only = kw_only
+            if f.default.__class__.__hash__ is None:
+                raise ValueError(
+                    f"mutable default {type(f.default)} for field {name} is not allowed: "
+                    "use default_factory"
+                )
+        own.append(f)
+    for f in own:
+        fields[f.name] = f
+    for f in given:  # the field(...) object on the class gives way to its default
+        if f.default is _MISSING:
+            delattr(cls, f.name)
+        else:
+            setattr(cls, f.name, f.default)
+    for name, value in cls.__dict__.items():
+        if isinstance(value, dataclasses.Field) and name not in annotations:
+            raise TypeError(f"{name!r} is a field but has no type annotation")
+    if has_base and frozen_base != frozen:
+        which = ("non-frozen", "a frozen") if frozen_base else ("frozen", "a non-frozen")
+        raise TypeError(f"cannot inherit {which[0]} dataclass from {which[1]} one")
+    return fields
+
+
+def _slotted(cls: Any) -> Any:
+    """``cls`` made again with a slot for each field, as ``dataclasses`` makes it (a class's
+    ``__slots__`` cannot be given once it exists): the fields' class attributes and the
+    ``__dict__`` and ``__weakref__`` descriptors left out, a base's slots not repeated."""
+    if "__slots__" in cls.__dict__:
+        raise TypeError(f"{cls.__name__} already specifies __slots__")
+    names = [f.name for f in dataclasses.fields(cls)]
+    inherited: set[str] = set()
+    for base in cls.__mro__[1:-1]:
+        slots = base.__dict__.get("__slots__")
+        if slots is not None:
+            inherited.update((slots,) if isinstance(slots, str) else slots)
+    namespace = dict(cls.__dict__)
+    namespace["__slots__"] = tuple(name for name in names if name not in inherited)
+    for name in (*names, "__dict__", "__weakref__"):
+        namespace.pop(name, None)
+    made = type(cls)(cls.__name__, cls.__bases__, namespace)
+    made.__qualname__ = cls.__qualname__
+    return made
+
+
+def _explicit_hash(cls: Any) -> bool:
+    """Whether the class's own ``__hash__`` is one ``dataclasses`` keeps: not the ``None``
+    Python gives a class that defines ``__eq__`` (asked before any method is written)."""
+    own_hash = cls.__dict__.get("__hash__", _MISSING)
+    return not (own_hash is _MISSING or (own_hash is None and "__eq__" in cls.__dict__))
+
+
+def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, bool]:
+    """What ``@dataclass(init=False, repr=False, eq=False, ...)`` with these parameters leaves
+    of ``cls`` (its fields, its ``__match_args__``, its slots; nothing compiled), with the
+    ``__dataclass_params__`` of one whose methods were written (they are given by the caller),
+    and whether the class has a ``__hash__`` of its own that ``dataclasses`` would keep.
+    ``dataclasses`` itself spent about 0.2M instructions a class more doing it (for the 36
+    classes of every import, 7M): matching each field's annotation against ``ClassVar`` and
+    ``InitVar`` in its module, then building the class's methods' source it was told to skip."""
+    explicit_hash = _explicit_hash(cls)
+    fields = _collect(cls, frozen, kw_only)
+    if fields is None:
+        cls = dataclasses.dataclass(  # type: ignore[call-overload]
+            cls, init=False, repr=False, eq=False, frozen=frozen, kw_only=kw_only, slots=slots
+        )
+    else:
+        cls.__dataclass_fields__ = fields
+        if "__match_args__" not in cls.__dict__:
+            cls.__match_args__ = tuple(
+                f.name
+                for f in fields.values()
+                if f._field_type is _FIELD and f.init and not f.kw_only
+            )
+        if slots:
+            cls = _slotted(cls)
+        abc.update_abstractmethods(cls)
+    cls.__dataclass_params__ = _PARAMS[frozen, kw_only, slots]
+    return cls, explicit_hash
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values of ``names`` as a tuple (``attrgetter`` gives one, in C, for two or more)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    return lambda self: tuple(getattr(self, name) for name in names)
+
+
+def _compare(made: Any, frozen: bool, explicit_hash: bool) -> None:
+    """``__eq__``, ``__hash__`` and ``__repr__`` as ``dataclasses`` writes them for ``made``
+    (``eq=True``, ``repr=True``), each left alone where the class defines its own: equal when of
+    the same class with equal compared fields; hashable by those fields when frozen, unhashable
+    when not (unless the class wrote its own ``__hash__``); ``Name(field=value, ...)`` over the
+    fields shown."""
+    fields = dataclasses.fields(made)
+    compared = _getter(tuple(f.name for f in fields if f.compare))
+    hashed = _getter(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
+    shown = tuple(f.name for f in fields if f.repr)
+    values = _getter(shown)
+
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return compared(self) == compared(other)
+        return NotImplemented
+
+    def __hash__(self: Any) -> int:
+        return hash(hashed(self))
+
+    def __repr__(self: Any) -> str:
+        pairs = zip(shown, values(self), strict=True)
+        return f"{self.__class__.__qualname__}({', '.join(f'{n}={v!r}' for n, v in pairs)})"
+
+    own = made.__dict__
+    for method in (__eq__, __repr__):
+        if method.__name__ not in own:
+            method.__qualname__ = f"{made.__qualname__}.{method.__name__}"
+            setattr(made, method.__name__, method)
+    if not explicit_hash:
+        __hash__.__qualname__ = f"{made.__qualname__}.__hash__"
+        made.__hash__ = __hash__ if frozen else None
+
+
+def lean_dataclass(
+    cls: Any = None, /, *, frozen: bool = False, slots: bool = False, kw_only: bool = False
+) -> Any:
+    """``@dataclass`` (with these parameters) for a class whose creation every import pays:
+    :func:`_make` collects the fields (and makes the class slotted), nothing compiled;
+    :func:`tracer.model.record_init.lean_init` gives it the ``__init__`` ``dataclasses`` would
+    write, compiled ahead of time; :func:`_compare` gives it ``__eq__``, ``__hash__`` and
+    ``__repr__``; a frozen class gets the guards :func:`_freeze` makes. (``dataclasses``
+    compiled 32 such methods at every start of an import, 3 ms of its CPU.)"""
+
+    def wrap(cls: _C) -> _C:
+        if kw_only or any("__dataclass_fields__" in b.__dict__ for b in cls.__mro__[1:]):
+            # Not a plain record: dataclasses writes its methods, as it always did.
+            explicit_hash = _explicit_hash(cls)
+            made: Any = dataclasses.dataclass(  # type: ignore[call-overload]
+                cls, repr=False, eq=False, frozen=frozen, slots=slots, kw_only=kw_only
+            )
+            _compare(made, frozen, explicit_hash)
+            return made  # type: ignore[no-any-return]
+        documented = bool(cls.__doc__)
+        made, explicit_hash = _make(cls, frozen=frozen, kw_only=False, slots=slots)
+        made.__init__ = lean_init(made, frozen)
+        if not documented:
+            # As dataclasses words it, from the class's signature: asked once __init__ is there
+            # (before, it would be object's, whose text signature inspect parses with tokenize,
+            # whose expressions cost 20M instructions, 3 ms, to compile).
+            made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
+        if frozen:
+            _freeze(made)
+        _compare(made, frozen, explicit_hash)
+        return made  # type: ignore[no-any-return]
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _freeze(made: Any) -> None:
+    """A frozen class's guards, as ``dataclasses`` writes them but without compiling: assigning
+    or deleting a field raises ``FrozenInstanceError``, and copying and pickling a slotted
+    instance store its fields past them."""
+    names = tuple(f.name for f in dataclasses.fields(made))
+    values = _getter(names)
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is made or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(made, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is made or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(made, self).__delattr__(name)
+
+    methods: list[Any] = [__setattr__, __delattr__]
+    if "__slots__" in made.__dict__:
+
+        def __getstate__(self: Any) -> list[Any]:
+            return list(values(self))
+
+        def __setstate__(self: Any, state: list[Any]) -> None:
+            for name, value in zip(names, state, strict=True):
+                object.__setattr__(self, name, value)
+
+        methods += [__getstate__, __setstate__]
+    for method in methods:
+        method.__qualname__ = f"{made.__qualname__}.{method.__name__}"
+        setattr(made, method.__name__, method)
+
+
+def _signature(cls: Any) -> str:
+    """The signature ``dataclasses`` puts in an undocumented class's docstring."""
+    try:
+        return str(inspect.signature(cls)).replace(" -> None", "")
+    except (TypeError, ValueError):
+        return ""
