@@ -10,58 +10,27 @@ SCHEMAS['message'] = {'type': 'object', 'description': 'One internal message, wr
 
 def make_message(_MISSING):
     _enum2 = ('user', 'assistant', 'attachment')
-    def _object3(v):
-        if type(v) is not dict:
-            return False
-        return True
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'message'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('uuid', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('type', _MISSING)
-        if x is _MISSING or not (x in _enum2):
-            return False
-        x = v.get('attachment', _MISSING)
-        if x is not _MISSING and not (((_object3(x)) or (x is None))):
-            return False
-        x = v.get('message_id', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('is_meta', _MISSING)
-        if x is not _MISSING and not (((type(x) is bool) or (x is None))):
-            return False
-        x = v.get('origin', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('tool_use_result_seq', _MISSING)
-        if x is not _MISSING and not (((type(x) is int) or (x is None))):
-            return False
-        x = v.get('block_seq', _MISSING)
-        if x is not _MISSING and not (((type(x) is int) or (x is None))):
-            return False
-        x = v.get('source_tool_assistant_uuid', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('timestamp', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'message'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('uuid')) is str
+            and get('type') in _enum2
+            and ((type((x := get('attachment'))) is dict) or (x is None))
+            and ((type((x := get('message_id'))) is str) or (x is None))
+            and ((type((x := get('is_meta'))) is bool) or (x is None))
+            and ((type((x := get('origin'))) is str) or (x is None))
+            and ((type((x := get('tool_use_result_seq'))) is int) or (x is None))
+            and ((type((x := get('block_seq'))) is int) or (x is None))
+            and ((type((x := get('source_tool_assistant_uuid'))) is str) or (x is None))
+            and ((type((x := get('timestamp'))) is str) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['debug_hook'] = {'type': 'object', 'description': "One of the chapter's three ``console.log`` hooks, with the exact line it prints.", 'properties': {'kind': {'const': 'debug_hook'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'hook': {'enum': ['tool_result', 'loop_turn', 'needs_follow_up']}, 'line': {'type': 'string'}, 'tracer_only': {'anyOf': [{'type': 'boolean'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'hook', 'line']}
@@ -71,30 +40,17 @@ def make_debug_hook(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'debug_hook'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('hook', _MISSING)
-        if x is _MISSING or not (x in _enum2):
-            return False
-        x = v.get('line', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('tracer_only', _MISSING)
-        if x is not _MISSING and not (((type(x) is bool) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'debug_hook'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and get('hook') in _enum2
+            and type(get('line')) is str
+            and ((type((x := get('tracer_only'))) is bool) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['tool_start'] = {'type': 'object', 'description': 'A tool call began running. Its finish is the ``tool_run`` step with the same id.', 'properties': {'kind': {'const': 'tool_start'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'tool_use_id': {'type': 'string'}, 'tool': {'type': 'string'}, 'batch': {'type': 'integer'}, 'concurrent': {'type': 'boolean'}}, 'required': ['kind', 'seq', 'turn', 'tool_use_id', 'tool', 'batch']}
@@ -103,33 +59,18 @@ def make_tool_start(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'tool_start'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('tool_use_id', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('tool', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('batch', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('concurrent', _MISSING)
-        if x is not _MISSING and not (type(x) is bool):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'tool_start'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('tool_use_id')) is str
+            and type(get('tool')) is str
+            and type(get('batch')) is int
+            and ((x := get('concurrent', _MISSING)) is _MISSING or type(x) is bool)
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['http_attempt_start'] = {'type': 'object', 'description': 'An HTTP attempt behind a request went out. Written as it begins, for every attempt, so a', 'properties': {'kind': {'const': 'http_attempt_start'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'attempt': {'type': 'integer'}, 'timeout': {'anyOf': [{'type': 'number'}, {'type': 'null'}]}, 'streaming': {'anyOf': [{'type': 'boolean'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'request_index', 'attempt']}
@@ -138,33 +79,18 @@ def make_http_attempt_start(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'http_attempt_start'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('request_index', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('attempt', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('timeout', _MISSING)
-        if x is not _MISSING and not ((((type(x) is int or type(x) is float)) or (x is None))):
-            return False
-        x = v.get('streaming', _MISSING)
-        if x is not _MISSING and not (((type(x) is bool) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'http_attempt_start'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('request_index')) is int
+            and type(get('attempt')) is int
+            and (((type((x := get('timeout'))) is int or type(x) is float)) or (x is None))
+            and ((type((x := get('streaming'))) is bool) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['http_attempt'] = {'type': 'object', 'description': 'How one HTTP attempt behind a request ended, written only when a request needed more than', 'properties': {'kind': {'const': 'http_attempt'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'attempt': {'type': 'integer'}, 'status': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'error': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'request_index', 'attempt']}
@@ -173,72 +99,38 @@ def make_http_attempt(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'http_attempt'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('request_index', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('attempt', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('status', _MISSING)
-        if x is not _MISSING and not (((type(x) is int) or (x is None))):
-            return False
-        x = v.get('error', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'http_attempt'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('request_index')) is int
+            and type(get('attempt')) is int
+            and ((type((x := get('status'))) is int) or (x is None))
+            and ((type((x := get('error'))) is str) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['import_note'] = {'type': 'object', 'description': 'Something an import knows that no step kind carries: a compaction, a subagent run, a side', 'properties': {'kind': {'const': 'import_note'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'topic': {'type': 'string'}, 'text': {'type': 'string'}, 'tool_use_id': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'data': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'topic', 'text']}
 
 def make_import_note(_MISSING):
-    def _object2(v):
-        if type(v) is not dict:
-            return False
-        return True
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'import_note'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('topic', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('text', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('tool_use_id', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('data', _MISSING)
-        if x is not _MISSING and not (((_object2(x)) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'import_note'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('topic')) is str
+            and type(get('text')) is str
+            and ((type((x := get('tool_use_id'))) is str) or (x is None))
+            and ((type((x := get('data'))) is dict) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['subagent_start'] = {'type': 'object', 'description': 'A nested loop begins: a subagent run inside one ``Task``/``Agent`` tool call.', 'properties': {'kind': {'const': 'subagent_start'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'loop': {'type': 'string'}, 'tool_use_id': {'type': 'string'}, 'depth': {'type': 'integer'}, 'prompt': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'source': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'loop', 'tool_use_id']}
@@ -247,36 +139,19 @@ def make_subagent_start(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'subagent_start'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('loop', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('tool_use_id', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('depth', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
-            return False
-        x = v.get('prompt', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('source', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'subagent_start'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('loop')) is str
+            and type(get('tool_use_id')) is str
+            and ((x := get('depth', _MISSING)) is _MISSING or type(x) is int)
+            and ((type((x := get('prompt'))) is str) or (x is None))
+            and ((type((x := get('source'))) is str) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['subagent_end'] = {'type': 'object', 'description': 'The nested loop opened by the :class:`SubagentStarted` with the same ``loop`` is over.', 'properties': {'kind': {'const': 'subagent_end'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'loop': {'type': 'string'}, 'tool_use_id': {'type': 'string'}, 'depth': {'type': 'integer'}, 'turn_count': {'type': 'integer'}}, 'required': ['kind', 'seq', 'turn', 'loop', 'tool_use_id']}
@@ -285,33 +160,18 @@ def make_subagent_end(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'subagent_end'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('loop', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('tool_use_id', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('depth', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
-            return False
-        x = v.get('turn_count', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'subagent_end'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('loop')) is str
+            and type(get('tool_use_id')) is str
+            and ((x := get('depth', _MISSING)) is _MISSING or type(x) is int)
+            and ((x := get('turn_count', _MISSING)) is _MISSING or type(x) is int)
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['session_start'] = {'type': 'object', 'description': "The session's set-up: the prompt, the tools and every request parameter but the messages.", 'properties': {'kind': {'const': 'session_start'}, 'stage': {'const': 'session'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'model': {'type': 'string'}, 'prompt': {'type': 'string'}, 'tools': {'type': 'array', 'items': {'type': 'string'}}, 'request_params': {'type': 'object'}, 'max_turns': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'title': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'scenario': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'model', 'prompt', 'tools', 'request_params']}
@@ -322,56 +182,25 @@ def make_session_start(_MISSING):
             if not (type(x) is str):
                 return False
         return True
-    def _object3(v):
-        if type(v) is not dict:
-            return False
-        return True
-    def _object4(v):
-        if type(v) is not dict:
-            return False
-        return True
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'session_start'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'session'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('model', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('prompt', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('tools', _MISSING)
-        if x is _MISSING or not ((type(x) is list and _items2(x))):
-            return False
-        x = v.get('request_params', _MISSING)
-        if x is _MISSING or not (_object3(x)):
-            return False
-        x = v.get('max_turns', _MISSING)
-        if x is not _MISSING and not (((type(x) is int) or (x is None))):
-            return False
-        x = v.get('title', _MISSING)
-        if x is not _MISSING and not (((_object4(x)) or (x is None))):
-            return False
-        x = v.get('scenario', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'session_start'
+            and get('stage') == 'session'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('model')) is str
+            and type(get('prompt')) is str
+            and (type((x := get('tools'))) is list and _items2(x))
+            and type(get('request_params')) is dict
+            and ((type((x := get('max_turns'))) is int) or (x is None))
+            and ((type((x := get('title'))) is dict) or (x is None))
+            and ((type((x := get('scenario'))) is str) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['turn_start'] = {'type': 'object', 'description': 'The top of ``while True``: the state the turn begins with.', 'properties': {'kind': {'const': 'turn_start'}, 'stage': {'const': 'turn_start'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'message_count': {'type': 'integer'}}, 'required': ['kind', 'stage', 'seq', 'turn', 'message_count']}
@@ -380,123 +209,25 @@ def make_turn_start(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'turn_start'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'turn_start'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('message_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'turn_start'
+            and get('stage') == 'turn_start'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('message_count')) is int
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['request'] = {'type': 'object', 'description': 'Resending: the whole history went to the API again.', 'properties': {'kind': {'const': 'request'}, 'stage': {'const': 'resending'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'message_count': {'type': 'integer'}, 'internal_count': {'type': 'integer'}, 'prefix_len': {'type': 'integer'}, 'tail': {'type': 'array', 'items': {'type': 'object'}}, 'bytes': {'type': 'integer'}, 'sha256': {'type': 'string'}, 'prefix_request': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'params': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'body_keys': {'anyOf': [{'type': 'array', 'items': {'type': 'string'}}, {'type': 'null'}]}, 'pairing': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'cache_control': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'request_index', 'message_count', 'internal_count', 'prefix_len', 'tail', 'bytes', 'sha256']}
 
 def make_request(_MISSING):
-    def _object3(v):
-        if type(v) is not dict:
-            return False
-        return True
     def _items2(v):
         for x in v:
-            if not (_object3(x)):
+            if not (type(x) is dict):
                 return False
-        return True
-    def _object4(v):
-        if type(v) is not dict:
-            return False
-        return True
-    def _items5(v):
-        for x in v:
-            if not (type(x) is str):
-                return False
-        return True
-    def _object6(v):
-        if type(v) is not dict:
-            return False
-        return True
-    def _object7(v):
-        if type(v) is not dict:
-            return False
-        return True
-    def _object1(v):
-        if type(v) is not dict:
-            return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'request'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'resending'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('request_index', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('message_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('internal_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('prefix_len', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('tail', _MISSING)
-        if x is _MISSING or not ((type(x) is list and _items2(x))):
-            return False
-        x = v.get('bytes', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('sha256', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('prefix_request', _MISSING)
-        if x is not _MISSING and not (((type(x) is int) or (x is None))):
-            return False
-        x = v.get('params', _MISSING)
-        if x is not _MISSING and not (((_object4(x)) or (x is None))):
-            return False
-        x = v.get('body_keys', _MISSING)
-        if x is not _MISSING and not ((((type(x) is list and _items5(x))) or (x is None))):
-            return False
-        x = v.get('pairing', _MISSING)
-        if x is not _MISSING and not (((_object6(x)) or (x is None))):
-            return False
-        x = v.get('cache_control', _MISSING)
-        if x is not _MISSING and not (((_object7(x)) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
-    return sound
-
-SCHEMAS['response'] = {'type': 'object', 'description': 'The streamed response, and the internal assistant messages it became.', 'properties': {'kind': {'const': 'response'}, 'stage': {'const': 'response'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'message_id': {'type': 'string'}, 'model': {'type': 'string'}, 'usage': {'type': 'object'}, 'assistant_uuids': {'type': 'array', 'items': {'type': 'string'}}, 'stop_reason': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'latency_ms': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'attempts': {'type': 'integer'}}, 'required': ['kind', 'stage', 'seq', 'turn', 'request_index', 'message_id', 'model', 'usage', 'assistant_uuids']}
-
-def make_response(_MISSING):
-    def _object2(v):
-        if type(v) is not dict:
-            return False
         return True
     def _items3(v):
         for x in v:
@@ -506,48 +237,57 @@ def make_response(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'response'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'response'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('request_index', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('message_id', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('model', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('usage', _MISSING)
-        if x is _MISSING or not (_object2(x)):
-            return False
-        x = v.get('assistant_uuids', _MISSING)
-        if x is _MISSING or not ((type(x) is list and _items3(x))):
-            return False
-        x = v.get('stop_reason', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('latency_ms', _MISSING)
-        if x is not _MISSING and not (((type(x) is int) or (x is None))):
-            return False
-        x = v.get('attempts', _MISSING)
-        if x is not _MISSING and not (type(x) is int):
-            return False
+        get = v.get
+        return (
+            get('kind') == 'request'
+            and get('stage') == 'resending'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('request_index')) is int
+            and type(get('message_count')) is int
+            and type(get('internal_count')) is int
+            and type(get('prefix_len')) is int
+            and (type((x := get('tail'))) is list and _items2(x))
+            and type(get('bytes')) is int
+            and type(get('sha256')) is str
+            and ((type((x := get('prefix_request'))) is int) or (x is None))
+            and ((type((x := get('params'))) is dict) or (x is None))
+            and (((type((x := get('body_keys'))) is list and _items3(x))) or (x is None))
+            and ((type((x := get('pairing'))) is dict) or (x is None))
+            and ((type((x := get('cache_control'))) is dict) or (x is None))
+        )
+    sound = _object1
+    return sound
+
+SCHEMAS['response'] = {'type': 'object', 'description': 'The streamed response, and the internal assistant messages it became.', 'properties': {'kind': {'const': 'response'}, 'stage': {'const': 'response'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'message_id': {'type': 'string'}, 'model': {'type': 'string'}, 'usage': {'type': 'object'}, 'assistant_uuids': {'type': 'array', 'items': {'type': 'string'}}, 'stop_reason': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'latency_ms': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'attempts': {'type': 'integer'}}, 'required': ['kind', 'stage', 'seq', 'turn', 'request_index', 'message_id', 'model', 'usage', 'assistant_uuids']}
+
+def make_response(_MISSING):
+    def _items2(v):
+        for x in v:
+            if not (type(x) is str):
+                return False
         return True
-    def sound(v):
-        return _object1(v)
+    def _object1(v):
+        if type(v) is not dict:
+            return False
+        get = v.get
+        return (
+            get('kind') == 'response'
+            and get('stage') == 'response'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('request_index')) is int
+            and type(get('message_id')) is str
+            and type(get('model')) is str
+            and type(get('usage')) is dict
+            and (type((x := get('assistant_uuids'))) is list and _items2(x))
+            and ((type((x := get('stop_reason'))) is str) or (x is None))
+            and ((type((x := get('latency_ms'))) is int) or (x is None))
+            and ((x := get('attempts', _MISSING)) is _MISSING or type(x) is int)
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['follow_up'] = {'type': 'object', 'description': '``needs_follow_up``: true when the response holds any ``tool_use`` block.', 'properties': {'kind': {'const': 'follow_up'}, 'stage': {'const': 'follow_up'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'needs_follow_up': {'type': 'boolean'}, 'tool_use_ids': {'type': 'array', 'items': {'type': 'string'}}, 'stop_reason': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'forced': {'anyOf': [{'type': 'boolean'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'needs_follow_up', 'tool_use_ids']}
@@ -561,36 +301,19 @@ def make_follow_up(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'follow_up'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'follow_up'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('needs_follow_up', _MISSING)
-        if x is _MISSING or not (type(x) is bool):
-            return False
-        x = v.get('tool_use_ids', _MISSING)
-        if x is _MISSING or not ((type(x) is list and _items2(x))):
-            return False
-        x = v.get('stop_reason', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('forced', _MISSING)
-        if x is not _MISSING and not (((type(x) is bool) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'follow_up'
+            and get('stage') == 'follow_up'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('needs_follow_up')) is bool
+            and (type((x := get('tool_use_ids'))) is list and _items2(x))
+            and ((type((x := get('stop_reason'))) is str) or (x is None))
+            and ((type((x := get('forced'))) is bool) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['permission'] = {'type': 'object', 'description': 'Whether a tool call may run, who decided, and any feedback the user typed.', 'properties': {'kind': {'const': 'permission'}, 'stage': {'const': 'permission'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'tool_use_id': {'type': 'string'}, 'tool': {'type': 'string'}, 'decision': {'enum': ['allow', 'approve', 'reject', 'deny']}, 'source': {'enum': ['rule', 'prompt', 'script', 'no_terminal', 'default']}, 'rule': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'feedback': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'message': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'tool_use_id', 'tool', 'decision', 'source']}
@@ -601,45 +324,22 @@ def make_permission(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'permission'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'permission'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('tool_use_id', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('tool', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('decision', _MISSING)
-        if x is _MISSING or not (x in _enum2):
-            return False
-        x = v.get('source', _MISSING)
-        if x is _MISSING or not (x in _enum3):
-            return False
-        x = v.get('rule', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('feedback', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('message', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'permission'
+            and get('stage') == 'permission'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('tool_use_id')) is str
+            and type(get('tool')) is str
+            and get('decision') in _enum2
+            and get('source') in _enum3
+            and ((type((x := get('rule'))) is str) or (x is None))
+            and ((type((x := get('feedback'))) is str) or (x is None))
+            and ((type((x := get('message'))) is str) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['tool_run'] = {'type': 'object', 'description': 'A tool ran (or was refused before running): its input and raw output.', 'properties': {'kind': {'const': 'tool_run'}, 'stage': {'const': 'tool_run'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'tool_use_id': {'type': 'string'}, 'tool': {'type': 'string'}, 'input': {}, 'output': {}, 'is_error': {'type': 'boolean'}, 'error_kind': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'duration_ms': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'tool_use_id', 'tool', 'input', 'output']}
@@ -648,98 +348,46 @@ def make_tool_run(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        if 'input' not in v:
-            return False
-        if 'output' not in v:
-            return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'tool_run'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'tool_run'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('tool_use_id', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('tool', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('is_error', _MISSING)
-        if x is not _MISSING and not (type(x) is bool):
-            return False
-        x = v.get('error_kind', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('duration_ms', _MISSING)
-        if x is not _MISSING and not (((type(x) is int) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            'input' in v
+            and 'output' in v
+            and get('kind') == 'tool_run'
+            and get('stage') == 'tool_run'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('tool_use_id')) is str
+            and type(get('tool')) is str
+            and ((x := get('is_error', _MISSING)) is _MISSING or type(x) is bool)
+            and ((type((x := get('error_kind'))) is str) or (x is None))
+            and ((type((x := get('duration_ms'))) is int) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['mapping'] = {'type': 'object', 'description': 'Step ① (翻译, mapping): the raw output became a ``tool_result`` block.', 'properties': {'kind': {'const': 'mapping'}, 'stage': {'const': 'mapping'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'tool_use_id': {'type': 'string'}, 'tool': {'type': 'string'}, 'block': {'type': 'object'}, 'content_length': {'type': 'integer'}, 'mapped_length': {'type': 'integer'}, 'persisted': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'empty_replaced': {'anyOf': [{'type': 'boolean'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'tool_use_id', 'tool', 'block', 'content_length', 'mapped_length']}
 
 def make_mapping(_MISSING):
-    def _object2(v):
-        if type(v) is not dict:
-            return False
-        return True
-    def _object3(v):
-        if type(v) is not dict:
-            return False
-        return True
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'mapping'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'mapping'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('tool_use_id', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('tool', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('block', _MISSING)
-        if x is _MISSING or not (_object2(x)):
-            return False
-        x = v.get('content_length', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('mapped_length', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('persisted', _MISSING)
-        if x is not _MISSING and not (((_object3(x)) or (x is None))):
-            return False
-        x = v.get('empty_replaced', _MISSING)
-        if x is not _MISSING and not (((type(x) is bool) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'mapping'
+            and get('stage') == 'mapping'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('tool_use_id')) is str
+            and type(get('tool')) is str
+            and type(get('block')) is dict
+            and type(get('content_length')) is int
+            and type(get('mapped_length')) is int
+            and ((type((x := get('persisted'))) is dict) or (x is None))
+            and ((type((x := get('empty_replaced'))) is bool) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['wrapping'] = {'type': 'object', 'description': 'Step ② (包装, wrapping): the block was wrapped in a user message (``create_user_message``,', 'properties': {'kind': {'const': 'wrapping'}, 'stage': {'const': 'wrapping'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'tool_use_id': {'type': 'string'}, 'tool': {'type': 'string'}, 'message_uuid': {'type': 'string'}, 'source_tool_assistant_uuid': {'type': 'string'}, 'feedback': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'error_kind': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'tool_use_id', 'tool', 'message_uuid', 'source_tool_assistant_uuid']}
@@ -748,42 +396,21 @@ def make_wrapping(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'wrapping'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'wrapping'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('tool_use_id', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('tool', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('message_uuid', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('source_tool_assistant_uuid', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('feedback', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        x = v.get('error_kind', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'wrapping'
+            and get('stage') == 'wrapping'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('tool_use_id')) is str
+            and type(get('tool')) is str
+            and type(get('message_uuid')) is str
+            and type(get('source_tool_assistant_uuid')) is str
+            and ((type((x := get('feedback'))) is str) or (x is None))
+            and ((type((x := get('error_kind'))) is str) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['appending'] = {'type': 'object', 'description': "Step ③ (追加, appending): the next State's history,", 'properties': {'kind': {'const': 'appending'}, 'stage': {'const': 'appending'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'before_count': {'type': 'integer'}, 'after_count': {'type': 'integer'}, 'new_uuids': {'type': 'array', 'items': {'type': 'string'}}, 'assistant_count': {'type': 'integer'}, 'tool_result_count': {'type': 'integer'}, 'api_before_count': {'type': 'integer'}, 'api_after_count': {'type': 'integer'}}, 'required': ['kind', 'stage', 'seq', 'turn', 'before_count', 'after_count', 'new_uuids', 'assistant_count', 'tool_result_count', 'api_before_count', 'api_after_count']}
@@ -797,45 +424,22 @@ def make_appending(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'appending'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'appending'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('before_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('after_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('new_uuids', _MISSING)
-        if x is _MISSING or not ((type(x) is list and _items2(x))):
-            return False
-        x = v.get('assistant_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('tool_result_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('api_before_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('api_after_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'appending'
+            and get('stage') == 'appending'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('before_count')) is int
+            and type(get('after_count')) is int
+            and (type((x := get('new_uuids'))) is list and _items2(x))
+            and type(get('assistant_count')) is int
+            and type(get('tool_result_count')) is int
+            and type(get('api_before_count')) is int
+            and type(get('api_after_count')) is int
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['max_turns_check'] = {'type': 'object', 'description': 'The strict check ``next_turn_count > max_turns``, before the next State is built.', 'properties': {'kind': {'const': 'max_turns_check'}, 'stage': {'const': 'max_turns_check'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'next_turn_count': {'type': 'integer'}, 'exceeded': {'type': 'boolean'}, 'max_turns': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'next_turn_count', 'exceeded']}
@@ -844,33 +448,18 @@ def make_max_turns_check(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'max_turns_check'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'max_turns_check'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('next_turn_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('exceeded', _MISSING)
-        if x is _MISSING or not (type(x) is bool):
-            return False
-        x = v.get('max_turns', _MISSING)
-        if x is not _MISSING and not (((type(x) is int) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'max_turns_check'
+            and get('stage') == 'max_turns_check'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and type(get('next_turn_count')) is int
+            and type(get('exceeded')) is bool
+            and ((type((x := get('max_turns'))) is int) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['terminal'] = {'type': 'object', 'description': 'The loop returned. ``reason`` names why.', 'properties': {'kind': {'const': 'terminal'}, 'stage': {'const': 'terminal'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'reason': {'enum': ['completed', 'max_turns', 'model_error', 'aborted_tools', 'aborted_streaming']}, 'turn_count': {'type': 'integer'}, 'message_count': {'type': 'integer'}, 'error': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'reason', 'turn_count', 'message_count']}
@@ -880,46 +469,25 @@ def make_terminal(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('kind', _MISSING)
-        if x is _MISSING or not (x == 'terminal'):
-            return False
-        x = v.get('stage', _MISSING)
-        if x is _MISSING or not (x == 'terminal'):
-            return False
-        x = v.get('seq', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('turn', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('t', _MISSING)
-        if x is not _MISSING and not ((type(x) is int or type(x) is float)):
-            return False
-        x = v.get('reason', _MISSING)
-        if x is _MISSING or not (x in _enum2):
-            return False
-        x = v.get('turn_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('message_count', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('error', _MISSING)
-        if x is not _MISSING and not (((type(x) is str) or (x is None))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('kind') == 'terminal'
+            and get('stage') == 'terminal'
+            and type(get('seq')) is int
+            and type(get('turn')) is int
+            and ((x := get('t', _MISSING)) is _MISSING or (type(x) is int or type(x) is float))
+            and get('reason') in _enum2
+            and type(get('turn_count')) is int
+            and type(get('message_count')) is int
+            and ((type((x := get('error'))) is str) or (x is None))
+        )
+    sound = _object1
     return sound
 
 SCHEMAS['header'] = {'type': 'object', 'properties': {'format': {'const': 'tracer'}, 'version': {'type': 'integer'}, 'tracer_version': {'type': 'string'}, 'created': {'type': 'string'}, 'source': {'type': 'object'}, 'volatile': {'type': 'array', 'items': {'type': 'string'}}}, 'required': ['format', 'version', 'tracer_version', 'created', 'source']}
 
 def make_header(_MISSING):
-    def _object2(v):
-        if type(v) is not dict:
-            return False
-        return True
-    def _items3(v):
+    def _items2(v):
         for x in v:
             if not (type(x) is str):
                 return False
@@ -927,25 +495,14 @@ def make_header(_MISSING):
     def _object1(v):
         if type(v) is not dict:
             return False
-        x = v.get('format', _MISSING)
-        if x is _MISSING or not (x == 'tracer'):
-            return False
-        x = v.get('version', _MISSING)
-        if x is _MISSING or not (type(x) is int):
-            return False
-        x = v.get('tracer_version', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('created', _MISSING)
-        if x is _MISSING or not (type(x) is str):
-            return False
-        x = v.get('source', _MISSING)
-        if x is _MISSING or not (_object2(x)):
-            return False
-        x = v.get('volatile', _MISSING)
-        if x is not _MISSING and not ((type(x) is list and _items3(x))):
-            return False
-        return True
-    def sound(v):
-        return _object1(v)
+        get = v.get
+        return (
+            get('format') == 'tracer'
+            and type(get('version')) is int
+            and type(get('tracer_version')) is str
+            and type(get('created')) is str
+            and type(get('source')) is dict
+            and ((x := get('volatile', _MISSING)) is _MISSING or (type(x) is list and _items2(x)))
+        )
+    sound = _object1
     return sound

@@ -54,6 +54,8 @@ class _Source:
         if expected is None:
             return "True"
         if expected == "object":
+            if not schema.get("properties") and not schema.get("required"):
+                return f"type({var}) is dict"  # any object: no function to call
             return f"{self.object_function(schema)}({var})"
         if expected == "array":
             if "items" not in schema:
@@ -74,27 +76,63 @@ class _Source:
         return f"type({var}) is {_NAMES[expected]}"
 
     def object_function(self, schema: dict[str, Any]) -> str:
+        """A function testing an object: one ``and`` chain of one test a key, each key looked
+        up once (a statement and a branch a key cost nearly twice as much, on every line an
+        import writes)."""
         name = self.name("object")
-        body = [f"def {name}(v):", "    if type(v) is not dict:", "        return False"]
         required = schema.get("required", ())
-        tests = {key: self.expr(sub, "x") for key, sub in schema.get("properties", {}).items()}
+        clauses: list[str] = []
+        tests = {
+            key: (self.expr(sub, _VAR), _nullable(sub))
+            for key, sub in schema.get("properties", {}).items()
+        }
         for key in required:  # those a test below does not look up anyway
             assert isinstance(key, str)
-            if tests.get(key, "True") == "True":
-                body += [f"    if {key!r} not in v:", "        return False"]
-        for key, test in tests.items():
+            if tests.get(key, ("True", True))[0] == "True":
+                clauses.append(f"{key!r} in v")
+        for key, (test, nullable) in tests.items():
             if test == "True":
                 continue
-            # One look-up a key: a required key missing is as unsound as a wrong value.
-            absent = "x is _MISSING or" if key in required else "x is not _MISSING and"
-            body += [
-                f"    x = v.get({key!r}, _MISSING)",
-                f"    if {absent} not ({test}):",
-                "        return False",
-            ]
-        body.append("    return True")
+            # A missing key reads as None: where None passes the test, a required key is
+            # asked for first; where it fails it, an optional key is told apart from a null.
+            if key not in required and not nullable:
+                clauses.append(f"((x := get({key!r}, _MISSING)) is _MISSING or {_bind(test)})")
+                continue
+            looked_up = f"get({key!r})"
+            if test.count(_VAR) == 1:
+                test = test.replace(_VAR, looked_up)
+            else:
+                test = _bind(test.replace(_VAR, f"(x := {looked_up})", 1))
+            clauses.append(f"({key!r} in v and {test})" if key in required and nullable else test)
+        body = [f"def {name}(v):", "    if type(v) is not dict:", "        return False"]
+        if clauses:
+            body += ["    get = v.get", "    return (", *[f"        {c}" for c in clauses[:1]]]
+            body += [f"        and {c}" for c in clauses[1:]]
+            body.append("    )")
+        else:
+            body.append("    return True")
         self.lines += body
         return name
+
+
+#: The placeholder a key's test is written with, then replaced by the look-up of the key.
+_VAR = "_value_"
+
+
+def _bind(test: str) -> str:
+    """``test`` on the value already bound to ``x``."""
+    return test.replace(_VAR, "x")
+
+
+def _nullable(schema: dict[str, Any]) -> bool:
+    """Whether ``None`` (JSON null, or a key that is missing) passes ``schema``'s test."""
+    if "const" in schema:
+        return schema["const"] is None
+    if "enum" in schema:
+        return None in schema["enum"]
+    if "anyOf" in schema:
+        return any(_nullable(o) for o in schema["anyOf"])
+    return schema.get("type") in (None, "null")
 
 
 _MISSING = object()
@@ -105,8 +143,7 @@ def compile_sound(schema: dict[str, Any], label: str = "schema") -> Callable[[An
     source (as ``dataclasses`` writes ``__init__``): the names in it are this module's own, the
     keys and constants ``repr``'d from the schema :func:`build_schema` made."""
     source = _Source()
-    top = source.expr(schema, "v")
-    source.lines += ["def sound(v):", f"    return {top}"]
+    source.lines += _sound_lines(source.expr(schema, "v"))
     exec("\n".join(source.lines), source.scope)  # our own schema, see above
     function = source.scope["sound"]
     function.__qualname__ = f"sound_{label}"
@@ -122,8 +159,16 @@ def _factory_lines(kind: str, schema: dict[str, Any]) -> list[str]:
     lines += [
         f"    {name} = {value!r}" for name, value in source.scope.items() if name != "_MISSING"
     ]
-    lines += ["    " + line for line in [*source.lines, "def sound(v):", f"    return {top}"]]
+    lines += ["    " + line for line in [*source.lines, *_sound_lines(top)]]
     return [*lines, "    return sound"]
+
+
+def _sound_lines(top: str) -> list[str]:
+    """``sound``: the top-level object's function itself when that is the test (no call
+    through a wrapper on every line), else a function returning ``top``."""
+    if top.endswith("(v)") and top[:-3].isidentifier():
+        return [f"sound = {top[:-3]}"]
+    return ["def sound(v):", f"    return {top}"]
 
 
 def sound_module(definitions: dict[str, Any]) -> str:
