@@ -73,32 +73,64 @@ def _unknown_problems(data: dict[str, Any]) -> list[str]:
     return []
 
 
-#: The kinds :func:`inner_problems` looks inside.
-INNER_KINDS = frozenset({"message", "request", "mapping", "session_start", "response"})
-
-
 def inner_problems(kind: str, data: dict[str, Any]) -> list[str]:
     """What the schema cannot say of an event sound by it: block shapes, request parts, a
     title's languages, counts that must not be negative."""
-    if kind == "message":
-        return _content_problems(data.get("content"), "content")
-    if kind == "request":
-        return _tail_problems(data["tail"]) or _non_negative(data, "prefix_len")
-    if kind == "mapping":
-        return _block_problems(data["block"], "block")
-    if kind == "session_start":
-        title = data.get("title")
-        if isinstance(title, dict) and not all(isinstance(v, str) for v in title.values()):
-            return ["title must map languages to strings"]
-    if kind == "response":
-        return _non_negative(data, "request_index", "attempts")
+    inner = INNER_CHECKS.get(kind)
+    return inner(data) if inner is not None else []
+
+
+def _message_problems(data: dict[str, Any]) -> list[str]:
+    content = data.get("content")
+    if content is None or type(content) is str:  # most messages: no block to look at
+        return []
+    return _content_problems(content, "content")
+
+
+def _request_problems(data: dict[str, Any]) -> list[str]:
+    return _tail_problems(data["tail"]) or _non_negative(data, "prefix_len")
+
+
+def _mapping_problems(data: dict[str, Any]) -> list[str]:
+    return _block_problems(data["block"], "block")
+
+
+def _session_start_problems(data: dict[str, Any]) -> list[str]:
+    title = data.get("title")
+    if isinstance(title, dict) and not all(isinstance(v, str) for v in title.values()):
+        return ["title must map languages to strings"]
     return []
 
 
+def _response_problems(data: dict[str, Any]) -> list[str]:
+    return _non_negative(data, "request_index", "attempts")
+
+
+INNER_CHECKS = {
+    "message": _message_problems,
+    "request": _request_problems,
+    "mapping": _mapping_problems,
+    "session_start": _session_start_problems,
+    "response": _response_problems,
+}
+""":func:`inner_problems` of each kind it looks inside (the line check asks it of each line,
+so it takes the kind's function once)."""
+
+#: The kinds :func:`inner_problems` looks inside.
+INNER_KINDS = frozenset(INNER_CHECKS)
+
+
 def _non_negative(data: dict[str, Any], *names: str) -> list[str]:
-    return [
-        f"{n} must not be negative" for n in names if isinstance(data.get(n), int) and data[n] < 0
-    ]
+    get = data.get
+    for name in names:  # the common case, none negative, without building a list
+        value = get(name)
+        if isinstance(value, int) and value < 0:
+            return [
+                f"{n} must not be negative"
+                for n in names
+                if isinstance(data.get(n), int) and data[n] < 0
+            ]
+    return []
 
 
 def _content_problems(content: Any, where: str) -> list[str]:
