@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tracer.trace.event_code import LEAN, lean_module, methods_module
+from tracer.trace.event_code import LEAN, event_plan, lean_module, methods_module
 from tracer.trace.event_schema import load_schema
 from tracer.trace.events import KNOWN, Event
 from tracer.trace.sound_code import sound_module
@@ -33,7 +33,13 @@ def lean_records() -> dict[str, tuple[object, ...]]:
 def main() -> None:
     (HERE / "event_methods.py").write_text(methods_module((Event, *KNOWN)), encoding="utf-8")
     (HERE / "lean_methods.py").write_text(lean_module(lean_records()), encoding="utf-8")
-    (HERE / "event_sound.py").write_text(sound_module(load_schema()["$defs"]), encoding="utf-8")
+    sound = sound_module(load_schema()["$defs"], plans())
+    (HERE / "event_sound.py").write_text(sound, encoding="utf-8")
+
+
+def plans() -> dict[str, tuple[object, ...]]:
+    """Each event class's plan, by name: what its ``checked_dict`` is written from."""
+    return {cls.__name__: plan for cls in KNOWN if (plan := event_plan(cls)) is not None}
 
 
 if __name__ == "__main__":

@@ -110,6 +110,12 @@ def _plan(cls: type) -> tuple[Any, ...] | None:
     return (cls.kind, cls.stage or None, tuple(fields))  # type: ignore[attr-defined]
 
 
+def event_plan(cls: type) -> tuple[Any, ...] | None:
+    """What a class's ``to_dict`` is written from (see :func:`_plan`): also what the line
+    check's ``checked_dict`` is written from (:mod:`tracer.trace.sound_code`)."""
+    return _plan(cls)
+
+
 def factory_source(name: str, plan: tuple[Any, ...]) -> str:
     """The source of ``make_<name>``, which returns a class's ``__init__`` and ``to_dict`` given
     its slots' setters and its fields' defaults (in field order, those that have one)."""

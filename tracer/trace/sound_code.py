@@ -10,6 +10,13 @@ so :mod:`tracer.trace.event_sound` holds them compiled ahead of time (``python -
 tracer.cli.generate`` writes it, a test keeps it current), each beside the schema it was
 written from: :func:`sound_for` takes that one while the schema is the same, and compiles a new
 one otherwise.
+
+An import's writer does not even look the keys up again: :func:`checked_for` gives each event
+class a ``checked_dict``, its ``to_dict`` written out again (from the same plan,
+:func:`tracer.trace.event_code.event_plan`) with the kind's test of each value put beside the
+line that puts it in, answering ``(object, sound)``; the line check
+(:meth:`~tracer.trace.line_check.LineCheck.object_of`) takes that answer instead of testing the
+finished object. It is generated with the quick tests, and a test keeps it agreeing with them.
 """
 
 from __future__ import annotations
@@ -163,6 +170,79 @@ def _factory_lines(kind: str, schema: dict[str, Any]) -> list[str]:
     return [*lines, "    return sound"]
 
 
+def _checked_lines(plan: tuple[Any, ...], schema: dict[str, Any], source: _Source) -> list[str]:
+    """``checked_dict(self)`` of an event class: its ``to_dict`` (written from ``plan``, as
+    :func:`tracer.trace.event_code.factory_source` writes it) that also answers the quick test
+    of ``schema`` for the object it built, each value tested as it is put in (not looked up
+    again in the finished object). Returns ``(object, sound)``."""
+    kind, stage, fields = plan
+    props: dict[str, Any] = schema.get("properties", {})
+    required = set(schema.get("required", ()))
+    head = {"kind": kind, **({"stage": stage} if stage else {})}
+    # What holds whatever the values are: the head's tests, and required keys never written.
+    static = [source.expr(props[k], repr(v)) for k, v in head.items() if k in props]
+    if required - set(head) - {name for name, _, _ in fields}:
+        static = ["False"]
+    # Answered here, once: constants against constants (a const or an enum).
+    answer = all(eval(t, dict(source.scope)) for t in static)  # our own schema, see above
+    lines = [
+        "def checked_dict(self):",
+        f"    out = {head!r}",
+        f"    ok = {answer}",
+    ]
+    for name, has_default, scalar in fields:
+        test = source.expr(props[name], "x") if name in props else "True"
+        lines.append(f"    x = self.{name}")
+        inner = [] if scalar else ["x = list(x) if isinstance(x, tuple) else x"]
+        inner.append(f"out[{name!r}] = x")
+        if test != "True":
+            inner += [f"if not ({test}):", "    ok = False"]
+        if has_default:  # a None is left out: then only a required key makes it unsound
+            lines += ["    if x is not None:", *(f"        {line}" for line in inner)]
+            if name in required:
+                lines += ["    else:", "        ok = False"]
+        else:
+            lines += [f"    {line}" for line in inner]
+    return [*lines, "    return out, ok"]
+
+
+def compile_checked(
+    plan: tuple[Any, ...], schema: dict[str, Any], label: str = "event"
+) -> Callable[[Any], tuple[dict[str, Any], bool]]:
+    """:func:`_checked_lines` compiled now (a class or a schema changed since the module was
+    generated)."""
+    source = _Source()
+    lines = _checked_lines(plan, schema, source)
+    exec("\n".join([*source.lines, *lines]), source.scope)  # our own schema and fields
+    function = source.scope["checked_dict"]
+    function.__qualname__ = f"{label}.checked_dict"
+    return function  # type: ignore[no-any-return]
+
+
+def _checked_factory(name: str, plan: tuple[Any, ...], schema: dict[str, Any]) -> list[str]:
+    """``make_checked_<name>(_MISSING)``, which returns the class's ``checked_dict``."""
+    source = _Source()
+    body = _checked_lines(plan, schema, source)
+    lines = [f"def make_checked_{name}(_MISSING):"]
+    lines += [f"    {key} = {value!r}" for key, value in source.scope.items() if key != "_MISSING"]
+    lines += ["    " + line for line in [*source.lines, *body]]
+    return [*lines, "    return checked_dict"]
+
+
+def checked_for(
+    name: str, plan: tuple[Any, ...], schema: dict[str, Any]
+) -> Callable[[Any], tuple[dict[str, Any], bool]]:
+    """The ``checked_dict`` of the event class ``name``: compiled ahead of time when it was
+    written from this plan and schema, else compiled now."""
+    from tracer.trace import event_sound
+
+    if event_sound.CHECKED.get(name) == (plan, schema):
+        function = getattr(event_sound, f"make_checked_{name}")(_MISSING)
+        function.__qualname__ = f"{name}.checked_dict"
+        return function  # type: ignore[no-any-return]
+    return compile_checked(plan, schema, name)
+
+
 def _sound_lines(top: str) -> list[str]:
     """``sound``: the top-level object's function itself when that is the test (no call
     through a wrapper on every line), else a function returning ``top``."""
@@ -171,17 +251,28 @@ def _sound_lines(top: str) -> list[str]:
     return ["def sound(v):", f"    return {top}"]
 
 
-def sound_module(definitions: dict[str, Any]) -> str:
-    """The text of :mod:`tracer.trace.event_sound` for the schema's ``$defs``."""
+def sound_module(
+    definitions: dict[str, Any], plans: dict[str, tuple[Any, ...]] | None = None
+) -> str:
+    """The text of :mod:`tracer.trace.event_sound` for the schema's ``$defs`` and the event
+    classes' ``plans`` (:func:`tracer.trace.event_code.event_plan`, by class name): each
+    kind's quick test, then each class's ``checked_dict``."""
     parts = [
         '"""Generated by ``python -m tracer.cli.generate``: each line kind\'s quick soundness '
-        "test,\ncompiled ahead of time (see :mod:`tracer.trace.sound_code`). Do not edit."
-        '"""\n\n# ruff: noqa\n# fmt: off\n\nSCHEMAS = {}\n'
+        "test,\nand each event class's to_dict that answers it as it builds the object, "
+        "compiled ahead of time\n(see :mod:`tracer.trace.sound_code`). Do not edit."
+        '"""\n\n# ruff: noqa\n# fmt: off\n\nSCHEMAS = {}\nCHECKED = {}\n'
     ]
     for kind, schema in definitions.items():
         assert kind.isidentifier()
         parts.append(f"\nSCHEMAS[{kind!r}] = {schema!r}\n\n")
         parts.append("\n".join(_factory_lines(kind, schema)) + "\n")
+    for name, plan in (plans or {}).items():
+        schema = definitions.get(plan[0])
+        if schema is None or not name.isidentifier():
+            continue  # a class no line kind is written from (the base Event)
+        parts.append(f"\nCHECKED[{name!r}] = {(plan, schema)!r}\n\n")
+        parts.append("\n".join(_checked_factory(name, plan, schema)) + "\n")
     return "".join(parts)
 
 

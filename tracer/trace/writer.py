@@ -84,6 +84,9 @@ class TraceWriter:
         # as the bound method: calling the instance goes through its type's call slot, which
         # costs as much again, once per line.
         self._check_line = check.line if check is not None else None
+        # In bulk (an import), the check builds each line's object too, testing each value as
+        # it puts it in (LineCheck.object_of): the same object, not looked up again.
+        self._checked_object = check.object_of if check is not None else None
         self.redact = redact if redact is not None else Redactor.from_environ()
         self._flush_each = flush
         """Flush every line (a live recording); an import writes in bulk and calls flush().
@@ -124,9 +127,10 @@ class TraceWriter:
         # encoding (ten times the line, on a long one), so a list of them held ten times the
         # trace in memory, and the memory the kernel had to hand over.
         pending = self._pending
-        data = stamped.to_dict()
-        if self._check_line is not None:
-            self._check_line(stamped, data)
+        if self._checked_object is not None:
+            data = self._checked_object(stamped)
+        else:
+            data = stamped.to_dict()
         pending += _ENCODE_BYTES(data)
         pending.append(10)
         if len(pending) >= BULK_BUFFER:
