@@ -60,9 +60,8 @@ class LineCheck:
         # (one dict look-up a line, then only the calls that kind needs).
         self._plans: dict[str, _Plan] = {}
         self._references = References()
-        self._builders: dict[type, Any] = {}
-        """Per event class, its ``checked_dict`` (``None``: built by ``to_dict``, then
-        tested)."""
+        self._classes: dict[type, tuple[Any, str, Any, Any]] = {}
+        """Per event class, what :meth:`object_of` asks of it (:meth:`_class_plan`)."""
 
     def _plan(self, kind: str) -> _Plan:
         """What :meth:`line` asks of a kind's lines (see :data:`_Plan`)."""
@@ -98,18 +97,36 @@ class LineCheck:
         The writer of an import asks this for every line: the object is built by the class's
         ``checked_dict`` (:func:`~tracer.trace.sound_code.checked_for`), which answers the
         schema's quick test of each value as it puts it in, rather than looking every key up
-        again in the finished object (that test was a sixteenth of an import)."""
+        again in the finished object (that test was a sixteenth of an import). The rest is
+        :meth:`line`, written out: what a class needs is looked up once, by class."""
         try:
-            build = self._builders[type(event)]
+            build, kind, inner, refer = self._classes[type(event)]
         except KeyError:
-            build = self._builders[type(event)] = _builder(type(event))
+            build, kind, inner, refer = self._classes[type(event)] = self._class_plan(event)
         if build is None:
             data = event.to_dict()
             self.line(event, data)
-        else:
-            data, sound = build(event)
-            self.line(event, data, sound)
+            return data
+        data, sound = build(event)
+        kinds = self._kinds
+        kinds.append(kind)
+        if (
+            (not sound or (inner is not None and inner(data))) and (problem := event_problems(data))
+        ) or (refer is not None and (problem := refer(event))):
+            self._problem(len(kinds) + 1, problem)
         return data
+
+    def _class_plan(self, event: Event) -> tuple[Any, str, Any, Any]:
+        """What :meth:`object_of` needs of ``event``'s class: its ``checked_dict`` (``None``:
+        built by ``to_dict`` and handed to :meth:`line`), its kind and its kind's plan."""
+        build = _builder(type(event))
+        if build is None:
+            return (None, "", None, None)
+        kind = type(event).kind
+        if kind not in self._plans:
+            self._plans[kind] = self._plan(kind)
+        _, inner, refer = self._plans[kind]
+        return (build, kind, inner, refer)
 
     def line(self, event: Event, data: dict[str, Any], sound: bool | None = None) -> None:
         """Check one event (``data`` is its JSON object, as it will be written; ``sound``, when

@@ -112,6 +112,12 @@ class TraceWriter:
         if check is not None:
             check.header(head)
         self._write_line(head)
+        if not flush and check is not None:
+            # An import: every event takes the bulk, checked path, written out on its own and
+            # bound once (no test a line of which path it is), its lines encoded with their
+            # newline.
+            self._encode_line = line_bytes_encoder(newline=True)
+            self.write = self._write_checked  # type: ignore[method-assign]
 
     def write(self, event: Event) -> Event:
         """Stamp ``seq`` and ``t``, write the event as one line, return the stamped copy."""
@@ -133,6 +139,17 @@ class TraceWriter:
             data = stamped.to_dict()
         pending += _ENCODE_BYTES(data)
         pending.append(10)
+        if len(pending) >= BULK_BUFFER:
+            with self._lock:
+                self._drain()
+        return stamped
+
+    def _write_checked(self, event: Event) -> Event:
+        """:meth:`write` in bulk with a check (an import): the same line, the same checks."""
+        self._seq += 1
+        stamped = event if self.keep_time and event.seq == self._seq else self._stamp(event)
+        pending = self._pending
+        pending += self._encode_line(self._checked_object(stamped))  # type: ignore[misc]
         if len(pending) >= BULK_BUFFER:
             with self._lock:
                 self._drain()
