@@ -139,6 +139,10 @@ def _content_problems(content: Any, where: str) -> list[str]:
     if not isinstance(content, list):
         return [f"{where} must be a string or a list of blocks, not {type(content).__name__}"]
     for i, block in enumerate(content):
+        # A plain block (the common case) passes here; any other is asked, and worded, below
+        # (its place in words only then: most messages are sound, and wording costs).
+        if type(block) is dict and type(kind := block.get("type")) is str and kind != "tool_result":
+            continue
         if problems := _block_problems(block, f"{where}[{i}]"):
             return problems
     return []
@@ -160,12 +164,11 @@ def _block_problems(block: Any, where: str) -> list[str]:
 
 def _tail_problems(tail: list[Any]) -> list[str]:
     for i, api in enumerate(tail):
-        where = f"tail[{i}]"
         if not isinstance(api, dict) or api.get("role") not in _ROLES:
-            return [f"{where} must be an object with role user or assistant"]
+            return [f"tail[{i}] must be an object with role user or assistant"]
         parts = api.get("parts")
         if not isinstance(parts, list) or not parts:
-            return [f"{where}.parts must be a non-empty list of [uuid, index] pairs"]
+            return [f"tail[{i}].parts must be a non-empty list of [uuid, index] pairs"]
         for part in parts:
             ok = (
                 isinstance(part, list)
@@ -174,5 +177,5 @@ def _tail_problems(tail: list[Any]) -> list[str]:
                 and (part[1] is None or (type(part[1]) is int and part[1] >= 0))
             )
             if not ok:
-                return [f"{where}.parts holds {part!r:.40}, not a [uuid, index] pair"]
+                return [f"tail[{i}].parts holds {part!r:.40}, not a [uuid, index] pair"]
     return []
