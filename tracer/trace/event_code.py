@@ -112,8 +112,15 @@ def _plan(cls: type) -> tuple[Any, ...] | None:
 
 def event_plan(cls: type) -> tuple[Any, ...] | None:
     """What a class's ``to_dict`` is written from (see :func:`_plan`): also what the line
-    check's ``checked_dict`` is written from (:mod:`tracer.trace.sound_code`)."""
-    return _plan(cls)
+    check's ``checked_dict`` is written from (:mod:`tracer.trace.sound_code`). The plan
+    :func:`install` wrote the class's methods from, when it did (reading the fields again
+    costs as much as the check of a hundred lines)."""
+    plan = _INSTALLED.get(cls)
+    return plan if plan is not None else _plan(cls)
+
+
+_INSTALLED: dict[type, tuple[Any, ...]] = {}
+"""The plan each class's methods were installed from (:func:`install`)."""
 
 
 FORM = 2
@@ -204,6 +211,7 @@ def install(cls: type, *, to_dict: bool = True) -> None:
     slots = [next(k.__dict__[f] for k in cls.__mro__ if f in k.__dict__) for f, _, _ in plan[2]]
     defaults = [f.default for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING]
     init, convert, new = factory(*(slot.__set__ for slot in slots), *defaults, cls, object.__new__)
+    _INSTALLED[cls] = plan
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[misc]
     new.__qualname__ = f"{cls.__qualname__}.new"
