@@ -509,7 +509,7 @@ def make_header(_MISSING):
     sound = _object1
     return sound
 
-CHECKED['MessageRecorded'] = (('message', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('uuid', False, True), ('type', False, True), ('content', True, False), ('attachment', True, False), ('message_id', True, True), ('is_meta', True, True), ('origin', True, True), ('tool_use_result', True, False), ('tool_use_result_seq', True, True), ('block_seq', True, True), ('source_tool_assistant_uuid', True, True), ('timestamp', True, True))), {'type': 'object', 'description': 'One internal message, written once. Later events refer to it by ``uuid``.', 'properties': {'kind': {'const': 'message'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'uuid': {'type': 'string'}, 'type': {'enum': ['user', 'assistant', 'attachment']}, 'content': {}, 'attachment': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'message_id': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'is_meta': {'anyOf': [{'type': 'boolean'}, {'type': 'null'}]}, 'origin': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'tool_use_result': {}, 'tool_use_result_seq': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'block_seq': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'source_tool_assistant_uuid': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'timestamp': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'uuid', 'type']})
+CHECKED['MessageRecorded'] = (('message', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('uuid', False, True), ('type', False, True), ('content', True, False), ('attachment', True, False), ('message_id', True, True), ('is_meta', True, True), ('origin', True, True), ('tool_use_result', True, False), ('tool_use_result_seq', True, True), ('block_seq', True, True), ('source_tool_assistant_uuid', True, True), ('timestamp', True, True))), 'message')
 
 def make_checked_MessageRecorded(_MISSING):
     _enum1 = ('user', 'assistant', 'attachment')
@@ -595,7 +595,7 @@ def make_checked_MessageRecorded(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['DebugHook'] = (('debug_hook', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('hook', False, True), ('line', False, True), ('tracer_only', True, True))), {'type': 'object', 'description': "One of the chapter's three ``console.log`` hooks, with the exact line it prints.", 'properties': {'kind': {'const': 'debug_hook'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'hook': {'enum': ['tool_result', 'loop_turn', 'needs_follow_up']}, 'line': {'type': 'string'}, 'tracer_only': {'anyOf': [{'type': 'boolean'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'hook', 'line']})
+CHECKED['DebugHook'] = (('debug_hook', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('hook', False, True), ('line', False, True), ('tracer_only', True, True))), 'debug_hook')
 
 def make_checked_DebugHook(_MISSING):
     _enum1 = ('tool_result', 'loop_turn', 'needs_follow_up')
@@ -637,7 +637,7 @@ def make_checked_DebugHook(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['ToolStarted'] = (('tool_start', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('batch', False, True), ('concurrent', True, True))), {'type': 'object', 'description': 'A tool call began running. Its finish is the ``tool_run`` step with the same id.', 'properties': {'kind': {'const': 'tool_start'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'tool_use_id': {'type': 'string'}, 'tool': {'type': 'string'}, 'batch': {'type': 'integer'}, 'concurrent': {'type': 'boolean'}}, 'required': ['kind', 'seq', 'turn', 'tool_use_id', 'tool', 'batch']})
+CHECKED['ToolStarted'] = (('tool_start', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('batch', False, True), ('concurrent', True, True))), 'tool_start')
 
 def make_checked_ToolStarted(_MISSING):
     def checked_dict(self):
@@ -682,7 +682,7 @@ def make_checked_ToolStarted(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['HttpAttemptStarted'] = (('http_attempt_start', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('attempt', False, True), ('timeout', True, True), ('streaming', True, True))), {'type': 'object', 'description': 'An HTTP attempt behind a request went out. Written as it begins, for every attempt, so a', 'properties': {'kind': {'const': 'http_attempt_start'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'attempt': {'type': 'integer'}, 'timeout': {'anyOf': [{'type': 'number'}, {'type': 'null'}]}, 'streaming': {'anyOf': [{'type': 'boolean'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'request_index', 'attempt']})
+CHECKED['HttpAttemptStarted'] = (('http_attempt_start', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('attempt', False, True), ('timeout', True, True), ('streaming', True, True))), 'http_attempt_start')
 
 def make_checked_HttpAttemptStarted(_MISSING):
     def checked_dict(self):
@@ -728,7 +728,7 @@ def make_checked_HttpAttemptStarted(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['HttpAttempt'] = (('http_attempt', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('attempt', False, True), ('status', True, True), ('error', True, True))), {'type': 'object', 'description': 'How one HTTP attempt behind a request ended, written only when a request needed more than', 'properties': {'kind': {'const': 'http_attempt'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'attempt': {'type': 'integer'}, 'status': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'error': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'request_index', 'attempt']})
+CHECKED['HttpAttempt'] = (('http_attempt', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('attempt', False, True), ('status', True, True), ('error', True, True))), 'http_attempt')
 
 def make_checked_HttpAttempt(_MISSING):
     def checked_dict(self):
@@ -774,7 +774,7 @@ def make_checked_HttpAttempt(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['ImportNote'] = (('import_note', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('topic', False, True), ('text', False, True), ('tool_use_id', True, True), ('data', True, False))), {'type': 'object', 'description': 'Something an import knows that no step kind carries: a compaction, a subagent run, a side', 'properties': {'kind': {'const': 'import_note'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'topic': {'type': 'string'}, 'text': {'type': 'string'}, 'tool_use_id': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'data': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'topic', 'text']})
+CHECKED['ImportNote'] = (('import_note', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('topic', False, True), ('text', False, True), ('tool_use_id', True, True), ('data', True, False))), 'import_note')
 
 def make_checked_ImportNote(_MISSING):
     def checked_dict(self):
@@ -821,7 +821,7 @@ def make_checked_ImportNote(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['SubagentStarted'] = (('subagent_start', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('loop', False, True), ('tool_use_id', False, True), ('depth', True, True), ('prompt', True, True), ('source', True, True))), {'type': 'object', 'description': 'A nested loop begins: a subagent run inside one ``Task``/``Agent`` tool call.', 'properties': {'kind': {'const': 'subagent_start'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'loop': {'type': 'string'}, 'tool_use_id': {'type': 'string'}, 'depth': {'type': 'integer'}, 'prompt': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'source': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'seq', 'turn', 'loop', 'tool_use_id']})
+CHECKED['SubagentStarted'] = (('subagent_start', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('loop', False, True), ('tool_use_id', False, True), ('depth', True, True), ('prompt', True, True), ('source', True, True))), 'subagent_start')
 
 def make_checked_SubagentStarted(_MISSING):
     def checked_dict(self):
@@ -872,7 +872,7 @@ def make_checked_SubagentStarted(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['SubagentEnded'] = (('subagent_end', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('loop', False, True), ('tool_use_id', False, True), ('depth', True, True), ('turn_count', True, True))), {'type': 'object', 'description': 'The nested loop opened by the :class:`SubagentStarted` with the same ``loop`` is over.', 'properties': {'kind': {'const': 'subagent_end'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'loop': {'type': 'string'}, 'tool_use_id': {'type': 'string'}, 'depth': {'type': 'integer'}, 'turn_count': {'type': 'integer'}}, 'required': ['kind', 'seq', 'turn', 'loop', 'tool_use_id']})
+CHECKED['SubagentEnded'] = (('subagent_end', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('loop', False, True), ('tool_use_id', False, True), ('depth', True, True), ('turn_count', True, True))), 'subagent_end')
 
 def make_checked_SubagentEnded(_MISSING):
     def checked_dict(self):
@@ -918,7 +918,7 @@ def make_checked_SubagentEnded(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['SessionStarted'] = (('session_start', 'session', (('seq', True, True), ('turn', True, True), ('t', True, True), ('model', False, True), ('prompt', False, True), ('tools', False, False), ('request_params', False, False), ('max_turns', True, True), ('title', True, False), ('scenario', True, True))), {'type': 'object', 'description': "The session's set-up: the prompt, the tools and every request parameter but the messages.", 'properties': {'kind': {'const': 'session_start'}, 'stage': {'const': 'session'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'model': {'type': 'string'}, 'prompt': {'type': 'string'}, 'tools': {'type': 'array', 'items': {'type': 'string'}}, 'request_params': {'type': 'object'}, 'max_turns': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'title': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'scenario': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'model', 'prompt', 'tools', 'request_params']})
+CHECKED['SessionStarted'] = (('session_start', 'session', (('seq', True, True), ('turn', True, True), ('t', True, True), ('model', False, True), ('prompt', False, True), ('tools', False, False), ('request_params', False, False), ('max_turns', True, True), ('title', True, False), ('scenario', True, True))), 'session_start')
 
 def make_checked_SessionStarted(_MISSING):
     def _items1(v):
@@ -985,7 +985,7 @@ def make_checked_SessionStarted(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['TurnStarted'] = (('turn_start', 'turn_start', (('seq', True, True), ('turn', True, True), ('t', True, True), ('message_count', False, True))), {'type': 'object', 'description': 'The top of ``while True``: the state the turn begins with.', 'properties': {'kind': {'const': 'turn_start'}, 'stage': {'const': 'turn_start'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'message_count': {'type': 'integer'}}, 'required': ['kind', 'stage', 'seq', 'turn', 'message_count']})
+CHECKED['TurnStarted'] = (('turn_start', 'turn_start', (('seq', True, True), ('turn', True, True), ('t', True, True), ('message_count', False, True))), 'turn_start')
 
 def make_checked_TurnStarted(_MISSING):
     def checked_dict(self):
@@ -1017,7 +1017,7 @@ def make_checked_TurnStarted(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['RequestSent'] = (('request', 'resending', (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('message_count', False, True), ('internal_count', False, True), ('prefix_len', False, True), ('tail', False, False), ('bytes', False, True), ('sha256', False, True), ('prefix_request', True, True), ('params', True, False), ('body_keys', True, False), ('pairing', True, False), ('cache_control', True, False))), {'type': 'object', 'description': 'Resending: the whole history went to the API again.', 'properties': {'kind': {'const': 'request'}, 'stage': {'const': 'resending'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'message_count': {'type': 'integer'}, 'internal_count': {'type': 'integer'}, 'prefix_len': {'type': 'integer'}, 'tail': {'type': 'array', 'items': {'type': 'object'}}, 'bytes': {'type': 'integer'}, 'sha256': {'type': 'string'}, 'prefix_request': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'params': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'body_keys': {'anyOf': [{'type': 'array', 'items': {'type': 'string'}}, {'type': 'null'}]}, 'pairing': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'cache_control': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'request_index', 'message_count', 'internal_count', 'prefix_len', 'tail', 'bytes', 'sha256']})
+CHECKED['RequestSent'] = (('request', 'resending', (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('message_count', False, True), ('internal_count', False, True), ('prefix_len', False, True), ('tail', False, False), ('bytes', False, True), ('sha256', False, True), ('prefix_request', True, True), ('params', True, False), ('body_keys', True, False), ('pairing', True, False), ('cache_control', True, False))), 'request')
 
 def make_checked_RequestSent(_MISSING):
     def _items1(v):
@@ -1113,7 +1113,7 @@ def make_checked_RequestSent(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['ResponseReceived'] = (('response', 'response', (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('message_id', False, True), ('model', False, True), ('usage', False, False), ('assistant_uuids', False, False), ('stop_reason', True, True), ('latency_ms', True, True), ('attempts', True, True))), {'type': 'object', 'description': 'The streamed response, and the internal assistant messages it became.', 'properties': {'kind': {'const': 'response'}, 'stage': {'const': 'response'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'request_index': {'type': 'integer'}, 'message_id': {'type': 'string'}, 'model': {'type': 'string'}, 'usage': {'type': 'object'}, 'assistant_uuids': {'type': 'array', 'items': {'type': 'string'}}, 'stop_reason': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'latency_ms': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, 'attempts': {'type': 'integer'}}, 'required': ['kind', 'stage', 'seq', 'turn', 'request_index', 'message_id', 'model', 'usage', 'assistant_uuids']})
+CHECKED['ResponseReceived'] = (('response', 'response', (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('message_id', False, True), ('model', False, True), ('usage', False, False), ('assistant_uuids', False, False), ('stop_reason', True, True), ('latency_ms', True, True), ('attempts', True, True))), 'response')
 
 def make_checked_ResponseReceived(_MISSING):
     def _items1(v):
@@ -1183,7 +1183,7 @@ def make_checked_ResponseReceived(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['FollowUpDecided'] = (('follow_up', 'follow_up', (('seq', True, True), ('turn', True, True), ('t', True, True), ('needs_follow_up', False, True), ('tool_use_ids', False, False), ('stop_reason', True, True), ('forced', True, True))), {'type': 'object', 'description': '``needs_follow_up``: true when the response holds any ``tool_use`` block.', 'properties': {'kind': {'const': 'follow_up'}, 'stage': {'const': 'follow_up'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'needs_follow_up': {'type': 'boolean'}, 'tool_use_ids': {'type': 'array', 'items': {'type': 'string'}}, 'stop_reason': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'forced': {'anyOf': [{'type': 'boolean'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'needs_follow_up', 'tool_use_ids']})
+CHECKED['FollowUpDecided'] = (('follow_up', 'follow_up', (('seq', True, True), ('turn', True, True), ('t', True, True), ('needs_follow_up', False, True), ('tool_use_ids', False, False), ('stop_reason', True, True), ('forced', True, True))), 'follow_up')
 
 def make_checked_FollowUpDecided(_MISSING):
     def _items1(v):
@@ -1235,7 +1235,7 @@ def make_checked_FollowUpDecided(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['PermissionDecided'] = (('permission', 'permission', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('decision', False, True), ('source', False, True), ('rule', True, True), ('feedback', True, True), ('message', True, True))), {'type': 'object', 'description': 'Whether a tool call may run, who decided, and any feedback the user typed.', 'properties': {'kind': {'const': 'permission'}, 'stage': {'const': 'permission'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'tool_use_id': {'type': 'string'}, 'tool': {'type': 'string'}, 'decision': {'enum': ['allow', 'approve', 'reject', 'deny']}, 'source': {'enum': ['rule', 'prompt', 'script', 'no_terminal', 'default']}, 'rule': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'feedback': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'message': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'tool_use_id', 'tool', 'decision', 'source']})
+CHECKED['PermissionDecided'] = (('permission', 'permission', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('decision', False, True), ('source', False, True), ('rule', True, True), ('feedback', True, True), ('message', True, True))), 'permission')
 
 def make_checked_PermissionDecided(_MISSING):
     _enum1 = ('allow', 'approve', 'reject', 'deny')
@@ -1296,7 +1296,7 @@ def make_checked_PermissionDecided(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['ToolFinished'] = (('tool_run', 'tool_run', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('input', False, False), ('output', False, False), ('is_error', True, True), ('error_kind', True, True), ('duration_ms', True, True))), {'type': 'object', 'description': 'A tool ran (or was refused before running): its input and raw output.', 'properties': {'kind': {'const': 'tool_run'}, 'stage': {'const': 'tool_run'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'tool_use_id': {'type': 'string'}, 'tool': {'type': 'string'}, 'input': {}, 'output': {}, 'is_error': {'type': 'boolean'}, 'error_kind': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'duration_ms': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'tool_use_id', 'tool', 'input', 'output']})
+CHECKED['ToolFinished'] = (('tool_run', 'tool_run', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('input', False, False), ('output', False, False), ('is_error', True, True), ('error_kind', True, True), ('duration_ms', True, True))), 'tool_run')
 
 def make_checked_ToolFinished(_MISSING):
     def checked_dict(self):
@@ -1353,7 +1353,7 @@ def make_checked_ToolFinished(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['ResultMapped'] = (('mapping', 'mapping', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('block', False, False), ('content_length', False, True), ('mapped_length', False, True), ('persisted', True, False), ('empty_replaced', True, True))), {'type': 'object', 'description': 'Step ① (翻译, mapping): the raw output became a ``tool_result`` block.', 'properties': {'kind': {'const': 'mapping'}, 'stage': {'const': 'mapping'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'tool_use_id': {'type': 'string'}, 'tool': {'type': 'string'}, 'block': {'type': 'object'}, 'content_length': {'type': 'integer'}, 'mapped_length': {'type': 'integer'}, 'persisted': {'anyOf': [{'type': 'object'}, {'type': 'null'}]}, 'empty_replaced': {'anyOf': [{'type': 'boolean'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'tool_use_id', 'tool', 'block', 'content_length', 'mapped_length']})
+CHECKED['ResultMapped'] = (('mapping', 'mapping', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('block', False, False), ('content_length', False, True), ('mapped_length', False, True), ('persisted', True, False), ('empty_replaced', True, True))), 'mapping')
 
 def make_checked_ResultMapped(_MISSING):
     def checked_dict(self):
@@ -1413,7 +1413,7 @@ def make_checked_ResultMapped(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['ResultWrapped'] = (('wrapping', 'wrapping', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('message_uuid', False, True), ('source_tool_assistant_uuid', False, True), ('feedback', True, True), ('error_kind', True, True))), {'type': 'object', 'description': 'Step ② (包装, wrapping): the block was wrapped in a user message (``create_user_message``,', 'properties': {'kind': {'const': 'wrapping'}, 'stage': {'const': 'wrapping'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'tool_use_id': {'type': 'string'}, 'tool': {'type': 'string'}, 'message_uuid': {'type': 'string'}, 'source_tool_assistant_uuid': {'type': 'string'}, 'feedback': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}, 'error_kind': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'tool_use_id', 'tool', 'message_uuid', 'source_tool_assistant_uuid']})
+CHECKED['ResultWrapped'] = (('wrapping', 'wrapping', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('message_uuid', False, True), ('source_tool_assistant_uuid', False, True), ('feedback', True, True), ('error_kind', True, True))), 'wrapping')
 
 def make_checked_ResultWrapped(_MISSING):
     def checked_dict(self):
@@ -1467,7 +1467,7 @@ def make_checked_ResultWrapped(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['HistoryAppended'] = (('appending', 'appending', (('seq', True, True), ('turn', True, True), ('t', True, True), ('before_count', False, True), ('after_count', False, True), ('new_uuids', False, False), ('assistant_count', False, True), ('tool_result_count', False, True), ('api_before_count', False, True), ('api_after_count', False, True))), {'type': 'object', 'description': "Step ③ (追加, appending): the next State's history,", 'properties': {'kind': {'const': 'appending'}, 'stage': {'const': 'appending'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'before_count': {'type': 'integer'}, 'after_count': {'type': 'integer'}, 'new_uuids': {'type': 'array', 'items': {'type': 'string'}}, 'assistant_count': {'type': 'integer'}, 'tool_result_count': {'type': 'integer'}, 'api_before_count': {'type': 'integer'}, 'api_after_count': {'type': 'integer'}}, 'required': ['kind', 'stage', 'seq', 'turn', 'before_count', 'after_count', 'new_uuids', 'assistant_count', 'tool_result_count', 'api_before_count', 'api_after_count']})
+CHECKED['HistoryAppended'] = (('appending', 'appending', (('seq', True, True), ('turn', True, True), ('t', True, True), ('before_count', False, True), ('after_count', False, True), ('new_uuids', False, False), ('assistant_count', False, True), ('tool_result_count', False, True), ('api_before_count', False, True), ('api_after_count', False, True))), 'appending')
 
 def make_checked_HistoryAppended(_MISSING):
     def _items1(v):
@@ -1529,7 +1529,7 @@ def make_checked_HistoryAppended(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['MaxTurnsChecked'] = (('max_turns_check', 'max_turns_check', (('seq', True, True), ('turn', True, True), ('t', True, True), ('next_turn_count', False, True), ('exceeded', False, True), ('max_turns', True, True))), {'type': 'object', 'description': 'The strict check ``next_turn_count > max_turns``, before the next State is built.', 'properties': {'kind': {'const': 'max_turns_check'}, 'stage': {'const': 'max_turns_check'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'next_turn_count': {'type': 'integer'}, 'exceeded': {'type': 'boolean'}, 'max_turns': {'anyOf': [{'type': 'integer'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'next_turn_count', 'exceeded']})
+CHECKED['MaxTurnsChecked'] = (('max_turns_check', 'max_turns_check', (('seq', True, True), ('turn', True, True), ('t', True, True), ('next_turn_count', False, True), ('exceeded', False, True), ('max_turns', True, True))), 'max_turns_check')
 
 def make_checked_MaxTurnsChecked(_MISSING):
     def checked_dict(self):
@@ -1570,7 +1570,7 @@ def make_checked_MaxTurnsChecked(_MISSING):
         return out, ok
     return checked_dict
 
-CHECKED['SessionEnded'] = (('terminal', 'terminal', (('seq', True, True), ('turn', True, True), ('t', True, True), ('reason', False, False), ('turn_count', False, True), ('message_count', False, True), ('error', True, True))), {'type': 'object', 'description': 'The loop returned. ``reason`` names why.', 'properties': {'kind': {'const': 'terminal'}, 'stage': {'const': 'terminal'}, 'seq': {'type': 'integer'}, 'turn': {'type': 'integer'}, 't': {'type': 'number'}, 'reason': {'enum': ['completed', 'max_turns', 'model_error', 'aborted_tools', 'aborted_streaming']}, 'turn_count': {'type': 'integer'}, 'message_count': {'type': 'integer'}, 'error': {'anyOf': [{'type': 'string'}, {'type': 'null'}]}}, 'required': ['kind', 'stage', 'seq', 'turn', 'reason', 'turn_count', 'message_count']})
+CHECKED['SessionEnded'] = (('terminal', 'terminal', (('seq', True, True), ('turn', True, True), ('t', True, True), ('reason', False, False), ('turn_count', False, True), ('message_count', False, True), ('error', True, True))), 'terminal')
 
 def make_checked_SessionEnded(_MISSING):
     _enum1 = ('completed', 'max_turns', 'model_error', 'aborted_tools', 'aborted_streaming')

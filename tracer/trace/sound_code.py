@@ -236,7 +236,10 @@ def checked_for(
     written from this plan and schema, else compiled now."""
     from tracer.trace import event_sound
 
-    if event_sound.CHECKED.get(name) == (plan, schema):
+    # Written from this plan, and from the kind's schema as it is now: the schema is kept once,
+    # beside the kind's quick test.
+    kind = plan[0]
+    if event_sound.CHECKED.get(name) == (plan, kind) and event_sound.SCHEMAS.get(kind) == schema:
         function = getattr(event_sound, f"make_checked_{name}")(_MISSING)
         function.__qualname__ = f"{name}.checked_dict"
         return function  # type: ignore[no-any-return]
@@ -271,7 +274,7 @@ def sound_module(
         schema = definitions.get(plan[0])
         if schema is None or not name.isidentifier():
             continue  # a class no line kind is written from (the base Event)
-        parts.append(f"\nCHECKED[{name!r}] = {(plan, schema)!r}\n\n")
+        parts.append(f"\nCHECKED[{name!r}] = {(plan, plan[0])!r}\n\n")
         parts.append("\n".join(_checked_factory(name, plan, schema)) + "\n")
     return "".join(parts)
 
