@@ -70,6 +70,34 @@ def test_defaults_and_frozenness_are_kept(cls: type) -> None:
             cls()
 
 
+@pytest.mark.parametrize("cls", KNOWN, ids=lambda c: c.kind)
+def test_new_makes_what_calling_the_class_makes(cls: Any) -> None:
+    # The importer builds its events with cls.new(...): the same instance, as frozen, the same
+    # defaults, the same refusals of a missing or unknown field.
+    assert cls.new.__code__.co_filename == event_methods.__file__
+    values = _values(cls)
+    made = cls.new(**values)
+    assert type(made) is cls and made == cls(**values) and made.to_dict() == _loop_to_dict(made)
+    required = {f.name: "x" for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING}
+    assert cls.new(**required) == cls(**required)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.seq = 2
+    with pytest.raises(TypeError, match="unexpected keyword argument 'nope'"):
+        cls.new(**required, nope=1)
+    if required:
+        with pytest.raises(TypeError, match="missing"):
+            cls.new()
+
+
+def test_new_asked_of_a_subclass_makes_the_subclass() -> None:
+    @frozen_event
+    class Marked(MessageRecorded):
+        kind = "message"
+
+    made = Marked.new(uuid="u", type="user")
+    assert type(made) is Marked and made == Marked(uuid="u", type="user")
+
+
 def test_a_class_with_a_default_factory_keeps_the_dataclass_init() -> None:
     @dataclass(frozen=True, slots=True, kw_only=True)
     class Listed(Event):

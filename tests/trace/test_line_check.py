@@ -14,12 +14,19 @@ import pytest
 
 from tracer.files.paths import RECORDINGS_DIR
 from tracer.trace import event_schema, event_sound
+from tracer.trace.event_code import event_plan
 from tracer.trace.event_schema import SCHEMA_PATH, build_schema, compile_schema
-from tracer.trace.events import ToolFinished
+from tracer.trace.events import KNOWN, ToolFinished
 from tracer.trace.line_check import LineCheck
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
-from tracer.trace.sound_code import compile_sound, sound_for, sound_module
+from tracer.trace.sound_code import (
+    checked_for,
+    compile_checked,
+    compile_sound,
+    sound_for,
+    sound_module,
+)
 
 RECORDING = sorted(RECORDINGS_DIR.rglob("*.trace.jsonl"))[0]
 ODD: list[Any] = [None, 7, -1, 1.5, True, "x", [], [7], {}, {"type": 3}, [["u", -1]]]
@@ -56,12 +63,40 @@ def test_the_quick_test_agrees_with_the_worded_checks_on_damaged_lines() -> None
     assert seen[True] > 100 and seen[False] > 500  # both answers, many times
 
 
+def test_an_object_built_and_tested_at_once_is_to_dicts_and_gets_the_quick_tests_answer() -> None:
+    # LineCheck.object_of builds each line's object with the class's checked_dict, which tests
+    # each value as it puts it in: the same object as to_dict, the same answer as the kind's
+    # quick test of it, on sound events and on events with a field of the wrong type or None.
+    defs = build_schema()["$defs"]
+    events = list(TraceReader(RECORDING))
+    assert {type(e) for e in events} <= set(KNOWN)
+    rng = random.Random(12)
+    damaged = []
+    for event in (rng.choice(events) for _ in range(2000)):
+        event = copy.copy(event)
+        field = rng.choice(event_plan(type(event))[2])[0]  # type: ignore[index]
+        object.__setattr__(event, field, rng.choice(ODD))  # past the frozen guard
+        damaged.append(event)
+    seen = {True: 0, False: 0}
+    for event in [*events, *damaged]:
+        cls, plan = type(event), event_plan(type(event))
+        assert plan is not None
+        data = event.to_dict()
+        sound = bool(sound_for(cls.kind, defs[cls.kind])(data))
+        assert checked_for(cls.__name__, plan, defs[cls.kind])(event) == (data, sound), data
+        assert compile_checked(plan, defs[cls.kind], cls.__name__)(event) == (data, sound), data
+        seen[sound] += 1
+    assert seen[True] > 300 and seen[False] > 300  # both answers, many times
+
+
 def test_the_quick_tests_compiled_ahead_of_time_are_those_the_schema_gives_now() -> None:
     # After changing an event class (and schema.json): python -m tracer.cli.generate
     defs = build_schema()["$defs"]
     source = Path(SCHEMA_PATH).read_bytes()
     assert json.loads(source)["$defs"] == defs  # (test_schema.py keeps the file current)
-    assert Path(event_sound.__file__).read_text(encoding="utf-8") == sound_module(source)
+    plans = {cls.__name__: event_plan(cls) for cls in KNOWN}
+    written = sound_module(source, plans)  # type: ignore[arg-type]
+    assert Path(event_sound.__file__).read_text(encoding="utf-8") == written
     assert source == event_sound.SCHEMA_JSON and tuple(defs) == event_sound.KINDS
     assert sound_for("message", defs["message"]).__code__.co_filename == event_sound.__file__
     changed = {**defs["message"], "required": ["kind"]}

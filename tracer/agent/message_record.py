@@ -46,7 +46,7 @@ def message_event(
     message's clock time out (the event's ``t`` says when it was made); an import, which numbers
     and dates its own events, passes ``seq``, ``t`` and the ``timestamp`` the source logged.
     """
-    return MessageRecorded(
+    return MessageRecorded.new(
         seq=seq,
         turn=turn,
         t=t,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tracer.model.record_init import LEAN, lean_module
-from tracer.trace.event_code import methods_module
+from tracer.trace.event_code import event_plan, methods_module
 from tracer.trace.event_schema import SCHEMA_PATH
 from tracer.trace.events import KNOWN, Event
 from tracer.trace.sound_code import sound_module
@@ -36,7 +36,12 @@ def main() -> None:
     (HERE / "event_methods.py").write_text(methods_module((Event, *KNOWN)), encoding="utf-8")
     (MODEL / "lean_methods.py").write_text(lean_module(lean_records()), encoding="utf-8")
     schema = Path(SCHEMA_PATH).read_bytes()
-    (HERE / "event_sound.py").write_text(sound_module(schema), encoding="utf-8")
+    (HERE / "event_sound.py").write_text(sound_module(schema, plans()), encoding="utf-8")
+
+
+def plans() -> dict[str, tuple[object, ...]]:
+    """Each event class's plan, by name: what its ``checked_dict`` is written from."""
+    return {cls.__name__: plan for cls in KNOWN if (plan := event_plan(cls)) is not None}
 
 
 if __name__ == "__main__":

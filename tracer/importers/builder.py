@@ -86,7 +86,7 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
         # history on every call.
         self.messages.extend(new)
         self.events += 1  # each step's event is built in place: see StepWriter._emit
-        event = HistoryAppended(
+        event = HistoryAppended.new(
             seq=self.events,
             turn=self.turn,
             t=self.t,
@@ -101,7 +101,7 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
         self.emit(event)
         self.events += 1
         self.emit(
-            MaxTurnsChecked(
+            MaxTurnsChecked.new(
                 seq=self.events,
                 turn=self.turn,
                 t=self.t,

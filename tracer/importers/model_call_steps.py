@@ -54,7 +54,9 @@ class ModelCallSteps(StepWriter):
         self.turn += 1
         self.events += 1  # each step's event is built in place: see StepWriter._emit
         self.emit(
-            TurnStarted(seq=self.events, turn=self.turn, t=self.t, message_count=len(self.messages))
+            TurnStarted.new(
+                seq=self.events, turn=self.turn, t=self.t, message_count=len(self.messages)
+            )
         )
         self._hook("loop_turn", loop_turn_line(self.turn, len(self.messages)))
 
@@ -96,7 +98,7 @@ class ModelCallSteps(StepWriter):
             encoded = encode_body({k: wire if k == "messages" else params[k] for k in keys})
         self.request_index += 1
         self.events += 1
-        event = RequestSent(
+        event = RequestSent.new(
             seq=self.events,
             turn=self.turn,
             t=self.t,
@@ -147,7 +149,7 @@ class ModelCallSteps(StepWriter):
         self.record(*assistant)
         self.events += 1
         self.emit(
-            ResponseReceived(
+            ResponseReceived.new(
                 seq=self.events,
                 turn=self.turn,
                 t=self.t,
@@ -164,7 +166,7 @@ class ModelCallSteps(StepWriter):
         uses = [b for m in assistant for b in m.tool_uses()]
         self.events += 1
         self.emit(
-            FollowUpDecided(
+            FollowUpDecided.new(
                 seq=self.events,
                 turn=self.turn,
                 t=self.t,

@@ -56,9 +56,11 @@ class StepWriter:
         Numbered here as the writer will number it, so the writer need not copy the event. The
         steps an import writes for every call and every result (messages, hooks, the journey's
         steps) do the same in place, ``self.events += 1`` then
-        ``self.emit(Kind(seq=self.events, turn=self.turn, t=self.t, ...))``: handing the fields
-        through ``**fields`` copies them into a dict twice before the event is built, a third of
-        what building it costs."""
+        ``self.emit(Kind.new(seq=self.events, turn=self.turn, t=self.t, ...))``: handing the
+        fields through ``**fields`` copies them into a dict twice before the event is built, a
+        third of what building it costs, and ``Kind.new`` takes them as they are, where calling
+        the class packs them into a dict once more (:func:`tracer.trace.event_code.
+        factory_source`)."""
         self.events += 1
         return self.emit(cls(seq=self.events, turn=self.turn, t=self.t, **fields))
 
@@ -101,4 +103,4 @@ class StepWriter:
 
     def _hook(self, hook: str, line: str) -> None:
         self.events += 1  # _emit, in place (see there)
-        self.emit(DebugHook(seq=self.events, turn=self.turn, t=self.t, hook=hook, line=line))
+        self.emit(DebugHook.new(seq=self.events, turn=self.turn, t=self.t, hook=hook, line=line))

@@ -97,7 +97,7 @@ class ToolResultSteps(StepWriter):
         emit, turn, t = self.emit, self.turn, self.t
         self.events += 1
         run = emit(
-            ToolFinished(
+            ToolFinished.new(
                 seq=self.events,
                 turn=turn,
                 t=t,
@@ -113,7 +113,7 @@ class ToolResultSteps(StepWriter):
         length = content_length(content)
         self.events += 1
         mapped = emit(
-            ResultMapped(
+            ResultMapped.new(
                 seq=self.events,
                 turn=turn,
                 t=t,
@@ -146,7 +146,7 @@ class ToolResultSteps(StepWriter):
             t = self.t  # recording the message can move the clock on
         self.events += 1
         emit(
-            ResultWrapped(
+            ResultWrapped.new(
                 seq=self.events,
                 turn=turn,
                 t=t,
@@ -159,7 +159,7 @@ class ToolResultSteps(StepWriter):
         )
         self.events += 1  # _hook, in place (see StepWriter._emit)
         emit(
-            DebugHook(
+            DebugHook.new(
                 seq=self.events,
                 turn=turn,
                 t=t,

@@ -155,16 +155,21 @@ def line_encoder() -> Callable[[Any], str]:
     return _line_encoder(lambda out: out.decode("utf-8"), lambda text: text)
 
 
-def line_bytes_encoder() -> Callable[[Any], bytes]:
-    """Encode one trace line as UTF-8 bytes, what the trace writer puts in its file."""
-    return _line_encoder(None, lambda text: text.encode("utf-8"))
+def line_bytes_encoder(newline: bool = False) -> Callable[[Any], bytes]:
+    """Encode one trace line as UTF-8 bytes, what the trace writer puts in its file; with
+    ``newline``, ended by its newline (orjson writes it: no second call a line to add it)."""
+    end = "\n" if newline else ""
+    return _line_encoder(None, lambda text: (text + end).encode("utf-8"), newline)
 
 
 def _line_encoder(
-    from_orjson: Callable[[bytes], _Out] | None, from_stdlib: Callable[[str], _Out]
+    from_orjson: Callable[[bytes], _Out] | None,
+    from_stdlib: Callable[[str], _Out],
+    newline: bool = False,
 ) -> Callable[[Any], _Out]:
     """orjson's bytes made ``_Out`` by ``from_orjson`` (``None``: kept as bytes), or else the
-    stdlib's text made ``_Out`` by ``from_stdlib``."""
+    stdlib's text made ``_Out`` by ``from_stdlib`` (which adds the newline itself, when
+    ``newline`` asks orjson for one)."""
     stdlib = compact_encoder(allow_nan=False)
 
     def by_stdlib(value: Any) -> _Out:
@@ -177,6 +182,8 @@ def _line_encoder(
     if _orjson is None:
         return by_stdlib
     dumps, error, options = _orjson.dumps, _orjson.JSONEncodeError, _PASSTHROUGH
+    if newline:
+        options |= _orjson.OPT_APPEND_NEWLINE
 
     def encode(value: Any) -> _Out:
         try:

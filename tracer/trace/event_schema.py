@@ -286,6 +286,13 @@ def _fresh() -> bool:
         return False
 
 
+def schema_if_changed(kind: str) -> dict[str, Any] | None:
+    """``None`` while ``schema.json`` is the file :mod:`tracer.trace.event_sound` was written
+    from (its code is then taken as it is, nothing parsed), else ``kind``'s schema as the file
+    has it now (``KeyError`` for a kind it does not know)."""
+    return None if _fresh() else _definitions()[kind]
+
+
 @cache
 def quick_checks() -> _Quick:
     """Every line kind's quick soundness test (:func:`compile_sound`), each compiled once, when

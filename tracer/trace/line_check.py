@@ -18,36 +18,33 @@ refuse.
 
 from __future__ import annotations
 
-from tracer.trace.event_schema import checks, quick_checks
+from tracer.trace.event_code import event_plan
+from tracer.trace.event_schema import checks, quick_checks, schema_if_changed
 from tracer.trace.events import STEP_KINDS, Event, MessageRecorded
 from tracer.trace.references import References
-from tracer.trace.shapes import INNER_KINDS as _INNER_KINDS
-from tracer.trace.shapes import event_problems, header_problem, inner_problems
+from tracer.trace.shapes import INNER_CHECKS, event_problems, header_problem
+from tracer.trace.sound_code import checked_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: The kinds that name other events (:class:`~tracer.trace.references.References` follows them).
-_REFERRING = frozenset({"message", "request", "response", "wrapping", "appending"})
+    #: A kind's quick test (``None``: a kind this version does not know), its inner shapes'
+    #: check and what follows its references (each ``None`` when it has none).
+    _Plan = tuple[Any, Any, Any]
 
 #: Problems kept word for word; the count goes on.
 MAX_PROBLEMS = 20
 
 
-_UNSEEN: Any = object()
-
-
-def _plan(kind: str) -> tuple[Any, bool, bool, bool] | None:
-    """A kind's quick test, and whether it has inner shapes, names other events, is a step;
-    ``None`` for a kind this version does not know (or the header's, never an event)."""
-    if kind == "header":
+def _builder(cls: type) -> Any:
+    """``cls``'s ``checked_dict``, or ``None`` when its objects are built by its own
+    ``to_dict`` (a kind the schema does not know, a class whose ``to_dict`` is not the written
+    one)."""
+    plan = event_plan(cls) if "to_dict" in vars(cls) else None
+    if plan is None or plan[0] not in checks():
         return None
-    try:
-        sound = quick_checks()[kind]
-    except KeyError:
-        return None
-    return (sound, kind in _INNER_KINDS, kind in _REFERRING, kind in STEP_KINDS)
+    return checked_for(cls.__name__, plan, schema_if_changed(plan[0]))
 
 
 class LineCheck:
@@ -59,11 +56,29 @@ class LineCheck:
         self._kinds: list[str] = []
         self._blocks: dict[int, bool] = {}
         """The seq of each ``mapping`` written (a message may point at its block)."""
-        # Per kind, once: its quick test, and whether it has inner shapes, names other events,
-        # is a step (one dict look-up per line instead of four).
-        self._plans: dict[str, tuple[Any, bool, bool, bool] | None] = {}
+        # Per kind, once: its quick test, its inner shapes' check, what follows its references
+        # (one dict look-up a line, then only the calls that kind needs).
+        self._plans: dict[str, _Plan] = {}
         self._references = References()
-        self._steps = 0
+        self._classes: dict[type, tuple[Any, str, Any, Any]] = {}
+        """Per event class, what :meth:`object_of` asks of it (:meth:`_class_plan`)."""
+
+    def _plan(self, kind: str) -> _Plan:
+        """What :meth:`line` asks of a kind's lines (see :data:`_Plan`)."""
+        try:
+            sound = quick_checks()[kind] if kind != "header" else None
+        except KeyError:
+            sound = None
+        if sound is None:
+            return (None, None, None)
+        refer: Any
+        if kind == "message":
+            refer = self._message
+        elif kind == "mapping":
+            refer = self._mapping
+        else:
+            refer = self._references.for_kind(kind)
+        return (sound, INNER_CHECKS.get(kind), refer)
 
     def _problem(self, line: int, text: str) -> None:
         self.count += 1
@@ -76,8 +91,46 @@ class LineCheck:
         if problem := header_problem(data):
             self._problem(1, problem)
 
-    def line(self, event: Event, data: dict[str, Any]) -> None:
-        """Check one event (``data`` is its JSON object, as it will be written).
+    def object_of(self, event: Event) -> dict[str, Any]:
+        """The event's JSON object, as ``to_dict`` makes it, checked as :meth:`line` checks it.
+
+        The writer of an import asks this for every line: the object is built by the class's
+        ``checked_dict`` (:func:`~tracer.trace.sound_code.checked_for`), which answers the
+        schema's quick test of each value as it puts it in, rather than looking every key up
+        again in the finished object (that test was a sixteenth of an import). The rest is
+        :meth:`line`, written out: what a class needs is looked up once, by class."""
+        try:
+            build, kind, inner, refer = self._classes[type(event)]
+        except KeyError:
+            build, kind, inner, refer = self._classes[type(event)] = self._class_plan(event)
+        if build is None:
+            data = event.to_dict()
+            self.line(event, data)
+            return data
+        data, sound = build(event)
+        kinds = self._kinds
+        kinds.append(kind)
+        if (
+            (not sound or (inner is not None and inner(data))) and (problem := event_problems(data))
+        ) or (refer is not None and (problem := refer(event))):
+            self._problem(len(kinds) + 1, problem)
+        return data
+
+    def _class_plan(self, event: Event) -> tuple[Any, str, Any, Any]:
+        """What :meth:`object_of` needs of ``event``'s class: its ``checked_dict`` (``None``:
+        built by ``to_dict`` and handed to :meth:`line`), its kind and its kind's plan."""
+        build = _builder(type(event))
+        if build is None:
+            return (None, "", None, None)
+        kind = type(event).kind
+        if kind not in self._plans:
+            self._plans[kind] = self._plan(kind)
+        _, inner, refer = self._plans[kind]
+        return (build, kind, inner, refer)
+
+    def line(self, event: Event, data: dict[str, Any], sound: bool | None = None) -> None:
+        """Check one event (``data`` is its JSON object, as it will be written; ``sound``, when
+        given, is the answer of its kind's quick test for ``data``).
 
         This runs for every line an import writes, so the common case is written out: the
         schema's quick test and the inner shapes of the few kinds that hold any, then the
@@ -86,39 +139,46 @@ class LineCheck:
         kinds = self._kinds
         kind = data["kind"]
         kinds.append(kind)
-        plan = self._plans.get(kind, _UNSEEN)
-        if plan is _UNSEEN:
-            plan = self._plans[kind] = _plan(kind)
-        if (
-            plan is None or not plan[0](data) or (plan[1] and bool(inner_problems(kind, data)))
-        ) and (problem := event_problems(data)):
+        try:
+            quick, inner, refer = self._plans[kind]
+        except KeyError:
+            quick, inner, refer = self._plans[kind] = self._plan(kind)
+        if sound is None:
+            sound = quick is not None and quick(data)
+        if (quick is None or not sound or (inner is not None and inner(data))) and (
+            problem := event_problems(data)
+        ):
             self._problem(len(kinds) + 1, problem)
             return
-        if plan is None:
-            return  # a kind this version does not know, sound as far as a reader asks
-        if plan[3]:
-            self._steps += 1
-        if kind == "mapping":
-            self._blocks[len(kinds)] = True
-        elif plan[2]:
-            first = kind == "message" and self._pointers(event, len(kinds) + 1)  # type: ignore[arg-type]
-            if problem := self._references.problem(event, first):
-                self._problem(len(kinds) + 1, problem)
+        if refer is not None and (problem := refer(event)):
+            self._problem(len(kinds) + 1, problem)
 
     __call__ = line
 
-    def _pointers(self, message: MessageRecorded, line: int) -> bool:
+    def _mapping(self, event: Event) -> None:
+        self._blocks[len(self._kinds)] = True  # its seq: the line before it is the header
+        return None
+
+    def _message(self, message: MessageRecorded) -> str | None:
         """Whether the message's first block is a ``mapping``'s, as the reader puts it back:
         its pointers must point back, at a ``mapping`` for the block and at a ``tool_run`` for
         the raw output."""
-        pointers = ((message.block_seq, "mapping"), (message.tool_use_result_seq, "tool_run"))
-        for seq, kind in pointers:
-            if seq and not (1 <= seq < message.seq and self._kinds[seq - 1] == kind):
-                self._problem(line, f"message points at seq {seq}, which is not an earlier {kind}")
-        return bool(message.block_seq) and message.block_seq in self._blocks
+        block_seq, raw_seq = message.block_seq, message.tool_use_result_seq
+        first = False
+        if block_seq or raw_seq:
+            line = len(self._kinds) + 1
+            for seq, kind in ((block_seq, "mapping"), (raw_seq, "tool_run")):
+                if seq and not (1 <= seq < message.seq and self._kinds[seq - 1] == kind):
+                    self._problem(
+                        line, f"message points at seq {seq}, which is not an earlier {kind}"
+                    )
+            first = bool(block_seq) and block_seq in self._blocks
+        self._references.message(message, first)
+        return None
 
     def finish(self) -> list[str]:
         """Every problem found (the first :data:`MAX_PROBLEMS` of them), once all is written."""
-        if not self._steps and not self.count:
+        # Counted here, not as lines go by: a trace with a problem has one to say already.
+        if not self.count and not any(kind in STEP_KINDS for kind in self._kinds):
             self._problem(1, "no steps: the trace holds no step of the loop")
         return self.problems

@@ -13,6 +13,8 @@ sent, see ``ensureToolResultPairing`` in ``utils/messages.ts``); here it is a pr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tracer.model.api_messages import attachment_blocks
 from tracer.trace.events import (
     HistoryAppended,
@@ -41,26 +43,54 @@ class References:
         """What ``event`` points at wrongly, or ``None``. ``first_block``: the message's first
         block is held elsewhere (its ``block_seq`` points at it) and counts too."""
         if isinstance(event, MessageRecorded):
-            count = _block_count(event)
-            self._blocks[event.uuid] = count + 1 if first_block and count is not None else count
-            if event.type == "attachment":
-                self._attachments.add(event.uuid)
+            self.message(event, first_block)
             return None
         if isinstance(event, RequestSent):
             return self._request(event)
         if isinstance(event, ResponseReceived):
-            return self._known(event.assistant_uuids, "response")
+            return self._response(event)
         if isinstance(event, ResultWrapped):
-            return self._known([event.message_uuid], "wrapping")
+            return self._wrapping(event)
         if isinstance(event, HistoryAppended):
-            return self._known(event.new_uuids, "appending")
+            return self._appending(event)
         return None
 
-    def _known(self, uuids: list[str], kind: str) -> str | None:
-        missing = next((u for u in uuids if u not in self._blocks), None)
-        if missing is None:
+    def for_kind(self, kind: str) -> Callable[[Any], str | None] | None:
+        """:meth:`problem` for the events of one kind that names others (not ``message``: see
+        :meth:`message`), ``None`` for a kind that names nothing: asked once a kind by a caller
+        that feeds thousands of events (the import's line check), not a chain of ``isinstance``
+        an event."""
+        return {
+            "request": self._request,
+            "response": self._response,
+            "wrapping": self._wrapping,
+            "appending": self._appending,
+        }.get(kind)
+
+    def message(self, event: MessageRecorded, first_block: bool = False) -> None:
+        """Note a message written (what :meth:`problem` does with one)."""
+        count = _block_count(event)
+        self._blocks[event.uuid] = count + 1 if first_block and count is not None else count
+        if event.type == "attachment":
+            self._attachments.add(event.uuid)
+
+    def _response(self, event: ResponseReceived) -> str | None:
+        return self._known(event.assistant_uuids, "response")
+
+    def _wrapping(self, event: ResultWrapped) -> str | None:
+        if event.message_uuid in self._blocks:
             return None
-        return f"{kind} names message {missing}, which no earlier message event holds"
+        return self._known([event.message_uuid], "wrapping")
+
+    def _appending(self, event: HistoryAppended) -> str | None:
+        return self._known(event.new_uuids, "appending")
+
+    def _known(self, uuids: list[str], kind: str) -> str | None:
+        blocks = self._blocks
+        for uuid in uuids:  # a loop, not next() over a generator: one frame less an event
+            if uuid not in blocks:
+                return f"{kind} names message {uuid}, which no earlier message event holds"
+        return None
 
     def _request(self, event: RequestSent) -> str | None:
         where = f"request {event.request_index}"

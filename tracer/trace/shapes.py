@@ -75,32 +75,64 @@ def _unknown_problems(data: dict[str, Any]) -> list[str]:
     return []
 
 
-#: The kinds :func:`inner_problems` looks inside.
-INNER_KINDS = frozenset({"message", "request", "mapping", "session_start", "response"})
-
-
 def inner_problems(kind: str, data: dict[str, Any]) -> list[str]:
     """What the schema cannot say of an event sound by it: block shapes, request parts, a
     title's languages, counts that must not be negative."""
-    if kind == "message":
-        return _content_problems(data.get("content"), "content")
-    if kind == "request":
-        return _tail_problems(data["tail"]) or _non_negative(data, "prefix_len")
-    if kind == "mapping":
-        return _block_problems(data["block"], "block")
-    if kind == "session_start":
-        title = data.get("title")
-        if isinstance(title, dict) and not all(isinstance(v, str) for v in title.values()):
-            return ["title must map languages to strings"]
-    if kind == "response":
-        return _non_negative(data, "request_index", "attempts")
+    inner = INNER_CHECKS.get(kind)
+    return inner(data) if inner is not None else []
+
+
+def _message_problems(data: dict[str, Any]) -> list[str]:
+    content = data.get("content")
+    if content is None or type(content) is str:  # most messages: no block to look at
+        return []
+    return _content_problems(content, "content")
+
+
+def _request_problems(data: dict[str, Any]) -> list[str]:
+    return _tail_problems(data["tail"]) or _non_negative(data, "prefix_len")
+
+
+def _mapping_problems(data: dict[str, Any]) -> list[str]:
+    return _block_problems(data["block"], "block")
+
+
+def _session_start_problems(data: dict[str, Any]) -> list[str]:
+    title = data.get("title")
+    if isinstance(title, dict) and not all(isinstance(v, str) for v in title.values()):
+        return ["title must map languages to strings"]
     return []
 
 
+def _response_problems(data: dict[str, Any]) -> list[str]:
+    return _non_negative(data, "request_index", "attempts")
+
+
+INNER_CHECKS = {
+    "message": _message_problems,
+    "request": _request_problems,
+    "mapping": _mapping_problems,
+    "session_start": _session_start_problems,
+    "response": _response_problems,
+}
+""":func:`inner_problems` of each kind it looks inside (the line check asks it of each line,
+so it takes the kind's function once)."""
+
+#: The kinds :func:`inner_problems` looks inside.
+INNER_KINDS = frozenset(INNER_CHECKS)
+
+
 def _non_negative(data: dict[str, Any], *names: str) -> list[str]:
-    return [
-        f"{n} must not be negative" for n in names if isinstance(data.get(n), int) and data[n] < 0
-    ]
+    get = data.get
+    for name in names:  # the common case, none negative, without building a list
+        value = get(name)
+        if isinstance(value, int) and value < 0:
+            return [
+                f"{n} must not be negative"
+                for n in names
+                if isinstance(data.get(n), int) and data[n] < 0
+            ]
+    return []
 
 
 def _content_problems(content: Any, where: str) -> list[str]:
@@ -109,6 +141,10 @@ def _content_problems(content: Any, where: str) -> list[str]:
     if not isinstance(content, list):
         return [f"{where} must be a string or a list of blocks, not {type(content).__name__}"]
     for i, block in enumerate(content):
+        # A plain block (the common case) passes here; any other is asked, and worded, below
+        # (its place in words only then: most messages are sound, and wording costs).
+        if type(block) is dict and type(kind := block.get("type")) is str and kind != "tool_result":
+            continue
         if problems := _block_problems(block, f"{where}[{i}]"):
             return problems
     return []
@@ -130,12 +166,11 @@ def _block_problems(block: Any, where: str) -> list[str]:
 
 def _tail_problems(tail: list[Any]) -> list[str]:
     for i, api in enumerate(tail):
-        where = f"tail[{i}]"
         if not isinstance(api, dict) or api.get("role") not in _ROLES:
-            return [f"{where} must be an object with role user or assistant"]
+            return [f"tail[{i}] must be an object with role user or assistant"]
         parts = api.get("parts")
         if not isinstance(parts, list) or not parts:
-            return [f"{where}.parts must be a non-empty list of [uuid, index] pairs"]
+            return [f"tail[{i}].parts must be a non-empty list of [uuid, index] pairs"]
         for part in parts:
             ok = (
                 isinstance(part, list)
@@ -144,5 +179,5 @@ def _tail_problems(tail: list[Any]) -> list[str]:
                 and (part[1] is None or (type(part[1]) is int and part[1] >= 0))
             )
             if not ok:
-                return [f"{where}.parts holds {part!r:.40}, not a [uuid, index] pair"]
+                return [f"tail[{i}].parts holds {part!r:.40}, not a [uuid, index] pair"]
     return []

@@ -87,6 +87,9 @@ class TraceWriter:
         # as the bound method: calling the instance goes through its type's call slot, which
         # costs as much again, once per line.
         self._check_line = check.line if check is not None else None
+        # In bulk (an import), the check builds each line's object too, testing each value as
+        # it puts it in (LineCheck.object_of): the same object, not looked up again.
+        self._checked_object = check.object_of if check is not None else None
         self.redact = redact if redact is not None else Redactor.from_environ()
         self._flush_each = flush
         """Flush every line (a live recording); an import writes in bulk and calls flush().
@@ -115,6 +118,12 @@ class TraceWriter:
         if check is not None:
             check.header(head)
         self._write_line(head)
+        if not flush and check is not None:
+            # An import: every event takes the bulk, checked path, written out on its own and
+            # bound once (no test a line of which path it is), its lines encoded with their
+            # newline.
+            self._encode_line = line_bytes_encoder(newline=True)
+            self.write = self._write_checked  # type: ignore[method-assign]
 
     def write(self, event: Event) -> Event:
         """Stamp ``seq`` and ``t``, write the event as one line, return the stamped copy."""
@@ -130,11 +139,23 @@ class TraceWriter:
         # encoding (ten times the line, on a long one), so a list of them held ten times the
         # trace in memory, and the memory the kernel had to hand over.
         pending = self._pending
-        data = stamped.to_dict()
-        if self._check_line is not None:
-            self._check_line(stamped, data)
+        if self._checked_object is not None:
+            data = self._checked_object(stamped)
+        else:
+            data = stamped.to_dict()
         pending += _ENCODE_BYTES(data)
         pending.append(10)
+        if len(pending) >= BULK_BUFFER:
+            with self._lock:
+                self._drain()
+        return stamped
+
+    def _write_checked(self, event: Event) -> Event:
+        """:meth:`write` in bulk with a check (an import): the same line, the same checks."""
+        self._seq += 1
+        stamped = event if self.keep_time and event.seq == self._seq else self._stamp(event)
+        pending = self._pending
+        pending += self._encode_line(self._checked_object(stamped))  # type: ignore[misc]
         if len(pending) >= BULK_BUFFER:
             with self._lock:
                 self._drain()

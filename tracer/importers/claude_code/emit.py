@@ -58,6 +58,10 @@ def _agent_files(t: Transcript) -> list[tuple[Path, list[Record]]]:
     ]
 
 
+_WATCHED = COUNTED_KINDS | {"terminal"}
+"""The kinds :meth:`EndLast.pass_on` does more with than pass them on."""
+
+
 class EndLast:
     """Passes events on, holding each ``terminal`` back until the next event: so a note written
     once everything is emitted (the count check) still comes before the trace's last step.
@@ -74,6 +78,8 @@ class EndLast:
     def pass_on(self, event: Event) -> Any:
         """Count ``event``, then pass it on (or hold it, if it is a ``terminal``)."""
         kind = event.kind
+        if kind not in _WATCHED and self.held is None:
+            return self.emit(event)  # most events: nothing to count, nothing held
         if kind in COUNTED_KINDS and self.tally is not None:
             self.tally.see(event)
         if self.held is not None and not self.passing:

@@ -103,13 +103,17 @@ def _left_out(census: Census) -> Counter[str]:
     return labels
 
 
-def analyse(records: list[Record], path: Path, report: ImportReport, depth: int = 0) -> Transcript:
+def analyse(
+    records: list[Record], path: Path, report: ImportReport, depth: int = 0, clean: bool = False
+) -> Transcript:
     """Pick the conversation out of a transcript's records and find its subagent runs.
 
     ``records`` may be the parser's: the census checks their shapes as it walks them (and has
     :mod:`tracer.importers.shapes` mend them), so from here on ``records`` are the cleaned ones.
+    ``clean``: they are such records already (an inline subagent run's, taken from its parent's
+    census), and are not checked a second time.
     """
-    census = take_census(records, report)
+    census = take_census(records, None if clean else report)
     records = census.records
     active = active_path(census, report)
     if not active.records:
@@ -241,7 +245,10 @@ def _find_children(t: Transcript) -> int:
                 if conv is not None:
                     where = "sidechain" if link["source"] == "inline" else "agent_progress"
                     report = ImportReport(source=f"{t.path} ({where})")
-                    child = analyse(conv, t.path, report, t.depth + 1)
+                    # An inline run's records are the parent's, checked (and mended) by its
+                    # census; a run rebuilt from progress records is new, and checked here.
+                    checked = link["source"] == "inline"
+                    child = analyse(conv, t.path, report, t.depth + 1, clean=checked)
                     child.source["inline"] = True
                     child.source["rebuilt_from"] = link["source"]
                 elif link["source"] == "file" and not link.get("missing"):

@@ -60,13 +60,21 @@ def _text_of(rec: dict[str, Any]) -> str:
 
 
 def conversation_stats(records: list[dict[str, Any]]) -> dict[str, int]:
-    """How big a subagent run was: records, model responses, tool calls."""
-    ids = {(r.get("message") or {}).get("id") for r in records if r.get("type") == "assistant"}
-    return {
-        "records": len(records),
-        "responses": len(ids - {None}),
-        "tool_calls": sum(len(tool_use_ids(r)) for r in records),
-    }
+    """How big a subagent run was: records, model responses, tool calls (the ``tool_use`` blocks
+    :func:`tool_use_ids` finds, counted in the same one pass over the records, not listed)."""
+    ids: set[Any] = set()
+    calls = 0
+    for r in records:
+        message = r.get("message")
+        if r.get("type") == "assistant":
+            ids.add((message or {}).get("id"))
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list):
+            for b in content:
+                if isinstance(b, dict) and b.get("type") == "tool_use":
+                    calls += 1
+    ids.discard(None)
+    return {"records": len(records), "responses": len(ids), "tool_calls": calls}
 
 
 def _inline_conversations(sidechain: list[Record]) -> list[list[Record]]:
