@@ -8,6 +8,7 @@ which is the proof.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -90,6 +91,81 @@ def test_start_up_imports_only_what_the_command_uses(args: tuple[str, ...]) -> N
     )
     assert loaded == []
     assert ("tracer.importers.command" in modules) == (args[0] == "import")
+
+
+#: Standard modules ``tracer import claude-code`` runs without: their imports cost more than the
+#: few calls the import made into them (``bench/import_speed.py``; ``signal`` builds three
+#: ``IntEnum`` classes: :mod:`tracer.interrupts` uses ``_signal``).
+NOT_IN_AN_IMPORT: tuple[str, ...] = ("signal",)
+
+#: Not imported at run time by any module of the import outside the trace and model layers
+#: (annotations only, under ``TYPE_CHECKING``; paths are strings: :mod:`tracer.files.pathnames`).
+#: The trace layer still imports them (``typing`` for its event classes, ``pathlib`` and
+#: ``threading`` in its writer): when it no longer does, these move into NOT_IN_AN_IMPORT, and
+#: ``LAYERS_STILL_IMPORTING`` empties.
+NOT_IMPORTED_BY_THE_IMPORTERS = ("typing", "pathlib", "threading")
+LAYERS_STILL_IMPORTING = ("tracer.trace", "tracer.model")
+
+
+def _run_time_imports(file: str) -> set[str]:
+    """The modules a source file imports when it runs: top-level imports, those in top-level
+    ``try``/``if`` blocks (but ``if TYPE_CHECKING``), not those inside functions."""
+    import ast
+
+    found: set[str] = set()
+    body = list(ast.parse(Path(file).read_text(encoding="utf-8")).body)
+    while body:
+        node = body.pop()
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+        elif isinstance(node, ast.If):
+            if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+                body += node.body + node.orelse
+        elif isinstance(node, ast.Try):
+            body += node.body + node.orelse + node.finalbody
+            body += [stmt for handler in node.handlers for stmt in handler.body]
+    return found
+
+
+def test_an_import_loads_only_what_it_runs(tmp_path: Path) -> None:
+    # The whole command, as the console script runs it, on a small transcript named the way a
+    # user might type it: pathlib's spelling of the name is kept without pathlib.
+    (tmp_path / "sub").mkdir()
+    source = ROOT / "tests" / "data" / "claude-code" / "v2.0-output-limit-then-tools.jsonl"
+    (tmp_path / "sub" / "s.jsonl").write_bytes(source.read_bytes())
+    script = (
+        "import json, sys; from tracer.cli.console import run; code = run(); "
+        "print(json.dumps({n: getattr(m, '__file__', None) for n, m in sys.modules.items()})); "
+        "sys.exit(code)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "import", "claude-code", "./sub//s.jsonl"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stderr.splitlines()[-1] == "wrote s.trace.jsonl"  # str(Path(...))'s spelling
+    header = json.loads((tmp_path / "s.trace.jsonl").read_text(encoding="utf-8").split("\n")[0])
+    assert header["source"]["path"] == "sub/s.jsonl"
+
+    loaded: dict[str, str | None] = json.loads(proc.stdout.splitlines()[-1])
+    assert "tracer.importers.claude_code.importer" in loaded
+    assert sorted(set(loaded).intersection(NOT_IN_AN_IMPORT)) == []
+    checked = {
+        name: _run_time_imports(file)
+        for name, file in loaded.items()
+        if name.startswith("tracer") and file and not name.startswith(LAYERS_STILL_IMPORTING)
+    }
+    assert "tracer.cli.main" in checked and "tracer.interrupts" in checked
+    unwanted = set(NOT_IMPORTED_BY_THE_IMPORTERS + NOT_IN_AN_IMPORT)
+    importing = {
+        name: sorted(found & unwanted) for name, found in checked.items() if found & unwanted
+    }
+    assert importing == {}
 
 
 def test_record_does_import_anthropic(tmp_path: Path) -> None:

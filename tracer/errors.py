@@ -6,16 +6,17 @@ raises :class:`UserError`; the command line prints ``str(error)`` to stderr and 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: every command imports this module, most before any path
-    from pathlib import Path
+    from os import PathLike
 
 
 class UserError(Exception):
     """Bad input: ``path:line: message`` (path and line when known)."""
 
-    def __init__(self, message: str, path: str | Path | None = None, line: int | None = None):
+    def __init__(
+        self, message: str, path: str | PathLike[str] | None = None, line: int | None = None
+    ):
         self.message = message
         self.path = str(path) if path is not None else None
         self.line = line

@@ -27,10 +27,13 @@ import importlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import NoReturn
 
 from tracer import __version__
 from tracer.errors import UserError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 #: Which module registers each sub-command (``register(subparsers)``): the recorder's and the
 #: reader's own, then the layers'. Only the one a command line names is imported.

@@ -45,10 +45,14 @@ import os
 import re
 import stat
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 from tracer.errors import UserError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tracer.files.pathnames import Name
 
 try:  # a wheel of compiled code: the stdlib reads everything the same way where it is missing
     import orjson as _orjson
@@ -96,7 +100,7 @@ _KINDS = {
 }
 
 
-def open_regular(path: str | Path, what: str = "file") -> int:
+def open_regular(path: Name, what: str = "file") -> int:
     """Open ``path`` for reading and return the descriptor; refuse anything but a regular file.
 
     ``what`` names what was expected (``a trace``, ``a scenario``) in the error.
@@ -127,13 +131,13 @@ def _os_reason(exc: OSError) -> str:
     return f"cannot read: {exc.strerror or exc}"
 
 
-def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_FILE) -> bytes:
+def read_bytes(path: Name, what: str = "file", limit: int = MAX_FILE) -> bytes:
     """The whole of a regular file, refusing more than ``limit`` bytes (from its size first)."""
     return b"".join(_reads(path, what, limit, 1 << 20))  # a file of one read is not copied
 
 
 def read_pieces(
-    path: str | Path, what: str = "file", limit: int = MAX_FILE, piece: int = 1 << 16
+    path: Name, what: str = "file", limit: int = MAX_FILE, piece: int = 1 << 16
 ) -> Iterator[bytes]:
     """The whole of a regular file as :func:`read_bytes` reads it, in pieces of about ``piece``
     bytes that each end just after a newline (the last one where the file ends), so that a
@@ -154,7 +158,7 @@ def read_pieces(
         yield b"".join(held)
 
 
-def _reads(path: str | Path, what: str, limit: int, size: int) -> Iterator[bytes]:
+def _reads(path: Name, what: str, limit: int, size: int) -> Iterator[bytes]:
     """A regular file's bytes, ``size`` at a time as the kernel gives them, refusing more than
     ``limit`` in all: by its size before reading, and again if it grows while it is read."""
     fd = open_regular(path, what)
@@ -174,7 +178,7 @@ def _reads(path: str | Path, what: str, limit: int, size: int) -> Iterator[bytes
         os.close(fd)
 
 
-def decode(raw: bytes, path: str | Path, line: int | None = None) -> str:
+def decode(raw: bytes, path: Name, line: int | None = None) -> str:
     """Strict UTF-8, with the column of the first bad byte; NUL is refused too."""
     nul = raw.find(b"\0")
     if nul >= 0:
@@ -200,7 +204,7 @@ def _line(raw: bytes, offset: int, line: int | None) -> int:
     return line if line is not None else raw.count(b"\n", 0, offset) + 1
 
 
-def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT) -> str:
+def read_text(path: Name, what: str = "file", limit: int = MAX_TEXT) -> str:
     """A whole text file, bounded and strictly decoded."""
     return decode(read_bytes(path, what, limit), path)
 
@@ -314,7 +318,7 @@ def no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def loads(raw: bytes | str, path: str | Path, line: int | None = None) -> Any:
+def loads(raw: bytes | str, path: Name, line: int | None = None) -> Any:
     """One JSON value from one line, bounded in size and depth, with no lone surrogates."""
     if isinstance(raw, bytes):
         value = quick_loads(raw)
@@ -337,7 +341,7 @@ def loads(raw: bytes | str, path: str | Path, line: int | None = None) -> Any:
     return value
 
 
-def vet(value: Any, text: str, path: str | Path, line: int | None = None) -> None:
+def vet(value: Any, text: str, path: Name, line: int | None = None) -> None:
     """Check a value just parsed from ``text``: nested at most :data:`MAX_DEPTH` deep, and no
     lone surrogate in any string.
 
@@ -354,7 +358,7 @@ def vet(value: Any, text: str, path: str | Path, line: int | None = None) -> Non
         check_numbers(value, path, line)
 
 
-def check_numbers(value: Any, path: str | Path, line: int | None = None) -> None:
+def check_numbers(value: Any, path: Name, line: int | None = None) -> None:
     """Walk a parsed value (without recursion): every float finite."""
     stack = [value]
     while stack:
@@ -367,7 +371,7 @@ def check_numbers(value: Any, path: str | Path, line: int | None = None) -> None
             raise UserError("a number out of range (it reads as infinity)", path, line)
 
 
-def _check_depth(value: Any, path: str | Path, line: int | None) -> None:
+def _check_depth(value: Any, path: Name, line: int | None) -> None:
     if not isinstance(value, dict | list):
         return
     stack: list[tuple[Any, int]] = [(value, 1)]
@@ -379,7 +383,7 @@ def _check_depth(value: Any, path: str | Path, line: int | None) -> None:
         stack.extend((sub, depth + 1) for sub in subs if isinstance(sub, dict | list))
 
 
-def check_value(value: Any, path: str | Path, line: int | None = None) -> None:
+def check_value(value: Any, path: Name, line: int | None = None) -> None:
     """Walk a parsed value (without recursion): depth bounded, every string encodable."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
@@ -400,7 +404,7 @@ def check_value(value: Any, path: str | Path, line: int | None = None) -> None:
             stack.extend((sub, depth + 1) for sub in item)
 
 
-def _encodable(text: str, path: str | Path, line: int | None) -> None:
+def _encodable(text: str, path: Name, line: int | None) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any
 
 from tracer.model.api_messages import ApiMessage, materialize
 from tracer.trace.compact_json import bytes_encoder
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SLOT = "\x00tracer-messages\x00"
 

@@ -29,7 +29,6 @@ call, as before: an import writes thousands of them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from tracer.importers.model_call_steps import ModelCallSteps
 from tracer.importers.tool_result_steps import (
@@ -37,6 +36,10 @@ from tracer.importers.tool_result_steps import (
 )
 from tracer.model.internal_messages import Message
 from tracer.trace.events import EndReason, HistoryAppended, MaxTurnsChecked, SessionEnded
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "TraceBuilder",

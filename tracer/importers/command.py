@@ -7,14 +7,18 @@ themselves are imported only when the command runs.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from tracer.errors import UserError
+from tracer.files.pathnames import pathname, stem
 from tracer.text.printable import printable
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
     from tracer.importers.claude_code.folder import Row
 
 
@@ -32,9 +36,12 @@ def register(subparsers: Any) -> None:
         help="a Claude Code session (~/.claude/projects/<project>/<id>.jsonl)",
         description="Rebuild each request of a Claude Code session from its transcript.",
     )
+    # The claude-code import names its files as plain strings, spelled as str(Path(...)) would
+    # spell them (tracer.files.pathnames): pathlib costs a start as much as an eighth of the
+    # whole import's parsing. Its folder, --follow and --list modes take a Path where they run.
     cc.add_argument(
         "session",
-        type=Path,
+        type=pathname,
         nargs="?",
         metavar="SESSION.jsonl|DIR",
         help="a session, or a project folder (~/.claude/projects/<project>/): every session in it",
@@ -42,7 +49,7 @@ def register(subparsers: Any) -> None:
     cc.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=pathname,
         metavar="TRACE",
         help="where to write the trace (default: <session>.trace.jsonl here); for a folder, "
         "the folder to write one trace per session into (default: <project>.traces here)",
@@ -71,11 +78,11 @@ def register(subparsers: Any) -> None:
         description="Import every main-loop request of a request/response log; side calls to "
         "other models and quota probes are counted and kept apart.",
     )
-    api.add_argument("log", type=Path, metavar="LOG.jsonl")
+    api.add_argument("log", type=_path, metavar="LOG.jsonl")
     api.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=_path,
         metavar="TRACE",
         help="where to write the trace (default: <log>.trace.jsonl here)",
     )
@@ -95,11 +102,19 @@ def register(subparsers: Any) -> None:
     api.set_defaults(func=_api_log)
 
 
-def _default_output(source: Path) -> Path:
-    return Path(f"{source.stem}.trace.jsonl")
+def _path(text: str) -> Path:
+    """An argument as a ``Path``, pathlib imported only by the commands that take one."""
+    from pathlib import Path
+
+    return Path(text)
 
 
-def _report(lines: list[str], output: Path) -> None:
+def _default_output(source: str | os.PathLike[str]) -> str:
+    """``<source's stem>.trace.jsonl``, here (as ``str(Path(...))`` spells it)."""
+    return pathname(f"{stem(source)}.trace.jsonl")
+
+
+def _report(lines: list[str], output: str | os.PathLike[str]) -> None:
     for line in lines:  # notes quote the input
         print(printable(line), file=sys.stderr)
     print(printable(f"wrote {output}"), file=sys.stderr)
@@ -110,11 +125,16 @@ def _claude_code(args: argparse.Namespace) -> int:
         return _list()
     if args.session is None:
         raise UserError("give a SESSION.jsonl to import, or --list to see the sessions found")
-    if args.session.is_dir() and not args.follow:
-        return _folder(args.session, args.output or Path(f"{args.session.name}.traces"))
+    if os.path.isdir(args.session) and not args.follow:
+        from pathlib import Path
+
+        session = Path(args.session)
+        return _folder(session, Path(args.output or f"{session.name}.traces"))
     output = args.output or _default_output(args.session)
     if args.follow:
-        return _follow(args.session, output, args.idle_exit)
+        from pathlib import Path
+
+        return _follow(Path(args.session), Path(output), args.idle_exit)
     from tracer.importers.claude_code.importer import import_claude_code
 
     report = import_claude_code(args.session, output)

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
 
 from tracer.errors import UserError
+from tracer.files.pathnames import pathname
 from tracer.files.untrusted import (
     MAX_LINE,
     MISS,
@@ -30,12 +29,19 @@ from tracer.files.untrusted import (
 from tracer.files.untrusted import loads as loads_line
 from tracer.importers.output import ImportReport
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tracer.files.pathnames import Name
+
 #: The C scanner, built once: NaN and Infinity are refused, as :func:`tracer.files.untrusted.loads`
 # does.
 _raw_decode = json.JSONDecoder(parse_constant=no_constant).raw_decode
 
-Record = tuple[int, dict[str, Any]]
-"""A parsed line: its 1-based line number and its object."""
+Record = tuple[int, dict[str, "Any"]]
+"""A parsed line: its 1-based line number and its object. (``Any`` quoted: an alias is run, and
+``typing`` is not imported at run time, see :mod:`tracer.cli.console`.)"""
 
 
 #: How much of a file is read, split and parsed at a time: a few lines' worth, so that each piece
@@ -45,12 +51,12 @@ PIECE = 64 * 1024
 
 
 def read_jsonl(
-    path: str | Path,
+    path: Name,
     report: ImportReport,
     shape: Callable[[dict[str, Any]], str | None] | None = None,
 ) -> list[Record]:
     """Every line of ``path`` that is a JSON object of a sound ``shape``, with its line number."""
-    path = Path(path)
+    path = pathname(path)  # as str(Path(path)) spells it, in every message
     records: list[Record] = []
     bad = _Bad()
     number, blank = 1, True
@@ -94,7 +100,7 @@ class _Bad:
         if self.line is None:
             self.line, self.why = line, why
 
-    def note(self, report: ImportReport, path: str | Path) -> None:
+    def note(self, report: ImportReport, path: Name) -> None:
         if self.line is not None:
             report.notes.append(f"{path}:{self.line}: {self.why} (skipped, with any others)")
 
@@ -104,7 +110,7 @@ def parse_lines(
     first_number: int,
     report: ImportReport,
     *,
-    path: str | Path = "",
+    path: Name = "",
     torn: bool = False,
     shape: Callable[[dict[str, Any]], str | None] | None = None,
     long_digits: set[int] | None = None,
@@ -145,7 +151,7 @@ def _parse_into(
     first_number: int,
     report: ImportReport,
     *,
-    path: str | Path,
+    path: Name,
     torn: bool,
     shape: Callable[[dict[str, Any]], str | None] | None,
     long_digits: set[int] | None,
@@ -193,7 +199,7 @@ def _parse_into(
         append((first_number + index, obj))
 
 
-def _fast(text: str, path: str | Path, number: int) -> Any:
+def _fast(text: str, path: Name, number: int) -> Any:
     """An ordinary line of text parsed the quick way, or None to send it the careful way.
 
     ``--follow`` hands over text lines. The C scanner is called directly (json.loads would

@@ -17,7 +17,6 @@ is the costly part of an import, so the last normalized list is reused
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from tracer.importers.body_hash import BodyHasher
 from tracer.importers.normal_cache import NormalCache
@@ -34,6 +33,10 @@ from tracer.trace.events import (
 )
 from tracer.trace.hooks import loop_turn_line, needs_follow_up_line
 from tracer.trace.requests import encode_body
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ModelCallSteps(StepWriter):

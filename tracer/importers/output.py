@@ -14,9 +14,12 @@ import gc
 from collections.abc import Iterator
 from dataclasses import field
 from datetime import UTC, datetime
-from typing import Any
 
 from tracer.trace.event_class import lean_dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @contextlib.contextmanager

@@ -15,10 +15,13 @@ the wrong shape is skipped and counted like an unreadable line.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from tracer.importers.jsonl import Record
 from tracer.importers.output import ImportReport
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _IDS = (
     "uuid",

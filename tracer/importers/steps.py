@@ -15,12 +15,15 @@ a tool result's in :mod:`tracer.importers.tool_result_steps`, appending and comp
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from tracer.agent.message_record import message_event
 from tracer.importers.output import epoch_of
 from tracer.model.internal_messages import Message
 from tracer.trace.events import DebugHook, Event, ImportNote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class StepWriter:

@@ -15,8 +15,6 @@ guessed from the text the model was told (:func:`error_kind`), as the sources ke
 
 from __future__ import annotations
 
-from typing import Any
-
 from tracer.importers.steps import StepWriter
 from tracer.model.internal_messages import Message, content_length
 from tracer.trace.events import (
@@ -27,6 +25,10 @@ from tracer.trace.events import (
     ToolFinished,
 )
 from tracer.trace.hooks import tool_result_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 REJECTED_PREFIX = "The user doesn't want to proceed with this tool use"
 

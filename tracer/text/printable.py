@@ -26,8 +26,8 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # imported where it is used: the command line's start-up has no Rich in it
     from rich.text import Text
 

@@ -9,36 +9,42 @@ is a side file: one that cannot be read leaves the link less precise, never the 
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Any
 
 from tracer.errors import UserError
+from tracer.files.pathnames import join, listed, name, parent, stem
 from tracer.files.untrusted import MAX_LINE, loads, open_regular, read_bytes, read_text
 from tracer.importers.jsonl import Record
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-def agent_folders(session: Path) -> list[Path]:
+    from tracer.files.pathnames import Name
+
+
+def agent_folders(session: Name) -> list[str]:
     """Where a session's subagent files can be: ``<session>/subagents/`` (2.1) or beside the
-    session file itself (2.0)."""
-    return [session.parent / session.stem / "subagents", session.parent]
+    session file itself (2.0). (Names are plain strings, spelled as ``pathlib`` would:
+    :mod:`tracer.files.pathnames`.)"""
+    return [join(parent(session), stem(session), "subagents"), parent(session)]
 
 
-def session_agent_files(session: Path, session_id: str | None) -> list[Path]:
+def session_agent_files(session: Name, session_id: str | None) -> list[str]:
     """Every agent file of a session: all of ``<session>/subagents/``, and the ``agent-*.jsonl``
     beside the session (2.0) whose records carry the session's id."""
-    own = session.parent / session.stem / "subagents"
-    found = sorted(own.glob("agent-*.jsonl")) if own.is_dir() else []
+    own, beside = agent_folders(session)
+    found = listed(own, "agent-", ".jsonl")
     # Beside the session (2.0) every session's agents lie together: an agent file is this
     # session's when it carries the session's id, which is also the session file's name.
-    if session_id and session.stem == session_id:
-        for file in sorted(session.parent.glob("agent-*.jsonl")):
+    if session_id and stem(session) == session_id:
+        for file in listed(beside, "agent-", ".jsonl"):
             first = next(iter(read_loose(file, limit=1)), {})
             if first.get("sessionId") == session_id:
                 found.append(file)
     return found
 
 
-def read_records(file: Path) -> list[Record]:
+def read_records(file: Name) -> list[Record]:
     """Every JSON object of a file with its line number; unreadable lines left out."""
     try:
         data = read_bytes(file, "a subagent transcript")
@@ -55,30 +61,28 @@ def read_records(file: Path) -> list[Record]:
     return out
 
 
-def find_agent_file(session: Path, agent_id: str) -> Path | None:
+def find_agent_file(session: Name, agent_id: str) -> str | None:
     for folder in agent_folders(session):
-        file = folder / f"agent-{agent_id}.jsonl"
-        if file.is_file():
+        file = join(folder, f"agent-{agent_id}.jsonl")
+        if os.path.isfile(file):
             return file
     return None
 
 
-def meta_links(folder: Path) -> dict[str, str]:
+def meta_links(folder: Name) -> dict[str, str]:
     """``toolUseId`` → agent id from ``agent-<id>.meta.json`` files, when present."""
     out: dict[str, str] = {}
-    if not folder.is_dir():
-        return out
-    for meta in folder.glob("agent-*.meta.json"):
+    for meta in listed(folder, "agent-", ".meta.json"):
         try:
             data = loads(read_text(meta, "a subagent's meta file", 1 << 20), meta)
         except UserError:
             continue  # a side file: without it the link is only less precise
         if isinstance(data, dict) and data.get("toolUseId"):
-            out[str(data["toolUseId"])] = meta.name[len("agent-") : -len(".meta.json")]
+            out[str(data["toolUseId"])] = name(meta)[len("agent-") : -len(".meta.json")]
     return out
 
 
-def read_loose(file: Path, limit: int | None = None) -> list[dict[str, Any]]:
+def read_loose(file: Name, limit: int | None = None) -> list[dict[str, Any]]:
     """The objects of a file (unreadable: nothing; the link then says it holds nothing)."""
     if limit is not None:
         try:

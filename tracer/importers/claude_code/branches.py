@@ -18,10 +18,12 @@ each block it finds missing from the trace.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tracer.importers.claude_code.chain import Chain
 from tracer.importers.claude_code.record_kinds import is_local_command, tool_result_ids
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 REWOUND = "records off the active branch (rewound or edited)"
 CYCLE = "records whose parentUuid chain goes round in a cycle"

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import field
-from typing import Any
 
 from tracer.importers.jsonl import Record
 from tracer.importers.output import ImportReport
 from tracer.importers.shapes import clean_records, is_clean
 from tracer.trace.event_class import lean_dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CONVERSATION = ("user", "assistant", "attachment")
 TITLES = ("summary", "custom-title", "ai-title")

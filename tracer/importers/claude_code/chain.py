@@ -19,10 +19,13 @@ reached the model), and the note for a link that loops.
 from __future__ import annotations
 
 import bisect
-from typing import Any
 
 from tracer.importers.claude_code.census import Census
 from tracer.importers.claude_code.record_kinds import is_local_command, is_summary_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Chain:

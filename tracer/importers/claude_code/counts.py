@@ -22,12 +22,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import field
-from pathlib import Path
-from typing import Any
 
+from tracer.files.pathnames import stem
 from tracer.importers.claude_code.record_kinds import tool_result_ids
 from tracer.importers.jsonl import Record
 from tracer.trace.event_class import lean_dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Named one by one in the note's data up to this many; the counts are always whole.
 MAX_NAMED = 50
@@ -131,7 +134,7 @@ _NONE: list[str] = []
 
 
 def blocks_in(
-    path: Path, records: Iterable[Record], call: str | None, sidechain_call: str | None
+    path: str, records: Iterable[Record], call: str | None, sidechain_call: str | None
 ) -> list[Block]:
     """Every tool block of one file's records: ``call`` is the Task call its records ran under,
     ``sidechain_call`` the one its ``isSidechain`` records ran under.
@@ -172,7 +175,7 @@ def blocks_in(
 
 
 def session_blocks(
-    path: Path, records: list[Record], agent_files: list[tuple[Path, list[Record]]]
+    path: str, records: list[Record], agent_files: list[tuple[str, list[Record]]]
 ) -> list[Block]:
     """The tool blocks of a session file and of its agent files, with where each should run."""
     sidechain_file = bool(records) and all(
@@ -182,7 +185,7 @@ def session_blocks(
     out = blocks_in(path, records, _MAIN, _MAIN if sidechain_file else None)
     by_agent = _agent_calls(records) if agent_files else {}
     for file, recs in agent_files:
-        agent = file.stem[len("agent-") :]
+        agent = stem(file)[len("agent-") :]
         under = by_agent.get(agent)
         out += blocks_in(file, recs, under, under)
     return out

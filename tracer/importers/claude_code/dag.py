@@ -52,7 +52,6 @@ worked out in
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any
 
 from tracer.importers.claude_code.branches import SkipReasons
 from tracer.importers.claude_code.census import Census
@@ -69,6 +68,10 @@ from tracer.importers.claude_code.record_kinds import (
 from tracer.importers.jsonl import Record
 from tracer.importers.output import ImportReport
 from tracer.trace.event_class import lean_dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @lean_dataclass

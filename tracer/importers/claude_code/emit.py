@@ -10,8 +10,6 @@ a line of the summary. ``import claude-code`` and ``--follow`` both emit this wa
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 from tracer.importers.builder import TraceBuilder
 from tracer.importers.claude_code.agent_files import read_records, session_agent_files
@@ -21,6 +19,10 @@ from tracer.importers.claude_code.journey import emit_transcript
 from tracer.importers.claude_code.transcript import Transcript
 from tracer.importers.jsonl import Record
 from tracer.trace.events import Event
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
@@ -42,19 +44,19 @@ def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
     return b
 
 
-def _agent_files(t: Transcript) -> list[tuple[Path, list[Record]]]:
+def _agent_files(t: Transcript) -> list[tuple[str, list[Record]]]:
     """The session's agent files with their records: read again here unless already loaded,
     so the count check sees the files the importer did not follow too."""
-    loaded: dict[Path, list[Record]] = {}
+    loaded: dict[str, list[Record]] = {}
     stack = list(t.children.values())
     while stack:
         child = stack.pop()
         if not child.source.get("inline"):
-            loaded[Path(child.path)] = child.records
+            loaded[child.path] = child.records
         stack += child.children.values()
     return [
         (f, loaded[f] if f in loaded else read_records(f))
-        for f in session_agent_files(Path(t.path), t.source.get("session_id"))
+        for f in session_agent_files(t.path, t.source.get("session_id"))
     ]
 
 

@@ -28,11 +28,10 @@ hook text are placed by :mod:`tracer.importers.claude_code.dag`.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
-from typing import Any
 
 from tracer import __version__
 from tracer.errors import UserError
+from tracer.files.pathnames import pathname
 from tracer.importers.claude_code.census import Census, take_census
 from tracer.importers.claude_code.dag import active_path
 from tracer.importers.claude_code.emit import emit_all
@@ -54,6 +53,12 @@ from tracer.trace.foreign import looks_like
 from tracer.trace.line_check import LineCheck
 from tracer.trace.writer import TraceWriter
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tracer.files.pathnames import Name
+
 NOTES = (
     "Claude Code does not log its requests: each one is rebuilt from the transcript with only "
     "model and messages (no system prompt, tools or max_tokens), so a request's bytes and sha256 "
@@ -69,10 +74,10 @@ NOTES = (
 MAX_DEPTH = 4
 
 
-def load_transcript(path: str | Path, depth: int = 0) -> Transcript:
+def load_transcript(path: Name, depth: int = 0) -> Transcript:
     """Read and analyse a transcript; nothing is written yet."""
-    path = Path(path)
-    report = ImportReport(source=str(path))
+    path = pathname(path)  # as str(Path(path)) spells it
+    report = ImportReport(source=path)
     return analyse(read_jsonl(path, report), path, report, depth)
 
 
@@ -104,7 +109,7 @@ def _left_out(census: Census) -> Counter[str]:
 
 
 def analyse(
-    records: list[Record], path: Path, report: ImportReport, depth: int = 0, clean: bool = False
+    records: list[Record], path: Name, report: ImportReport, depth: int = 0, clean: bool = False
 ) -> Transcript:
     """Pick the conversation out of a transcript's records and find its subagent runs.
 
@@ -113,6 +118,7 @@ def analyse(
     ``clean``: they are such records already (an inline subagent run's, taken from its parent's
     census), and are not checked a second time.
     """
+    path = pathname(path)  # the name the trace and every note give: str(Path(path))'s
     census = take_census(records, None if clean else report)
     records = census.records
     active = active_path(census, report)
@@ -161,7 +167,7 @@ def analyse(
     source: dict[str, Any] = {
         "kind": "import",
         "format": "claude-code",
-        "path": str(path),
+        "path": path,
         "version": first.get("version"),
         "session_id": first.get("sessionId"),
     }
@@ -261,7 +267,7 @@ def _find_children(t: Transcript) -> int:
     return inline
 
 
-def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
+def import_claude_code(path: Name, output: Name) -> ImportReport:
     """Import ``path`` into the trace ``output``; return what was done and skipped."""
     # The transcript is built, written and freed inside: the collector comes back only once
     # the import's objects are gone, so its first collection has nothing of theirs to walk.
@@ -269,7 +275,7 @@ def import_claude_code(path: str | Path, output: str | Path) -> ImportReport:
         return _import(path, output)
 
 
-def _import(path: str | Path, output: str | Path) -> ImportReport:
+def _import(path: Name, output: Name) -> ImportReport:
     t = load_transcript(path)
     source, start = header_source(t), start_epoch(t)
     # The readers' checks, asked of each line as it is written: the count check says nothing

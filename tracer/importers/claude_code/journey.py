@@ -18,7 +18,6 @@ included; how each model call is written (answered, cut off, failed) is in
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from tracer.importers.builder import TraceBuilder
 from tracer.importers.claude_code.journey_calls import (
@@ -38,6 +37,10 @@ from tracer.importers.claude_code.transcript_records import INTERRUPTED
 from tracer.importers.output import epoch_of
 from tracer.model.internal_messages import Message
 from tracer.trace.events import EndReason, Event, SessionStarted, SubagentEnded, SubagentStarted
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:

@@ -18,11 +18,13 @@ from the internal list (**resending**), then the response and the follow-up deci
 
 from __future__ import annotations
 
-from typing import Any
-
 from tracer.importers.builder import TraceBuilder
 from tracer.importers.claude_code.transcript import Response
 from tracer.model.internal_messages import Message
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def model_call(b: TraceBuilder, resp: Response, resent: bool = False) -> list[dict[str, Any]]:

@@ -7,7 +7,9 @@ way.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: How the records of a local command begin (1.0.x/2.0 write them as user records).
 LOCAL_COMMAND = (

@@ -30,9 +30,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
 
+from tracer.files.pathnames import join, parent
 from tracer.importers.claude_code.agent_files import (
     agent_folders,
     find_agent_file,
@@ -42,6 +41,12 @@ from tracer.importers.claude_code.agent_files import (
 from tracer.importers.claude_code.record_kinds import tool_result_ids, tool_use_ids
 from tracer.importers.jsonl import Record
 from tracer.importers.output import epoch_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tracer.files.pathnames import Name
 
 AGENT_TOOLS = ("Task", "Agent")
 RECORDS = "_records"
@@ -130,7 +135,7 @@ def _pick_call(
 def link_subagents(
     progress: dict[str, list[Record]],
     sidechain: list[Record],
-    path: Path,
+    path: Name,
     calls: Mapping[str, tuple[Any, ...]],
     results: dict[str, Any],
     times: dict[str, Window] | None = None,
@@ -209,11 +214,11 @@ def link_subagents(
         file = find_agent_file(path, str(agent_id))
         link: dict[str, Any] = {"source": "file", "agent_id": str(agent_id)}
         if file is not None:
-            link["file"] = str(file)
+            link["file"] = file
             link.update(conversation_stats(read_loose(file)))
         else:
-            link["file"] = str(folders[0] / f"agent-{agent_id}.jsonl")
-            link["looked_in"] = [str(f) for f in folders]
+            link["file"] = join(folders[0], f"agent-{agent_id}.jsonl")
+            link["looked_in"] = list(folders)
             link["missing"] = True
         links[tid].append(link)
     return dict(links)
@@ -271,7 +276,7 @@ def describe(link: dict[str, Any]) -> str:
             f"({link.get('responses', 0)} model responses, {link.get('tool_calls', 0)} tool calls)"
         )
     if link.get("missing"):
-        where = " nor in ".join(link.get("looked_in") or [str(Path(link["file"]).parent)])
+        where = " nor in ".join(link.get("looked_in") or [parent(link["file"])])
         return f"{who}: no agent-{link['agent_id']}.jsonl in {where}"
     where = "inline sidechain" if link["source"] == "inline" else link["file"]
     return (

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from dataclasses import field
 from itertools import pairwise
-from pathlib import Path
-from typing import Any
 
 from tracer.importers.claude_code.transcript_records import (
     api_error,
@@ -26,6 +24,10 @@ from tracer.importers.output import ImportReport
 from tracer.model.internal_messages import Message
 from tracer.trace.event_class import lean_dataclass
 from tracer.trace.tokens import count
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "Boundary",
@@ -241,7 +243,7 @@ class Transcript:
     emitted (:mod:`tracer.importers.claude_code.journey`). It lives here, below both, so that
     neither module imports the other."""
 
-    path: Path
+    path: str
     before: list[Message | Boundary]
     responses: list[Response]
     calls: dict[str, tuple[str, Any, str]]

@@ -14,9 +14,11 @@ kinds that hold no message are counted under :func:`skip_label`.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tracer.model.internal_messages import Message
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 INTERRUPTED = "[Request interrupted by user"
 
