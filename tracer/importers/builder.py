@@ -35,11 +35,13 @@ from tracer.importers.tool_result_steps import (
     ToolResultSteps,
 )
 from tracer.model.internal_messages import Message
-from tracer.trace.events import EndReason, HistoryAppended, MaxTurnsChecked, SessionEnded
+from tracer.trace.events import HistoryAppended, MaxTurnsChecked, SessionEnded
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # EndReason is a Literal: at run time it would import typing
     from typing import Any
+
+    from tracer.trace.events import EndReason
 
 __all__ = [
     "TraceBuilder",

@@ -36,11 +36,13 @@ from tracer.importers.claude_code.transcript import (
 from tracer.importers.claude_code.transcript_records import INTERRUPTED
 from tracer.importers.output import epoch_of
 from tracer.model.internal_messages import Message
-from tracer.trace.events import EndReason, Event, SessionStarted, SubagentEnded, SubagentStarted
+from tracer.trace.events import Event, SessionStarted, SubagentEnded, SubagentStarted
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # EndReason is a Literal: at run time it would import typing
     from typing import Any
+
+    from tracer.trace.events import EndReason
 
 
 def emit_transcript(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
