@@ -399,3 +399,42 @@ def test_help_is_as_wide_as_argparse_makes_it(
     ours = Parser(prog="tracer")._get_formatter()
     theirs = argparse.HelpFormatter(prog="tracer")  # the width from shutil.get_terminal_size
     assert (ours._width, ours._max_help_position) == (theirs._width, theirs._max_help_position)
+
+
+def _formats(parser: argparse.ArgumentParser) -> list[str]:
+    """The formats ``tracer import``'s parser was built with."""
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    formats = commands["import"]._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    return list(formats)
+
+
+@pytest.mark.parametrize(
+    ("argv", "built"),
+    [
+        (["import", "claude-code", "s.jsonl"], ["claude-code"]),
+        (["import", "api-log", "log.jsonl"], ["api-log"]),
+        (["import", "-h", "claude-code"], ["claude-code", "api-log"]),  # import's help lists both
+        (["import", "bogus"], ["claude-code", "api-log"]),  # "invalid choice" lists both
+        (["import"], ["claude-code", "api-log"]),
+    ],
+)
+def test_a_command_line_that_names_a_format_builds_only_its_parser(
+    argv: list[str], built: list[str]
+) -> None:
+    from tracer.cli.main import _command_of, _then, build_parser
+
+    command = _command_of(argv)
+    assert _formats(build_parser(command, _then(argv, command))) == built
+
+
+def test_the_sub_commands_parsers_are_named_as_argparse_names_them() -> None:
+    # Parser.add_subparsers names them without formatting a usage line: the same names.
+    from tracer.cli.main import build_parser
+
+    parser = build_parser("import", "claude-code")
+    theirs = argparse.ArgumentParser(prog="tracer").add_subparsers(dest="command")
+    assert theirs._prog_prefix == parser._subparsers._group_actions[0]._prog_prefix == "tracer"  # type: ignore[union-attr]
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    formats = commands["import"]._subparsers._group_actions[0]  # type: ignore[union-attr]
+    assert formats._prog_prefix == "tracer import"
+    assert formats.choices["claude-code"].prog == "tracer import claude-code"

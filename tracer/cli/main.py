@@ -33,7 +33,7 @@ from tracer.errors import UserError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import Any, NoReturn
 
 #: Which module registers each sub-command (``register(subparsers)``): the recorder's and the
 #: reader's own, then the layers'. Only the one a command line names is imported.
@@ -68,11 +68,25 @@ def _columns() -> int:
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit code 2."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Read once a parser, not at each of the formatters argparse makes (one for every
+        # add_argument): the same width, for a parser built and used in one command line.
+        self._width = _columns() - 2
+        super().__init__(*args, **kwargs)
+
     def _get_formatter(self) -> argparse.HelpFormatter:
         # argparse's formatter asks shutil for the terminal's width (every add_argument makes
         # one), and shutil brings bz2, lzma and fnmatch: about 7M instructions of every start.
         # The same width, read the same way, minus the 2 argparse takes off.
-        return self.formatter_class(prog=self.prog, width=_columns() - 2)  # type: ignore[call-arg]
+        return self.formatter_class(prog=self.prog, width=self._width)  # type: ignore[call-arg]
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        # argparse names the sub-commands' parsers after this one's usage up to its first
+        # positional, formatted for the purpose; ours have none before the sub-command, so
+        # that is this parser's own name (what argparse would format, without formatting).
+        if self.usage is None and not self._get_positional_actions():
+            kwargs.setdefault("prog", self.prog)
+        return super().add_subparsers(**kwargs)
 
     def error(self, message: str) -> NoReturn:
         # self.prog is "tracer replay" for a sub-command: say which one, then what was wrong.
@@ -86,12 +100,15 @@ class Parser(argparse.ArgumentParser):
         )
 
 
-def build_parser(command: str | None = "") -> argparse.ArgumentParser:
+def build_parser(command: str | None = "", then: str = "") -> argparse.ArgumentParser:
     """The parser: every sub-command (``command`` empty), only the named one, or none (``None``).
 
     A command line that names its command needs only that command's module: ``tracer import
     --help`` then imports no Textual, no doctor, no tour (start-up is ``bench/startup.py``'s to
-    measure). ``tracer --help`` and a misspelt command get them all, to list them."""
+    measure). ``tracer --help`` and a misspelt command get them all, to list them. Likewise a
+    command with sub-commands of its own (a module's ``SUBCOMMANDS``) builds only the parser of
+    the one ``then`` names (``tracer import claude-code`` not ``api-log``'s: a parser costs as
+    much to build as a module to import), and all of them for any other word."""
     parser = Parser(
         prog="tracer",
         description="Record an agent loop built like Claude Code's query.ts and watch each tool "
@@ -110,7 +127,10 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
             if exc.name and name.startswith(exc.name):
                 continue  # that layer is not built yet
             raise
-        module.register(sub)
+        if then and then in getattr(module, "SUBCOMMANDS", ()):
+            module.register(sub, only=then)
+        else:
+            module.register(sub)
     return parser
 
 
@@ -121,6 +141,17 @@ def _command_of(argv: Sequence[str]) -> str | None:
     if first is None and "--version" in argv and "-h" not in argv and "--help" not in argv:
         return None
     return first if first in COMMAND_MODULES else ""
+
+
+def _then(argv: Sequence[str], command: str | None) -> str:
+    """The word right after the command's (``claude-code`` in ``tracer import claude-code``):
+    the sub-command the command's own parser hands the rest of the line to. Empty when an
+    option comes between (``tracer import -h claude-code`` shows ``import``'s help, which lists
+    every sub-command)."""
+    if not command:
+        return ""
+    at = next(i for i, a in enumerate(argv) if a == command)
+    return argv[at + 1] if at + 1 < len(argv) else ""
 
 
 def _owner(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
@@ -172,7 +203,8 @@ def main(argv: Sequence[str] | None = None, *, ends_process: bool = False) -> in
     # Start-up (the command's module imported, the parser built) makes only what lives as
     # long as the process: the cycle collector, paused, does not walk it for nothing.
     with without_cycle_collection(True):
-        parser = build_parser(_command_of(argv))
+        command = _command_of(argv)
+        parser = build_parser(command, _then(argv, command))
         try:
             args, unknown = parser.parse_known_args(argv)
             if unknown:  # argparse would blame the top parser: say the sub-command, and its help

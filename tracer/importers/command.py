@@ -22,7 +22,13 @@ if TYPE_CHECKING:
     from tracer.importers.claude_code.folder import Row
 
 
-def register(subparsers: Any) -> None:
+#: The formats, each a parser of its own: a command line that names one gets only its parser
+#: built (:func:`tracer.cli.main.build_parser`).
+SUBCOMMANDS = ("claude-code", "api-log")
+
+
+def register(subparsers: Any, only: str = "") -> None:
+    """``tracer import`` and its formats' parsers (``only``: that format's alone)."""
     parser = subparsers.add_parser(
         "import",
         help="turn a Claude Code transcript or an API log into a trace",
@@ -31,6 +37,13 @@ def register(subparsers: Any) -> None:
     )
     formats = parser.add_subparsers(dest="format", metavar="FORMAT", required=True)
 
+    if only in ("", "claude-code"):
+        _register_claude_code(formats)
+    if only in ("", "api-log"):
+        _register_api_log(formats)
+
+
+def _register_claude_code(formats: Any) -> None:
     cc = formats.add_parser(
         "claude-code",
         help="a Claude Code session (~/.claude/projects/<project>/<id>.jsonl)",
@@ -72,6 +85,8 @@ def register(subparsers: Any) -> None:
     )
     cc.set_defaults(func=_claude_code)
 
+
+def _register_api_log(formats: Any) -> None:
     api = formats.add_parser(
         "api-log",
         help="a wire log of /v1/messages pairs (claude-trace's .jsonl)",
