@@ -148,6 +148,7 @@ def test_an_import_loads_only_what_it_runs(tmp_path: Path) -> None:
 
     loaded: dict[str, str | None] = json.loads(proc.stdout.splitlines()[-1])
     assert "tracer.importers.claude_code.importer" in loaded
+    assert "tracer.trace.requests" not in loaded  # the API log's encoded bodies
     assert sorted(set(loaded).intersection(NOT_IN_AN_IMPORT)) == []
     checked = {
         name: _run_time_imports(file)

@@ -32,7 +32,6 @@ from tracer.trace.events import (
     TurnStarted,
 )
 from tracer.trace.hooks import loop_turn_line, needs_follow_up_line
-from tracer.trace.requests import encode_body
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -97,6 +96,10 @@ class ModelCallSteps(StepWriter):
         size, sha = self._hasher.digest(params, keys, api, prefix, self.by_uuid)
         encoded = None
         if body:
+            # Only an API log asks (tracer.trace.requests, with the record it makes, is an
+            # import of its own that a Claude Code import never needs).
+            from tracer.trace.requests import encode_body
+
             wire = materialize(api, self.by_uuid)
             encoded = encode_body({k: wire if k == "messages" else params[k] for k in keys})
         self.request_index += 1
