@@ -146,6 +146,23 @@ def test_content_length_follows_javascript() -> None:
     )
     assert content_length(None) == len("undefined")
     assert content_length("") == 0
+    assert content_length("é中😀x") == 5
+
+
+def test_content_length_imports_no_codec() -> None:
+    """A non-ASCII result is measured without importing a codec module (the UTF-16 that
+    CPython encodes on its own, byte-order mark and all): that import cost every import of a
+    session with such a result as much as measuring all its results."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from tracer.model.internal_messages import content_length; "
+        "before = set(sys.modules); assert content_length('中文😀') == 4; "
+        "print(sorted(set(sys.modules) - before))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_main_walk_requests_hold_fewer_messages_than_the_internal_list(main_walk: Any) -> None:

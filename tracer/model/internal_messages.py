@@ -170,7 +170,10 @@ def content_length(content: Any) -> int:
     if isinstance(content, str):
         if content.isascii():  # a flag CPython keeps on every str: no need to encode
             return len(content)
-        return len(content.encode("utf-16-le")) // 2
+        # "utf-16" (a byte-order mark, then the text) is one of the encodings CPython encodes
+        # without looking a codec up: "utf-16-le" imported its codec module in every import
+        # whose session has a non-ASCII result.
+        return len(content.encode("utf-16")) // 2 - 1
     if isinstance(content, list):
         return len(",".join("[object Object]" if isinstance(b, dict) else str(b) for b in content))
     if content is None:
