@@ -35,66 +35,48 @@ best of five was still taken from a slowed stretch in one run of three. A run co
 Before the last line, each run's own ratio (its import over its bare parse) is summed up as a
 median and a range: how far apart they are says how much the machine moved.
 
-Measured on this project's 2-core machine shared with other work, after the second pass of
-issue 34 (load average 5-6, busier than the 1-3 of the first pass's figures): on the largest real
-transcript (813 KB, 846 events) the import 14.7-16.0 ms CPU, 3.34-3.44x a bare ``json.loads``
-(each run's own ratios: medians 3.33-3.43x, single runs 3.07-4.65x); the whole process
-71.4-80.0 ms CPU beside the one-liner's 20.8-23.1 ms, 3.43-3.50x, where the code before the
-second pass, run alternately with it at the same load, gave 3.71-3.81x (the first pass measured
-3.24-3.37x and 3.61-3.73x at load 1-3). On the transcript with the most events (756 KB, 2,480
-events: three trace lines for every line read) the import is 7.1-7.2x and the whole process
-4.3x. Both targets are still missed.
+Where it stands (issue 34, after its fourth pass; this project's 2-core machine, shared): on the
+largest real transcript (813 KB, 846 events) the whole process is 2.92x the one-liner's CPU time
+with the machine quiet, 2.95x beside two busy loops and 3.12x beside four, which still misses the
+target at any load (3.43-3.50x before this pass). On the transcript with the most events (756
+KB, 2,480 events, three trace lines for every line read) it is 3.7x in instructions.
 
-Timings move with the load, so the passes were measured with ``valgrind --tool=callgrind``, which
-counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): the whole process on the
-largest transcript is 397M instructions against the one-liner's 118M, 3.35x (424M, 3.59x, before
-the second pass: a lean record without a docstring no longer has ``dataclasses`` parse object's
-text signature with tokenize, whose expressions it compiled, -13M; from the console script a
-batch command keeps the cycle collector paused to its end instead of having it walk everything
-made at start-up twice and once more at the end, -7M; no dataclass compiled only for its
-parameters, -3M; seven expressions and a NamedTuple made on first use, -5M). On the transcript
-with the most events it is 514M against 114M, 4.5x. Where the 397M go:
+Timings move with the load, so the passes are measured with ``valgrind --tool=callgrind``, which
+counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): on the largest transcript the
+whole process is 333M instructions against the one-liner's 118M, 2.82x (396M, 3.35x, before this
+pass); on the one with the most events 424M against 114M, 3.73x (514M, 4.51x). Where the 333M go:
 
 * 39M Python's own start (``python -c pass``), in both processes;
-* 151M the standard library and compiled modules the import needs. In a bare interpreter ``import
-  orjson`` alone costs 89M: it imports ``dataclasses`` (with ``inspect``, ``ast``, ``dis``,
-  ``tokenize``), ``uuid`` (with ``platform``, whose expressions are compiled at import),
-  ``datetime``, ``json`` and ``enum``. Then argparse with gettext and locale 17M, typing 12M
-  (``dataclasses`` needs it loaded to tell a ``ClassVar`` from a field), pathlib with urllib.parse
-  and ipaddress 10M, hashlib with OpenSSL 11M (the builtin sha256 would save that but hashes five
-  times slower, and OpenSSL's hashing of the requests is already 9M of the run);
-* 79M tracer's own 68 modules: about 0.45M of each only to find, read and run a module; the modules
-  of the 21 event classes 22M (about 1M a class: ``dataclasses`` still collects each one's fields
-  and makes the class twice to give it slots); the modules of the model's two plain dataclasses
-  (``Message``, ``ApiMessage``, kept plain below the trace layer) 6M, their methods compiled at
-  every start;
-* 127M the import itself, against the 48M the one-liner spends parsing (and 31M importing
-  ``json`` and ``re``).
+* 111M the standard library and compiled modules the import needs, none of them ours to cut:
+  ``import orjson`` alone is 94M, as it imports ``dataclasses`` (with ``inspect``, ``ast``,
+  ``dis``, ``tokenize``), ``uuid`` (with ``platform``), ``datetime``, ``json`` and ``enum``;
+  hashlib with OpenSSL 11M (the request hashes are SHA-256, as the live loop writes them); argparse
+  with gettext 9M; the Aho-Corasick wheel 1M;
+* 64M tracer's own 72 modules and the import's parser. Neither ``typing``, ``pathlib``,
+  ``threading`` nor ``signal`` is imported any more (annotations name ``typing`` only under
+  ``TYPE_CHECKING``; paths are strings, :mod:`tracer.files.pathnames`; the writer's lock is
+  ``_thread``'s; :mod:`tracer.interrupts` uses ``_signal``: together 35M), the events and records
+  are made by tracer's own field collector (:mod:`tracer.model.record_class`) rather than
+  ``dataclasses``' per-class pass (7M), and ``tracer import claude-code`` builds its own parser
+  only;
+* 120M the import run, against the 48M the one-liner spends parsing (and 31M importing ``json``
+  and ``re``): orjson's parse 19M, marking the lines' brackets and long digit runs 15M, the census
+  and its shape check 20M, rebuilding and hashing the requests 34M, writing, checking and
+  searching the lines 29M. The line check builds each line's object and answers the schema's test
+  as it puts each value in (each event class's generated ``checked_dict``), and the importer makes
+  its events with each class's generated ``new``: the run went from 144M to 120M this pass, and
+  from 261M to about 210M on the transcript with the most events.
 
-So a process that imports what the import needs and runs no code of ours already costs 190M,
-1.6x the one-liner; 3x (355M) leaves 165M for tracer's modules and the import, which take 207M.
-The rest can hardly come from trimming imports: it takes fewer modules (the layers keep them small,
-one job each) and an import run about a third cheaper (its per-line work: the readers' check of
-every line, the secret search, the request hashing, the census and the journey's bookkeeping,
-each already written out for speed). Inside the process the ratio compares against the
-stdlib's ``json.loads`` while the import parses with orjson; dropping orjson would save only
-the 16M of ``uuid``, ``platform`` and ``datetime`` (tracer needs ``dataclasses`` itself) and
-would cost the import's parsing and writing more than that.
-
-The third pass took that run on (issue 34, point 4), counted the same way, the run alone being
-the process less one that imports the same modules and runs nothing: on the transcript with the
-most events 261M -> 226M (the whole process 513M -> 479M, 4.52x -> 4.21x), on the largest 144M
--> 135M (396M -> 388M, 3.35x -> 3.28x). No check was dropped; the work behind each was cut. The
-line check asked the schema's quick test of each finished object, a look-up a key (a sixteenth of
-the run): each event class's ``checked_dict`` now builds the object and answers the test as it
-puts each value in (``LineCheck.object_of``, -7M); each kind's plan and reference follower are
-taken once per class, not through chains of tests per line (-6M); the importer makes its events
-with each class's generated ``new``, not by calling the class, which packed the keyword
-arguments into a dict and out again (-7M); an inline subagent run's records are not
-shape-checked again after its parent's census checked them (-7M); content blocks and request
-tails are put in words only when they are wrong. What is left is spread thin: about 1,000
-bytecodes an event, each step of it a few per cent, and reading (the 19M orjson parse and the
-11M of ``split_lines``' bracket and digit marks), which is not the run's bookkeeping.
+So 150M is spent before any code of ours runs, 1.3x the whole one-liner, and 3x (355M) leaves
+205M for tracer's modules and the run, which take 184M: the target holds in instructions, with
+little room. CPU time adds what instructions do not count: our process touches about 2,400 more
+pages than the one-liner's (modules, the session held in memory, OpenSSL), at about 2 us of
+kernel time each, and a busy machine, which evicts caches between time slices, costs the larger
+process more. What is left to cut is spread thin (no step of the run above a few per cent) or
+is Python's: orjson's imports, OpenSSL's start, argparse's look-ups of its own words in gettext
+catalogues. Left out on purpose: ending the process with ``os._exit`` (5M of finalization),
+patching argparse's gettext (5M), the builtin SHA-256 (10M at start, but 3.5x slower per byte
+hashed) and ``_bisect``, which would trade correctness or readability for the last per cent.
 """
 
 from __future__ import annotations
