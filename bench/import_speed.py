@@ -37,9 +37,10 @@ median and a range: how far apart they are says how much the machine moved.
 
 Where it stands (issue 34, after its fourth pass; this project's 2-core machine, shared): on the
 largest real transcript (813 KB, 846 events) the whole process is 2.92x the one-liner's CPU time
-with the machine quiet, 2.95x beside two busy loops and 3.12x beside four, which still misses the
-target at any load (3.43-3.50x before this pass). On the transcript with the most events (756
-KB, 2,480 events, three trace lines for every line read) it is 3.7x in instructions.
+with the machine quiet, 2.95x beside two busy loops and 2.84-3.16x beside four (four runs), which
+still misses the target at any load (3.43-3.50x before this pass). On the transcript with the
+most events (756 KB, 2,480 events, three trace lines for every line read) it is 3.7x in
+instructions.
 
 Timings move with the load, so the passes are measured with ``valgrind --tool=callgrind``, which
 counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): on the largest transcript the
