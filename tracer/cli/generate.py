@@ -27,7 +27,10 @@ MODEL = HERE.parent / "model"
 
 def lean_records() -> dict[str, tuple[object, ...]]:
     """The lean records an import makes (each registers itself when its class is created)."""
-    import tracer.importers.claude_code.importer  # noqa: F401  (creates them all)
+    # Both importers: a claude-code import no longer loads tracer.trace.requests, whose
+    # RebuiltRequest only an API log's import makes.
+    import tracer.importers.api_log.importer
+    import tracer.importers.claude_code.importer  # noqa: F401
 
     return dict(LEAN)
 
