@@ -128,9 +128,8 @@ class LineCheck:
         _, inner, refer = self._plans[kind]
         return (build, kind, inner, refer)
 
-    def line(self, event: Event, data: dict[str, Any], sound: bool | None = None) -> None:
-        """Check one event (``data`` is its JSON object, as it will be written; ``sound``, when
-        given, is the answer of its kind's quick test for ``data``).
+    def line(self, event: Event, data: dict[str, Any]) -> None:
+        """Check one event (``data`` is its JSON object, as it will be written).
 
         This runs for every line an import writes, so the common case is written out: the
         schema's quick test and the inner shapes of the few kinds that hold any, then the
@@ -143,9 +142,7 @@ class LineCheck:
             quick, inner, refer = self._plans[kind]
         except KeyError:
             quick, inner, refer = self._plans[kind] = self._plan(kind)
-        if sound is None:
-            sound = quick is not None and quick(data)
-        if (quick is None or not sound or (inner is not None and inner(data))) and (
+        if (quick is None or not quick(data) or (inner is not None and inner(data))) and (
             problem := event_problems(data)
         ):
             self._problem(len(kinds) + 1, problem)
