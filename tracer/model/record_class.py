@@ -296,7 +296,7 @@ def lean_dataclass(
             # As dataclasses words it, from the class's signature: asked once __init__ is there
             # (before, it would be object's, whose text signature inspect parses with tokenize,
             # whose expressions cost 20M instructions, 3 ms, to compile).
-            made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
+            made.__doc__ = made.__name__ + _signature(made)
         if frozen:
             _freeze(made)
         _compare(made, frozen, explicit_hash)

@@ -5,21 +5,20 @@ for a fraction of the cost of creating the class.
 records: the fields collected as ``dataclasses`` collects them, the class made slotted, nothing
 compiled; :func:`tracer.trace.event_code.install` gives it ``__init__`` and ``to_dict``, the two
 methods whose speed counts, compiled ahead of time; ``__eq__``, ``__hash__`` and ``__repr__``
-are the record module's closures, and assigning or deleting a field raises
-``FrozenInstanceError``. To ``dataclasses.fields``, ``replace``, ``is_dataclass`` and a subclass
-made by ``@dataclass``, the class is the frozen dataclass it was. :func:`lean_dataclass` is
+are the record module's closures, and so are its frozen guards (assigning or deleting a field
+raises ``FrozenInstanceError``, as ``dataclasses`` words it). To ``dataclasses.fields``,
+``replace``, ``is_dataclass`` and a subclass made by ``@dataclass``, the class is the frozen
+dataclass it was. :func:`lean_dataclass` is
 re-exported for the trace's and the importer's own records.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
-from tracer.model.record_class import _compare, _getter, _make, _signature, lean_dataclass
+from tracer.model.record_class import _compare, _freeze, _make, _signature, lean_dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
-    from typing import Any, TypeVar
+    from typing import TypeVar
 
     _C = TypeVar("_C", bound=type)
 
@@ -33,23 +32,5 @@ def frozen_event(cls: _C) -> _C:
         cls.__doc__ = cls.__name__ + _signature(cls)
     made, explicit_hash = _make(cls, frozen=True, kw_only=True, slots=True)
     _compare(made, True, explicit_hash)
-    names = tuple(f.name for f in dataclasses.fields(made))
-    values = _getter(names)
-
-    def __setattr__(self: Any, name: str, value: Any) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self: Any, name: str) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __getstate__(self: Any) -> list[Any]:  # pickle and copy, as a frozen slotted dataclass
-        return list(values(self))
-
-    def __setstate__(self: Any, state: list[Any]) -> None:
-        for name, value in zip(names, state, strict=True):
-            object.__setattr__(self, name, value)
-
-    for method in (__setattr__, __delattr__, __getstate__, __setstate__):
-        method.__qualname__ = f"{made.__qualname__}.{method.__name__}"
-        setattr(made, method.__name__, method)
+    _freeze(made)
     return made  # type: ignore[no-any-return]
