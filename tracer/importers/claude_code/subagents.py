@@ -66,18 +66,13 @@ def _text_of(rec: dict[str, Any]) -> str:
 
 def conversation_stats(records: list[dict[str, Any]]) -> dict[str, int]:
     """How big a subagent run was: records, model responses, tool calls (the ``tool_use`` blocks
-    :func:`tool_use_ids` finds, counted in the same one pass over the records, not listed)."""
+    :func:`tool_use_ids` finds), counted in one pass over the records."""
     ids: set[Any] = set()
     calls = 0
     for r in records:
-        message = r.get("message")
         if r.get("type") == "assistant":
-            ids.add((message or {}).get("id"))
-        content = message.get("content") if isinstance(message, dict) else None
-        if isinstance(content, list):
-            for b in content:
-                if isinstance(b, dict) and b.get("type") == "tool_use":
-                    calls += 1
+            ids.add((r.get("message") or {}).get("id"))
+        calls += len(tool_use_ids(r))
     ids.discard(None)
     return {"records": len(records), "responses": len(ids), "tool_calls": calls}
 
