@@ -114,7 +114,6 @@ def test_an_undocumented_record_gets_the_docstring_dataclasses_writes(
 
 
 def _records() -> list[type]:
-    from tracer.agent.message_record import ResultRefs
     from tracer.importers.claude_code.census import Census
     from tracer.importers.claude_code.counts import Block, Tally
     from tracer.importers.claude_code.dag import ActivePath
@@ -124,6 +123,7 @@ def _records() -> list[type]:
     from tracer.model.internal_messages import Message
     from tracer.trace.event_base import Header
     from tracer.trace.events import UnknownEvent
+    from tracer.trace.message_record import ResultRefs
     from tracer.trace.requests import RebuiltRequest
     from tracer.trace.tokens import Account, Row, Tokens
 

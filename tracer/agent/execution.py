@@ -13,7 +13,7 @@ order the model asked:
    :mod:`~tracer.agent.results` checks for size and emptiness;
 5. **wrapping**: :meth:`ToolRunner.add_tool_result` puts the block (and any permission feedback)
    in a user message with ``create_user_message`` and pushes it: the message goes into the
-   trace at once (:mod:`~tracer.agent.message_record`) and back to the loop.
+   trace at once (:mod:`~tracer.trace.message_record`) and back to the loop.
 
 A failure at any step is data, not a crash: it becomes an ``is_error`` result and the loop goes on.
 Results are pushed in the model's order however the batch finished.
@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from tracer.agent.faults import Faults
-from tracer.agent.message_record import ResultRefs, message_event
 from tracer.agent.permissions import Permissions
 from tracer.agent.results import ProcessedBlock, process_pre_mapped_tool_result_block
 from tracer.agent.sizes import cut_error_text
@@ -52,6 +51,7 @@ from tracer.trace.events import (
     ToolStarted,
 )
 from tracer.trace.hooks import tool_result_line
+from tracer.trace.message_record import ResultRefs, message_event
 
 INTERRUPT_MESSAGE_FOR_TOOL_USE = "[Request interrupted by user for tool use]"
 

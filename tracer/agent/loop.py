@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracer.agent.execution import INTERRUPT_MESSAGE_FOR_TOOL_USE, ToolRunner
-from tracer.agent.message_record import message_event
 from tracer.agent.model import ModelError, ModelSeam
 from tracer.agent.resend import Resender
 from tracer.agent.tool_calls import tool_calls
@@ -59,6 +58,7 @@ from tracer.trace.events import (
     TurnStarted,
 )
 from tracer.trace.hooks import loop_turn_line, needs_follow_up_line
+from tracer.trace.message_record import message_event
 
 
 @dataclass(frozen=True, slots=True)

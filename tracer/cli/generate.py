@@ -28,9 +28,11 @@ MODEL = HERE.parent / "model"
 def lean_records() -> dict[str, tuple[object, ...]]:
     """The lean records an import makes (each registers itself when its class is created)."""
     # Both importers: a claude-code import no longer loads tracer.trace.requests, whose
-    # RebuiltRequest only an API log's import makes.
+    # RebuiltRequest only an API log's import makes; nor tracer.trace.tokens, whose records
+    # it makes only for two calls with nothing between them (show and the exports use them).
     import tracer.importers.api_log.importer
-    import tracer.importers.claude_code.importer  # noqa: F401
+    import tracer.importers.claude_code.importer
+    import tracer.trace.tokens  # noqa: F401
 
     return dict(LEAN)
 

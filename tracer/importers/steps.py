@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tracer.agent.message_record import message_event
 from tracer.importers.output import epoch_of
 from tracer.model.internal_messages import Message
 from tracer.trace.events import DebugHook, Event, ImportNote
+from tracer.trace.message_record import message_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ class StepWriter:
 
         With ``raw_seq`` the raw tool output is not repeated: it is that ``tool_run``'s output;
         with ``block_seq`` neither is the first content block: it is that ``mapping``'s block
-        (the same record the live loop writes: :func:`~tracer.agent.message_record.message_event`).
+        (the same record the live loop writes: :func:`~tracer.trace.message_record.message_event`).
         """
         by_uuid, emit, turn = self.by_uuid, self.emit, self.turn
         for m in messages:

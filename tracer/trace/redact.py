@@ -38,7 +38,6 @@ from collections.abc import Mapping
 
 from tracer.trace.secret_scan import Hints, SecretScan, in_text
 from tracer.trace.secret_shapes import encoded_forms, holds_a_shape, redact_field, redact_shapes
-from tracer.trace.spellings import markers, pieces, unspell
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -211,9 +210,16 @@ class Redactor:
         """Also replace credentials by their shape (:data:`SHAPES`), not only known values."""
         secrets = {secret: name for secret, name in secrets.items() if secret}  # "" hides nothing
         forms = dict(secrets)
-        for secret, name in secrets.items():
-            for form in (*encoded_forms(secret), *pieces(secret)):
-                forms.setdefault(form, name)
+        marked: set[str] = set()
+        if secrets:
+            # The other spellings of a secret are looked for only when there is one: most
+            # imports run in an environment without, and never load tracer.trace.spellings.
+            from tracer.trace.spellings import markers, pieces
+
+            for secret, name in secrets.items():
+                for form in (*encoded_forms(secret), *pieces(secret)):
+                    forms.setdefault(form, name)
+            marked = set(markers())
         # Longest first, so a secret that contains a shorter one is replaced whole.
         self.secrets = sorted(forms.items(), key=lambda item: -len(item[0]))
         self._names = {form.lower(): name for form, name in reversed(self.secrets)}
@@ -221,7 +227,7 @@ class Redactor:
         # How each secret looks inside a JSON line (quotes and backslashes escaped); with a
         # secret known, the markers of another spelling too (an invisible character, an
         # escape, an entity): a string holding one is looked at again, unspelled.
-        needles = set(forms) | (set(markers()) if forms else set())
+        needles = set(forms) | marked
         self._in_json = {json.dumps(s, ensure_ascii=False)[1:-1] for s in needles} | needles
         # The same as UTF-8, for lines kept as bytes: a string holds another exactly when its
         # UTF-8 bytes hold the other's (UTF-8 is self-synchronizing).
@@ -317,6 +323,8 @@ class Redactor:
         """``value`` with every known secret replaced, in any case; and when it spells one
         another way (invisible characters, escapes, entities), ``value`` unspelled, with it
         replaced there. Left as it was when it holds none either way."""
+        from tracer.trace.spellings import unspell  # a value holding a secret: see __init__
+
         out = self._pattern.sub(self._mark, value) if self._pattern else value
         plain = unspell(out)
         if plain != out and self._pattern:

@@ -24,8 +24,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from tracer.trace.spellings import base32_forms
-
 #: Derived forms shorter than this are not searched for: they would match by accident.
 MIN_FORM_LENGTH = 6
 
@@ -226,9 +224,12 @@ def _replacement(name: str):  # type: ignore[no-untyped-def]
 def encoded_forms(secret: str) -> set[str]:
     """The ways a command can print ``secret`` re-encoded that can be searched for."""
     # Imported here: only an environment with a secret in it gets here, and urllib.parse (with
-    # ipaddress) and base64 cost every import 4M instructions at its start.
+    # ipaddress) and base64 cost every import 4M instructions at its start (spellings, whose
+    # tables of invisible characters are built as it loads, 0.8M).
     import base64
     from urllib.parse import quote, quote_plus
+
+    from tracer.trace.spellings import base32_forms
 
     raw = secret.encode("utf-8")
     # Case is the redactor's to ignore: no upper- or lower-cased form is needed.

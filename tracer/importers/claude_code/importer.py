@@ -49,7 +49,6 @@ from tracer.importers.jsonl import Record, read_jsonl
 from tracer.importers.output import ImportReport, collector_paused, created_at, epoch_of
 from tracer.model.internal_messages import Message
 from tracer.trace.events import Header
-from tracer.trace.foreign import looks_like
 from tracer.trace.line_check import LineCheck
 from tracer.trace.writer import TraceWriter
 
@@ -123,6 +122,9 @@ def analyse(
     records = census.records
     active = active_path(census, report)
     if not active.records:
+        # Only a file that is no transcript gets here: no import of a real one loads this.
+        from tracer.trace.foreign import looks_like
+
         if records and looks_like(records[0][1]) == "api-log":
             raise UserError(
                 "this is an API log (request/response pairs), not a Claude Code transcript: "

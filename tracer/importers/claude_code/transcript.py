@@ -23,7 +23,6 @@ from tracer.importers.jsonl import Record
 from tracer.importers.output import ImportReport
 from tracer.model.internal_messages import Message
 from tracer.trace.event_class import lean_dataclass
-from tracer.trace.tokens import count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,6 +76,8 @@ class Response:
 
 def prompt_tokens(usage: dict[str, Any]) -> int:
     """Everything the request's prompt counted: fresh input, cache reads and cache writes."""
+    from tracer.trace.tokens import count  # see mark_resends
+
     return sum(
         count(usage.get(k)) or 0
         for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
@@ -95,6 +96,10 @@ def mark_resends(responses: list[Response]) -> None:
     for prev, nxt in pairwise(responses):
         if prev.after or prev.error or nxt.error or prev.cut_off:
             continue
+        # Only two calls with nothing written between them get here, which few sessions hold:
+        # an import loads tracer.trace.tokens (its three records, 1.4M instructions) for them.
+        from tracer.trace.tokens import count
+
         before, after = prompt_tokens(prev.usage()), prompt_tokens(nxt.usage())
         if not before or not after:
             continue  # no usage recorded: nothing to tell the cases apart by

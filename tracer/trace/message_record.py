@@ -10,6 +10,10 @@ A wrapped tool result would otherwise say everything twice: its raw output is al
 ``mapping`` event. :class:`ResultRefs` says where those are, and :func:`message_event` then
 writes only what is new. The trace reader puts both back, so whoever reads a trace sees whole
 messages.
+
+The live loop (:mod:`tracer.agent.loop`) and the importers (:mod:`tracer.importers.steps`) write
+this same record, so it lives here, in the trace layer below both: an import loads nothing of the
+agent's.
 """
 
 from __future__ import annotations
