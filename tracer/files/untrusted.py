@@ -291,6 +291,8 @@ def _unusual(value: Any) -> bool:
         below = []
         for item in level:
             kind = type(item)
+            if kind is str:
+                continue  # the most common value, and nothing to check in it
             if kind is dict or kind is list:
                 if depth > MAX_DEPTH:
                     return True
