@@ -592,6 +592,12 @@ def test_a_long_line_is_walked_and_a_short_one_searched() -> None:
         assert len(raw) <= SHORT_LINE < len(_long(raw))
     assert quick_loads(shallow) is not MISS and quick_loads(_long(shallow)) is not MISS
     assert quick_loads(deep) is MISS and quick_loads(_long(deep)) is MISS
+    # The walk's bound, inside a long line (which adds a level): empty innermost containers
+    # count, as the stdlib's reading counts them.
+    for inner in (b"[]", b"{}", b'["s"]'):
+        for levels, refused in ((MAX_DEPTH - 2, False), (MAX_DEPTH - 1, True)):
+            raw = _long(b"[" * levels + inner + b"]" * levels)
+            assert (quick_loads(raw) is MISS) is refused
     # A long integer: by its 19 digits in a short line, by the float orjson made in a long one.
     assert quick_loads(b"[123456789012345678901]") is MISS
     assert quick_loads(_long(b"[123456789012345678901]")) is MISS
