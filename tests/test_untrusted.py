@@ -502,6 +502,8 @@ STRICT_LINES = [
     b"[18446744073709551615, -9223372036854775808]",  # the largest 64-bit integers
     b"[18446744073709551616]",  # one more: orjson would make it a float
     b"[-9223372036854775809, 123456789012345678901234567890]",
+    # Floats as large as 64-bit integers, written as floats: a long line sends them on too.
+    b"[9223372036854775808.0, -9223372036854775808.0, 1e19, -1.5e300, 9223372036854775807]",
     b'{"id": "1234567890123456789012"}',  # a long digit run in a string: read either way
     b"[1e400, -1e400, 1e-400]",  # the stdlib reads infinity; orjson refuses
     b"[NaN]",
@@ -564,22 +566,71 @@ def test_orjson_reads_every_line_as_the_stdlib_does(
     assert fast == plain
 
 
+def _long(raw: bytes) -> bytes:
+    """``raw`` as a value in a line longer than SHORT_LINE: its parsed value is walked."""
+    from tracer.files.untrusted import SHORT_LINE
+
+    return b'{"pad":"' + b"x" * SHORT_LINE + b'","v":' + raw + b"}"
+
+
+@pytest.mark.parametrize("raw", STRICT_LINES, ids=range(len(STRICT_LINES)))
+def test_orjson_reads_every_long_line_as_the_stdlib_does(
+    raw: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long line is checked on its parsed value, not its text: the same values, the same
+    errors."""
+    fast, plain = _both(_long(raw), monkeypatch)
+    assert fast == plain
+
+
+def test_a_long_line_is_walked_and_a_short_one_searched() -> None:
+    from tracer.files.untrusted import MAX_DEPTH, MISS, SHORT_LINE, quick_loads
+
+    shallow = b'{"out":[' + b",".join([b'{"x":[1]}'] * 80) + b"]}"  # many brackets, not deep
+    deep = b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1)
+    for raw in (shallow, deep, b"[123456789012345678901]", b"[1e19]", b'"x"', b"1.5"):
+        assert len(raw) <= SHORT_LINE < len(_long(raw))
+    assert quick_loads(shallow) is not MISS and quick_loads(_long(shallow)) is not MISS
+    assert quick_loads(deep) is MISS and quick_loads(_long(deep)) is MISS
+    # The walk's bound, inside a long line (which adds a level): empty innermost containers
+    # count, as the stdlib's reading counts them.
+    for inner in (b"[]", b"{}", b'["s"]'):
+        for levels, refused in ((MAX_DEPTH - 2, False), (MAX_DEPTH - 1, True)):
+            raw = _long(b"[" * levels + inner + b"]" * levels)
+            assert (quick_loads(raw) is MISS) is refused
+    # A long integer: by its 19 digits in a short line, by the float orjson made in a long one.
+    assert quick_loads(b"[123456789012345678901]") is MISS
+    assert quick_loads(_long(b"[123456789012345678901]")) is MISS
+    assert quick_loads(b"[1e19]") == [1e19] and quick_loads(_long(b"[1e19]")) is MISS
+    assert quick_loads(_long(b"[18446744073709551615]"))["v"] == [2**64 - 1]  # still 64 bits
+    assert quick_loads(b'"x"') == "x" and quick_loads(b"1.5") == 1.5  # not containers
+
+
 def test_random_numbers_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     import random
     import struct
 
+    from tracer.files import untrusted
+
     rng = random.Random(18)
     numbers = [repr(struct.unpack("d", rng.randbytes(8))[0]) for _ in range(2000)]
     numbers = [n for n in numbers if n not in ("nan", "inf", "-inf")]
-    # A run of 19 digits (0.0016413371262041813) sends a line the stdlib's way: kept apart.
-    long = [n for n in numbers if re.search(r"[0-9]{19}", n)]
-    numbers = [n for n in numbers if n not in long]
-    floats = ("[" + ",".join(numbers) + "]").encode()
-    from tracer.files import untrusted
-
+    # A run of 19 digits (0.0016413371262041813) sends a short line the stdlib's way; a long
+    # line is orjson's unless it holds a float as large as a 64-bit integer.
+    small = [n for n in numbers if abs(float(n)) < 2**63]
+    assert any(re.search(r"[0-9]{19}", n) for n in small)
+    floats = ("[" + ",".join(small) + "]").encode()
+    assert len(floats) > untrusted.SHORT_LINE
     assert untrusted.quick_loads(floats) is not untrusted.MISS  # orjson reads this one
     ints = [str(rng.randrange(-(2**70), 2**70)) for _ in range(500)]
-    for raw in (floats, ("[" + ",".join(ints + long) + "]").encode()):  # orjson's; the stdlib's
+    lines = [
+        floats,
+        ("[" + ",".join(numbers) + "]").encode(),
+        ("[" + ",".join(ints) + "]").encode(),
+    ]
+    for values in (numbers, ints):  # and short ones
+        lines += [("[" + ",".join(values[i : i + 20]) + "]").encode() for i in range(0, 500, 20)]
+    for raw in lines:
         fast, plain = _both(raw, monkeypatch)
         assert fast == plain
 
@@ -596,25 +647,19 @@ def test_a_file_with_a_long_integer_reads_it_as_the_stdlib_does(tmp_path: Path) 
 
 
 def test_a_whole_file_is_read_as_its_lines_are_one_by_one(tmp_path: Path) -> None:
-    """read_jsonl counts brackets and digits once for the whole file (split_lines); each line
-    must still get the value, or the refusal, loads() gives it."""
-    from tracer.files.untrusted import MAX_DEPTH, split_lines
+    """read_jsonl cuts a file into views of its lines (split_lines) and reads each, short and
+    long: each line must still get the value, or the refusal, loads() gives it."""
+    from tracer.files.untrusted import SHORT_LINE, split_lines
     from tracer.importers.jsonl import read_jsonl
     from tracer.importers.output import ImportReport
 
-    lines = [raw for raw in STRICT_LINES if b"\n" not in raw and raw.strip()]
-    objects = [b'{"line":%d,"v":%s}' % (i, raw.strip()) for i, raw in enumerate(lines)]
+    lines = [raw.strip() for raw in STRICT_LINES if b"\n" not in raw and raw.strip()]
+    objects = [b'{"line":%d,"v":%s}' % (i, raw) for i, raw in enumerate(lines)]
+    objects += [_long(b'{"line":%d,"v":%s}' % (i, raw)) for i, raw in enumerate(lines)]
+    assert any(len(line) > SHORT_LINE for line in objects)  # both kinds of line are read
     data = b"\n".join(objects) + b"\n"
-    split = split_lines(data)
-    assert [bytes(line) for line in split.lines] == data.split(b"\n")[:-1]
-    assert split.deep == {
-        i for i, line in enumerate(objects) if line.count(b"[") + line.count(b"{") > MAX_DEPTH
-    }
-    assert split.long_digits == {
-        i for i, line in enumerate(objects) if re.search(rb"[0-9]{19}", line)
-    }
-    assert split.deep and split.long_digits  # both checks are exercised
-    assert [bytes(x) for x in split_lines(b"a\n\nb").lines] == [b"a", b"", b"b"]  # torn end
+    assert [bytes(line) for line in split_lines(data)] == data.split(b"\n")[:-1]
+    assert [bytes(x) for x in split_lines(b"a\n\nb")] == [b"a", b"", b"b"]  # torn end
     path = tmp_path / "strict.jsonl"
     path.write_bytes(data)
     report = ImportReport(source=str(path))

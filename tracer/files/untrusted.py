@@ -26,8 +26,9 @@ its answer only where it is the answer ``json.loads`` gives and passes the same 
 already refuses what is refused here (NaN and Infinity, invalid UTF-8, lone surrogates, control
 characters) and reads duplicate keys the same way (the last value wins, at the first key's
 place). Where it *differs*, the line goes the stdlib way: an integer beyond 64 bits (orjson
-makes it a float; a run of 19 digits sends the line on), ``1e400`` (orjson refuses it, the stdlib
-reads infinity), a line nested deeper than :data:`MAX_DEPTH`. Any line orjson refuses is read
+makes it a float: a run of 19 digits in a short line, a float that large in a long line's value
+sends the line on, see :func:`quick_loads`), ``1e400`` (orjson refuses it, the stdlib reads
+infinity), a line nested deeper than :data:`MAX_DEPTH`. Any line orjson refuses is read
 again by the stdlib, which also names the problem. So the value and every error are the same
 with or without orjson (``tests/test_untrusted.py`` compares them).
 
@@ -213,103 +214,93 @@ def read_text(path: Name, what: str = "file", limit: int = MAX_TEXT) -> str:
 #: turning every digit into "0" and looking for 19 of them: many times faster than a regex. The
 #: same table turns "{" into "[", so the containers a line opens are one count, not two.
 _MARKS = bytes.maketrans(b"123456789{", b"000000000[")
-_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LONG_DIGITS = b"0" * 19
+SHORT_LINE = 2048
+"""Bytes in a line whose text :func:`quick_loads` searches; a longer line's parsed value is
+walked instead (see there)."""
+_BEYOND_64_BITS = float(2**63)
+"""orjson reads an integer beyond 64 bits as a float, and every such float is at least this
+large (or at most its negative)."""
 MISS = object()
 """What :func:`quick_loads` returns for a line it leaves to the careful reading."""
 
 
-class Lines:
-    """A whole file cut into lines by :func:`split_lines`, with what its one pass found.
+def split_lines(data: bytes) -> list[memoryview]:
+    """The lines of a file (or of a piece of one that ends after a newline), each without its
+    newline (a torn last one too).
 
-    A plain class: a ``NamedTuple`` had its methods compiled, and its annotations too, at the
-    start of every import."""
-
-    __slots__ = ("deep", "lines", "long_digits")
-
-    def __init__(self, lines: list[memoryview], long_digits: set[int], deep: set[int]) -> None:
-        self.lines = lines
-        """Each line without its newline (a torn last one too): views into the file, not
-        copies."""
-        self.long_digits = long_digits
-        """Indexes into ``lines`` of the lines with a run of 19 digits."""
-        self.deep = deep
-        """Indexes of the lines that open more than :data:`MAX_DEPTH` containers (may nest too
-        deep)."""
-
-
-def split_lines(data: bytes) -> Lines:
-    """The lines of a file (or of a piece of one that ends after a newline), and which of them
-    :func:`quick_loads` must not take on trust.
-
-    The data is passed over once, by ``translate`` (digits and brackets marked), and every
-    question is then asked of that copy a line at a time, in C: where the line ends (``find``
-    is a ``memchr``), how many containers it opens, whether it holds 19 digits in a row (only
-    asked when the whole file has such a run). The lines are views: ``bytes.split`` would copy
-    the whole file once more, and orjson reads a view as it reads bytes.
+    The lines are views: ``bytes.split`` would copy the whole file once more, and orjson reads
+    a view as it reads bytes. Finding a line's end is a ``memchr``.
     """
-    marks = data.translate(_MARKS)
-    any_long = _LONG_DIGITS in marks
     view = memoryview(data)
     lines: list[memoryview] = []
-    long_digits: set[int] = set()
-    deep: set[int] = set()
-    find, opened, digits = data.find, marks.count, marks.find
+    find = data.find
     start, size = 0, len(data)
     while start < size:
         stop = find(b"\n", start)
         if stop < 0:
             stop = size  # a last line without its newline
-        if opened(b"[", start, stop) > MAX_DEPTH:
-            deep.add(len(lines))
-        if any_long and digits(_LONG_DIGITS, start, stop) >= 0:
-            long_digits.add(len(lines))
         lines.append(view[start:stop])
         start = stop + 1
-    return Lines(lines, long_digits, deep)
+    return lines
 
 
-def quick_loads(
-    raw: bytes | memoryview, digits_checked: bool = False, shallow: bool | None = None
-) -> Any:
+def quick_loads(raw: bytes | memoryview) -> Any:
     """The value of an ordinary line, read by orjson, or :data:`MISS` when anything about it
     is unusual (then :func:`loads` reads it and says what is wrong). Same value as ``loads``.
 
-    ``digits_checked``: the caller made sure (:func:`split_lines`) that no run of 19 digits is
-    in the line. ``shallow``: the caller counted its brackets (:func:`split_lines`): True when
-    it cannot nest deeper than :data:`MAX_DEPTH`, False when it may; None, counted here. A
-    ``memoryview`` line needs both answers from the caller (it has no ``translate``)."""
-    if (
-        _orjson is None
-        or len(raw) > MAX_LINE
-        or (not digits_checked and _LONG_DIGITS in raw.translate(_DIGITS_TO_ZERO))
-    ):
+    Two things orjson reads otherwise than the stdlib must be ruled out: an integer beyond 64
+    bits (orjson makes it a float) and a value nested deeper than :data:`MAX_DEPTH` (orjson
+    allows 1,024 levels). Searching a line's text costs in proportion to its bytes, walking its
+    parsed value in proportion to its values, and a walk spends on one value about what a
+    search spends on 50 bytes. A short line is mostly keys, punctuation and small values: its
+    text is searched (:data:`_MARKS`) for a run of 19 digits and its brackets are counted, and
+    only a line with more than :data:`MAX_DEPTH` of them is walked. A long line is mostly long
+    strings (a tool's output, a file read): its value is walked (:func:`_unusual`) and its text
+    never searched. On a real transcript, where a few long lines hold half the bytes, the
+    checks cost about a quarter less than searching every line did.
+    """
+    if _orjson is None or len(raw) > MAX_LINE:
         return MISS
+    walk = True
+    if len(raw) <= SHORT_LINE:
+        marks = bytes(raw).translate(_MARKS)  # a copy of a short view; bytes are not copied
+        # find, not ``in``: ``in`` first asks whether its operand is an integer, and that
+        # costs a formatted TypeError on every line.
+        if marks.find(_LONG_DIGITS) >= 0:
+            return MISS
+        # A line that opens more containers than MAX_DEPTH may nest too deep: a long tool
+        # output full of brackets, most often.
+        walk = marks.count(b"[") > MAX_DEPTH
     try:
         value = _orjson.loads(raw)
     except _orjson.JSONDecodeError:
         return MISS
-    # A line with more brackets than MAX_DEPTH may nest too deep: its containers are walked
-    # (orjson itself refuses past 1,024 levels). A real transcript has a few such lines, long
-    # tool outputs full of brackets; reading them the stdlib's way cost a tenth of an import.
-    if shallow is None:
-        shallow = raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH
-    if not shallow and _too_deep(value):
+    if walk and _unusual(value):
         return MISS  # loads() reads it again and names the problem
     return value
 
 
-def _too_deep(value: Any) -> bool:
-    """Whether a parsed value nests deeper than :data:`MAX_DEPTH` (containers only)."""
-    if not isinstance(value, dict | list):
-        return False
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return True
-        subs = item.values() if isinstance(item, dict) else item
-        stack.extend((sub, depth + 1) for sub in subs if isinstance(sub, dict | list))
+def _unusual(value: Any) -> bool:
+    """Whether a value orjson parsed nests deeper than :data:`MAX_DEPTH`, or holds a float
+    orjson may have made of an integer beyond 64 bits (a float that large written as one is
+    read again too, to the same value). Walked a level at a time, without recursion."""
+    level = [value]
+    depth = 1  # of a container in this level
+    while level:
+        below = []
+        for item in level:
+            kind = type(item)
+            if kind is str:
+                continue  # the most common value, and nothing to check in it
+            if kind is dict or kind is list:
+                if depth > MAX_DEPTH:
+                    return True
+                below.extend(item.values() if kind is dict else item)
+            elif kind is float and not -_BEYOND_64_BITS < item < _BEYOND_64_BITS:
+                return True
+        level = below
+        depth += 1
     return False
 
 

@@ -45,8 +45,8 @@ Record = tuple[int, dict[str, "Any"]]
 
 
 #: How much of a file is read, split and parsed at a time: a few lines' worth, so that each piece
-#: is still in the processor's cache when orjson reads it, and neither the file nor its marks
-#: (see split_lines) are ever held whole: the next piece reuses the last one's memory.
+#: is still in the processor's cache when orjson reads it, and the file is never held whole: the
+#: next piece reuses the last one's memory.
 PIECE = 64 * 1024
 
 
@@ -66,17 +66,15 @@ def read_jsonl(
         _parse_into(
             records,
             bad,
-            lines.lines,
+            lines,
             number,
             report,
             path=path,
             # Only the file's last piece can end without a newline.
             torn=not data.endswith(b"\n"),
             shape=shape,
-            long_digits=lines.long_digits,
-            deep=lines.deep,
         )
-        number += len(lines.lines)
+        number += len(lines)
     if blank:
         raise UserError("empty file", path)
     bad.note(report, path)
@@ -113,8 +111,6 @@ def parse_lines(
     path: Name = "",
     torn: bool = False,
     shape: Callable[[dict[str, Any]], str | None] | None = None,
-    long_digits: set[int] | None = None,
-    deep: set[int] | None = None,
 ) -> tuple[list[Record], int | None]:
     """Parse complete lines (numbered from ``first_number``): the one place a JSON line becomes
     a record, shared by whole-file imports and ``--follow``. Returns the records and the number
@@ -122,9 +118,6 @@ def parse_lines(
     ``report``, with a note naming why). Blank lines are passed over.
 
     With ``torn`` the last line may be cut off: it is dropped with a note, not counted as bad.
-    ``long_digits`` and ``deep`` are what one pass over the whole file found
-    (:func:`~tracer.files.untrusted.split_lines`: indexes into ``lines``), so no line is searched
-    again; without them each line is searched on its own.
     """
     records: list[Record] = []
     bad = _Bad()
@@ -137,8 +130,6 @@ def parse_lines(
         path=path,
         torn=torn,
         shape=shape,
-        long_digits=long_digits,
-        deep=deep,
     )
     bad.note(report, path)
     return records, bad.line
@@ -154,24 +145,16 @@ def _parse_into(
     path: Name,
     torn: bool,
     shape: Callable[[dict[str, Any]], str | None] | None,
-    long_digits: set[int] | None,
-    deep: set[int] | None,
 ) -> None:
     """:func:`parse_lines`, adding to ``records`` and ``bad`` (a whole file is parsed a piece
     at a time, into one list, with one note for all its bad lines)."""
     last = len(lines) - 1
-    checked = long_digits is not None
     append = records.append
     for index, raw in enumerate(lines):
         # The common case first: orjson reads the line and nothing about it is unusual. A
-        # blank line, a bad one or a rare one (a run of 19 digits, many brackets) comes out
-        # as MISS and is looked at below; so an ordinary line costs one call and no copy.
-        if isinstance(raw, str):
-            obj = _fast(raw, path, first_number + index)
-        elif checked and index in long_digits:  # type: ignore[operator]
-            obj = MISS
-        else:
-            obj = quick_loads(raw, checked, None if deep is None else index not in deep)
+        # blank line, a bad one or a rare one (a long integer, deep nesting) comes out as MISS
+        # and is looked at below; so an ordinary line costs one call.
+        obj = _fast(raw, path, first_number + index) if isinstance(raw, str) else quick_loads(raw)
         if obj is MISS or obj is None:
             if isinstance(raw, memoryview):
                 raw = raw.tobytes()
