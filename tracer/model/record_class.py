@@ -172,13 +172,12 @@ def _collect(cls: Any, frozen: bool, kw_only: bool) -> dict[str, Any] | None:
     return fields
 
 
-def _slotted(cls: Any) -> Any:
-    """``cls`` made again with a slot for each field, as ``dataclasses`` makes it (a class's
-    ``__slots__`` cannot be given once it exists): the fields' class attributes and the
+def _slotted(cls: Any, names: tuple[str, ...]) -> Any:
+    """``cls`` made again with a slot for each field (``names``), as ``dataclasses`` makes it (a
+    class's ``__slots__`` cannot be given once it exists): the fields' class attributes and the
     ``__dict__`` and ``__weakref__`` descriptors left out, a base's slots not repeated."""
     if "__slots__" in cls.__dict__:
         raise TypeError(f"{cls.__name__} already specifies __slots__")
-    names = [f.name for f in dataclasses.fields(cls)]
     inherited: set[str] = set()
     for base in cls.__mro__[1:-1]:
         slots = base.__dict__.get("__slots__")
@@ -200,33 +199,33 @@ def _explicit_hash(cls: Any) -> bool:
     return not (own_hash is _MISSING or (own_hash is None and "__eq__" in cls.__dict__))
 
 
-def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, bool]:
+def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, bool, Any]:
     """What ``@dataclass(init=False, repr=False, eq=False, ...)`` with these parameters leaves
     of ``cls`` (its fields, its ``__match_args__``, its slots; nothing compiled), with the
     ``__dataclass_params__`` of one whose methods were written (they are given by the caller),
-    and whether the class has a ``__hash__`` of its own that ``dataclasses`` would keep.
+    whether the class has a ``__hash__`` of its own that ``dataclasses`` would keep, and its
+    fields as ``dataclasses.fields`` gives them (each method's maker is handed them: asking
+    ``dataclasses`` again cost 10K instructions a time, five times a class).
     ``dataclasses`` itself spent about 0.2M instructions a class more doing it (for the 36
     classes of every import, 7M): matching each field's annotation against ``ClassVar`` and
     ``InitVar`` in its module, then building the class's methods' source it was told to skip."""
     explicit_hash = _explicit_hash(cls)
-    fields = _collect(cls, frozen, kw_only)
-    if fields is None:
+    collected = _collect(cls, frozen, kw_only)
+    if collected is None:
         cls = dataclasses.dataclass(  # type: ignore[call-overload]
             cls, init=False, repr=False, eq=False, frozen=frozen, kw_only=kw_only, slots=slots
         )
+        fields = dataclasses.fields(cls)
     else:
-        cls.__dataclass_fields__ = fields
+        cls.__dataclass_fields__ = collected
+        fields = tuple(f for f in collected.values() if f._field_type is _FIELD)
         if "__match_args__" not in cls.__dict__:
-            cls.__match_args__ = tuple(
-                f.name
-                for f in fields.values()
-                if f._field_type is _FIELD and f.init and not f.kw_only
-            )
+            cls.__match_args__ = tuple(f.name for f in fields if f.init and not f.kw_only)
         if slots:
-            cls = _slotted(cls)
+            cls = _slotted(cls, tuple(f.name for f in fields))
         abc.update_abstractmethods(cls)
     cls.__dataclass_params__ = _PARAMS[frozen, kw_only, slots]
-    return cls, explicit_hash
+    return cls, explicit_hash, fields
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
@@ -236,13 +235,12 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda self: tuple(getattr(self, name) for name in names)
 
 
-def _compare(made: Any, frozen: bool, explicit_hash: bool) -> None:
+def _compare(made: Any, fields: Any, frozen: bool, explicit_hash: bool) -> None:
     """``__eq__``, ``__hash__`` and ``__repr__`` as ``dataclasses`` writes them for ``made``
     (``eq=True``, ``repr=True``), each left alone where the class defines its own: equal when of
     the same class with equal compared fields; hashable by those fields when frozen, unhashable
     when not (unless the class wrote its own ``__hash__``); ``Name(field=value, ...)`` over the
-    fields shown."""
-    fields = dataclasses.fields(made)
+    fields shown. ``fields``: the class's, as ``dataclasses.fields`` gives them."""
     compared = _getter(tuple(f.name for f in fields if f.compare))
     hashed = _getter(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
     shown = tuple(f.name for f in fields if f.repr)
@@ -287,29 +285,29 @@ def lean_dataclass(
             made: Any = dataclasses.dataclass(  # type: ignore[call-overload]
                 cls, repr=False, eq=False, frozen=frozen, slots=slots, kw_only=kw_only
             )
-            _compare(made, frozen, explicit_hash)
+            _compare(made, dataclasses.fields(made), frozen, explicit_hash)
             return made  # type: ignore[no-any-return]
         documented = bool(cls.__doc__)
-        made, explicit_hash = _make(cls, frozen=frozen, kw_only=False, slots=slots)
-        made.__init__ = lean_init(made, frozen)
+        made, explicit_hash, fields = _make(cls, frozen=frozen, kw_only=False, slots=slots)
+        made.__init__ = lean_init(made, frozen, fields)
         if not documented:
             # As dataclasses words it, from the class's signature: asked once __init__ is there
             # (before, it would be object's, whose text signature inspect parses with tokenize,
             # whose expressions cost 20M instructions, 3 ms, to compile).
             made.__doc__ = made.__name__ + _signature(made)
         if frozen:
-            _freeze(made)
-        _compare(made, frozen, explicit_hash)
+            _freeze(made, fields)
+        _compare(made, fields, frozen, explicit_hash)
         return made  # type: ignore[no-any-return]
 
     return wrap if cls is None else wrap(cls)
 
 
-def _freeze(made: Any) -> None:
+def _freeze(made: Any, fields: Any) -> None:
     """A frozen class's guards, as ``dataclasses`` writes them but without compiling: assigning
     or deleting a field raises ``FrozenInstanceError``, and copying and pickling a slotted
-    instance store its fields past them."""
-    names = tuple(f.name for f in dataclasses.fields(made))
+    instance store its fields past them. ``fields``: as ``dataclasses.fields`` gives them."""
+    names = tuple(f.name for f in fields)
     values = _getter(names)
 
     def __setattr__(self: Any, name: str, value: Any) -> None:

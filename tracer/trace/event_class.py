@@ -30,7 +30,7 @@ def frozen_event(cls: _C) -> _C:
     has no ``__init__`` until :func:`tracer.trace.event_code.install` gives it one."""
     if not cls.__doc__:  # as dataclasses words it: with no __init__ yet, object's signature
         cls.__doc__ = cls.__name__ + _signature(cls)
-    made, explicit_hash = _make(cls, frozen=True, kw_only=True, slots=True)
-    _compare(made, True, explicit_hash)
-    _freeze(made)
+    made, explicit_hash, fields = _make(cls, frozen=True, kw_only=True, slots=True)
+    _compare(made, fields, True, explicit_hash)
+    _freeze(made, fields)
     return made  # type: ignore[no-any-return]
