@@ -48,7 +48,10 @@ def lean_key(cls: type) -> str:
     """The name of a lean record's factory: its qualified name, as an identifier (a test's own
     may say ``<locals>``). Not its module's: a record keeps its factory when its module moves,
     and two records of one name share it only when their plans, and so their code, agree."""
-    return "".join(c if c.isalnum() or c == "_" else "_" for c in cls.__qualname__)
+    name = cls.__qualname__
+    if name.isascii() and name.isidentifier():  # every record of ours: nothing to replace
+        return name
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
 
 
 def lean_source(key: str, plan: tuple[Any, ...]) -> str:

@@ -224,9 +224,9 @@ def install(cls: type, *, to_dict: bool = True) -> None:
         factory = scope[f"make_{name}"]
     # Each field's slot, looked up as the class's attribute (a slot is a descriptor that gives
     # itself when asked of the class): the one its instances' attribute resolves to.
-    slots = [getattr(cls, f) for f, _, _ in plan[2]]
+    setters = [getattr(cls, f).__set__ for f, _, _ in plan[2]]
     defaults = [f.default for f in fields if f.default is not dataclasses.MISSING]
-    init, convert, new = factory(*(slot.__set__ for slot in slots), *defaults, cls, object.__new__)
+    init, convert, new = factory(*setters, *defaults, cls, object.__new__)
     _INSTALLED[cls] = plan
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[misc]
