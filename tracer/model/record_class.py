@@ -189,7 +189,7 @@ def _slotted(cls: Any, names: tuple[str, ...], added: dict[str, Any]) -> Any:
         slots = base.__dict__.get("__slots__")
         if slots is not None:
             inherited.update((slots,) if isinstance(slots, str) else slots)
-    namespace = dict(cls.__dict__)
+    namespace = cls.__dict__.copy()  # the dict's own copy: dict(proxy) asks key by key
     namespace.update(added)
     namespace["__slots__"] = tuple(filterfalse(inherited.__contains__, names))
     namespace["__qualname__"] = cls.__qualname__
