@@ -35,6 +35,7 @@ import dataclasses
 import inspect
 import sys
 from collections.abc import Callable
+from itertools import filterfalse, repeat
 from operator import attrgetter
 from types import MemberDescriptorType
 
@@ -120,17 +121,19 @@ def _collect(cls: Any, frozen: bool, kw_only: bool) -> dict[str, Any] | None:
     looking each string annotation up with a regular expression in the class's module."""
     fields: dict[str, Any] = {}
     frozen_base = has_base = False
-    for base in cls.__mro__[-1:0:-1]:
+    for base in cls.__mro__[-2:0:-1]:  # not object, which holds no fields
         base_fields = getattr(base, "__dataclass_fields__", None)
         if base_fields is not None:
             has_base = True
             fields.update(base_fields)
             frozen_base = frozen_base or base.__dataclass_params__.frozen
     annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063  (as dataclasses reads them)
-    own = []
     given = []  # fields written as `name: type = field(...)`
     for name, annotation in annotations.items():
-        kind = _kind(annotation)
+        # Asked of _KINDS here, not through a call for each field: most are known already.
+        kind = _KINDS.get(annotation) if isinstance(annotation, str) else None
+        if kind is None:
+            kind = _kind(annotation)
         if kind is _LEFT_TO_DATACLASSES:
             return None
         default = getattr(cls, name, _MISSING)
@@ -155,42 +158,44 @@ def _collect(cls: Any, frozen: bool, kw_only: bool) -> dict[str, Any] | None:
                     f"mutable default {type(f.default)} for field {name} is not allowed: "
                     "use default_factory"
                 )
-        own.append(f)
-    for f in own:
-        fields[f.name] = f
+        fields[name] = f
     for f in given:  # the field(...) object on the class gives way to its default
         if f.default is _MISSING:
             delattr(cls, f.name)
         else:
             setattr(cls, f.name, f.default)
-    for name, value in cls.__dict__.items():
-        if isinstance(value, dataclasses.Field) and name not in annotations:
-            raise TypeError(f"{name!r} is a field but has no type annotation")
+    # A field(...) left on the class without an annotation: asked in C first (map, not a loop
+    # in Python), since no class of ours has one and the loop cost 18K instructions a class.
+    if any(map(isinstance, cls.__dict__.values(), repeat(dataclasses.Field))):
+        for name, value in cls.__dict__.items():
+            if isinstance(value, dataclasses.Field) and name not in annotations:
+                raise TypeError(f"{name!r} is a field but has no type annotation")
     if has_base and frozen_base != frozen:
         which = ("non-frozen", "a frozen") if frozen_base else ("frozen", "a non-frozen")
         raise TypeError(f"cannot inherit {which[0]} dataclass from {which[1]} one")
     return fields
 
 
-def _slotted(cls: Any) -> Any:
-    """``cls`` made again with a slot for each field, as ``dataclasses`` makes it (a class's
-    ``__slots__`` cannot be given once it exists): the fields' class attributes and the
-    ``__dict__`` and ``__weakref__`` descriptors left out, a base's slots not repeated."""
+def _slotted(cls: Any, names: tuple[str, ...], added: dict[str, Any]) -> Any:
+    """``cls`` made again with a slot for each field (``names``), as ``dataclasses`` makes it (a
+    class's ``__slots__`` cannot be given once it exists): the fields' class attributes and the
+    ``__dict__`` and ``__weakref__`` descriptors left out, a base's slots not repeated; what the
+    class is given (``added``) put in its namespace, not set on it once made (setting
+    ``__eq__`` on a class costs what making a fifth of it does)."""
     if "__slots__" in cls.__dict__:
         raise TypeError(f"{cls.__name__} already specifies __slots__")
-    names = [f.name for f in dataclasses.fields(cls)]
     inherited: set[str] = set()
     for base in cls.__mro__[1:-1]:
         slots = base.__dict__.get("__slots__")
         if slots is not None:
             inherited.update((slots,) if isinstance(slots, str) else slots)
-    namespace = dict(cls.__dict__)
-    namespace["__slots__"] = tuple(name for name in names if name not in inherited)
+    namespace = cls.__dict__.copy()  # the dict's own copy: dict(proxy) asks key by key
+    namespace.update(added)
+    namespace["__slots__"] = tuple(filterfalse(inherited.__contains__, names))
+    namespace["__qualname__"] = cls.__qualname__
     for name in (*names, "__dict__", "__weakref__"):
         namespace.pop(name, None)
-    made = type(cls)(cls.__name__, cls.__bases__, namespace)
-    made.__qualname__ = cls.__qualname__
-    return made
+    return type(cls)(cls.__name__, cls.__bases__, namespace)
 
 
 def _explicit_hash(cls: Any) -> bool:
@@ -200,33 +205,45 @@ def _explicit_hash(cls: Any) -> bool:
     return not (own_hash is _MISSING or (own_hash is None and "__eq__" in cls.__dict__))
 
 
-def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, bool]:
-    """What ``@dataclass(init=False, repr=False, eq=False, ...)`` with these parameters leaves
-    of ``cls`` (its fields, its ``__match_args__``, its slots; nothing compiled), with the
-    ``__dataclass_params__`` of one whose methods were written (they are given by the caller),
-    and whether the class has a ``__hash__`` of its own that ``dataclasses`` would keep.
-    ``dataclasses`` itself spent about 0.2M instructions a class more doing it (for the 36
-    classes of every import, 7M): matching each field's annotation against ``ClassVar`` and
-    ``InitVar`` in its module, then building the class's methods' source it was told to skip."""
+def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, Any]:
+    """What ``@dataclass(init=False, ...)`` with these parameters leaves of ``cls``, nothing
+    compiled: its fields, its ``__match_args__``, its slots; ``__eq__``, ``__hash__`` and
+    ``__repr__`` (:func:`_comparisons`); a frozen class's guards (:func:`_freeze`); the
+    ``__dataclass_params__`` of one whose ``__init__`` was written too (the caller gives it).
+    With it, its fields as ``dataclasses.fields`` gives them, read once: each maker is handed
+    them, or their names (asking ``dataclasses`` again cost 10K instructions a time, five times
+    a class). ``dataclasses`` itself spent about 0.2M instructions a class more doing it (for
+    the 36 classes of every import, 7M): matching each field's annotation against ``ClassVar``
+    and ``InitVar`` in its module, then building the class's methods' source it was told to
+    skip."""
     explicit_hash = _explicit_hash(cls)
-    fields = _collect(cls, frozen, kw_only)
-    if fields is None:
+    params = _PARAMS[frozen, kw_only, slots]
+    collected = _collect(cls, frozen, kw_only)
+    if collected is None:
         cls = dataclasses.dataclass(  # type: ignore[call-overload]
             cls, init=False, repr=False, eq=False, frozen=frozen, kw_only=kw_only, slots=slots
         )
+        fields = dataclasses.fields(cls)
+        names = tuple(f.name for f in fields)
+        _compare(cls, fields, names, frozen, explicit_hash)
+        cls.__dataclass_params__ = params
     else:
-        cls.__dataclass_fields__ = fields
+        fields = tuple(f for f in collected.values() if f._field_type is _FIELD)
+        names = tuple(f.name for f in fields)
+        added = {"__dataclass_fields__": collected, "__dataclass_params__": params}
         if "__match_args__" not in cls.__dict__:
-            cls.__match_args__ = tuple(
-                f.name
-                for f in fields.values()
-                if f._field_type is _FIELD and f.init and not f.kw_only
-            )
+            added["__match_args__"] = tuple(f.name for f in fields if f.init and not f.kw_only)
+        added.update(_comparisons(cls, fields, names, frozen, explicit_hash))
         if slots:
-            cls = _slotted(cls)
-        abc.update_abstractmethods(cls)
-    cls.__dataclass_params__ = _PARAMS[frozen, kw_only, slots]
-    return cls, explicit_hash
+            cls = _slotted(cls, names, added)
+        else:
+            for name, value in added.items():
+                setattr(cls, name, value)
+        if "__abstractmethods__" in cls.__dict__:  # what update_abstractmethods asks first, in C
+            abc.update_abstractmethods(cls)
+    if frozen:
+        _freeze(cls, names)
+    return cls, fields
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
@@ -236,17 +253,23 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda self: tuple(getattr(self, name) for name in names)
 
 
-def _compare(made: Any, frozen: bool, explicit_hash: bool) -> None:
-    """``__eq__``, ``__hash__`` and ``__repr__`` as ``dataclasses`` writes them for ``made``
-    (``eq=True``, ``repr=True``), each left alone where the class defines its own: equal when of
+def _comparisons(
+    cls: Any, fields: Any, names: tuple[str, ...], frozen: bool, explicit_hash: bool
+) -> dict[str, Any]:
+    """``__eq__``, ``__hash__`` and ``__repr__`` as ``dataclasses`` writes them for ``cls``
+    (``eq=True``, ``repr=True``), each left out where the class defines its own: equal when of
     the same class with equal compared fields; hashable by those fields when frozen, unhashable
-    when not (unless the class wrote its own ``__hash__``); ``Name(field=value, ...)`` over the
-    fields shown."""
-    fields = dataclasses.fields(made)
-    compared = _getter(tuple(f.name for f in fields if f.compare))
-    hashed = _getter(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
-    shown = tuple(f.name for f in fields if f.repr)
-    values = _getter(shown)
+    (``None``) when not, unless the class wrote its own ``__hash__``; ``Name(field=value, ...)``
+    over the fields shown. ``fields``: the class's, as ``dataclasses.fields`` gives them, and
+    their ``names``."""
+    if all(f.compare and f.repr and f.hash is None for f in fields):  # as our records' are
+        shown = names
+        compared = hashed = values = _getter(shown)
+    else:
+        compared = _getter(tuple(f.name for f in fields if f.compare))
+        hashed = _getter(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
+        shown = tuple(f.name for f in fields if f.repr)
+        values = _getter(shown)
 
     def __eq__(self: Any, other: Any) -> Any:
         if other.__class__ is self.__class__:
@@ -260,25 +283,36 @@ def _compare(made: Any, frozen: bool, explicit_hash: bool) -> None:
         pairs = zip(shown, values(self), strict=True)
         return f"{self.__class__.__qualname__}({', '.join(f'{n}={v!r}' for n, v in pairs)})"
 
-    own = made.__dict__
+    own = cls.__dict__
+    methods: dict[str, Any] = {}
     for method in (__eq__, __repr__):
         if method.__name__ not in own:
-            method.__qualname__ = f"{made.__qualname__}.{method.__name__}"
-            setattr(made, method.__name__, method)
+            method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+            methods[method.__name__] = method
     if not explicit_hash:
-        __hash__.__qualname__ = f"{made.__qualname__}.__hash__"
-        made.__hash__ = __hash__ if frozen else None
+        __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
+        methods["__hash__"] = __hash__ if frozen else None
+    return methods
+
+
+def _compare(
+    made: Any, fields: Any, names: tuple[str, ...], frozen: bool, explicit_hash: bool
+) -> None:
+    """:func:`_comparisons` set on a class ``dataclasses`` made (its own ``__eq__`` and
+    ``__repr__`` not written)."""
+    for name, method in _comparisons(made, fields, names, frozen, explicit_hash).items():
+        setattr(made, name, method)
 
 
 def lean_dataclass(
     cls: Any = None, /, *, frozen: bool = False, slots: bool = False, kw_only: bool = False
 ) -> Any:
     """``@dataclass`` (with these parameters) for a class whose creation every import pays:
-    :func:`_make` collects the fields (and makes the class slotted), nothing compiled;
+    :func:`_make` collects the fields and gives the class ``__eq__``, ``__hash__`` and
+    ``__repr__`` (and makes it slotted, and a frozen class's guards), nothing compiled;
     :func:`tracer.model.record_init.lean_init` gives it the ``__init__`` ``dataclasses`` would
-    write, compiled ahead of time; :func:`_compare` gives it ``__eq__``, ``__hash__`` and
-    ``__repr__``; a frozen class gets the guards :func:`_freeze` makes. (``dataclasses``
-    compiled 32 such methods at every start of an import, 3 ms of its CPU.)"""
+    write, compiled ahead of time. (``dataclasses`` compiled 32 such methods at every start of
+    an import, 3 ms of its CPU.)"""
 
     def wrap(cls: _C) -> _C:
         if kw_only or any("__dataclass_fields__" in b.__dict__ for b in cls.__mro__[1:]):
@@ -287,29 +321,26 @@ def lean_dataclass(
             made: Any = dataclasses.dataclass(  # type: ignore[call-overload]
                 cls, repr=False, eq=False, frozen=frozen, slots=slots, kw_only=kw_only
             )
-            _compare(made, frozen, explicit_hash)
+            fields = dataclasses.fields(made)
+            _compare(made, fields, tuple(f.name for f in fields), frozen, explicit_hash)
             return made  # type: ignore[no-any-return]
         documented = bool(cls.__doc__)
-        made, explicit_hash = _make(cls, frozen=frozen, kw_only=False, slots=slots)
-        made.__init__ = lean_init(made, frozen)
+        made, fields = _make(cls, frozen=frozen, kw_only=False, slots=slots)
+        made.__init__ = lean_init(made, frozen, fields)
         if not documented:
             # As dataclasses words it, from the class's signature: asked once __init__ is there
             # (before, it would be object's, whose text signature inspect parses with tokenize,
             # whose expressions cost 20M instructions, 3 ms, to compile).
             made.__doc__ = made.__name__ + _signature(made)
-        if frozen:
-            _freeze(made)
-        _compare(made, frozen, explicit_hash)
         return made  # type: ignore[no-any-return]
 
     return wrap if cls is None else wrap(cls)
 
 
-def _freeze(made: Any) -> None:
+def _freeze(made: Any, names: tuple[str, ...]) -> None:
     """A frozen class's guards, as ``dataclasses`` writes them but without compiling: assigning
-    or deleting a field raises ``FrozenInstanceError``, and copying and pickling a slotted
-    instance store its fields past them."""
-    names = tuple(f.name for f in dataclasses.fields(made))
+    or deleting a field (``names``) raises ``FrozenInstanceError``, and copying and pickling a
+    slotted instance store its fields past them."""
     values = _getter(names)
 
     def __setattr__(self: Any, name: str, value: Any) -> None:

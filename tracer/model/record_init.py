@@ -24,30 +24,34 @@ _HAS_FACTORY: Any = type("_HasFactory", (), {"__repr__": lambda self: "<factory>
 """The default of a field with a default factory: the factory is called when it is passed."""
 
 
-def lean_plan(cls: type, frozen: bool) -> tuple[Any, ...]:
+def lean_plan(cls: type, frozen: bool, fields: Any = None) -> tuple[Any, ...]:
     """What a lean record's ``__init__`` is written from: how a field is stored (assigned, or
     past a frozen class's guard) and, for each field, its name and whether it is required
     (``R``), has a default (``D``) or a default factory (``F``). Only plain fields: positional or
-    keyword, each in ``__init__`` (what ``dataclasses`` would write for them, this writes)."""
-    fields = []
-    for f in dataclasses.fields(cls):
+    keyword, each in ``__init__`` (what ``dataclasses`` would write for them, this writes).
+    ``fields``: the class's, as ``dataclasses.fields`` gives them (asked of it when not given)."""
+    plan = []
+    for f in dataclasses.fields(cls) if fields is None else fields:
         assert f.name.isidentifier() and f.init and not f.kw_only, (cls, f.name)
         if f.default_factory is not dataclasses.MISSING:
-            fields.append((f.name, "F"))
+            plan.append((f.name, "F"))
         else:
-            fields.append((f.name, "R" if f.default is dataclasses.MISSING else "D"))
+            plan.append((f.name, "R" if f.default is dataclasses.MISSING else "D"))
     # A frozen record's fields go past its guard: through the slot's own setter where it has
     # slots (what object.__setattr__ ends in, without looking the name up), else through
     # object.__setattr__. Any other record assigns them: Python does that fastest.
     store = ("slot" if "__slots__" in cls.__dict__ else "object") if frozen else "attr"
-    return (store, tuple(fields))
+    return (store, tuple(plan))
 
 
 def lean_key(cls: type) -> str:
     """The name of a lean record's factory: its qualified name, as an identifier (a test's own
     may say ``<locals>``). Not its module's: a record keeps its factory when its module moves,
     and two records of one name share it only when their plans, and so their code, agree."""
-    return "".join(c if c.isalnum() or c == "_" else "_" for c in cls.__qualname__)
+    name = cls.__qualname__
+    if name.isascii() and name.isidentifier():  # every record of ours: nothing to replace
+        return name
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
 
 
 def lean_source(key: str, plan: tuple[Any, ...]) -> str:
@@ -98,13 +102,14 @@ def lean_module(classes: dict[str, tuple[Any, ...]]) -> str:
 LEAN: dict[str, tuple[Any, ...]] = {}
 
 
-def lean_init(cls: type, frozen: bool) -> Callable[..., None]:
+def lean_init(cls: type, frozen: bool, fields: Any) -> Callable[..., None]:
     """The ``__init__`` ``dataclasses`` would write for a lean record (``frozen``: stored past the
-    class's guard), from :mod:`tracer.model.lean_methods` when it was written for the fields the
-    class has now, else compiled here (a record edited since, or one of a test's own)."""
+    class's guard) with these ``fields`` (as ``dataclasses.fields`` gives them), from
+    :mod:`tracer.model.lean_methods` when it was written for the fields the class has now, else
+    compiled here (a record edited since, or one of a test's own)."""
     from tracer.model import lean_methods
 
-    plan = lean_plan(cls, frozen)
+    plan = lean_plan(cls, frozen, fields)
     key = lean_key(cls)
     if cls.__module__.startswith("tracer."):  # not a test's own
         LEAN[key] = plan
@@ -114,12 +119,11 @@ def lean_init(cls: type, frozen: bool) -> Callable[..., None]:
         scope: dict[str, Any] = {}
         exec(lean_source(key, plan), scope)  # our own field names, see above
         factory = scope[f"make_{key}"]
-    store, fields = plan
-    by_name = {f.name: f for f in dataclasses.fields(cls)}
-    setters = [cls.__dict__[name].__set__ for name, _ in fields] if store == "slot" else []
-    defaults = [by_name[name].default for name, how in fields if how == "D"]
-    factories = [by_name[name].default_factory for name, how in fields if how == "F"]
+    store = plan[0]
+    setters = [cls.__dict__[f.name].__set__ for f in fields] if store == "slot" else []
+    defaults = [f.default for f in fields if f.default is not dataclasses.MISSING]
+    factories = [f.default_factory for f in fields if f.default_factory is not dataclasses.MISSING]
     init = factory(*setters, *defaults, *factories, _HAS_FACTORY, object.__setattr__)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__annotations__ = {**{f.name: f.type for f in by_name.values()}, "return": None}
+    init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
     return init  # type: ignore[no-any-return]

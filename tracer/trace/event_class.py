@@ -14,7 +14,7 @@ re-exported for the trace's and the importer's own records.
 
 from __future__ import annotations
 
-from tracer.model.record_class import _compare, _freeze, _make, _signature, lean_dataclass
+from tracer.model.record_class import _make, _signature, lean_dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
@@ -30,7 +30,5 @@ def frozen_event(cls: _C) -> _C:
     has no ``__init__`` until :func:`tracer.trace.event_code.install` gives it one."""
     if not cls.__doc__:  # as dataclasses words it: with no __init__ yet, object's signature
         cls.__doc__ = cls.__name__ + _signature(cls)
-    made, explicit_hash = _make(cls, frozen=True, kw_only=True, slots=True)
-    _compare(made, True, explicit_hash)
-    _freeze(made)
+    made, _ = _make(cls, frozen=True, kw_only=True, slots=True)
     return made  # type: ignore[no-any-return]

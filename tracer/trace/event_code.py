@@ -107,19 +107,20 @@ def fast_init(cls: type) -> Callable[..., None] | None:
     return function  # type: ignore[no-any-return]
 
 
-def _plan(cls: type) -> tuple[Any, ...] | None:
+def _plan(cls: type, fields: Any = None) -> tuple[Any, ...] | None:
     """What a class's two methods are written from: its ``kind`` and ``stage`` and, for each
     field, its name, whether it has a default and whether its value may be a tuple; ``None`` when
-    :func:`fast_init` could not write its ``__init__``."""
+    :func:`fast_init` could not write its ``__init__``. ``fields``: the class's, as
+    ``dataclasses.fields`` gives them (asked of it when not given)."""
     if hasattr(cls, "__post_init__"):
         return None
-    fields = []
-    for f in dataclasses.fields(cls):
+    plan = []
+    for f in dataclasses.fields(cls) if fields is None else fields:
         assert f.name.isidentifier()
         if not f.kw_only or f.default_factory is not dataclasses.MISSING:
             return None
-        fields.append((f.name, f.default is not dataclasses.MISSING, _scalar(f.type)))
-    return (cls.kind, cls.stage or None, tuple(fields))  # type: ignore[attr-defined]
+        plan.append((f.name, f.default is not dataclasses.MISSING, _scalar(f.type)))
+    return (cls.kind, cls.stage or None, tuple(plan))  # type: ignore[attr-defined]
 
 
 def event_plan(cls: type) -> tuple[Any, ...] | None:
@@ -204,7 +205,8 @@ def install(cls: type, *, to_dict: bool = True) -> None:
     writes one for each subclass made elsewhere."""
     from tracer.trace import event_methods
 
-    plan = _plan(cls)
+    fields = dataclasses.fields(cls)
+    plan = _plan(cls, fields)
     if plan is None:
         cls.new = classmethod(lambda made, **fields: made(**fields))  # type: ignore[attr-defined]
         init = fast_init(cls)
@@ -222,9 +224,9 @@ def install(cls: type, *, to_dict: bool = True) -> None:
         factory = scope[f"make_{name}"]
     # Each field's slot, looked up as the class's attribute (a slot is a descriptor that gives
     # itself when asked of the class): the one its instances' attribute resolves to.
-    slots = [getattr(cls, f) for f, _, _ in plan[2]]
-    defaults = [f.default for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING]
-    init, convert, new = factory(*(slot.__set__ for slot in slots), *defaults, cls, object.__new__)
+    setters = [getattr(cls, f).__set__ for f, _, _ in plan[2]]
+    defaults = [f.default for f in fields if f.default is not dataclasses.MISSING]
+    init, convert, new = factory(*setters, *defaults, cls, object.__new__)
     _INSTALLED[cls] = plan
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[misc]
