@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tracer.trace import many_substrings, writer
+from tracer.trace import many_substrings, secret_scan, writer
 from tracer.trace.events import DebugHook, Header, ToolFinished
 from tracer.trace.redact import Redactor
 from tracer.trace.secret_shapes import holds_a_shape, redact_shapes
@@ -235,14 +235,20 @@ def _every_occurrence_line_by_line(scan: Any, batch: bytes) -> list[tuple[int, i
     return out
 
 
-def test_the_quick_batch_search_names_every_line_and_every_hint_in_it(search: str) -> None:
+@pytest.mark.parametrize("near", [0, secret_scan.NEAR])
+def test_the_quick_batch_search_names_every_line_and_every_hint_in_it(
+    search: str, near: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Needles that overlap, hide inside each other and sit late in long lines: the quick pass
-    # reports one occurrence per stretch and skips the rest, and the second look must still
-    # find them all, with their offsets in the line.
+    # reports one occurrence per stretch and skips the rest, and the second look, which
+    # searches only around what the quick pass found, must still find them all, with their
+    # offsets in the line. With ``near`` 0 every find is searched around on its own.
     import random
 
+    monkeypatch.setattr(secret_scan, "NEAR", near)
     redact = Redactor({"ask_sk_": "NESTED", "sk-ant": "KEY"}, shapes=True)
     pieces = ["ask_", "sk_", "sk-", "eyJ", "k_l", "x" * 50, "中文", "ghp_", "-", "_", "a", " "]
+    pieces += ["xo", "x", "ASI", "AKIA"]  # xoxox, ASIAKIA: needles of one search overlapping
     rng = random.Random(12)
     for _ in range(200):
         lines = [
@@ -251,4 +257,10 @@ def test_the_quick_batch_search_names_every_line_and_every_hint_in_it(search: st
         ]
         batch = b"\n".join(lines) + b"\n"
         scan = redact._scan
-        assert scan.lines(batch) == _every_occurrence_line_by_line(scan, batch)
+        assert _sorted(scan.lines(batch)) == _sorted(_every_occurrence_line_by_line(scan, batch))
+
+
+def _sorted(lines: list[tuple[int, int, bool, Any]]) -> list[tuple[int, int, bool, Any]]:
+    """The hints' offsets in order: which order they come in is not part of the answer (the
+    stdlib's way finds them needle by needle)."""
+    return [(a, b, s, {k: sorted(v) for k, v in hints.items()}) for a, b, s, hints in lines]

@@ -18,6 +18,10 @@ from collections.abc import Iterable
 from tracer.trace.many_substrings import finder, first_finder, first_occurrences, occurrences
 from tracer.trace.secret_shapes import HINTS_OF
 
+#: Finds closer together than this many bytes are searched again as one stretch: a call costs
+#: about as much as searching that many bytes.
+NEAR = 1024
+
 #: Shape name → where its hints start, in the order found.
 Hints = dict[str, list[int]]
 
@@ -38,6 +42,7 @@ class SecretScan:
         self._secret = [False] * len(hints) + [True] * len(lowered)
         self._shapes = [*hints.values(), *[frozenset()] * len(lowered)]
         self._split = len(hints)
+        self._longest = max(len(n) for n in self.needles)
         self._hints = finder(list(hints))
         self._secrets = finder(lowered) if lowered else None
         # Which lines of a batch hold a needle at all: one found per line is enough to know.
@@ -71,28 +76,55 @@ class SecretScan:
         in the line the hints of each shape are. Lines holding none are not listed.
 
         Two passes: the quick search names the lines holding some needle (a match never spans
-        two lines, so every such line has one of its own), and each of those few lines is then
-        searched for every occurrence (:meth:`what_is_in`), from the first one found on."""
+        two lines, so every such line has one of its own), and every occurrence is then found
+        by searching again only near what the quick search reported (:meth:`_near`)."""
         out: list[tuple[int, int, bool, Hints]] = []
-        line_end = -1
         firsts = first_occurrences(self._first_hints, batch)
         if self._first_secrets is not None:
             firsts += first_occurrences(self._first_secrets, batch.lower())
         # In order along the batch (the stdlib's way reports needle by needle).
-        found = sorted(start for _index, start, _end in firsts)
-        for start in found:
-            if start <= line_end:
-                continue  # another needle of a line already listed
+        found = sorted((start, end) for _index, start, end in firsts)
+        k = 0
+        while k < len(found):
+            start = found[k][0]
             line_start = batch.rfind(b"\n", 0, start) + 1
             line_end = batch.find(b"\n", start)
             line_end = len(batch) if line_end < 0 else line_end
-            # No needle starts before the leftmost one found, so the line is searched again
-            # from there (a line is often a long tool output, its needle near the end).
-            secret, found_at = self.what_is_in(batch[start:line_end])
-            shift = start - line_start
-            hints = {shape: [at + shift for at in ats] for shape, ats in found_at.items()}
+            last = k + 1  # past this line's finds
+            while last < len(found) and found[last][0] < line_end:
+                last += 1
+            secret, hints = self._near(batch, found[k:last], line_start, line_end)
             out.append((line_start, line_end, secret, hints))
+            k = last
         return out
+
+    def _near(
+        self, batch: bytes, found: list[tuple[int, int]], line_start: int, line_end: int
+    ) -> tuple[bool, Hints]:
+        """:meth:`what_is_in` of the line, asked only of the stretches around ``found`` (the
+        quick search's finds in it, in order), each from a find's start to as far as the longest
+        needle reaches past its end.
+
+        That covers every occurrence: the quick search reports the leftmost match, then goes on
+        from where it ends, so a needle it did not report starts inside one it did (of the same
+        search), and ends at most a needle's length later. A line is often a long tool output
+        that names a hint or two: it is searched again where they are, not all along."""
+        reach = self._longest - 1
+        stretches: list[list[int]] = []
+        for start, end in found:
+            end = min(end + reach, line_end)
+            if stretches and start < stretches[-1][1] + NEAR:  # close: searched as one
+                stretches[-1][1] = max(stretches[-1][1], end)
+            else:
+                stretches.append([start, end])
+        secret, hints = False, {}
+        for start, end in stretches:
+            found_secret, found_at = self.what_is_in(batch[start:end])
+            secret = secret or found_secret
+            shift = start - line_start
+            for shape, ats in found_at.items():
+                hints.setdefault(shape, []).extend(at + shift for at in ats)
+        return secret, hints
 
 
 def in_text(data: bytes, text: str, hints: Hints) -> Hints:
