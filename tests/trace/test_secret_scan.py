@@ -264,3 +264,23 @@ def _sorted(lines: list[tuple[int, int, bool, Any]]) -> list[tuple[int, int, boo
     """The hints' offsets in order: which order they come in is not part of the answer (the
     stdlib's way finds them needle by needle)."""
     return [(a, b, s, {k: sorted(v) for k, v in hints.items()}) for a, b, s, hints in lines]
+
+
+def test_a_url_password_is_found_where_its_hint_is_as_the_expression_finds_it(search: str) -> None:
+    # The writer tries the URL password's expression only where a "://" is followed by an "@"
+    # before any "/": the answers are still the expression's own, over the whole text.
+    import random
+
+    pieces = ["user", ":", "pa55word", "@", "host", "/", " ", '"', "://", "https://", "u:p@"]
+    rng = random.Random(7)
+    redact = Redactor({}, shapes=True)
+    texts = ["postgres://app:s3cr3t-pw@db/app", "https://example.com/a@b", "ssh://git@host:22/x"]
+    for _ in range(600):
+        texts.append("https://" + "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 7))))
+    found = 0
+    for text in texts:
+        data = json.dumps({"line": text}).encode()
+        by_expression = holds_a_shape(data.decode())  # every hinted shape, along the whole text
+        assert redact.found_in_bytes(data) == by_expression, text
+        found += by_expression
+    assert 50 < found < len(texts) - 50  # URLs with a password and without one
