@@ -178,11 +178,34 @@ def _may_hold_url_password(text: str, start: int) -> bool:
     return at >= 0 and text.find("/", start + 3, at) < 0
 
 
+def _may_hold_stripe_key(text: str, start: int) -> bool:
+    """``sk_`` or ``rk_`` at ``start`` goes on ``live_`` or ``test_`` (``task_id`` does not)."""
+    return text.startswith(("live_", "test_"), start + 3)
+
+
+_SLACK_KINDS = tuple(f"{kind}-" for kind in "abprse")
+
+
+def _may_hold_slack_token(text: str, start: int) -> bool:
+    """``xox`` at ``start`` goes on with a token's kind and a dash (``xoxb-``)."""
+    return text.startswith(_SLACK_KINDS, start + 3)
+
+
+def _may_hold_api_key(text: str, start: int) -> bool:
+    """``sk-`` at ``start`` begins a word (``\\b``: ``task-``, ``disk-`` are no key)."""
+    return start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_")
+
+
 #: For an anchored shape whose hint is everywhere in text that holds no such credential, a test
-#: that only says where a match cannot start, asked before the expression is compiled and run:
-#: a session's lines name hundreds of URLs, and compiling the URL password's expression alone
-#: cost an import as much as a thousand of these tests.
-_MAY_START = {"url_password": _may_hold_url_password}
+#: that only says where a match cannot start (what its expression asks first), asked before the
+#: expression is compiled and run: a session's lines name hundreds of URLs and ``task_`` ids,
+#: and compiling one expression cost an import as much as a thousand of these tests.
+_MAY_START = {
+    "url_password": _may_hold_url_password,
+    "stripe_key": _may_hold_stripe_key,
+    "slack_token": _may_hold_slack_token,
+    "api_key": _may_hold_api_key,
+}
 
 
 def _a_field(text: str, shapes: Collection[str]) -> bool:
