@@ -71,10 +71,12 @@ def search(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     return str(request.param)
 
 
-def test_both_searches_find_every_occurrence_overlapping_ones_too(search: str) -> None:
+@pytest.mark.parametrize("short", [False, True])
+def test_both_searches_find_every_occurrence_overlapping_ones_too(search: str, short: bool) -> None:
     needles = [b"sk_", b"ask_", b"k_l", b"aaa", b"\n"]
     haystack = b"ask_live aaaa\nsk_"
-    found = sorted(many_substrings.occurrences(many_substrings.finder(needles), haystack))
+    built = many_substrings.finder(needles, short_haystacks=short)  # the NFA, or the DFA
+    found = sorted(many_substrings.occurrences(built, haystack))
     expected = sorted(
         (i, at, at + len(n))
         for i, n in enumerate(needles)

@@ -13,6 +13,7 @@ look, instead of searching each of the ~850 lines for each of the ~30 needles in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from tracer.trace.many_substrings import finder, first_finder, first_occurrences, occurrences
@@ -20,10 +21,14 @@ from tracer.trace.secret_shapes import HINTS_OF
 
 #: Finds closer together than this many bytes are searched again as one stretch: a call costs
 #: about as much as searching that many bytes.
-NEAR = 1024
+NEAR = 256
 
 #: Shape name → where its hints start, in the order found.
 Hints = dict[str, list[int]]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tracer.trace.many_substrings import Finder
 
 
 class SecretScan:
@@ -43,8 +48,7 @@ class SecretScan:
         self._shapes = [*hints.values(), *[frozenset()] * len(lowered)]
         self._split = len(hints)
         self._longest = max(len(n) for n in self.needles)
-        self._hints = finder(list(hints))
-        self._secrets = finder(lowered) if lowered else None
+        self._lowered = lowered
         # Which lines of a batch hold a needle at all: one found per line is enough to know.
         # A JSON line never holds a raw newline (an encoder writes it as \n, two characters),
         # so a needle with one (only a secret's raw form can have one) is no secret of any one
@@ -54,17 +58,37 @@ class SecretScan:
         one_line = [n for n in lowered if b"\n" not in n]
         self._first_secrets = first_finder(one_line) if one_line else None
 
-    def _occurrences(self, data: bytes) -> list[tuple[int, int, int]]:
-        found = occurrences(self._hints, data)
-        if self._secrets is not None:
+    @functools.cached_property
+    def _whole(self) -> tuple[Finder, Finder | None]:
+        """The searches for every occurrence of the hints and of the secrets, for data of any
+        length (a line, a value, a file); built when first asked: an import's writer never
+        asks (it looks again only near what :meth:`lines` found, :attr:`_short`)."""
+        hints = finder(self.needles[: self._split])
+        return hints, finder(self._lowered) if self._lowered else None
+
+    @functools.cached_property
+    def _short(self) -> tuple[Finder, Finder | None]:
+        """The same searches for :meth:`_near`'s short stretches (built for them)."""
+        hints = finder(self.needles[: self._split], short_haystacks=True)
+        return hints, finder(self._lowered, short_haystacks=True) if self._lowered else None
+
+    def _occurrences(
+        self, data: bytes, searches: tuple[Finder, Finder | None]
+    ) -> list[tuple[int, int, int]]:
+        hints, secrets = searches
+        found = occurrences(hints, data)
+        if secrets is not None:
             shift = self._split
-            found += [(i + shift, a, b) for i, a, b in occurrences(self._secrets, data.lower())]
+            found += [(i + shift, a, b) for i, a, b in occurrences(secrets, data.lower())]
         return found
 
     def what_is_in(self, data: bytes) -> tuple[bool, Hints]:
         """Whether ``data`` holds a known secret, and where the hints of each shape are in it."""
+        return self._found(data, self._whole)
+
+    def _found(self, data: bytes, searches: tuple[Finder, Finder | None]) -> tuple[bool, Hints]:
         secret, hints = False, {}
-        for index, start, _end in self._occurrences(data):
+        for index, start, _end in self._occurrences(data, searches):
             secret = secret or self._secret[index]
             for shape in self._shapes[index]:
                 hints.setdefault(shape, []).append(start)
@@ -119,7 +143,7 @@ class SecretScan:
                 stretches.append([start, end])
         secret, hints = False, {}
         for start, end in stretches:
-            found_secret, found_at = self.what_is_in(batch[start:end])
+            found_secret, found_at = self._found(batch[start:end], self._short)
             secret = secret or found_secret
             shift = start - line_start
             for shape, ats in found_at.items():
