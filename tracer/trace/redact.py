@@ -37,7 +37,13 @@ import re
 from collections.abc import Mapping
 
 from tracer.trace.secret_scan import Hints, SecretScan, in_text
-from tracer.trace.secret_shapes import encoded_forms, holds_a_shape, redact_field, redact_shapes
+from tracer.trace.secret_shapes import (
+    encoded_forms,
+    holds_a_shape,
+    possible_hints,
+    redact_field,
+    redact_shapes,
+)
 from tracer.trace.spellings import markers, pieces, unspell
 
 TYPE_CHECKING = False
@@ -343,9 +349,12 @@ class Redactor:
     @staticmethod
     def _shaped(data: bytes, text: str | None, hints: Hints) -> bool:
         """Does ``data`` (``text`` once decoded) hold a shape, its hints being at ``hints``?"""
+        possible = possible_hints(data, hints)
+        if not possible:  # nearly every line: its hints open no credential (a URL's path)
+            return False
         if text is None:
             text = data.decode("utf-8", "surrogatepass")
-        return holds_a_shape(text, in_text(data, text, hints))
+        return holds_a_shape(text, in_text(data, text, possible))
 
     def text(self, value: str) -> str:
         secret, hinted = self._scan.what_is_in(value.encode("utf-8", "surrogatepass"))
