@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tracer.trace import many_substrings, secret_scan, writer
+from tracer.trace import many_substrings, writer
 from tracer.trace.events import DebugHook, Header, ToolFinished
 from tracer.trace.redact import Redactor
 from tracer.trace.secret_shapes import holds_a_shape, redact_shapes
@@ -237,17 +237,13 @@ def _every_occurrence_line_by_line(scan: Any, batch: bytes) -> list[tuple[int, i
     return out
 
 
-@pytest.mark.parametrize("near", [0, secret_scan.NEAR])
-def test_the_quick_batch_search_names_every_line_and_every_hint_in_it(
-    search: str, near: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_quick_batch_search_names_every_line_and_every_hint_in_it(search: str) -> None:
     # Needles that overlap, hide inside each other and sit late in long lines: the quick pass
     # reports one occurrence per stretch and skips the rest, and the second look, which
-    # searches only around what the quick pass found, must still find them all, with their
-    # offsets in the line. With ``near`` 0 every find is searched around on its own.
+    # searches only around what the quick pass found (every stretch of the batch at once),
+    # must still find them all, with their offsets in the line, and nothing across stretches.
     import random
 
-    monkeypatch.setattr(secret_scan, "NEAR", near)
     redact = Redactor({"ask_sk_": "NESTED", "sk-ant": "KEY"}, shapes=True)
     pieces = ["ask_", "sk_", "sk-", "eyJ", "k_l", "x" * 50, "中文", "ghp_", "-", "_", "a", " "]
     pieces += ["xo", "x", "ASI", "AKIA"]  # xoxox, ASIAKIA: needles of one search overlapping
@@ -260,6 +256,16 @@ def test_the_quick_batch_search_names_every_line_and_every_hint_in_it(
         batch = b"\n".join(lines) + b"\n"
         scan = redact._scan
         assert _sorted(scan.lines(batch)) == _sorted(_every_occurrence_line_by_line(scan, batch))
+
+
+def test_a_needle_is_never_found_across_two_stretches_searched_together(search: str) -> None:
+    # The second look joins the batch's stretches with a newline: a secret whose raw form
+    # holds one would be there, across the end of one line's stretch and the start of the next.
+    redact = Redactor({"x}\nsk_": "ACROSS"}, shapes=True)
+    batch = b'{"a":"sk_ x}\nsk_ y"}\n'
+    scan = redact._scan
+    assert _sorted(scan.lines(batch)) == _sorted(_every_occurrence_line_by_line(scan, batch))
+    assert [secret for _a, _b, secret, _hints in scan.lines(batch)] == [False, False]
 
 
 def _sorted(lines: list[tuple[int, int, bool, Any]]) -> list[tuple[int, int, bool, Any]]:

@@ -19,10 +19,6 @@ from collections.abc import Iterable
 from tracer.trace.many_substrings import finder, first_finder, first_occurrences, occurrences
 from tracer.trace.secret_shapes import HINTS_OF
 
-#: Finds closer together than this many bytes are searched again as one stretch: a call costs
-#: about as much as searching that many bytes.
-NEAR = 256
-
 #: Shape name → where its hints start, in the order found.
 Hints = dict[str, list[int]]
 
@@ -101,54 +97,67 @@ class SecretScan:
 
         Two passes: the quick search names the lines holding some needle (a match never spans
         two lines, so every such line has one of its own), and every occurrence is then found
-        by searching again only near what the quick search reported (:meth:`_near`)."""
-        out: list[tuple[int, int, bool, Hints]] = []
+        by searching again only near what the quick search found (:meth:`_near`)."""
         firsts = first_occurrences(self._first_hints, batch)
         if self._first_secrets is not None:
             firsts += first_occurrences(self._first_secrets, batch.lower())
         # In order along the batch (the stdlib's way reports needle by needle).
         found = sorted((start, end) for _index, start, end in firsts)
-        k = 0
-        while k < len(found):
-            start = found[k][0]
-            line_start = batch.rfind(b"\n", 0, start) + 1
-            line_end = batch.find(b"\n", start)
-            line_end = len(batch) if line_end < 0 else line_end
-            last = k + 1  # past this line's finds
-            while last < len(found) and found[last][0] < line_end:
-                last += 1
-            secret, hints = self._near(batch, found[k:last], line_start, line_end)
-            out.append((line_start, line_end, secret, hints))
-            k = last
-        return out
+        lines: list[tuple[int, int]] = []
+        stretches: list[list[int]] = []
+        """From each find to as far as the longest needle reaches past it (never past its
+        line's end), overlapping ones made one: ``[start, end, line]``."""
+        reach = self._longest - 1
+        line_end = -1
+        for start, end in found:
+            if start > line_end:  # the first find of another line
+                line_start = batch.rfind(b"\n", 0, start) + 1
+                line_end = batch.find(b"\n", start)
+                line_end = len(batch) if line_end < 0 else line_end
+                lines.append((line_start, line_end))
+            end = min(end + reach, line_end)
+            if stretches and stretches[-1][2] == len(lines) - 1 and start < stretches[-1][1]:
+                stretches[-1][1] = max(stretches[-1][1], end)
+            else:
+                stretches.append([start, end, len(lines) - 1])
+        return self._near(batch, lines, stretches) if lines else []
 
     def _near(
-        self, batch: bytes, found: list[tuple[int, int]], line_start: int, line_end: int
-    ) -> tuple[bool, Hints]:
-        """:meth:`what_is_in` of the line, asked only of the stretches around ``found`` (the
-        quick search's finds in it, in order), each from a find's start to as far as the longest
-        needle reaches past its end.
+        self, batch: bytes, lines: list[tuple[int, int]], stretches: list[list[int]]
+    ) -> list[tuple[int, int, bool, Hints]]:
+        """:meth:`what_is_in` of each of ``lines`` (``(start, end)`` in ``batch``), asked only
+        of its ``stretches``.
 
         That covers every occurrence: the quick search reports the leftmost match, then goes on
         from where it ends, so a needle it did not report starts inside one it did (of the same
         search), and ends at most a needle's length later. A line is often a long tool output
-        that names a hint or two: it is searched again where they are, not all along."""
-        reach = self._longest - 1
-        stretches: list[list[int]] = []
-        for start, end in found:
-            end = min(end + reach, line_end)
-            if stretches and start < stretches[-1][1] + NEAR:  # close: searched as one
-                stretches[-1][1] = max(stretches[-1][1], end)
-            else:
-                stretches.append([start, end])
-        secret, hints = False, {}
-        for start, end in stretches:
-            found_secret, found_at = self._found(batch[start:end], self._short)
-            secret = secret or found_secret
-            shift = start - line_start
-            for shape, ats in found_at.items():
-                hints.setdefault(shape, []).extend(at + shift for at in ats)
-        return secret, hints
+        that names a hint or two: it is searched again where they are, not all along.
+
+        The stretches of the whole batch are searched in one call (a call costs as much as
+        searching a few hundred bytes, and a batch has a hundred stretches or more), joined by a
+        newline, which no JSON line holds: an occurrence that runs from one stretch into the
+        next is in neither, and is dropped."""
+        joined = b"\n".join([batch[start:end] for start, end, _line in stretches])
+        offsets, at = [], 0  # where each stretch starts in ``joined``
+        for start, end, _line in stretches:
+            offsets.append(at)
+            at += end - start + 1
+        secret = [False] * len(lines)
+        hints: list[Hints] = [{} for _ in lines]
+        k = 0
+        for start, end, index in sorted(
+            (a, b, i) for i, a, b in self._occurrences(joined, self._short)
+        ):
+            while k + 1 < len(offsets) and offsets[k + 1] <= start:
+                k += 1
+            first, last, line = stretches[k]
+            if end > offsets[k] + last - first:
+                continue  # it runs on past its stretch
+            secret[line] = secret[line] or self._secret[index]
+            at = start - offsets[k] + first - lines[line][0]  # where it is in its line
+            for shape in self._shapes[index]:
+                hints[line].setdefault(shape, []).append(at)
+        return [(a, b, secret[n], hints[n]) for n, (a, b) in enumerate(lines)]
 
 
 def in_text(data: bytes, text: str, hints: Hints) -> Hints:
