@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from tracer.trace import redact
 from tracer.trace.events import DebugHook, Header
 from tracer.trace.redact import (
     Redactor,
     _url_password,
     name_looks_secret,
+    name_words,
     secret_values,
     value_looks_secret,
 )
@@ -39,6 +41,39 @@ def test_names_that_say_secret(name: str) -> None:
 @pytest.mark.parametrize("name", ["PATH", "PWD", "OLDPWD", "SSH_AUTH_SOCK", "BYPASS_LIST", "HOME"])
 def test_names_that_do_not(name: str) -> None:
     assert not name_looks_secret(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "apiKey",
+        "myAPIKey2Token",
+        "GH_PAT",
+        "a1B.c-d__E",
+        "x9Y",
+        "KEYBOARD_LAYOUT",
+        "straßeKey",  # ß upper-cases to SS
+        "ſecret",  # the long s upper-cases to S
+        "ıd_Token",  # so does the dotless i, to I
+        "中文_KEY",
+        "",
+        "__",
+    ],
+)
+def test_a_name_is_cut_into_words_as_the_two_expressions_cut_it(name: str) -> None:
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).upper()
+    assert name_words(name) == [w for w in re.split(r"[^A-Z0-9]+", words) if w]
+
+
+def test_every_secret_word_holds_a_root_the_quick_test_looks_for() -> None:
+    # name_looks_secret cuts only a name that spells one of the roots: a word without one
+    # would never be looked for.
+    assert all(any(r in word for r in redact._SECRET_ROOTS) for word in redact._SECRET_NAME_PARTS)
+
+
+def test_a_camel_case_name_says_secret_by_its_words() -> None:
+    assert name_looks_secret("apiKey") and name_looks_secret("ſecret")
+    assert not name_looks_secret("monkeyName") and not name_looks_secret("keyboardLayout")
 
 
 @pytest.mark.parametrize(

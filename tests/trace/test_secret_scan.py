@@ -71,10 +71,12 @@ def search(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     return str(request.param)
 
 
-def test_both_searches_find_every_occurrence_overlapping_ones_too(search: str) -> None:
+@pytest.mark.parametrize("short", [False, True])
+def test_both_searches_find_every_occurrence_overlapping_ones_too(search: str, short: bool) -> None:
     needles = [b"sk_", b"ask_", b"k_l", b"aaa", b"\n"]
     haystack = b"ask_live aaaa\nsk_"
-    found = sorted(many_substrings.occurrences(many_substrings.finder(needles), haystack))
+    built = many_substrings.finder(needles, short_haystacks=short)  # the NFA, or the DFA
+    found = sorted(many_substrings.occurrences(built, haystack))
     expected = sorted(
         (i, at, at + len(n))
         for i, n in enumerate(needles)
@@ -237,12 +239,14 @@ def _every_occurrence_line_by_line(scan: Any, batch: bytes) -> list[tuple[int, i
 
 def test_the_quick_batch_search_names_every_line_and_every_hint_in_it(search: str) -> None:
     # Needles that overlap, hide inside each other and sit late in long lines: the quick pass
-    # reports one occurrence per stretch and skips the rest, and the second look must still
-    # find them all, with their offsets in the line.
+    # reports one occurrence per stretch and skips the rest, and the second look, which
+    # searches only around what the quick pass found (every stretch of the batch at once),
+    # must still find them all, with their offsets in the line, and nothing across stretches.
     import random
 
     redact = Redactor({"ask_sk_": "NESTED", "sk-ant": "KEY"}, shapes=True)
     pieces = ["ask_", "sk_", "sk-", "eyJ", "k_l", "x" * 50, "中文", "ghp_", "-", "_", "a", " "]
+    pieces += ["xo", "x", "ASI", "AKIA"]  # xoxox, ASIAKIA: needles of one search overlapping
     rng = random.Random(12)
     for _ in range(200):
         lines = [
@@ -251,4 +255,56 @@ def test_the_quick_batch_search_names_every_line_and_every_hint_in_it(search: st
         ]
         batch = b"\n".join(lines) + b"\n"
         scan = redact._scan
-        assert scan.lines(batch) == _every_occurrence_line_by_line(scan, batch)
+        assert _sorted(scan.lines(batch)) == _sorted(_every_occurrence_line_by_line(scan, batch))
+
+
+def test_a_needle_is_never_found_across_two_stretches_searched_together(search: str) -> None:
+    # The second look joins the batch's stretches with a newline: a secret whose raw form
+    # holds one would be there, across the end of one line's stretch and the start of the next.
+    redact = Redactor({"x}\nsk_": "ACROSS"}, shapes=True)
+    batch = b'{"a":"sk_ x}\nsk_ y"}\n'
+    scan = redact._scan
+    assert _sorted(scan.lines(batch)) == _sorted(_every_occurrence_line_by_line(scan, batch))
+    assert [secret for _a, _b, secret, _hints in scan.lines(batch)] == [False, False]
+
+
+def _sorted(lines: list[tuple[int, int, bool, Any]]) -> list[tuple[int, int, bool, Any]]:
+    """The hints' offsets in order: which order they come in is not part of the answer (the
+    stdlib's way finds them needle by needle)."""
+    return [(a, b, s, {k: sorted(v) for k, v in hints.items()}) for a, b, s, hints in lines]
+
+
+#: Pieces of text around each shape that the writer tries only where its quick test lets it
+#: (secret_shapes._MAY_START), the first as the credential opens: some make a credential, many
+#: only its hint.
+_AROUND_HINTS = {
+    "url_password": ["https://", "user", ":", "pa55word", "@", "host", "/", " ", '"', "u:p@"],
+    "stripe_key": ["sk_", "rk_", "live_", "test_", "ta", "0123456789abcdef", " ", "_"],
+    "slack_token": ["xox", "a-", "b-", "p-", "r-", "s-", "e-", "p", "-", "1234567890abc", " "],
+    "api_key": ["sk-", "ant-", "ta", "_", " ", "-", "é", "abcdefghij0123456789", "."],
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_AROUND_HINTS))
+def test_a_shape_is_found_where_its_hint_is_as_its_expression_finds_it(
+    search: str, shape: str
+) -> None:
+    # The writer tries a shape's expression only where its quick test says a match may start
+    # (a "://" with an "@" after it before any "/", "sk_" going on "live_", ...): the answers
+    # are still the expressions' own, each run along the whole text.
+    import random
+
+    pieces = _AROUND_HINTS[shape]
+    rng = random.Random(7)
+    redact = Redactor({}, shapes=True)
+    texts = ["postgres://app:s3cr3t-pw@db/app", "https://example.com/a@b", "ssh://git@host:22/x"]
+    for k in range(1200):  # half of them open as the credential does
+        start = pieces[0] if k % 2 else ""
+        texts.append(start + "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 9))))
+    found = 0
+    for text in texts:
+        data = json.dumps({"line": text}, ensure_ascii=False).encode()
+        by_expression = holds_a_shape(data.decode())  # every hinted shape, along the whole text
+        assert redact.found_in_bytes(data) == by_expression, text
+        found += by_expression
+    assert 30 < found < len(texts) - 30  # texts with the credential and without it

@@ -166,6 +166,65 @@ def holds_a_shape(text: str, hints: Mapping[str, Sequence[int]] | None = None) -
     return _a_field(text, hints)
 
 
+def possible_hints(data: bytes, hints: Mapping[str, list[int]]) -> dict[str, list[int]]:
+    """``hints`` (byte offsets into ``data``, UTF-8) without the places where a match of their
+    shape cannot start, and without the shapes left with none: what :func:`holds_a_shape`
+    needs to be asked of, found on the bytes, before anything is decoded or compiled.
+
+    Only an anchored shape whose hint is everywhere in text holding no such credential has a
+    test here, one that says only what its expression asks first: a session's lines name
+    hundreds of URLs and ``task_`` ids, and compiling one expression cost an import as much as
+    a thousand of these tests. Each looks at ASCII bytes only, which in UTF-8 are never part
+    of another character."""
+    possible: dict[str, list[int]] = {}
+    for name, at in hints.items():
+        may = _MAY_START.get(name)
+        if may is not None:
+            at = [start for start in at if may(data, start)]
+            if not at:
+                continue
+        possible[name] = at
+    return possible
+
+
+def _may_hold_url_password(data: bytes, start: int) -> bool:
+    """Whether the ``://`` at ``start`` may open a ``user:password@`` part: none holds a ``/``,
+    so the first ``@`` after it must come before the first ``/``. Nearly every URL a session
+    writes goes on with its path (or ends) first."""
+    at = data.find(b"@", start + 3)
+    return at >= 0 and data.find(b"/", start + 3, at) < 0
+
+
+def _may_hold_stripe_key(data: bytes, start: int) -> bool:
+    """``sk_`` or ``rk_`` at ``start`` goes on ``live_`` or ``test_`` (``task_id`` does not)."""
+    return data.startswith((b"live_", b"test_"), start + 3)
+
+
+_SLACK_KINDS = tuple(f"{kind}-".encode() for kind in "abprse")
+
+
+def _may_hold_slack_token(data: bytes, start: int) -> bool:
+    """``xox`` at ``start`` goes on with a token's kind and a dash (``xoxb-``)."""
+    return data.startswith(_SLACK_KINDS, start + 3)
+
+
+def _may_hold_api_key(data: bytes, start: int) -> bool:
+    """``sk-`` at ``start`` begins a word (``\\b``): not after an ASCII letter, digit or ``_``
+    (``task-``, ``disk-`` are no key). After a byte of a non-ASCII character it may: whether
+    that character is a letter is the expression's to say."""
+    before = data[start - 1 : start]
+    return not (before.isalnum() or before == b"_")
+
+
+_MAY_START = {
+    "url_password": _may_hold_url_password,
+    "stripe_key": _may_hold_stripe_key,
+    "slack_token": _may_hold_slack_token,
+    "api_key": _may_hold_api_key,
+}
+""":func:`possible_hints`' test of each shape that has one."""
+
+
 def _a_field(text: str, shapes: Collection[str]) -> bool:
     return any(name in _FIELD_SHAPES for name in shapes) and bool(re.search(_FIELD_IN_JSON, text))
 

@@ -154,8 +154,12 @@ class TraceWriter:
         """:meth:`write` in bulk with a check (an import): the same line, the same checks."""
         self._seq += 1
         stamped = event if self.keep_time and event.seq == self._seq else self._stamp(event)
+        # Both functions are read as attributes, then called: ``self._encode_line(…)`` would be
+        # looked up as a method first, which Python 3.11 cannot make fast for a function kept on
+        # the instance (a slow look-up each, for every line).
+        encode, checked_object = self._encode_line, self._checked_object
         pending = self._pending
-        pending += self._encode_line(self._checked_object(stamped))  # type: ignore[misc]
+        pending += encode(checked_object(stamped))  # type: ignore[misc]
         if len(pending) >= BULK_BUFFER:
             with self._lock:
                 self._drain()
