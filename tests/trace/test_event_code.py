@@ -80,8 +80,11 @@ def test_new_makes_what_calling_the_class_makes(cls: Any) -> None:
     assert type(made) is cls and made == cls(**values) and made.to_dict() == _loop_to_dict(made)
     required = {f.name: "x" for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING}
     assert cls.new(**required) == cls(**required)
+    # Filled in as a draft (event_code.draft_of), handed out as the class itself: as frozen.
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.seq = 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del made.seq
     with pytest.raises(TypeError, match="unexpected keyword argument 'nope'"):
         cls.new(**required, nope=1)
     if required:

@@ -136,20 +136,44 @@ _INSTALLED: dict[type, tuple[Any, ...]] = {}
 """The plan each class's methods were installed from (:func:`install`)."""
 
 
-FORM = 2
+FORM = 4
 """What the factories of :mod:`tracer.trace.event_methods` take and return (2: the class and
-``object.__new__`` too, and ``new`` among what they return): a module written in another form
-is not used, its methods are compiled now."""
+``object.__new__`` too, and ``new`` among what they return; 4: the class and its draft, see
+:func:`draft_of`): a module written in another form is not used, its methods are compiled now."""
+
+
+def draft_of(cls: type) -> type:
+    """A subclass of a frozen event class that ``new`` fills in, then makes the class itself.
+
+    A frozen class refuses assignment in its own ``__setattr__``, so its fields can only be
+    stored through each slot's setter: a call into C per field, about twenty times the cost of
+    a plain assignment (on a dense session a tenth of an import went to storing fields). The
+    draft adds no slot and takes back ``object``'s own ``__setattr__``, so ``new`` assigns each
+    field as an unfrozen class would, then sets ``__class__`` to the frozen class, which
+    Python allows between two classes of the same layout. The draft is made by calling it (it
+    has ``object``'s own ``__init__``, no Python call), which costs less than ``object.__new__``.
+    Nobody ever holds a draft: the event ``new`` returns is of the class itself, as frozen as
+    one ``__init__`` made."""
+    namespace = {
+        "__slots__": (),
+        "__setattr__": object.__setattr__,
+        "__delattr__": object.__delattr__,
+        "__init__": object.__init__,
+        "__module__": cls.__module__,
+        "__qualname__": f"{cls.__qualname__}.draft",
+    }
+    return type(cls)(f"{cls.__name__}Draft", (cls,), namespace)
 
 
 def factory_source(name: str, plan: tuple[Any, ...]) -> str:
     """The source of ``make_<name>``, which returns a class's ``__init__``, ``to_dict`` and
     ``new`` given its slots' setters, its fields' defaults (in field order, those that have
-    one), the class and ``object.__new__``.
+    one), the class and its draft (:func:`draft_of`).
 
     ``new`` makes an instance as calling the class does, for a fraction of the cost: calling a
     class packs its keyword arguments into a dict and unpacks them again for ``__init__``; a
-    function takes them as they are. Asked of a subclass it was not written for, it calls that
+    function takes them as they are, and assigns them to a draft rather than through each
+    slot's setter. Asked of a subclass it was not written for, it calls that
     class with the fields it was written for (a subclass with fields of its own is called)."""
     kind, stage, fields = plan
     setters = [f"_set_{field}" for field, _, _ in fields]
@@ -158,14 +182,15 @@ def factory_source(name: str, plan: tuple[Any, ...]) -> str:
     head = {"kind": kind, **({"stage": stage} if stage else {})}
     passed = ", ".join(f"{field}={field}" for field, _, _ in fields)
     lines = [
-        f"def make_{name}({', '.join([*setters, *defaults, '_cls', '_new'])}):",
+        f"def make_{name}({', '.join([*setters, *defaults, '_cls', '_draft'])}):",
         f"    def __init__(self, *, {', '.join(params)}):",
         *(f"        _set_{field}(self, {field})" for field, _, _ in fields),
         f"    def new(cls, *, {', '.join(params)}):",
         "        if cls is not _cls:",
         f"            return cls({passed})",
-        "        self = _new(cls)",
-        *(f"        _set_{field}(self, {field})" for field, _, _ in fields),
+        "        self = _draft()",
+        *(f"        self.{field} = {field}" for field, _, _ in fields),
+        "        self.__class__ = _cls",
         "        return self",
         "    def to_dict(self):",
         f"        out = {head!r}",
@@ -226,7 +251,7 @@ def install(cls: type, *, to_dict: bool = True) -> None:
     # itself when asked of the class): the one its instances' attribute resolves to.
     setters = [getattr(cls, f).__set__ for f, _, _ in plan[2]]
     defaults = [f.default for f in fields if f.default is not dataclasses.MISSING]
-    init, convert, new = factory(*setters, *defaults, cls, object.__new__)
+    init, convert, new = factory(*setters, *defaults, cls, draft_of(cls))
     _INSTALLED[cls] = plan
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[misc]

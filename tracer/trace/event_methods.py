@@ -4,12 +4,12 @@ compiled ahead of time (see :mod:`tracer.trace.event_code`). Do not edit."""
 # ruff: noqa
 # fmt: off
 
-FORM = 2
+FORM = 4
 PLANS = {}
 
 PLANS['Event'] = ('', None, (('seq', True, True), ('turn', True, True), ('t', True, True)))
 
-def make_Event(_set_seq, _set_turn, _set_t, _default_seq, _default_turn, _default_t, _cls, _new):
+def make_Event(_set_seq, _set_turn, _set_t, _default_seq, _default_turn, _default_t, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -17,10 +17,11 @@ def make_Event(_set_seq, _set_turn, _set_t, _default_seq, _default_turn, _defaul
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': ''}
@@ -38,7 +39,7 @@ def make_Event(_set_seq, _set_turn, _set_t, _default_seq, _default_turn, _defaul
 
 PLANS['MessageRecorded'] = ('message', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('uuid', False, True), ('type', False, True), ('content', True, False), ('attachment', True, False), ('message_id', True, True), ('is_meta', True, True), ('origin', True, True), ('tool_use_result', True, False), ('tool_use_result_seq', True, True), ('block_seq', True, True), ('source_tool_assistant_uuid', True, True), ('timestamp', True, True)))
 
-def make_MessageRecorded(_set_seq, _set_turn, _set_t, _set_uuid, _set_type, _set_content, _set_attachment, _set_message_id, _set_is_meta, _set_origin, _set_tool_use_result, _set_tool_use_result_seq, _set_block_seq, _set_source_tool_assistant_uuid, _set_timestamp, _default_seq, _default_turn, _default_t, _default_content, _default_attachment, _default_message_id, _default_is_meta, _default_origin, _default_tool_use_result, _default_tool_use_result_seq, _default_block_seq, _default_source_tool_assistant_uuid, _default_timestamp, _cls, _new):
+def make_MessageRecorded(_set_seq, _set_turn, _set_t, _set_uuid, _set_type, _set_content, _set_attachment, _set_message_id, _set_is_meta, _set_origin, _set_tool_use_result, _set_tool_use_result_seq, _set_block_seq, _set_source_tool_assistant_uuid, _set_timestamp, _default_seq, _default_turn, _default_t, _default_content, _default_attachment, _default_message_id, _default_is_meta, _default_origin, _default_tool_use_result, _default_tool_use_result_seq, _default_block_seq, _default_source_tool_assistant_uuid, _default_timestamp, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, uuid, type, content=_default_content, attachment=_default_attachment, message_id=_default_message_id, is_meta=_default_is_meta, origin=_default_origin, tool_use_result=_default_tool_use_result, tool_use_result_seq=_default_tool_use_result_seq, block_seq=_default_block_seq, source_tool_assistant_uuid=_default_source_tool_assistant_uuid, timestamp=_default_timestamp):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -58,22 +59,23 @@ def make_MessageRecorded(_set_seq, _set_turn, _set_t, _set_uuid, _set_type, _set
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, uuid, type, content=_default_content, attachment=_default_attachment, message_id=_default_message_id, is_meta=_default_is_meta, origin=_default_origin, tool_use_result=_default_tool_use_result, tool_use_result_seq=_default_tool_use_result_seq, block_seq=_default_block_seq, source_tool_assistant_uuid=_default_source_tool_assistant_uuid, timestamp=_default_timestamp):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, uuid=uuid, type=type, content=content, attachment=attachment, message_id=message_id, is_meta=is_meta, origin=origin, tool_use_result=tool_use_result, tool_use_result_seq=tool_use_result_seq, block_seq=block_seq, source_tool_assistant_uuid=source_tool_assistant_uuid, timestamp=timestamp)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_uuid(self, uuid)
-        _set_type(self, type)
-        _set_content(self, content)
-        _set_attachment(self, attachment)
-        _set_message_id(self, message_id)
-        _set_is_meta(self, is_meta)
-        _set_origin(self, origin)
-        _set_tool_use_result(self, tool_use_result)
-        _set_tool_use_result_seq(self, tool_use_result_seq)
-        _set_block_seq(self, block_seq)
-        _set_source_tool_assistant_uuid(self, source_tool_assistant_uuid)
-        _set_timestamp(self, timestamp)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.uuid = uuid
+        self.type = type
+        self.content = content
+        self.attachment = attachment
+        self.message_id = message_id
+        self.is_meta = is_meta
+        self.origin = origin
+        self.tool_use_result = tool_use_result
+        self.tool_use_result_seq = tool_use_result_seq
+        self.block_seq = block_seq
+        self.source_tool_assistant_uuid = source_tool_assistant_uuid
+        self.timestamp = timestamp
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'message'}
@@ -125,7 +127,7 @@ def make_MessageRecorded(_set_seq, _set_turn, _set_t, _set_uuid, _set_type, _set
 
 PLANS['DebugHook'] = ('debug_hook', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('hook', False, True), ('line', False, True), ('tracer_only', True, True)))
 
-def make_DebugHook(_set_seq, _set_turn, _set_t, _set_hook, _set_line, _set_tracer_only, _default_seq, _default_turn, _default_t, _default_tracer_only, _cls, _new):
+def make_DebugHook(_set_seq, _set_turn, _set_t, _set_hook, _set_line, _set_tracer_only, _default_seq, _default_turn, _default_t, _default_tracer_only, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, hook, line, tracer_only=_default_tracer_only):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -136,13 +138,14 @@ def make_DebugHook(_set_seq, _set_turn, _set_t, _set_hook, _set_line, _set_trace
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, hook, line, tracer_only=_default_tracer_only):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, hook=hook, line=line, tracer_only=tracer_only)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_hook(self, hook)
-        _set_line(self, line)
-        _set_tracer_only(self, tracer_only)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.hook = hook
+        self.line = line
+        self.tracer_only = tracer_only
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'debug_hook'}
@@ -167,7 +170,7 @@ def make_DebugHook(_set_seq, _set_turn, _set_t, _set_hook, _set_line, _set_trace
 
 PLANS['ToolStarted'] = ('tool_start', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('batch', False, True), ('concurrent', True, True)))
 
-def make_ToolStarted(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _set_batch, _set_concurrent, _default_seq, _default_turn, _default_t, _default_concurrent, _cls, _new):
+def make_ToolStarted(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _set_batch, _set_concurrent, _default_seq, _default_turn, _default_t, _default_concurrent, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, batch, concurrent=_default_concurrent):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -179,14 +182,15 @@ def make_ToolStarted(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, batch, concurrent=_default_concurrent):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, tool_use_id=tool_use_id, tool=tool, batch=batch, concurrent=concurrent)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_tool_use_id(self, tool_use_id)
-        _set_tool(self, tool)
-        _set_batch(self, batch)
-        _set_concurrent(self, concurrent)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.tool_use_id = tool_use_id
+        self.tool = tool
+        self.batch = batch
+        self.concurrent = concurrent
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'tool_start'}
@@ -213,7 +217,7 @@ def make_ToolStarted(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _
 
 PLANS['HttpAttemptStarted'] = ('http_attempt_start', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('attempt', False, True), ('timeout', True, True), ('streaming', True, True)))
 
-def make_HttpAttemptStarted(_set_seq, _set_turn, _set_t, _set_request_index, _set_attempt, _set_timeout, _set_streaming, _default_seq, _default_turn, _default_t, _default_timeout, _default_streaming, _cls, _new):
+def make_HttpAttemptStarted(_set_seq, _set_turn, _set_t, _set_request_index, _set_attempt, _set_timeout, _set_streaming, _default_seq, _default_turn, _default_t, _default_timeout, _default_streaming, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, attempt, timeout=_default_timeout, streaming=_default_streaming):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -225,14 +229,15 @@ def make_HttpAttemptStarted(_set_seq, _set_turn, _set_t, _set_request_index, _se
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, attempt, timeout=_default_timeout, streaming=_default_streaming):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, request_index=request_index, attempt=attempt, timeout=timeout, streaming=streaming)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_request_index(self, request_index)
-        _set_attempt(self, attempt)
-        _set_timeout(self, timeout)
-        _set_streaming(self, streaming)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.request_index = request_index
+        self.attempt = attempt
+        self.timeout = timeout
+        self.streaming = streaming
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'http_attempt_start'}
@@ -260,7 +265,7 @@ def make_HttpAttemptStarted(_set_seq, _set_turn, _set_t, _set_request_index, _se
 
 PLANS['HttpAttempt'] = ('http_attempt', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('attempt', False, True), ('status', True, True), ('error', True, True)))
 
-def make_HttpAttempt(_set_seq, _set_turn, _set_t, _set_request_index, _set_attempt, _set_status, _set_error, _default_seq, _default_turn, _default_t, _default_status, _default_error, _cls, _new):
+def make_HttpAttempt(_set_seq, _set_turn, _set_t, _set_request_index, _set_attempt, _set_status, _set_error, _default_seq, _default_turn, _default_t, _default_status, _default_error, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, attempt, status=_default_status, error=_default_error):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -272,14 +277,15 @@ def make_HttpAttempt(_set_seq, _set_turn, _set_t, _set_request_index, _set_attem
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, attempt, status=_default_status, error=_default_error):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, request_index=request_index, attempt=attempt, status=status, error=error)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_request_index(self, request_index)
-        _set_attempt(self, attempt)
-        _set_status(self, status)
-        _set_error(self, error)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.request_index = request_index
+        self.attempt = attempt
+        self.status = status
+        self.error = error
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'http_attempt'}
@@ -307,7 +313,7 @@ def make_HttpAttempt(_set_seq, _set_turn, _set_t, _set_request_index, _set_attem
 
 PLANS['ImportNote'] = ('import_note', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('topic', False, True), ('text', False, True), ('tool_use_id', True, True), ('data', True, False)))
 
-def make_ImportNote(_set_seq, _set_turn, _set_t, _set_topic, _set_text, _set_tool_use_id, _set_data, _default_seq, _default_turn, _default_t, _default_tool_use_id, _default_data, _cls, _new):
+def make_ImportNote(_set_seq, _set_turn, _set_t, _set_topic, _set_text, _set_tool_use_id, _set_data, _default_seq, _default_turn, _default_t, _default_tool_use_id, _default_data, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, topic, text, tool_use_id=_default_tool_use_id, data=_default_data):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -319,14 +325,15 @@ def make_ImportNote(_set_seq, _set_turn, _set_t, _set_topic, _set_text, _set_too
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, topic, text, tool_use_id=_default_tool_use_id, data=_default_data):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, topic=topic, text=text, tool_use_id=tool_use_id, data=data)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_topic(self, topic)
-        _set_text(self, text)
-        _set_tool_use_id(self, tool_use_id)
-        _set_data(self, data)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.topic = topic
+        self.text = text
+        self.tool_use_id = tool_use_id
+        self.data = data
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'import_note'}
@@ -354,7 +361,7 @@ def make_ImportNote(_set_seq, _set_turn, _set_t, _set_topic, _set_text, _set_too
 
 PLANS['SubagentStarted'] = ('subagent_start', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('loop', False, True), ('tool_use_id', False, True), ('depth', True, True), ('prompt', True, True), ('source', True, True)))
 
-def make_SubagentStarted(_set_seq, _set_turn, _set_t, _set_loop, _set_tool_use_id, _set_depth, _set_prompt, _set_source, _default_seq, _default_turn, _default_t, _default_depth, _default_prompt, _default_source, _cls, _new):
+def make_SubagentStarted(_set_seq, _set_turn, _set_t, _set_loop, _set_tool_use_id, _set_depth, _set_prompt, _set_source, _default_seq, _default_turn, _default_t, _default_depth, _default_prompt, _default_source, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, loop, tool_use_id, depth=_default_depth, prompt=_default_prompt, source=_default_source):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -367,15 +374,16 @@ def make_SubagentStarted(_set_seq, _set_turn, _set_t, _set_loop, _set_tool_use_i
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, loop, tool_use_id, depth=_default_depth, prompt=_default_prompt, source=_default_source):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, loop=loop, tool_use_id=tool_use_id, depth=depth, prompt=prompt, source=source)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_loop(self, loop)
-        _set_tool_use_id(self, tool_use_id)
-        _set_depth(self, depth)
-        _set_prompt(self, prompt)
-        _set_source(self, source)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.loop = loop
+        self.tool_use_id = tool_use_id
+        self.depth = depth
+        self.prompt = prompt
+        self.source = source
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'subagent_start'}
@@ -406,7 +414,7 @@ def make_SubagentStarted(_set_seq, _set_turn, _set_t, _set_loop, _set_tool_use_i
 
 PLANS['SubagentEnded'] = ('subagent_end', None, (('seq', True, True), ('turn', True, True), ('t', True, True), ('loop', False, True), ('tool_use_id', False, True), ('depth', True, True), ('turn_count', True, True)))
 
-def make_SubagentEnded(_set_seq, _set_turn, _set_t, _set_loop, _set_tool_use_id, _set_depth, _set_turn_count, _default_seq, _default_turn, _default_t, _default_depth, _default_turn_count, _cls, _new):
+def make_SubagentEnded(_set_seq, _set_turn, _set_t, _set_loop, _set_tool_use_id, _set_depth, _set_turn_count, _default_seq, _default_turn, _default_t, _default_depth, _default_turn_count, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, loop, tool_use_id, depth=_default_depth, turn_count=_default_turn_count):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -418,14 +426,15 @@ def make_SubagentEnded(_set_seq, _set_turn, _set_t, _set_loop, _set_tool_use_id,
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, loop, tool_use_id, depth=_default_depth, turn_count=_default_turn_count):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, loop=loop, tool_use_id=tool_use_id, depth=depth, turn_count=turn_count)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_loop(self, loop)
-        _set_tool_use_id(self, tool_use_id)
-        _set_depth(self, depth)
-        _set_turn_count(self, turn_count)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.loop = loop
+        self.tool_use_id = tool_use_id
+        self.depth = depth
+        self.turn_count = turn_count
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'subagent_end'}
@@ -453,7 +462,7 @@ def make_SubagentEnded(_set_seq, _set_turn, _set_t, _set_loop, _set_tool_use_id,
 
 PLANS['SessionStarted'] = ('session_start', 'session', (('seq', True, True), ('turn', True, True), ('t', True, True), ('model', False, True), ('prompt', False, True), ('tools', False, False), ('request_params', False, False), ('max_turns', True, True), ('title', True, False), ('scenario', True, True)))
 
-def make_SessionStarted(_set_seq, _set_turn, _set_t, _set_model, _set_prompt, _set_tools, _set_request_params, _set_max_turns, _set_title, _set_scenario, _default_seq, _default_turn, _default_t, _default_max_turns, _default_title, _default_scenario, _cls, _new):
+def make_SessionStarted(_set_seq, _set_turn, _set_t, _set_model, _set_prompt, _set_tools, _set_request_params, _set_max_turns, _set_title, _set_scenario, _default_seq, _default_turn, _default_t, _default_max_turns, _default_title, _default_scenario, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, model, prompt, tools, request_params, max_turns=_default_max_turns, title=_default_title, scenario=_default_scenario):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -468,17 +477,18 @@ def make_SessionStarted(_set_seq, _set_turn, _set_t, _set_model, _set_prompt, _s
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, model, prompt, tools, request_params, max_turns=_default_max_turns, title=_default_title, scenario=_default_scenario):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, model=model, prompt=prompt, tools=tools, request_params=request_params, max_turns=max_turns, title=title, scenario=scenario)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_model(self, model)
-        _set_prompt(self, prompt)
-        _set_tools(self, tools)
-        _set_request_params(self, request_params)
-        _set_max_turns(self, max_turns)
-        _set_title(self, title)
-        _set_scenario(self, scenario)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.model = model
+        self.prompt = prompt
+        self.tools = tools
+        self.request_params = request_params
+        self.max_turns = max_turns
+        self.title = title
+        self.scenario = scenario
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'session_start', 'stage': 'session'}
@@ -513,7 +523,7 @@ def make_SessionStarted(_set_seq, _set_turn, _set_t, _set_model, _set_prompt, _s
 
 PLANS['TurnStarted'] = ('turn_start', 'turn_start', (('seq', True, True), ('turn', True, True), ('t', True, True), ('message_count', False, True)))
 
-def make_TurnStarted(_set_seq, _set_turn, _set_t, _set_message_count, _default_seq, _default_turn, _default_t, _cls, _new):
+def make_TurnStarted(_set_seq, _set_turn, _set_t, _set_message_count, _default_seq, _default_turn, _default_t, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, message_count):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -522,11 +532,12 @@ def make_TurnStarted(_set_seq, _set_turn, _set_t, _set_message_count, _default_s
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, message_count):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, message_count=message_count)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_message_count(self, message_count)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.message_count = message_count
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'turn_start', 'stage': 'turn_start'}
@@ -546,7 +557,7 @@ def make_TurnStarted(_set_seq, _set_turn, _set_t, _set_message_count, _default_s
 
 PLANS['RequestSent'] = ('request', 'resending', (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('message_count', False, True), ('internal_count', False, True), ('prefix_len', False, True), ('tail', False, False), ('bytes', False, True), ('sha256', False, True), ('prefix_request', True, True), ('params', True, False), ('body_keys', True, False), ('pairing', True, False), ('cache_control', True, False)))
 
-def make_RequestSent(_set_seq, _set_turn, _set_t, _set_request_index, _set_message_count, _set_internal_count, _set_prefix_len, _set_tail, _set_bytes, _set_sha256, _set_prefix_request, _set_params, _set_body_keys, _set_pairing, _set_cache_control, _default_seq, _default_turn, _default_t, _default_prefix_request, _default_params, _default_body_keys, _default_pairing, _default_cache_control, _cls, _new):
+def make_RequestSent(_set_seq, _set_turn, _set_t, _set_request_index, _set_message_count, _set_internal_count, _set_prefix_len, _set_tail, _set_bytes, _set_sha256, _set_prefix_request, _set_params, _set_body_keys, _set_pairing, _set_cache_control, _default_seq, _default_turn, _default_t, _default_prefix_request, _default_params, _default_body_keys, _default_pairing, _default_cache_control, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, message_count, internal_count, prefix_len, tail, bytes, sha256, prefix_request=_default_prefix_request, params=_default_params, body_keys=_default_body_keys, pairing=_default_pairing, cache_control=_default_cache_control):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -566,22 +577,23 @@ def make_RequestSent(_set_seq, _set_turn, _set_t, _set_request_index, _set_messa
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, message_count, internal_count, prefix_len, tail, bytes, sha256, prefix_request=_default_prefix_request, params=_default_params, body_keys=_default_body_keys, pairing=_default_pairing, cache_control=_default_cache_control):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, request_index=request_index, message_count=message_count, internal_count=internal_count, prefix_len=prefix_len, tail=tail, bytes=bytes, sha256=sha256, prefix_request=prefix_request, params=params, body_keys=body_keys, pairing=pairing, cache_control=cache_control)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_request_index(self, request_index)
-        _set_message_count(self, message_count)
-        _set_internal_count(self, internal_count)
-        _set_prefix_len(self, prefix_len)
-        _set_tail(self, tail)
-        _set_bytes(self, bytes)
-        _set_sha256(self, sha256)
-        _set_prefix_request(self, prefix_request)
-        _set_params(self, params)
-        _set_body_keys(self, body_keys)
-        _set_pairing(self, pairing)
-        _set_cache_control(self, cache_control)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.request_index = request_index
+        self.message_count = message_count
+        self.internal_count = internal_count
+        self.prefix_len = prefix_len
+        self.tail = tail
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.prefix_request = prefix_request
+        self.params = params
+        self.body_keys = body_keys
+        self.pairing = pairing
+        self.cache_control = cache_control
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'request', 'stage': 'resending'}
@@ -628,7 +640,7 @@ def make_RequestSent(_set_seq, _set_turn, _set_t, _set_request_index, _set_messa
 
 PLANS['ResponseReceived'] = ('response', 'response', (('seq', True, True), ('turn', True, True), ('t', True, True), ('request_index', False, True), ('message_id', False, True), ('model', False, True), ('usage', False, False), ('assistant_uuids', False, False), ('stop_reason', True, True), ('latency_ms', True, True), ('attempts', True, True)))
 
-def make_ResponseReceived(_set_seq, _set_turn, _set_t, _set_request_index, _set_message_id, _set_model, _set_usage, _set_assistant_uuids, _set_stop_reason, _set_latency_ms, _set_attempts, _default_seq, _default_turn, _default_t, _default_stop_reason, _default_latency_ms, _default_attempts, _cls, _new):
+def make_ResponseReceived(_set_seq, _set_turn, _set_t, _set_request_index, _set_message_id, _set_model, _set_usage, _set_assistant_uuids, _set_stop_reason, _set_latency_ms, _set_attempts, _default_seq, _default_turn, _default_t, _default_stop_reason, _default_latency_ms, _default_attempts, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, message_id, model, usage, assistant_uuids, stop_reason=_default_stop_reason, latency_ms=_default_latency_ms, attempts=_default_attempts):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -644,18 +656,19 @@ def make_ResponseReceived(_set_seq, _set_turn, _set_t, _set_request_index, _set_
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, message_id, model, usage, assistant_uuids, stop_reason=_default_stop_reason, latency_ms=_default_latency_ms, attempts=_default_attempts):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, request_index=request_index, message_id=message_id, model=model, usage=usage, assistant_uuids=assistant_uuids, stop_reason=stop_reason, latency_ms=latency_ms, attempts=attempts)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_request_index(self, request_index)
-        _set_message_id(self, message_id)
-        _set_model(self, model)
-        _set_usage(self, usage)
-        _set_assistant_uuids(self, assistant_uuids)
-        _set_stop_reason(self, stop_reason)
-        _set_latency_ms(self, latency_ms)
-        _set_attempts(self, attempts)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.request_index = request_index
+        self.message_id = message_id
+        self.model = model
+        self.usage = usage
+        self.assistant_uuids = assistant_uuids
+        self.stop_reason = stop_reason
+        self.latency_ms = latency_ms
+        self.attempts = attempts
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'response', 'stage': 'response'}
@@ -692,7 +705,7 @@ def make_ResponseReceived(_set_seq, _set_turn, _set_t, _set_request_index, _set_
 
 PLANS['FollowUpDecided'] = ('follow_up', 'follow_up', (('seq', True, True), ('turn', True, True), ('t', True, True), ('needs_follow_up', False, True), ('tool_use_ids', False, False), ('stop_reason', True, True), ('forced', True, True)))
 
-def make_FollowUpDecided(_set_seq, _set_turn, _set_t, _set_needs_follow_up, _set_tool_use_ids, _set_stop_reason, _set_forced, _default_seq, _default_turn, _default_t, _default_stop_reason, _default_forced, _cls, _new):
+def make_FollowUpDecided(_set_seq, _set_turn, _set_t, _set_needs_follow_up, _set_tool_use_ids, _set_stop_reason, _set_forced, _default_seq, _default_turn, _default_t, _default_stop_reason, _default_forced, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, needs_follow_up, tool_use_ids, stop_reason=_default_stop_reason, forced=_default_forced):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -704,14 +717,15 @@ def make_FollowUpDecided(_set_seq, _set_turn, _set_t, _set_needs_follow_up, _set
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, needs_follow_up, tool_use_ids, stop_reason=_default_stop_reason, forced=_default_forced):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, needs_follow_up=needs_follow_up, tool_use_ids=tool_use_ids, stop_reason=stop_reason, forced=forced)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_needs_follow_up(self, needs_follow_up)
-        _set_tool_use_ids(self, tool_use_ids)
-        _set_stop_reason(self, stop_reason)
-        _set_forced(self, forced)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.needs_follow_up = needs_follow_up
+        self.tool_use_ids = tool_use_ids
+        self.stop_reason = stop_reason
+        self.forced = forced
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'follow_up', 'stage': 'follow_up'}
@@ -739,7 +753,7 @@ def make_FollowUpDecided(_set_seq, _set_turn, _set_t, _set_needs_follow_up, _set
 
 PLANS['PermissionDecided'] = ('permission', 'permission', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('decision', False, True), ('source', False, True), ('rule', True, True), ('feedback', True, True), ('message', True, True)))
 
-def make_PermissionDecided(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _set_decision, _set_source, _set_rule, _set_feedback, _set_message, _default_seq, _default_turn, _default_t, _default_rule, _default_feedback, _default_message, _cls, _new):
+def make_PermissionDecided(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _set_decision, _set_source, _set_rule, _set_feedback, _set_message, _default_seq, _default_turn, _default_t, _default_rule, _default_feedback, _default_message, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, decision, source, rule=_default_rule, feedback=_default_feedback, message=_default_message):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -754,17 +768,18 @@ def make_PermissionDecided(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_t
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, decision, source, rule=_default_rule, feedback=_default_feedback, message=_default_message):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, tool_use_id=tool_use_id, tool=tool, decision=decision, source=source, rule=rule, feedback=feedback, message=message)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_tool_use_id(self, tool_use_id)
-        _set_tool(self, tool)
-        _set_decision(self, decision)
-        _set_source(self, source)
-        _set_rule(self, rule)
-        _set_feedback(self, feedback)
-        _set_message(self, message)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.tool_use_id = tool_use_id
+        self.tool = tool
+        self.decision = decision
+        self.source = source
+        self.rule = rule
+        self.feedback = feedback
+        self.message = message
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'permission', 'stage': 'permission'}
@@ -799,7 +814,7 @@ def make_PermissionDecided(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_t
 
 PLANS['ToolFinished'] = ('tool_run', 'tool_run', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('input', False, False), ('output', False, False), ('is_error', True, True), ('error_kind', True, True), ('duration_ms', True, True)))
 
-def make_ToolFinished(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _set_input, _set_output, _set_is_error, _set_error_kind, _set_duration_ms, _default_seq, _default_turn, _default_t, _default_is_error, _default_error_kind, _default_duration_ms, _cls, _new):
+def make_ToolFinished(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _set_input, _set_output, _set_is_error, _set_error_kind, _set_duration_ms, _default_seq, _default_turn, _default_t, _default_is_error, _default_error_kind, _default_duration_ms, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, input, output, is_error=_default_is_error, error_kind=_default_error_kind, duration_ms=_default_duration_ms):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -814,17 +829,18 @@ def make_ToolFinished(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, 
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, input, output, is_error=_default_is_error, error_kind=_default_error_kind, duration_ms=_default_duration_ms):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, tool_use_id=tool_use_id, tool=tool, input=input, output=output, is_error=is_error, error_kind=error_kind, duration_ms=duration_ms)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_tool_use_id(self, tool_use_id)
-        _set_tool(self, tool)
-        _set_input(self, input)
-        _set_output(self, output)
-        _set_is_error(self, is_error)
-        _set_error_kind(self, error_kind)
-        _set_duration_ms(self, duration_ms)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.tool_use_id = tool_use_id
+        self.tool = tool
+        self.input = input
+        self.output = output
+        self.is_error = is_error
+        self.error_kind = error_kind
+        self.duration_ms = duration_ms
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'tool_run', 'stage': 'tool_run'}
@@ -859,7 +875,7 @@ def make_ToolFinished(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, 
 
 PLANS['ResultMapped'] = ('mapping', 'mapping', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('block', False, False), ('content_length', False, True), ('mapped_length', False, True), ('persisted', True, False), ('empty_replaced', True, True)))
 
-def make_ResultMapped(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _set_block, _set_content_length, _set_mapped_length, _set_persisted, _set_empty_replaced, _default_seq, _default_turn, _default_t, _default_persisted, _default_empty_replaced, _cls, _new):
+def make_ResultMapped(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _set_block, _set_content_length, _set_mapped_length, _set_persisted, _set_empty_replaced, _default_seq, _default_turn, _default_t, _default_persisted, _default_empty_replaced, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, block, content_length, mapped_length, persisted=_default_persisted, empty_replaced=_default_empty_replaced):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -874,17 +890,18 @@ def make_ResultMapped(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, 
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, block, content_length, mapped_length, persisted=_default_persisted, empty_replaced=_default_empty_replaced):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, tool_use_id=tool_use_id, tool=tool, block=block, content_length=content_length, mapped_length=mapped_length, persisted=persisted, empty_replaced=empty_replaced)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_tool_use_id(self, tool_use_id)
-        _set_tool(self, tool)
-        _set_block(self, block)
-        _set_content_length(self, content_length)
-        _set_mapped_length(self, mapped_length)
-        _set_persisted(self, persisted)
-        _set_empty_replaced(self, empty_replaced)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.tool_use_id = tool_use_id
+        self.tool = tool
+        self.block = block
+        self.content_length = content_length
+        self.mapped_length = mapped_length
+        self.persisted = persisted
+        self.empty_replaced = empty_replaced
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'mapping', 'stage': 'mapping'}
@@ -918,7 +935,7 @@ def make_ResultMapped(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, 
 
 PLANS['ResultWrapped'] = ('wrapping', 'wrapping', (('seq', True, True), ('turn', True, True), ('t', True, True), ('tool_use_id', False, True), ('tool', False, True), ('message_uuid', False, True), ('source_tool_assistant_uuid', False, True), ('feedback', True, True), ('error_kind', True, True)))
 
-def make_ResultWrapped(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _set_message_uuid, _set_source_tool_assistant_uuid, _set_feedback, _set_error_kind, _default_seq, _default_turn, _default_t, _default_feedback, _default_error_kind, _cls, _new):
+def make_ResultWrapped(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _set_message_uuid, _set_source_tool_assistant_uuid, _set_feedback, _set_error_kind, _default_seq, _default_turn, _default_t, _default_feedback, _default_error_kind, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, message_uuid, source_tool_assistant_uuid, feedback=_default_feedback, error_kind=_default_error_kind):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -932,16 +949,17 @@ def make_ResultWrapped(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool,
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, message_uuid, source_tool_assistant_uuid, feedback=_default_feedback, error_kind=_default_error_kind):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, tool_use_id=tool_use_id, tool=tool, message_uuid=message_uuid, source_tool_assistant_uuid=source_tool_assistant_uuid, feedback=feedback, error_kind=error_kind)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_tool_use_id(self, tool_use_id)
-        _set_tool(self, tool)
-        _set_message_uuid(self, message_uuid)
-        _set_source_tool_assistant_uuid(self, source_tool_assistant_uuid)
-        _set_feedback(self, feedback)
-        _set_error_kind(self, error_kind)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.tool_use_id = tool_use_id
+        self.tool = tool
+        self.message_uuid = message_uuid
+        self.source_tool_assistant_uuid = source_tool_assistant_uuid
+        self.feedback = feedback
+        self.error_kind = error_kind
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'wrapping', 'stage': 'wrapping'}
@@ -973,7 +991,7 @@ def make_ResultWrapped(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool,
 
 PLANS['HistoryAppended'] = ('appending', 'appending', (('seq', True, True), ('turn', True, True), ('t', True, True), ('before_count', False, True), ('after_count', False, True), ('new_uuids', False, False), ('assistant_count', False, True), ('tool_result_count', False, True), ('api_before_count', False, True), ('api_after_count', False, True)))
 
-def make_HistoryAppended(_set_seq, _set_turn, _set_t, _set_before_count, _set_after_count, _set_new_uuids, _set_assistant_count, _set_tool_result_count, _set_api_before_count, _set_api_after_count, _default_seq, _default_turn, _default_t, _cls, _new):
+def make_HistoryAppended(_set_seq, _set_turn, _set_t, _set_before_count, _set_after_count, _set_new_uuids, _set_assistant_count, _set_tool_result_count, _set_api_before_count, _set_api_after_count, _default_seq, _default_turn, _default_t, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, before_count, after_count, new_uuids, assistant_count, tool_result_count, api_before_count, api_after_count):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -988,17 +1006,18 @@ def make_HistoryAppended(_set_seq, _set_turn, _set_t, _set_before_count, _set_af
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, before_count, after_count, new_uuids, assistant_count, tool_result_count, api_before_count, api_after_count):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, before_count=before_count, after_count=after_count, new_uuids=new_uuids, assistant_count=assistant_count, tool_result_count=tool_result_count, api_before_count=api_before_count, api_after_count=api_after_count)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_before_count(self, before_count)
-        _set_after_count(self, after_count)
-        _set_new_uuids(self, new_uuids)
-        _set_assistant_count(self, assistant_count)
-        _set_tool_result_count(self, tool_result_count)
-        _set_api_before_count(self, api_before_count)
-        _set_api_after_count(self, api_after_count)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.before_count = before_count
+        self.after_count = after_count
+        self.new_uuids = new_uuids
+        self.assistant_count = assistant_count
+        self.tool_result_count = tool_result_count
+        self.api_before_count = api_before_count
+        self.api_after_count = api_after_count
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'appending', 'stage': 'appending'}
@@ -1030,7 +1049,7 @@ def make_HistoryAppended(_set_seq, _set_turn, _set_t, _set_before_count, _set_af
 
 PLANS['MaxTurnsChecked'] = ('max_turns_check', 'max_turns_check', (('seq', True, True), ('turn', True, True), ('t', True, True), ('next_turn_count', False, True), ('exceeded', False, True), ('max_turns', True, True)))
 
-def make_MaxTurnsChecked(_set_seq, _set_turn, _set_t, _set_next_turn_count, _set_exceeded, _set_max_turns, _default_seq, _default_turn, _default_t, _default_max_turns, _cls, _new):
+def make_MaxTurnsChecked(_set_seq, _set_turn, _set_t, _set_next_turn_count, _set_exceeded, _set_max_turns, _default_seq, _default_turn, _default_t, _default_max_turns, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, next_turn_count, exceeded, max_turns=_default_max_turns):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -1041,13 +1060,14 @@ def make_MaxTurnsChecked(_set_seq, _set_turn, _set_t, _set_next_turn_count, _set
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, next_turn_count, exceeded, max_turns=_default_max_turns):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, next_turn_count=next_turn_count, exceeded=exceeded, max_turns=max_turns)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_next_turn_count(self, next_turn_count)
-        _set_exceeded(self, exceeded)
-        _set_max_turns(self, max_turns)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.next_turn_count = next_turn_count
+        self.exceeded = exceeded
+        self.max_turns = max_turns
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'max_turns_check', 'stage': 'max_turns_check'}
@@ -1072,7 +1092,7 @@ def make_MaxTurnsChecked(_set_seq, _set_turn, _set_t, _set_next_turn_count, _set
 
 PLANS['SessionEnded'] = ('terminal', 'terminal', (('seq', True, True), ('turn', True, True), ('t', True, True), ('reason', False, False), ('turn_count', False, True), ('message_count', False, True), ('error', True, True)))
 
-def make_SessionEnded(_set_seq, _set_turn, _set_t, _set_reason, _set_turn_count, _set_message_count, _set_error, _default_seq, _default_turn, _default_t, _default_error, _cls, _new):
+def make_SessionEnded(_set_seq, _set_turn, _set_t, _set_reason, _set_turn_count, _set_message_count, _set_error, _default_seq, _default_turn, _default_t, _default_error, _cls, _draft):
     def __init__(self, *, seq=_default_seq, turn=_default_turn, t=_default_t, reason, turn_count, message_count, error=_default_error):
         _set_seq(self, seq)
         _set_turn(self, turn)
@@ -1084,14 +1104,15 @@ def make_SessionEnded(_set_seq, _set_turn, _set_t, _set_reason, _set_turn_count,
     def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, reason, turn_count, message_count, error=_default_error):
         if cls is not _cls:
             return cls(seq=seq, turn=turn, t=t, reason=reason, turn_count=turn_count, message_count=message_count, error=error)
-        self = _new(cls)
-        _set_seq(self, seq)
-        _set_turn(self, turn)
-        _set_t(self, t)
-        _set_reason(self, reason)
-        _set_turn_count(self, turn_count)
-        _set_message_count(self, message_count)
-        _set_error(self, error)
+        self = _draft()
+        self.seq = seq
+        self.turn = turn
+        self.t = t
+        self.reason = reason
+        self.turn_count = turn_count
+        self.message_count = message_count
+        self.error = error
+        self.__class__ = _cls
         return self
     def to_dict(self):
         out = {'kind': 'terminal', 'stage': 'terminal'}
