@@ -108,21 +108,22 @@ class Chain:
         return False
 
     def parent(self, rec: dict[str, Any]) -> str | None:
+        # Records come cleaned (tracer.importers.shapes): each has a string type, and its
+        # parentUuid and logicalParentUuid are strings or None.
         parent = rec.get("parentUuid")
-        uid = rec["uuid"]
-        if parent is None and rec.get("subtype") == "compact_boundary":
-            parent = rec.get("logicalParentUuid")
-        elif parent is None and is_summary_root(rec):
-            parent = self.main_before(uid)
-        elif isinstance(parent, str) and rec.get("type") in ("system", "user"):
+        if parent is None:  # a root, unless it starts a compaction's summary
+            if rec.get("subtype") == "compact_boundary":
+                return rec.get("logicalParentUuid")
+            return self.main_before(rec["uuid"]) if is_summary_root(rec) else None
+        if rec["type"] in ("system", "user"):
             # Most records hang off the message written just before them; only for the others
             # is it worth reading a user record's text to see whether it is a local command.
-            before = self.main_before(uid)
+            before = self.main_before(rec["uuid"])
             if (
                 before is not None
                 and before != parent
                 and (rec["type"] == "system" or is_local_command(rec))
                 and self.is_ancestor(parent, before)
             ):
-                parent = before  # it sits on the chain written just before it
-        return parent if isinstance(parent, str) else None
+                return before  # it sits on the chain written just before it
+        return parent
