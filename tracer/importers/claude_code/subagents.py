@@ -86,16 +86,20 @@ def conversation_stats(records: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def _inline_conversations(sidechain: list[Record]) -> list[list[Record]]:
-    """Split interleaved sidechain records into one list per subagent run (by root)."""
+    """Split interleaved sidechain records into one list per subagent run (by root).
+
+    The records are the census's, cleaned (:mod:`tracer.importers.shapes`): a ``parentUuid``
+    is a string or None, and each record goes into its run as the census holds it."""
     root_of: dict[str, str] = {}
     convs: dict[str, list[Record]] = {}
-    for number, rec in sidechain:
+    for item in sidechain:
+        rec = item[1]
         uid, parent = rec["uuid"], rec.get("parentUuid")
-        root = uid if parent is None else root_of.get(str(parent))
+        root = uid if parent is None else root_of.get(parent)
         if root is None:
             continue
         root_of[uid] = root
-        convs.setdefault(root, []).append((number, rec))
+        convs.setdefault(root, []).append(item)
     return list(convs.values())
 
 
