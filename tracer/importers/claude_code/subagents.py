@@ -86,10 +86,8 @@ def conversation_stats(records: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def _inline_conversations(sidechain: list[Record]) -> list[list[Record]]:
-    """Split interleaved sidechain records into one list per subagent run (by root).
-
-    The records are the census's, cleaned (:mod:`tracer.importers.shapes`): a ``parentUuid``
-    is a string or None, and each record goes into its run as the census holds it."""
+    """Split interleaved sidechain records into one list per subagent run (by root). They are
+    the census's, cleaned (a ``parentUuid`` is a string or None), and filed as it holds them."""
     root_of: dict[str, str] = {}
     convs: dict[str, list[Record]] = {}
     for item in sidechain:
