@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -493,3 +494,70 @@ def test_random_request_values_encode_as_json_dumps_does() -> None:
     for _ in range(3_000):
         v = value(0)
         assert encode(v) == json.dumps(v, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _left_out_reference(records: list[tuple[int, dict]]) -> dict[tuple[Any, Any], int]:
+    """The census's left-out counts as first written: one record at a time, first seen first."""
+    from tracer.importers.claude_code.census import CONVERSATION
+
+    counts: dict[tuple[Any, Any], int] = {}
+    for _, rec in records:
+        kind, sub, data = rec.get("type"), rec.get("subtype"), rec.get("data")
+        if kind in CONVERSATION:
+            continue  # read (or, without a uuid, passed over): not left out
+        if sub == "compact_boundary" and rec.get("parentUuid") is None:
+            continue
+        data_kind = data.get("type") if isinstance(data, dict) else None
+        key = kind, sub or (data_kind if isinstance(data_kind, str) else None)
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_census_counts_interleaved_runs_of_left_out_records_first_seen_first(seed: int) -> None:
+    from tracer.importers.claude_code.census import take_census
+
+    rng = random.Random(seed)
+    kinds = [
+        {"type": "progress", "data": {"type": "hook_progress"}},
+        {"type": "progress", "data": {"type": "bash_progress"}},
+        {"type": "progress", "data": {"type": 3}},
+        {"type": "system", "subtype": "api_error"},
+        {"type": "system", "subtype": "compact_boundary", "parentUuid": "p"},
+        {"type": "system", "subtype": "compact_boundary", "parentUuid": None},
+        {"type": "file-history-snapshot"},
+        {"type": "user", "message": {"content": "hi"}},
+    ]
+    records = [
+        (n, {**rng.choice(kinds), "uuid": f"u{n}"} if rng.random() < 0.9 else {**kinds[0]})
+        for n in range(1, rng.randrange(1, 60))
+    ]
+    counts = take_census(records).left_out
+    reference = _left_out_reference(records)
+    assert list(counts.items()) == list(reference.items())
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_the_census_counts_what_a_record_by_record_count_gives(source: Path) -> None:
+    from tracer.importers.claude_code.census import take_census
+
+    records = read_jsonl(source, ImportReport(source=str(source)))
+    counts = take_census(records, ImportReport(source=str(source))).left_out
+    assert list(counts.items()) == list(_left_out_reference(records).items())
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_a_subagent_runs_tool_calls_are_the_blocks_tool_use_ids_finds(source: Path) -> None:
+    from tracer.importers.claude_code.record_kinds import tool_use_ids
+    from tracer.importers.claude_code.subagents import conversation_stats
+
+    records = [r for _, r in read_jsonl(source, ImportReport(source=str(source)))]
+    odd = [
+        {"type": "user", "message": {"content": [{"type": "tool_use", "id": 7}, "x", 3]}},
+        {"type": "assistant", "message": {"id": "m", "content": "text"}},
+        {"type": "progress", "message": "not a dict"},
+    ]
+    for run in (records, odd, [*records, *odd]):
+        stats = conversation_stats(run)
+        assert stats["tool_calls"] == sum(len(tool_use_ids(r)) for r in run)
+        assert stats["records"] == len(run)

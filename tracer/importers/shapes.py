@@ -135,6 +135,8 @@ def _strings(fields: dict[str, Any], keys: tuple[str, ...]) -> bool:
 #: it hands them to :func:`is_clean` rather than have them read twice. The rest are read here.
 _OTHER_IDS = tuple(key for key in _IDS if key not in ("uuid", "subtype"))
 _OTHER_FLAGS = tuple(key for key in _FLAGS if key != "isSidechain")
+#: A block's ``type`` must be a string (not null): it is read, and checked, on its own.
+_OTHER_BLOCK_IDS = tuple(key for key in _BLOCK_IDS if key != "type")
 
 
 def _is_clean(rec: dict[str, Any]) -> bool:
@@ -174,12 +176,15 @@ def is_clean(
     for key in _OTHER_FLAGS:
         if key in rec and type(rec[key]) is not bool:
             return False
-    if kind == "user" or kind == "assistant":
+    if kind == "progress":  # most records of a long session: asked first
+        if type(data) is not dict:
+            return False
+    elif kind == "user" or kind == "assistant":
         message = get("message")
         if type(message) is not dict:
             return False
         mget = message.get
-        # The three message fields and each block's four are written out, not asked of
+        # The three message fields and each block's ids are written out, not asked of
         # _strings: a call per block costs more than the checks in it.
         for key in _MESSAGE_KEYS:
             value = mget(key)
@@ -193,23 +198,20 @@ def is_clean(
                 if type(block) is not dict:
                     return False
                 bget = block.get
-                for key in _BLOCK_IDS:
+                kind_of_block = bget("type")
+                if type(kind_of_block) is not str:
+                    return False  # a block needs its type: the trace's reader asks for one
+                for key in _OTHER_BLOCK_IDS:
                     value = bget(key)
                     if value is not None and type(value) is not str:
                         return False
-                kind_of_block = bget("type")
-                if kind_of_block is None:
-                    return False  # a block needs its type: the trace's reader asks for one
                 if kind_of_block == "tool_result":
                     inner = bget("content")
                     if inner is not None and type(inner) is not str and not _blocks_clean(inner):
                         return False
         elif type(content) is not str:
             return False
-    elif kind == "attachment":
-        if type(get("attachment")) is not dict:
-            return False
-    elif kind == "progress" and type(data) is not dict:
+    elif kind == "attachment" and type(get("attachment")) is not dict:
         return False
     return "compactMetadata" not in rec or type(rec["compactMetadata"]) is dict
 

@@ -57,20 +57,19 @@ class Chain:
         joins it, and the answer is read off the kept walk. A walk that reached the root went
         round no cycle, so each record is on it once.
         """
-        steps = 0
-        walked: list[str] = []
-        while uid is not None and steps < limit:
+        kept, by_uuid = self._to_root, self.by_uuid  # read once: a walk can be long
+        walked: list[str] = []  # its length is the number of steps taken
+        while uid is not None and len(walked) < limit:
             if uid == older:
                 return True
-            joined = self._to_root.get(uid)
+            joined = kept.get(uid)
             if joined is not None:  # from here on this walk is the kept one
-                at = self._to_root.get(older)
-                return at is not None and at > joined and steps + at - joined < limit
+                at = kept.get(older)
+                return at is not None and at > joined and len(walked) + at - joined < limit
             walked.append(uid)
-            rec = self.by_uuid.get(uid)
-            parent = rec.get("parentUuid") if rec else None
-            uid = parent if isinstance(parent, str) else None
-            steps += 1
+            rec = by_uuid.get(uid)
+            # Records come cleaned (tracer.importers.shapes): a parentUuid is a string or None.
+            uid = rec.get("parentUuid") if rec else None
         if uid is None:  # it reached the root
             self._to_root = {u: i for i, u in enumerate(walked)}
         return False
@@ -109,21 +108,22 @@ class Chain:
         return False
 
     def parent(self, rec: dict[str, Any]) -> str | None:
+        # Records come cleaned (tracer.importers.shapes): each has a string type, and its
+        # parentUuid and logicalParentUuid are strings or None.
         parent = rec.get("parentUuid")
-        uid = rec["uuid"]
-        if parent is None and rec.get("subtype") == "compact_boundary":
-            parent = rec.get("logicalParentUuid")
-        elif parent is None and is_summary_root(rec):
-            parent = self.main_before(uid)
-        elif isinstance(parent, str) and rec.get("type") in ("system", "user"):
+        if parent is None:  # a root, unless it starts a compaction's summary
+            if rec.get("subtype") == "compact_boundary":
+                return rec.get("logicalParentUuid")
+            return self.main_before(rec["uuid"]) if is_summary_root(rec) else None
+        if rec["type"] in ("system", "user"):
             # Most records hang off the message written just before them; only for the others
             # is it worth reading a user record's text to see whether it is a local command.
-            before = self.main_before(uid)
+            before = self.main_before(rec["uuid"])
             if (
                 before is not None
                 and before != parent
                 and (rec["type"] == "system" or is_local_command(rec))
                 and self.is_ancestor(parent, before)
             ):
-                parent = before  # it sits on the chain written just before it
-        return parent if isinstance(parent, str) else None
+                return before  # it sits on the chain written just before it
+        return parent

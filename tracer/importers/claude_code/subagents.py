@@ -66,28 +66,38 @@ def _text_of(rec: dict[str, Any]) -> str:
 
 def conversation_stats(records: list[dict[str, Any]]) -> dict[str, int]:
     """How big a subagent run was: records, model responses, tool calls (the ``tool_use`` blocks
-    :func:`tool_use_ids` finds), counted in one pass over the records."""
+    :func:`tool_use_ids` finds), counted in one pass over the records.
+
+    The blocks are counted here, not as ``len(tool_use_ids(r))``: that made a list of ids for
+    every record, in three calls, and an inline run is hundreds of records."""
     ids: set[Any] = set()
     calls = 0
     for r in records:
+        message = r.get("message")
         if r.get("type") == "assistant":
-            ids.add((r.get("message") or {}).get("id"))
-        calls += len(tool_use_ids(r))
+            ids.add((message or {}).get("id"))
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list):
+            for block in content:
+                if isinstance(block, dict) and block.get("type") == "tool_use":
+                    calls += 1
     ids.discard(None)
     return {"records": len(records), "responses": len(ids), "tool_calls": calls}
 
 
 def _inline_conversations(sidechain: list[Record]) -> list[list[Record]]:
-    """Split interleaved sidechain records into one list per subagent run (by root)."""
+    """Split interleaved sidechain records into one list per subagent run (by root). They are
+    the census's, cleaned (a ``parentUuid`` is a string or None), and filed as it holds them."""
     root_of: dict[str, str] = {}
     convs: dict[str, list[Record]] = {}
-    for number, rec in sidechain:
+    for item in sidechain:
+        rec = item[1]
         uid, parent = rec["uuid"], rec.get("parentUuid")
-        root = uid if parent is None else root_of.get(str(parent))
+        root = uid if parent is None else root_of.get(parent)
         if root is None:
             continue
         root_of[uid] = root
-        convs.setdefault(root, []).append((number, rec))
+        convs.setdefault(root, []).append(item)
     return list(convs.values())
 
 

@@ -25,10 +25,10 @@ INTERRUPTED = "[Request interrupted by user"
 
 def api_error(rec: dict[str, Any]) -> str | None:
     """The error text of a ``<synthetic>`` API-error message, or ``None`` for anything else."""
-    msg = rec.get("message") or {}
+    # Asked of every record kept: the flags first, the message only of a marked one.
     if rec.get("type") != "assistant" or not (rec.get("isApiErrorMessage") or rec.get("error")):
         return None
-    content = msg.get("content")
+    content = (rec.get("message") or {}).get("content")
     text = (
         content
         if isinstance(content, str)
