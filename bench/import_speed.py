@@ -13,19 +13,21 @@ batch by batch) and what the readers' checks of each line cost (the import asks 
 trace they refuse is an error; asked as the import asks them, building each line's object as they
 test it, less what building the objects costs anyway), all three measured on the lines the import
 wrote, so the import's own figure is unchanged, what is left for our own bookkeeping (which still
-holds encoding and hashing every rebuilt request's new messages once), events per second, and on the
-last line the figure that holds across machines: the whole import's CPU time over a bare
-``json.loads`` of the same file's lines (read and split, one ``json.loads`` a line, nothing else),
-each the best of the runs, the two timed one after the other in every run. The target is at most 3x.
-Times are CPU time of this process (``time.process_time``): on a shared machine wall-clock time
-mostly measures the other processes; the wall-clock figure is printed too.
+holds encoding and hashing every rebuilt request's new messages once), events per second, and the
+run's ratio, which holds across machines: the import's CPU time over a bare ``json.loads`` of the
+same file's lines (read and split, one ``json.loads`` a line, nothing else), each the best of the
+runs, the two timed one after the other in every run. It is the run alone, start-up left out:
+what the whole process's ratio tends to as sessions grow. Times are CPU time of this process
+(``time.process_time``): on a shared machine wall-clock time mostly measures the other
+processes; the wall-clock figure is printed too.
 
 That ratio leaves out what a user also waits for: starting Python and importing tracer. So the
 bench then runs the whole ``tracer import claude-code`` command as its own process (the console
 script's own code, byte-compiled modules, as installed) beside a process that only runs
 ``json.loads`` over the same file's lines (``python -c``), each ``--process-runs`` times, one after
 the other in every run, and keeps the best CPU time (user + system, ``getrusage`` of the finished
-child) of each. Their ratio is the figure on the last line: the target is at most 3x. Python's
+child) of each. Their ratio is the figure on the last line, and the target (issue 34): at most
+3x, at any load. Python's
 own start-up is in both (``python -c pass`` is printed beside them): it is ours to add to, not
 to cut.
 
@@ -278,7 +280,9 @@ def main() -> None:
         f"each run's own ratio: median {statistics.median(pairs):.2f}x, "
         f"from {min(pairs):.2f}x to {max(pairs):.2f}x"
     )
-    print(f"import / bare json.loads: {best / bare:.2f}x (the target is at most 3x)")
+    # Not the target: issue 34 sets it on the whole process (the last line). This is the run
+    # alone, which a much larger session's whole process tends to (its start-up weighs less).
+    print(f"import / bare json.loads, the run alone (start-up left out): {best / bare:.2f}x")
     print(
         f"whole processes, best of {args.process_runs}: tracer import claude-code "
         f"{whole * 1000:.1f} ms CPU, the json.loads one-liner {one_liner * 1000:.1f} ms, "
