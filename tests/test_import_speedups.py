@@ -561,3 +561,24 @@ def test_a_subagent_runs_tool_calls_are_the_blocks_tool_use_ids_finds(source: Pa
         stats = conversation_stats(run)
         assert stats["tool_calls"] == sum(len(tool_use_ids(r)) for r in run)
         assert stats["records"] == len(run)
+
+
+def test_the_clock_skips_rounding_only_where_it_could_not_move_on() -> None:
+    # StepWriter.at rounds a moment only when it is later than any seen: t must still be the
+    # plain rule, the largest rounded offset so far, through a nested loop and back.
+    from tracer.importers.builder import TraceBuilder
+
+    rng = random.Random(7)
+    epochs = [1.7e9 + rng.choice([0.0, 0.0004, 0.0005, 0.0015]) + rng.randrange(0, 90) / 7]
+    epochs += [epochs[-1], *(1.7e9 + rng.randrange(0, 9000) / 1000 for _ in range(300))]
+    outer = TraceBuilder(lambda event: event)
+    builder, inner, expected = outer, None, 0.0
+    for k, epoch in enumerate(epochs):
+        if k == 100:
+            builder = inner = outer.nested()
+        builder.at(epoch)
+        if k == 200 and inner is not None:
+            outer.adopt(inner)
+            builder = outer
+        expected = max(expected, round(epoch - epochs[0], 3))
+        assert builder.t == expected, k

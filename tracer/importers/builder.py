@@ -56,6 +56,7 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
         requests, the same clock and event numbering."""
         inner = TraceBuilder(self.emit)
         inner.events, inner.t, inner._origin = self.events, self.t, self._origin
+        inner._latest = self._latest
         inner.request_index = self.request_index  # request numbers stay unique in the trace
         return inner
 
@@ -63,6 +64,7 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
         """Carry on after a nested loop. The next request shares nothing with the nested loop's
         last one (``prefix_len`` 0), so readers that do not know nesting still rebuild it."""
         self.events, self.t = inner.events, max(self.t, inner.t)
+        self._latest = max(self._latest, inner._latest)
         self.request_index = inner.request_index
         self._prev_api = []
         # Readers carry a request's params forward to the next one, the nested loop's too: the

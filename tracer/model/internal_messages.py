@@ -49,7 +49,7 @@ class UuidSource:
         return str(uuidlib.uuid5(uuidlib.NAMESPACE_URL, f"tracer:{self._seed}:{self._n}"))
 
 
-@lean_dataclass(slots=True)
+@lean_dataclass(slots=True, new=True)  # new: an import makes one per record it reads
 class Message:
     """One entry of the internal message list (Claude Code's ``Message`` union, simplified)."""
 

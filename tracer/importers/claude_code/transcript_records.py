@@ -50,13 +50,15 @@ def api_error(rec: dict[str, Any]) -> str | None:
 
 
 def to_message(rec: dict[str, Any]) -> Message:
-    """A ``user``, ``assistant`` or ``attachment`` record as the internal message it was."""
+    """A ``user``, ``assistant`` or ``attachment`` record as the internal message it was.
+    Made with ``Message.new`` (keyword-only, without calling the class: one per record read,
+    :func:`tracer.model.record_init.lean_source`)."""
     kind = rec["type"]
     msg = rec.get("message") or {}
     stamp = str(rec.get("timestamp") or "")
     if kind == "attachment":
         attachment = rec.get("attachment")
-        return Message(
+        return Message.new(
             type="attachment",
             uuid=rec["uuid"],
             origin="attachment",
@@ -70,7 +72,7 @@ def to_message(rec: dict[str, Any]) -> Message:
         # but is never sent: the API rejects it and Claude Code filters it out when normalizing
         # (filterWhitespaceOnlyAssistantMessages). The loop's normalizer skips only "synthetic".
         synthetic = synthetic or _blank_text(content)
-        return Message(
+        return Message.new(
             type="assistant",
             uuid=rec["uuid"],
             content=content,
@@ -92,7 +94,7 @@ def to_message(rec: dict[str, Any]) -> Message:
                 text = str(b.get("text", ""))
     if origin == "prompt" and (rec.get("isCompactSummary") or (text or "").startswith(INTERRUPTED)):
         origin = "synthetic"
-    return Message(
+    return Message.new(
         type="user",
         uuid=rec["uuid"],
         content=content,
