@@ -5,7 +5,8 @@ it writes :mod:`tracer.trace.event_methods` (each event class's ``__init__`` and
 :mod:`tracer.trace.event_code`), :mod:`tracer.model.lean_methods` (the ``__init__`` of each lean
 record an import makes, :func:`tracer.model.record_init.lean_init`) and
 :mod:`tracer.trace.event_sound` (each line kind's quick soundness test,
-:mod:`tracer.trace.sound_code`). Until then the classes still work, their methods compiled at
+:mod:`tracer.trace.sound_code`, and each event class's ``checked_dict``,
+:mod:`tracer.trace.checked_code`). Until then the classes still work, their methods compiled at
 start-up, and a test says the files are stale. It sits with the command line, on top of every
 layer, because it imports them all: the trace's events, and the importers for their records.
 """
@@ -15,10 +16,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tracer.model.record_init import LEAN, lean_module
+from tracer.trace.checked_code import sound_module
 from tracer.trace.event_code import event_plan, methods_module
 from tracer.trace.event_schema import SCHEMA_PATH
 from tracer.trace.events import KNOWN, Event
-from tracer.trace.sound_code import sound_module
 
 #: Where the generated files live: beside the code that reads them.
 HERE = Path(__file__).resolve().parents[1] / "trace"

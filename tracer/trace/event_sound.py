@@ -475,35 +475,21 @@ CHECKED['MessageRecorded'] = ('message', None, (('seq', True, True), ('turn', Tr
 def make_checked_MessageRecorded(_MISSING):
     _enum1 = ('user', 'assistant', 'attachment')
     def checked_dict(self):
-        out = {'kind': 'message'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.uuid
-        out['uuid'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.type
-        out['type'] = x
-        if not (x in _enum1):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        uuid_ = self.uuid
+        type_ = self.type
+        out = {'kind': 'message', 'seq': seq_, 'turn': turn_, 't': t_, 'uuid': uuid_, 'type': type_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(uuid_) is str
+            and type_ in _enum1
+        )
         x = self.content
         if x is not None:
             x = list(x) if isinstance(x, tuple) else x
@@ -561,35 +547,21 @@ CHECKED['DebugHook'] = ('debug_hook', None, (('seq', True, True), ('turn', True,
 def make_checked_DebugHook(_MISSING):
     _enum1 = ('tool_result', 'loop_turn', 'needs_follow_up')
     def checked_dict(self):
-        out = {'kind': 'debug_hook'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.hook
-        out['hook'] = x
-        if not (x in _enum1):
-            ok = False
-        x = self.line
-        out['line'] = x
-        if not (type(x) is str):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        hook_ = self.hook
+        line_ = self.line
+        out = {'kind': 'debug_hook', 'seq': seq_, 'turn': turn_, 't': t_, 'hook': hook_, 'line': line_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and hook_ in _enum1
+            and type(line_) is str
+        )
         x = self.tracer_only
         if x is not None:
             out['tracer_only'] = x
@@ -602,39 +574,23 @@ CHECKED['ToolStarted'] = ('tool_start', None, (('seq', True, True), ('turn', Tru
 
 def make_checked_ToolStarted(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'tool_start'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.tool_use_id
-        out['tool_use_id'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.tool
-        out['tool'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.batch
-        out['batch'] = x
-        if not (type(x) is int):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        tool_use_id_ = self.tool_use_id
+        tool_ = self.tool
+        batch_ = self.batch
+        out = {'kind': 'tool_start', 'seq': seq_, 'turn': turn_, 't': t_, 'tool_use_id': tool_use_id_, 'tool': tool_, 'batch': batch_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(tool_use_id_) is str
+            and type(tool_) is str
+            and type(batch_) is int
+        )
         x = self.concurrent
         if x is not None:
             out['concurrent'] = x
@@ -647,35 +603,21 @@ CHECKED['HttpAttemptStarted'] = ('http_attempt_start', None, (('seq', True, True
 
 def make_checked_HttpAttemptStarted(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'http_attempt_start'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.request_index
-        out['request_index'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.attempt
-        out['attempt'] = x
-        if not (type(x) is int):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        request_index_ = self.request_index
+        attempt_ = self.attempt
+        out = {'kind': 'http_attempt_start', 'seq': seq_, 'turn': turn_, 't': t_, 'request_index': request_index_, 'attempt': attempt_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(request_index_) is int
+            and type(attempt_) is int
+        )
         x = self.timeout
         if x is not None:
             out['timeout'] = x
@@ -693,35 +635,21 @@ CHECKED['HttpAttempt'] = ('http_attempt', None, (('seq', True, True), ('turn', T
 
 def make_checked_HttpAttempt(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'http_attempt'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.request_index
-        out['request_index'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.attempt
-        out['attempt'] = x
-        if not (type(x) is int):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        request_index_ = self.request_index
+        attempt_ = self.attempt
+        out = {'kind': 'http_attempt', 'seq': seq_, 'turn': turn_, 't': t_, 'request_index': request_index_, 'attempt': attempt_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(request_index_) is int
+            and type(attempt_) is int
+        )
         x = self.status
         if x is not None:
             out['status'] = x
@@ -739,35 +667,21 @@ CHECKED['ImportNote'] = ('import_note', None, (('seq', True, True), ('turn', Tru
 
 def make_checked_ImportNote(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'import_note'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.topic
-        out['topic'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.text
-        out['text'] = x
-        if not (type(x) is str):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        topic_ = self.topic
+        text_ = self.text
+        out = {'kind': 'import_note', 'seq': seq_, 'turn': turn_, 't': t_, 'topic': topic_, 'text': text_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(topic_) is str
+            and type(text_) is str
+        )
         x = self.tool_use_id
         if x is not None:
             out['tool_use_id'] = x
@@ -786,35 +700,21 @@ CHECKED['SubagentStarted'] = ('subagent_start', None, (('seq', True, True), ('tu
 
 def make_checked_SubagentStarted(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'subagent_start'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.loop
-        out['loop'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.tool_use_id
-        out['tool_use_id'] = x
-        if not (type(x) is str):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        loop_ = self.loop
+        tool_use_id_ = self.tool_use_id
+        out = {'kind': 'subagent_start', 'seq': seq_, 'turn': turn_, 't': t_, 'loop': loop_, 'tool_use_id': tool_use_id_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(loop_) is str
+            and type(tool_use_id_) is str
+        )
         x = self.depth
         if x is not None:
             out['depth'] = x
@@ -837,35 +737,21 @@ CHECKED['SubagentEnded'] = ('subagent_end', None, (('seq', True, True), ('turn',
 
 def make_checked_SubagentEnded(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'subagent_end'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.loop
-        out['loop'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.tool_use_id
-        out['tool_use_id'] = x
-        if not (type(x) is str):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        loop_ = self.loop
+        tool_use_id_ = self.tool_use_id
+        out = {'kind': 'subagent_end', 'seq': seq_, 'turn': turn_, 't': t_, 'loop': loop_, 'tool_use_id': tool_use_id_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(loop_) is str
+            and type(tool_use_id_) is str
+        )
         x = self.depth
         if x is not None:
             out['depth'] = x
@@ -888,45 +774,27 @@ def make_checked_SessionStarted(_MISSING):
                 return False
         return True
     def checked_dict(self):
-        out = {'kind': 'session_start', 'stage': 'session'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.model
-        out['model'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.prompt
-        out['prompt'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.tools
-        x = list(x) if isinstance(x, tuple) else x
-        out['tools'] = x
-        if not ((type(x) is list and _items1(x))):
-            ok = False
-        x = self.request_params
-        x = list(x) if isinstance(x, tuple) else x
-        out['request_params'] = x
-        if not (type(x) is dict):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        model_ = self.model
+        prompt_ = self.prompt
+        tools_ = self.tools
+        tools_ = list(tools_) if isinstance(tools_, tuple) else tools_
+        request_params_ = self.request_params
+        request_params_ = list(request_params_) if isinstance(request_params_, tuple) else request_params_
+        out = {'kind': 'session_start', 'stage': 'session', 'seq': seq_, 'turn': turn_, 't': t_, 'model': model_, 'prompt': prompt_, 'tools': tools_, 'request_params': request_params_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(model_) is str
+            and type(prompt_) is str
+            and (type(tools_) is list and _items1(tools_))
+            and type(request_params_) is dict
+        )
         x = self.max_turns
         if x is not None:
             out['max_turns'] = x
@@ -950,31 +818,19 @@ CHECKED['TurnStarted'] = ('turn_start', 'turn_start', (('seq', True, True), ('tu
 
 def make_checked_TurnStarted(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'turn_start', 'stage': 'turn_start'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.message_count
-        out['message_count'] = x
-        if not (type(x) is int):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        message_count_ = self.message_count
+        out = {'kind': 'turn_start', 'stage': 'turn_start', 'seq': seq_, 'turn': turn_, 't': t_, 'message_count': message_count_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(message_count_) is int
+        )
         return out, ok
     return checked_dict
 
@@ -992,56 +848,32 @@ def make_checked_RequestSent(_MISSING):
                 return False
         return True
     def checked_dict(self):
-        out = {'kind': 'request', 'stage': 'resending'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.request_index
-        out['request_index'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.message_count
-        out['message_count'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.internal_count
-        out['internal_count'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.prefix_len
-        out['prefix_len'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.tail
-        x = list(x) if isinstance(x, tuple) else x
-        out['tail'] = x
-        if not ((type(x) is list and _items1(x))):
-            ok = False
-        x = self.bytes
-        out['bytes'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.sha256
-        out['sha256'] = x
-        if not (type(x) is str):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        request_index_ = self.request_index
+        message_count_ = self.message_count
+        internal_count_ = self.internal_count
+        prefix_len_ = self.prefix_len
+        tail_ = self.tail
+        tail_ = list(tail_) if isinstance(tail_, tuple) else tail_
+        bytes_ = self.bytes
+        sha256_ = self.sha256
+        out = {'kind': 'request', 'stage': 'resending', 'seq': seq_, 'turn': turn_, 't': t_, 'request_index': request_index_, 'message_count': message_count_, 'internal_count': internal_count_, 'prefix_len': prefix_len_, 'tail': tail_, 'bytes': bytes_, 'sha256': sha256_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(request_index_) is int
+            and type(message_count_) is int
+            and type(internal_count_) is int
+            and type(prefix_len_) is int
+            and (type(tail_) is list and _items1(tail_))
+            and type(bytes_) is int
+            and type(sha256_) is str
+        )
         x = self.prefix_request
         if x is not None:
             out['prefix_request'] = x
@@ -1083,49 +915,29 @@ def make_checked_ResponseReceived(_MISSING):
                 return False
         return True
     def checked_dict(self):
-        out = {'kind': 'response', 'stage': 'response'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.request_index
-        out['request_index'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.message_id
-        out['message_id'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.model
-        out['model'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.usage
-        x = list(x) if isinstance(x, tuple) else x
-        out['usage'] = x
-        if not (type(x) is dict):
-            ok = False
-        x = self.assistant_uuids
-        x = list(x) if isinstance(x, tuple) else x
-        out['assistant_uuids'] = x
-        if not ((type(x) is list and _items1(x))):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        request_index_ = self.request_index
+        message_id_ = self.message_id
+        model_ = self.model
+        usage_ = self.usage
+        usage_ = list(usage_) if isinstance(usage_, tuple) else usage_
+        assistant_uuids_ = self.assistant_uuids
+        assistant_uuids_ = list(assistant_uuids_) if isinstance(assistant_uuids_, tuple) else assistant_uuids_
+        out = {'kind': 'response', 'stage': 'response', 'seq': seq_, 'turn': turn_, 't': t_, 'request_index': request_index_, 'message_id': message_id_, 'model': model_, 'usage': usage_, 'assistant_uuids': assistant_uuids_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(request_index_) is int
+            and type(message_id_) is str
+            and type(model_) is str
+            and type(usage_) is dict
+            and (type(assistant_uuids_) is list and _items1(assistant_uuids_))
+        )
         x = self.stop_reason
         if x is not None:
             out['stop_reason'] = x
@@ -1153,36 +965,22 @@ def make_checked_FollowUpDecided(_MISSING):
                 return False
         return True
     def checked_dict(self):
-        out = {'kind': 'follow_up', 'stage': 'follow_up'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.needs_follow_up
-        out['needs_follow_up'] = x
-        if not (type(x) is bool):
-            ok = False
-        x = self.tool_use_ids
-        x = list(x) if isinstance(x, tuple) else x
-        out['tool_use_ids'] = x
-        if not ((type(x) is list and _items1(x))):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        needs_follow_up_ = self.needs_follow_up
+        tool_use_ids_ = self.tool_use_ids
+        tool_use_ids_ = list(tool_use_ids_) if isinstance(tool_use_ids_, tuple) else tool_use_ids_
+        out = {'kind': 'follow_up', 'stage': 'follow_up', 'seq': seq_, 'turn': turn_, 't': t_, 'needs_follow_up': needs_follow_up_, 'tool_use_ids': tool_use_ids_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(needs_follow_up_) is bool
+            and (type(tool_use_ids_) is list and _items1(tool_use_ids_))
+        )
         x = self.stop_reason
         if x is not None:
             out['stop_reason'] = x
@@ -1202,43 +1000,25 @@ def make_checked_PermissionDecided(_MISSING):
     _enum1 = ('allow', 'approve', 'reject', 'deny')
     _enum2 = ('rule', 'prompt', 'script', 'no_terminal', 'default')
     def checked_dict(self):
-        out = {'kind': 'permission', 'stage': 'permission'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.tool_use_id
-        out['tool_use_id'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.tool
-        out['tool'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.decision
-        out['decision'] = x
-        if not (x in _enum1):
-            ok = False
-        x = self.source
-        out['source'] = x
-        if not (x in _enum2):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        tool_use_id_ = self.tool_use_id
+        tool_ = self.tool
+        decision_ = self.decision
+        source_ = self.source
+        out = {'kind': 'permission', 'stage': 'permission', 'seq': seq_, 'turn': turn_, 't': t_, 'tool_use_id': tool_use_id_, 'tool': tool_, 'decision': decision_, 'source': source_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(tool_use_id_) is str
+            and type(tool_) is str
+            and decision_ in _enum1
+            and source_ in _enum2
+        )
         x = self.rule
         if x is not None:
             out['rule'] = x
@@ -1261,41 +1041,25 @@ CHECKED['ToolFinished'] = ('tool_run', 'tool_run', (('seq', True, True), ('turn'
 
 def make_checked_ToolFinished(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'tool_run', 'stage': 'tool_run'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.tool_use_id
-        out['tool_use_id'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.tool
-        out['tool'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.input
-        x = list(x) if isinstance(x, tuple) else x
-        out['input'] = x
-        x = self.output
-        x = list(x) if isinstance(x, tuple) else x
-        out['output'] = x
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        tool_use_id_ = self.tool_use_id
+        tool_ = self.tool
+        input_ = self.input
+        input_ = list(input_) if isinstance(input_, tuple) else input_
+        output_ = self.output
+        output_ = list(output_) if isinstance(output_, tuple) else output_
+        out = {'kind': 'tool_run', 'stage': 'tool_run', 'seq': seq_, 'turn': turn_, 't': t_, 'tool_use_id': tool_use_id_, 'tool': tool_, 'input': input_, 'output': output_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(tool_use_id_) is str
+            and type(tool_) is str
+        )
         x = self.is_error
         if x is not None:
             out['is_error'] = x
@@ -1318,48 +1082,28 @@ CHECKED['ResultMapped'] = ('mapping', 'mapping', (('seq', True, True), ('turn', 
 
 def make_checked_ResultMapped(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'mapping', 'stage': 'mapping'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.tool_use_id
-        out['tool_use_id'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.tool
-        out['tool'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.block
-        x = list(x) if isinstance(x, tuple) else x
-        out['block'] = x
-        if not (type(x) is dict):
-            ok = False
-        x = self.content_length
-        out['content_length'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.mapped_length
-        out['mapped_length'] = x
-        if not (type(x) is int):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        tool_use_id_ = self.tool_use_id
+        tool_ = self.tool
+        block_ = self.block
+        block_ = list(block_) if isinstance(block_, tuple) else block_
+        content_length_ = self.content_length
+        mapped_length_ = self.mapped_length
+        out = {'kind': 'mapping', 'stage': 'mapping', 'seq': seq_, 'turn': turn_, 't': t_, 'tool_use_id': tool_use_id_, 'tool': tool_, 'block': block_, 'content_length': content_length_, 'mapped_length': mapped_length_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(tool_use_id_) is str
+            and type(tool_) is str
+            and type(block_) is dict
+            and type(content_length_) is int
+            and type(mapped_length_) is int
+        )
         x = self.persisted
         if x is not None:
             x = list(x) if isinstance(x, tuple) else x
@@ -1378,43 +1122,25 @@ CHECKED['ResultWrapped'] = ('wrapping', 'wrapping', (('seq', True, True), ('turn
 
 def make_checked_ResultWrapped(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'wrapping', 'stage': 'wrapping'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.tool_use_id
-        out['tool_use_id'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.tool
-        out['tool'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.message_uuid
-        out['message_uuid'] = x
-        if not (type(x) is str):
-            ok = False
-        x = self.source_tool_assistant_uuid
-        out['source_tool_assistant_uuid'] = x
-        if not (type(x) is str):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        tool_use_id_ = self.tool_use_id
+        tool_ = self.tool
+        message_uuid_ = self.message_uuid
+        source_tool_assistant_uuid_ = self.source_tool_assistant_uuid
+        out = {'kind': 'wrapping', 'stage': 'wrapping', 'seq': seq_, 'turn': turn_, 't': t_, 'tool_use_id': tool_use_id_, 'tool': tool_, 'message_uuid': message_uuid_, 'source_tool_assistant_uuid': source_tool_assistant_uuid_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(tool_use_id_) is str
+            and type(tool_) is str
+            and type(message_uuid_) is str
+            and type(source_tool_assistant_uuid_) is str
+        )
         x = self.feedback
         if x is not None:
             out['feedback'] = x
@@ -1437,56 +1163,32 @@ def make_checked_HistoryAppended(_MISSING):
                 return False
         return True
     def checked_dict(self):
-        out = {'kind': 'appending', 'stage': 'appending'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.before_count
-        out['before_count'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.after_count
-        out['after_count'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.new_uuids
-        x = list(x) if isinstance(x, tuple) else x
-        out['new_uuids'] = x
-        if not ((type(x) is list and _items1(x))):
-            ok = False
-        x = self.assistant_count
-        out['assistant_count'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.tool_result_count
-        out['tool_result_count'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.api_before_count
-        out['api_before_count'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.api_after_count
-        out['api_after_count'] = x
-        if not (type(x) is int):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        before_count_ = self.before_count
+        after_count_ = self.after_count
+        new_uuids_ = self.new_uuids
+        new_uuids_ = list(new_uuids_) if isinstance(new_uuids_, tuple) else new_uuids_
+        assistant_count_ = self.assistant_count
+        tool_result_count_ = self.tool_result_count
+        api_before_count_ = self.api_before_count
+        api_after_count_ = self.api_after_count
+        out = {'kind': 'appending', 'stage': 'appending', 'seq': seq_, 'turn': turn_, 't': t_, 'before_count': before_count_, 'after_count': after_count_, 'new_uuids': new_uuids_, 'assistant_count': assistant_count_, 'tool_result_count': tool_result_count_, 'api_before_count': api_before_count_, 'api_after_count': api_after_count_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(before_count_) is int
+            and type(after_count_) is int
+            and (type(new_uuids_) is list and _items1(new_uuids_))
+            and type(assistant_count_) is int
+            and type(tool_result_count_) is int
+            and type(api_before_count_) is int
+            and type(api_after_count_) is int
+        )
         return out, ok
     return checked_dict
 
@@ -1494,35 +1196,21 @@ CHECKED['MaxTurnsChecked'] = ('max_turns_check', 'max_turns_check', (('seq', Tru
 
 def make_checked_MaxTurnsChecked(_MISSING):
     def checked_dict(self):
-        out = {'kind': 'max_turns_check', 'stage': 'max_turns_check'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.next_turn_count
-        out['next_turn_count'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.exceeded
-        out['exceeded'] = x
-        if not (type(x) is bool):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        next_turn_count_ = self.next_turn_count
+        exceeded_ = self.exceeded
+        out = {'kind': 'max_turns_check', 'stage': 'max_turns_check', 'seq': seq_, 'turn': turn_, 't': t_, 'next_turn_count': next_turn_count_, 'exceeded': exceeded_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and type(next_turn_count_) is int
+            and type(exceeded_) is bool
+        )
         x = self.max_turns
         if x is not None:
             out['max_turns'] = x
@@ -1536,40 +1224,24 @@ CHECKED['SessionEnded'] = ('terminal', 'terminal', (('seq', True, True), ('turn'
 def make_checked_SessionEnded(_MISSING):
     _enum1 = ('completed', 'max_turns', 'model_error', 'aborted_tools', 'aborted_streaming')
     def checked_dict(self):
-        out = {'kind': 'terminal', 'stage': 'terminal'}
-        ok = True
-        x = self.seq
-        if x is not None:
-            out['seq'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.turn
-        if x is not None:
-            out['turn'] = x
-            if not (type(x) is int):
-                ok = False
-        else:
-            ok = False
-        x = self.t
-        if x is not None:
-            out['t'] = x
-            if not ((type(x) is int or type(x) is float)):
-                ok = False
-        x = self.reason
-        x = list(x) if isinstance(x, tuple) else x
-        out['reason'] = x
-        if not (x in _enum1):
-            ok = False
-        x = self.turn_count
-        out['turn_count'] = x
-        if not (type(x) is int):
-            ok = False
-        x = self.message_count
-        out['message_count'] = x
-        if not (type(x) is int):
-            ok = False
+        seq_ = self.seq
+        turn_ = self.turn
+        t_ = self.t
+        reason_ = self.reason
+        reason_ = list(reason_) if isinstance(reason_, tuple) else reason_
+        turn_count_ = self.turn_count
+        message_count_ = self.message_count
+        out = {'kind': 'terminal', 'stage': 'terminal', 'seq': seq_, 'turn': turn_, 't': t_, 'reason': reason_, 'turn_count': turn_count_, 'message_count': message_count_}
+        if seq_ is None or turn_ is None or t_ is None:
+            out = {k: v for k, v in out.items() if v is not None or k not in ('seq', 'turn', 't')}
+        ok = (
+            type(seq_) is int
+            and type(turn_) is int
+            and (t_ is None or (type(t_) is int or type(t_) is float))
+            and reason_ in _enum1
+            and type(turn_count_) is int
+            and type(message_count_) is int
+        )
         x = self.error
         if x is not None:
             out['error'] = x

@@ -18,12 +18,12 @@ refuse.
 
 from __future__ import annotations
 
+from tracer.trace.checked_code import checked_for
 from tracer.trace.event_code import event_plan
 from tracer.trace.event_schema import checks, quick_checks, schema_if_changed
 from tracer.trace.events import STEP_KINDS, Event, MessageRecorded
 from tracer.trace.references import References
 from tracer.trace.shapes import INNER_CHECKS, event_problems, header_problem
-from tracer.trace.sound_code import checked_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ class LineCheck:
         """The event's JSON object, as ``to_dict`` makes it, checked as :meth:`line` checks it.
 
         The writer of an import asks this for every line: the object is built by the class's
-        ``checked_dict`` (:func:`~tracer.trace.sound_code.checked_for`), which answers the
+        ``checked_dict`` (:func:`~tracer.trace.checked_code.checked_for`), which answers the
         schema's quick test of each value as it puts it in, rather than looking every key up
         again in the finished object (that test was a sixteenth of an import). The rest is
         :meth:`line`, written out: what a class needs is looked up once, by class."""

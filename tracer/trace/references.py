@@ -93,19 +93,29 @@ class References:
         return None
 
     def _request(self, event: RequestSent) -> str | None:
-        where = f"request {event.request_index}"
+        # Worded only when something is wrong: nearly every request points only at what it may.
         held, self._api_len = self._api_len, event.prefix_len + len(event.tail)
         if event.prefix_len > held:
-            return f"{where} shares {event.prefix_len} messages with a request that held {held}"
+            return (
+                f"request {event.request_index} shares {event.prefix_len} messages with a "
+                f"request that held {held}"
+            )
+        blocks = self._blocks
         for api in event.tail:
             for uuid, index in api["parts"]:
-                if uuid not in self._blocks:
-                    return f"{where} names message {uuid}, which no earlier message event holds"
-                count = self._blocks[uuid]
+                if uuid not in blocks:
+                    return (
+                        f"request {event.request_index} names message {uuid}, which no earlier "
+                        "message event holds"
+                    )
+                count = blocks[uuid]
                 if index is None and uuid in self._attachments:
                     index = 0  # an attachment's whole content is its first block
                 if index is not None and count is not None and index >= count:
-                    return f"{where} names block {index} of message {uuid}, which has {count}"
+                    return (
+                        f"request {event.request_index} names block {index} of message {uuid}, "
+                        f"which has {count}"
+                    )
         return None
 
 

@@ -146,8 +146,7 @@ def blocks_in(
     name = str(path)
     for number, rec in records:
         kind = rec.get("type")
-        data = rec.get("data") if kind == "progress" else None
-        if isinstance(data, dict):
+        if kind == "progress" and isinstance(data := rec.get("data"), dict):
             mirrored = data.get("message")
             if not isinstance(mirrored, dict):
                 continue

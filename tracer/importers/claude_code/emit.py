@@ -60,8 +60,10 @@ def _agent_files(t: Transcript) -> list[tuple[str, list[Record]]]:
     ]
 
 
-_WATCHED = COUNTED_KINDS | {"terminal"}
-"""The kinds :meth:`EndLast.pass_on` does more with than pass them on."""
+_WATCHED = (COUNTED_KINDS - {"message"}) | {"terminal"}
+"""The kinds :meth:`EndLast.pass_on` does more with than pass them on. Messages only once a note
+says the file lacks a conversation's start (:attr:`Tally.history`): until then the tally has
+nothing to look for in them (a session's messages are a sixth of its events or more)."""
 
 
 class EndLast:
@@ -76,14 +78,18 @@ class EndLast:
         self.held: Event | None = None
         self.passing = False
         """Let events through without releasing the held one."""
+        self.watched = _WATCHED
 
     def pass_on(self, event: Event) -> Any:
         """Count ``event``, then pass it on (or hold it, if it is a ``terminal``)."""
         kind = event.kind
-        if kind not in _WATCHED and self.held is None:
+        if kind not in self.watched and self.held is None:
             return self.emit(event)  # most events: nothing to count, nothing held
-        if kind in COUNTED_KINDS and self.tally is not None:
-            self.tally.see(event)
+        tally = self.tally
+        if kind in COUNTED_KINDS and tally is not None:
+            tally.see(event)
+            if kind == "import_note" and tally.history:
+                self.watched = _WATCHED | {"message"}  # the messages now carry what it looks for
         if self.held is not None and not self.passing:
             self.release()
         if kind == "terminal" and not self.passing:
