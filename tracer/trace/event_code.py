@@ -125,7 +125,7 @@ def _plan(cls: type, fields: Any = None) -> tuple[Any, ...] | None:
 
 def event_plan(cls: type) -> tuple[Any, ...] | None:
     """What a class's ``to_dict`` is written from (see :func:`_plan`): also what the line
-    check's ``checked_dict`` is written from (:mod:`tracer.trace.sound_code`). The plan
+    check's ``checked_dict`` is written from (:mod:`tracer.trace.checked_code`). The plan
     :func:`install` wrote the class's methods from, when it did (reading the fields again
     costs as much as the check of a hundred lines)."""
     plan = _INSTALLED.get(cls)
