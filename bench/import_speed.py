@@ -37,49 +37,55 @@ best of five was still taken from a slowed stretch in one run of three. A run co
 Before the last line, each run's own ratio (its import over its bare parse) is summed up as a
 median and a range: how far apart they are says how much the machine moved.
 
-Where it stands (issue 34, after its fourth pass; this project's 2-core machine, shared): on the
-largest real transcript (813 KB, 846 events) the whole process is 2.92x the one-liner's CPU time
-with the machine quiet, 2.95x beside two busy loops and 2.84-3.16x beside four (four runs), which
-still misses the target at any load (3.43-3.50x before this pass). On the transcript with the
-most events (756 KB, 2,480 events, three trace lines for every line read) it is 3.7x in
-instructions.
+Where it stands (issue 34, after its fifth pass; this project's 2-core machine, shared with other
+sessions): on the largest real transcript (813 KB, 846 events) the whole process is 2.70-2.81x the
+one-liner's CPU time with no loop of ours beside it, 2.79-2.85x beside two busy loops, 2.78-2.82x
+beside four and 2.82-2.94x beside eight (three runs each): the target holds at every load tried
+(2.92x quiet and up to 3.16x beside four before this pass). The run alone (the ratio printed
+before the last line) is 2.84x. On the transcript with the most events (756 KB, 2,480 events,
+three trace lines for every line read) the whole process is 3.44x in instructions: a dense session
+still misses the target, and so would a much larger one of that density.
 
 Timings move with the load, so the passes are measured with ``valgrind --tool=callgrind``, which
 counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): on the largest transcript the
-whole process is 333M instructions against the one-liner's 118M, 2.82x (396M, 3.35x, before this
-pass); on the one with the most events 424M against 114M, 3.73x (514M, 4.51x). Where the 333M go:
+whole process is 312.5M instructions against the one-liner's 118.2M, 2.65x (333M, 2.82x, before
+this pass; 396M, 3.35x, before the fourth); on the one with the most events 391M against 114M,
+3.44x (424M, 3.73x). Where the 312.5M go, stage by stage (a harness that calls the import's
+stages one after the other, so its figures are a little higher than the command's):
 
 * 39M Python's own start (``python -c pass``), in both processes;
-* 111M the standard library and compiled modules the import needs, none of them ours to cut:
-  ``import orjson`` alone is 94M, as it imports ``dataclasses`` (with ``inspect``, ``ast``,
-  ``dis``, ``tokenize``), ``uuid`` (with ``platform``), ``datetime``, ``json`` and ``enum``;
-  hashlib with OpenSSL 11M (the request hashes are SHA-256, as the live loop writes them); argparse
-  with gettext 9M; the Aho-Corasick wheel 1M;
-* 64M tracer's own 72 modules and the import's parser. Neither ``typing``, ``pathlib``,
-  ``threading`` nor ``signal`` is imported any more (annotations name ``typing`` only under
-  ``TYPE_CHECKING``; paths are strings, :mod:`tracer.files.pathnames`; the writer's lock is
-  ``_thread``'s; :mod:`tracer.interrupts` uses ``_signal``: together 35M), the events and records
-  are made by tracer's own field collector (:mod:`tracer.model.record_class`) rather than
-  ``dataclasses``' per-class pass (7M), and ``tracer import claude-code`` builds its own parser
-  only;
-* 120M the import run, against the 48M the one-liner spends parsing (and 31M importing ``json``
-  and ``re``): orjson's parse 19M, marking the lines' brackets and long digit runs 15M, the census
-  and its shape check 20M, rebuilding and hashing the requests 34M, writing, checking and
-  searching the lines 29M. The line check builds each line's object and answers the schema's test
-  as it puts each value in (each event class's generated ``checked_dict``), and the importer makes
-  its events with each class's generated ``new``: the run went from 144M to 120M this pass, and
-  from 261M to about 210M on the transcript with the most events.
+* about 105M the standard library and compiled modules the import needs, none of them ours to
+  cut: ``re``, ``json`` and argparse (with gettext and locale) 38M; orjson 56M, as it imports
+  ``dataclasses`` (with ``inspect``, ``ast``, ``dis``, ``tokenize``: 46M alone), ``uuid`` (with
+  ``platform``) and ``datetime``; hashlib with OpenSSL 11M (the request hashes are SHA-256, as
+  the live loop writes them); the Aho-Corasick wheel 1M;
+* 55M tracer's own 68 modules (about 0.3M of import machinery each, and some 800 KB of byte code
+  unmarshalled) and the import's parser. Neither ``typing``, ``pathlib``, ``threading`` nor
+  ``signal`` is imported (annotations name ``typing`` only under ``TYPE_CHECKING``; paths are
+  strings, :mod:`tracer.files.pathnames`; the writer's lock is ``_thread``'s;
+  :mod:`tracer.interrupts` uses ``_signal``), nor anything an ordinary transcript does not use
+  (a file that is no transcript, a secret in the environment, two calls with nothing between
+  them load their modules when they meet them); the events and records are made by tracer's own
+  field collector (:mod:`tracer.model.record_class`), each reading its fields once;
+* 110M the import run, against the 48M the one-liner spends parsing (and 31M importing ``json``
+  and ``re``): reading, parsing and checking the lines, the census and the message DAG 51M
+  (orjson's own parse 15M; a short line's text is searched for long digit runs and many
+  brackets, a long line's parsed value is walked instead, which costs less where long strings
+  are most of the bytes); building the journey's events, rebuilding and hashing the requests,
+  and writing, checking and searching the lines 59M (an event's ``new`` fills an unfrozen draft
+  of its class with plain assignments, then makes it the class; the writer searches a line a
+  second time only near what the quick pass found);
+* about 29M at the end: freeing the session's objects (23M) and Python's own finalization.
 
-So 150M is spent before any code of ours runs, 1.3x the whole one-liner, and 3x (355M) leaves
-205M for tracer's modules and the run, which take 184M: the target holds in instructions, with
-little room. CPU time adds what instructions do not count: our process touches about 2,400 more
-pages than the one-liner's (modules, the session held in memory, OpenSSL), at about 2 us of
-kernel time each, and a busy machine, which evicts caches between time slices, costs the larger
-process more. What is left to cut is spread thin (no step of the run above a few per cent) or
-is Python's: orjson's imports, OpenSSL's start, argparse's look-ups of its own words in gettext
-catalogues. Left out on purpose: ending the process with ``os._exit`` (5M of finalization),
-patching argparse's gettext (5M), the builtin SHA-256 (10M at start, but 3.5x slower per byte
-hashed) and ``_bisect``, which would trade correctness or readability for the last per cent.
+CPU time adds what instructions do not count: our process touches about 2,350 more pages than
+the one-liner's (3,550 against 1,200: modules, the session held in memory, OpenSSL), at about
+1.6 us of kernel time each, and a busy machine, which evicts caches between time slices, costs
+the larger process more. What is left to cut is spread thin (no step of the run above a few per
+cent) or is Python's: orjson's imports, OpenSSL's start, argparse's look-ups of its own words in
+gettext catalogues, the import machinery. Left out on purpose: ending the process with
+``os._exit`` (5M of finalization), patching argparse's gettext (5M), the builtin SHA-256 (10M at
+start, but 3.5x slower per byte hashed) and ``_bisect``, which would trade correctness or
+readability for the last per cent.
 """
 
 from __future__ import annotations
