@@ -147,7 +147,7 @@ def test_an_import_loads_only_what_it_runs(tmp_path: Path) -> None:
         "sys.exit(code)"
     )
     # An environment without secrets, whatever the test runs in (one would load spellings).
-    from tracer.trace.redact import API_KEY_NAMES, secret_values
+    from tracer.trace.secret_values import API_KEY_NAMES, secret_values
 
     secret_names = {*secret_values(os.environ).values(), *API_KEY_NAMES}
     env = {name: value for name, value in os.environ.items() if name not in secret_names}

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from tracer.trace.redact import Redactor, secret_values
+from tracer.trace.redact import Redactor
+from tracer.trace.secret_values import secret_values
 from tracer.trace.spellings import unspell
 
 KEY = "sk-ant-api03-Zq7Rw2Lp9XkT4vMn8BdC"

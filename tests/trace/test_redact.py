@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tracer.trace import redact
+from tracer.trace import secret_values as values
 from tracer.trace.events import DebugHook, Header
-from tracer.trace.redact import (
-    Redactor,
+from tracer.trace.redact import Redactor
+from tracer.trace.secret_values import (
     _url_password,
     name_looks_secret,
     name_words,
@@ -68,7 +68,7 @@ def test_a_name_is_cut_into_words_as_the_two_expressions_cut_it(name: str) -> No
 def test_every_secret_word_holds_a_root_the_quick_test_looks_for() -> None:
     # name_looks_secret cuts only a name that spells one of the roots: a word without one
     # would never be looked for.
-    assert all(any(r in word for r in redact._SECRET_ROOTS) for word in redact._SECRET_NAME_PARTS)
+    assert all(any(r in word for r in values._SECRET_ROOTS) for word in values._SECRET_NAME_PARTS)
 
 
 def test_a_camel_case_name_says_secret_by_its_words() -> None:

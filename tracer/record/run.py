@@ -40,7 +40,8 @@ from tracer.record.workspace import (
     refuse_source,
 )
 from tracer.trace.events import Event, Header
-from tracer.trace.redact import API_KEY_NAMES, Redactor
+from tracer.trace.redact import Redactor
+from tracer.trace.secret_values import API_KEY_NAMES
 
 
 def _header(source: dict[str, Any], dirs: SessionDirs) -> Header:
