@@ -43,8 +43,9 @@ one-liner's CPU time with no loop of ours beside it, 2.79-2.85x beside two busy 
 beside four and 2.82-2.94x beside eight (three runs each): the target holds at every load tried
 (2.92x quiet and up to 3.16x beside four before this pass). The run alone (the ratio printed
 before the last line) is 2.84x. On the transcript with the most events (756 KB, 2,480 events,
-three trace lines for every line read) the whole process is 3.44x in instructions: a dense session
-still misses the target, and so would a much larger one of that density.
+three trace lines for every line read) the whole process is 3.29x (3.44x in instructions) and the
+run alone 5.9x: a dense session still misses the target, and a much larger one of that density
+would come to about the run's ratio.
 
 Timings move with the load, so the passes are measured with ``valgrind --tool=callgrind``, which
 counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): on the largest transcript the
