@@ -260,3 +260,37 @@ def test_a_lean_record_edited_since_gets_an_init_compiled_for_its_fields() -> No
     assert (record.spent, record.kept) == (5, 0)
     with pytest.raises(dataclasses.FrozenInstanceError):
         record.kept = 1
+
+
+def test_lean_methods_written_in_another_form_are_compiled_now(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A generator whose factories changed their signature leaves lean_methods.py stale with
+    # plans that still match: its factories must not be called with the new arguments.
+    from tracer.model import lean_methods
+    from tracer.model.record_init import LEAN
+
+    monkeypatch.setattr(lean_methods, "FORM", 1, raising=False)
+
+    from tracer.trace import tokens  # registers the real one, whatever ran before in this worker
+
+    class Tokens:  # tracer.trace.tokens.Tokens's fields as they are: its plan still matches
+        __module__ = "tracer.trace.tokens"
+        __qualname__ = "Tokens"
+        input: int = 0
+        cache_read: int = 0
+        cache_creation: int = 0
+        output: int = 0
+        estimated: bool = False
+
+    key = lean_key(Tokens)
+    assert lean_methods.PLANS[key] == LEAN[key]  # the generated factory was written for it
+    assert tokens.Tokens.__init__.__code__.co_filename == lean_methods.__file__
+    registered = LEAN.get(key)
+    try:
+        made = lean_dataclass(frozen=True, slots=True)(Tokens)
+    finally:
+        if registered is not None:
+            LEAN[key] = registered
+    assert made.__init__.__code__.co_filename == "<string>"
+    assert (made(input=3).input, made(input=3).output) == (3, 0)

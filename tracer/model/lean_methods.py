@@ -4,6 +4,7 @@ compiled ahead of time (see :func:`tracer.model.record_init.lean_init`). Do not 
 # ruff: noqa
 # fmt: off
 
+FORM = 2
 PLANS = {}
 
 PLANS['Account'] = ('attr', (('rows', 'F'),), False)
