@@ -91,16 +91,7 @@ class StepWriter:
         for m in messages:
             by_uuid[m.uuid] = m
             stamp = m.timestamp
-            # :meth:`at`, written out: every message of an import comes through here.
-            epoch = epoch_of(stamp)
-            if epoch is not None:
-                if self._origin is None:
-                    self._origin = epoch
-                if epoch > self._latest:
-                    self._latest = epoch
-                    t = round(epoch - self._origin, 3)
-                    if t > self.t:
-                        self.t = t
+            self.at(epoch_of(stamp))
             self.events += 1  # _emit, in place (see there)
             emit(
                 message_event(
