@@ -54,19 +54,25 @@ class SecretScan:
         one_line = [n for n in lowered if b"\n" not in n]
         self._first_secrets = first_finder(one_line) if one_line else None
 
+    def _searches(self, short_haystacks: bool) -> tuple[Finder, Finder | None]:
+        """The searches for every occurrence of the hints and of the secrets (see
+        :func:`~tracer.trace.many_substrings.finder` for ``short_haystacks``)."""
+        hints = finder(self.needles[: self._split], short_haystacks=short_haystacks)
+        if not self._lowered:
+            return hints, None
+        return hints, finder(self._lowered, short_haystacks=short_haystacks)
+
     @functools.cached_property
     def _whole(self) -> tuple[Finder, Finder | None]:
-        """The searches for every occurrence of the hints and of the secrets, for data of any
-        length (a line, a value, a file); built when first asked: an import's writer never
-        asks (it looks again only near what :meth:`lines` found, :attr:`_short`)."""
-        hints = finder(self.needles[: self._split])
-        return hints, finder(self._lowered) if self._lowered else None
+        """:meth:`_searches` for data of any length (a line, a value, a file); built when first
+        asked: an import's writer never asks (it looks again only near what :meth:`lines`
+        found, :attr:`_short`)."""
+        return self._searches(short_haystacks=False)
 
     @functools.cached_property
     def _short(self) -> tuple[Finder, Finder | None]:
-        """The same searches for :meth:`_near`'s short stretches (built for them)."""
-        hints = finder(self.needles[: self._split], short_haystacks=True)
-        return hints, finder(self._lowered, short_haystacks=True) if self._lowered else None
+        """:meth:`_searches` built for :meth:`_near`'s short stretches."""
+        return self._searches(short_haystacks=True)
 
     def _occurrences(
         self, data: bytes, searches: tuple[Finder, Finder | None]
