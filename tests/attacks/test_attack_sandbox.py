@@ -16,7 +16,8 @@ import pytest
 
 from tracer.agent import seccomp, seccomp_tables
 from tracer.agent.limits import MAX_FILE_BYTES, MAX_MEMORY_BYTES
-from tracer.agent.sandbox import Sandbox, find_sandbox
+from tracer.agent.sandbox import Sandbox
+from tracer.agent.sandbox_choice import find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
 from tracer.files.paths import ROOT

@@ -27,7 +27,8 @@ from tracer import __version__
 from tracer.agent.hide_environ import hidden_from_children
 from tracer.agent.pids_cgroup import hierarchy, remove_pending
 from tracer.agent.processes import become_subreaper, children, kill_orphans
-from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbox, find_sandbox
+from tracer.agent.sandbox import Sandbox
+from tracer.agent.sandbox_choice import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, find_sandbox
 from tracer.agent.totals import Totals, shown
 from tracer.chapter.scenario import Scenario
 from tracer.errors import UserError
