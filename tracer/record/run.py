@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from tracer import __version__
+from tracer.agent.cgroup_cleanup import remove_pending
 from tracer.agent.hide_environ import hidden_from_children
-from tracer.agent.pids_cgroup import hierarchy, remove_pending
+from tracer.agent.pids_cgroup import hierarchy
 from tracer.agent.processes import become_subreaper, children, kill_orphans
 from tracer.agent.sandbox import Sandbox
 from tracer.agent.sandbox_choice import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, find_sandbox
