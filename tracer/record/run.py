@@ -35,12 +35,8 @@ from tracer.chapter.scenario import Scenario
 from tracer.errors import UserError
 from tracer.interrupts import Interrupts
 from tracer.record.recorder import write_session
-from tracer.record.workspace import (
-    SessionDirs,
-    copy_source,
-    prepare_workspace,
-    refuse_source,
-)
+from tracer.record.workspace import SessionDirs, prepare_workspace
+from tracer.record.workspace_source import copy_source, refuse_source
 from tracer.trace.events import Event, Header
 from tracer.trace.redact import Redactor
 from tracer.trace.secret_values import API_KEY_NAMES
