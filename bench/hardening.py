@@ -38,7 +38,8 @@ import time
 from pathlib import Path
 
 from tracer.agent.processes import run_command
-from tracer.agent.sandbox import find_sandbox, launch
+from tracer.agent.sandbox import launch
+from tracer.agent.sandbox_choice import find_sandbox
 from tracer.agent.tools import ToolContext, grep_child
 from tracer.agent.tools.base import ToolFailure
 from tracer.agent.tools.bash import BashTool

@@ -361,9 +361,9 @@ def test_10_validate_input_and_unknown_tool_are_tagged_without_the_schema_prefix
 
 
 def test_11_a_rejection_without_feedback_aborts_the_turn(traces: dict[str, Trace]) -> None:
-    from tracer.agent.execution import INTERRUPT_MESSAGE_FOR_TOOL_USE
     from tracer.agent.permissions import REJECT_MESSAGE
     from tracer.agent.tool_checks import CANCEL_MESSAGE
+    from tracer.agent.tool_run import INTERRUPT_MESSAGE_FOR_TOOL_USE
 
     trace = traces["11-permission-reject-abort"]
     (decision,) = trace.of("permission")

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from tracer.agent.execution import INTERRUPT_MESSAGE_FOR_TOOL_USE
 from tracer.agent.loop import State, needs_follow_up
 from tracer.agent.permissions import REJECT_MESSAGE
 from tracer.agent.tool_checks import CANCEL_MESSAGE
+from tracer.agent.tool_run import INTERRUPT_MESSAGE_FOR_TOOL_USE
 from tracer.agent.tools.read import READ_REMINDER, ReadTool
 from tracer.cli.main import main as cli_main
 from tracer.files.paths import SCENARIOS_DIR

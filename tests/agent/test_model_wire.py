@@ -16,7 +16,8 @@ from typing import Any
 import httpx2
 import pytest
 
-from tracer.agent.model import Attempt, ModelError, ModelSeam
+from tracer.agent.attempts import Attempt
+from tracer.agent.model import ModelError, ModelSeam
 from tracer.agent.scripted import ScriptedResponse, ScriptedTransport
 from tracer.agent.watch import proxy_for
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tracer.agent import limits, pids_cgroup
+from tracer.agent import cgroup_cleanup, limits, pids_cgroup
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
 from tracer.files.paths import ROOT
@@ -97,7 +97,7 @@ def test_an_interrupt_while_it_is_made_leaves_no_cgroup(
 def test_an_interrupt_while_it_is_emptied_leaves_it_to_the_sessions_end(
     base: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = pids_cgroup._drain
+    real = cgroup_cleanup._drain
     calls: list[Path] = []
 
     def interrupted_once(folder: Path, seconds: float) -> bool:
@@ -106,12 +106,12 @@ def test_an_interrupt_while_it_is_emptied_leaves_it_to_the_sessions_end(
             raise KeyboardInterrupt  # a second Ctrl-C in the middle of the clean-up
         return real(folder, seconds)
 
-    monkeypatch.setattr(pids_cgroup, "_drain", interrupted_once)
+    monkeypatch.setattr(cgroup_cleanup, "_drain", interrupted_once)
     with pytest.raises(KeyboardInterrupt), pids_cgroup.capped(["true"]) as argv:
         folder = Path(argv[3]).parent
-    assert folder.exists() and folder in pids_cgroup._pending
-    pids_cgroup.remove_pending()  # what the session's end calls
-    assert not folder.exists() and folder not in pids_cgroup._pending
+    assert folder.exists() and folder in cgroup_cleanup._pending
+    cgroup_cleanup.remove_pending()  # what the session's end calls
+    assert not folder.exists() and folder not in cgroup_cleanup._pending
 
 
 def test_a_recording_stopped_by_sigterm_leaves_no_cgroup(base: Path, tmp_path: Path) -> None:
@@ -172,7 +172,7 @@ def test_the_leftovers_of_a_recorder_killed_outright_are_swept(base: Path) -> No
             folder.mkdir()
         for folder in (abandoned, live):
             os.utime(folder, (old, old))
-        pids_cgroup.sweep.__wrapped__(base)  # once per process: called here afresh
+        cgroup_cleanup.sweep.__wrapped__(base)  # once per process: called here afresh
         assert not abandoned.exists()
         assert all(folder.exists() for folder in kept)
     finally:

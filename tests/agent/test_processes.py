@@ -19,7 +19,7 @@ import pytest
 from tracer.agent import pids_cgroup
 from tracer.agent.permissions import Permissions, terminal_asker
 from tracer.agent.processes import kill_group, run_command
-from tracer.agent.sandbox import find_sandbox
+from tracer.agent.sandbox_choice import find_sandbox
 from tracer.files.paths import ROOT
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux /proc")

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tracer.agent.sandbox import Sandbox, allowlisted_environ, find_sandbox
+from tracer.agent.sandbox import Sandbox, allowlisted_environ
+from tracer.agent.sandbox_choice import find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
 from tracer.files.paths import ROOT

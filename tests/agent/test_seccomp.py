@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tracer.agent import seccomp
+from tracer.agent import seccomp, seccomp_tables
 
 ALLOW, DENY = 0x7FFF0000, 0x00050001  # SECCOMP_RET_ALLOW; SECCOMP_RET_ERRNO | EPERM
 OTHER_ARCH = {"x86_64": 0x40000003, "aarch64": 0x40000028}  # i386 and 32-bit ARM beside them
@@ -52,12 +52,12 @@ def run(program: bytes, arch: int, nr: int, arg0: int = 0, arg1: int = 0) -> int
             raise AssertionError(f"unexpected opcode {code:#x} at {pc}")
 
 
-@pytest.mark.parametrize("name", sorted(seccomp.TABLES))
+@pytest.mark.parametrize("name", sorted(seccomp_tables.TABLES))
 def test_each_table_refuses_its_calls_and_lets_the_rest_run(name: str) -> None:
-    table = seccomp.TABLES[name]
+    table = seccomp_tables.TABLES[name]
     program = seccomp.build(table)
     assert len(program) % 8 == 0 and len(program) // 8 < 100
-    for call in seccomp.REFUSED:
+    for call in seccomp_tables.REFUSED:
         if call in table.numbers:
             assert run(program, table.audit_arch, table.numbers[call]) == DENY, call
     for nr in EVERYDAY[name]:
@@ -70,9 +70,9 @@ def test_each_table_refuses_its_calls_and_lets_the_rest_run(name: str) -> None:
     assert run(program, table.audit_arch, socket, arg0=40) == DENY  # AF_VSOCK
 
 
-@pytest.mark.parametrize("name", sorted(seccomp.TABLES))
+@pytest.mark.parametrize("name", sorted(seccomp_tables.TABLES))
 def test_a_datagram_pair_and_personality_changes_are_refused(name: str) -> None:
-    table = seccomp.TABLES[name]
+    table = seccomp_tables.TABLES[name]
     program = seccomp.build(table)
     pair, persona = table.numbers["socketpair"], table.numbers["personality"]
     cloexec_nonblock = 0o2000000 | 0o4000
@@ -87,18 +87,18 @@ def test_a_datagram_pair_and_personality_changes_are_refused(name: str) -> None:
     assert run(program, table.audit_arch, persona, 0x0008) == DENY  # PER_LINUX32
 
 
-@pytest.mark.parametrize("name", sorted(seccomp.TABLES))
+@pytest.mark.parametrize("name", sorted(seccomp_tables.TABLES))
 def test_a_call_of_another_architecture_is_refused_whatever_it_is(name: str) -> None:
-    table = seccomp.TABLES[name]
+    table = seccomp_tables.TABLES[name]
     program = seccomp.build(table)
     foreign = OTHER_ARCH[name]
     assert all(run(program, foreign, nr) == DENY for nr in EVERYDAY[name])
-    other = seccomp.TABLES["aarch64" if name == "x86_64" else "x86_64"]
+    other = seccomp_tables.TABLES["aarch64" if name == "x86_64" else "x86_64"]
     assert run(program, other.audit_arch, EVERYDAY[name][0]) == DENY
 
 
 def test_only_x86_64_refuses_the_x32_numbers() -> None:
-    x86, arm = seccomp.TABLES["x86_64"], seccomp.TABLES["aarch64"]
+    x86, arm = seccomp_tables.TABLES["x86_64"], seccomp_tables.TABLES["aarch64"]
     x32_read = 0x40000000
     assert run(seccomp.build(x86), x86.audit_arch, x32_read) == DENY
     # aarch64 has no such numbering: its program has no test for it (one instruction fewer).
@@ -108,14 +108,14 @@ def test_only_x86_64_refuses_the_x32_numbers() -> None:
 
 
 def test_a_call_aarch64_lacks_is_left_out_of_its_table() -> None:
-    arm, x86 = seccomp.TABLES["aarch64"], seccomp.TABLES["x86_64"]
-    absent = [call for call in seccomp.REFUSED if call not in arm.numbers]
+    arm, x86 = seccomp_tables.TABLES["aarch64"], seccomp_tables.TABLES["x86_64"]
+    absent = [call for call in seccomp_tables.REFUSED if call not in arm.numbers]
     assert {"uselib", "iopl", "ioperm"} <= set(absent)
-    assert all(call in x86.numbers for call in seccomp.REFUSED)
-    assert len(arm.refused()) == len(seccomp.REFUSED) - len(absent)
+    assert all(call in x86.numbers for call in seccomp_tables.REFUSED)
+    assert len(arm.refused()) == len(seccomp_tables.REFUSED) - len(absent)
 
 
-@pytest.mark.parametrize("name", sorted(seccomp.TABLES))
+@pytest.mark.parametrize("name", sorted(seccomp_tables.TABLES))
 def test_the_numbers_are_the_kernels(name: str) -> None:
     header = next((h for h in HEADERS[name] if h.is_file()), None)
     if header is None:
@@ -125,10 +125,10 @@ def test_the_numbers_are_the_kernels(name: str) -> None:
         m[1]: int(m[2])
         for m in re.finditer(r"^#define __NR(?:3264)?_(\w+)\s+(\d+)\s*$", text, re.M)
     }
-    table = seccomp.TABLES[name].numbers
+    table = seccomp_tables.TABLES[name].numbers
     assert {call: table[call] for call in table} == {call: kernel[call] for call in table}
     # Absent from the table means absent from the kernel's list, not forgotten.
-    missing = [call for call in seccomp.REFUSED if call not in table]
+    missing = [call for call in seccomp_tables.REFUSED if call not in table]
     assert [call for call in missing if call in kernel] == []
 
 
@@ -137,7 +137,7 @@ def test_the_numbers_are_the_kernels(name: str) -> None:
     [("x86_64", "x86_64"), ("AMD64", "x86_64"), ("aarch64", "aarch64"), ("arm64", "aarch64")],
 )
 def test_the_machine_picks_its_table(machine: str, name: str) -> None:
-    table = seccomp.table_for(machine)
+    table = seccomp_tables.table_for(machine)
     assert table is not None and table.name == name
     assert seccomp.program(machine) == seccomp.build(table)
 

@@ -169,7 +169,7 @@ def test_workspace_refuses_the_root_home_and_system_folders(tracer_here: Any, fo
 
 
 def test_a_project_folder_is_copied_without_special_files(tmp_path: Path) -> None:
-    from tracer.record.workspace import copy_source, refuse_source
+    from tracer.record.workspace_source import copy_source, refuse_source
 
     project = tmp_path / "project"
     (project / "src").mkdir(parents=True)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tracer.errors import UserError
-from tracer.record.workspace import refuse_source
+from tracer.record.workspace_source import refuse_source
 from tracer.trace.redact import Redactor
 
 PASSWORD = "pw-Zq7Rw2Lp9XkT"

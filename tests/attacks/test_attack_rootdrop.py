@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from tracer.agent import seccomp, unprivileged
-from tracer.agent.sandbox import launch, no_sandbox_note
+from tracer.agent.sandbox import launch
+from tracer.agent.sandbox_choice import no_sandbox_note
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
 from tracer.record.workspace import SessionDirs

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from tracer.agent import seccomp
+from tracer.agent import seccomp, seccomp_tables
 from tracer.agent.limits import MAX_FILE_BYTES, MAX_MEMORY_BYTES
-from tracer.agent.sandbox import Sandbox, find_sandbox
+from tracer.agent.sandbox import Sandbox
+from tracer.agent.sandbox_choice import find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
 from tracer.files.paths import ROOT
@@ -98,7 +99,7 @@ def test_roots_secrets_are_covered(ctx: ToolContext) -> None:
 
 @pytest.mark.skipif(seccomp.program() is None, reason="no seccomp table for this machine")
 def test_unix_sockets_and_the_keyring_are_refused(ctx: ToolContext) -> None:
-    table = seccomp.table_for()
+    table = seccomp_tables.table_for()
     assert table is not None
     keyctl = table.numbers["keyctl"]  # this machine's number for it
     code = (

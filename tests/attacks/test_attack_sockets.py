@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 
 from tracer.agent import seccomp
-from tracer.agent.sandbox import Sandbox, find_sandbox
+from tracer.agent.sandbox import Sandbox
+from tracer.agent.sandbox_choice import find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
 from tracer.record.workspace import SessionDirs

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tracer.agent import pids_cgroup
-from tracer.agent.sandbox import find_sandbox
+from tracer.agent.sandbox_choice import find_sandbox
 from tracer.agent.tools import ToolContext
 from tracer.agent.tools.bash import BashTool
 from tracer.agent.totals import Totals, disk_usage, parse_size

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tracer.errors import UserError
-from tracer.record.workspace import refuse_source
+from tracer.record.workspace_source import refuse_source
 
 API = {"ANTHROPIC_API_KEY": "sk-ant-x", "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
 

@@ -165,7 +165,7 @@ def test_a_link_that_does_not_speak_frames_is_dropped(server: tuple[str, int]) -
 def test_claude_code_reaches_its_server_and_no_other_port(tmp_path: Path, monkeypatch: Any) -> None:
     """The real Claude Code in bwrap: its requests arrive (the session ends as scripted), and the
     command it runs cannot reach a port that listens on the host's loopback."""
-    from tracer.agent.sandbox import find_sandbox
+    from tracer.agent.sandbox_choice import find_sandbox
     from tracer.chapter.scenario import load_scenario
     from tracer.claude_code.record import record_scenario_claude_code
 

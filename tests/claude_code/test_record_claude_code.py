@@ -99,7 +99,7 @@ def test_the_replay_steps_through_it(recorded: tuple[Path, Any]) -> None:
 def test_claude_code_never_runs_as_root(walls: str, tmp_path: Path, monkeypatch: Any) -> None:
     """Claude Code and the commands it runs: nobody in bwrap; without bwrap, as root, the
     session's own uid. Never uid 0."""
-    from tracer.agent.sandbox import find_sandbox
+    from tracer.agent.sandbox_choice import find_sandbox
     from tracer.agent.unprivileged import FIRST_ID
     from tracer.chapter.scenario import load_scenario
     from tracer.claude_code.record import record_scenario_claude_code

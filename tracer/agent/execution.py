@@ -8,7 +8,7 @@ order the model asked:
    (:mod:`~tracer.agent.tool_checks`);
 2. ask :mod:`~tracer.agent.permissions`;
 3. run it: consecutive concurrency-safe calls (Read, Glob, Grep, read-only Bash) as one parallel
-   batch, every other call alone (:mod:`~tracer.agent.tool_calls`);
+   batch, every other call alone (:mod:`~tracer.agent.tool_calls`, :mod:`~tracer.agent.tool_run`);
 4. **mapping**: the tool turns its raw output into a ``tool_result`` block, which
    :mod:`~tracer.agent.results` checks for size and emptiness;
 5. **wrapping**: :meth:`ToolRunner.add_tool_result` puts the block (and any permission feedback)
@@ -22,7 +22,6 @@ Results are pushed in the model's order however the batch finished.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,15 +30,15 @@ from tracer.agent.faults import Faults
 from tracer.agent.permissions import Permissions
 from tracer.agent.results import ProcessedBlock, process_pre_mapped_tool_result_block
 from tracer.agent.sizes import cut_error_text
-from tracer.agent.tool_calls import MAX_PARALLEL_TOOLS, ToolCall, partition_tool_calls
+from tracer.agent.tool_calls import ToolCall, partition_tool_calls
 from tracer.agent.tool_checks import (
     Outcome,
     cancelled,
     check_input,
-    error_block,
     refused_by,
 )
-from tracer.agent.tools import Tool, ToolContext, ToolFailure
+from tracer.agent.tool_run import BatchCaller
+from tracer.agent.tools import Tool, ToolContext
 from tracer.model.internal_messages import Message, content_length, create_user_message
 from tracer.trace.events import (
     DebugHook,
@@ -53,12 +52,11 @@ from tracer.trace.events import (
 from tracer.trace.hooks import tool_result_line
 from tracer.trace.message_record import ResultRefs, message_event
 
-INTERRUPT_MESSAGE_FOR_TOOL_USE = "[Request interrupted by user for tool use]"
-
 
 @dataclass
-class ToolRunner:
-    """One session's tool runs: the loop hands it each turn's calls (:meth:`run_tools`)."""
+class ToolRunner(BatchCaller):
+    """One session's tool runs: the loop hands it each turn's calls (:meth:`run_tools`); the
+    calls themselves are :class:`~tracer.agent.tool_run.BatchCaller`'s."""
 
     tools: dict[str, Tool]
     ctx: ToolContext
@@ -125,59 +123,6 @@ class ToolRunner:
             self.aborted = self.aborted or decision.abort
             return refused_by(decision)
         return Outcome(decision=decision)
-
-    # -- the call ----------------------------------------------------------------------------
-
-    def _call_all(self, runnable: list[tuple[ToolCall, Outcome]]) -> None:
-        try:
-            if len(runnable) == 1:
-                self._call_one(*runnable[0])
-            else:
-                with ThreadPoolExecutor(max_workers=MAX_PARALLEL_TOOLS) as pool:
-                    for future in [pool.submit(self._call_one, c, o) for c, o in runnable]:
-                        future.result()
-        except KeyboardInterrupt:
-            self._interrupt(runnable)
-        if self.ctx.stopped:
-            # A total was passed (tracer.agent.totals): the turn ends here, and the session.
-            self.aborted = True
-
-    def _call_one(self, call: ToolCall, outcome: Outcome) -> None:
-        tool = self.tools[call.name]
-        try:
-            outcome.output = tool.call(call.input, self.ctx)
-        except ToolFailure as failure:
-            outcome.output = failure.output
-            outcome.error_block = {
-                "type": "tool_result",
-                "content": failure.content,
-                "is_error": True,
-                "tool_use_id": call.tool_use_id,
-            }
-            outcome.error_kind = "exception"
-        except Exception as exc:  # the loop never dies because of a tool
-            # Claude Code formats an error thrown by tool.call() plainly, without the tag.
-            text = str(exc) or type(exc).__name__
-            outcome.output = f"Error: {text}"
-            outcome.error_block = error_block(text)
-            outcome.error_kind = "exception"
-        if isinstance(outcome.output, dict):
-            outcome.duration_ms = outcome.output.pop("duration_ms", None)
-        # Before mapping: a secret a tool printed reaches neither the trace, nor a persisted
-        # file, nor the model.
-        outcome.output = self.ctx.redact(outcome.output)
-        if outcome.error_block is not None:
-            outcome.error_block = self.ctx.redact(outcome.error_block)
-
-    def _interrupt(self, running: list[tuple[ToolCall, Outcome]]) -> None:
-        """Ctrl-C: every unfinished call gets the interruption result and the turn ends."""
-        self.aborted = True
-        self.ctx.kill_running()
-        for _call, outcome in running:
-            if outcome.output is None and outcome.error_block is None:
-                outcome.output = "User rejected tool use"
-                outcome.error_block = error_block(INTERRUPT_MESSAGE_FOR_TOOL_USE)
-                outcome.error_kind = "interrupted"
 
     # -- after the call: mapping and wrapping ------------------------------------------------
 
@@ -292,7 +237,6 @@ class ToolRunner:
 
 
 __all__ = [
-    "INTERRUPT_MESSAGE_FOR_TOOL_USE",
     "ToolRunner",
 ]
 

@@ -34,10 +34,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tracer.agent.execution import INTERRUPT_MESSAGE_FOR_TOOL_USE, ToolRunner
+from tracer.agent.execution import ToolRunner
 from tracer.agent.model import ModelError, ModelSeam
 from tracer.agent.resend import Resender
 from tracer.agent.tool_calls import tool_calls
+from tracer.agent.tool_run import INTERRUPT_MESSAGE_FOR_TOOL_USE
 from tracer.model.api_messages import normalize_messages_for_api
 from tracer.model.internal_messages import (
     Message,

@@ -33,15 +33,14 @@ All attempts, the SDK's retries and the fallback together, share one budget of
 ``MAX_ATTEMPTS`` HTTP attempts a request, so a server that never answers fails after at most
 ``MAX_ATTEMPTS × timeout`` seconds plus the SDK's short back-off. :class:`~tracer.agent.watch.
 WatchingTransport` reports each attempt to the caller as it starts (with the exact bytes sent,
-and whether it streams) and as it ends. Request headers, and with them the API key, are never
-looked at.
+and whether it streams) and as it ends, through the count :mod:`tracer.agent.attempts` keeps.
+Request headers, and with them the API key, are never looked at.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +48,7 @@ import anthropic
 import httpx2
 
 from tracer.agent.api_failures import describe, error_of, one_line, what_broke
+from tracer.agent.attempts import Attempts, ListenerFailed, OnEnd, OnStart
 from tracer.agent.script_clock import Clock, WallClock
 from tracer.agent.watch import WatchingTransport, describe_transport_error, proxy_for
 
@@ -80,74 +80,6 @@ class StreamedResponse:
     """The request body exactly as sent."""
     latency_ms: int
     attempts: int
-
-
-@dataclass
-class Attempt:
-    status: int | None
-    error: str | None = None
-
-
-OnStart = Callable[[int, bytes, bool], None]
-"""Hears each attempt as it goes out: its number, the exact body, and whether it streams."""
-OnEnd = Callable[[int, Attempt], None]
-
-
-class _Attempts:
-    """The HTTP attempts behind one request, reported as each starts and as each ends.
-
-    An attempt ends when the next one starts (the SDK retried it) or when the seam is done with
-    the stream. A callback that raises is a bug of ours, not a network failure: it travels
-    through the SDK as an error of the SDK's own kind, which it neither wraps nor retries.
-    """
-
-    def __init__(self, on_start: OnStart, on_end: OnEnd) -> None:
-        self.on_start, self.on_end = on_start, on_end
-        self.count = 0
-        self.current: Attempt | None = None
-        self.body: bytes | None = None
-        self.streaming = True
-        """Whether the attempts going out now stream (false for the fallback)."""
-
-    def started(self, body: bytes) -> None:
-        self._close()
-        self.count += 1
-        self.current = Attempt(None)
-        if self.streaming:
-            self.body = body  # the request as the trace logs it: the streamed one
-        self._call(self.on_start, self.count, body, self.streaming)
-
-    def responded(self, status: int) -> None:
-        if self.current is not None:
-            self.current.status = status
-            self.current.error = f"HTTP {status}" if status >= 400 else None
-
-    def failed(self, note: str) -> None:
-        if self.current is not None:
-            self.current.error = note
-
-    def note(self) -> str | None:
-        return self.current.error if self.current is not None else None
-
-    def finish(self, note: str | None = None) -> None:
-        if note and self.current is not None:
-            self.current.error = note
-        self._close()
-
-    def _close(self) -> None:
-        if self.current is not None:
-            attempt, self.current = self.current, None
-            self._call(self.on_end, self.count, attempt)
-
-    def _call(self, callback: Callable[..., None], *args: Any) -> None:
-        try:
-            callback(*args)
-        except Exception as exc:
-            raise _ListenerFailed() from exc
-
-
-class _ListenerFailed(anthropic.AnthropicError):
-    """Carries a callback's exception (its ``__cause__``) out through the SDK."""
 
 
 class _StreamBroke(Exception):
@@ -198,18 +130,18 @@ class ModelSeam:
         self, messages: list[dict[str, Any]], on_start: OnStart, on_end: OnEnd
     ) -> StreamedResponse:
         """Send the whole history; return the finished response or raise :class:`ModelError`."""
-        attempts = _Attempts(on_start, on_end)
+        attempts = Attempts(on_start, on_end)
         self._watch.listener = attempts
         try:
             return self._stream(messages, attempts)
-        except _ListenerFailed as exc:
+        except ListenerFailed as exc:
             raise exc.__cause__ or exc from None
 
-    def _budget(self, attempts: _Attempts) -> anthropic.Anthropic:
+    def _budget(self, attempts: Attempts) -> anthropic.Anthropic:
         """The client, allowed only the retries left in this request's budget."""
         return self.client.with_options(max_retries=self.max_attempts - attempts.count - 1)
 
-    def _stream(self, messages: list[dict[str, Any]], attempts: _Attempts) -> StreamedResponse:
+    def _stream(self, messages: list[dict[str, Any]], attempts: Attempts) -> StreamedResponse:
         began = time.monotonic()  # what the answer really took, whoever's clock judges stalls
         try:
             try:
@@ -235,7 +167,7 @@ class ModelSeam:
         )
 
     def _one_stream(
-        self, client: anthropic.Anthropic, messages: list[dict[str, Any]], attempts: _Attempts
+        self, client: anthropic.Anthropic, messages: list[dict[str, Any]], attempts: Attempts
     ) -> Any:
         """One ``messages.stream`` call (the SDK may retry inside it until the stream opens);
         the final message, or :class:`_StreamBroke` once it opened and then failed."""
@@ -250,7 +182,7 @@ class ModelSeam:
                     started = started or event.type == "message_start"
                     stopped = stopped or event.type == "message_stop"
                 final = stream.current_message_snapshot if started else None
-        except (_ListenerFailed, _StreamBroke):
+        except (ListenerFailed, _StreamBroke):
             raise
         except anthropic.APIStatusError as exc:
             if not opened:  # the SDK's retries were spent before a stream began
@@ -277,13 +209,13 @@ class ModelSeam:
             raise _StreamBroke("stream cut off: it ended without message_stop")
         return final
 
-    def _without_streaming(self, messages: list[dict[str, Any]], attempts: _Attempts) -> Any:
+    def _without_streaming(self, messages: list[dict[str, Any]], attempts: Attempts) -> Any:
         """The fallback: the same request as one plain ``messages.create`` (the SDK retries it
         within what is left of the budget)."""
         attempts.streaming = False
         try:
             message = self._budget(attempts).messages.create(messages=messages, **self.params)
-        except _ListenerFailed:
+        except ListenerFailed:
             raise
         except anthropic.APIStatusError as exc:
             raise ModelError(describe(exc), attempts.count) from None

@@ -26,7 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracer.agent.model import Attempt, ModelError, ModelSeam, StreamedResponse, sha256
+from tracer.agent.attempts import Attempt
+from tracer.agent.model import ModelError, ModelSeam, StreamedResponse, sha256
 from tracer.model.api_messages import (
     CACHE_CONTROL,
     ApiMessage,

@@ -30,7 +30,8 @@ from tracer.claude_code.session import (
     walls_for,
 )
 from tracer.errors import UserError
-from tracer.record.workspace import SessionDirs, copy_source, prepare_workspace, refuse_source
+from tracer.record.workspace import SessionDirs, prepare_workspace
+from tracer.record.workspace_source import copy_source, refuse_source
 from tracer.trace.redact import Redactor
 
 __all__ = [

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbox, find_sandbox
+from tracer.agent.sandbox import Sandbox
+from tracer.agent.sandbox_choice import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, find_sandbox
 from tracer.claude_code.bridge import ApiLink
 from tracer.claude_code.capture import Capture
 from tracer.claude_code.launch import (

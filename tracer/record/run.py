@@ -24,21 +24,19 @@ from pathlib import Path
 from typing import Any
 
 from tracer import __version__
+from tracer.agent.cgroup_cleanup import remove_pending
 from tracer.agent.hide_environ import hidden_from_children
-from tracer.agent.pids_cgroup import hierarchy, remove_pending
+from tracer.agent.pids_cgroup import hierarchy
 from tracer.agent.processes import become_subreaper, children, kill_orphans
-from tracer.agent.sandbox import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, Sandbox, find_sandbox
+from tracer.agent.sandbox import Sandbox
+from tracer.agent.sandbox_choice import NO_SANDBOX_CHOSEN_NOTE, NO_SANDBOX_NOTE, find_sandbox
 from tracer.agent.totals import Totals, shown
 from tracer.chapter.scenario import Scenario
 from tracer.errors import UserError
 from tracer.interrupts import Interrupts
 from tracer.record.recorder import write_session
-from tracer.record.workspace import (
-    SessionDirs,
-    copy_source,
-    prepare_workspace,
-    refuse_source,
-)
+from tracer.record.workspace import SessionDirs, prepare_workspace
+from tracer.record.workspace_source import copy_source, refuse_source
 from tracer.trace.events import Event, Header
 from tracer.trace.redact import Redactor
 from tracer.trace.secret_values import API_KEY_NAMES
