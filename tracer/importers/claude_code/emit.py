@@ -1,4 +1,7 @@
-"""An import's whole output: every step of the journey, then the count check.
+"""An import's whole output: the header's source, every step of the journey, then the count check.
+
+:func:`header_source` says in the trace's header where the session came from, what a rebuilt
+request lacks (:data:`NOTES`) and what was skipped; :func:`start_epoch` dates it.
 
 :func:`emit_all` runs :func:`tracer.importers.claude_code.journey.emit_transcript` while counting
 what goes by (:class:`~tracer.importers.claude_code.counts.Tally`), then checks those counts against
@@ -18,11 +21,43 @@ from tracer.importers.claude_code.counts import COUNTED_KINDS, Tally, check_coun
 from tracer.importers.claude_code.journey import emit_transcript
 from tracer.importers.claude_code.transcript import Transcript
 from tracer.importers.jsonl import Record
+from tracer.importers.output import epoch_of
+from tracer.model.internal_messages import Message
 from tracer.trace.events import Event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+#: What every imported trace's header says about itself: what a request rebuilt from the
+#: transcript lacks, and how the import counts what Claude Code counts otherwise.
+NOTES = (
+    "Claude Code does not log its requests: each one is rebuilt from the transcript with only "
+    "model and messages (no system prompt, tools or max_tokens), so a request's bytes and sha256 "
+    "describe that rebuilt body, not what was sent.",
+    "The content blocks of one response (one message.id) are merged; its usage is the last "
+    "record's, counted once.",
+    "Turns are numbered across the whole session; Claude Code restarts its count at each prompt.",
+    "Permission steps appear only where the user refused a tool; tool start times are not logged.",
+)
+
+
+def header_source(t: Transcript) -> dict[str, Any]:
+    """The trace header's ``source``: where the session came from and what was left out."""
+    return {**t.source, "notes": list(NOTES), "skipped": dict(t.report.skipped)}
+
+
+def start_epoch(t: Transcript) -> float | None:
+    """When the session began: its first dated message."""
+    return next(
+        (
+            e
+            for m in t.before + [r.messages[0] for r in t.responses]
+            if isinstance(m, Message) and (e := epoch_of(m.timestamp)) is not None
+        ),
+        None,
+    )
 
 
 def emit_all(t: Transcript, emit: Callable[[Event], Any]) -> TraceBuilder:
