@@ -103,12 +103,15 @@ NOT_IN_AN_IMPORT: tuple[str, ...] = ("signal", "typing", "pathlib", "threading")
 #: tracer's own modules ``tracer import claude-code`` runs without (each costs an import 0.3-1.4M
 #: instructions): each is imported where the path that needs it begins, a file that is no
 #: transcript (``foreign``), two calls with nothing written between them (``tokens``), an
-#: environment holding a secret (``spellings``); and the live loop's package, since the message
-#: record both write lives in the trace layer.
+#: environment holding a secret (``spellings``), a line orjson cannot read as the stdlib does
+#: (``careful``), a copy without ``schema.json`` (``schema_build``); and the live loop's package,
+#: since the message record both write lives in the trace layer.
 OURS_NOT_IN_AN_IMPORT: tuple[str, ...] = (
     "tracer.trace.foreign",
     "tracer.trace.tokens",
     "tracer.trace.spellings",
+    "tracer.files.careful",
+    "tracer.trace.schema_build",
     "tracer.agent",
 )
 

@@ -16,7 +16,8 @@ import pytest
 
 from tracer.importers.claude_code import chain, dag, subagents
 from tracer.importers.claude_code import importer as claude_code
-from tracer.importers.claude_code.counts import Block, Tally, check_counts, describe
+from tracer.importers.claude_code.counts import Block, Tally, check_counts
+from tracer.importers.claude_code.emit import describe_counts
 from tracer.importers.claude_code.importer import import_claude_code
 from tracer.trace.reader import TraceReader
 
@@ -52,7 +53,7 @@ def test_a_second_conversation_lost_is_named_line_by_line(
         ("tool_result", "toolu_k4", f"{source}:11"),
     }
     assert counts["source_tool_use"] == 5 and counts["trace_tool_calls"] == 1
-    assert f"tool_use toolu_k1 (assistant, {source}:2)" in describe(counts)
+    assert f"tool_use toolu_k1 (assistant, {source}:2)" in describe_counts(counts)
 
 
 def test_work_behind_a_1_0_local_command_lost_is_named(
@@ -135,7 +136,7 @@ def test_a_run_nested_in_the_wrong_call_is_named(
             "found_in": "toolu_other",
         }
     ]
-    assert "in the wrong loop: tool_use toolu_ga" in describe(checked)
+    assert "in the wrong loop: tool_use toolu_ga" in describe_counts(checked)
 
 
 def test_an_abandoned_branch_is_named_too(tmp_path: Path) -> None:

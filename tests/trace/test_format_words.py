@@ -7,8 +7,8 @@ import dataclasses
 import typing
 
 from tracer.trace import events
-from tracer.trace.event_schema import _annotation_names
 from tracer.trace.format_words import _API_WORDS, format_words
+from tracer.trace.schema_build import annotation_names
 
 
 def _evaluated() -> frozenset[str]:
@@ -23,7 +23,7 @@ def _evaluated() -> frozenset[str]:
         if typing.get_origin(obj) is typing.Literal:
             words.update(str(arg) for arg in typing.get_args(obj))
         if isinstance(obj, type) and hasattr(obj, "__annotations__"):
-            for hint in typing.get_type_hints(obj, localns=_annotation_names()).values():
+            for hint in typing.get_type_hints(obj, localns=annotation_names()).values():
                 if typing.get_origin(hint) is typing.Literal:
                     words.update(str(arg) for arg in typing.get_args(hint))
     return frozenset(words)

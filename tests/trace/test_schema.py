@@ -16,16 +16,17 @@ import jsonschema
 import pytest
 
 from tracer.files.paths import RECORDINGS_DIR
-from tracer.trace.event_schema import SCHEMA_PATH, build_schema, load_schema
+from tracer.trace.event_schema import SCHEMA_PATH, load_schema
 from tracer.trace.events import KNOWN
 from tracer.trace.schema import validate_trace
+from tracer.trace.schema_build import build_schema
 
 RECORDINGS = sorted(RECORDINGS_DIR.rglob("*.trace.jsonl"))
 
 
 def test_committed_schema_equals_the_generated_one() -> None:
     assert load_schema() == build_schema(), (
-        f"{SCHEMA_PATH} is stale: regenerate it from tracer.trace.event_schema.build_schema()"
+        f"{SCHEMA_PATH} is stale: regenerate it from tracer.trace.schema_build.build_schema()"
     )
 
 

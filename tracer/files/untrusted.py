@@ -20,6 +20,10 @@ out is well formed and of reasonable size, and anything else becomes a :class:`U
 aliases,
   depth and size as it composes.
 
+Files and the quick reading of JSON are here; the careful reading (strict UTF-8, the stdlib's
+parser, the walks that name what is wrong) is :mod:`tracer.files.careful`, loaded the first time
+a line needs it. The bounds (:data:`MAX_LINE` and the others) are the package's.
+
 **Speed.** An import is mostly JSON parsing, so :func:`loads` first tries `orjson
 <https://github.com/ijl/orjson>`_ (when its wheel is installed; the stdlib otherwise) and keeps
 its answer only where it is the answer ``json.loads`` gives and passes the same checks. orjson
@@ -40,14 +44,15 @@ shapes, because the readers behind it are written for well-formed data.
 from __future__ import annotations
 
 import errno
-import json
-import math
 import os
-import re
 import stat
 from collections.abc import Iterator
 
 from tracer.errors import UserError
+
+# The bounds are the package's, kept here as they always were and in the careful reading
+# (tracer.files.careful), which this module loads and which therefore cannot import it.
+from tracer.files import MAX_DEPTH, MAX_FILE, MAX_LINE, MAX_TEXT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,38 +64,6 @@ try:  # a wheel of compiled code: the stdlib reads everything the same way where
     import orjson as _orjson
 except ImportError:  # pragma: no cover - depends on the platform
     _orjson = None
-
-MAX_LINE = 64 * 1024 * 1024
-"""Bytes in one JSON line. The largest real line is a request or a persisted tool output (a
-few MB); a line bigger than this is damage, and decoding it would cost seconds and gigabytes."""
-MAX_DEPTH = 64
-"""Nesting of arrays and objects in one JSON value. Real traces nest about 8 deep."""
-MAX_FILE = 1024 * 1024 * 1024
-"""Bytes in a file read whole (a transcript or an API log being imported). The longest real
-Claude Code sessions are a few hundred MB; a bigger file would cost gigabytes to hold and split."""
-MAX_TEXT = 4 * 1024 * 1024
-"""Bytes in a hand-written text file (a scenario); big files of that kind are not hand-written."""
-
-_TEXT_CHECKS: tuple[re.Pattern[str], re.Pattern[str]] | None = None
-
-
-def _text_checks() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """:func:`vet`'s two expressions, compiled the first time a line is read the stdlib's way
-    (with orjson an import may read none so: compiling them cost every import's start-up).
-
-    A lone surrogate escape: a high half not followed by a low one, or a low half on its own;
-    a valid pair (how JSON writers escape an emoji) does not match, so it costs no walk. And
-    what a float out of range looks like in the text: a long run of digits, or a 3-digit
-    exponent; only a line that matches is walked, so ordinary lines cost one regex scan."""
-    global _TEXT_CHECKS
-    if _TEXT_CHECKS is None:
-        surrogate = re.compile(
-            r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
-            r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-        )
-        _TEXT_CHECKS = surrogate, re.compile(r"\d{300}|[eE][+-]?\d{3}")
-    return _TEXT_CHECKS
-
 
 _KINDS = {
     stat.S_IFIFO: "a FIFO (named pipe)",
@@ -179,35 +152,12 @@ def _reads(path: Name, what: str, limit: int, size: int) -> Iterator[bytes]:
         os.close(fd)
 
 
-def decode(raw: bytes, path: Name, line: int | None = None) -> str:
-    """Strict UTF-8, with the column of the first bad byte; NUL is refused too."""
-    nul = raw.find(b"\0")
-    if nul >= 0:
-        raise UserError(f"NUL byte at column {_column(raw, nul)}", path, _line(raw, nul, line))
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        bad = raw[exc.start]
-        where = _column(raw, exc.start)
-        raise UserError(
-            f"not valid UTF-8 (byte 0x{bad:02x} at column {where})",
-            path,
-            _line(raw, exc.start, line),
-        ) from None
-
-
-def _column(raw: bytes, offset: int) -> int:
-    return offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
-
-
-def _line(raw: bytes, offset: int, line: int | None) -> int:
-    """The line of ``offset``: counted in ``raw`` when it is a whole file (``line`` unknown)."""
-    return line if line is not None else raw.count(b"\n", 0, offset) + 1
-
-
 def read_text(path: Name, what: str = "file", limit: int = MAX_TEXT) -> str:
-    """A whole text file, bounded and strictly decoded."""
-    return decode(read_bytes(path, what, limit), path)
+    """A whole text file, bounded and strictly decoded (:func:`tracer.files.careful.decode`)."""
+    data = read_bytes(path, what, limit)
+    from tracer.files.careful import decode  # a text file: no import of a transcript reads one
+
+    return decode(data, path)
 
 
 #: A run of 19 digits may be an integer orjson would read as a float (beyond 64 bits). Found by
@@ -304,11 +254,6 @@ def _unusual(value: Any) -> bool:
     return False
 
 
-def no_constant(name: str) -> Any:
-    """``parse_constant`` for JSON readers: NaN and Infinity are not JSON."""
-    raise ValueError(f"{name} is not JSON")
-
-
 def loads(raw: bytes | str, path: Name, line: int | None = None) -> Any:
     """One JSON value from one line, bounded in size and depth, with no lone surrogates."""
     if isinstance(raw, bytes):
@@ -319,87 +264,8 @@ def loads(raw: bytes | str, path: Name, line: int | None = None) -> Any:
         raise UserError(
             f"line too long ({len(raw):,} bytes; the limit is {MAX_LINE:,})", path, line
         )
-    text = decode(raw, path, line) if isinstance(raw, bytes) else raw
-    try:
-        value = json.loads(text, parse_constant=no_constant)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"not valid JSON ({exc.msg}, column {exc.colno})", path, line) from None
-    except RecursionError:
-        raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line) from None
-    except ValueError as exc:  # NaN, or an integer too long to convert
-        raise UserError(f"not valid JSON ({exc})", path, line) from None
-    vet(value, text, path, line)
-    return value
+    # Not an ordinary line: read the careful way (the stdlib, strict UTF-8, the checks), by a
+    # module loaded the first time one comes (an import of a real transcript meets none).
+    from tracer.files.careful import decode, parse
 
-
-def vet(value: Any, text: str, path: Name, line: int | None = None) -> None:
-    """Check a value just parsed from ``text``: nested at most :data:`MAX_DEPTH` deep, and no
-    lone surrogate in any string.
-
-    Both walks are skipped for ordinary lines, which keeps a whole import dominated by parsing:
-    a value cannot nest deeper than it has brackets, and a lone surrogate can only come from an
-    escape. The depth walk visits containers only, never strings.
-    """
-    if text.count("[") + text.count("{") > MAX_DEPTH:
-        _check_depth(value, path, line)
-    surrogate_escape, big_number = _TEXT_CHECKS or _text_checks()
-    if "\\u" in text and surrogate_escape.search(text) is not None:
-        check_value(value, path, line)
-    if big_number.search(text) is not None:
-        check_numbers(value, path, line)
-
-
-def check_numbers(value: Any, path: Name, line: int | None = None) -> None:
-    """Walk a parsed value (without recursion): every float finite."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, float) and not math.isfinite(item):
-            raise UserError("a number out of range (it reads as infinity)", path, line)
-
-
-def _check_depth(value: Any, path: Name, line: int | None) -> None:
-    if not isinstance(value, dict | list):
-        return
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line)
-        subs = item.values() if isinstance(item, dict) else item
-        stack.extend((sub, depth + 1) for sub in subs if isinstance(sub, dict | list))
-
-
-def check_value(value: Any, path: Name, line: int | None = None) -> None:
-    """Walk a parsed value (without recursion): depth bounded, every string encodable."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
-            _encodable(item, path, line)
-            continue
-        if not isinstance(item, dict | list):
-            continue
-        if depth > MAX_DEPTH:
-            raise UserError(f"nested too deeply (over {MAX_DEPTH} levels)", path, line)
-        if isinstance(item, dict):
-            for key, sub in item.items():
-                if isinstance(key, str):  # a YAML key may be a number
-                    _encodable(key, path, line)
-                stack.append((sub, depth + 1))
-        else:
-            stack.extend((sub, depth + 1) for sub in item)
-
-
-def _encodable(text: str, path: Name, line: int | None) -> None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        point = ord(text[exc.start])
-        raise UserError(
-            f"lone surrogate \\u{point:04x} in a string (not text any file can hold)", path, line
-        ) from None
+    return parse(decode(raw, path, line) if isinstance(raw, bytes) else raw, path, line)

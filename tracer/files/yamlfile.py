@@ -24,7 +24,8 @@ from typing import Any
 import yaml
 
 from tracer.errors import UserError
-from tracer.files.untrusted import check_numbers, check_value, read_text
+from tracer.files.careful import check_numbers, check_value
+from tracer.files.untrusted import read_text
 from tracer.text.cjk import join_lines
 
 MAX_DEPTH = 32

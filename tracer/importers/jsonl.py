@@ -12,20 +12,11 @@ its shape (:mod:`tracer.importers.shapes`), so what the importers get is what th
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 
 from tracer.errors import UserError
 from tracer.files.pathnames import pathname
-from tracer.files.untrusted import (
-    MAX_LINE,
-    MISS,
-    no_constant,
-    quick_loads,
-    read_pieces,
-    split_lines,
-    vet,
-)
+from tracer.files.untrusted import MAX_LINE, MISS, quick_loads, read_pieces, split_lines
 from tracer.files.untrusted import loads as loads_line
 from tracer.importers.output import ImportReport
 
@@ -34,10 +25,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from tracer.files.pathnames import Name
-
-#: The C scanner, built once: NaN and Infinity are refused, as :func:`tracer.files.untrusted.loads`
-# does.
-_raw_decode = json.JSONDecoder(parse_constant=no_constant).raw_decode
 
 Record = tuple[int, dict[str, "Any"]]
 """A parsed line: its 1-based line number and its object. (``Any`` quoted: an alias is run, and
@@ -185,15 +172,19 @@ def _parse_into(
 def _fast(text: str, path: Name, number: int) -> Any:
     """An ordinary line of text parsed the quick way, or None to send it the careful way.
 
-    ``--follow`` hands over text lines. The C scanner is called directly (json.loads would
-    also match whitespace around the object and check that nothing follows it). Anything
-    unusual, such as padding, a "\r", a broken or over-long line, goes back to
-    :func:`tracer.files.untrusted.loads`, which reads it the same way and names the problem.
+    ``--follow`` hands over text lines. The C scanner is called directly
+    (:data:`tracer.files.careful.raw_decode`: NaN and Infinity refused, as
+    :func:`tracer.files.untrusted.loads` does). Anything unusual, such as padding, a "\r", a
+    broken or over-long line, goes back to :func:`tracer.files.untrusted.loads`, which reads it
+    the same way and names the problem.
     """
     if len(text) > MAX_LINE:
         return None
+    # Here, not at the top: only --follow reads lines as text, and an import never loads it.
+    from tracer.files.careful import raw_decode, vet
+
     try:
-        obj, end = _raw_decode(text)
+        obj, end = raw_decode(text)
         if end != len(text):
             return None
         vet(obj, text, path, number)

@@ -20,6 +20,7 @@ exactly one ``tool_result`` (``ensureToolResultPairing``).
 
 The records themselves (``Message``, ``ApiMessage``, and above this layer the trace's events and
 the importer's records) are dataclasses made without ``dataclasses`` compiling their methods at
-every start: :mod:`.record_class` collects their fields, :mod:`.record_init` gives them the
-``__init__`` compiled ahead of time in :mod:`.lean_methods`.
+every start: :mod:`.record_fields` collects their fields, :mod:`.record_class` makes the class
+from them, :mod:`.record_init` gives it the ``__init__`` compiled ahead of time in
+:mod:`.lean_methods`.
 """

@@ -6,14 +6,11 @@ the class.
 ``__delattr__``): a hundred compilations at the start of every command that imports the trace's
 events and the importer's records, once the largest part of ``tracer import``'s start-up
 (``bench/startup.py``). Even told to write nothing, it still spent about 0.2M instructions a
-class (7M at every import): it matches each string annotation with a regular expression and
-looks the name up in the class's module to tell a ``ClassVar``, which it can do only once
-``typing`` is imported (12M more). So :func:`_collect` collects the fields itself, as
-``dataclasses`` does (real ``dataclasses.Field`` objects in ``__dataclass_fields__``,
-``ClassVar`` ones among them, marked as such, told by their text), and :func:`_make` leaves on
-the class what ``dataclasses`` leaves (``__dataclass_params__``, ``__match_args__``, the
-slotted class made again); ``tests/trace/test_event_class.py`` makes every event and record
-again with ``dataclasses`` and compares.
+class collecting the fields, so :mod:`tracer.model.record_fields` collects them instead, as
+``dataclasses`` does but from the annotations' text; :func:`_make` leaves on the class what
+``dataclasses`` leaves (``__dataclass_fields__``, ``__dataclass_params__``,
+``__match_args__``, the slotted class made again); ``tests/trace/test_event_class.py`` makes
+every event and record again with ``dataclasses`` and compares.
 
 :func:`lean_dataclass` is ``@dataclass`` for the records every import creates (the importer's
 own, the messages, the token accounts): its ``__init__``, the one ``dataclasses`` would write,
@@ -33,12 +30,11 @@ from __future__ import annotations
 import abc
 import dataclasses
 import inspect
-import sys
 from collections.abc import Callable
-from itertools import filterfalse, repeat
+from itertools import filterfalse
 from operator import attrgetter
-from types import MemberDescriptorType
 
+from tracer.model.record_fields import FIELD, collect_fields
 from tracer.model.record_init import lean_init
 
 TYPE_CHECKING = False
@@ -49,10 +45,6 @@ if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no
 
 
 _MISSING = dataclasses.MISSING
-_FIELD: Any = dataclasses._FIELD  # type: ignore[attr-defined]
-_CLASSVAR: Any = dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
-#: An annotation ``dataclasses`` treats specially and this module leaves to it (none of ours).
-_SPECIAL = ("InitVar", "dataclasses.InitVar", "KW_ONLY", "dataclasses.KW_ONLY")
 
 
 def _params(frozen: bool, kw_only: bool, slots: bool) -> Any:
@@ -75,105 +67,6 @@ _PARAMS = {
     for kw_only in (False, True)
     for slots in (False, True)
 }
-
-
-#: What :func:`_kind` says of an ``InitVar`` or ``KW_ONLY`` annotation.
-_LEFT_TO_DATACLASSES = object()
-_KINDS: dict[str, Any] = {}
-""":func:`_kind`'s answers for annotations' texts: the records share most of theirs (``int``,
-``str | None``)."""
-
-
-def _kind(annotation: Any) -> Any:
-    """What a class annotation declares: a field (``_FIELD``), a class variable (``_CLASSVAR``),
-    or something :func:`_collect` leaves to ``dataclasses`` (an ``InitVar`` or ``KW_ONLY``).
-    ``dataclasses`` can tell a class variable only when ``typing`` is loaded (it looks
-    ``ClassVar`` up in the class's module); our modules name it under ``TYPE_CHECKING`` and
-    never load ``typing``, so its text decides: ``ClassVar[...]`` or ``typing.ClassVar[...]``,
-    as every module here writes it (``tests/trace/test_event_class.py`` checks they all do)."""
-    if isinstance(annotation, str):
-        kind = _KINDS.get(annotation)
-        if kind is None:
-            head = annotation.partition("[")[0].strip()
-            kind = _KINDS[annotation] = (
-                _CLASSVAR
-                if head in ("ClassVar", "typing.ClassVar")
-                else _LEFT_TO_DATACLASSES
-                if head in _SPECIAL
-                else _FIELD
-            )
-        return kind
-    initvar = dataclasses.InitVar
-    if annotation is dataclasses.KW_ONLY or annotation is initvar or type(annotation) is initvar:
-        return _LEFT_TO_DATACLASSES
-    typing = sys.modules.get("typing")  # not a string: its writer loaded typing
-    if typing is not None and dataclasses._is_classvar(annotation, typing):  # type: ignore[attr-defined]
-        return _CLASSVAR
-    return _FIELD
-
-
-def _collect(cls: Any, frozen: bool, kw_only: bool) -> dict[str, Any] | None:
-    """``cls``'s fields, collected as ``dataclasses`` collects them (its bases' first, then its
-    own annotations in order), each a real :class:`dataclasses.Field` with its kind, default and
-    ``kw_only`` set; a field's ``field(...)`` object on the class replaced by its default; the
-    errors ``dataclasses`` raises raised. ``None`` for a class with an ``InitVar`` or
-    ``KW_ONLY`` (then ``dataclasses`` does it). What it does not do is the costly part:
-    looking each string annotation up with a regular expression in the class's module."""
-    fields: dict[str, Any] = {}
-    frozen_base = has_base = False
-    for base in cls.__mro__[-2:0:-1]:  # not object, which holds no fields
-        base_fields = getattr(base, "__dataclass_fields__", None)
-        if base_fields is not None:
-            has_base = True
-            fields.update(base_fields)
-            frozen_base = frozen_base or base.__dataclass_params__.frozen
-    annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063  (as dataclasses reads them)
-    given = []  # fields written as `name: type = field(...)`
-    for name, annotation in annotations.items():
-        # Asked of _KINDS here, not through a call for each field: most are known already.
-        kind = _KINDS.get(annotation) if isinstance(annotation, str) else None
-        if kind is None:
-            kind = _kind(annotation)
-        if kind is _LEFT_TO_DATACLASSES:
-            return None
-        default = getattr(cls, name, _MISSING)
-        if isinstance(default, dataclasses.Field):
-            f = default
-            given.append(f)
-        else:
-            f = dataclasses.field(
-                default=_MISSING if isinstance(default, MemberDescriptorType) else default
-            )
-        f.name, f.type, f._field_type = name, annotation, kind  # type: ignore[attr-defined]
-        if kind is _CLASSVAR:
-            if f.default_factory is not _MISSING:
-                raise TypeError(f"field {name} cannot have a default factory")
-            if f.kw_only is not _MISSING:
-                raise TypeError(f"field {name} is a ClassVar but specifies kw_only")
-        else:
-            if f.kw_only is _MISSING:
-                f.kw_only = kw_only
-            if f.default.__class__.__hash__ is None:
-                raise ValueError(
-                    f"mutable default {type(f.default)} for field {name} is not allowed: "
-                    "use default_factory"
-                )
-        fields[name] = f
-    for f in given:  # the field(...) object on the class gives way to its default
-        if f.default is _MISSING:
-            delattr(cls, f.name)
-        else:
-            setattr(cls, f.name, f.default)
-    # A field(...) left on the class without an annotation: asked in C first (map, not a loop
-    # in Python), since no class of ours has one and the loop cost 18K instructions a class.
-    if any(map(isinstance, cls.__dict__.values(), repeat(dataclasses.Field))):
-        for name, value in cls.__dict__.items():
-            if isinstance(value, dataclasses.Field) and name not in annotations:
-                raise TypeError(f"{name!r} is a field but has no type annotation")
-    if has_base and frozen_base != frozen:
-        which = ("non-frozen", "a frozen") if frozen_base else ("frozen", "a non-frozen")
-        raise TypeError(f"cannot inherit {which[0]} dataclass from {which[1]} one")
-    return fields
 
 
 def _slotted(cls: Any, names: tuple[str, ...], added: dict[str, Any]) -> Any:
@@ -218,7 +111,7 @@ def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, A
     skip."""
     explicit_hash = _explicit_hash(cls)
     params = _PARAMS[frozen, kw_only, slots]
-    collected = _collect(cls, frozen, kw_only)
+    collected = collect_fields(cls, frozen, kw_only)
     if collected is None:
         cls = dataclasses.dataclass(  # type: ignore[call-overload]
             cls, init=False, repr=False, eq=False, frozen=frozen, kw_only=kw_only, slots=slots
@@ -228,7 +121,7 @@ def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, A
         _compare(cls, fields, names, frozen, explicit_hash)
         cls.__dataclass_params__ = params
     else:
-        fields = tuple(f for f in collected.values() if f._field_type is _FIELD)
+        fields = tuple(f for f in collected.values() if f._field_type is FIELD)
         names = tuple(f.name for f in fields)
         added = {"__dataclass_fields__": collected, "__dataclass_params__": params}
         if "__match_args__" not in cls.__dict__:

@@ -8,20 +8,21 @@ those values gets the value replaced by ``[REDACTED:NAME]`` before a byte reache
 for tool output, before it reaches the model).
 
 Known values are the first half (:mod:`tracer.trace.secret_values` says which values of the
-environment those are). The second, :mod:`tracer.trace.secret_shapes`, adds the forms a
-command can re-encode a known value into (base64, hex, URL-encoding, reversed, other case) and
-the shapes of common credentials nobody told us about (``sk_live_…``, Slack and Discord webhooks,
-JWTs, PEM private keys, ``Authorization:`` values, cloud keys), and the value of a field whose
-key names a credential (``{"Authorization": "Bearer …"}``: the value alone has no shape). A
-value that is a word of the trace format itself (``assistant``, ``tool_result``) is structure,
-and rewriting it would make a trace that no longer validates.
+environment those are). The second adds the forms a command can re-encode a known value into
+(base64, hex, URL-encoding, reversed, other case: :mod:`tracer.trace.spellings`) and, in
+:mod:`tracer.trace.secret_shapes`, the shapes of common credentials nobody told us about
+(``sk_live_…``, Slack and Discord webhooks, JWTs, PEM private keys, ``Authorization:`` values,
+cloud keys), and the value of a field whose key names a credential (``{"Authorization": "Bearer
+…"}``: the value alone has no shape). A value that is a word of the trace format itself
+(``assistant``, ``tool_result``) is structure, and rewriting it would make a trace that no longer
+validates.
 
 Every needle (each form of each secret, each shape's hint) is looked for in one pass
 (:mod:`tracer.trace.secret_scan`): the writer asks this of every line it writes.
 
 What this cannot catch (the README's safety section says it too): a value shorter than
 :data:`~tracer.trace.secret_values.MIN_SECRET_LENGTH` (unless it is the API key), and any
-re-encoding not listed in :func:`~tracer.trace.secret_shapes.encoded_forms` (``fold``,
+re-encoding not listed in :func:`~tracer.trace.spellings.encoded_forms` (``fold``,
 compression, encryption, a secret spelled out character by character). That is why the
 sandbox keeps secrets from reaching a command in the first place; redaction is the second line.
 
@@ -38,13 +39,7 @@ import re
 from collections.abc import Mapping
 
 from tracer.trace.secret_scan import Hints, SecretScan, in_text
-from tracer.trace.secret_shapes import (
-    encoded_forms,
-    holds_a_shape,
-    possible_hints,
-    redact_field,
-    redact_shapes,
-)
+from tracer.trace.secret_shapes import holds_a_shape, possible_hints, redact_field, redact_shapes
 from tracer.trace.secret_values import API_KEY_NAMES, secret_values
 
 TYPE_CHECKING = False
@@ -76,7 +71,7 @@ class Redactor:
         if secrets:
             # The other spellings of a secret are looked for only when there is one: most
             # imports run in an environment without, and never load tracer.trace.spellings.
-            from tracer.trace.spellings import markers, pieces
+            from tracer.trace.spellings import encoded_forms, markers, pieces
 
             for secret, name in secrets.items():
                 for form in (*encoded_forms(secret), *pieces(secret)):

@@ -1,31 +1,29 @@
-"""What a credential looks like, and how a known secret looks once re-encoded.
+"""What a credential looks like, whatever variable (if any) held it.
 
 Redaction by value (:mod:`tracer.trace.redact`) knows the secrets of the recorder's environment.
 Two things escape it: a credential that was never in that environment (a key in a file the model
 ``cat``\\ s, a webhook URL in a config), and a known secret that a command re-encoded (``base64``,
-``xxd -p``, ``rev``, upper-casing). This module covers what can be covered of both:
+``xxd -p``, ``rev``, upper-casing). This module covers what can be covered of the first; the
+second is :func:`tracer.trace.spellings.encoded_forms`, with a secret's other cheap spellings
+(only an environment holding a secret needs them, and only then is that module loaded).
 
-* :data:`SHAPES`: the common credential formats, recognised whatever variable (if any) held
-  them — the password of a ``scheme://user:password@host`` URL, Stripe (``sk_live_``), Slack
-  tokens (``xox*-``) and webhooks, Discord webhooks, JSON Web Tokens, PEM private keys,
-  ``Authorization:`` and ``x-api-key:`` values, AWS, Google, GitHub, GitLab, Anthropic, OpenAI,
-  npm and PyPI keys. These are the formats secret scanners (GitHub's, gitleaks) look for; the
-  patterns here are our own and deliberately few.
-* :func:`encoded_forms`: for each known secret, its base64 (standard and URL-safe, at each of the
-  three alignments it can have inside a longer stream), base32 (at each of five), hex,
-  URL-encoded and reversed forms; case is ignored by the search (:mod:`.secret_scan`).
+:data:`SHAPES` are the common credential formats: the password of a
+``scheme://user:password@host`` URL, Stripe (``sk_live_``), Slack tokens (``xox*-``) and
+webhooks, Discord webhooks, JSON Web Tokens, PEM private keys, ``Authorization:`` and
+``x-api-key:`` values, AWS, Google, GitHub, GitLab, Anthropic, OpenAI, npm and PyPI keys. These
+are the formats secret scanners (GitHub's, gitleaks) look for; the patterns here are our own and
+deliberately few. :data:`CREDENTIAL_FIELDS` adds the value of a field whose key names a
+credential.
 
 What cannot be caught is said in the README's safety section: a secret split across lines
-(``fold``), compressed, encrypted, or encoded in any way not listed here.
+(``fold``), compressed, encrypted, or encoded in any way :mod:`tracer.trace.spellings` does not
+list.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-
-#: Derived forms shorter than this are not searched for: they would match by accident.
-MIN_FORM_LENGTH = 6
 
 #: Cheap substrings, by shape: a shape's expression runs only on a text that holds one of its
 #: hints, and a line with none of them skips the expressions altogether (the writer checks every
@@ -278,29 +276,3 @@ def _replacement(name: str):  # type: ignore[no-untyped-def]
         return f"{keep}[REDACTED:{name}]"
 
     return replace
-
-
-def encoded_forms(secret: str) -> set[str]:
-    """The ways a command can print ``secret`` re-encoded that can be searched for."""
-    # Imported here: only an environment with a secret in it gets here, and urllib.parse (with
-    # ipaddress) and base64 cost every import 4M instructions at its start (spellings, whose
-    # tables of invisible characters are built as it loads, 0.8M).
-    import base64
-    from urllib.parse import quote, quote_plus
-
-    from tracer.trace.spellings import base32_forms
-
-    raw = secret.encode("utf-8")
-    # Case is the redactor's to ignore: no upper- or lower-cased form is needed.
-    forms = {raw.hex(), quote(secret, safe=""), quote_plus(secret), secret[::-1]}
-    forms |= base32_forms(raw)
-    for skip in range(3):
-        padded = b"\0" * skip + raw
-        # Only the characters that depend on the secret's bytes alone: the first ones also
-        # carry the bytes before it, the last ones the bytes after it.
-        first = -(-skip * 8 // 6)
-        last = (skip + len(raw)) * 8 // 6
-        for encode in (base64.b64encode, base64.urlsafe_b64encode):
-            forms.add(encode(padded).decode("ascii")[first:last])
-    forms.discard(secret)
-    return {form for form in forms if len(form) >= MIN_FORM_LENGTH}

@@ -4,7 +4,7 @@ The readers' line check (:mod:`tracer.trace.line_check`) asks of every line whet
 against its kind's schema before it asks for the worded problems, and a plain function per kind
 answers that many times faster than walking the schema: :func:`compile_sound` writes one (as
 ``dataclasses`` writes ``__init__``; the names in it are this module's own, the keys and
-constants ``repr``'d from the schema :func:`~tracer.trace.event_schema.build_schema` made).
+constants ``repr``'d from the schema :func:`~tracer.trace.schema_build.build_schema` made).
 Compiling the source of the kinds a trace holds cost about a tenth of a whole import's start-up,
 so :mod:`tracer.trace.event_sound` holds them compiled ahead of time (``python -m
 tracer.cli.generate`` writes it, a test keeps it current), with the bytes of the
@@ -149,7 +149,8 @@ _MISSING = object()
 def compile_sound(schema: dict[str, Any], label: str = "schema") -> Callable[[Any], bool]:
     """``schema`` as one function that says whether a value is sound, written out as Python
     source (as ``dataclasses`` writes ``__init__``): the names in it are this module's own, the
-    keys and constants ``repr``'d from the schema :func:`build_schema` made."""
+    keys and constants ``repr``'d from the schema
+    :func:`~tracer.trace.schema_build.build_schema` made."""
     source = Source()
     source.lines += sound_lines(source.expr(schema, "v"))
     exec("\n".join(source.lines), source.scope)  # our own schema, see above

@@ -12,7 +12,8 @@ undo or to list:
   :func:`markers` needle was found, and keeps the string as it was unless a secret is in the
   result.
 * Case is ignored when a known value is looked for (the redactor's search is case-insensitive).
-* :func:`base32_forms` joins the base64 and hex forms of :mod:`.secret_shapes`.
+* :func:`encoded_forms`: the forms a command can re-encode it into (``base64``, ``xxd -p``,
+  ``rev``, URL-encoding), base32 among them (:func:`base32_forms`).
 * :func:`pieces`: a long value's prefixes and suffixes, so that each half of a value split across
   two tool calls is caught on its own (a piece must be long and mixed enough to be the secret's,
   not a common word: ``postgres://`` is not a piece of ``DATABASE_URL``).
@@ -97,6 +98,36 @@ def base32_forms(raw: bytes) -> set[str]:
         last = (skip + len(raw)) * 8 // 5
         forms.add(base64.b32encode(b"\0" * skip + raw).decode("ascii")[first:last])
     return forms
+
+
+#: Derived forms shorter than this are not searched for: they would match by accident.
+MIN_FORM_LENGTH = 6
+
+
+def encoded_forms(secret: str) -> set[str]:
+    """The ways a command can print ``secret`` re-encoded that can be searched for: its base64
+    (standard and URL-safe, at each of the three alignments it can have inside a longer stream),
+    base32 (:func:`base32_forms`), hex, URL-encoded and reversed forms; case is ignored by the
+    search (:mod:`.secret_scan`)."""
+    # Imported here, as in base32_forms: urllib.parse (with ipaddress) and base64 cost 4M
+    # instructions to import, and a redactor with no secret to look for never asks for a form.
+    import base64
+    from urllib.parse import quote, quote_plus
+
+    raw = secret.encode("utf-8")
+    # Case is the redactor's to ignore: no upper- or lower-cased form is needed.
+    forms = {raw.hex(), quote(secret, safe=""), quote_plus(secret), secret[::-1]}
+    forms |= base32_forms(raw)
+    for skip in range(3):
+        padded = b"\0" * skip + raw
+        # Only the characters that depend on the secret's bytes alone: the first ones also
+        # carry the bytes before it, the last ones the bytes after it.
+        first = -(-skip * 8 // 6)
+        last = (skip + len(raw)) * 8 // 6
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            forms.add(encode(padded).decode("ascii")[first:last])
+    forms.discard(secret)
+    return {form for form in forms if len(form) >= MIN_FORM_LENGTH}
 
 
 #: A value shorter than this is not cut into pieces.

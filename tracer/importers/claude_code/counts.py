@@ -15,7 +15,8 @@ Each id is then looked for in the trace: a ``tool_use`` among the calls ``follow
 ``file:line`` it was written on. Where the source says which Task call a block ran under (an agent
 file named by a result's ``agentId``, a progress record's ``parentToolUseID``), the check also
 asks whether the trace ran it inside that call's nested loop, so a run nested in the wrong call
-is named too. The result is an ``import_note`` (topic ``counts``) and a line of the summary.
+is named too. The result is an ``import_note`` (topic ``counts``) and a line of the summary,
+both written by :mod:`tracer.importers.claude_code.emit` (:func:`~.emit.describe_counts` words it).
 """
 
 from __future__ import annotations
@@ -264,39 +265,3 @@ def _named(block: Block, why: dict[str, str] | None = None) -> dict[str, Any]:
     if why and block.where in why:
         named["why"] = why[block.where]
     return named
-
-
-def describe(counts: dict[str, Any]) -> str:
-    """One line: the totals, then each block not in the trace (with its line), and why."""
-    files = counts["source_files"]
-    text = (
-        f"count check: {counts['source_tool_use']} tool_use and "
-        f"{counts['source_tool_result']} tool_result blocks in the source ("
-        f"{'the file' if files == 1 else f'the file and {files - 1} agent file(s)'}, progress "
-        f"records included); {counts['trace_tool_calls']} tool calls and "
-        f"{counts['trace_tool_runs']} results in the trace"
-    )
-    gaps = [f"{m['kind']} {m['id']} ({m['record']}, {m['where']})" for m in counts["missing"][:10]]
-    if counts["not_in_trace"] > len(gaps):
-        gaps.append(f"{counts['not_in_trace'] - len(gaps)} more")
-    wrong = [
-        f"{m['kind']} {m['id']} ({m['where']}) ran in {m['found_in'] or 'the main loop'}, "
-        f"not in {m['expected_in'] or 'the main loop'}"
-        for m in counts["misplaced"][:10]
-    ]
-    out = text + ("; nothing missing" if not gaps and not wrong else "")
-    if gaps:
-        out += "; not in the trace: " + ", ".join(gaps)
-        reasons = list(dict.fromkeys(m["why"] for m in counts["missing"][:10] if m.get("why")))
-        if reasons:
-            out += " (left out: " + "; ".join(reasons) + ")"
-    if wrong:
-        out += "; in the wrong loop: " + ", ".join(wrong)
-    if counts.get("answers_before_the_file"):
-        out += (
-            f"; {counts['answers_before_the_file']} tool_result(s) answer a call made before "
-            "this file begins (in the trace as messages, with no tool_run of their own)"
-        )
-    if counts["calls_without_result"]:
-        out += f"; {counts['calls_without_result']} call(s) whose result was never written"
-    return out

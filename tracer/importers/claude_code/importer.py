@@ -18,7 +18,7 @@ never writes is the request itself, so this module rebuilds each one:
 
 This module reads and analyses (:func:`load_transcript`, :func:`analyse`);
 :mod:`tracer.importers.claude_code.journey` writes the steps,
-:mod:`tracer.importers.claude_code.emit` adds the count check, and
+:mod:`tracer.importers.claude_code.emit` the header's source and the count check, and
 :mod:`tracer.importers.claude_code.live` does it all again and again while Claude Code is still
 writing the session. Subagent runs are matched to their Task call by
 :mod:`tracer.importers.claude_code.subagents`; a second conversation in the file, local commands and
@@ -34,7 +34,7 @@ from tracer.errors import UserError
 from tracer.files.pathnames import pathname
 from tracer.importers.claude_code.census import Census, take_census
 from tracer.importers.claude_code.dag import active_path
-from tracer.importers.claude_code.emit import emit_all
+from tracer.importers.claude_code.emit import emit_all, header_source, start_epoch
 from tracer.importers.claude_code.subagents import RECORDS, link_subagents
 from tracer.importers.claude_code.transcript import (
     Response,
@@ -58,17 +58,6 @@ if TYPE_CHECKING:
 
     from tracer.files.pathnames import Name
 
-NOTES = (
-    "Claude Code does not log its requests: each one is rebuilt from the transcript with only "
-    "model and messages (no system prompt, tools or max_tokens), so a request's bytes and sha256 "
-    "describe that rebuilt body, not what was sent.",
-    "The content blocks of one response (one message.id) are merged; its usage is the last "
-    "record's, counted once.",
-    "Turns are numbered across the whole session; Claude Code restarts its count at each prompt.",
-    "Permission steps appear only where the user refused a tool; tool start times are not logged.",
-)
-
-
 #: Subagents of subagents of ... are followed this deep.
 MAX_DEPTH = 4
 
@@ -78,23 +67,6 @@ def load_transcript(path: Name, depth: int = 0) -> Transcript:
     path = pathname(path)  # as str(Path(path)) spells it
     report = ImportReport(source=path)
     return analyse(read_jsonl(path, report), path, report, depth)
-
-
-def header_source(t: Transcript) -> dict[str, Any]:
-    """The trace header's ``source``: where the session came from and what was left out."""
-    return {**t.source, "notes": list(NOTES), "skipped": dict(t.report.skipped)}
-
-
-def start_epoch(t: Transcript) -> float | None:
-    """When the session began: its first dated message."""
-    return next(
-        (
-            e
-            for m in t.before + [r.messages[0] for r in t.responses]
-            if isinstance(m, Message) and (e := epoch_of(m.timestamp)) is not None
-        ),
-        None,
-    )
 
 
 def _left_out(census: Census) -> Counter[str]:

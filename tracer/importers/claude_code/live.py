@@ -30,8 +30,8 @@ from typing import Any
 from tracer import __version__
 from tracer.errors import UserError
 from tracer.files.untrusted import MAX_FILE, MAX_LINE, open_regular
-from tracer.importers.claude_code.emit import emit_all
-from tracer.importers.claude_code.importer import NOTES, analyse, header_source, start_epoch
+from tracer.importers.claude_code.emit import NOTES, emit_all, header_source, start_epoch
+from tracer.importers.claude_code.importer import analyse
 from tracer.importers.jsonl import Record, parse_lines
 from tracer.importers.output import ImportReport, created_at
 from tracer.importers.shapes import clean_records
