@@ -50,6 +50,11 @@ from tracer.view.raw import step_json
 from tracer.view.render import render_step
 from tracer.view.steps import StepIndex, steps_of
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.chapter.guide_records import Guide
+    from tracer.view.sections import Contents
+
 #: Steps per chunk of the payload.
 CHUNK = 100
 #: Above this many steps the chunks are deflated (a small page stays plain, readable JSON).
@@ -116,8 +121,8 @@ def build(
     path: Path,
     *,
     full: bool = False,
-    guide: Any = None,
-    contents: Any = None,
+    guide: Guide | None = None,
+    contents: Contents | None = None,
     links: dict[str, str] | None = None,
 ) -> Payload:
     """The data of the page for the trace at ``path`` (``links``: recording → page, for --all)."""
