@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.chapter.glossary import Glossary
+
 LANGS = ("zh", "en")
 
 
@@ -132,7 +136,7 @@ class Guide:
     common_errors: list[CommonError]
     path: Path | None = None
     anchors: list[Anchor] = field(default_factory=list)
-    glossary: Any = None
+    glossary: Glossary | None = None
     """The book's words (:class:`tracer.chapter.glossary.Glossary`), from ``glossary.yaml``
     beside."""
     differences: tuple[Any, ...] = ()

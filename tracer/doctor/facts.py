@@ -5,25 +5,21 @@ show`` numbers them), which tool calls did a response ask for, which user messag
 call's result, and what exactly did each request hold. :class:`TraceFacts` answers them from one
 pass over the events.
 
-Requests are rebuilt the way :func:`tracer.trace.requests.rebuild_requests` rebuilds them, with
-one difference that keeps the doctor fast on long sessions: a request shares its first
-``prefix_len`` messages with the one before, so those are reused (not materialized again) and only
-the messages from ``prefix_len`` on, and how they join the one before, need checking
-(:attr:`SentRequest.start`).
+The requests are rebuilt as they went over the wire by :mod:`tracer.doctor.sent_requests`, each
+sharing with the one before the messages they have in common.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tracer.doctor.finding import RULES, Finding
 from tracer.doctor.hints import hint_for
-from tracer.errors import UserError
-from tracer.model.api_messages import ApiMessage, materialize, with_cache_breakpoint
+from tracer.doctor.sent_requests import SentHistory, SentRequest
 from tracer.trace.events import (
     STEP_KINDS,
     HttpAttempt,
@@ -48,62 +44,6 @@ class ToolUse:
     response_index: int
     """Event index of the ``response`` step that asked for it."""
     turn: int
-
-
-class SharedPrefix(Sequence[Any]):
-    """The first ``length`` items of a list that later requests go on appending to.
-
-    Each request resends the one before plus a tail, so every request's history can be a window
-    on one growing list: memory grows with the conversation, not with its square. ``last``, when
-    given, stands in for the window's last item: the request's copy that carries its cache
-    breakpoint (the list keeps the unmarked message the next request resends).
-    """
-
-    __slots__ = ("_items", "_last", "_length")
-
-    def __init__(self, items: list[Any], length: int, last: Any = None) -> None:
-        self._items, self._length, self._last = items, length, last
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, slice):
-            window = self._items[: self._length]
-            if self._last is not None:
-                window[-1] = self._last
-            return window[i]
-        if i < 0:
-            i += self._length
-        if not 0 <= i < self._length:
-            raise IndexError(i)
-        if i == self._length - 1 and self._last is not None:
-            return self._last
-        return self._items[i]
-
-
-@dataclass(slots=True)
-class SentRequest:
-    """One request as it went over the wire."""
-
-    index: int
-    """Event index of its ``request`` step."""
-    event: RequestSent
-    api: Sequence[ApiMessage]
-    """Where each message's blocks came from (message uuids)."""
-    wire: Sequence[dict[str, Any]]
-    """The ``messages`` array as sent (its cache breakpoint included)."""
-    start: int
-    """Messages before this one are the previous request's, already checked."""
-    refused: str | None = None
-    """The error the API answered with (HTTP 400), when it refused the request."""
-
-    @property
-    def number(self) -> int:
-        return self.event.request_index
-
-    def uuids(self, position: int) -> set[str]:
-        return {uuid for uuid, _ in self.api[position].parts} if position < len(self.api) else set()
 
 
 @dataclass
@@ -134,8 +74,7 @@ class TraceFacts:
     history_answers: set[str] = field(default_factory=set)
     """Results that answer a call the source file never held: it continues a conversation that
     starts in another file (the ``missing_history`` note). Their pairing is the file's gap."""
-    _api: list[ApiMessage] = field(default_factory=list, repr=False)
-    _wire: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    _sent: SentHistory = field(default_factory=SentHistory, repr=False)
 
     @classmethod
     def build(cls, events: Iterable[Any], path: Path | None = None) -> TraceFacts:
@@ -203,29 +142,8 @@ class TraceFacts:
                     )
 
     def _note_request(self, i: int, event: RequestSent, store: dict[str, dict[str, Any]]) -> None:
-        previous = self.requests[-1] if self.requests else None
-        keep = event.prefix_len if previous is not None else 0
-        try:
-            tail = [ApiMessage.from_ref(ref) for ref in event.tail]
-            new_wire = materialize(tail, store)
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
-            raise UserError(
-                f"request {event.request_index} refers to a message the trace does "
-                f"not hold ({type(exc).__name__}: {exc})",
-                self.path,
-                i + 2 if self.path else None,
-            ) from None
-        if keep < len(self._api):
-            # The history was rewritten (a compaction): later requests share a fresh list.
-            self._api, self._wire = self._api[:keep], self._wire[:keep]
-        self._api.extend(tail)
-        self._wire.extend(new_wire)
-        api = SharedPrefix(self._api, len(self._api))
-        marked = None
-        if event.cache_control is not None and self._wire:
-            marked = with_cache_breakpoint(self._wire[-1:], event.cache_control)[0]
-        wire = SharedPrefix(self._wire, len(self._wire), marked)
-        self.requests.append(SentRequest(i, event, api, wire, keep))
+        first = not self.requests
+        self.requests.append(self._sent.add(i, event, store, first, self.path))
 
     def _note_attempt(self, event: HttpAttempt) -> None:
         for request in reversed(self.requests):

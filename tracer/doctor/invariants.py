@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from tracer.agent.api_problem import Problem
 from tracer.agent.api_rules import find_problems
-from tracer.doctor.facts import SentRequest, TraceFacts
+from tracer.doctor.facts import TraceFacts
 from tracer.doctor.finding import Finding
+from tracer.doctor.sent_requests import SentRequest
 
 #: Problems that belong to the malformed-result rule (none: its story is the block itself).
 _MALFORMED_CODES: set[str] = set()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from tracer.doctor.facts import SentRequest
+from tracer.doctor.sent_requests import SentRequest
 from tracer.model.internal_messages import MISSING_RESULT_MESSAGE
 
 

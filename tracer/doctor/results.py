@@ -20,9 +20,10 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from tracer.doctor.facts import SentRequest, ToolUse, TraceFacts
+from tracer.doctor.facts import ToolUse, TraceFacts
 from tracer.doctor.finding import Finding
 from tracer.doctor.request_notes import pairing_note, refused_note
+from tracer.doctor.sent_requests import SentRequest
 
 #: Endings after which unsent results are expected, not a fault.
 _STOPPED_SHORT = ("max_turns", "aborted_tools", "aborted_streaming")

@@ -14,16 +14,18 @@ only, no Textual.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from tracer.view.i18n import tr
 from tracer.view.section_text import LABEL, section_text
 from tracer.view.sections import RecordingInfo
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.chapter.guide_records import Section
 
-def diagram_text(section: Any, lang: str = "en") -> list[str]:
+
+def diagram_text(section: Section | None, lang: str = "en") -> list[str]:
     """The section's Mermaid diagram in ``lang`` as lines of text (none when it has none)."""
     pick = getattr(section, "diagram", None)
     source = pick(lang) if callable(pick) else getattr(section, "mermaid", None)
@@ -52,7 +54,7 @@ def scenario_notes(rec: RecordingInfo | None, lang: str) -> tuple[str, str]:
 
 
 def section_panel_text(
-    section: Any | None, lang: str, rec: RecordingInfo | None = None, guide_loaded: bool = True
+    section: Section | None, lang: str, rec: RecordingInfo | None = None, guide_loaded: bool = True
 ) -> Text:
     """The scenario's notes, then the section, then its diagram."""
     out = Text()

@@ -14,17 +14,27 @@ when it must.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
 
 from rich.text import Text
 
 from tracer.view.i18n import colon, tr
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named: the guide loads lazily (load_guide), typing never
+    from tracer.chapter.differences import Difference
+    from tracer.chapter.guide_records import ClaudeCodeAnchor, Guide, Section, TracerAnchor
+    from tracer.chapter.guide_records import Text as Bilingual
+
 LABEL = "bold cyan"
 
 
-def load_guide() -> tuple[Any | None, str | None]:
-    """``(guide, None)``, or ``(None, why)`` when there is no usable guide."""
+def load_guide() -> tuple[Guide | None, str | None]:
+    """``(guide, None)``, or ``(None, why)`` when there is no usable guide.
+
+    The guide is :mod:`tracer.chapter.guide_records`' :class:`~tracer.chapter.guide_records.Guide`:
+    its sections (title, notes, the stages each explains, where it lives in Claude Code and here,
+    fidelity notes), a paragraph per stage, the checkpoints, the common errors, the anchors, and
+    beside them the glossary and the differences from 2.1.88."""
     try:
         from tracer.chapter.guide import load_guide as load
     except ImportError:
@@ -35,13 +45,13 @@ def load_guide() -> tuple[Any | None, str | None]:
         return None, str(exc)
 
 
-def _pick(value: Any, lang: str) -> str:
+def _pick(value: Bilingual | str | None, lang: str) -> str:
     if isinstance(value, dict):
         return str(value.get(lang) or value.get("en") or "")
     return "" if value is None else str(value)
 
 
-def _anchor(anchor: Any) -> str:
+def _anchor(anchor: ClaudeCodeAnchor | TracerAnchor | None) -> str:
     if anchor is None:
         return "—"
     file = getattr(anchor, "file", None) or getattr(anchor, "module", None)
@@ -54,7 +64,7 @@ def _anchor(anchor: Any) -> str:
 
 
 def step_text(
-    guide: Any | None,
+    guide: Guide | None,
     problem: str | None,
     stage: str,
     lang: str,
@@ -102,7 +112,7 @@ def step_text(
     return out
 
 
-def _differences(guide: Any, stage: str, scenario: str | None) -> list[Any]:
+def _differences(guide: Guide, stage: str, scenario: str | None) -> list[Difference]:
     """The differences from 2.1.88 that show at this kind of step: those naming no scenario,
     and those naming this one."""
     from tracer.chapter.differences import of_stage
@@ -115,11 +125,11 @@ def _differences(guide: Any, stage: str, scenario: str | None) -> list[Any]:
     ]
 
 
-def section_of(guide: Any | None, stage: str) -> Any | None:
+def section_of(guide: Guide | None, stage: str) -> Section | None:
     return guide.section_for_stage(stage) if guide is not None else None
 
 
-def section_text(section: Any | None, lang: str) -> Text:
+def section_text(section: Section | None, lang: str) -> Text:
     """The rest of the chapter panel: the section, our notes, source anchors, fidelity notes."""
     out = Text()
     if section is None:

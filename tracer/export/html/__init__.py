@@ -8,7 +8,8 @@ here, at export time, by the same pure layers the terminal app draws from
 
 - :mod:`.spans` turns Rich ``Text`` into a render-neutral list of lines and styled segments;
 - :mod:`.payload` walks the trace once and builds the data: the steps (in chunks, with their
-  lines shared), the chapter panels, the table of contents, the doctor's findings, the requests;
+  lines shared), the chapter panels (:mod:`.chapter`), the table of contents, and the meta's
+  columns (:mod:`.meta`: the doctor's findings, the requests, the subagent loops);
 - :mod:`.page` puts ``page.html``, ``page.css``, the script (``page_*.js``, one job a file,
   joined in one function) and the data together into one file (and ``--all`` into a folder
   with an index page).

@@ -20,8 +20,9 @@ from typing import Any
 
 from tracer.compare.align import Row, align, summarize
 from tracer.compare.keys import step_keys
+from tracer.export.html.meta import run_lengths
 from tracer.export.html.page import asset, chunk_element, csp_hash, fill_slots, script_json
-from tracer.export.html.payload import Payload, build, run_lengths
+from tracer.export.html.payload import Payload, build
 from tracer.export.html.words import page_words
 from tracer.text.printable import printable
 from tracer.trace.reader import TraceReader

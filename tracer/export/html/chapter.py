@@ -20,14 +20,24 @@ from tracer.tour.checkpoints import NotInTrace, landing_step
 from tracer.view.chapter_panel import section_panel_text
 from tracer.view.i18n import LANGS, pick
 from tracer.view.section_text import load_guide, step_text
-from tracer.view.sections import RecordingInfo, entries_of, recording_info, section_for_step
+from tracer.view.sections import (
+    Contents,
+    RecordingInfo,
+    entries_of,
+    recording_info,
+    section_for_step,
+)
 from tracer.view.steps import StepIndex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.chapter.guide_records import Guide
 
 #: Steps listed under a section in the table of contents.
 TOC_PLACES = 8
 
 
-def landings(guide: Any, rec: RecordingInfo, index: StepIndex) -> dict[int, list[str]]:
+def landings(guide: Guide, rec: RecordingInfo, index: StepIndex) -> dict[int, list[str]]:
     """Step → ids of the checkpoints it shows (as the replay's ``checkpoints_here`` finds them)."""
     found: dict[int, list[str]] = {}
     for checkpoint in getattr(guide, "checkpoints", None) or []:
@@ -43,8 +53,8 @@ def landings(guide: Any, rec: RecordingInfo, index: StepIndex) -> dict[int, list
 def chapter_panels(
     index: StepIndex,
     styles: Interner,
-    guide: Any = None,
-    contents: Any = None,
+    guide: Guide | None = None,
+    contents: Contents | None = None,
     links: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Panels (each ``{"zh": lines, "en": lines}``), each step's two panel numbers, the TOC."""
@@ -104,7 +114,11 @@ def _title(index: StepIndex) -> dict[str, str]:
 
 
 def _toc(
-    guide: Any, rec: RecordingInfo, index: StepIndex, contents: Any, links: dict[str, str]
+    guide: Guide | None,
+    rec: RecordingInfo,
+    index: StepIndex,
+    contents: Contents | None,
+    links: dict[str, str],
 ) -> list[dict[str, Any]]:
     if guide is None:
         return []

@@ -1,6 +1,6 @@
 """The building blocks of the OTLP export: attribute values, ids, and one builder per span kind.
 
-:mod:`tracer.export.otlp.document` walks the trace and calls these. Each builder returns a span in
+:mod:`tracer.export.otlp.walker` walks the trace and calls these. Each builder returns a span in
 its OTLP/JSON form (ids as hex, times as strings of nanoseconds), so the same dicts become the
 ``otlp-json`` file and, through ``opentelemetry-proto``, the protobuf a collector receives.
 """

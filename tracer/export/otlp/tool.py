@@ -8,7 +8,7 @@ arguments and ``gen_ai.tool.call.result``: the ``content`` the model was sent (t
 not the tool's raw output, since that is what the chapter follows back to the model.
 
 The mapping step is an event on this span (:func:`mapped`); the walk in
-:mod:`~tracer.export.otlp.document` adds wrapping, appending and resending as it meets them.
+:mod:`~tracer.export.otlp.walker` adds wrapping, appending and resending as it meets them.
 """
 
 from __future__ import annotations
