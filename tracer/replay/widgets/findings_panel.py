@@ -34,9 +34,10 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from tracer.view.cursor import ends_at_terminal
 from tracer.view.diagnose import Diagnosis, DoctorWatch, Reaction, diagnose, plan, step_of
 from tracer.view.i18n import severity_mark, severity_name, tr
-from tracer.view.steps import StepIndex, ends_at_terminal
+from tracer.view.steps import StepIndex
 from tracer.view.wrap import Wrapped
 
 #: Colour of each severity's marker, shared with the timeline.
