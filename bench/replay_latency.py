@@ -146,8 +146,9 @@ def measure(path: Path, start_fraction: float) -> dict[str, float]:
     from tracer.replay.app import ReplayApp
     from tracer.replay.options import ReplayOptions
     from tracer.trace.reader import TraceReader
+    from tracer.view.cursor import locate
     from tracer.view.state import ReplayState
-    from tracer.view.steps import READ_AHEAD, StepIndex, locate
+    from tracer.view.steps import READ_AHEAD, StepIndex
 
     imported = time.perf_counter()
     result: dict[str, float] = {}

@@ -29,12 +29,12 @@ from tracer.doctor.hints import FALLBACK
 from tracer.doctor.loop import REPEAT_HINT
 from tracer.files.paths import CHAPTERS_DIR, RECORDINGS_DIR
 from tracer.files.yamlfile import load_yaml
-from tracer.replay.widgets.findings_panel import finding_text
 from tracer.text.cjk import join_lines, zh_problems
 from tracer.trace.events import STAGES
 from tracer.trace.hooks import TRACER_ONLY, shown_line
 from tracer.trace.reader import TraceReader
 from tracer.view import i18n, i18n_keys, i18n_words
+from tracer.view.finding_text import finding_text
 from tracer.view.render import render_step
 from tracer.view.render_output import line_range, raw_output_text
 from tracer.view.section_text import section_text, step_text

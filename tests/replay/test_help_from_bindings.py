@@ -82,7 +82,7 @@ def test_a_keymap_moves_a_key_and_the_help_says_where(lang: str) -> None:
 
 
 def test_the_comparison_s_help_is_generated_from_its_bindings_too() -> None:
-    from tracer.compare import beside
+    from tracer.compare import beside_words
     from tracer.replay.beside_command import make_beside_app
     from tracer.replay.widgets.beside_help import BesideHelp
 
@@ -96,7 +96,7 @@ def test_the_comparison_s_help_is_generated_from_its_bindings_too() -> None:
     async def script(pilot: Any) -> None:
         bound = bound_here(app.screen)
         seen["ids"] = {b.id for b in bound}
-        seen["unmoved"] = rows_for(bound, {}, str, beside.HELP, beside.HELP_LINES)
+        seen["unmoved"] = rows_for(bound, {}, str, beside_words.HELP, beside_words.HELP_LINES)
         app.set_keymap({"next-difference": "x"})
         await pilot.press("question_mark")
         await pilot.pause()
@@ -104,7 +104,7 @@ def test_the_comparison_s_help_is_generated_from_its_bindings_too() -> None:
         seen["rows"] = app.screen.rows
 
     drive(app, script)
-    assert seen["ids"] == set(beside.HELP_LINES) and seen["unmoved"] == beside.HELP
+    assert seen["ids"] == set(beside_words.HELP_LINES) and seen["unmoved"] == beside_words.HELP
     keys = {words["en"]: keys for keys, words in seen["rows"]}
     assert keys["the next, the previous difference"] == "x N"
 

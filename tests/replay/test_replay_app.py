@@ -13,7 +13,7 @@ from tracer.replay.app import ReplayApp
 from tracer.replay.autoplay import SPEEDS
 from tracer.replay.widgets.screens import GotoScreen, HelpScreen
 from tracer.trace.events import STAGES
-from tracer.view.steps import locate
+from tracer.view.cursor import locate
 
 
 def run_keys(keys: list[str], step: int = 0, lang: str = "en") -> ReplayApp:

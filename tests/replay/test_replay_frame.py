@@ -19,8 +19,8 @@ from tracer.files.paths import RECORDINGS_DIR
 from tracer.replay import factory
 from tracer.replay.widgets.key_bar import fit_keys
 from tracer.view import layout
+from tracer.view.cursor import locate
 from tracer.view.i18n_keys import KEY_HINTS
-from tracer.view.steps import locate
 
 PANELS = ["#stage", "#debug", "#chapter-step", "#chapter-section", "Timeline"]
 

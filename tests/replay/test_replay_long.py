@@ -16,8 +16,9 @@ from replay_helpers import drive, visible_text
 from tracer.files.paths import ROOT
 from tracer.replay import factory
 from tracer.trace.reader import TraceReader
+from tracer.view.cursor import locate
 from tracer.view.render import render_step
-from tracer.view.steps import FIRST_CHUNK, StepIndex, locate
+from tracer.view.steps import FIRST_CHUNK, StepIndex
 
 TURNS = 300
 

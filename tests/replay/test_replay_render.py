@@ -17,10 +17,11 @@ from replay_helpers import MAIN_TRACE
 
 from tracer.files.paths import RECORDINGS_DIR
 from tracer.trace.reader import TraceReader
+from tracer.view.cursor import locate
 from tracer.view.fold import MAX_LINES, fold
 from tracer.view.render import render_step
 from tracer.view.search import next_match, search_steps
-from tracer.view.steps import StepIndex, locate
+from tracer.view.steps import StepIndex
 
 
 @pytest.fixture

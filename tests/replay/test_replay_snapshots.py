@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from replay_helpers import FAULT_TRACE, make_app, stub_diagnosis
 
-from tracer.view.steps import locate
+from tracer.view.cursor import locate
 
 STATIONS = [("mapping", 2), ("wrapping", 2), ("appending", 2), ("resending", 3)]
 SIZES = [(80, 24), (120, 40)]

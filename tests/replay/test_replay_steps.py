@@ -10,15 +10,15 @@ from replay_helpers import MAIN_TRACE
 from tracer.errors import UserError
 from tracer.files.paths import ROOT
 from tracer.trace.reader import TraceReader
-from tracer.view.steps import (
+from tracer.view.cursor import (
     Cursor,
-    StepIndex,
     locate,
     next_of_stage,
     next_turn,
     previous_turn,
     station_stage,
 )
+from tracer.view.steps import StepIndex
 
 
 @pytest.fixture

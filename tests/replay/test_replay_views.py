@@ -15,11 +15,12 @@ from tracer.replay.widgets.picker import PickerScreen
 from tracer.replay.widgets.screens import GotoScreen, HelpScreen
 from tracer.trace.reader import TraceReader
 from tracer.view import search
+from tracer.view.cursor import locate
 from tracer.view.fold import unfolded
 from tracer.view.raw import request_body, step_json
 from tracer.view.render import render_step
 from tracer.view.search import HIT
-from tracer.view.steps import StepIndex, locate
+from tracer.view.steps import StepIndex
 
 
 def _search(app: Any, query: str) -> Any:

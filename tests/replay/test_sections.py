@@ -18,6 +18,7 @@ from tracer.chapter.guide import load_guide
 from tracer.errors import UserError
 from tracer.files.paths import bundled_recordings, resolve_trace
 from tracer.trace.reader import TraceReader
+from tracer.view.cursor import locate
 from tracer.view.sections import (
     Entry,
     RecordingInfo,
@@ -25,7 +26,7 @@ from tracer.view.sections import (
     recording_info,
     section_for_step,
 )
-from tracer.view.steps import StepIndex, locate
+from tracer.view.steps import StepIndex
 
 
 @pytest.fixture(scope="module")

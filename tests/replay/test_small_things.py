@@ -91,7 +91,7 @@ def test_an_unknown_scenario_lists_the_bundled_names(tracer_cli: Any) -> None:
 def test_a_finding_before_the_first_turn_says_set_up_not_turn_0() -> None:
     from types import SimpleNamespace
 
-    from tracer.replay.widgets.findings_panel import finding_text
+    from tracer.view.finding_text import finding_text
 
     early = SimpleNamespace(severity="warning", rule="r", step=2, turn=0, message="m")
     later = SimpleNamespace(severity="warning", rule="r", step=9, turn=3, message="m")

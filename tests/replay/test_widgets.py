@@ -25,8 +25,9 @@ from tracer.replay.widgets.search_bar import SearchBar
 from tracer.replay.widgets.stage_view import StageView
 from tracer.replay.widgets.timeline import Timeline
 from tracer.trace.reader import TraceReader
+from tracer.view.cursor import locate
 from tracer.view.diagnose import DoctorWatch
-from tracer.view.steps import StepIndex, locate
+from tracer.view.steps import StepIndex
 
 
 class Harness(App[None]):

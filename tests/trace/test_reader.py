@@ -232,7 +232,7 @@ def test_line_offsets_are_found_the_same_in_any_chunking(
     skipped, lines across chunk edges whole, a last line without its newline left torn."""
     import random
 
-    from tracer.trace import reader as reader_module
+    from tracer.trace import line_index
     from tracer.trace.reader import TraceReader
 
     header = json.dumps({"format": "tracer", "version": 1, "chapter": "ch12", "source": {}})
@@ -248,7 +248,7 @@ def test_line_offsets_are_found_the_same_in_any_chunking(
         if line and at:  # (not the header)
             expected.append((at, at + len(line)))
         at += len(line) + 1
-    monkeypatch.setattr(reader_module, "_CHUNK", chunk)
+    monkeypatch.setattr(line_index, "_CHUNK", chunk)
     try:
         reader = TraceReader(path)
     except UserError as exc:  # the header itself may not validate: then this test says so

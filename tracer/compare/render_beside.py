@@ -15,7 +15,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from tracer.compare.align import Row
-from tracer.compare.beside import word
+from tracer.compare.beside_words import word
 from tracer.view.fold import without_key_hints
 from tracer.view.render import render_step
 from tracer.view.steps import StepIndex

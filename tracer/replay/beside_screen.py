@@ -21,7 +21,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from tracer.compare.beside import Comparison, summary_text, word
+from tracer.compare.beside import Comparison, summary_text
+from tracer.compare.beside_words import word
 from tracer.compare.render_beside import row_texts
 from tracer.replay.widgets.beside_column import BesideColumn
 from tracer.replay.widgets.beside_help import BesideHelp
@@ -69,8 +70,8 @@ KEYS = [
     Binding("q", "app.quit", "quit", show=False, id="quit"),
 ]
 """Every key of the comparison, each with an ``id`` (the replay's where a key means the same, so
-one keymap serves both); its help is generated from them (:data:`tracer.compare.beside.HELP`
-and :data:`~tracer.compare.beside.HELP_LINES` hold the words)."""
+one keymap serves both); its help is generated from them (:data:`tracer.compare.beside_words.HELP`
+and :data:`~tracer.compare.beside_words.HELP_LINES` hold the words)."""
 
 
 class BesideScreen(Screen[None]):
@@ -207,7 +208,7 @@ class BesideScreen(Screen[None]):
         self.draw()
 
     def action_help(self) -> None:
-        from tracer.compare.beside import HELP, HELP_LINES
+        from tracer.compare.beside_words import HELP, HELP_LINES
         from tracer.replay.help import bound_here, help_rows, key_display, keymap_of
 
         bound, keymap = bound_here(self), keymap_of(self.app)

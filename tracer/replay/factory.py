@@ -40,10 +40,11 @@ def make_app(trace: Path | str | None = None, options: ReplayOptions | None = No
     from tracer.files.paths import MAIN_RECORDING, resolve_trace
     from tracer.replay.app import ReplayApp
     from tracer.trace.reader import TraceReader
+    from tracer.view.cursor import locate
     from tracer.view.i18n import default_lang
     from tracer.view.opening import WaitingReader
     from tracer.view.state import ReplayState
-    from tracer.view.steps import READ_AHEAD, StepIndex, locate
+    from tracer.view.steps import READ_AHEAD, StepIndex
 
     options = options or ReplayOptions()
     options = replace(options, lang=options.lang or default_lang())

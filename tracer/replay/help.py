@@ -3,11 +3,11 @@
 Every binding of the replay and of the comparison has an ``id`` (Textual's
 ``Binding(..., id=...)``, the name a keymap gives it: ``App.set_keymap``). The words live in the
 Textual-free tables beside the keys' other words (:data:`tracer.view.i18n_keys.HELP` with
-:data:`~tracer.view.i18n_keys.HELP_LINES`; :data:`tracer.compare.beside.HELP` with
-:data:`~tracer.compare.beside.HELP_LINES`): a table of lines (keys as the help writes them, and
-the words in both languages) and the line of each binding id. :func:`help_rows` lists the lines
-the bindings on screen explain, in the table's order; a line whose keys a keymap moved says the
-keys as they are now.
+:data:`~tracer.view.i18n_keys.HELP_LINES`; :data:`tracer.compare.beside_words.HELP` with
+:data:`~tracer.compare.beside_words.HELP_LINES`): a table of lines (keys as the help writes
+them, and the words in both languages) and the line of each binding id. :func:`help_rows` lists
+the lines the bindings on screen explain, in the table's order; a line whose keys a keymap moved
+says the keys as they are now.
 """
 
 from __future__ import annotations

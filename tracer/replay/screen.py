@@ -18,9 +18,10 @@ new panel is a widget with ``step``/``lang`` reactives and a line in ``compose``
 changes. Messages up: a panel never moves the cursor; it posts a message (``StepBar.Seek``,
 ``SearchBar.Hit``, ``Timeline.Selected``, ``TourBar.Go``…) and the screen, in its ``@on``
 handlers, moves. The loader (:mod:`tracer.replay.widgets.loader`) brings traces in. Every key is
-bound here (:mod:`tracer.replay.keys`), so keys work from any panel and not under a dialog,
-which is modal; a widget's own keys pass through :meth:`ReplayScreen.action_to` to it. It mirrors
-no single Claude Code file: it replays what ``query.ts``'s loop (``queryLoop``) recorded.
+bound on the screen (:mod:`tracer.replay.keys`), so keys work from any panel and not under a
+dialog, which is modal; the screen's own keys, and the ``to`` action a widget's keys pass through,
+are the class it is built on (:class:`~tracer.replay.screen_keys.ScreenKeys`). It mirrors no
+single Claude Code file: it replays what ``query.ts``'s loop (``queryLoop``) recorded.
 """
 
 from __future__ import annotations
@@ -32,12 +33,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.reactive import var
-from textual.screen import Screen
 
 from tracer.errors import UserError
 from tracer.replay.autoplay import Autoplay
-from tracer.replay.keys import KEYS
 from tracer.replay.options import LOAD_GUIDE
+from tracer.replay.screen_keys import ScreenKeys
 from tracer.replay.widgets.chapter_column import ChapterColumn
 from tracer.replay.widgets.debug_console import DebugConsole
 from tracer.replay.widgets.findings_panel import FindingsPanel
@@ -49,7 +49,6 @@ from tracer.replay.widgets.notice import Notice
 from tracer.replay.widgets.orientation import Orientation
 from tracer.replay.widgets.pager import Pager
 from tracer.replay.widgets.progress import StepBar
-from tracer.replay.widgets.screens import GotoScreen
 from tracer.replay.widgets.search_bar import SearchBar
 from tracer.replay.widgets.stage_view import StageView
 from tracer.replay.widgets.timeline import Timeline
@@ -67,11 +66,10 @@ if TYPE_CHECKING:
     from tracer.replay.options import ReplayOptions
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(ScreenKeys):
     """Step through a trace. Keys work the same in both languages (Chinese punctuation too)."""
 
     AUTO_FOCUS = "#stage"  # the step view has the keys; Tab moves them to another panel
-    BINDINGS = KEYS
 
     step: var[int] = var(0, always_update=True, init=False)
     """The cursor: the 0-based step on screen. Every change (or the same step set again, to
@@ -290,70 +288,3 @@ class ReplayScreen(Screen[None]):
     def _search_cleared(self) -> None:
         self.query_one(Timeline).unfilter()
         self.redraw()
-
-    # -- the screen's own keys (keys.py) ---------------------------------------------------
-
-    async def action_to(self, widget: str, action: str) -> None:
-        """A widget's key, bound here so it works from any panel: run its ``action`` there."""
-        await self.query_one(f"#{widget}").run_action(action)
-
-    def action_enter(self) -> None:
-        """Enter: into the subagent's loop on a Task call that ran one, else unfold."""
-        target = self.state.into()
-        if target is None:
-            self.query_one(StageView).action_unfold()
-        else:
-            self.go(target)
-
-    def action_escape(self) -> None:
-        """Escape: put out the search (less's way), else leave the subagent's loop."""
-        if not self.query_one(SearchBar).clear():
-            target = self.state.out()
-            if target is not None:
-                self.go(target)
-
-    def action_next(self) -> None:
-        """``n``: the next hit while there is a search, else the next turn (as before)."""
-        bar = self.query_one(SearchBar)
-        if bar.matches and bar.active:
-            bar.action_hop(1)
-        else:
-            self.go(self.state.next_turn())
-
-    def action_filter(self) -> None:
-        """``f``: the timeline lists only the matching steps (again: every step)."""
-        if self.query_one(Timeline).toggle_filter(self.matches):
-            self.query_one(Frame).show_panel("timeline")  # a filter is no use unseen
-
-    def action_goto(self) -> None:
-        def chosen(step: int | None) -> None:
-            if step is not None:
-                self.go(step)
-                self.set_focus(self.query_one(StageView))
-
-        self.app.push_screen(GotoScreen(self.lang, len(self.index)), chosen)
-
-    def action_copy(self) -> None:
-        """Copy the focused panel's text (the raw JSON itself in raw mode)."""
-        if len(self.index):
-            focused = self.focused
-            pager = focused if isinstance(focused, Pager) else self.query_one(StageView)
-            text = pager.copy_text()
-            self.app.copy_to_clipboard(text)
-            self.notify(tr("copied", self.lang, n=text.count("\n") + 1), timeout=2)
-
-    def action_language(self) -> None:
-        """``t``: the other language, in every panel bound to it (the search bar searches the
-        text on screen again)."""
-        self.lang = LANGS[(LANGS.index(self.lang) + 1) % len(LANGS)]
-
-    def ask_in_key_bar(self, words: str | None) -> bool:
-        """Put ``words`` in the key bar in place of the keys (None: the keys again); False when
-        the key bar is not in sight (a dialog is open, or a panel is zoomed)."""
-        bar = self.query_one(KeyBar)
-        bar.say(words)
-        return self.app.screen is self and self.maximized is None and bar.display
-
-    def action_tour(self, move: str) -> None:
-        """``w`` ``W`` ``v``: the tour bar makes the move (or says there is no tour)."""
-        self.query_one(TourBar).key(move)

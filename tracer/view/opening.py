@@ -110,7 +110,7 @@ def choices(cwd: Path | None = None, *, more: bool = True) -> list[Choice]:
 
 def _trace_choice(path: Path, name: str, kind: str = "") -> Choice:
     """A ``*.trace.jsonl`` file as the picker lists it: its title, or why it is no trace."""
-    from tracer.trace.reader import trace_problem
+    from tracer.trace.line_index import trace_problem
 
     problem = trace_problem(path)
     if problem is not None:

@@ -3,7 +3,7 @@
 The replay screen (:mod:`tracer.replay.screen`) draws and this object decides, so the replay's
 step logic is tested without Textual (``tests/replay/test_replay_state.py``). A
 :class:`ReplayState` holds one trace: its :class:`~tracer.view.steps.StepIndex`, the
-:class:`~tracer.view.steps.Cursor` on it, the subagents' loops
+:class:`~tracer.view.cursor.Cursor` on it, the subagents' loops
 (:class:`~tracer.view.nesting.Nesting`), what the recording is
 (:func:`~tracer.view.sections.recording_info`), and the step the replay opened at. Each move
 (← →, ``[`` ``]``, 1–4, Enter into a subagent's loop, Escape out of it) is a method that gives
@@ -19,17 +19,17 @@ from typing import Any
 
 from tracer.text.printable import printable
 from tracer.trace.events import STATIONS
-from tracer.view.nesting import Loop, Nesting
-from tracer.view.sections import recording_info, section_for_step
-from tracer.view.steps import (
+from tracer.view.cursor import (
     Cursor,
-    StepIndex,
     clamp,
     ends_at_terminal,
     next_of_stage,
     next_turn,
     previous_turn,
 )
+from tracer.view.nesting import Loop, Nesting
+from tracer.view.sections import recording_info, section_for_step
+from tracer.view.steps import StepIndex
 
 LAST = -1
 """The step :meth:`ReplayState.open` reads as "the last step written so far"."""

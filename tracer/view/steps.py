@@ -1,4 +1,4 @@
-"""Pure step logic: which events are steps, which turn each is in, and how the cursor moves.
+"""Pure step logic: which events are steps, and which turn each is in.
 
 A trace holds steps (events with a ``stage``) and the supporting records they point at. Like
 Python Tutor's "Step X of Y", the replay numbers only the steps. :class:`StepIndex` finds them
@@ -15,7 +15,8 @@ A step's turn is counted, not read: each ``turn_start`` step opens a turn, exact
 loop's ``turn_count`` (``State.turn_count`` in ``query.ts``'s ``while (true)``). Steps before
 the first turn (the session's set-up) belong to turn 0.
 
-Nothing here imports Textual; the functions take and return step numbers (0-based).
+How the cursor moves over the steps is :mod:`tracer.view.cursor`. Nothing here imports
+Textual; the methods take and return step numbers (0-based).
 """
 
 from __future__ import annotations
@@ -23,10 +24,8 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from tracer.errors import UserError
-from tracer.trace.events import STATIONS, STEP_KINDS, AnyEvent
+from tracer.trace.events import STEP_KINDS, AnyEvent
 from tracer.trace.reader import TraceReader
 
 #: Lines indexed per chunk when indexing in steps.
@@ -206,121 +205,3 @@ class StepIndex:
         """
         limit = self.positions[step + 1] if step + 1 < len(self) else self._scanned
         return bisect_left(self.debug_positions, limit)
-
-
-# -- moving --------------------------------------------------------------------------------------
-
-
-def ends_at_terminal(index: StepIndex) -> bool:
-    """Whether the last step indexed so far is the session's end (its ``terminal`` step)."""
-    count = len(index)
-    return bool(count) and index.stage(count - 1) == "terminal"
-
-
-def clamp(index: StepIndex, step: int) -> int:
-    return max(0, min(step, len(index) - 1))
-
-
-def next_turn(index: StepIndex, step: int) -> int:
-    """The first step of the next turn (or the last step if this is the last turn)."""
-    group = index.group_of(step)
-    if group + 1 < index.group_count:
-        return index.group_starts[group + 1]
-    return len(index) - 1
-
-
-def previous_turn(index: StepIndex, step: int) -> int:
-    """The start of this turn, or of the previous one when already at the start."""
-    group = index.group_of(step)
-    start = index.group_starts[group]
-    if step > start or group == 0:
-        return start
-    return index.group_starts[group - 1]
-
-
-def steps_of(index: StepIndex, stage: str) -> array:
-    """The published steps of ``stage``, ascending (a view; do not change it)."""
-    steps = index.by_stage.get(stage)
-    if steps is None:
-        return array("l")
-    return steps[: bisect_left(steps, len(index))]
-
-
-def next_of_stage(index: StepIndex, step: int, stage: str) -> int | None:
-    """The next step of ``stage`` after ``step``, wrapping round to the start; None if none."""
-    steps = steps_of(index, stage)
-    if not steps:
-        return None
-    after = bisect_right(steps, step)
-    return steps[after] if after < len(steps) else steps[0]
-
-
-def station_stage(number: int) -> str:
-    """Key 1-4 → the chapter's stations: mapping, wrapping, appending, resending."""
-    return STATIONS[number - 1]
-
-
-def locate(
-    index: StepIndex, *, step: int | None = None, turn: int | None = None, stage: str | None = None
-) -> int:
-    """The step ``--step N`` (1-based) or ``--turn T [--stage S]`` names; UserError if none.
-
-    Indexes only as far as it must to find the step (all of the file when it is not there).
-    """
-    index.extend_until(lambda: len(index) > 0)
-    if not len(index):
-        raise UserError("the trace has no steps", index.reader.path)
-    if step is not None:
-        index.extend_until(lambda: len(index) >= step)
-        if not 1 <= step <= len(index):
-            raise UserError(f"no step {step}: the trace has {len(index)} steps", index.reader.path)
-        return step - 1
-    if turn is None and stage is None:
-        return 0
-    checked = 0
-    while True:
-        for candidate in range(checked, len(index)):
-            if turn is not None and index.turn(candidate) != turn:
-                continue
-            if stage is not None and index.stage(candidate) != stage:
-                continue
-            return candidate
-        checked = len(index)
-        if index.complete:
-            break
-        index.extend(CHUNK)
-    wanted = " ".join(
-        x
-        for x in (f"turn {turn}" if turn is not None else "", f"stage {stage}" if stage else "")
-        if x
-    )
-    raise UserError(f"no step with {wanted} in this trace", index.reader.path)
-
-
-@dataclass
-class Cursor:
-    """The current step, plus the rule ``--follow`` needs: at the end, stay at the end."""
-
-    index: StepIndex
-    step: int = 0
-
-    @property
-    def at_end(self) -> bool:
-        return self.step >= len(self.index) - 1
-
-    def go(self, step: int) -> bool:
-        """Move to ``step`` (clamped); return True if the step changed."""
-        target = clamp(self.index, step)
-        moved = target != self.step
-        self.step = target
-        return moved
-
-    def refresh(self) -> int:
-        """Read what the recorder appended; follow the end if we were on it. Returns new steps."""
-        was_at_end = self.at_end
-        if not self.index.reader.refresh():
-            return 0
-        added = self.index.extend()
-        if added and was_at_end:
-            self.step = len(self.index) - 1
-        return added

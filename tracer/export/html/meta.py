@@ -25,9 +25,10 @@ from typing import Any
 from tracer.text.printable import printable
 from tracer.trace.reader import TraceReader
 from tracer.trace.tokens import tokens_of
+from tracer.view.cursor import steps_of
 from tracer.view.i18n import LANGS
 from tracer.view.nesting import Nesting
-from tracer.view.steps import StepIndex, steps_of
+from tracer.view.steps import StepIndex
 
 
 def request_tokens(index: StepIndex, step: int) -> dict[str, int] | None:

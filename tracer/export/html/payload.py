@@ -42,13 +42,14 @@ from tracer.text.printable import printable, printable_json
 from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
+from tracer.view.cursor import steps_of
 from tracer.view.fold import fold, whole, without_key_hints
 from tracer.view.i18n import LANGS
 from tracer.view.i18n_words import STAGE_NAMES
 from tracer.view.nesting import Nesting
 from tracer.view.raw import step_json
 from tracer.view.render import render_step
-from tracer.view.steps import StepIndex, steps_of
+from tracer.view.steps import StepIndex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named in annotations

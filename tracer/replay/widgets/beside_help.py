@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tracer.compare.beside import HELP
+from tracer.compare.beside_words import HELP
 from tracer.replay.help import HelpRow
 from tracer.view.i18n import tr
 

@@ -2,8 +2,9 @@
 
 Each row is one finding of :func:`tracer.doctor.run_doctor`: its severity and rule id, the step
 and turn where to look, the doctor's one-line message and the guide's "how to check" hint in the
-current language. Choosing a row (Enter, or a click) posts :class:`FindingsPanel.Selected` with
-its step; the app moves the cursor, as it does for the timeline and the progress bar.
+current language (:func:`~tracer.view.finding_text.finding_text` writes it). Choosing a row
+(Enter, or a click) posts :class:`FindingsPanel.Selected` with its step; the app moves the
+cursor, as it does for the timeline and the progress bar.
 
 The panel also runs the doctor (:meth:`FindingsPanel.check`, through
 :mod:`tracer.view.diagnose`, which decides when): at once on a small trace, in a background
@@ -34,13 +35,12 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from tracer.view.cursor import ends_at_terminal
 from tracer.view.diagnose import Diagnosis, DoctorWatch, Reaction, diagnose, plan, step_of
-from tracer.view.i18n import severity_mark, severity_name, tr
-from tracer.view.steps import StepIndex, ends_at_terminal
+from tracer.view.finding_text import finding_text
+from tracer.view.i18n import tr
+from tracer.view.steps import StepIndex
 from tracer.view.wrap import Wrapped
-
-#: Colour of each severity's marker, shared with the timeline.
-SEVERITY_STYLE = {"error": "bold #ff5f5f", "warning": "bold #ffaf00"}
 
 
 class FindingsPanel(OptionList):
@@ -278,24 +278,3 @@ def _events(reader: object) -> int:
     doctor must not run "now" on the first megabyte of a long trace)."""
     estimate = getattr(reader, "estimated_events", None)
     return int(estimate()) if estimate is not None else len(reader)  # type: ignore[arg-type]
-
-
-def finding_text(finding: object, lang: str) -> Text:
-    """One finding as a few lines: severity and rule; step and turn; message; how to check."""
-    severity = str(getattr(finding, "severity", "error"))
-    style = SEVERITY_STYLE.get(severity, "bold")
-    text = Text()
-    text.append(f"{severity_mark(severity)} {severity_name(severity, lang)}", style=style)
-    text.append(f"  {getattr(finding, 'rule', '?')}", style="bold")
-    turn = getattr(finding, "turn", 0)
-    # Before the first turn there is no 第0轮: the loop is still being set up (as the header says).
-    where = "finding_where" if turn else "finding_where_setup"
-    text.append("  " + tr(where, lang, step=getattr(finding, "step", 0), turn=turn), style="dim")
-    zh_message = getattr(finding, "message_zh", "") if lang == "zh" else ""
-    text.append("\n" + str(zh_message or getattr(finding, "message", "")))
-    hint = getattr(finding, "hint", None) or {}
-    words = hint.get(lang) or hint.get("en") or hint.get("zh")
-    if words:
-        text.append("\n" + tr("check", lang), style="bold")
-        text.append(str(words), style="italic")
-    return text

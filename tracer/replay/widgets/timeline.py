@@ -32,10 +32,10 @@ from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tracer.replay.widgets.findings_panel import SEVERITY_STYLE
 from tracer.replay.widgets.pager import text_strip
 from tracer.trace.events import STATIONS
 from tracer.view.diagnose import rank
+from tracer.view.finding_text import SEVERITY_STYLE
 from tracer.view.i18n import severity_mark, stage_name, tr
 from tracer.view.state import ReplayState
 from tracer.view.steps import StepIndex
