@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -27,6 +26,10 @@ from tracer.compare.beside_words import turn_name, word
 from tracer.view.diagnose import step_of
 from tracer.view.i18n import severity_mark, severity_name, stage_title
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.doctor.finding import Finding
+
 #: The summary lists this many differences by row (and says how many there are in all).
 LISTED = 40
 
@@ -35,7 +38,7 @@ LISTED = 40
 class RowFinding:
     """A doctor's finding in one run, and the comparison's row its step is on."""
 
-    finding: Any
+    finding: Finding
     row: int
     side: int
     """0: A's, 1: B's."""
@@ -61,8 +64,8 @@ class Comparison:
         cls,
         rows: Sequence[Row],
         names: tuple[str, str],
-        findings: Sequence[Any] = (),
-        findings_b: Sequence[Any] = (),
+        findings: Sequence[Finding] = (),
+        findings_b: Sequence[Finding] = (),
     ) -> Comparison:
         """The comparison, with the doctor's ``findings`` in A and ``findings_b`` in B (each with
         its 1-based ``step``) placed on their rows."""
@@ -71,7 +74,7 @@ class Comparison:
         comparison.place(1, findings_b)
         return comparison
 
-    def place(self, side: int, findings: Sequence[Any]) -> None:
+    def place(self, side: int, findings: Sequence[Finding]) -> None:
         """Put the doctor's ``findings`` in ``side`` (0: A, 1: B) on their rows; that side is
         no longer pending."""
         steps = (row.a if side == 0 else row.b for row in self.rows)

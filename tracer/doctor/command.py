@@ -35,6 +35,10 @@ from tracer.doctor.finding import SEVERITY_WORDS
 from tracer.text.cells import ljust
 from tracer.text.printable import printable, printable_json
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.doctor.finding import Finding
+
 RULE_IDS = (
     "result-not-returned",
     "tool-use-id-mismatch",
@@ -159,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def report_lines(findings: list[Any], lang: str) -> list[str]:
+def report_lines(findings: list[Finding], lang: str) -> list[str]:
     """Each finding as two or three lines: what, where, and how to check it."""
     zh = lang == "zh"
     lines: list[str] = []
@@ -181,7 +185,7 @@ def report_lines(findings: list[Any], lang: str) -> list[str]:
     return lines
 
 
-def summary(trace: Path, findings: list[Any], lang: str = "en") -> str:
+def summary(trace: Path, findings: list[Finding], lang: str = "en") -> str:
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
     if lang == "zh":

@@ -9,7 +9,10 @@ short hints below, so a finding always says where to look.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named: the guide is loaded on the first hint asked for
+    from tracer.chapter.guide_records import Guide
 
 FALLBACK: dict[str, dict[str, str]] = {
     "result-not-returned": {
@@ -56,7 +59,7 @@ FALLBACK: dict[str, dict[str, str]] = {
 
 
 @lru_cache(maxsize=1)
-def _guide() -> Any:
+def _guide() -> Guide | None:
     try:
         from tracer.chapter.guide import load_guide
 

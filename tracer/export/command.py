@@ -21,6 +21,10 @@ from typing import Any
 from tracer.export.whole_file import whole_file, write_whole
 from tracer.text.printable import printable, printable_json
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named: the OTLP export is imported when it is asked for
+    from tracer.export.otlp.document import Options
+
 FORMATS = {
     "md": "tracer.export.markdown",
     "mermaid": "tracer.export.mermaid",
@@ -119,7 +123,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=_export)
 
 
-def export_text(trace: Path, fmt: str, options: Any = None) -> str:
+def export_text(trace: Path, fmt: str, options: Options | None = None) -> str:
     """The export of ``trace`` in ``fmt`` as text (``options``: OTLP's :class:`Options`)."""
     from tracer.export.walk import walk
 
@@ -131,7 +135,7 @@ def export_text(trace: Path, fmt: str, options: Any = None) -> str:
     return module.render(walk(trace))
 
 
-def _write_otlp(trace: Path, output: Path | None, options: Any) -> None:
+def _write_otlp(trace: Path, output: Path | None, options: Options) -> None:
     """The OTLP/JSON document, written a span at a time
     (:func:`~tracer.export.otlp.document.write_json`) into ``output`` or, with its C1 and bidi
     controls escaped (the same JSON value), to stdout."""
@@ -148,7 +152,7 @@ def _write_otlp(trace: Path, output: Path | None, options: Any) -> None:
     print(printable(f"wrote {output}"), file=sys.stderr)
 
 
-def otlp_options(args: argparse.Namespace, salt: str = "") -> Any:
+def otlp_options(args: argparse.Namespace, salt: str = "") -> Options:
     """The OTLP export's options from the command line."""
     from tracer.errors import UserError
     from tracer.export.otlp.content import DEFAULT_LIMIT
@@ -161,7 +165,7 @@ def otlp_options(args: argparse.Namespace, salt: str = "") -> Any:
 
 
 def send(
-    trace: Path, endpoint: str | None, protocol: str | None, options: Any = None
+    trace: Path, endpoint: str | None, protocol: str | None, options: Options | None = None
 ) -> tuple[int, str, str]:
     """POST the trace's spans; (spans sent, trace id, where) for the one line the command prints.
 

@@ -15,6 +15,10 @@ from tracer.trace.events import STATIONS
 from tracer.trace.reader import TraceReader
 from tracer.trace.tokens import tokens_of
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.trace.events import AnyEvent, ImportNote, SessionStarted
+
 #: How each stage is named in an export; the four steps of the result's trip carry their number,
 #: as in the chapter's 结果的旅途.
 STAGE_NAMES = {
@@ -55,10 +59,10 @@ class Walk:
     torn: str | None = None
 
     @property
-    def session(self) -> Any:
+    def session(self) -> SessionStarted | None:
         return next((e for e in self.events if e.kind == "session_start"), None)
 
-    def stage_name(self, event: Any) -> str:
+    def stage_name(self, event: AnyEvent) -> str:
         return STAGE_NAMES.get(getattr(event, "stage", None) or "", event.kind)
 
 
@@ -79,7 +83,7 @@ def walk(path: str | Path) -> Walk:
         reader.close()
 
 
-def note_of(event: Any) -> tuple[str, str]:
+def note_of(event: ImportNote) -> tuple[str, str]:
     """An ``import_note``'s topic and text."""
     return str(event.topic), str(event.text)
 

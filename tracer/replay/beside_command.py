@@ -17,13 +17,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tracer.errors import UserError
 from tracer.view.diagnose import NOW_LIMIT
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tracer.doctor.finding import Finding
     from tracer.replay.beside_app import BesideApp
+    from tracer.view.steps import StepIndex
 
 #: ``--beside`` given without a trace: the bundled fault's good twin.
 TWIN = Path("")
@@ -31,7 +35,7 @@ TWIN = Path("")
 SINGLE_FLAGS = ("step", "turn", "stage", "follow", "doctor")
 
 
-def _open(path: Path) -> Any:
+def _open(path: Path) -> StepIndex:
     """The whole step index of the trace at ``path`` (bad input: a UserError naming it)."""
     from tracer.trace.reader import TraceReader
     from tracer.view.steps import StepIndex
@@ -48,8 +52,8 @@ def make_beside_app(
     b: Path | None = None,
     *,
     lang: str | None = None,
-    findings: Any = None,
-    findings_b: Any = None,
+    findings: Sequence[Finding] | None = None,
+    findings_b: Sequence[Finding] | None = None,
 ) -> BesideApp:
     """The comparison of ``a`` with ``b`` (None: a's good twin), ready to run.
 

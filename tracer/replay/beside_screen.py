@@ -31,6 +31,10 @@ from tracer.view.diagnose import diagnose
 from tracer.view.i18n import LANGS, severity_mark
 from tracer.view.steps import StepIndex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.doctor.finding import Finding
+
 #: Keys 1–4: the four steps of a result's journey, in the book's order.
 STATIONS = ("mapping", "wrapping", "appending", "resending")
 
@@ -108,7 +112,7 @@ class BesideScreen(Screen[None]):
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._checked, side, result.findings)
 
-    def _checked(self, side: int, findings: tuple[object, ...]) -> None:
+    def _checked(self, side: int, findings: tuple[Finding, ...]) -> None:
         self.comparison.place(side, findings)
         if self.summary_shown:
             self.draw()

@@ -20,6 +20,8 @@ from tracer.errors import UserError
 from tracer.trace.events import STAGES
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from tracer.replay.app import ReplayApp
 
 DEFAULT_SIZE = (120, 40)
@@ -194,7 +196,7 @@ def _run_live(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_screenshot(app: Any, out: Path, size: tuple[int, int]) -> Path:
+def write_screenshot(app: App[Any], out: Path, size: tuple[int, int]) -> Path:
     """Render the app's first frame headless and save it as SVG."""
     import asyncio
 

@@ -87,7 +87,7 @@ def make_tour_app(
     lang: str | None = None,
     restart: bool = False,
     state: Path | None = None,
-    guide: Guide | Literal[LoadGuide.LOAD] | None = LOAD_GUIDE,
+    guide: Guide | Literal[LoadGuide.LOAD] = LOAD_GUIDE,
 ) -> ReplayApp:
     """The app for ``tracer tour``: the chapter in the book's order, resumed where it was left.
 

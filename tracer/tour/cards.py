@@ -6,8 +6,6 @@ without Textual, and out of :mod:`tracer.tour.stops` so the tour's logic stays f
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from tracer.text.printable import printable
@@ -17,6 +15,10 @@ from tracer.view.chapter_panel import diagram_text, scenario_notes
 from tracer.view.i18n import pick, tr
 from tracer.view.section_text import LABEL
 from tracer.view.sections import RecordingInfo
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.chapter.guide_records import Checkpoint, Guide
 
 
 def stop_title(tour: Tour, lang: str) -> str:
@@ -35,20 +37,22 @@ def _where(stop: Stop, rec: RecordingInfo | None, step: int, lang: str) -> Text:
     return Text(say("where", lang, recording=name, step=step + 1) + "\n", style="dim")
 
 
-def section_card(tour: Tour, guide: Any, rec: RecordingInfo | None, lang: str) -> Text:
+def section_card(tour: Tour, guide: Guide, rec: RecordingInfo | None, lang: str) -> Text:
     """A section stop: where we are, the section's notes, its diagram, a fault's notes."""
     stop = tour.current
+    section = stop.section
+    assert section is not None, "a section stop has its section"
     out = _where(stop, rec, stop.step, lang)
-    out.append("\n" + pick(stop.section.notes, lang).strip() + "\n")
+    out.append("\n" + pick(section.notes, lang).strip() + "\n")
     heading, notes = scenario_notes(rec, lang)
     if notes:
         out.append("\n" + heading + "\n", style="bold red" if rec and rec.fault else "bold")
         out.append(notes + "\n")
-    lines = diagram_text(stop.section, lang)
+    lines = diagram_text(section, lang)
     if lines:
         out.append("\n" + tr("diagram", lang) + "\n", style=LABEL)
         out.append("\n".join(lines) + "\n")
-    if stop.section.id == "checkpoints":
+    if section.id == "checkpoints":
         out.append("\n").append_text(score_text(tour, guide, lang))
     out.append("\n" + say("card_hint", lang) + "\n", style="dim italic")
     return out
@@ -75,7 +79,7 @@ def reveal_card(tour: Tour, lang: str) -> Text:
     return out
 
 
-def score_text(tour: Tour, guide: Any, lang: str) -> Text:
+def score_text(tour: Tour, guide: Guide, lang: str) -> Text:
     """Every checkpoint with the reader's mark (✓ ✗ or not yet), and the score."""
     right, answered = tour.progress.score()
     asked = [c for c in guide.checkpoints if getattr(c, "ask", None)]
@@ -98,7 +102,7 @@ def score_text(tour: Tour, guide: Any, lang: str) -> Text:
     return out
 
 
-def checkpoint_name(checkpoint: Any, lang: str) -> str:
+def checkpoint_name(checkpoint: Checkpoint, lang: str) -> str:
     """A checkpoint's short name: the label of its explanation ("结果翻译：…"), else its id."""
     text = pick(checkpoint.text, lang)
     for colon in ("：", ": "):
@@ -108,7 +112,7 @@ def checkpoint_name(checkpoint: Any, lang: str) -> str:
     return str(checkpoint.id)
 
 
-def done_card(tour: Tour, guide: Any, lang: str) -> Text:
+def done_card(tour: Tour, guide: Guide, lang: str) -> Text:
     out = score_text(tour, guide, lang)
     out.append("\n" + say("tour_done", lang) + "\n")
     return out

@@ -40,6 +40,10 @@ from typing import Any
 
 from tracer.view.steps import StepIndex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.chapter.guide_records import Checkpoint
+
 #: Words for the fixed choices, in both languages.
 CHOICE_WORDS: dict[str, dict[str, str]] = {
     "true": {"zh": "true", "en": "true"},
@@ -63,7 +67,7 @@ class Choice:
 class Question:
     """A checkpoint ready to ask: where, what, and the answer the trace gives."""
 
-    checkpoint: Any
+    checkpoint: Checkpoint
     land: int
     """The 0-based step that shows the answer (the reveal stands there)."""
     answer: str
@@ -111,7 +115,7 @@ class NotInTrace(LookupError):
     """The trace does not hold the step or the record a checkpoint needs."""
 
 
-def landing_step(index: StepIndex, checkpoint: Any) -> int:
+def landing_step(index: StepIndex, checkpoint: Checkpoint) -> int:
     """The step that shows ``checkpoint``: the ``nth`` of its stage (in its turn, if given)."""
     index.extend()
     seen = 0
@@ -130,7 +134,7 @@ def landing_step(index: StepIndex, checkpoint: Any) -> int:
 _SHOWN_ON = {"api_user_messages": "resending", "loop_turn": "turn_start"}
 
 
-def answer_step(index: StepIndex, checkpoint: Any) -> int:
+def answer_step(index: StepIndex, checkpoint: Checkpoint) -> int:
     """The step that shows ``checkpoint``'s answer (where the replay marks it and the tour's
     reveal stands): its own step, or for a count the request or the turn it is counted on."""
     land = landing_step(index, checkpoint)
@@ -183,7 +187,7 @@ def _debug_line_after(index: StepIndex, step: int, hook: str) -> str:
     return ""
 
 
-def build_question(index: StepIndex, checkpoint: Any) -> Question:
+def build_question(index: StepIndex, checkpoint: Checkpoint) -> Question:
     """The question for ``checkpoint`` over the trace in ``index``, its answer computed."""
     land = landing_step(index, checkpoint)
     event = index.event(land)

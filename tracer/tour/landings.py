@@ -14,9 +14,13 @@ from tracer.tour.checkpoints import NotInTrace, answer_step
 from tracer.view.sections import RecordingInfo
 from tracer.view.steps import StepIndex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.chapter.guide_records import Guide
+
 
 def checkpoint_landings(
-    guide: Any, recording: RecordingInfo, index: StepIndex
+    guide: Guide | None, recording: RecordingInfo, index: StepIndex
 ) -> dict[int, list[str]]:
     """Step (0-based) → ids of the guide's checkpoints that land there, in this recording."""
     found: dict[int, list[str]] = {}

@@ -30,6 +30,11 @@ from tracer.files.untrusted import loads, read_bytes
 from tracer.tour.checkpoints import NotInTrace, Question, build_question
 from tracer.view.sections import Contents, recording_info, section_for_step
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.chapter.guide_records import Checkpoint, Guide, Section
+    from tracer.view.steps import StepIndex
+
 PROGRESS_FILE = "tour.json"
 PROGRESS_VERSION = 1
 MAX_PROGRESS = 1024 * 1024
@@ -42,7 +47,9 @@ class Stop:
 
     id: str
     kind: Literal["section", "checkpoint"]
-    section: Any
+    section: Section | None
+    """The section the stop is about (a checkpoint's: the section its step belongs to, None if
+    none covers it)."""
     recording: Path
     step: int
     question: Question | None = None
@@ -64,15 +71,15 @@ class Located:
     """A checkpoint's question with the recording it was built from (the tour opens it)."""
 
     path: Path
-    index: Any
+    index: StepIndex
     """The recording's :class:`~tracer.view.steps.StepIndex`."""
     question: Question
 
 
 def plan_stops(
-    guide: Any,
+    guide: Guide,
     contents: Contents,
-    question_for: Callable[[Any], Located | None] | None = None,
+    question_for: Callable[[Checkpoint], Located | None] | None = None,
 ) -> list[Stop]:
     """Every stop of the tour, in the book's order.
 
@@ -117,7 +124,7 @@ def plan_stops(
     return stops
 
 
-def question_in(path: Path, checkpoint: Any) -> Located | None:
+def question_in(path: Path, checkpoint: Checkpoint) -> Located | None:
     """The question of ``checkpoint`` over the trace at ``path`` (None if it cannot be asked)."""
     from tracer.trace.reader import TraceReader
     from tracer.view.steps import StepIndex
@@ -131,7 +138,7 @@ def question_in(path: Path, checkpoint: Any) -> Located | None:
         return None
 
 
-def bundled_question(checkpoint: Any) -> Located | None:
+def bundled_question(checkpoint: Checkpoint) -> Located | None:
     """The question of ``checkpoint`` over the bundled recording of its scenario."""
     from tracer.files.paths import resolve_trace
 

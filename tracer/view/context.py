@@ -73,7 +73,7 @@ def find_back(
     reader: TraceReader,
     before: int,
     kind: str,
-    test: Callable[[Any], bool] = lambda _e: True,
+    test: Callable[[AnyEvent], bool] = lambda _e: True,
     limit: int = SCAN_LIMIT,
 ) -> AnyEvent | None:
     """The nearest earlier event of ``kind`` that passes ``test``."""

@@ -22,9 +22,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from tracer.errors import UserError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named: the doctor and the reader are imported when it runs
+    from tracer.doctor.finding import Finding
+    from tracer.trace.reader import TraceReader
 
 #: Up to this many events the doctor runs before the first frame.
 NOW_LIMIT = 5_000
@@ -41,7 +46,7 @@ SEVERITY_ORDER = ("error", "warning")
 class Diagnosis:
     """What the doctor said about a trace, ready for the screen."""
 
-    findings: tuple[Any, ...] = ()
+    findings: tuple[Finding, ...] = ()
     """:class:`tracer.doctor.Finding` objects, in step order."""
     problem: str | None = None
     """Why the doctor could not check the trace (then there are no findings)."""
@@ -115,13 +120,13 @@ def plan(events: int, requested: bool) -> Plan:
     return "skip"
 
 
-def step_of(finding: Any) -> int:
+def step_of(finding: Finding) -> int:
     """The replay's 0-based step for a finding (the doctor's step 0, "before the first step",
     shows at the first one)."""
     return max(int(finding.step) - 1, 0)
 
 
-def marks_of(findings: tuple[Any, ...]) -> dict[int, str]:
+def marks_of(findings: tuple[Finding, ...]) -> dict[int, str]:
     """Each step with a finding → its worst severity."""
     marks: dict[int, str] = {}
     for finding in findings:
@@ -137,7 +142,7 @@ def rank(severity: str) -> int:
     return SEVERITY_ORDER.index(severity) if severity in SEVERITY_ORDER else len(SEVERITY_ORDER)
 
 
-def diagnose(reader_or_path: Any) -> Diagnosis:
+def diagnose(reader_or_path: TraceReader | Path | str) -> Diagnosis:
     """Run the doctor on a reader (or open ``path`` with a reader of its own, for a thread).
 
     A trace the doctor cannot follow (a request naming a message the trace lacks) is not fatal
@@ -151,7 +156,11 @@ def diagnose(reader_or_path: Any) -> Diagnosis:
 
     own = isinstance(reader_or_path, (str, Path))
     try:
-        reader = TraceReader(reader_or_path) if own else reader_or_path
+        reader = (
+            TraceReader(reader_or_path)
+            if isinstance(reader_or_path, (str, Path))  # (own, as the type checker reads it)
+            else reader_or_path
+        )
         try:
             findings = tuple(run_doctor(reader))
         finally:

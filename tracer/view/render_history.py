@@ -10,8 +10,6 @@ growing request by request. Request 1 is called the first send, since nothing is
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from tracer.trace.events import MessageRecorded
@@ -31,10 +29,14 @@ from tracer.view.render_parts import (
 )
 from tracer.view.steps import StepIndex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.trace.events import HistoryAppended, RequestSent
+
 SPARK = "▁▂▃▄▅▆▇█"
 
 
-def render_appending(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+def render_appending(index: StepIndex, step: int, event: HistoryAppended, lang: str) -> Text:
     out = title("appending", lang)
     out.append(in_lang(lang, "messages", "消息数") + colon(lang), style="bold")
     out.append(f"{event.before_count} → {event.after_count}", style="bold")
@@ -106,7 +108,7 @@ def _summary(message: MessageRecorded | None, lang: str) -> Text:
     return Text(short(content, 60))
 
 
-def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+def render_resending(index: StepIndex, step: int, event: RequestSent, lang: str) -> Text:
     out = title("resending", lang, request_label(event.request_index, lang))
     if event.request_index == 1:
         # Step ④ of the journey, but nothing is *re*sent yet: the first request opens the loop.
@@ -210,7 +212,7 @@ def render_resending(index: StepIndex, step: int, event: Any, lang: str) -> Text
     return out
 
 
-def _cache_breakpoint(out: Text, event: Any, lang: str) -> None:
+def _cache_breakpoint(out: Text, event: RequestSent, lang: str) -> None:
     """Where the request's one ``cache_control`` breakpoint sits (2.1.88's
     ``addCacheBreakpoints``: the last block of the newest message), and what it buys."""
     field(

@@ -11,7 +11,6 @@ Before the next turn the turn limit is checked (``max_turns_check``); the sessio
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from rich.text import Text
 
@@ -22,8 +21,22 @@ from tracer.view.i18n import colon, in_lang
 from tracer.view.render_parts import LABEL, block_text, field, hanging, request_label, title
 from tracer.view.steps import StepIndex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from typing import Any
 
-def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+    from tracer.trace.events import (
+        FollowUpDecided,
+        MaxTurnsChecked,
+        MessageRecorded,
+        ResponseReceived,
+        SessionEnded,
+        SessionStarted,
+        TurnStarted,
+    )
+
+
+def render_session(index: StepIndex, step: int, event: SessionStarted, lang: str) -> Text:
     out = title("session", lang, (event.title or {}).get(lang, "") if event.title else "")
     field(out, in_lang(lang, "model", "AI"), event.model, lang=lang)
     field(out, in_lang(lang, "tools", "可用工具"), ", ".join(event.tools), lang=lang)
@@ -45,7 +58,7 @@ def render_session(index: StepIndex, step: int, event: Any, lang: str) -> Text:
     return out
 
 
-def render_turn_start(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+def render_turn_start(index: StepIndex, step: int, event: TurnStarted, lang: str) -> Text:
     out = title("turn_start", lang, in_lang(lang, f"turn {event.turn}", f"第{event.turn}轮"))
     field(out, "state.messages", event.message_count, "bold", lang)
     out.append(
@@ -58,7 +71,7 @@ def render_turn_start(index: StepIndex, step: int, event: Any, lang: str) -> Tex
     return out
 
 
-def render_response(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+def render_response(index: StepIndex, step: int, event: ResponseReceived, lang: str) -> Text:
     out = title("response", lang, request_label(event.request_index, lang))
     field(out, "message.id", event.message_id, lang=lang)
     field(out, "stop_reason", event.stop_reason, "bold", lang)
@@ -112,7 +125,7 @@ def tokens_text(tokens: Tokens, lang: str) -> str:
     )
 
 
-def render_follow_up(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+def render_follow_up(index: StepIndex, step: int, event: FollowUpDecided, lang: str) -> Text:
     out = title("follow_up", lang)
     out.append("needsFollowUp = ", style=LABEL)
     out.append(
@@ -149,7 +162,7 @@ def render_follow_up(index: StepIndex, step: int, event: Any, lang: str) -> Text
     return out
 
 
-def render_max_turns(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+def render_max_turns(index: StepIndex, step: int, event: MaxTurnsChecked, lang: str) -> Text:
     out = title("max_turns_check", lang)
     if event.max_turns is None:
         out.append(
@@ -186,7 +199,7 @@ def render_max_turns(index: StepIndex, step: int, event: Any, lang: str) -> Text
     return out
 
 
-def render_terminal(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+def render_terminal(index: StepIndex, step: int, event: SessionEnded, lang: str) -> Text:
     out = title("terminal", lang)
     field(
         out,
@@ -252,7 +265,7 @@ def _last_messages(index: StepIndex, step: int) -> list[Any]:
     return found
 
 
-def _message_text(message: Any, lang: str) -> Text:
+def _message_text(message: MessageRecorded, lang: str) -> Text:
     if message.type == "attachment":
         attachment = json.dumps(message.attachment, ensure_ascii=False)
         return Text(f"attachment {attachment}", style="yellow")

@@ -11,8 +11,6 @@ preview and the path.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from tracer.trace.events import ToolFinished
@@ -22,8 +20,15 @@ from tracer.view.i18n import colon, in_lang
 from tracer.view.render_output import failed_raw_note, raw_output_text
 from tracer.view.render_parts import ERROR, LABEL, content_text, tool_title
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from typing import Any
 
-def render_tool_run(index: Any, step: int, event: Any, lang: str) -> Text:
+    from tracer.trace.events import ResultMapped
+    from tracer.view.steps import StepIndex
+
+
+def render_tool_run(index: StepIndex, step: int, event: ToolFinished, lang: str) -> Text:
     out = tool_title("tool_run", lang, f"{event.tool} {event.tool_use_id}")
     out.append(in_lang(lang, "input", "输入") + colon(lang), style=LABEL)
     out.append(short(event.input, 200) + "\n")
@@ -49,7 +54,7 @@ def render_tool_run(index: Any, step: int, event: Any, lang: str) -> Text:
     return out
 
 
-def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
+def render_mapping(index: StepIndex, step: int, event: ResultMapped, lang: str) -> Text:
     out = tool_title("mapping", lang, f"{event.tool} {event.tool_use_id}")
     run = context.find_back(
         index.reader,
@@ -157,7 +162,7 @@ def render_mapping(index: Any, step: int, event: Any, lang: str) -> Text:
     return out
 
 
-def kept_copy(index: Any, persisted: dict[str, Any]) -> str | None:
+def kept_copy(index: StepIndex, persisted: dict[str, Any]) -> str | None:
     """Where the recorder kept a persisted output: ``<name>.trace.tool-results/<file>`` beside the
     trace (the ``saved`` field), as a path relative to the current folder when it can be."""
     from pathlib import Path

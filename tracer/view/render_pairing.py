@@ -11,14 +11,18 @@ This module writes both sides on the two resending steps, so a reader sees the b
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from tracer.model.internal_messages import MISSING_RESULT_MESSAGE, NO_CONTENT_MESSAGE
 from tracer.view.attempts import attempt_rows
 from tracer.view.i18n import in_lang
 from tracer.view.steps import StepIndex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from typing import Any
+
+    from tracer.trace.events import RequestSent
 
 
 def _refusal(index: StepIndex, request_index: int) -> str | None:
@@ -29,7 +33,7 @@ def _refusal(index: StepIndex, request_index: int) -> str | None:
     return errors[-1] if errors else None
 
 
-def pairing_text(index: StepIndex, step: int, event: Any, lang: str) -> Text | None:
+def pairing_text(index: StepIndex, step: int, event: RequestSent, lang: str) -> Text | None:
     """What the patch changed in this request, or, on an unpatched request that a patched one
     follows, what happens next. ``None`` when neither applies."""
     pairing = getattr(event, "pairing", None)

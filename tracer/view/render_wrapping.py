@@ -11,8 +11,6 @@ told.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from tracer.chapter.error_paths import error_path
@@ -24,8 +22,12 @@ from tracer.view.render_output import failed_raw_note, raw_output_text
 from tracer.view.render_parts import LABEL, block_text, field, indented, title, tool_title
 from tracer.view.steps import StepIndex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.trace.events import PermissionDecided, ResultWrapped
 
-def render_permission(index: StepIndex, step: int, event: Any, lang: str) -> Text:
+
+def render_permission(index: StepIndex, step: int, event: PermissionDecided, lang: str) -> Text:
     out = title("permission", lang, f"{event.tool} {event.tool_use_id}")
     allowed = event.decision in ("allow", "approve")
     field(
@@ -46,7 +48,7 @@ def render_permission(index: StepIndex, step: int, event: Any, lang: str) -> Tex
     return out
 
 
-def render_wrapping(index: Any, step: int, event: Any, lang: str) -> Text:
+def render_wrapping(index: StepIndex, step: int, event: ResultWrapped, lang: str) -> Text:
     out = tool_title("wrapping", lang, f"{event.tool} {event.tool_use_id}")
     where = index.positions[step]
     found = context.find_messages(

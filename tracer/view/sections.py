@@ -34,6 +34,10 @@ from typing import Any, Literal
 
 from tracer.files.paths import ROOT, short_name
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named: the guide is loaded lazily (tracer.view.section_text.load_guide)
+    from tracer.chapter.guide_records import Anchor, Guide, Section
+
 How = Literal["anchor", "scenario", "stage"]
 
 
@@ -113,11 +117,11 @@ def _scenario_keys_at(path: Path, stamp: int) -> tuple[str | None, dict[str, str
 # -- the rule ----------------------------------------------------------------------------------
 
 
-def _anchors(guide: Any) -> Sequence[Any]:
+def _anchors(guide: Guide) -> Sequence[Anchor]:
     return getattr(guide, "anchors", None) or ()
 
 
-def _anchor_matches(anchor: Any, rec: RecordingInfo, stage: str, turn: int) -> bool:
+def _anchor_matches(anchor: Anchor, rec: RecordingInfo, stage: str, turn: int) -> bool:
     return (
         rec.called(anchor.recording)
         and (anchor.turn is None or anchor.turn == turn)
@@ -126,8 +130,8 @@ def _anchor_matches(anchor: Any, rec: RecordingInfo, stage: str, turn: int) -> b
 
 
 def section_for_step(
-    guide: Any, rec: RecordingInfo, stage: str, turn: int
-) -> tuple[Any | None, How | None]:
+    guide: Guide | None, rec: RecordingInfo, stage: str, turn: int
+) -> tuple[Section | None, How | None]:
     """The guide's section for a step of ``rec`` (by stage and turn), and which rule chose it."""
     if guide is None:
         return None, None
@@ -183,7 +187,7 @@ class Entry:
 class Contents:
     """The sections in the book's order, each with the recordings and steps that show it."""
 
-    sections: list[Any]
+    sections: list[Section]
     entries: dict[str, list[Entry]]
 
     def of(self, section_id: str) -> list[Entry]:
@@ -197,7 +201,7 @@ class Contents:
 
 
 def entries_of(
-    guide: Any, rec: RecordingInfo, steps: Iterable[tuple[str, int]]
+    guide: Guide | None, rec: RecordingInfo, steps: Iterable[tuple[str, int]]
 ) -> dict[str, Entry]:
     """Section id → entry, for each section some step of ``rec`` shows (``steps``: each step's
     stage and turn, in order)."""
@@ -215,7 +219,7 @@ def entries_of(
 
 
 def table_of_contents(
-    guide: Any, recordings: Iterable[tuple[RecordingInfo, Sequence[tuple[str, int]]]]
+    guide: Guide, recordings: Iterable[tuple[RecordingInfo, Sequence[tuple[str, int]]]]
 ) -> Contents:
     """The contents over ``recordings`` (each with its steps' stage and turn).
 
@@ -231,7 +235,7 @@ def table_of_contents(
     return Contents(list(guide.sections), entries)
 
 
-def bundled_contents(guide: Any, paths: Iterable[Path] | None = None) -> Contents:
+def bundled_contents(guide: Guide, paths: Iterable[Path] | None = None) -> Contents:
     """The table of contents over the bundled recordings (or ``paths``)."""
     from tracer.files.paths import bundled_recordings
     from tracer.trace.reader import TraceReader

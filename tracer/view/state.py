@@ -15,7 +15,6 @@ at the end) is :meth:`ReplayState.follow`. Opening another trace makes a new sta
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from tracer.text.printable import printable
 from tracer.trace.events import STATIONS
@@ -30,6 +29,10 @@ from tracer.view.cursor import (
 from tracer.view.nesting import Loop, Nesting
 from tracer.view.sections import recording_info, section_for_step
 from tracer.view.steps import StepIndex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.chapter.guide_records import Guide
 
 LAST = -1
 """The step :meth:`ReplayState.open` reads as "the last step written so far"."""
@@ -127,7 +130,7 @@ class ReplayState:
             return None
         return self.nesting.inner(step)
 
-    def section_id(self, guide: Any) -> str | None:
+    def section_id(self, guide: Guide | None) -> str | None:
         """The id of the chapter's section for the step on screen (None: none covers it)."""
         if not len(self.index):
             return None

@@ -5,12 +5,15 @@ and which subagent's loop the cursor is in; and the line a Task step opens with,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rich.text import Text
 
 from tracer.text.cells import clip
 from tracer.view.i18n import tr
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.view.nesting import Loop
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ def status_line(
     indexing: bool = False,
     checking: bool = False,
     playing: float | None = None,
-    loop: Any = None,
+    loop: Loop | None = None,
 ) -> str:
     """The words joined by " · " (empty when there is nothing to say)."""
     parts = []

@@ -26,6 +26,11 @@ from tracer.export.html.tour_payload import tour_data
 from tracer.export.html.tour_words import tour_page_words
 from tracer.export.whole_file import write_whole
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.chapter.guide_records import Guide
+    from tracer.view.sections import Contents
+
 #: The tour page's file name in the site.
 TOUR_PAGE = "tour.html"
 
@@ -52,7 +57,7 @@ def tour_html(data: dict[str, Any], lang: str = "en") -> str:
 
 
 def export_tour(
-    folder: Path, guide: Any, contents: Any, links: dict[str, str], lang: str = "en"
+    folder: Path, guide: Guide, contents: Contents, links: dict[str, str], lang: str = "en"
 ) -> Path | None:
     """Write ``tour.html`` into ``folder`` (None, and nothing written, when the guide plans no
     stop: there is no tour to take)."""

@@ -39,6 +39,15 @@ from tracer.view.render import render_step
 from tracer.view.sections import recording_info
 from tracer.view.steps import StepIndex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from collections.abc import Callable
+
+    from rich.text import Text
+
+    from tracer.chapter.guide_records import Guide
+    from tracer.view.sections import Contents
+
 #: Stands for the reader's answer in a number question's wrong card (a private-use character:
 #: no guide text or trace holds it).
 GIVEN = "\ue000"
@@ -53,7 +62,7 @@ class _Texts:
     def __init__(self) -> None:
         self.lines, self.styles = Interner(), Interner()
 
-    def add(self, text: Any, drop: str | None = None) -> list[int]:
+    def add(self, text: Text, drop: str | None = None) -> list[int]:
         lines = text_lines(text, self.styles)
         if drop is not None and lines and plain_of(lines[-1]) == drop.strip():
             lines.pop()  # the terminal's key hint: the page has its own
@@ -61,7 +70,7 @@ class _Texts:
                 lines.pop()
         return [self.lines.add(line) for line in lines]
 
-    def raw(self, text: Any) -> list[Line]:
+    def raw(self, text: Text) -> list[Line]:
         return text_lines(text, self.styles)
 
 
@@ -113,7 +122,7 @@ class _Steps:
             index.reader.close()
 
 
-def _score(tour: Tour, guide: Any, texts: _Texts, card: Any) -> tuple[dict, dict]:
+def _score(tour: Tour, guide: Guide, texts: _Texts, card: Callable[..., Text]) -> tuple[dict, dict]:
     """The score as ``card(lang)`` shows it (the checkpoints section's card, else
     :func:`~tracer.tour.cards.score_text` alone): where it sits in the card (found by its text,
     so the card is never rebuilt) and each checkpoint's line, unanswered, right and wrong, taken
@@ -153,6 +162,8 @@ def _question(tour: Tour, stop: Stop, texts: _Texts, steps: _Steps) -> dict[str,
     question = stop.question
     assert question is not None
     checkpoint = question.checkpoint
+    prompt = checkpoint.question
+    assert prompt is not None, "the guide gives an asked checkpoint its question"
     saved = tour.progress
 
     def reveal(given: str) -> dict[str, list[int]]:
@@ -168,7 +179,7 @@ def _question(tour: Tour, stop: Stop, texts: _Texts, steps: _Steps) -> dict[str,
         reveals = {c.value: reveal(c.value) for c in question.choices}
     return {
         "checkpoint": checkpoint.id,
-        "prompt": _both(lambda lang: checkpoint.question[lang]),
+        "prompt": _both(lambda lang: prompt[lang]),
         "answer": question.answer,
         "numeric": question.numeric,
         "choices": [{"value": c.value, "label": _both(c.text)} for c in question.choices],
@@ -181,7 +192,10 @@ def _question(tour: Tour, stop: Stop, texts: _Texts, steps: _Steps) -> dict[str,
 
 
 def tour_data(
-    guide: Any, contents: Any, links: dict[str, str] | None = None, stops: list[Stop] | None = None
+    guide: Guide,
+    contents: Contents,
+    links: dict[str, str] | None = None,
+    stops: list[Stop] | None = None,
 ) -> dict[str, Any]:
     """The whole tour as data: stops in order, their cards, questions and steps.
 
@@ -210,7 +224,7 @@ def tour_data(
                         section_card(tour, guide, info, lang), say("card_hint", lang)
                     )
                 )
-                if stop.section.id == "checkpoints":
+                if stop.section is not None and stop.section.id == "checkpoints":
                     score, item["score_at"] = _score(
                         tour,
                         guide,

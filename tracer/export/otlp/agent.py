@@ -26,6 +26,10 @@ from tracer.export.otlp.spans import (
 )
 from tracer.export.walk import usage_totals
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.trace.events import AnyEvent, SessionEnded, SessionStarted, SubagentStarted
+
 ERROR_ENDINGS = ("model_error",)
 INTERRUPTED = ("aborted_tools", "aborted_streaming")
 
@@ -37,14 +41,16 @@ class Loop:
     span: dict[str, Any]
     tool_use_id: str | None = None
     last_text: list[Any] = field(default_factory=list)
-    ended: Any = None
+    ended: SessionEnded | None = None
 
     @property
     def id(self) -> str:
         return str(self.span["spanId"])
 
 
-def opened(ctx: Context, parent: str | None, key: str, start: Any, call: Any, at: int) -> Loop:
+def opened(
+    ctx: Context, parent: str | None, key: str, start: SubagentStarted | None, call: Any, at: int
+) -> Loop:
     """A loop's span: the session's (``start`` None) or a subagent's (its ``subagent_start``,
     and ``call`` the input of the Task call that ran it, which names the subagent's type)."""
     kind = call.get("subagent_type") if isinstance(call, dict) else None
@@ -65,7 +71,7 @@ def opened(ctx: Context, parent: str | None, key: str, start: Any, call: Any, at
     return Loop(s, None if start is None else start.tool_use_id)
 
 
-def set_up(ctx: Context, loop: Loop, e: Any, source: dict[str, Any]) -> None:
+def set_up(ctx: Context, loop: Loop, e: SessionStarted, source: dict[str, Any]) -> None:
     """What the loop's ``session_start`` says: model, request parameters, the prompt."""
     params = e.request_params or {}
     named: dict[str, Any] = {
@@ -81,7 +87,9 @@ def set_up(ctx: Context, loop: Loop, e: Any, source: dict[str, Any]) -> None:
     loop.span["attributes"] += attrs(named)
 
 
-def closed(ctx: Context, loop: Loop, last: Any, totals: dict[str, Any] | None = None) -> None:
+def closed(
+    ctx: Context, loop: Loop, last: AnyEvent | None, totals: dict[str, Any] | None = None
+) -> None:
     """The loop is over: its end time, how it ended, its final answer (``totals``: the
     session's usage and turns, for the main loop)."""
     s, ended = loop.span, loop.ended

@@ -31,6 +31,16 @@ from tracer.export.otlp.spans import (
 )
 from tracer.trace.tokens import count
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.trace.events import (
+        AnyEvent,
+        HttpAttempt,
+        RequestSent,
+        ResponseReceived,
+        SessionEnded,
+    )
+
 
 @dataclass
 class Context:
@@ -42,7 +52,7 @@ class Context:
     conversation: str
     server: str | None
 
-    def at(self, event: Any, offset_ms: float = 0) -> int:
+    def at(self, event: AnyEvent, offset_ms: float = 0) -> int:
         return self.base + round(float(event.t or 0.0) * 1e9) + round(offset_ms * 1e6)
 
     def common(self) -> dict[str, Any]:
@@ -72,7 +82,9 @@ class Sent:
         )
 
 
-def _span(ctx: Context, parent: str, request: Any, start: int, end: int, model: str) -> Any:
+def _span(
+    ctx: Context, parent: str, request: RequestSent, start: int, end: int, model: str
+) -> dict[str, Any]:
     key = f"chat:{request.request_index}"
     s = span(ctx.ids, key, parent, f"chat {model}", SPAN_KIND_CLIENT, start, end)
     s["events"].append(
@@ -86,7 +98,7 @@ def _span(ctx: Context, parent: str, request: Any, start: int, end: int, model: 
     return s
 
 
-def _request_attrs(ctx: Context, request: Any, sent: Sent, model: str) -> dict[str, Any]:
+def _request_attrs(ctx: Context, request: RequestSent, sent: Sent, model: str) -> dict[str, Any]:
     params = sent.params
     named: dict[str, Any] = {
         **ctx.common(),
@@ -114,7 +126,12 @@ def _request_attrs(ctx: Context, request: Any, sent: Sent, model: str) -> dict[s
 
 
 def answered(
-    ctx: Context, parent: str, request: Any, response: Any, sent: Sent, blocks: list[Any]
+    ctx: Context,
+    parent: str,
+    request: RequestSent,
+    response: ResponseReceived,
+    sent: Sent,
+    blocks: list[Any],
 ) -> dict[str, Any]:
     """The span of a request that got its answer; ``blocks`` are the answer's content blocks."""
     usage = response.usage if isinstance(response.usage, dict) else {}
@@ -151,7 +168,13 @@ def answered(
 
 
 def failed(
-    ctx: Context, parent: str, request: Any, sent: Sent, attempts: list[Any], ended: Any, model: str
+    ctx: Context,
+    parent: str,
+    request: RequestSent,
+    sent: Sent,
+    attempts: list[HttpAttempt],
+    ended: SessionEnded | None,
+    model: str,
 ) -> dict[str, Any]:
     """The span of a request that got no answer: refused, failed, or cut off. It says why."""
     last = attempts[-1] if attempts else None

@@ -19,12 +19,16 @@ from tracer.export.otlp.chat import Context
 from tracer.export.otlp.content import result_text
 from tracer.export.otlp.spans import SPAN_KIND_INTERNAL, attrs, error, span, step_event, to_json
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.trace.events import ResultMapped, ToolFinished, ToolStarted
+
 
 def ran(
     ctx: Context,
     parent: str,
-    run: Any,
-    start: Any,
+    run: ToolFinished,
+    start: ToolStarted | ToolFinished,
     n: int,
     asking: dict[str, Any] | None,
     description: str | None,
@@ -63,7 +67,7 @@ def ran(
     return s
 
 
-def mapped(ctx: Context, s: dict[str, Any], mapping: Any) -> None:
+def mapped(ctx: Context, s: dict[str, Any], mapping: ResultMapped) -> None:
     """The mapping step on the call's span: the event, and (content on) the block's content."""
     if ctx.content:
         result = result_text(mapping.block.get("content"))

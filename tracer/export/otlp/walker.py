@@ -27,6 +27,18 @@ from tracer.export.otlp import content as oc
 from tracer.export.otlp.spans import fit, step_event
 from tracer.export.walk import Walk
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from tracer.trace.events import (
+        AnyEvent,
+        HttpAttempt,
+        RequestSent,
+        SessionEnded,
+        SubagentStarted,
+        ToolFinished,
+        ToolStarted,
+    )
+
 
 def _blocks(message: Any) -> list[Any]:
     c = getattr(message, "content", None)
@@ -54,10 +66,10 @@ class Walker:
         self.asked: dict[str, dict[str, Any]] = {}  # tool_use id -> the chat span that asked
         self.by_call: dict[str, dict[str, Any]] = {}  # tool span by tool_use id
         self.by_message: dict[str, dict[str, Any]] = {}  # tool span by its wrapped result
-        self.starts: dict[str, Any] = {}
+        self.starts: dict[str, ToolStarted] = {}
         self.model = "unknown"
 
-    def open(self, parent: str | None, key: str, start: Any, at: int) -> None:
+    def open(self, parent: str | None, key: str, start: SubagentStarted | None, at: int) -> None:
         call = self.calls.get(start.tool_use_id) if start is not None else None
         loop = agent.opened(self.ctx, parent, key, start, call, at)
         self.spans.append(loop.span)
@@ -65,7 +77,7 @@ class Walker:
             self.grow.add(loop.id)
         self.loops.append(loop)
 
-    def close(self, last: Any) -> None:
+    def close(self, last: AnyEvent | None) -> None:
         loop = self.loops.pop()
         totals = None
         if not self.loops:
@@ -77,9 +89,9 @@ class Walker:
         inside its parent; times still as integers (:func:`~.spans.finish` writes them)."""
         ctx, events = self.ctx, self.w.events
         self.open(None, "invoke_agent", None, ctx.base)
-        pending: Any = None
+        pending: RequestSent | None = None
         sent = chat.Sent({})
-        attempts: list[Any] = []
+        attempts: list[HttpAttempt] = []
         last_chat: dict[str, Any] | None = None
         for e in events:
             k, loop = e.kind, self.loops[-1]
@@ -143,11 +155,17 @@ class Walker:
         fit(self.spans, self.grow)
         return self.spans
 
-    def _failed(self, request: Any, sent: chat.Sent, attempts: list[Any], ended: Any) -> None:
+    def _failed(
+        self,
+        request: RequestSent,
+        sent: chat.Sent,
+        attempts: list[HttpAttempt],
+        ended: SessionEnded | None,
+    ) -> None:
         parent = self.loops[-1].id
         self.spans.append(chat.failed(self.ctx, parent, request, sent, attempts, ended, self.model))
 
-    def _tool(self, loop: agent.Loop, e: Any, start: Any) -> None:
+    def _tool(self, loop: agent.Loop, e: ToolFinished, start: ToolStarted | ToolFinished) -> None:
         n = self.tool_count.get(e.tool_use_id, 0)
         self.tool_count[e.tool_use_id] = n + 1
         asking = self.asked.get(e.tool_use_id)

@@ -105,7 +105,7 @@ class TourBar(Static):
         self.refresh_bar()
         title = stop_title(tour, self.lang)
         if stop.kind == "section":
-            card = section_card(tour, self.guide, _info(stop.recording), self.lang)
+            card = section_card(tour, self._guide(), _info(stop.recording), self.lang)
             self.app.push_screen(TourCard(title, card, self.lang), self._moved)
             return
         question = stop.question
@@ -113,7 +113,9 @@ class TourBar(Static):
         if tour.answered() is not None:
             self.reveal()
             return
-        prompt = question.checkpoint.question[self.lang]
+        asked = question.checkpoint.question
+        assert asked is not None, "the guide gives an asked checkpoint its question"
+        prompt = asked[self.lang]
         self.app.push_screen(TourQuestion(title, question, prompt, self.lang), self._asked)
 
     def _asked(self, result: Answer | str | None) -> None:
@@ -150,7 +152,7 @@ class TourBar(Static):
             self.app.push_screen(
                 TourCard(
                     say("last_stop", self.lang),
-                    done_card(tour, self.guide, self.lang),
+                    done_card(tour, self._guide(), self.lang),
                     self.lang,
                 ),
                 self._moved,
@@ -214,6 +216,10 @@ class TourBar(Static):
     def _tour(self) -> Tour:
         assert self.tour is not None, "the tour bar moves only on a tour"
         return self.tour
+
+    def _guide(self) -> Guide:
+        assert self.guide is not None, "a tour is made of a guide"
+        return self.guide
 
 
 def _info(path: Path) -> RecordingInfo:
