@@ -606,6 +606,54 @@ def test_a_long_line_is_walked_and_a_short_one_searched() -> None:
     assert quick_loads(b'"x"') == "x" and quick_loads(b"1.5") == 1.5  # not containers
 
 
+def _array(items: list[bytes]) -> bytes:
+    return b"[" + b",".join(items) + b"]"
+
+
+def test_a_line_of_many_small_values_is_checked_as_closely_as_a_few(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long level of a walk is first sorted by type in C (_worth_a_look): plain values are
+    passed over, of floats only the extremes compared, containers opened one by one. Every
+    kind of long level still gets the answer the stdlib's reading gives."""
+    from tracer.files.untrusted import _MANY, MAX_DEPTH, MISS, SHORT_LINE, quick_loads
+
+    n = 10 * _MANY
+    ints = [b"%d" % (i % 1000 - 500) for i in range(n)]
+    floats = [b"%d.5" % (i - n) for i in range(n)]
+    plain = [b"true", b"false", b"null", b'"s"', b"7"] * _MANY
+    dicts = [b'{"a":%d,"b":"x","c":[1,null]}' % i for i in range(n)]
+
+    def deep(levels: int) -> bytes:  # its innermost list at depth levels + 1 in an array
+        return b"[" * levels + b"]" * levels
+
+    near = 2**64 - 1  # the largest integer orjson reads as an integer; 2**64 it makes a float
+    lines: dict[bytes, bool] = {  # line: whether quick_loads leaves it to the careful reading
+        _array(ints): False,
+        _array([*ints, b"%d" % near]): False,
+        _array([*ints, b"%d" % (near + 1)]): True,  # a float orjson made of an integer
+        _array(floats): False,
+        _array([*floats[:9], b"-9223372036854775809", *floats[9:]]): True,  # the smallest
+        _array([*floats, b"9223372036854775808.0"]): True,  # as large, written as a float
+        _array([*plain, *floats]): False,  # mixed: the floats picked out
+        _array([*plain, b"1e19", *floats]): True,
+        _array(plain): False,  # booleans, nulls, strings and integers: nothing to check
+        _array(dicts): False,  # opens with a container: walked as it is
+        _array([*dicts, b'{"a":1e19}']): True,
+        _array([*dicts, b'{"a":%s}' % deep(MAX_DEPTH - 2)]): False,
+        _array([*dicts, b'{"a":%s}' % deep(MAX_DEPTH - 1)]): True,
+        _array([*ints, deep(MAX_DEPTH - 1)]): False,  # a container after plain values
+        _array([*ints, deep(MAX_DEPTH)]): True,
+        _array([deep(MAX_DEPTH), *ints]): True,  # and first
+        _array([*ints, b'{"x":' + _array([*ints, b"2e19"]) + b"}"]): True,  # a level down
+    }
+    for raw, refused in lines.items():
+        assert len(raw) > SHORT_LINE  # the value is walked, its text never searched
+        assert (quick_loads(raw) is MISS) is refused, raw[-80:]
+        fast, plain_reading = _both(raw, monkeypatch)
+        assert fast == plain_reading
+
+
 def test_random_numbers_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     import random
     import struct
