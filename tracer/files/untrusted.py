@@ -17,8 +17,7 @@ out is well formed and of reasonable size, and anything else becomes a :class:`U
   sees it, so the md and OTLP exports never meet one. Long integers are kept, as the stdlib
   reads them;
 * **YAML**: see :mod:`tracer.files.yamlfile`, which reads through :func:`read_text` and bounds
-aliases,
-  depth and size as it composes.
+  aliases, depth and size as it composes.
 
 Files and the quick reading of JSON are here; the careful reading (strict UTF-8, the stdlib's
 parser, the walks that name what is wrong) is :mod:`tracer.files.careful`, loaded the first time
@@ -261,8 +260,7 @@ def _unusual(value: Any) -> bool:
 
 
 _MANY = 100
-"""Values in a level of a walk beyond which their types are first looked at in C. A
-real transcript's levels hold fewer: a long line holds a few dozen values in all."""
+"""Values in a level beyond which the walk first looks at their types in C (real ones are few)."""
 _CONTAINERS = frozenset((dict, list))
 
 
