@@ -296,6 +296,3 @@ def build_question(index: StepIndex, checkpoint: Checkpoint) -> Question:
 
 def _fixed(*values: str) -> tuple[Choice, ...]:
     return tuple(Choice(v, CHOICE_WORDS[v]) for v in values)
-
-
-__all__ = ["Choice", "NotInTrace", "Question", "answer_step", "build_question", "landing_step"]
