@@ -174,7 +174,9 @@ class ModelSeam:
         opened = started = stopped = False
         count = 0
         try:
-            with client.messages.stream(messages=messages, **self.params) as stream:
+            # Plain dicts in the SDK's MessageParam shape (built by tracer.model.normalize); the
+            # SDK types them as TypedDicts, which a dict[str, Any] cannot be shown to match
+            with client.messages.stream(messages=messages, **self.params) as stream:  # type: ignore[arg-type]
                 opened = True
                 _expect_event_stream(stream.response)
                 for event in stream:
@@ -214,7 +216,7 @@ class ModelSeam:
         within what is left of the budget)."""
         attempts.streaming = False
         try:
-            message = self._budget(attempts).messages.create(messages=messages, **self.params)
+            message = self._budget(attempts).messages.create(messages=messages, **self.params)  # type: ignore[arg-type]  # as in _one_stream
         except ListenerFailed:
             raise
         except anthropic.APIStatusError as exc:

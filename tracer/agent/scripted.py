@@ -127,6 +127,7 @@ def sse_events(
         ),
         sse("ping", {"type": "ping"}),
     ]
+    start: dict[str, Any]  # the content_block_start's block: its shape depends on the kind
     for index, block in enumerate(blocks):
         kind = block["type"]
         if kind == "thinking":

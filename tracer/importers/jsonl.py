@@ -125,7 +125,7 @@ def parse_lines(
 def _parse_into(
     records: list[Record],
     bad: _Bad,
-    lines: Sequence[str] | Sequence[bytes] | Sequence[memoryview],
+    lines: Sequence[str | bytes | memoryview],
     first_number: int,
     report: ImportReport,
     *,

@@ -95,6 +95,7 @@ class NormalCache:
         assistant's."""
         best = (cut, api_cut)
         position: dict[str, int] = {}
+        k: int | None  # an API message's index; below, the one a message lies in, if any
         for k in range(api_cut, len(api)):
             for uuid, _ in api[k].parts:
                 position.setdefault(uuid, k)

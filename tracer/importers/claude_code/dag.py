@@ -145,6 +145,7 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
     looks: list[Look | None] = []
     uses: dict[str, list[str]] = {}
     mids: list[tuple[str, str]] = []  # (uuid, message.id) of each response fragment
+    look: Look | None  # a main message's look here; below, None for a candidate that is not one
     for _, rec in census.candidates:
         if rec["type"] == "system" or (rec.get("isSidechain") and not subagent_file):
             looks.append(None)
@@ -164,6 +165,8 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
     leaf = next((r for _, r in reversed(main) if not is_local_command(r)), main[-1][1])
     cur: dict[str, Any] | None = leaf
     missing_parent: str | None = None
+    # The record walked from; after the walk, the (position, message.id) of the last response
+    last: dict[str, Any] | tuple[int, str | None]
     while cur is not None:
         on_path.add(cur["uuid"])
         parent = chain.parent(cur)

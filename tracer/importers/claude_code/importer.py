@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from tracer.files.pathnames import Name
+    from tracer.importers.claude_code.transcript import Boundary
 
 #: Subagents of subagents of ... are followed this deep.
 MAX_DEPTH = 4
@@ -183,6 +184,7 @@ def _tool_calls(
     calls: dict[str, tuple[str, Any, str]] = {}
     results: dict[str, Any] = {}
     times: dict[str, tuple[float | None, float | None]] = {}
+    m: Message | Boundary  # a response's message, then what came after the response
     for resp in responses:
         for m in resp.messages:
             content = m.content
@@ -196,7 +198,8 @@ def _tool_calls(
                         times[tid] = (epoch_of(m.timestamp), None)
         for m in resp.after:
             if isinstance(m, Message) and m.has_tool_result():
-                for b in m.content:  # a list: it holds a tool_result block
+                # A list: it holds a tool_result block (has_tool_result says so; mypy cannot see it)
+                for b in m.content:  # type: ignore[union-attr, assignment]
                     tid = str(b.get("tool_use_id"))
                     results[tid] = m.tool_use_result
                     if timed:

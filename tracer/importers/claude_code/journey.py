@@ -174,7 +174,8 @@ def _is_interruption(m: Message) -> bool:
 def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
     # What every result of the message shares (its feedback, its time, its raw output) is
     # worked out once per message, not once per result.
-    blocks = m.content  # a list: only a list of blocks holds a tool_result (the caller asked)
+    # A list: only a list of blocks holds a tool_result (the caller asked; mypy cannot see it)
+    blocks: list[dict[str, Any]] = m.content  # type: ignore[assignment]
     feedback = None
     if len(blocks) > 1:  # a lone block is the result itself (the caller asked): no text beside
         feedback = "\n".join([str(x.get("text", "")) for x in blocks if x.get("type") == "text"])

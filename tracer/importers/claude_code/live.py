@@ -84,7 +84,8 @@ class LiveImport:
         self.events: list[Event] = []
         """The latest full import, settled or not."""
         self.read_new()
-        source, start = self._header_source()
+        # The name now holds the header's source (a dict), not the transcript's path
+        source, start = self._header_source()  # type: ignore[assignment]
         self.writer = TraceWriter(
             self.output,
             Header(

@@ -126,7 +126,8 @@ def _pick_call(
 
         def inside(tid: str) -> bool:
             asked, done = times.get(tid, (None, None))
-            return asked is not None and asked <= start and (done is None or start <= done)
+            # `timed` holds only when start is not None; mypy does not follow that through it
+            return asked is not None and asked <= start and (done is None or start <= done)  # type: ignore[operator]
 
         candidates = [t for t in unmatched if inside(t)]
     else:

@@ -164,7 +164,7 @@ def group_calls(
     before: list[Message | Boundary] = []
     responses: list[Response] = []
     by_id: dict[str, Response] = {}
-    seen: set[str] = set()
+    seen: set[str | None] = set()  # the records' uuids, as rec.get gives them
     summary_roots = summary_roots or {}
     clear_roots = clear_roots or {}
 
