@@ -152,11 +152,11 @@ def walled(
     home), or, as root without one, under the session's own uid."""
     if sandbox is None:
         if unprivileged.needed():
-            who = unprivileged.identity_for(workspace)
+            owner = unprivileged.identity_for(workspace)
             for folder in (workspace, config):
-                os.chown(folder, who.uid, who.gid)
-                unprivileged.hand_over(folder, who)
-            argv = unprivileged.dropped(argv, who, unprivileged.loadable_filter())
+                os.chown(folder, owner.uid, owner.gid)
+                unprivileged.hand_over(folder, owner)
+            argv = unprivileged.dropped(argv, owner, unprivileged.loadable_filter())
         with capped(claude_limited(argv)) as full:
             yield full, ()
         return
@@ -170,7 +170,7 @@ def walled(
     argv = bridged(argv, link.target[1], link.fd)
     program = seccomp.program() if walls.filtered else None
     fd = workspace_fd = None
-    who = None
+    who: unprivileged.Identity | None = None
     if unprivileged.needed():
         # As a Bash command's (Sandbox.launch): bwrap itself starts as the session's own uid,
         # so claude's nobody is that uid on the host, never root; both folders it writes are

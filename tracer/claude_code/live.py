@@ -26,7 +26,7 @@ from tracer.importers.api_log.loop import emit_log
 from tracer.importers.api_log.sse import parse_response
 from tracer.importers.api_log.threads import pairs_of, thread_key
 from tracer.importers.output import ImportReport
-from tracer.trace.events import Event, Header
+from tracer.trace.events import Event, Header, SessionEnded
 from tracer.trace.writer import TraceWriter
 
 NOTES = (
@@ -71,10 +71,10 @@ class LiveTrace:
             events = events[: starts[-1]] if starts else []
         if final and events and self.ending == "max_turns":
             last = events[-1]
-            if getattr(last, "reason", None) == "aborted_tools":
+            if isinstance(last, SessionEnded) and last.reason == "aborted_tools":
                 events[-1] = replace(last, reason="max_turns", error=None)
-        if final and events and self.cut and events[-1].kind == "terminal":
-            events[-1] = replace(events[-1], error=self.cut)
+        if final and events and self.cut and isinstance(last := events[-1], SessionEnded):
+            events[-1] = replace(last, error=self.cut)
         old = len(self._written)
         if [e.to_dict() for e in events[:old]] != self._written:
             # The walk changed its mind about something already written: stop following

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tracer.trace.events import Header, from_dict
+from tracer.trace.events import AnyEvent, Event, Header, from_dict
 from tracer.trace.reader import TraceReader
 from tracer.trace.requests import rebuild_requests
 from tracer.trace.writer import TraceWriter
@@ -90,11 +90,17 @@ def _event(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _known(event: AnyEvent) -> Event:
+    """An event of a trace this tracer has just written, so of a kind it knows."""
+    assert isinstance(event, Event), f"{event.kind}: a kind tracer does not know"
+    return event
+
+
 def strip_trace(path: Path) -> None:
     """Strip the trace at ``path`` in place (written whole, then put in its place)."""
     reader = TraceReader(path)
     header = reader.header
-    events = [from_dict(_event(e.to_dict())) for e in reader]
+    events = [_known(from_dict(_event(_known(e).to_dict()))) for e in reader]
     sizes = {
         id(r.event): (len(body := r.encode()), hashlib.sha256(body).hexdigest())
         for r in rebuild_requests(events)
@@ -118,7 +124,7 @@ def strip_trace(path: Path) -> None:
                 size, digest = sizes[id(event)]
                 data = event.to_dict()
                 data["bytes"], data["sha256"] = size, digest
-                event = from_dict(data)
+                event = _known(from_dict(data))
             writer.write(event)
 
 

@@ -9,7 +9,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from tracer.text.cells import clip
-from tracer.trace.events import STEP_KINDS
+from tracer.trace.events import (
+    STEP_KINDS,
+    HttpAttempt,
+    HttpAttemptStarted,
+    SubagentEnded,
+    SubagentStarted,
+)
 from tracer.trace.reader import TraceReader
 from tracer.trace.tokens import token_account, tokens_of
 
@@ -93,13 +99,13 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
     """One line per step; a subagent's nested loop is indented under the Task call running it,
     between a line that opens it and one that closes it (those two are not steps)."""
     step = 0
-    waiting = None  # an HTTP attempt that went out and has not ended yet
+    waiting: HttpAttemptStarted | None = None  # an HTTP attempt that went out and has not ended yet
     plain: set[object] = set()  # this request's attempts sent without streaming (the fallback)
     depth = 0
     for i in range(len(reader)):
         event = reader[i]  # decoding every line: a corrupt record is an error, not silence
         kind = event.kind
-        if kind == "subagent_start":
+        if isinstance(event, SubagentStarted):
             prompt = f": {_short(event.prompt, 40)}" if event.prompt else ""
             yield (
                 f"{'':>4}  {'':8} {'  ' * depth}┌ subagent {event.loop} for "
@@ -107,18 +113,18 @@ def show_lines(reader: TraceReader) -> Iterator[str]:
             )
             depth += 1
             continue
-        if kind == "subagent_end":
+        if isinstance(event, SubagentEnded):
             depth = max(depth - 1, 0)
             yield (
                 f"{'':>4}  {'':8} {'  ' * depth}└ subagent {event.loop}: "
                 f"{event.turn_count} turn(s), back to {event.tool_use_id}"
             )
             continue
-        if kind == "http_attempt_start":
+        if isinstance(event, HttpAttemptStarted):
             waiting = event
-            if getattr(event, "streaming", None) is False:
+            if event.streaming is False:
                 plain.add(event.attempt)
-        elif kind == "http_attempt":
+        elif isinstance(event, HttpAttempt):
             # Retries and failures only: a clean first attempt is the response step itself.
             waiting = None
             how = event.error or f"HTTP {event.status}"

@@ -39,6 +39,7 @@ def _is_trace(path: Path) -> bool:
 
 def _requests(path: Path) -> tuple[list[dict[str, Any]], list[str | None]]:
     """Each request body of a trace, and the id of the message that answered it (if any)."""
+    from tracer.trace.events import ResponseReceived
     from tracer.trace.reader import TraceReader
     from tracer.trace.requests import rebuild_requests
 
@@ -51,7 +52,7 @@ def _requests(path: Path) -> tuple[list[dict[str, Any]], list[str | None]]:
     for event in events:
         if event.kind == "request":
             answers.append(None)
-        elif event.kind == "response" and answers and answers[-1] is None:
+        elif isinstance(event, ResponseReceived) and answers and answers[-1] is None:
             answers[-1] = event.message_id
     return [request.body for request in rebuild_requests(events)], answers
 

@@ -56,9 +56,13 @@ class Recorder:
             and event.output.get("persistedOutputPath")
         ):
             event = replace(event, output=self._keep_output(event.output))
-        if isinstance(event, SessionEnded) and not event.error and self._stopped():
+        if (
+            isinstance(event, SessionEnded)
+            and not event.error
+            and (stop := self._stop()) is not None
+        ):
             # The loop ends a turn cut short by any stop signal as aborted_tools; say which.
-            event = replace(event, error=self.interrupts.reason)  # type: ignore[union-attr]
+            event = replace(event, error=stop)
         if isinstance(event, SessionEnded) and not event.error and self.limit_reached:
             event = replace(event, error=self.limit_reached())
         stamped = self.writer.write(event)
@@ -71,8 +75,11 @@ class Recorder:
             callback(stamped)
         return stamped
 
-    def _stopped(self) -> bool:
-        return self.interrupts is not None and self.interrupts.received is not None
+    def _stop(self) -> str | None:
+        """Which stop signal cut the session short, if one did."""
+        if self.interrupts is None or self.interrupts.received is None:
+            return None
+        return self.interrupts.reason
 
     def _keep(self, persisted: dict[str, Any]) -> dict[str, Any]:
         source = Path(persisted["path"])

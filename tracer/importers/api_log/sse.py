@@ -108,7 +108,8 @@ def _apply_delta(
     if kind == "input_json_delta":
         partial[index] = partial.get(index, "") + piece
     else:
-        block[field] = str(block.get(field, "")) + piece
+        # piece is a str only when field named its key: field is set here
+        block[field] = str(block.get(field, "")) + piece  # type: ignore[index, arg-type]
 
 
 def parse_response(response: dict[str, Any]) -> dict[str, Any] | None:

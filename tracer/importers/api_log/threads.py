@@ -69,6 +69,7 @@ def pairs_of(
 ) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
     """The lines that are a ``/v1/messages`` request (with readable messages) and its response."""
     out = []
+    request: Any  # the line's JSON, of any shape: used as a dict once its body is one
     for line, rec in records:
         request, response = rec.get("request"), rec.get("response")
         body = request.get("body") if isinstance(request, dict) else None
