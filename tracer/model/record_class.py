@@ -39,9 +39,17 @@ from tracer.model.record_init import lean_init
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
-    from typing import Any, TypeVar
+    from typing import Any, TypeVar, dataclass_transform
 
     _C = TypeVar("_C", bound=type)
+else:
+
+    def dataclass_transform(**_: object) -> Any:
+        """What ``typing.dataclass_transform`` (PEP 681) does at run time, without importing
+        ``typing``: nothing, the decorator it marks is returned as it was. To a type checker
+        (which reads the branch above) it says that the decorator makes dataclasses, so that
+        ``Message(uuid=...)`` is checked against the record's fields."""
+        return lambda decorator: decorator
 
 
 _MISSING = dataclasses.MISSING
@@ -197,6 +205,7 @@ def _compare(
         setattr(made, name, method)
 
 
+@dataclass_transform()  # defaults as below: neither frozen nor keyword-only unless asked
 def lean_dataclass(
     cls: Any = None,
     /,

@@ -14,7 +14,7 @@ re-exported for the trace's and the importer's own records.
 
 from __future__ import annotations
 
-from tracer.model.record_class import _make, _signature, lean_dataclass
+from tracer.model.record_class import _make, _signature, dataclass_transform, lean_dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no
 __all__ = ["frozen_event", "lean_dataclass"]
 
 
+@dataclass_transform(frozen_default=True, kw_only_default=True)
 def frozen_event(cls: _C) -> _C:
     """A frozen, slotted, keyword-only dataclass made of ``cls`` without compiling anything; it
     has no ``__init__`` until :func:`tracer.trace.event_code.install` gives it one."""
