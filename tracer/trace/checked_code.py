@@ -133,7 +133,7 @@ def compile_checked(
     exec("\n".join([*source.lines, *lines]), source.scope)  # our own schema and fields
     function = source.scope["checked_dict"]
     function.__qualname__ = f"{label}.checked_dict"
-    return function  # type: ignore[no-any-return]
+    return function
 
 
 def _checked_factory(name: str, plan: tuple[Any, ...], schema: dict[str, Any]) -> list[str]:
@@ -161,7 +161,7 @@ def checked_for(
     ):
         function = getattr(event_sound, f"make_checked_{name}")(_MISSING)
         function.__qualname__ = f"{name}.checked_dict"
-        return function  # type: ignore[no-any-return]
+        return function
     return compile_checked(plan, written_from()[kind] if schema is None else schema, name)
 
 

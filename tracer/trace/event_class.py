@@ -32,4 +32,4 @@ def frozen_event(cls: _C) -> _C:
     if not cls.__doc__:  # as dataclasses words it: with no __init__ yet, object's signature
         cls.__doc__ = cls.__name__ + _signature(cls)
     made, _ = _make(cls, frozen=True, kw_only=True, slots=True)
-    return made  # type: ignore[no-any-return]
+    return made

@@ -73,7 +73,7 @@ def compile_to_dict(cls: type) -> Callable[[Any], dict[str, Any]]:
     exec("\n".join(lines), scope)  # our own field names, see above
     function = scope["to_dict"]
     function.__qualname__ = f"{cls.__qualname__}.to_dict"
-    return function  # type: ignore[no-any-return]
+    return function
 
 
 def fast_init(cls: type) -> Callable[..., None] | None:
@@ -104,7 +104,7 @@ def fast_init(cls: type) -> Callable[..., None] | None:
     function = scope["__init__"]
     function.__qualname__ = f"{cls.__qualname__}.__init__"
     function.__annotations__ = dict(getattr(cls.__init__, "__annotations__", {}))
-    return function  # type: ignore[no-any-return]
+    return function
 
 
 def _plan(cls: type, fields: Any = None) -> tuple[Any, ...] | None:

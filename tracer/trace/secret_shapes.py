@@ -23,7 +23,7 @@ list.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 #: Cheap substrings, by shape: a shape's expression runs only on a text that holds one of its
 #: hints, and a line with none of them skips the expressions altogether (the writer checks every
@@ -270,7 +270,7 @@ def redact_field(key: str, value: str) -> str:
     return f"{value[:keep]}[REDACTED:{shape}]"
 
 
-def _replacement(name: str):  # type: ignore[no-untyped-def]
+def _replacement(name: str) -> Callable[[re.Match[str]], str]:
     def replace(match: re.Match[str]) -> str:
         keep = match.groupdict().get("keep") or ""
         return f"{keep}[REDACTED:{name}]"
