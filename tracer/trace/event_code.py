@@ -76,7 +76,7 @@ def compile_to_dict(cls: type) -> Callable[[Any], dict[str, Any]]:
     return function
 
 
-def fast_init(cls: type) -> Callable[..., None] | None:
+def fast_init(cls: type[Any]) -> Callable[..., None] | None:
     """An ``__init__`` for a frozen, slotted, keyword-only dataclass that stores each field
     through its slot's setter; ``None`` when the class is not that simple (a default factory, a
     ``__post_init__``, a field without a slot), and keeps the one ``dataclasses`` wrote."""
