@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 try:  # a wheel of compiled code: the stdlib reads everything the same way where it is missing
     import orjson as _orjson
 except ImportError:  # pragma: no cover - depends on the platform
-    _orjson = None
+    _orjson = None  # type: ignore[assignment]  # no wheel: the checks below ask
 
 _KINDS = {
     stat.S_IFIFO: "a FIFO (named pipe)",

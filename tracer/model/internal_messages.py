@@ -23,7 +23,8 @@ from tracer.model.record_class import lean_dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Literal
+    import builtins
+    from typing import Any, ClassVar, Literal, Self
 
 NO_CONTENT_MESSAGE = "(no content)"
 MISSING_RESULT_MESSAGE = "[Tool result missing due to internal error]"
@@ -63,6 +64,8 @@ class Message:
     tool_use_result: Any = None
     source_tool_assistant_uuid: str | None = None
     timestamp: str = field(default_factory=now_iso)
+    if TYPE_CHECKING:  # given by lean_dataclass(new=True); typed as the class, whose call it is
+        new: ClassVar[builtins.type[Self]]  # builtins': the field above is named type
 
     @property
     def blocks(self) -> list[dict[str, Any]]:

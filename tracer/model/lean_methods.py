@@ -4,8 +4,10 @@ compiled ahead of time (see :func:`tracer.model.record_init.lean_init`). Do not 
 # ruff: noqa
 # fmt: off
 
+from __future__ import annotations
+
 FORM = 2
-PLANS = {}
+PLANS: dict[str, tuple[object, ...]] = {}
 
 PLANS['Account'] = ('attr', (('rows', 'F'),), False)
 

@@ -39,9 +39,17 @@ from tracer.model.record_init import lean_init
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
-    from typing import Any, TypeVar
+    from typing import Any, TypeVar, dataclass_transform
 
     _C = TypeVar("_C", bound=type)
+else:
+
+    def dataclass_transform(**_: object) -> Any:
+        """What ``typing.dataclass_transform`` (PEP 681) does at run time, without importing
+        ``typing``: nothing, the decorator it marks is returned as it was. To a type checker
+        (which reads the branch above) it says that the decorator makes dataclasses, so that
+        ``Message(uuid=...)`` is checked against the record's fields."""
+        return lambda decorator: decorator
 
 
 _MISSING = dataclasses.MISSING
@@ -113,7 +121,7 @@ def _make(cls: Any, *, frozen: bool, kw_only: bool, slots: bool) -> tuple[Any, A
     params = _PARAMS[frozen, kw_only, slots]
     collected = collect_fields(cls, frozen, kw_only)
     if collected is None:
-        cls = dataclasses.dataclass(  # type: ignore[call-overload]
+        cls = dataclasses.dataclass(
             cls, init=False, repr=False, eq=False, frozen=frozen, kw_only=kw_only, slots=slots
         )
         fields = dataclasses.fields(cls)
@@ -197,6 +205,7 @@ def _compare(
         setattr(made, name, method)
 
 
+@dataclass_transform()  # defaults as below: neither frozen nor keyword-only unless asked
 def lean_dataclass(
     cls: Any = None,
     /,
@@ -220,12 +229,12 @@ def lean_dataclass(
             # Not a plain record: dataclasses writes its methods, as it always did.
             assert not new, "new is written for a plain record only"
             explicit_hash = _explicit_hash(cls)
-            made: Any = dataclasses.dataclass(  # type: ignore[call-overload]
+            made: Any = dataclasses.dataclass(
                 cls, repr=False, eq=False, frozen=frozen, slots=slots, kw_only=kw_only
             )
             fields = dataclasses.fields(made)
             _compare(made, fields, tuple(f.name for f in fields), frozen, explicit_hash)
-            return made  # type: ignore[no-any-return]
+            return made
         documented = bool(cls.__doc__)
         made, fields = _make(cls, frozen=frozen, kw_only=False, slots=slots)
         made.__init__, made_new = lean_init(made, frozen, fields, new)
@@ -236,7 +245,7 @@ def lean_dataclass(
             # (before, it would be object's, whose text signature inspect parses with tokenize,
             # whose expressions cost 20M instructions, 3 ms, to compile).
             made.__doc__ = made.__name__ + _signature(made)
-        return made  # type: ignore[no-any-return]
+        return made
 
     return wrap if cls is None else wrap(cls)
 

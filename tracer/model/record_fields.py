@@ -101,8 +101,9 @@ def collect_fields(cls: Any, frozen: bool, kw_only: bool) -> dict[str, Any] | No
             f = default
             given.append(f)
         else:
+            # A Field at run time; typeshed types field() as its default, for `x: int = field()`.
             f = dataclasses.field(
-                default=_MISSING if isinstance(default, MemberDescriptorType) else default
+                default=_MISSING if isinstance(default, MemberDescriptorType) else default  # type: ignore[arg-type]
             )
         f.name, f.type, f._field_type = name, annotation, kind  # type: ignore[attr-defined]
         if kind is _CLASSVAR:

@@ -133,7 +133,7 @@ def compile_checked(
     exec("\n".join([*source.lines, *lines]), source.scope)  # our own schema and fields
     function = source.scope["checked_dict"]
     function.__qualname__ = f"{label}.checked_dict"
-    return function  # type: ignore[no-any-return]
+    return function
 
 
 def _checked_factory(name: str, plan: tuple[Any, ...], schema: dict[str, Any]) -> list[str]:
@@ -161,7 +161,7 @@ def checked_for(
     ):
         function = getattr(event_sound, f"make_checked_{name}")(_MISSING)
         function.__qualname__ = f"{name}.checked_dict"
-        return function  # type: ignore[no-any-return]
+        return function
     return compile_checked(plan, written_from()[kind] if schema is None else schema, name)
 
 
@@ -176,9 +176,9 @@ def sound_module(source: bytes, plans: dict[str, tuple[Any, ...]] | None = None)
         "test,\nand each event class's to_dict that answers it as it builds the object, "
         "compiled ahead of time\n(see :mod:`tracer.trace.sound_code` and "
         ":mod:`tracer.trace.checked_code`). Do not edit."
-        '"""\n\n# ruff: noqa\n# fmt: off\n\n'
+        '"""\n\n# ruff: noqa\n# fmt: off\n\nfrom __future__ import annotations\n\n'
         f"#: The schema.json they were written from.\nSCHEMA_JSON = {source!r}\n\n"
-        f"KINDS = {tuple(definitions)!r}\nCHECKED = {{}}\n"
+        f"KINDS = {tuple(definitions)!r}\nCHECKED: dict[str, tuple[object, ...]] = {{}}\n"
     ]
     for kind, schema in definitions.items():
         assert kind.isidentifier()

@@ -39,7 +39,7 @@ from json import encoder as _stdlib
 try:  # compiled code: without its wheel every line takes the stdlib's way
     import orjson as _orjson
 except ImportError:  # pragma: no cover - depends on the platform
-    _orjson = None
+    _orjson = None  # type: ignore[assignment]  # no wheel: the checks below ask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: typing costs 12M instructions to import
@@ -190,7 +190,7 @@ def _line_encoder(
             out = dumps(value, default=_refuse, option=options)
         except (TypeError, error):
             return by_stdlib(value)
-        return from_orjson(out)
+        return from_orjson(out)  # type: ignore[misc]  # not None: see the return below
 
     def encode_bytes(value: Any) -> bytes:
         # The writer's encoder: orjson's bytes as they are, with no call to convert them (it
@@ -198,9 +198,10 @@ def _line_encoder(
         try:
             return dumps(value, default=_refuse, option=options)
         except (TypeError, error):
-            return by_stdlib(value)
+            return by_stdlib(value)  # type: ignore[return-value]  # _Out is bytes: see below
 
-    return encode if from_orjson is not None else encode_bytes
+    # Without from_orjson, _Out is bytes (line_bytes_encoder): a tie the TypeVar cannot state.
+    return encode if from_orjson is not None else encode_bytes  # type: ignore[return-value]
 
 
 def _nan_as_null(value: Any) -> Any:

@@ -17,7 +17,7 @@ from tracer.trace.event_code import compile_to_dict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
-    from typing import Any, ClassVar, Literal
+    from typing import Any, ClassVar, Literal, Self
 
     Stage = Literal[
         "session",
@@ -83,7 +83,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from typing import Literal
 
-    made = globals()[name] = Literal[values]  # type: ignore[valid-type]
+    made = globals()[name] = Literal[values]
     return made
 
 
@@ -133,6 +133,8 @@ class Event:
     """The loop's ``turn_count`` when the event happened (0 before the loop starts)."""
     t: float = 0.0
     """Seconds since the session started (volatile)."""
+    if TYPE_CHECKING:  # given by event_code.install; typed as the class, whose call it is
+        new: ClassVar[type[Self]]
 
     def to_dict(self) -> dict[str, Any]:
         """This event as JSON data: ``kind`` and ``stage`` first, ``None`` fields left out."""

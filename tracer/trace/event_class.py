@@ -14,7 +14,7 @@ re-exported for the trace's and the importer's own records.
 
 from __future__ import annotations
 
-from tracer.model.record_class import _make, _signature, lean_dataclass
+from tracer.model.record_class import _make, _signature, dataclass_transform, lean_dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
@@ -25,10 +25,11 @@ if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no
 __all__ = ["frozen_event", "lean_dataclass"]
 
 
+@dataclass_transform(frozen_default=True, kw_only_default=True)
 def frozen_event(cls: _C) -> _C:
     """A frozen, slotted, keyword-only dataclass made of ``cls`` without compiling anything; it
     has no ``__init__`` until :func:`tracer.trace.event_code.install` gives it one."""
     if not cls.__doc__:  # as dataclasses words it: with no __init__ yet, object's signature
         cls.__doc__ = cls.__name__ + _signature(cls)
     made, _ = _make(cls, frozen=True, kw_only=True, slots=True)
-    return made  # type: ignore[no-any-return]
+    return made

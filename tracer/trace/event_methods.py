@@ -4,8 +4,10 @@ compiled ahead of time (see :mod:`tracer.trace.event_code`). Do not edit."""
 # ruff: noqa
 # fmt: off
 
+from __future__ import annotations
+
 FORM = 4
-PLANS = {}
+PLANS: dict[str, tuple[object, ...]] = {}
 
 PLANS['Event'] = ('', None, (('seq', True, True), ('turn', True, True), ('t', True, True)))
 

@@ -42,7 +42,7 @@ SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "schema.json")
 
 def load_schema() -> dict[str, Any]:
     with open(SCHEMA_PATH, encoding="utf-8") as file:
-        return json.load(file)  # type: ignore[no-any-return]
+        return json.load(file)
 
 
 _TYPES: dict[str, Any] = {
@@ -139,7 +139,7 @@ class _Checks(dict[str, Check]):
             return kind in event_sound.KINDS
         return kind in _definitions()
 
-    def get(self, kind: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, kind: str, default: Any = None) -> Any:
         try:
             return self[kind]
         except KeyError:  # a kind the schema does not know
@@ -189,7 +189,7 @@ def _fresh() -> bool:
 
     try:
         with open(SCHEMA_PATH, "rb") as file:
-            return file.read() == event_sound.SCHEMA_JSON  # type: ignore[no-any-return]
+            return file.read() == event_sound.SCHEMA_JSON
     except OSError:
         return False
 
@@ -214,8 +214,8 @@ def _definitions() -> dict[str, Any]:
     test keeps equal to ``build_schema``'s: reading it costs a tenth of building it, which
     walks every event class's type hints, and every reading command pays it at start)."""
     try:
-        return load_schema()["$defs"]  # type: ignore[no-any-return]
+        return load_schema()["$defs"]
     except (OSError, ValueError, KeyError):  # a copy without the file: built as it is generated
         from tracer.trace.schema_build import build_schema
 
-        return build_schema()["$defs"]  # type: ignore[no-any-return]
+        return build_schema()["$defs"]

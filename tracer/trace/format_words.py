@@ -82,7 +82,7 @@ def format_words() -> frozenset[str]:
         if dataclasses.is_dataclass(obj):
             words.update(f.name for f in dataclasses.fields(obj))
         if isinstance(obj, type) and isinstance(getattr(obj, "kind", None), str):
-            words.add(obj.kind)
+            words.add(obj.kind)  # type: ignore[attr-defined]  # asked just above, by getattr
         if typing.get_origin(obj) is typing.Literal:
             words.update(str(arg) for arg in typing.get_args(obj))
         if isinstance(obj, type):

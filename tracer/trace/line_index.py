@@ -222,7 +222,7 @@ class LineIndex:
             return self._kind_uncached(index)
         if known is _UNREAD:
             known = self._kinds[index] = self._kind_uncached(index)
-        return known  # type: ignore[no-any-return]
+        return known
 
     def _kind_uncached(self, index: int) -> str | None:
         head = os.pread(self._fd, 64, self._offsets[index])
@@ -239,7 +239,7 @@ class LineIndex:
 
     def dict_at(self, index: int) -> dict[str, Any]:
         """Event ``index`` as plain JSON data (what the file holds), bounded and decoded."""
-        return loads(self.raw(index), self.path, self.line_number(index))  # type: ignore[no-any-return]
+        return loads(self.raw(index), self.path, self.line_number(index))
 
     def close(self) -> None:
         # getattr: __init__ may have failed before the file was opened (a missing file).

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 try:  # compiled code: without its wheel the search takes the stdlib's way
     import ahocorasick_rs as _aho
 except ImportError:  # pragma: no cover - depends on the platform
-    _aho = None
+    _aho = None  # type: ignore[assignment]  # no wheel: the checks below ask
 
 #: Up to this many bytes of needles, the automaton is built as a DFA: the fastest to search
 #: (about 1.5 ms per MB here, against 3.5 for the contiguous NFA) but the slowest to build
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no
 
     class Finder(Protocol):
         def find_matches_as_indexes(
-            self, haystack: bytes, overlapping: bool = False
+            self, haystack: bytes | bytearray, overlapping: bool = False
         ) -> list[tuple[int, int, int]]: ...
 
 
@@ -51,7 +51,7 @@ class OneAtATime:
         self.needles = list(needles)
 
     def find_matches_as_indexes(
-        self, haystack: bytes, overlapping: bool = False
+        self, haystack: bytes | bytearray, overlapping: bool = False
     ) -> list[tuple[int, int, int]]:
         found: list[tuple[int, int, int]] = []
         for index, needle in enumerate(self.needles):
@@ -116,7 +116,7 @@ class ByLength:
     Each reports its own leftmost-first occurrences, so together they report at least what one
     search would: every stretch holding a needle still holds a reported one."""
 
-    def __init__(self, needles: Sequence[bytes], kind: object) -> None:
+    def __init__(self, needles: Sequence[bytes], kind: _aho.Implementation) -> None:
         groups = (
             [i for i, n in enumerate(needles) if len(n) <= SHORT],
             [i for i, n in enumerate(needles) if len(n) > SHORT],
@@ -137,7 +137,7 @@ class ByLength:
         ]
 
     def find_matches_as_indexes(
-        self, haystack: bytes, overlapping: bool = False
+        self, haystack: bytes | bytearray, overlapping: bool = False
     ) -> list[tuple[int, int, int]]:
         # Never asked to overlap: the leftmost-first kind cannot (see first_finder).
         found: list[tuple[int, int, int]] = []
@@ -148,11 +148,11 @@ class ByLength:
         return found
 
 
-def first_occurrences(search: Finder, haystack: bytes) -> list[tuple[int, int, int]]:
+def first_occurrences(search: Finder, haystack: bytes | bytearray) -> list[tuple[int, int, int]]:
     """Non-overlapping ``(needle, start, end)`` of a :func:`first_finder` search."""
     return search.find_matches_as_indexes(haystack)
 
 
-def occurrences(search: Finder, haystack: bytes) -> list[tuple[int, int, int]]:
+def occurrences(search: Finder, haystack: bytes | bytearray) -> list[tuple[int, int, int]]:
     """Every ``(needle, start, end)`` in ``haystack``, overlapping ones included."""
     return search.find_matches_as_indexes(haystack, overlapping=True)

@@ -151,7 +151,7 @@ class Redactor:
             return False
         return self._shaped(line, line.decode("utf-8", "surrogatepass"), hints)
 
-    def lines_to_redact(self, batch: bytes) -> list[tuple[int, int]]:
+    def lines_to_redact(self, batch: bytes | bytearray) -> list[tuple[int, int]]:
         """Where the lines of ``batch`` (JSON lines, each ended by a newline) are that
         :meth:`found_in_bytes` would say hold a secret: one pass over the whole batch, then a
         second look at only the lines a needle was found in."""
@@ -162,7 +162,7 @@ class Redactor:
         ]
 
     @staticmethod
-    def _shaped(data: bytes, text: str | None, hints: Hints) -> bool:
+    def _shaped(data: bytes | bytearray, text: str | None, hints: Hints) -> bool:
         """Does ``data`` (``text`` once decoded) hold a shape, its hints being at ``hints``?"""
         possible = possible_hints(data, hints)
         if not possible:  # nearly every line: its hints open no credential (a URL's path)

@@ -63,8 +63,8 @@ def annotation_names() -> dict[str, Any]:
     import typing
 
     names = {name: getattr(typing, name) for name in ("Any", "ClassVar", "Literal")}
-    names["Stage"] = typing.Literal[STAGES]  # type: ignore[valid-type]
-    names["EndReason"] = typing.Literal[END_REASONS]  # type: ignore[valid-type]
+    names["Stage"] = typing.Literal[STAGES]
+    names["EndReason"] = typing.Literal[END_REASONS]
     return names
 
 

@@ -89,6 +89,7 @@ class SecretScan:
         return self._found(data, self._whole)
 
     def _found(self, data: bytes, searches: tuple[Finder, Finder | None]) -> tuple[bool, Hints]:
+        hints: Hints
         secret, hints = False, {}
         for index, start, _end in self._occurrences(data, searches):
             secret = secret or self._secret[index]
@@ -96,7 +97,7 @@ class SecretScan:
                 hints.setdefault(shape, []).append(start)
         return secret, hints
 
-    def lines(self, batch: bytes) -> list[tuple[int, int, bool, Hints]]:
+    def lines(self, batch: bytes | bytearray) -> list[tuple[int, int, bool, Hints]]:
         """For each line of ``batch`` (JSON lines, each ended by ``\\n``) that holds a needle:
         where it starts and ends (the newline left out), whether it holds a secret, and where
         in the line the hints of each shape are. Lines holding none are not listed.
@@ -129,7 +130,7 @@ class SecretScan:
         return self._near(batch, lines, stretches) if lines else []
 
     def _near(
-        self, batch: bytes, lines: list[tuple[int, int]], stretches: list[list[int]]
+        self, batch: bytes | bytearray, lines: list[tuple[int, int]], stretches: list[list[int]]
     ) -> list[tuple[int, int, bool, Hints]]:
         """:meth:`what_is_in` of each of ``lines`` (``(start, end)`` in ``batch``), asked only
         of its ``stretches``.
@@ -166,7 +167,7 @@ class SecretScan:
         return [(a, b, secret[n], hints[n]) for n, (a, b) in enumerate(lines)]
 
 
-def in_text(data: bytes, text: str, hints: Hints) -> Hints:
+def in_text(data: bytes | bytearray, text: str, hints: Hints) -> Hints:
     """``hints`` (byte offsets into ``data``) as offsets into ``text``, ``data`` decoded."""
     if len(text) == len(data):  # ASCII: a byte is a character
         return hints

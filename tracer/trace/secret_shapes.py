@@ -23,7 +23,7 @@ list.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 #: Cheap substrings, by shape: a shape's expression runs only on a text that holds one of its
 #: hints, and a line with none of them skips the expressions altogether (the writer checks every
@@ -164,7 +164,7 @@ def holds_a_shape(text: str, hints: Mapping[str, Sequence[int]] | None = None) -
     return _a_field(text, hints)
 
 
-def possible_hints(data: bytes, hints: Mapping[str, list[int]]) -> dict[str, list[int]]:
+def possible_hints(data: bytes | bytearray, hints: Mapping[str, list[int]]) -> dict[str, list[int]]:
     """``hints`` (byte offsets into ``data``, UTF-8) without the places where a match of their
     shape cannot start, and without the shapes left with none: what :func:`holds_a_shape`
     needs to be asked of, found on the bytes, before anything is decoded or compiled.
@@ -185,7 +185,7 @@ def possible_hints(data: bytes, hints: Mapping[str, list[int]]) -> dict[str, lis
     return possible
 
 
-def _may_hold_url_password(data: bytes, start: int) -> bool:
+def _may_hold_url_password(data: bytes | bytearray, start: int) -> bool:
     """Whether the ``://`` at ``start`` may open a ``user:password@`` part: none holds a ``/``,
     so the first ``@`` after it must come before the first ``/``. Nearly every URL a session
     writes goes on with its path (or ends) first."""
@@ -193,7 +193,7 @@ def _may_hold_url_password(data: bytes, start: int) -> bool:
     return at >= 0 and data.find(b"/", start + 3, at) < 0
 
 
-def _may_hold_stripe_key(data: bytes, start: int) -> bool:
+def _may_hold_stripe_key(data: bytes | bytearray, start: int) -> bool:
     """``sk_`` or ``rk_`` at ``start`` goes on ``live_`` or ``test_`` (``task_id`` does not)."""
     return data.startswith((b"live_", b"test_"), start + 3)
 
@@ -201,12 +201,12 @@ def _may_hold_stripe_key(data: bytes, start: int) -> bool:
 _SLACK_KINDS = tuple(f"{kind}-".encode() for kind in "abprse")
 
 
-def _may_hold_slack_token(data: bytes, start: int) -> bool:
+def _may_hold_slack_token(data: bytes | bytearray, start: int) -> bool:
     """``xox`` at ``start`` goes on with a token's kind and a dash (``xoxb-``)."""
     return data.startswith(_SLACK_KINDS, start + 3)
 
 
-def _may_hold_api_key(data: bytes, start: int) -> bool:
+def _may_hold_api_key(data: bytes | bytearray, start: int) -> bool:
     """``sk-`` at ``start`` begins a word (``\\b``): not after an ASCII letter, digit or ``_``
     (``task-``, ``disk-`` are no key). After a byte of a non-ASCII character it may: whether
     that character is a letter is the expression's to say."""
@@ -270,7 +270,7 @@ def redact_field(key: str, value: str) -> str:
     return f"{value[:keep]}[REDACTED:{shape}]"
 
 
-def _replacement(name: str):  # type: ignore[no-untyped-def]
+def _replacement(name: str) -> Callable[[re.Match[str]], str]:
     def replace(match: re.Match[str]) -> str:
         keep = match.groupdict().get("keep") or ""
         return f"{keep}[REDACTED:{name}]"

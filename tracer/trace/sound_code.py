@@ -156,7 +156,7 @@ def compile_sound(schema: dict[str, Any], label: str = "schema") -> Callable[[An
     exec("\n".join(source.lines), source.scope)  # our own schema, see above
     function = source.scope["sound"]
     function.__qualname__ = f"sound_{label}"
-    return function  # type: ignore[no-any-return]
+    return function
 
 
 def factory_lines(kind: str, schema: dict[str, Any]) -> list[str]:
@@ -189,7 +189,7 @@ def generated(kind: str) -> Callable[[Any], bool]:
         raise KeyError(kind)
     function = getattr(event_sound, f"make_{kind}")(_MISSING)
     function.__qualname__ = f"sound_{kind}"
-    return function  # type: ignore[no-any-return]
+    return function
 
 
 @functools.cache
@@ -198,7 +198,7 @@ def written_from() -> dict[str, Any]:
     differs from the file's, so that each kind's is compared)."""
     from tracer.trace import event_sound
 
-    return json.loads(event_sound.SCHEMA_JSON)["$defs"]  # type: ignore[no-any-return]
+    return json.loads(event_sound.SCHEMA_JSON)["$defs"]
 
 
 def sound_for(kind: str, schema: dict[str, Any]) -> Callable[[Any], bool]:

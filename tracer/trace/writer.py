@@ -202,6 +202,7 @@ class TraceWriter:
         batch, self._pending = self._pending, bytearray()
         spans = self.redact.lines_to_redact(batch)
         if spans:
+            parts: list[bytes | bytearray]
             parts, at = [], 0
             for start, end in spans:
                 # Rebuilt from the line itself, not from the event's object: the caller may
