@@ -23,7 +23,7 @@ from tracer.trace.message_record import message_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Literal
 
 
 class StepWriter:
@@ -105,6 +105,6 @@ class StepWriter:
                 )
             )
 
-    def _hook(self, hook: str, line: str) -> None:
+    def _hook(self, hook: Literal["loop_turn", "needs_follow_up"], line: str) -> None:
         self.events += 1  # _emit, in place (see there)
         self.emit(DebugHook.new(seq=self.events, turn=self.turn, t=self.t, hook=hook, line=line))

@@ -84,13 +84,10 @@ class LiveImport:
         self.events: list[Event] = []
         """The latest full import, settled or not."""
         self.read_new()
-        # The name now holds the header's source (a dict), not the transcript's path
-        source, start = self._header_source()  # type: ignore[assignment]
+        head, start = self._header_source()
         self.writer = TraceWriter(
             self.output,
-            Header(
-                created=created_at(start), source=source, tracer_version=__version__, paths=None
-            ),
+            Header(created=created_at(start), source=head, tracer_version=__version__, paths=None),
             keep_time=True,
             flush=False,
         )
