@@ -141,6 +141,26 @@ def test_a_checkpoint_the_trace_cannot_show_says_so() -> None:
         landing_step(_index(MAIN_TRACE), missing)
 
 
+def test_a_question_on_a_step_of_another_kind_names_the_step() -> None:
+    # is_error reads a mapping step's block: a guide that asks it of a follow_up step is told
+    # which step that is and what it holds, instead of a missing attribute.
+    from dataclasses import replace
+
+    wrong = replace(CHECKPOINTS["result-translation"], stage="follow_up", ask="is_error")
+    index = _index(MAIN_TRACE)
+    step = landing_step(index, wrong)
+    with pytest.raises(TypeError, match=rf"^step {step + 1} is a follow_up record, not mapping$"):
+        build_question(index, wrong)
+
+
+def test_the_tool_use_id_of_another_step_of_the_call_is_its_own() -> None:
+    from dataclasses import replace
+
+    on_run = replace(CHECKPOINTS["result-translation"], stage="tool_run")
+    mapped = build_question(_index(MAIN_TRACE), CHECKPOINTS["result-translation"])
+    assert build_question(_index(MAIN_TRACE), on_run).answer == mapped.answer
+
+
 # -- the reveal stands where the answer is, and the question does not give it away --------------
 
 

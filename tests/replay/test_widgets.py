@@ -249,9 +249,9 @@ def test_the_frame_folds_its_side_panels_when_the_terminal_shrinks() -> None:
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         seen.append(panels())
-        frame.action_toggle("chapter")  # c at 80 columns: the chapter, as a tab beside the step
+        frame.action_toggle_panel("chapter")  # c at 80 columns: the chapter, a tab beside the step
         seen.append(panels())
-        frame.action_toggle("timeline")  # then T: the newest wish wins, one side panel at a time
+        frame.action_toggle_panel("timeline")  # then T: the newest wish wins, one side panel
         seen.append(panels())
 
     run(frame, script, size=(140, 42))

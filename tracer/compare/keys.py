@@ -47,7 +47,8 @@ def step_keys(index: StepIndex) -> list[Key]:
     header = index.reader.header if isinstance(index.reader.header, dict) else {}
     listed = header.get("volatile")
     volatile = ALWAYS_VOLATILE | frozenset(v for v in listed or () if isinstance(v, str))
-    paths = header.get("paths") if isinstance(header.get("paths"), dict) else {}
+    given = header.get("paths")
+    paths = given if isinstance(given, dict) else {}
     places = sorted(
         ((str(p), f"<{name}>") for name, p in paths.items() if isinstance(p, str) and p),
         key=lambda pair: -len(pair[0]),  # a longer path first: one may hold another

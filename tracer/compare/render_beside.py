@@ -20,6 +20,10 @@ from tracer.view.fold import without_key_hints
 from tracer.view.render import render_step
 from tracer.view.steps import StepIndex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from collections.abc import Iterable
+
 #: How a line one side has and the other lacks is lit.
 LIT_LINE = "on #3a2a00"
 
@@ -40,7 +44,7 @@ def light_differences(a: Text, b: Text) -> tuple[Text, Text]:
     return _lit(a_lines, b_plain), _lit(b_lines, a_plain)
 
 
-def _lit(lines: list[Text], other: set[str]) -> Text:
+def _lit(lines: Iterable[Text], other: set[str]) -> Text:
     out = Text()
     for number, line in enumerate(lines):
         if line.plain.strip() and line.plain.strip() not in other:

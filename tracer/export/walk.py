@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tracer.trace.events import STATIONS
+from tracer.trace.events import STATIONS, MessageRecorded
 from tracer.trace.reader import TraceReader
 from tracer.trace.tokens import tokens_of
 
@@ -55,7 +55,7 @@ class Walk:
     header: dict[str, Any]
     events: list[Any]
     turns: list[Turn]
-    messages: dict[str, Any]
+    messages: dict[str, MessageRecorded]
     torn: str | None = None
 
     @property
@@ -77,7 +77,7 @@ def walk(path: str | Path) -> Walk:
                 turns.append(Turn(event.turn))
             if turns and event.kind != "session_start":
                 turns[-1].events.append(event)
-        messages = {e.uuid: e for e in events if e.kind == "message"}
+        messages = {e.uuid: e for e in events if isinstance(e, MessageRecorded)}
         return Walk(Path(path), reader.header, events, turns, messages, reader.torn_notice())
     finally:
         reader.close()

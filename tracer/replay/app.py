@@ -87,7 +87,8 @@ class ReplayApp(InputErrorApp):
         """Textual's palette (ctrl+p), its placeholder in the reader's language."""
         from textual.command import CommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        # Textual types is_open's app as App[object]; App is invariant in its result (ours: None).
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             placeholder = tr("palette_placeholder", self.lang)
             self.push_screen(CommandPalette(placeholder=placeholder, id="--command-palette"))
 

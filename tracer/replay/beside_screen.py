@@ -81,7 +81,7 @@ and :data:`~tracer.compare.beside_words.HELP_LINES` hold the words)."""
 class BesideScreen(Screen[None]):
     """Two runs aligned row by row; keys move both sides together."""
 
-    BINDINGS = KEYS
+    BINDINGS = [*KEYS]  # noqa: RUF012 (Textual's convention; its type: a list of any binding form)
 
     def __init__(
         self, comparison: Comparison, indexes: tuple[StepIndex, StepIndex], lang: str = "en"

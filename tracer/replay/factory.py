@@ -55,7 +55,9 @@ def make_app(trace: Path | str | None = None, options: ReplayOptions | None = No
         if options.positioned:
             raise UserError("--follow on a file not written yet cannot start at a step", path)
         waiting = WaitingReader(path)
-        return ReplayApp(ReplayState(StepIndex(waiting, eager=False)), options)
+        # An empty stand-in for the TraceReader (no event to read) until the file appears.
+        index = StepIndex(waiting, eager=False)  # type: ignore[arg-type]
+        return ReplayApp(ReplayState(index), options)
     # Checked here too, so the reader is only built for a file that exists (a reader whose
     # constructor fails prints a stray warning when it is collected).
     if not path.exists():

@@ -76,7 +76,7 @@ class ReplayScreen(ScreenKeys):
     redraw) reaches every panel bound to it."""
     lang: var[str] = var("en", init=False)
     """The reader's language (``t`` switches it)."""
-    state: var[ReplayState] = var(None, init=False)  # type: ignore[arg-type] (set in __init__)
+    state: var[ReplayState] = var(None, init=False)  # type: ignore[arg-type]  # set in __init__
     """The open trace and the reader's place in it (a new one for each trace opened)."""
     highlight: var[Highlight] = var(Highlight(), init=False)
     """The search whose hits the panels light (set before the panels hear of the step)."""

@@ -37,13 +37,16 @@ class ScreenKeys(Screen[None]):
     """The replay screen's bindings and its own keys' actions (the rest of the screen is
     :class:`~tracer.replay.screen.ReplayScreen`, which provides what these read and move)."""
 
-    BINDINGS = KEYS
+    BINDINGS = [*KEYS]  # noqa: RUF012 (Textual's convention; its type: a list of any binding form)
 
     if TYPE_CHECKING:  # (the replay screen's: its reactives, and how it moves the cursor)
         state: ReplayState
         lang: str
-        index: StepIndex
-        matches: list[int]
+
+        @property
+        def index(self) -> StepIndex: ...
+        @property
+        def matches(self) -> list[int]: ...
 
         def go(self, step: int) -> None: ...
 

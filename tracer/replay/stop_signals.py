@@ -49,7 +49,7 @@ def stoppable() -> Iterator[None]:
     signals' handlers are as they were afterwards."""
     global _received
     _received = None
-    previous: dict[int, Any] = {}
+    previous: dict[signal.Signals, Any] = {}
     if threading.current_thread() is threading.main_thread():
         for signum in STOPPING:
             if signal.getsignal(signum) is not signal.SIG_IGN:

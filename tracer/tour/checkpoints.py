@@ -12,20 +12,16 @@ change; the question follows). Three steps matter, all computed: the checkpoint'
 stands) and the step where the reader is asked (:attr:`Question.ask`), chosen so that nothing on
 the screen gives the answer away. The kinds, where their answer comes from and where it shows:
 
-``tool_use_id``        the ``tool_use_id`` of the mapped block (choices: the ids of the turn's
-                       other tool calls, the response's message id, an internal uuid); shows on
-                       the mapping step;
+``tool_use_id``        the mapped block's ``tool_use_id`` (choices: the turn's other calls' ids,
+                       the response's message id, an internal uuid); shows on the mapping step;
 ``api_user_messages``  how many ``user`` messages the next request carries (the prompt is one),
                        rebuilt with :func:`tracer.trace.requests.rebuild_requests`; shows on
                        that request's ``resending`` step, not on the wrapping step;
-``loop_turn``          the message count of the next ``turn_start`` (the ``Loop turn`` line);
-                       shows on that ``turn_start``; asked before the appending step, which
-                       prints the new count;
-``content_blocks``     how many content blocks the wrapped user message holds; shows on the
-                       wrapping step;
-``is_error``           the mapped block's ``is_error``: true, false or no such field; shows on
-                       the mapping step; asked before the call's ``tool_run``, which already
-                       says whether it failed;
+``loop_turn``          the message count of the next ``turn_start`` (its ``Loop turn`` line),
+                       shown there; asked before the appending step, which prints the new count;
+``content_blocks``     how many content blocks the wrapped user message has; shows on that step;
+``is_error``           the mapped block's ``is_error`` (true, false or no such field), shown on
+                       that step; asked before the call's ``tool_run``, which says if it failed;
 ``needs_follow_up``    the decision of the ``follow_up`` step;
 ``max_turns_stop``     whether the ``max_turns_check`` step stops the loop.
 
@@ -36,8 +32,8 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
 
+from tracer.trace import events as ev
 from tracer.view.steps import StepIndex
 
 TYPE_CHECKING = False
@@ -163,7 +159,7 @@ def _shuffled(values: list[str]) -> list[str]:
     return sorted(dict.fromkeys(values), key=lambda v: hashlib.sha256(v.encode()).hexdigest())
 
 
-def _tool_run_of(index: StepIndex, before: int, tool_use_id: Any) -> int | None:
+def _tool_run_of(index: StepIndex, before: int, tool_use_id: object) -> int | None:
     """The ``tool_run`` step of the call ``tool_use_id``, at or before ``before``."""
     return next(
         (
@@ -182,7 +178,7 @@ def _debug_line_after(index: StepIndex, step: int, hook: str) -> str:
     for i in range(index.positions[step], len(reader)):
         if reader.kind_of(i) == "debug_hook":
             event = reader[i]
-            if event.hook == hook:
+            if isinstance(event, ev.DebugHook) and event.hook == hook:
                 return str(event.line)
     return ""
 
@@ -193,16 +189,20 @@ def build_question(index: StepIndex, checkpoint: Checkpoint) -> Question:
     event = index.event(land)
     kind = checkpoint.ask
     if kind == "tool_use_id":
-        answer = str(
-            event.block.get("tool_use_id") if hasattr(event, "block") else event.tool_use_id
-        )
+        if isinstance(event, ev.ResultMapped):  # the id in the block: what the AI reads back
+            answer = str(event.block.get("tool_use_id"))
+        elif isinstance(event, (ev.PermissionDecided, ev.ToolFinished, ev.ResultWrapped)):
+            answer = str(event.tool_use_id)
+        else:
+            raise TypeError(f"step {land + 1} is a {event.kind} record, which names no tool call")
         others: list[str] = []
         decision = _same_turn(index, land, "follow_up")
         if decision is not None:
-            others += [i for i in index.event(decision).tool_use_ids if i != answer]
+            ids = index.event_as(decision, ev.FollowUpDecided).tool_use_ids
+            others += [i for i in ids if i != answer]
         response = _same_turn(index, land, "response")
         if response is not None:  # the response's message id, and an internal message uuid
-            reply = index.event(response)
+            reply = index.event_as(response, ev.ResponseReceived)
             others += [str(reply.message_id), *map(str, reply.assistant_uuids[-1:])]
         values = _shuffled([answer, *others[:3]])
         return Question(
@@ -216,7 +216,7 @@ def build_question(index: StepIndex, checkpoint: Checkpoint) -> Question:
         request = _next_of(index, land, "resending")
         if request is None:
             raise NotInTrace(f"no request after step {land + 1}")
-        wanted = index.event(request).request_index
+        wanted = index.event_as(request, ev.RequestSent).request_index
         from tracer.trace.requests import rebuild_requests
 
         rebuilt = next(r for r in rebuild_requests(index.reader) if r.event.request_index == wanted)
@@ -235,15 +235,14 @@ def build_question(index: StepIndex, checkpoint: Checkpoint) -> Question:
         start = _next_of(index, land, "turn_start")
         if start is None:
             raise NotInTrace(f"no turn starts after step {land + 1}")
-        count = index.event(start).message_count
+        count = index.event_as(start, ev.TurnStarted).message_count
         line = _debug_line_after(index, start, "loop_turn")
         # The appending step itself prints the new count: ask on the step before it.
         return Question(checkpoint, start, str(count), (), line, at=land)
     if kind == "content_blocks":
-        uuid = event.message_uuid
+        uuid = index.event_as(land, ev.ResultWrapped).message_uuid
         message = next(
-            (e for e in index.reader if getattr(e, "kind", None) == "message" and e.uuid == uuid),
-            None,
+            (e for e in index.reader if isinstance(e, ev.MessageRecorded) and e.uuid == uuid), None
         )
         if message is None:
             raise NotInTrace(f"no message {uuid}")
@@ -259,11 +258,12 @@ def build_question(index: StepIndex, checkpoint: Checkpoint) -> Question:
             f"content：[{kinds}]，共{len(blocks)}个内容块",
         )
     if kind == "is_error":
-        value = event.block.get("is_error")
+        block = index.event_as(land, ev.ResultMapped).block
+        value = block.get("is_error")
         answer = "absent" if value is None else str(bool(value)).lower()
         shown = "undefined" if value is None else str(value).lower()
         # The call's tool_run step already says whether it failed: ask before it.
-        run = _tool_run_of(index, land, event.block.get("tool_use_id"))
+        run = _tool_run_of(index, land, block.get("tool_use_id"))
         return Question(
             checkpoint,
             land,
@@ -273,7 +273,7 @@ def build_question(index: StepIndex, checkpoint: Checkpoint) -> Question:
             asked=max((land if run is None else run) - 1, 0),
         )
     if kind == "needs_follow_up":
-        answer = str(bool(event.needs_follow_up)).lower()
+        answer = str(bool(index.event_as(land, ev.FollowUpDecided).needs_follow_up)).lower()
         return Question(
             checkpoint,
             land,
@@ -282,14 +282,15 @@ def build_question(index: StepIndex, checkpoint: Checkpoint) -> Question:
             _debug_line_after(index, land, "needs_follow_up"),
         )
     if kind == "max_turns_stop":
-        answer = "stop" if event.exceeded else "go on"
+        check = index.event_as(land, ev.MaxTurnsChecked)
+        answer = "stop" if check.exceeded else "go on"
         return Question(
             checkpoint,
             land,
             answer,
             _fixed("stop", "go on"),
-            f"next_turn_count ({event.next_turn_count}) > max_turns ({event.max_turns})"
-            f" → {str(bool(event.exceeded)).lower()}",
+            f"next_turn_count ({check.next_turn_count}) > max_turns ({check.max_turns})"
+            f" → {str(bool(check.exceeded)).lower()}",
         )
     raise NotInTrace(f"checkpoint {checkpoint.id} asks nothing the tour knows ({kind!r})")
 

@@ -40,7 +40,7 @@ class AttemptRow:
 def attempt_rows(index: StepIndex, step: int) -> list[AttemptRow]:
     """The attempts recorded after ``step`` and before the next step, in order."""
     reader = index.reader
-    rows: dict[int, AttemptRow] = {}
+    rows: dict[float, AttemptRow] = {}  # by attempt number, as recorded
     i = index.positions[step] + 1
     while i < len(reader):
         kind = reader.kind_of(i)

@@ -187,7 +187,7 @@ def request_history(index: StepIndex, step: int, points: int = CHART_POINTS) -> 
     """
     sent = index.by_stage.get("resending")
     count = bisect_right(sent, step) if sent is not None else 0
-    if not count:
+    if sent is None or not count:
         return []
     if count > points:
         stride = (count - 1) / (points - 1)

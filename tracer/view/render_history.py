@@ -67,9 +67,9 @@ def render_appending(index: StepIndex, step: int, event: HistoryAppended, lang: 
                 ),
                 style="dim",
             )
-        for number, message in enumerate(old, start=event.before_count - len(old) + 1):
-            out.append(f"  {number:>3}  {message.type:<10} {message.uuid[:8]}  ", style="dim")
-            out.append_text(_message_line(message, lang))
+        for number, earlier in enumerate(old, start=event.before_count - len(old) + 1):
+            out.append(f"  {number:>3}  {earlier.type:<10} {earlier.uuid[:8]}  ", style="dim")
+            out.append_text(_message_line(earlier, lang))
             out.append("\n")
     elif event.before_count:
         out.append(

@@ -14,6 +14,7 @@ import json
 
 from rich.text import Text
 
+from tracer.trace.events import MessageRecorded
 from tracer.trace.tokens import Tokens, tokens_of
 from tracer.view import context
 from tracer.view.fold import as_json, folded_text
@@ -23,12 +24,9 @@ from tracer.view.steps import StepIndex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named in annotations
-    from typing import Any
-
     from tracer.trace.events import (
         FollowUpDecided,
         MaxTurnsChecked,
-        MessageRecorded,
         ResponseReceived,
         SessionEnded,
         SessionStarted,
@@ -247,7 +245,7 @@ def render_terminal(index: StepIndex, step: int, event: SessionEnded, lang: str)
     return out
 
 
-def _last_messages(index: StepIndex, step: int) -> list[Any]:
+def _last_messages(index: StepIndex, step: int) -> list[MessageRecorded]:
     """The synthetic messages the loop added between the step before ``step`` and it: the
     ``[Request interrupted by user for tool use]`` message of an aborted turn, the
     ``max_turns_reached`` attachment, the ``API Error: …`` message."""
@@ -258,7 +256,9 @@ def _last_messages(index: StepIndex, step: int) -> list[Any]:
         if index.reader.kind_of(i) != "message":
             continue
         message = index.reader[i]
-        if getattr(message, "origin", None) in ("synthetic", "attachment") and not (
+        if not isinstance(message, MessageRecorded):  # its kind says it is one
+            continue
+        if message.origin in ("synthetic", "attachment") and not (
             message.type == "user" and isinstance(message.content, list)
         ):
             found.append(message)

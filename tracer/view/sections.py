@@ -75,7 +75,9 @@ def recording_info(path: Path, header: dict[str, Any]) -> RecordingInfo:
     source = header.get("source") if isinstance(header, dict) else None
     source = source if isinstance(source, dict) else {}
     scenario = source.get("name") if isinstance(source.get("name"), str) else None
-    section, notes, breaks = None, {}, False
+    section: str | None = None
+    notes: dict[str, str] = {}
+    breaks = False
     where = source.get("path")
     if isinstance(where, str) and source.get("kind") == "scenario":
         section, notes, breaks = _scenario_keys(ROOT / where)

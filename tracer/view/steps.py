@@ -28,6 +28,14 @@ from collections.abc import Callable
 from tracer.trace.events import STEP_KINDS, AnyEvent
 from tracer.trace.reader import TraceReader
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only named in annotations
+    from typing import TypeVar
+
+    from tracer.trace.event_base import Event
+
+    _E = TypeVar("_E", bound=Event)
+
 #: Lines indexed per chunk when indexing in steps.
 CHUNK = 20_000
 #: Lines indexed before the first frame (about a hundred turns: enough for the first screen).
@@ -169,6 +177,15 @@ class StepIndex:
 
     def event(self, step: int) -> AnyEvent:
         return self.reader[self.positions[step]]
+
+    def event_as(self, step: int, cls: type[_E]) -> _E:
+        """The event of ``step``, which the caller knows is a ``cls`` (a step's stage names its
+        record class); a ``TypeError`` names the step if it is not, instead of a missing field
+        failing later."""
+        event = self.reader[self.positions[step]]
+        if not isinstance(event, cls):
+            raise TypeError(f"step {step + 1} is a {event.kind} record, not {cls.kind}")
+        return event
 
     def step_at_or_after(self, event_index: int) -> int:
         """The first step whose event is at or after ``event_index`` (clamped to the last)."""

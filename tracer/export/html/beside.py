@@ -127,7 +127,8 @@ def beside_html(a: Path, b: Path, lang: str = "en", *, full: bool = False) -> st
     meta = beside_meta(rows_of(a, b), sides)
     style, script = asset("page.css"), asset("beside.js")
     csp = f"default-src 'none'; style-src {csp_hash(style)}; script-src {csp_hash(script)}"
-    first, rest = [], []
+    first: list[str] = []
+    rest: list[str] = []
     for letter, payload in zip("ab", payloads, strict=True):
         for number, text in enumerate(payload.chunks):
             element = chunk_element(number, text, f"{letter}-chunk")

@@ -195,7 +195,8 @@ class History:
 
     def added(self) -> list[dict[str, Any]]:
         """The messages this request added after the resent prefix (up to the limit)."""
-        out, used = [], 0
+        out: list[dict[str, Any]] = []
+        used = 0
         for i in range(self.new_from, len(self._api)):
             msg, size = self._get(i)
             if out and self.limit > 0 and used + size > self.limit:

@@ -15,7 +15,7 @@ from typing import Any
 try:  # compiled code: without its wheel every value takes the stdlib's way
     import orjson as _orjson
 except ImportError:  # pragma: no cover - depends on the platform
-    _orjson = None
+    _orjson = None  # type: ignore[assignment]  # (every use checks for None first)
 
 from tracer.trace.events import STATIONS
 from tracer.view.i18n_words import STAGE_NAMES

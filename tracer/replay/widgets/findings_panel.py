@@ -46,10 +46,10 @@ from tracer.view.wrap import Wrapped
 class FindingsPanel(OptionList):
     """The doctor's findings, one option each; Enter or a click jumps to the finding's step."""
 
-    SCREEN_KEYS = [Binding("d", "toggle", "findings", id="findings")]  # noqa: RUF012
+    SCREEN_KEYS = [Binding("d", "toggle_findings", "findings", id="findings")]  # noqa: RUF012
     """Keys that work from any panel (the screen passes them on to the panel)."""
     BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("escape", "toggle", "close", show=False, id="close-findings"),
+        Binding("escape", "toggle_findings", "close", show=False, id="close-findings"),
         Binding("j", "cursor_down", "next finding", show=False, id="next-finding"),
         Binding("k", "cursor_up", "previous finding", show=False, id="previous-finding"),
         Binding("ctrl+e", "scroll_down", "scroll down", show=False, id="findings-scroll-down"),
@@ -162,7 +162,7 @@ class FindingsPanel(OptionList):
 
     # -- showing the panel, moving in the list ---------------------------------------------
 
-    def action_toggle(self) -> None:
+    def action_toggle_findings(self) -> None:
         """``d``: show the findings and take the keys (↑ ↓ choose, Enter jumps), or hide them."""
         self.toggle_class("shown")
         shown = self.has_class("shown")

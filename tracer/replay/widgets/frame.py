@@ -33,9 +33,9 @@ class Frame(Horizontal):
     """Timeline | centre (step view, findings, debug console) | chapter, as room allows."""
 
     SCREEN_KEYS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("T", "toggle('timeline')", "timeline", id="toggle-timeline"),
-        Binding("c", "toggle('chapter')", "chapter", id="toggle-chapter"),
-        Binding("D", "toggle('debug')", "debug console", id="toggle-debug"),
+        Binding("T", "toggle_panel('timeline')", "timeline", id="toggle-timeline"),
+        Binding("c", "toggle_panel('chapter')", "chapter", id="toggle-chapter"),
+        Binding("D", "toggle_panel('debug')", "debug console", id="toggle-debug"),
         Binding("z", "zoom", "zoom", id="zoom"),
     ]
     """Keys that work from any panel (the screen passes them on to the frame)."""
@@ -49,7 +49,7 @@ class Frame(Horizontal):
         self.wishes = layout.Wishes()
         self.caption = ""
         """What a zoomed panel's border says ("turn T · step S/N · z or Esc: back"); "" none."""
-        self._subtitles: dict[Widget, str] = {}  # a zoomed panel's own border subtitle
+        self._subtitles: dict[Widget, str | None] = {}  # a zoomed panel's own border subtitle
 
     def on_mount(self) -> None:
         self._plan()  # the panels that fit, before the first step is drawn
@@ -110,7 +110,7 @@ class Frame(Horizontal):
         selector = {"timeline": "Timeline", "chapter": "#chapter", "debug": "DebugConsole"}
         return bool(self.query_one(selector[panel]).display)
 
-    def action_toggle(self, panel: str) -> None:
+    def action_toggle_panel(self, panel: str) -> None:
         """The toggle key for ``panel``: show it if hidden, hide it if shown."""
         self.wishes = layout.toggled(self.wishes, panel, self.shown(panel))
         self.apply()
@@ -118,7 +118,7 @@ class Frame(Horizontal):
     def show_panel(self, panel: str) -> None:
         """Make sure ``panel`` is shown (a filter needs the timeline, a section the chapter)."""
         if not self.shown(panel):
-            self.action_toggle(panel)
+            self.action_toggle_panel(panel)
 
     def action_zoom(self) -> None:
         """``z``: the focused panel (else the step view) fills the screen; ``z`` or Escape

@@ -98,7 +98,7 @@ class StepBar(Widget):
             return isinstance(message, StepBar.Changed)  # (one redraw says it all)
 
     step: var[int] = var(0, init=False)
-    state: var[ReplayState] = var(None, init=False)  # type: ignore[arg-type] (set at once)
+    state: var[ReplayState] = var(None, init=False)  # type: ignore[arg-type]  # set at once
     """The open trace and the cursor (the screen binds a new one for each trace)."""
 
     def __init__(self, state: ReplayState, *, follow: bool = False, id: str | None = None) -> None:

@@ -42,17 +42,20 @@ from tracer.view.steps import StepIndex
 #: The line of the mapping view between the raw output and the tool_result block.
 BLOCK_MARK = "⇓"
 
+#: The view's own keys, which are also the screen's (a list of Bindings, as routing needs).
+_OWN_KEYS = [
+    Binding("o", "unfold", "unfold", show=False, id="unfold"),
+    Binding("r", "raw", "raw JSON", show=False, id="raw"),
+    Binding("b", "block", "raw output ⇄ block", show=False, id="block"),
+]
+
 
 class StageView(Pager):
     """What the current step produced and what it changed."""
 
-    BINDINGS = [  # noqa: RUF012 (Textual's own convention)
-        Binding("o", "unfold", "unfold", show=False, id="unfold"),
-        Binding("r", "raw", "raw JSON", show=False, id="raw"),
-        Binding("b", "block", "raw output ⇄ block", show=False, id="block"),
-    ]
+    BINDINGS = [*_OWN_KEYS]  # noqa: RUF012 (Textual's own convention)
     SCREEN_KEYS = [  # noqa: RUF012
-        *BINDINGS,
+        *_OWN_KEYS,
         Binding("up", "scroll(-1)", "scroll up", show=False, id="scroll-up"),
         Binding("down", "scroll(1)", "scroll down", show=False, id="scroll-down"),
         Binding("pageup", "scroll(-10)", "page up", show=False, id="page-up"),
