@@ -217,6 +217,8 @@ def main(argv: Sequence[str] | None = None, *, ends_process: bool = False) -> in
             return int(exc.code or 0) if not isinstance(exc.code, str) else 2
         from tracer.interrupts import Interrupts
         from tracer.text.printable import printable
+
+        Interrupts.process_ends = ends_process
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
