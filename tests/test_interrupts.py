@@ -153,3 +153,14 @@ def test_in_process_the_handlers_come_back_after_a_stop(monkeypatch: pytest.Monk
     with pytest.raises(SessionInterrupted), Interrupts():
         os.kill(os.getpid(), signal.SIGHUP)
     assert {signum: signal.getsignal(signum) for signum in HANDLED} == before
+
+
+def test_a_loop_that_checks_for_itself_is_only_told() -> None:
+    """``raising=False`` (the follow): the stop is noted, never raised into what is running."""
+    with Interrupts(raising=False) as stops:
+        os.kill(os.getpid(), signal.SIGHUP)
+        [None for _ in range(3)]  # Python code after the signal, where the handler runs
+        assert stops.received == signal.SIGHUP
+        os.kill(os.getpid(), signal.SIGTERM)  # a second one changes nothing
+        [None for _ in range(3)]
+    assert stops.received == signal.SIGHUP and stops.reason == "stopped by SIGHUP"

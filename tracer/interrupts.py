@@ -89,7 +89,10 @@ class Interrupts:
     #: Whether a stop came in this process (to any Interrupts).
     stopping = False
 
-    def __init__(self) -> None:
+    def __init__(self, *, raising: bool = True) -> None:
+        #: False: a stop is only noted in :attr:`received`, for a loop that checks it where
+        #: stopping is safe (the follow, which would lose the lines it was writing).
+        self.raising = raising
         self.received: int | None = None
         self._previous: dict[int, Any] = {}
         #: A signal that came during an import, waiting for it to end; the SIGALRM handler before.
@@ -105,6 +108,9 @@ class Interrupts:
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self.received is not None or self.held is not None:
             return  # already stopping: let the clean-up finish
+        if not self.raising:
+            self.received = signum
+            return
         if importing(frame):
             self.held = signum
             self._alarm = _signal.signal(_signal.SIGALRM, self._retry)
