@@ -412,6 +412,38 @@ sys.exit(run())
     assert proc.stdout == ""
 
 
+@pytest.mark.parametrize("first", ["argparse", None])
+def test_a_second_ctrl_c_as_the_process_ends_changes_nothing(first: str | None) -> None:
+    # The second Ctrl-C comes while the first is reported (or just after the command ended),
+    # in the console script's clean-up: it made a traceback out of gc.freeze() (exit 1).
+    script = f"""
+import gc, os, signal, sys
+class Interrupted:
+    def find_spec(self, name, path=None, target=None):
+        if name == {first!r}:
+            raise KeyboardInterrupt
+sys.modules.pop({first!r}, None)
+sys.meta_path.insert(0, Interrupted())
+def second_ctrl_c():
+    os.kill(os.getpid(), signal.SIGINT)
+    [None for _ in range(3)]  # Python code after it, where a handler would run
+gc.freeze = second_ctrl_c
+from tracer.cli.console import run
+sys.exit(run())
+"""
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "show", str(MAIN_RECORDING)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    if first is None:  # the command ran to its end
+        assert (proc.returncode, proc.stderr) == (0, "")
+    else:
+        assert (proc.returncode, proc.stderr) == (130, "tracer: interrupted (Ctrl-C)\n")
+
+
 @pytest.mark.parametrize("columns", [None, "100", "oops", "0"])
 def test_help_is_as_wide_as_argparse_makes_it(
     columns: str | None, monkeypatch: pytest.MonkeyPatch
