@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -442,6 +443,36 @@ sys.exit(run())
         assert (proc.returncode, proc.stderr) == (0, "")
     else:
         assert (proc.returncode, proc.stderr) == (130, "tracer: interrupted (Ctrl-C)\n")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_while_the_replay_imports_textual_is_one_line(signum: int, tmp_path: Path) -> None:
+    # The replay takes the signals itself only once its app runs. Before, while it imported
+    # Textual, SIGTERM killed it on the spot and a Ctrl-C raised inside a class's __set_name__
+    # came out as a RuntimeError's traceback. Now the signal waits for the import to end, then
+    # stops the command as everywhere: one line, 128 + its number, nothing written.
+    script = f"""
+import os, sys
+class SignalWhileImported:
+    def find_spec(self, name, path=None, target=None):
+        if name == "textual.app":
+            os.kill(os.getpid(), {int(signum)})
+        return None
+sys.meta_path.insert(0, SignalWhileImported())
+from tracer.cli.console import run
+sys.exit(run())
+"""
+    out = tmp_path / "step.svg"
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "replay", str(MAIN_RECORDING), "--screenshot", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
+    assert (proc.returncode, proc.stderr) == (128 + signum, f"tracer: interrupted ({name})\n")
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("columns", [None, "100", "oops", "0"])
