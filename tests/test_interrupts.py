@@ -164,3 +164,42 @@ def test_a_loop_that_checks_for_itself_is_only_told() -> None:
         os.kill(os.getpid(), signal.SIGTERM)  # a second one changes nothing
         [None for _ in range(3)]
     assert stops.received == signal.SIGHUP and stops.reason == "stopped by SIGHUP"
+
+
+def test_a_signal_in_a_holding_block_waits_for_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(interrupts, "RETRY", 3600.0)  # the test calls the timer's handler
+    with pytest.raises(SessionInterrupted) as raised, Interrupts() as stops:
+        with interrupts.holding():
+            os.kill(os.getpid(), signal.SIGTERM)
+            [None for _ in range(3)]  # Python code after the signal: nothing is raised here
+            stops._retry(signal.SIGALRM, sys._getframe())  # still held: the timer again
+            assert stops.held == signal.SIGTERM and signal.getitimer(signal.ITIMER_REAL)[0] > 0
+        stops._retry(signal.SIGALRM, sys._getframe())
+    assert raised.value.exit_code == 143 and interrupts._Holding.depth == 0
+
+
+def test_a_session_folder_is_never_made_and_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop right after ``mkdtemp`` made the folder (the stress run: SIGHUP into record) left
+    it behind: the caller's clean-up never had it. Now the folders are returned, then it stops."""
+    import tempfile
+
+    from tracer.record.workspace import SessionDirs
+
+    monkeypatch.setenv("TRACER_SESSIONS_DIR", str(tmp_path))
+    made = tempfile.mkdtemp
+
+    def make_then_stop(*args: object, **kwargs: object) -> str:
+        folder = made(*args, **kwargs)  # type: ignore[call-overload]
+        os.kill(os.getpid(), signal.SIGHUP)
+        [None for _ in range(3)]
+        return str(folder)
+
+    monkeypatch.setattr(tempfile, "mkdtemp", make_then_stop)
+    found: list[SessionDirs] = []
+    with pytest.raises(SessionInterrupted), Interrupts():
+        found.append(SessionDirs.create())
+    assert found and found[0].workspace.is_dir()
+    found[0].cleanup()
+    assert list(tmp_path.iterdir()) == []

@@ -46,8 +46,29 @@ _IMPORT_MACHINERY = ("<frozen importlib._bootstrap>", "<frozen importlib._bootst
 RETRY = 0.01
 
 
+class _Holding:
+    """``with holding():`` a stop signal waits until the block is over, as during an import:
+    for a few steps that must not be cut apart (a temporary folder made and put where its
+    clean-up will find it)."""
+
+    depth = 0
+
+    def __enter__(self) -> None:
+        _Holding.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _Holding.depth -= 1
+
+
+def holding() -> _Holding:
+    return _Holding()
+
+
 def importing(frame: FrameType | None) -> bool:
-    """Whether ``frame`` or one of its callers is the import machinery at work."""
+    """Whether ``frame`` or one of its callers is the import machinery at work (or a
+    :func:`holding` block runs)."""
+    if _Holding.depth:
+        return True
     while frame is not None:
         if frame.f_code.co_filename in _IMPORT_MACHINERY:
             return True
