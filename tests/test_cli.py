@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -410,6 +411,68 @@ sys.exit(run())
     assert proc.returncode == 130
     assert proc.stderr == "tracer: interrupted (Ctrl-C)\n"
     assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("first", ["argparse", None])
+def test_a_second_ctrl_c_as_the_process_ends_changes_nothing(first: str | None) -> None:
+    # The second Ctrl-C comes while the first is reported (or just after the command ended),
+    # in the console script's clean-up: it made a traceback out of gc.freeze() (exit 1).
+    script = f"""
+import gc, os, signal, sys
+class Interrupted:
+    def find_spec(self, name, path=None, target=None):
+        if name == {first!r}:
+            raise KeyboardInterrupt
+sys.modules.pop({first!r}, None)
+sys.meta_path.insert(0, Interrupted())
+def second_ctrl_c():
+    os.kill(os.getpid(), signal.SIGINT)
+    [None for _ in range(3)]  # Python code after it, where a handler would run
+gc.freeze = second_ctrl_c
+from tracer.cli.console import run
+sys.exit(run())
+"""
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "show", str(MAIN_RECORDING)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    if first is None:  # the command ran to its end
+        assert (proc.returncode, proc.stderr) == (0, "")
+    else:
+        assert (proc.returncode, proc.stderr) == (130, "tracer: interrupted (Ctrl-C)\n")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_while_the_replay_imports_textual_is_one_line(signum: int, tmp_path: Path) -> None:
+    # The replay takes the signals itself only once its app runs. Before, while it imported
+    # Textual, SIGTERM killed it on the spot and a Ctrl-C raised inside a class's __set_name__
+    # came out as a RuntimeError's traceback. Now the signal waits for the import to end, then
+    # stops the command as everywhere: one line, 128 + its number, nothing written.
+    script = f"""
+import os, sys
+class SignalWhileImported:
+    def find_spec(self, name, path=None, target=None):
+        if name == "textual.app":
+            os.kill(os.getpid(), {int(signum)})
+        return None
+sys.meta_path.insert(0, SignalWhileImported())
+from tracer.cli.console import run
+sys.exit(run())
+"""
+    out = tmp_path / "step.svg"
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "replay", str(MAIN_RECORDING), "--screenshot", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
+    assert (proc.returncode, proc.stderr) == (128 + signum, f"tracer: interrupted ({name})\n")
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("columns", [None, "100", "oops", "0"])

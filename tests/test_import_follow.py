@@ -234,6 +234,40 @@ def test_a_stop_signal_ends_a_follow_as_ctrl_c_does(signum: str, tmp_path: Path)
     assert signal.getsignal(getattr(signal, signum)) is before  # the handler was given back
 
 
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_stop_signal_inside_a_write_loses_no_line(
+    signum: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Raised while the writer searched its batch for secrets, the stop lost the batch (taken
+    # out of the buffer, not yet written): the header and the first steps were gone, counted as
+    # written, and the trace started at step 33. The signal is now only noted, and the loop
+    # ends at its next turn with every line written once.
+    import os
+    import signal
+
+    from tracer.importers.claude_code.live import follow_import
+    from tracer.trace.redact import Redactor
+
+    session = tmp_path / "session.jsonl"
+    session.write_bytes((DATA / "v2.1-resent-after-broken-stream.jsonl").read_bytes())
+    search = Redactor.lines_to_redact
+    searches: list[int] = []
+
+    def search_then_stop(self: Redactor, batch: bytes | bytearray) -> Any:
+        searches.append(len(batch))
+        if len(searches) == 1:
+            os.kill(os.getpid(), getattr(signal, signum))
+        return search(self, batch)
+
+    monkeypatch.setattr(Redactor, "lines_to_redact", search_then_stop)
+    naps: list[float] = []
+    follow_import(session, tmp_path / "live.jsonl", sleep=naps.append)
+    assert naps == [0.25]  # the turn the signal came in ended; no other began
+    assert validate_trace(tmp_path / "live.jsonl")[1] == []
+    import_claude_code(session, tmp_path / "whole.jsonl")
+    assert _steps(tmp_path / "live.jsonl") == _steps(tmp_path / "whole.jsonl")
+
+
 def test_the_live_header_carries_what_the_one_shot_import_writes(tmp_path: Path) -> None:
     # The live trace's header had no notes (and no version or session id when the follow began
     # before the first versioned record): what the rebuilt requests lack went unsaid.

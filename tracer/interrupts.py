@@ -18,6 +18,13 @@ whose functions take and give plain numbers. ``signal`` itself builds three ``In
 it is imported (3.5M instructions, 1% of an import of a real session), and ``threading``, which
 only told the main thread apart, 2.9M more: ``_signal.signal`` refuses any other thread by
 itself (``ValueError``), which is the check.
+
+A signal that comes while a module is being imported is held until the import is over. Raised
+there, the exception lands where it cannot stop anything, or breaks what it lands in: in the
+import lock's weakref callback Python prints it as ignored and the command runs on to exit 0; in
+a compiled module's initialisation (orjson's, importing what it needs) the half-built module
+crashes the process with SIGSEGV. The held signal is raised again shortly after, by a one-shot
+``SIGALRM`` timer, once the stack holds no import.
 """
 
 from __future__ import annotations
@@ -33,6 +40,40 @@ HANDLED = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
 _NAMES = {_signal.SIGINT: "Ctrl-C", _signal.SIGTERM: "SIGTERM", _signal.SIGHUP: "SIGHUP"}
 #: The names ``signal.Signals`` gives the handled signals.
 _SIGNAL_NAMES = {_signal.SIGINT: "SIGINT", _signal.SIGTERM: "SIGTERM", _signal.SIGHUP: "SIGHUP"}
+#: The code of the import machinery: a frame of these on the stack means an import is running.
+_IMPORT_MACHINERY = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
+#: How soon a held signal is tried again (seconds).
+RETRY = 0.01
+
+
+class _Holding:
+    """``with holding():`` a stop signal waits until the block is over, as during an import:
+    for a few steps that must not be cut apart (a temporary folder made and put where its
+    clean-up will find it)."""
+
+    depth = 0
+
+    def __enter__(self) -> None:
+        _Holding.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _Holding.depth -= 1
+
+
+def holding() -> _Holding:
+    return _Holding()
+
+
+def importing(frame: FrameType | None) -> bool:
+    """Whether ``frame`` or one of its callers is the import machinery at work (or a
+    :func:`holding` block runs)."""
+    if _Holding.depth:
+        return True
+    while frame is not None:
+        if frame.f_code.co_filename in _IMPORT_MACHINERY:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def signal_name(signum: int) -> str:
@@ -64,9 +105,20 @@ class Interrupts:
     be ignored (``nohup``, ``&`` in a script) is left ignored.
     """
 
-    def __init__(self) -> None:
+    #: Set by the console script: the process ends when its command returns.
+    process_ends = False
+    #: Whether a stop came in this process (to any Interrupts).
+    stopping = False
+
+    def __init__(self, *, raising: bool = True) -> None:
+        #: False: a stop is only noted in :attr:`received`, for a loop that checks it where
+        #: stopping is safe (the follow, which would lose the lines it was writing).
+        self.raising = raising
         self.received: int | None = None
         self._previous: dict[int, Any] = {}
+        #: A signal that came during an import, waiting for it to end; the SIGALRM handler before.
+        self.held: int | None = None
+        self._alarm: Any = None
 
     @property
     def reason(self) -> str:
@@ -75,10 +127,34 @@ class Interrupts:
         return f"stopped by {signal_name(self.received)}"
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
-        if self.received is not None:
+        if self.received is not None or self.held is not None:
             return  # already stopping: let the clean-up finish
+        if not self.raising:
+            self.received = signum
+            return
+        if importing(frame):
+            self.held = signum
+            self._alarm = _signal.signal(_signal.SIGALRM, self._retry)
+            _signal.setitimer(_signal.ITIMER_REAL, RETRY)
+            return
         self.received = signum
         raise SessionInterrupted(signum)
+
+    def _retry(self, alarm: int, frame: FrameType | None) -> None:
+        """The timer's handler: raise the held signal, unless an import is (still) running."""
+        if self.held is None:
+            return
+        if importing(frame):
+            _signal.setitimer(_signal.ITIMER_REAL, RETRY)
+            return
+        signum, self.held = self.held, None
+        self._release_alarm()
+        self._handle(signum, frame)
+
+    def _release_alarm(self) -> None:
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+        _signal.signal(_signal.SIGALRM, self._alarm)
+        self._alarm = None
 
     def note(self, exc: BaseException) -> None:
         """A plain KeyboardInterrupt (raised before our handler was in place) counts as SIGINT."""
@@ -103,11 +179,27 @@ class Interrupts:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        for signum, previous in self._previous.items():
-            _signal.signal(signum, previous)
-        self._previous.clear()
+        held, self.held = self.held, None
+        if held is not None:
+            self._release_alarm()
         if exc is not None:
             self.note(exc)
+        elif held is not None and self.received is None:
+            # The work ended before the timer came: what it wrote is whole, and it still stops
+            # as the signal asked (128 + its number, never 0).
+            self.received = held
+        if self.received is not None:
+            Interrupts.stopping = True
+        # A process that ends with this stop stays deaf to the next signal (the second Ctrl-C,
+        # SIGHUP after SIGTERM): given back, Python's handler or the default would make it a
+        # new interrupt while the stop is reported, or kill the process, and the exit code
+        # would be the second signal's, not the first's.
+        deaf = Interrupts.process_ends and Interrupts.stopping
+        for signum, previous in self._previous.items():
+            _signal.signal(signum, _signal.SIG_IGN if deaf else previous)
+        self._previous.clear()
+        if exc is None and held is not None and self.received == held:
+            raise SessionInterrupted(held)
 
     def raise_if_received(self) -> None:
         if self.received is not None:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tracer.chapter.scenario import load_scenario
 from tracer.claude_code.launch import INSTALL, claude_version, version_warning
@@ -84,3 +87,38 @@ def test_all_needs_a_folder_of_yours(tracer_here: Run, tmp_path: Path) -> None:
     assert done.returncode == 2 and "give --out DIR" in done.stderr
     done = tracer_here("record", "--all", "--claude-code", "-o", str(tmp_path / "x"))
     assert done.returncode == 2 and "give the folder as --out DIR" in done.stderr
+
+
+def test_a_stop_while_claude_version_starts_leaves_no_claude(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The signal lands as Popen() returns to its caller: subprocess.run never had the process
+    # to kill, and `claude --version` outlived tracer. Now it is started under holding(), the
+    # stop comes once it is ours, and it is killed and waited for.
+    import os
+    import signal
+
+    from tracer.interrupts import Interrupts, SessionInterrupted
+
+    fake = tmp_path / "claude"
+    fake.write_text("#!/bin/sh\nexec sleep 300\n")
+    fake.chmod(0o755)
+    started: list[subprocess.Popen[bytes]] = []
+    real_init = subprocess.Popen.__init__
+
+    def init_then_stop(self: subprocess.Popen[bytes], *args: Any, **kwargs: Any) -> None:
+        real_init(self, *args, **kwargs)
+        started.append(self)
+        os.kill(os.getpid(), signal.SIGTERM)
+        [None for _ in range(3)]  # Python code after the signal, where a handler would run
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", init_then_stop)
+    try:
+        with pytest.raises(SessionInterrupted), Interrupts():
+            claude_version(fake)
+        assert started and started[0].poll() is not None  # killed and reaped, not running
+    finally:
+        for proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()

@@ -30,6 +30,7 @@ from pathlib import Path
 from tracer.agent import unprivileged
 from tracer.agent.sandbox import Sandbox
 from tracer.agent.totals import DEFAULT_TMP_BYTES
+from tracer.interrupts import holding
 
 
 def no_sandbox_note(chosen: bool, as_root: bool | None = None) -> str:
@@ -93,7 +94,8 @@ def _working_bwrap() -> Sandbox | None:
     if shutil.which("bwrap") is None:
         return None
     # A folder of its own: as root, the probe's workspace is handed to an unprivileged uid.
-    probe = Path(tempfile.mkdtemp(prefix="tracer-probe-"))
+    with holding():  # a stop signal now would leave the folder made and nobody to remove it
+        probe = Path(tempfile.mkdtemp(prefix="tracer-probe-"))
     try:
         return _first_that_starts(probe)
     finally:

@@ -31,6 +31,7 @@ from tracer.agent.pids_cgroup import capped
 from tracer.agent.sandbox import Sandbox, allowlisted_environ
 from tracer.claude_code.bridge import ApiLink, bridged
 from tracer.errors import UserError
+from tracer.interrupts import holding
 
 #: The version tracer's loop mirrors, and the one these recordings are made with.
 VERSION = "2.1.88"
@@ -56,18 +57,26 @@ def find_claude(given: str | Path | None = None) -> Path:
 def claude_version(claude: Path) -> str | None:
     """What ``claude --version`` says (``2.1.88 (Claude Code)`` → ``2.1.88``), or ``None``."""
     try:
-        done = subprocess.run(
-            [str(claude), "--version"],
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            timeout=60,
-            check=False,
-            env=allowlisted_environ(Path.cwd()),
-        )
+        # Started under holding(): a stop signal inside Popen() left claude running, its pid
+        # never handed back to be killed (subprocess.run kills only what Popen returned).
+        with holding():
+            proc = subprocess.Popen(
+                [str(claude), "--version"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                stdin=subprocess.DEVNULL,
+                env=allowlisted_environ(Path.cwd()),
+            )
+        with proc:
+            try:
+                out = proc.communicate(timeout=60)[0]
+            except BaseException:  # the timeout, or a stop signal: it goes with us
+                proc.kill()
+                raise
     except (OSError, subprocess.SubprocessError):
         return None
-    words = done.stdout.decode("utf-8", "replace").split()
-    return words[0] if done.returncode == 0 and words else None
+    words = out.decode("utf-8", "replace").split()
+    return words[0] if proc.returncode == 0 and words else None
 
 
 def version_warning(version: str | None) -> str | None:

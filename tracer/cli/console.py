@@ -6,12 +6,25 @@ the sub-commands' small modules), and a Ctrl-C there would end in Python's own t
 script starts here, with nothing imported yet but this module, and imports the command line
 inside the same ``try`` that catches the interrupt. (The interpreter's own start-up, before any
 code of ours, stays Python's.)
+
+Once the command has ended (or been interrupted) the process only reports and exits: from then
+on the stop signals are ignored, so a second Ctrl-C (or SIGHUP after it) cannot become a
+traceback out of the clean-up, nor change the exit code the first one set.
 """
 
 from __future__ import annotations
 
+import _signal
 import gc
 import sys
+
+_STOPS = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
+
+
+def _deaf() -> None:
+    """Ignore the stop signals from now on (a signal already ignored stays so)."""
+    for signum in _STOPS:
+        _signal.signal(signum, _signal.SIG_IGN)
 
 
 def run() -> int:
@@ -26,9 +39,11 @@ def run() -> int:
 
         return main(ends_process=True)
     except KeyboardInterrupt:
+        _deaf()
         print("tracer: interrupted (Ctrl-C)", file=sys.stderr)
         return 130
     finally:
+        _deaf()
         # The process ends with the command. Python's finalization would walk every object
         # still alive for cycles, three times over (the modules, their classes and functions,
         # whatever the command kept): a twentieth of the CPU of ``tracer import`` on a real

@@ -217,6 +217,8 @@ def main(argv: Sequence[str] | None = None, *, ends_process: bool = False) -> in
             return int(exc.code or 0) if not isinstance(exc.code, str) else 2
         from tracer.interrupts import Interrupts
         from tracer.text.printable import printable
+
+        Interrupts.process_ends = ends_process
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
@@ -231,8 +233,10 @@ def main(argv: Sequence[str] | None = None, *, ends_process: bool = False) -> in
     try:
         # A batch command takes SIGTERM and SIGHUP as it takes Ctrl-C, so what it was writing
         # is removed or renamed into place, never left half-written, and it exits 128 + the
-        # signal's number. (record keeps its own; the replay's app takes them in its loop.)
-        with without_cycle_collection(batch), Interrupts() if batch else contextlib.nullcontext():
+        # signal's number. The others too until they take the signals themselves (record's
+        # session, the replay's app): a stop while they import (Textual, the SDK) or set up
+        # (record's temporary folders) waits for the import, then ends them the same way.
+        with without_cycle_collection(batch), Interrupts():
             return int(args.func(args) or 0)
     except UserError as exc:
         print(printable(f"tracer: {exc}"), file=sys.stderr)  # it may quote the input

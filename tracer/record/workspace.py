@@ -32,6 +32,7 @@ from tracer.agent.totals import Totals
 from tracer.agent.unprivileged import identity_for, needed
 from tracer.chapter.scenario import Scenario, relative_inside
 from tracer.errors import UserError
+from tracer.interrupts import holding
 from tracer.trace.redact import Redactor
 
 #: Fixed identity and clock for set-up commands, so git hashes are the same on every run.
@@ -59,6 +60,13 @@ class SessionDirs:
 
     @classmethod
     def create(cls) -> SessionDirs:
+        """The folders, made whole: a stop signal waits until they are returned, so that the
+        caller's clean-up finds them (not one made and lost inside ``mkdtemp``)."""
+        with holding():
+            return cls._create()
+
+    @classmethod
+    def _create(cls) -> SessionDirs:
         # A fixed parent keeps path lengths equal from run to run, so request sizes match too
         # (TRACER_SESSIONS_DIR moves it: the tests keep the folders of killed recorders apart).
         base = os.environ.get("TRACER_SESSIONS_DIR") or ("/tmp" if os.path.isdir("/tmp") else None)

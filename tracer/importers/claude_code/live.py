@@ -253,17 +253,19 @@ def follow_import(
 
     SIGTERM (``timeout``, ``kill``) and SIGHUP (the terminal closing) stop it as Ctrl-C does
     (:class:`tracer.interrupts.Interrupts`): the rest is written, not cut off with the
-    process; a second signal while it is written is ignored."""
+    process; a second signal while it is written is ignored. A signal is only noted, and the
+    loop stops at its next turn: raised inside a write, it lost the lines the writer had taken
+    out of its buffer (the header among them) while they counted as written."""
     import time
 
     from tracer.interrupts import Interrupts
 
     sleep = sleep or time.sleep
-    live = LiveImport(source, output)
     idle = 0.0
-    with Interrupts():
+    with Interrupts(raising=False) as stops:
+        live = LiveImport(source, output)  # a signal now still leaves the header written
         try:
-            while idle_exit is None or idle < idle_exit:
+            while stops.received is None and (idle_exit is None or idle < idle_exit):
                 before = live._offset
                 live.poll()
                 idle = 0.0 if live._offset != before else idle + interval
