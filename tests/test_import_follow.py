@@ -223,6 +223,8 @@ def test_a_stop_signal_ends_a_follow_as_ctrl_c_does(signum: str, tmp_path: Path)
         naps.append(seconds)
         if len(naps) == 2:
             os.kill(os.getpid(), getattr(signal, signum))
+        # Bounded: a follow that lost the signal would poll on forever (these naps sleep not).
+        assert len(naps) < 100, "the follow did not stop at the signal"
 
     live = follow_import(session, tmp_path / "live.jsonl", sleep=nap)
     assert len(naps) == 2  # it stopped at the signal, not at an idle limit

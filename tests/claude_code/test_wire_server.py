@@ -198,6 +198,19 @@ def test_a_session_claude_code_stopped_at_max_turns_ends_so(served: Any, tmp_pat
     assert endings == {"max_turns": "max_turns", None: "aborted_tools"}
 
 
+def test_a_session_stopped_before_its_first_request_still_ends(tmp_path: Path) -> None:
+    """A stop signal while Claude Code starts (nothing on the wire yet): the trace ends with
+    the stop, as a scripted recording's does, and validates, instead of a lone header."""
+    from tracer.cli.main import main
+
+    trace = tmp_path / "early.trace.jsonl"
+    assert LiveTrace(trace, {"path": "test"}).close([], cut="stopped by SIGTERM") == 0
+    (ended,) = list(TraceReader(trace))
+    assert ended.kind == "terminal" and ended.error == "stopped by SIGTERM"
+    assert main(["validate", str(trace)]) == 0
+    assert main(["show", str(trace)]) == 0
+
+
 def test_a_broken_stream_sent_again_unstreamed_is_one_turn(tmp_path: Path) -> None:
     """2.1.88 after a 529 and a cut stream: the same request again, then without ``stream``.
     The trace holds one request with three attempts, and holds the turn back while its last

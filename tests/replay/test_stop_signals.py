@@ -53,7 +53,13 @@ def _replay_stopped_by(signum: int) -> tuple[int, bytes]:
         assert ENTER in seen, seen[-400:]
         os.kill(pid, signum)
         seen += _read(fd, time.monotonic() + 20)
-        _, status = os.waitpid(pid, 0)
+        # Bounded: a replay that did not stop is a failure with what it drew, not a hung run.
+        deadline = time.monotonic() + 60
+        done, status = os.waitpid(pid, os.WNOHANG)
+        while not done and time.monotonic() < deadline:
+            seen += _read(fd, time.monotonic() + 0.2)
+            done, status = os.waitpid(pid, os.WNOHANG)
+        assert done, f"the replay did not stop on signal {signum}: {seen[-600:]!r}"
         return os.waitstatus_to_exitcode(status), seen
     finally:
         os.close(fd)

@@ -97,6 +97,15 @@ class LiveTrace:
         terminal event's ``error``."""
         self.ending, self.cut = ending, cut
         self.update(pairs, final=True)
+        if cut is not None and not self._written and self.problem is None:
+            # Stopped before Claude Code's first request: the trace still ends, as a scripted
+            # recording stopped before its first step does (tracer.record.recorder), so that
+            # it opens everywhere rather than as a header that validate refuses.
+            ended = SessionEnded(
+                reason="aborted_streaming", turn_count=0, message_count=0, error=cut
+            )
+            self._writer.write(ended)
+            self._written.append(ended.to_dict())
         self._writer.close()
         if self.problem is not None:
             self._written = []
