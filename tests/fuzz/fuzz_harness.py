@@ -370,6 +370,10 @@ def mutate(
         ("surrogate-escape", lambda: _retype(rng, data, "a\udc00b")),
         ("nul", lambda: _insert(rng, data, b"\0")),
         ("cut-terminal", lambda: b"\n".join(ln for ln in _lines(data) if b'"terminal"' not in ln)),
+        # A file saved on Windows, one with a byte-order mark, one written out twice.
+        ("crlf", lambda: data.replace(b"\n", b"\r\n")),
+        ("bom", lambda: b"\xef\xbb\xbf" + data),
+        ("twice", lambda: data + data),
     ]
     if kind == "trace":
         ops.append(("self-pointer", lambda: _self_pointer(rng, data)))
