@@ -254,16 +254,21 @@ SHAPES: dict[str, Callable[[random.Random, Records], Records | None]] = {
 
 
 def reshape(rng: random.Random, data: bytes, name: str | None = None) -> tuple[str, bytes]:
-    """One transcript of another shape (``name``, or one drawn), with the shape's name; the
-    file unchanged when its lines are not all JSON objects or the shape finds no place."""
-    name = name or rng.choice(sorted(SHAPES))
+    """One transcript of another shape (``name``, or one to three drawn, joined by ``+``), with
+    the shapes' names; the file unchanged when its lines are not all JSON objects or no shape
+    finds a place."""
+    names = [name] if name else rng.sample(sorted(SHAPES), rng.choice([1, 1, 2, 3]))
     try:
         records = [json.loads(line) for line in data.splitlines() if line.strip()]
     except ValueError:
-        return name, data
+        return "+".join(names), data
     if not all(isinstance(r, dict) for r in records):
-        return name, data
-    shaped = SHAPES[name](rng, records)
-    if shaped is None:
-        return name, data
-    return name, "".join(json.dumps(r) + "\n" for r in shaped).encode()
+        return "+".join(names), data
+    changed = False
+    for each in names:
+        shaped = SHAPES[each](rng, records)
+        if shaped is not None:
+            records, changed = shaped, True
+    if not changed:
+        return "+".join(names), data
+    return "+".join(names), "".join(json.dumps(r) + "\n" for r in records).encode()
