@@ -418,6 +418,40 @@ def test_a_header_of_the_wrong_types_is_refused_at_line_1(
         _one_error(code, err, f"{path}:1: header: ")
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("name", {"type": 3}), ("title", 7), ("base_url", 5), ("side_calls", 5), ("notes", "x")],
+)
+def test_a_header_source_field_a_view_reads_of_the_wrong_type_is_refused_at_line_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, value: Any
+) -> None:
+    # A scenario name that was a mapping once passed validate and stopped the replay (the
+    # chapter column strips ".yaml" from it); side_calls of 5, the markdown export.
+    objects = _lines()
+    objects[0]["source"][field] = value
+    path = _write(tmp_path / "t.jsonl", objects)
+    replay = ["replay", "--screenshot", str(tmp_path / "x.svg"), "--size", "80x24"]
+    for command in [*TRACE_COMMANDS, replay]:
+        code, _, err = _run(capsys, [command[0], str(path), *command[1:]])
+        _one_error(code, err, f"{path}:1: header: source.{field} has the wrong type")
+    objects[0]["source"][field] = None  # absent or null: each view has its own default
+    _write(path, objects)
+    assert _run(capsys, ["validate", str(path)])[0] == 0
+
+
+def test_a_header_source_field_no_view_reads_may_be_of_any_type(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The writer's own fields (an import's subagent is its agent id or true, its skipped counts
+    # a mapping) are not the reader's business.
+    objects = _lines()
+    objects[0]["source"].update(subagent=True, skipped={"x": 1}, version=3, session_id=[1])
+    path = _write(tmp_path / "t.jsonl", objects)
+    for command in TRACE_COMMANDS:
+        code, _, err = _run(capsys, [command[0], str(path), *command[1:]])
+        assert code in (0, 1) and "tracer: " not in err, (command, err)
+
+
 def test_a_control_character_in_a_scenario_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

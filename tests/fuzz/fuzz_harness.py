@@ -3,7 +3,8 @@
 Each *case* is one damaged file: a bundled recording, scenario, Claude Code transcript or API log,
 mutated the way disks, editors, crashes and attackers damage files (a cut, flipped bytes, a line
 lost, doubled or moved, a field of the wrong type, nesting 10,000 deep, a 3 MB string, invalid
-UTF-8, a lone surrogate, a NUL, a message pointing at itself), or a special file (a FIFO,
+UTF-8, a lone surrogate, a NUL, a message pointing at itself), a transcript reshaped as another
+Claude Code version might write it (:mod:`fuzz_shapes`), or a special file (a FIFO,
 ``/dev/zero``, ``/dev/urandom``, a directory). Every command that reads that kind of file runs on
 it through :func:`tracer.cli.main`, with stdout and stderr captured as strict UTF-8 (as a real
 terminal would take them) and an alarm as a hang guard. The properties:
@@ -15,8 +16,9 @@ terminal would take them) and an alarm as a hang guard. The properties:
   through every trace command with these same properties.
 
 Mutations are drawn from a seeded :class:`random.Random`, so a case is reproducible from its seed
-and name. ``python tests/fuzz/fuzz_harness.py --cases 300`` is the long run;
-``tests/fuzz/test_fuzz.py`` runs a small fixed subset with every test run.
+and name. ``python tests/fuzz/fuzz_harness.py --cases 300 --seed N`` is the long run (``--only
+shape`` draws only the named mutations); ``tests/fuzz/test_fuzz.py`` runs a small fixed subset
+with every test run.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from fuzz_shapes import reshape
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "fixtures"
@@ -169,7 +173,9 @@ def _nest(rng: random.Random, data: bytes) -> bytes:
         return data
     lines, i, obj = picked
     depth = rng.choice([70, 500, 10_000])
-    paths = list(_paths(obj)) or [("x",)]
+    # A key of an object: a list index is no key to find in the text (it once matched "3: "
+    # inside a string and stopped the whole run).
+    paths = [p for p in _paths(obj) if isinstance(p[-1], str)] or [("x",)]
     key = json.dumps(rng.choice(paths)[-1])
     deep = "[" * depth + "]" * depth
     text = json.dumps(obj)
@@ -177,8 +183,11 @@ def _nest(rng: random.Random, data: bytes) -> bytes:
     where = text.find(key + ": ")
     if where < 0:
         return data
+    old = _get_first(obj, json.loads(key))
+    if old is _MISSING:
+        return data
     start = where + len(key) + 2
-    end = start + len(json.dumps(_get_first(obj, json.loads(key))))
+    end = start + len(json.dumps(old))
     lines[i] = (text[:start] + deep + text[end:]).encode()
     return b"\n".join(lines)
 
@@ -339,8 +348,11 @@ def _damage_block(rng: random.Random, data: bytes) -> bytes:
     return b"\n".join(lines)
 
 
-def mutate(rng: random.Random, data: bytes, kind: str) -> tuple[str, bytes]:
-    """One damaged copy of ``data`` and the name of the damage."""
+def mutate(
+    rng: random.Random, data: bytes, kind: str, only: frozenset[str] = frozenset()
+) -> tuple[str, bytes]:
+    """One damaged copy of ``data`` and the name of the damage (drawn from ``only``, when
+    given and the kind has any of them)."""
     ops: list[tuple[str, Callable[[], bytes]]] = [
         ("truncate", lambda: data[: rng.randrange(len(data) + 1)]),
         ("flip", lambda: _flip(rng, data)),
@@ -358,6 +370,10 @@ def mutate(rng: random.Random, data: bytes, kind: str) -> tuple[str, bytes]:
         ("surrogate-escape", lambda: _retype(rng, data, "a\udc00b")),
         ("nul", lambda: _insert(rng, data, b"\0")),
         ("cut-terminal", lambda: b"\n".join(ln for ln in _lines(data) if b'"terminal"' not in ln)),
+        # A file saved on Windows, one with a byte-order mark, one written out twice.
+        ("crlf", lambda: data.replace(b"\n", b"\r\n")),
+        ("bom", lambda: b"\xef\xbb\xbf" + data),
+        ("twice", lambda: data + data),
     ]
     if kind == "trace":
         ops.append(("self-pointer", lambda: _self_pointer(rng, data)))
@@ -366,10 +382,15 @@ def mutate(rng: random.Random, data: bytes, kind: str) -> tuple[str, bytes]:
         ops += [("sse", lambda: _log_mutation(rng, data))] * 4
     if kind == "transcript":
         ops += [("block", lambda: _damage_block(rng, data))] * 4
+        ops += [("shape", lambda: b"")] * 4  # reshaped below, to name the shape too
     if kind == "scenario":
         ops = [op for op in ops if op[0] not in ("retype", "nest", "huge-string", "cut-terminal")]
         ops.append(("yaml", lambda: _yaml_mutation(rng, data)))
+    ops = [op for op in ops if op[0] in only] or ops
     name, op = rng.choice(ops)
+    if name == "shape":  # valid JSON of another version's shape (see fuzz_shapes)
+        shape, shaped = reshape(rng, data)
+        return f"shape:{shape}", shaped
     return name, op()
 
 
@@ -468,7 +489,7 @@ def run(argv: list[str], timeout: float) -> Outcome:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     err.seek(0)
-    stderr = err.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined]
+    stderr = err.buffer.getvalue().decode("utf-8", "replace")
     return Outcome(argv, code, stderr, crash, time.monotonic() - start)
 
 
@@ -550,6 +571,7 @@ def fuzz(
     skip: set[str] | None = None,
     workdir: Path | None = None,
     log: Callable[[str], None] | None = None,
+    only: frozenset[str] = frozenset(),
 ) -> Report:
     """``cases`` damaged files per kind (plus every special file), each through its commands."""
     report = Report()
@@ -566,7 +588,7 @@ def fuzz(
                 check_case(f"{kind}/{special}", kind, path, workdir, report, timeout, skip or set())
             for n in range(cases):
                 source = rng.choice(found[kind])
-                name, data = mutate(rng, source.read_bytes(), kind)
+                name, data = mutate(rng, source.read_bytes(), kind, only)
                 case = f"{kind}/{source.name}/{name}#{n}"
                 path = workdir / f"case-{kind}-{n}{source.suffix}"
                 path.write_bytes(data)
@@ -583,6 +605,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kinds", default="trace,scenario,transcript,api_log")
     parser.add_argument("--skip", default="", help="commands to leave out, e.g. replay,record")
+    parser.add_argument("--only", default="", help="mutations to draw from, e.g. shape,block")
     parser.add_argument(
         "--timeout", type=float, default=60.0, help="seconds before a run is a hang"
     )
@@ -596,6 +619,7 @@ def main(argv: list[str] | None = None) -> int:
         args.timeout,
         set(filter(None, args.skip.split(","))),
         log=lambda text: print(text, file=sys.stderr, flush=True),
+        only=frozenset(filter(None, args.only.split(","))),
     )
     for failure in report.failures[:50]:
         print(failure)

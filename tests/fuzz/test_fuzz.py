@@ -23,6 +23,7 @@ from fuzz_harness import (
     run,
     sources,
 )
+from fuzz_shapes import SHAPES, reshape
 
 KINDS = {"trace": 10, "scenario": 6, "transcript": 8, "api_log": 8}
 
@@ -122,3 +123,34 @@ def test_the_harness_sees_an_import_that_writes_a_trace_validate_refuses(
     report = Report()
     check_case("content -1", "transcript", path, tmp_path, report, 60, {"replay"})
     assert any("the import wrote a trace validate refuses" in f for f in report.failures)
+
+
+@pytest.mark.parametrize(
+    "source", ["v2.1-result-before-assistant.jsonl", "v1.0-inline-sidechain.jsonl"]
+)
+def test_every_shape_of_another_version_imports_into_a_trace_every_command_reads(
+    source: str, tmp_path: Path
+) -> None:
+    # Valid JSON, shaped as another version might write it: a content that is one block, a
+    # message that is a string, a result inside the AI's message, a toolUseResult of any type,
+    # timestamps as numbers, two records with one uuid, a parentUuid loop, ...
+    data = (OWN_TRANSCRIPTS[0].parent / source).read_bytes()
+    report = Report()
+    for n, name in enumerate(sorted(SHAPES)):
+        shape, shaped = reshape(random.Random(n), data, name)
+        assert shape == name and shaped != data, name  # every shape finds a place to change
+        path = tmp_path / f"case-{n}.jsonl"
+        path.write_bytes(shaped)
+        check_case(f"{source}: {name}", "transcript", path, tmp_path, report, 60, {"replay"})
+    assert report.runs["import-claude-code"] == len(SHAPES)
+    assert report.failures == []
+
+
+def test_the_long_run_can_draw_from_named_mutations_only() -> None:
+    data = (OWN_TRANSCRIPTS[0].parent / "v2.1-result-before-assistant.jsonl").read_bytes()
+    names = {
+        mutate(random.Random(s), data, "transcript", frozenset({"shape"}))[0] for s in range(60)
+    }
+    drawn = {part for name in names for part in name.removeprefix("shape:").split("+")}
+    assert drawn == set(SHAPES)
+    assert any("+" in name for name in names)  # several shapes in one file too

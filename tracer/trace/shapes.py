@@ -52,14 +52,32 @@ _HEADER_TYPES: dict[str, Any] = {
 }
 
 
+#: The ``source`` fields the views read, each of the type they read it as: the replay's
+#: scenario name, the export's title, notes and side calls, the OTLP export's server.
+_SOURCE_TYPES: dict[str, Any] = {
+    **dict.fromkeys(("kind", "name", "path", "title", "format", "base_url"), str | None),
+    "notes": list | None,
+    "side_calls": list | None,
+}
+
+
 def header_problem(header: dict[str, Any]) -> str | None:
-    """What is wrong with the types of a header's fields (absent fields are the reader's call)."""
+    """What is wrong with the types of a header's fields (absent fields are the reader's call).
+
+    The source's fields are checked here, once, so that no view has to doubt them: a scenario
+    name that was a mapping once passed validate and stopped the replay's chapter column."""
     for name, types in _HEADER_TYPES.items():
         if name in header and not isinstance(header[name], types):
             return f"header: {name} has the wrong type ({type(header[name]).__name__})"
     texts = [*(header.get("paths") or {}).values(), *header.get("volatile", [])]
     if not all(isinstance(t, str) for t in texts):
         return "header: paths and volatile must hold strings"
+    source = header.get("source") or {}
+    for name, types in _SOURCE_TYPES.items():
+        if not isinstance(source.get(name), types):
+            return f"header: source.{name} has the wrong type ({type(source[name]).__name__})"
+    if not all(isinstance(s, dict) for s in source.get("side_calls") or []):
+        return "header: source.side_calls must hold objects"
     return None
 
 
