@@ -40,18 +40,18 @@ median and a range: how far apart they are says how much the machine moved.
 Where it stands (issue 34, after its fifth pass; this project's 2-core machine, shared with other
 sessions): on the largest real transcript (813 KB, 846 events) the whole process is 2.70-2.81x the
 one-liner's CPU time with no loop of ours beside it, 2.79-2.85x beside two busy loops, 2.78-2.82x
-beside four and 2.82-2.94x beside eight (three runs each): the target holds at every load tried
-(2.92x quiet and up to 3.16x beside four before this pass). The run alone (the ratio printed
-before the last line) is 2.84x. On the transcript with the most events (756 KB, 2,480 events,
-three trace lines for every line read) the whole process is 3.29x (3.44x in instructions) and the
-run alone 5.9x: a dense session still misses the target, and a much larger one of that density
-would come to about the run's ratio.
+beside four and 2.82-2.94x beside eight (three runs each): the target holds at every load tried.
+The run alone (the ratio printed before the last line) is 2.84x. On the transcript with the most
+events (756 KB, 2,480 events, three trace lines for every line read) the whole process is 3.29x
+(3.45x in instructions) and the run alone 5.9x: a dense session still misses the target, and a
+much larger one of that density would come to about the run's ratio. On small transcripts the
+start-up is most of it: 10 KB to 290 KB come to 2.93-3.02x in instructions, about 2.7x in CPU.
 
 Timings move with the load, so the passes are measured with ``valgrind --tool=callgrind``, which
 counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): on the largest transcript the
-whole process is 312.5M instructions against the one-liner's 118.2M, 2.65x (333M, 2.82x, before
-this pass; 396M, 3.35x, before the fourth); on the one with the most events 391M against 114M,
-3.44x (424M, 3.73x). Where the 312.5M go, stage by stage (a harness that calls the import's
+whole process is 313.0M instructions against the one-liner's 118.2M, 2.65x (333M, 2.82x, before
+the fifth pass; 396M, 3.35x, before the fourth); on the one with the most events 392M against
+114M, 3.45x (424M, 3.73x). Where the 313M go, stage by stage (a harness that calls the import's
 stages one after the other, so its figures are a little higher than the command's):
 
 * 39M Python's own start (``python -c pass``), in both processes;
