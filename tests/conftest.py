@@ -21,6 +21,7 @@ lazy :class:`~tracer.trace.reader.TraceReader`. Nothing touches the network.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,6 +34,14 @@ from run_helpers import Recording, run_tracer
 from tracer.files.paths import ROOT
 
 MAIN_SCENARIO = ROOT / "chapters" / "ch12" / "scenarios" / "01-main-walk.yaml"
+
+# The stop-signal tests send SIGHUP (a closing terminal) and expect tracer to stop. Started under
+# ``nohup`` (or by a runner that ignores SIGHUP), this process and every worker and command it
+# starts would inherit SIGHUP ignored, and tracer rightly leaves an ignored signal ignored: those
+# tests then waited forever. So the suite starts from SIGHUP's default, as a terminal gives it;
+# the test of a signal ignored on purpose ignores it itself.
+if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
