@@ -14,7 +14,7 @@ import httpx2
 import pytest
 
 from tracer.agent.scripted import ScriptedResponse, ScriptedTransport
-from tracer.claude_code.capture import Capture
+from tracer.claude_code.capture import Capture, Exchange
 from tracer.claude_code.live import LiveTrace, claude_ending
 from tracer.claude_code.server import ScriptedBackend, WireServer
 from tracer.claude_code.side import is_loop_request, side_kind
@@ -150,6 +150,20 @@ def test_a_scripted_cut_cuts_the_connection(tmp_path: Path) -> None:
     capture.close()
     assert capture.pairs[0]["response"]["error"].startswith("RemoteProtocolError")
     assert capture.pairs[0]["response"]["body_raw"].count("event:") == 3
+
+
+def test_pairs_keep_the_order_their_requests_came_in(tmp_path: Path) -> None:
+    """A cut exchange's server thread may write it down after its retry has finished (a busy
+    machine): the session's pairs still hold the attempt before the retry."""
+    capture = Capture(tmp_path / "wire.jsonl", Redactor.from_environ({}))
+    cut = Exchange("POST", "/v1/messages", {}, b"{}", started=100.0, error="cut")
+    retry = Exchange("POST", "/v1/messages", {}, b"{}", started=101.0)
+    for exchange in (retry, cut):  # finished in this order
+        capture.begin()
+        capture.add(exchange)
+    capture.close()
+    assert [p["request"]["timestamp"] for p in capture.pairs] == [100.0, 101.0]
+    assert capture.pairs[0]["response"]["error"] == "cut"
 
 
 def test_the_trace_grows_as_the_session_runs(served: Any, tmp_path: Path) -> None:

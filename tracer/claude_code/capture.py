@@ -88,8 +88,8 @@ class Exchange:
 
 
 class Capture:
-    """The pairs of one session, in the order they finished, written to ``path`` as they come
-    and handed to ``on_pair`` (the live trace)."""
+    """The pairs of one session, in the order their requests came, handed to ``on_pair`` (the
+    live trace); written to ``path`` as each finishes."""
 
     def __init__(
         self,
@@ -101,6 +101,8 @@ class Capture:
         self.redact = redact
         self.on_pair = on_pair
         self.pairs: list[dict[str, Any]] = []
+        self._starts: list[float] = []
+        """When each pair's request came, in the order of :attr:`pairs`."""
         self._lock = threading.Condition()
         self._open = 0
         self._file = path.open("w", encoding="utf-8")
@@ -109,7 +111,14 @@ class Capture:
         pair = exchange.pair(self.redact)
         with self._lock:
             self._open -= 1
-            self.pairs.append(pair)
+            # In the order the requests came, which is the order Claude Code sent them: an
+            # exchange cut short is written down by its own server thread, which a busy machine
+            # may run only after the retry has finished.
+            at = len(self.pairs)
+            while at and self._starts[at - 1] > exchange.started:
+                at -= 1
+            self.pairs.insert(at, pair)
+            self._starts.insert(at, exchange.started)
             self._file.write(json.dumps(pair, ensure_ascii=False) + "\n")
             self._file.flush()
             if self.on_pair is not None:
