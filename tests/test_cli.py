@@ -386,28 +386,38 @@ def test_show_marks_the_request_the_pairing_patch_changed(tracer_cli: Any) -> No
     assert any("request 2:" in line for line in lines)
 
 
+def _console_when_importing(
+    module: str | None, action: str, *args: str, setup: str = "", timeout: int = 60
+) -> subprocess.CompletedProcess[str]:
+    """The console script run as a user runs it, in a process where the import of ``module``
+    first runs ``action`` (one statement): how a test makes a Ctrl-C or a stop signal land while
+    the command line, or a command's own modules, load. ``setup`` runs before the script does."""
+    script = f"""
+import gc, os, signal, sys
+class When:
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            {action}
+sys.modules.pop({module!r}, None)
+sys.meta_path.insert(0, When())
+{setup}
+from tracer.cli.console import run
+sys.exit(run())
+"""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+    )
+
+
 @pytest.mark.parametrize("during", ["argparse", "tracer.cli.read"])
 def test_a_ctrl_c_while_the_command_line_loads_is_one_line_not_a_traceback(during: str) -> None:
     # A Ctrl-C lands wherever the interpreter is: here, inside the import of the command line
     # (argparse) or of the sub-command's module (show's, while the parser is built for it).
-    script = f"""
-import sys
-class Interrupted:
-    def find_spec(self, name, path=None, target=None):
-        if name == {during!r}:
-            raise KeyboardInterrupt
-sys.modules.pop({during!r}, None)
-sys.meta_path.insert(0, Interrupted())
-from tracer.cli.console import run
-sys.exit(run())
-"""
-    proc = subprocess.run(
-        [sys.executable, "-c", script, "show", str(MAIN_RECORDING)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-    )
+    proc = _console_when_importing(during, "raise KeyboardInterrupt", "show", str(MAIN_RECORDING))
     assert proc.returncode == 130
     assert proc.stderr == "tracer: interrupted (Ctrl-C)\n"
     assert proc.stdout == ""
@@ -417,27 +427,14 @@ sys.exit(run())
 def test_a_second_ctrl_c_as_the_process_ends_changes_nothing(first: str | None) -> None:
     # The second Ctrl-C comes while the first is reported (or just after the command ended),
     # in the console script's clean-up: it made a traceback out of gc.freeze() (exit 1).
-    script = f"""
-import gc, os, signal, sys
-class Interrupted:
-    def find_spec(self, name, path=None, target=None):
-        if name == {first!r}:
-            raise KeyboardInterrupt
-sys.modules.pop({first!r}, None)
-sys.meta_path.insert(0, Interrupted())
+    second_ctrl_c = """
 def second_ctrl_c():
     os.kill(os.getpid(), signal.SIGINT)
     [None for _ in range(3)]  # Python code after it, where a handler would run
 gc.freeze = second_ctrl_c
-from tracer.cli.console import run
-sys.exit(run())
 """
-    proc = subprocess.run(
-        [sys.executable, "-c", script, "show", str(MAIN_RECORDING)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
+    proc = _console_when_importing(
+        first, "raise KeyboardInterrupt", "show", str(MAIN_RECORDING), setup=second_ctrl_c
     )
     if first is None:  # the command ran to its end
         assert (proc.returncode, proc.stderr) == (0, "")
@@ -451,24 +448,12 @@ def test_a_stop_while_the_replay_imports_textual_is_one_line(signum: int, tmp_pa
     # Textual, SIGTERM killed it on the spot and a Ctrl-C raised inside a class's __set_name__
     # came out as a RuntimeError's traceback. Now the signal waits for the import to end, then
     # stops the command as everywhere: one line, 128 + its number, nothing written.
-    script = f"""
-import os, sys
-class SignalWhileImported:
-    def find_spec(self, name, path=None, target=None):
-        if name == "textual.app":
-            os.kill(os.getpid(), {int(signum)})
-        return None
-sys.meta_path.insert(0, SignalWhileImported())
-from tracer.cli.console import run
-sys.exit(run())
-"""
     out = tmp_path / "step.svg"
-    proc = subprocess.run(
-        [sys.executable, "-c", script, "replay", str(MAIN_RECORDING), "--screenshot", str(out)],
-        capture_output=True,
-        text=True,
+    proc = _console_when_importing(
+        "textual.app",
+        f"os.kill(os.getpid(), {int(signum)})",  # then the import goes on
+        *("replay", str(MAIN_RECORDING), "--screenshot", str(out)),
         timeout=120,
-        cwd=ROOT,
     )
     name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
     assert (proc.returncode, proc.stderr) == (128 + signum, f"tracer: interrupted ({name})\n")
