@@ -182,7 +182,7 @@ class StepIndex:
         """The event of ``step``, which the caller knows is a ``cls`` (a step's stage names its
         record class); a ``TypeError`` names the step if it is not, instead of a missing field
         failing later."""
-        event = self.reader[self.positions[step]]
+        event = self.event(step)
         if not isinstance(event, cls):
             raise TypeError(f"step {step + 1} is a {event.kind} record, not {cls.kind}")
         return event
