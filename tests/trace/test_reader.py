@@ -202,6 +202,27 @@ def test_bad_headers_are_user_errors(tmp_path: Path, content: bytes, expected: s
     assert "\n" not in str(err.value)
 
 
+def test_a_byte_order_mark_before_the_header_is_read_past(tmp_path: Path) -> None:
+    """A trace an editor saved with a BOM opens, validates and reads the same events."""
+    events = [
+        TurnStarted(turn=1, message_count=3),
+        DebugHook(turn=1, hook="loop_turn", line="[DEBUG] Loop turn: 1 messages: 3"),
+    ]
+    plain = _write(tmp_path / "plain.jsonl", events)
+    marked = tmp_path / "marked.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    read_plain, read_marked = TraceReader(plain), TraceReader(marked)
+    assert read_marked.header == read_plain.header
+    assert [e.to_dict() for e in read_marked] == [e.to_dict() for e in read_plain]
+    from tracer.trace.schema import validate_trace
+
+    assert validate_trace(marked)[:2] == (len(events), [])
+    # Only at the start of the file: a mark anywhere else is still not JSON.
+    marked.write_bytes(plain.read_bytes() + b"\xef\xbb\xbf{}\n")
+    with pytest.raises(UserError, match=r":4: "):
+        list(TraceReader(marked))
+
+
 def test_missing_file_and_directory(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="no such file"):
         TraceReader(tmp_path / "nope.jsonl")

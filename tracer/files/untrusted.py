@@ -170,6 +170,9 @@ walked instead (see there)."""
 _BEYOND_64_BITS = float(2**63)
 """orjson reads an integer beyond 64 bits as a float, and every such float is at least this
 large (or at most its negative)."""
+UTF8_BOM = b"\xef\xbb\xbf"
+"""A byte-order mark, which some editors write at the start of a UTF-8 file: read past, never
+taken for the start of the first line's JSON."""
 MISS = object()
 """What :func:`quick_loads` returns for a line it leaves to the careful reading."""
 

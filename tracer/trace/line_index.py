@@ -24,7 +24,7 @@ from itertools import accumulate, compress
 from pathlib import Path
 
 from tracer.errors import UserError
-from tracer.files.untrusted import MAX_LINE, loads, open_regular
+from tracer.files.untrusted import MAX_LINE, UTF8_BOM, loads, open_regular
 from tracer.trace.events import FORMAT, VERSION
 from tracer.trace.shapes import header_problem
 
@@ -83,7 +83,10 @@ class LineIndex:
         if not first.strip():
             raise UserError("empty file, not a tracer trace", self.path)
         try:
-            header = loads(first, self.path, 1)
+            # A byte-order mark before the header (an editor on Windows saved the file) is not
+            # part of the JSON: read past it, as the importers do; the lines after keep their
+            # offsets in the file.
+            header = loads(first.removeprefix(UTF8_BOM), self.path, 1)
         except UserError as exc:
             what = "line 1 is not JSON" if exc.message.startswith("not valid JSON") else exc.message
             raise UserError(f"not a tracer trace ({what})", self.path, 1) from None
