@@ -105,14 +105,18 @@ NOT_IN_AN_IMPORT: tuple[str, ...] = ("signal", "typing", "pathlib", "threading")
 #: instructions): each is imported where the path that needs it begins, a file that is no
 #: transcript (``foreign``), two calls with nothing written between them (``tokens``), an
 #: environment holding a secret (``spellings``), a line orjson cannot read as the stdlib does
-#: (``careful``), a copy without ``schema.json`` (``schema_build``); and the live loop's package,
-#: since the message record both write lives in the trace layer.
+#: (``careful``), a copy without ``schema.json`` (``schema_build``), a ``schema.json`` or an event
+#: class changed since the line checks were generated (``sound_code``, ``checked_code``: the code
+#: that writes them); and the live loop's package, since the message record both write lives in
+#: the trace layer.
 OURS_NOT_IN_AN_IMPORT: tuple[str, ...] = (
     "tracer.trace.foreign",
     "tracer.trace.tokens",
     "tracer.trace.spellings",
     "tracer.files.careful",
     "tracer.trace.schema_build",
+    "tracer.trace.sound_code",
+    "tracer.trace.checked_code",
     "tracer.agent",
 )
 

@@ -14,15 +14,15 @@ import pytest
 
 from tracer.files.paths import RECORDINGS_DIR
 from tracer.trace import event_schema, event_sound
-from tracer.trace.checked_code import checked_for, compile_checked, sound_module
+from tracer.trace.checked_code import compile_checked, sound_module
 from tracer.trace.event_code import event_plan
-from tracer.trace.event_schema import SCHEMA_PATH, compile_schema
+from tracer.trace.event_schema import SCHEMA_PATH, compile_schema, sound_for
 from tracer.trace.events import KNOWN, ToolFinished
-from tracer.trace.line_check import LineCheck
+from tracer.trace.line_check import LineCheck, checked_for
 from tracer.trace.reader import TraceReader
 from tracer.trace.schema import validate_trace
 from tracer.trace.schema_build import build_schema
-from tracer.trace.sound_code import compile_sound, sound_for
+from tracer.trace.sound_code import compile_sound
 
 RECORDING = sorted(RECORDINGS_DIR.rglob("*.trace.jsonl"))[0]
 ODD: list[Any] = [None, 7, -1, 1.5, True, "x", [], [7], {}, {"type": 3}, [["u", -1]]]

@@ -1,13 +1,15 @@
 """Each event class's ``to_dict`` written out again, testing each value as it puts it in.
 
 An import's writer does not look the keys of a line's object up again to test them:
-:func:`checked_for` gives each event class a ``checked_dict``, its ``to_dict`` written out again
-(from the same plan, :func:`tracer.trace.event_code.event_plan`) with the kind's quick test
-(:mod:`tracer.trace.sound_code`) of each value put beside the line that puts it in, answering
-``(object, sound)``; the line check (:meth:`~tracer.trace.line_check.LineCheck.object_of`) takes
-that answer instead of testing the finished object. They are generated with the quick tests, in
-:mod:`tracer.trace.event_sound` (:func:`sound_module` writes it; ``python -m
-tracer.cli.generate`` runs it), and a test keeps them agreeing with them.
+:func:`tracer.trace.line_check.checked_for` gives each event class a ``checked_dict``, its
+``to_dict`` written out again (from the same plan, :func:`tracer.trace.event_code.event_plan`)
+with the kind's quick test (:mod:`tracer.trace.sound_code`) of each value put beside the line
+that puts it in, answering ``(object, sound)``; the line check
+(:meth:`~tracer.trace.line_check.LineCheck.object_of`) takes that answer instead of testing the
+finished object. They are generated with the quick tests, in :mod:`tracer.trace.event_sound`
+(:func:`sound_module` writes it; ``python -m tracer.cli.generate`` runs it), and a test keeps
+them agreeing with them. This module is the code that writes them: the line check picks the
+one written ahead of time itself, and loads this module only when one must be compiled now.
 """
 
 from __future__ import annotations
@@ -15,13 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from tracer.trace.sound_code import (
-    _MISSING,
-    Source,
-    factory_lines,
-    nullable,
-    written_from,
-)
+from tracer.trace.sound_code import Source, factory_lines, nullable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -144,25 +140,6 @@ def _checked_factory(name: str, plan: tuple[Any, ...], schema: dict[str, Any]) -
     lines += [f"    {key} = {value!r}" for key, value in source.scope.items() if key != "_MISSING"]
     lines += ["    " + line for line in [*source.lines, *body]]
     return [*lines, "    return checked_dict"]
-
-
-def checked_for(
-    name: str, plan: tuple[Any, ...], schema: dict[str, Any] | None
-) -> Callable[[Any], tuple[dict[str, Any], bool]]:
-    """The ``checked_dict`` of the event class ``name``: compiled ahead of time when it was
-    written from this plan and from the kind's schema, else compiled now. ``schema`` is the
-    kind's schema as ``schema.json`` has it, or ``None`` when the file is the very one
-    :mod:`tracer.trace.event_sound` was written from (then nothing is parsed)."""
-    from tracer.trace import event_sound
-
-    kind = plan[0]
-    if event_sound.CHECKED.get(name) == plan and (
-        schema is None or written_from().get(kind) == schema
-    ):
-        function = getattr(event_sound, f"make_checked_{name}")(_MISSING)
-        function.__qualname__ = f"{name}.checked_dict"
-        return function
-    return compile_checked(plan, written_from()[kind] if schema is None else schema, name)
 
 
 def sound_module(source: bytes, plans: dict[str, tuple[Any, ...]] | None = None) -> str:

@@ -23,8 +23,6 @@ import os
 from collections.abc import Callable
 from functools import cache
 
-from tracer.trace.sound_code import generated, sound_for
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: the checks never need typing
     from typing import Any
@@ -178,6 +176,34 @@ class _Quick(dict[str, Callable[[object], bool]]):
             raise KeyError(kind)
         sound = self[kind] = sound_for(kind, schema)
         return sound
+
+
+_MISSING = object()
+"""What the quick tests compiled ahead of time are handed for a missing key."""
+
+
+def generated(kind: str) -> Callable[[Any], bool]:
+    """The quick test of ``kind`` compiled ahead of time (``KeyError`` for a kind it does not
+    know): the one to take while ``schema.json`` is the file it was written from."""
+    from tracer.trace import event_sound
+
+    if kind not in event_sound.KINDS:
+        raise KeyError(kind)
+    function = getattr(event_sound, f"make_{kind}")(_MISSING)
+    function.__qualname__ = f"sound_{kind}"
+    return function
+
+
+def sound_for(kind: str, schema: dict[str, Any]) -> Callable[[Any], bool]:
+    """The quick test of ``kind``: compiled ahead of time when it was written from this schema,
+    else compiled now (:mod:`tracer.trace.sound_code`, loaded only then: a process reading
+    the very ``schema.json`` the tests were written from never loads the code that writes
+    them)."""
+    from tracer.trace.sound_code import compile_sound, written_from
+
+    if written_from().get(kind) == schema:
+        return generated(kind)
+    return compile_sound(schema, kind)
 
 
 @cache

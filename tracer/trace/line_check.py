@@ -18,15 +18,15 @@ refuse.
 
 from __future__ import annotations
 
-from tracer.trace.checked_code import checked_for
 from tracer.trace.event_code import event_plan
-from tracer.trace.event_schema import checks, quick_checks, schema_if_changed
+from tracer.trace.event_schema import _MISSING, checks, quick_checks, schema_if_changed
 from tracer.trace.events import STEP_KINDS, Event, MessageRecorded
 from tracer.trace.references import References
 from tracer.trace.shapes import INNER_CHECKS, event_problems, header_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     #: A kind's quick test (``None``: a kind this version does not know), its inner shapes'
@@ -45,6 +45,28 @@ def _builder(cls: type) -> Any:
     if plan is None or plan[0] not in checks():
         return None
     return checked_for(cls.__name__, plan, schema_if_changed(plan[0]))
+
+
+def checked_for(
+    name: str, plan: tuple[Any, ...], schema: dict[str, Any] | None
+) -> Callable[[Any], tuple[dict[str, Any], bool]]:
+    """The ``checked_dict`` of the event class ``name``: compiled ahead of time when it was
+    written from this plan and from the kind's schema, else compiled now
+    (:mod:`tracer.trace.checked_code`, loaded only then). ``schema`` is the kind's schema as
+    ``schema.json`` has it, or ``None`` when the file is the very one
+    :mod:`tracer.trace.event_sound` was written from (then nothing is parsed)."""
+    from tracer.trace import event_sound
+
+    kind, ahead = plan[0], event_sound.CHECKED.get(name) == plan
+    if not ahead or schema is not None:
+        from tracer.trace.checked_code import compile_checked
+        from tracer.trace.sound_code import written_from
+
+        if not (ahead and written_from().get(kind) == schema):
+            return compile_checked(plan, written_from()[kind] if schema is None else schema, name)
+    function = getattr(event_sound, f"make_checked_{name}")(_MISSING)
+    function.__qualname__ = f"{name}.checked_dict"
+    return function
 
 
 class LineCheck:
@@ -95,7 +117,7 @@ class LineCheck:
         """The event's JSON object, as ``to_dict`` makes it, checked as :meth:`line` checks it.
 
         The writer of an import asks this for every line: the object is built by the class's
-        ``checked_dict`` (:func:`~tracer.trace.checked_code.checked_for`), which answers the
+        ``checked_dict`` (:func:`checked_for`), which answers the
         schema's quick test of each value as it puts it in, rather than looking every key up
         again in the finished object (that test was a sixteenth of an import). The rest is
         :meth:`line`, written out: what a class needs is looked up once, by class."""

@@ -8,11 +8,13 @@ constants ``repr``'d from the schema :func:`~tracer.trace.schema_build.build_sch
 Compiling the source of the kinds a trace holds cost about a tenth of a whole import's start-up,
 so :mod:`tracer.trace.event_sound` holds them compiled ahead of time (``python -m
 tracer.cli.generate`` writes it, a test keeps it current), with the bytes of the
-``schema.json`` it was written from: while the file is the same (:func:`generated` is then
-asked, and nothing is parsed), or a kind's schema is (:func:`sound_for`), that one is taken; a
-new one is compiled otherwise. The bytes rather than each kind's schema as a Python literal:
-building those 21 dictionaries and reading ``schema.json`` to compare them cost every import
-about 2M instructions.
+``schema.json`` it was written from: while the file is the same
+(:func:`~tracer.trace.event_schema.generated` is then asked, and nothing is parsed), or a kind's
+schema is (:func:`~tracer.trace.event_schema.sound_for`), that one is taken; a new one is
+compiled otherwise. The bytes rather than each kind's schema as a Python literal: building those
+21 dictionaries and reading ``schema.json`` to compare them cost every import about 2M
+instructions. Those picks live with their caller, so that a process taking the tests compiled
+ahead of time never loads this module, the code that writes them (0.6M instructions an import).
 """
 
 from __future__ import annotations
@@ -180,18 +182,6 @@ def sound_lines(top: str) -> list[str]:
     return ["def sound(v):", f"    return {top}"]
 
 
-def generated(kind: str) -> Callable[[Any], bool]:
-    """The quick test of ``kind`` compiled ahead of time (``KeyError`` for a kind it does not
-    know): the one to take while ``schema.json`` is the file it was written from."""
-    from tracer.trace import event_sound
-
-    if kind not in event_sound.KINDS:
-        raise KeyError(kind)
-    function = getattr(event_sound, f"make_{kind}")(_MISSING)
-    function.__qualname__ = f"sound_{kind}"
-    return function
-
-
 @functools.cache
 def written_from() -> dict[str, Any]:
     """The ``$defs`` :mod:`tracer.trace.event_sound` was written from (parsed when a schema
@@ -199,11 +189,3 @@ def written_from() -> dict[str, Any]:
     from tracer.trace import event_sound
 
     return json.loads(event_sound.SCHEMA_JSON)["$defs"]
-
-
-def sound_for(kind: str, schema: dict[str, Any]) -> Callable[[Any], bool]:
-    """The quick test of ``kind``: compiled ahead of time when it was written from this schema,
-    else compiled now."""
-    if written_from().get(kind) == schema:
-        return generated(kind)
-    return compile_sound(schema, kind)
