@@ -44,6 +44,24 @@ if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
+@pytest.fixture(autouse=True)
+def _stop_signals_as_they_were() -> Iterator[None]:
+    """Each test starts with the stop signals' handlers and :class:`~tracer.interrupts.
+    Interrupts`' process-wide state as the last one found them. An in-process ``main(...,
+    ends_process=True)`` after a stop leaves SIGINT, SIGTERM and SIGHUP ignored, as the console
+    script's process must be until it exits; a later test in the same worker then sent a signal
+    nobody heard (a stop test passed alone and failed after two other files)."""
+    from tracer.interrupts import HANDLED, Interrupts
+
+    handlers = {signum: signal.getsignal(signum) for signum in HANDLED}
+    state = (Interrupts.process_ends, Interrupts.stopping)
+    yield
+    for signum, handler in handlers.items():
+        if handler is not None:  # None: set from C, not by Python; nothing to put back
+            signal.signal(signum, handler)
+    Interrupts.process_ends, Interrupts.stopping = state
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--runslow",
