@@ -224,6 +224,26 @@ def test_torn_last_line_still_imports(tmp_path: Path) -> None:
     assert validate_trace(tmp_path / "t.jsonl")[1] == []
 
 
+def test_a_byte_order_mark_before_the_first_line_loses_nothing(tmp_path: Path) -> None:
+    """A session, its agent file and an API log saved with a BOM import as they do without."""
+    layout = Path(__file__).parent / "data" / "claude-code" / "layout-2.0"
+    cases = [("claude-code", layout, "5e55a0f1-0000-4000-8000-000000000001.jsonl")]
+    if API_LOG.is_file():
+        cases.append(("api-log", API_LOG.parent, API_LOG.name))
+    for fmt, folder, name in cases:
+        copy = tmp_path / fmt
+        copy.mkdir()
+        seen = []
+        for mark in (b"", b"\xef\xbb\xbf"):  # the same paths: an API log's uuids come from them
+            for source in folder.glob("*.jsonl") if fmt == "claude-code" else [folder / name]:
+                (copy / source.name).write_bytes(mark + source.read_bytes())
+            events = _import(copy / name, tmp_path / f"{fmt}-{len(mark)}.trace.jsonl", fmt)
+            seen.append(json.dumps([e.to_dict() for e in events]))
+        assert seen[0] == seen[1], fmt
+        assert '"tool_run"' in seen[0]
+        assert fmt == "api-log" or '"subagent_start"' in seen[0]  # the agent file was read
+
+
 # -- synthetic transcripts -----------------------------------------------------------------------
 
 

@@ -91,6 +91,23 @@ def test_a_session_written_line_by_line_ends_as_the_whole_import(name: str, tmp_
     assert validate_trace(tmp_path / "live.jsonl")[1] == []
 
 
+def test_a_byte_order_mark_written_a_byte_at_a_time_is_read_past(tmp_path: Path) -> None:
+    data = (DATA / LIVE_CASES[0]).read_bytes()
+    session = tmp_path / "session.jsonl"
+    session.write_bytes(b"")
+    live = LiveImport(session, tmp_path / "live.jsonl")
+    with session.open("ab") as out:
+        for piece in (b"\xef", b"\xbb", b"\xbf", data[:10], data[10:]):
+            out.write(piece)
+            out.flush()
+            live.poll()
+    live.finish()
+    assert live.problem is None and live.report.unreadable == []
+    import_claude_code(session, tmp_path / "whole.jsonl")
+    assert _steps(tmp_path / "live.jsonl") == _steps(tmp_path / "whole.jsonl")
+    assert not any("unreadable" in k for k in live.report.skipped)
+
+
 def test_only_settled_steps_are_written_while_the_session_runs(tmp_path: Path) -> None:
     lines = (
         (DATA / "v2.1-system-records-on-chain.jsonl")

@@ -16,7 +16,14 @@ from collections.abc import Callable, Sequence
 
 from tracer.errors import UserError
 from tracer.files.pathnames import pathname
-from tracer.files.untrusted import MAX_LINE, MISS, quick_loads, read_pieces, split_lines
+from tracer.files.untrusted import (
+    MAX_LINE,
+    MISS,
+    UTF8_BOM,
+    quick_loads,
+    read_pieces,
+    split_lines,
+)
 from tracer.files.untrusted import loads as loads_line
 from tracer.importers.output import ImportReport
 
@@ -48,6 +55,8 @@ def read_jsonl(
     bad = _Bad()
     number, blank = 1, True
     for data in read_pieces(path, "a JSON-lines log", piece=PIECE):
+        if number == 1:  # a byte-order mark an editor put before the first line is no JSON
+            data = data.removeprefix(UTF8_BOM)
         blank = blank and data.isspace()  # not data.strip(): that copies the piece
         lines = split_lines(data)
         _parse_into(

@@ -12,7 +12,14 @@ import os
 
 from tracer.errors import UserError
 from tracer.files.pathnames import join, listed, name, parent, stem
-from tracer.files.untrusted import MAX_LINE, loads, open_regular, read_bytes, read_text
+from tracer.files.untrusted import (
+    MAX_LINE,
+    UTF8_BOM,
+    loads,
+    open_regular,
+    read_bytes,
+    read_text,
+)
 from tracer.importers.jsonl import Record
 
 TYPE_CHECKING = False
@@ -47,7 +54,7 @@ def session_agent_files(session: Name, session_id: str | None) -> list[str]:
 def read_records(file: Name) -> list[Record]:
     """Every JSON object of a file with its line number; unreadable lines left out."""
     try:
-        data = read_bytes(file, "a subagent transcript")
+        data = read_bytes(file, "a subagent transcript").removeprefix(UTF8_BOM)
     except UserError:
         return []
     out: list[Record] = []
@@ -88,6 +95,8 @@ def read_loose(file: Name, limit: int | None = None) -> list[dict[str, Any]]:
         try:
             with os.fdopen(open_regular(file, "a subagent transcript"), "rb") as fh:
                 lines = [fh.readline(MAX_LINE) for _ in range(limit)]
+            if lines:
+                lines[0] = lines[0].removeprefix(UTF8_BOM)
         except (OSError, UserError):
             return []
         out = []

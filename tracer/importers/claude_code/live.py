@@ -29,7 +29,7 @@ from typing import Any
 
 from tracer import __version__
 from tracer.errors import UserError
-from tracer.files.untrusted import MAX_FILE, MAX_LINE, open_regular
+from tracer.files.untrusted import MAX_FILE, MAX_LINE, UTF8_BOM, open_regular
 from tracer.importers.claude_code.emit import NOTES, emit_all, header_source, start_epoch
 from tracer.importers.claude_code.importer import analyse
 from tracer.importers.jsonl import Record, parse_lines
@@ -56,7 +56,7 @@ def is_transcript(path: Path) -> bool:
         return False
     finally:
         os.close(fd)
-    first = head.split(b"\n", 1)[0]
+    first = head.split(b"\n", 1)[0].removeprefix(UTF8_BOM)
     try:
         data = json.loads(first) if first.strip() else {}
     except ValueError:
@@ -135,6 +135,8 @@ class LiveImport:
         finally:
             os.close(fd)
         data = self._tail + chunk
+        if not self._lines:  # no line read yet: a byte-order mark an editor wrote is no JSON
+            data = data.removeprefix(UTF8_BOM)
         self._offset += len(chunk)
         cut = data.rfind(b"\n") + 1
         self._tail = data[cut:]  # a torn last line waits for its newline
