@@ -157,7 +157,7 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         if look[1]:
             uses[rec["uuid"]] = look[1]
 
-    chain = Chain(census, {r[1]["uuid"] for r in main}, report.source)
+    chain = Chain(census, main, report.source)
     on_path: set[str] = set()
     summary_roots: dict[str, str | None] = {}
     clear_roots: dict[str, str] = {}
