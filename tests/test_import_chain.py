@@ -26,7 +26,7 @@ def _chain(parents: dict[str, str | None]) -> Chain:
         (n, {"uuid": u, "type": "user", "parentUuid": p, "message": {"content": "x"}})
         for n, (u, p) in enumerate(parents.items(), 1)
     ]
-    return Chain(take_census(records), set())
+    return Chain(take_census(records), [])
 
 
 def test_a_walk_that_joins_the_kept_one_gives_the_plain_answer() -> None:

@@ -22,6 +22,7 @@ import bisect
 
 from tracer.importers.claude_code.census import Census
 from tracer.importers.claude_code.record_kinds import is_local_command, is_summary_root
+from tracer.importers.jsonl import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,14 +32,14 @@ if TYPE_CHECKING:
 class Chain:
     """Parent links as the conversation really ran, and the walks along them."""
 
-    def __init__(self, census: Census, main_uuids: set[str], path: str = "") -> None:
+    def __init__(self, census: Census, main: list[Record], path: str = "") -> None:
         self.path = path
         # The census walked the file already: its first record of each uuid is the one read.
         self.by_uuid = census.by_uuid
         self.position = census.position
         self._records = census.records
-        at = census.position
-        self._main_positions = sorted(at[u] for u in main_uuids if u in at)
+        # Where each message of the main conversation (``main``) was first written, in file order.
+        self._main_positions = sorted({census.position[rec["uuid"]] for _, rec in main})
         self._main_at = [self._records[pos][1]["uuid"] for pos in self._main_positions]
         self._to_root: dict[str, int] = {}  # see is_ancestor
 

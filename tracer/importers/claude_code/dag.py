@@ -157,7 +157,7 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         if look[1]:
             uses[rec["uuid"]] = look[1]
 
-    chain = Chain(census, {r[1]["uuid"] for r in main}, report.source)
+    chain = Chain(census, main, report.source)
     on_path: set[str] = set()
     summary_roots: dict[str, str | None] = {}
     clear_roots: dict[str, str] = {}
@@ -203,7 +203,6 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         ((chain.position[uid], mid) for uid, mid in mids if uid in on_path),
         default=(-1, None),
     )
-    answered = {t for look in looks if look is not None for t in look[2]}
     left_behind = {
         uid
         for uid, mid in mids
@@ -212,8 +211,10 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         and uid in uses
         and mid != last[1]
         and chain.position[uid] < last[0]
-        and not any(t in answered for t in uses[uid])
     }
+    if left_behind:  # rare: only then is every answer in the file worth gathering
+        answered = {t for look in looks if look is not None for t in look[2]}
+        left_behind = {uid for uid in left_behind if not any(t in answered for t in uses[uid])}
     on_path |= {uid for uid, mid in mids if mid in responses and uid not in left_behind}
     asked = {tid for uid, ids in uses.items() if uid in on_path for tid in ids}
     every_use = {tid for ids in uses.values() for tid in ids}
