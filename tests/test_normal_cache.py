@@ -90,3 +90,15 @@ def test_no_cut_before_a_same_id_piece_that_merges_back() -> None:
     _same(messages[:3], cache)
     after = _same(messages, cache)
     assert after[1].parts == [("a1", 0), ("a2", 0)]
+
+
+def test_a_list_whose_normalized_messages_were_replaced_is_not_taken_as_the_last_one() -> None:
+    # The first and last messages are the same objects, the tool result between them is not:
+    # the pending cut would keep the API message of the result that is no longer there.
+    cache = NormalCache()
+    first = _start()
+    _same(first, cache)
+    other = {"type": "tool_result", "tool_use_id": "t1", "content": "changed"}
+    replaced = [*first[:2], _user("u2b", [other]), first[3]]
+    after = _same([*replaced, _assistant("a2", "m2", [{"type": "text", "text": "done"}])], cache)
+    assert after[2].parts[0] == ("u2b", 0)
