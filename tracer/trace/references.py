@@ -69,11 +69,17 @@ class References:
         }.get(kind)
 
     def message(self, event: MessageRecorded, first_block: bool = False) -> None:
-        """Note a message written (what :meth:`problem` does with one)."""
-        count = _block_count(event)
-        self._blocks[event.uuid] = count + 1 if first_block and count is not None else count
+        """Note a message written (what :meth:`problem` does with one): how many blocks a
+        request may name in it."""
+        content = event.content
         if event.type == "attachment":
+            count: int | None = _attachment_count(event)
             self._attachments.add(event.uuid)
+        elif isinstance(content, list):
+            count = len(content)
+        else:
+            count = None if isinstance(content, str) else 0
+        self._blocks[event.uuid] = count + 1 if first_block and count is not None else count
 
     def _response(self, event: ResponseReceived) -> str | None:
         return self._known(event.assistant_uuids, "response")
@@ -120,12 +126,9 @@ class References:
         return None
 
 
-def _block_count(message: MessageRecorded) -> int | None:
-    if message.type == "attachment":
-        try:
-            return len(attachment_blocks(message.attachment or {}))
-        except (AttributeError, KeyError, TypeError, ValueError):
-            return 0  # an attachment of a shape the model cannot hold: nothing may point into it
-    if isinstance(message.content, list):
-        return len(message.content)
-    return None if isinstance(message.content, str) else 0
+def _attachment_count(message: MessageRecorded) -> int:
+    """How many blocks an attachment becomes (what a request may name in it)."""
+    try:
+        return len(attachment_blocks(message.attachment or {}))
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return 0  # an attachment of a shape the model cannot hold: nothing may point into it
