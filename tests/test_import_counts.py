@@ -109,8 +109,8 @@ def test_a_run_nested_in_the_wrong_call_is_named(
     source = DATA / "v2.1-subagent-only-in-progress-records.jsonl"
     real = claude_code._find_children
 
-    def misplaced(t: Any) -> int:
-        n = real(t)
+    def misplaced(t: Any, reads: Any) -> int:
+        n = real(t, reads)
         if "toolu_g1" in t.children:  # the run moved into another call of the same loop
             t.children = {"toolu_elsewhere": t.children["toolu_g1"]}
         return n

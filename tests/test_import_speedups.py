@@ -582,3 +582,30 @@ def test_the_clock_skips_rounding_only_where_it_could_not_move_on() -> None:
             builder = outer
         expected = max(expected, round(epoch - epochs[0], 3))
         assert builder.t == expected, k
+
+
+def test_each_agent_file_is_parsed_once_for_its_link_and_its_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A subagent's file is read once: its run is counted and its nested loop analysed from the
+    same records (it was parsed twice), and the import is the one a fresh read gives."""
+    from tracer.importers.claude_code import agent_files
+
+    session = DATA / "layout-2.0" / "5e55a0f1-0000-4000-8000-000000000001.jsonl"
+    first, second = EventList(), EventList()
+    emit_transcript(load_transcript(session), first)
+    opened: list[str] = []
+    plain = agent_files.read_jsonl
+
+    def counted(path: Any, report: Any, shape: Any = None) -> Any:
+        opened.append(Path(path).name)
+        return plain(path, report, shape)
+
+    monkeypatch.setattr(agent_files, "read_jsonl", counted)
+    monkeypatch.setattr(claude_code, "read_jsonl", counted)
+    t = load_transcript(session)
+    assert opened == [session.name, "agent-b1d2e3f4.jsonl"]
+    assert "agent-b1d2e3f4.jsonl" in " ".join(c.path for c in t.children.values())
+    emit_transcript(t, second)
+    assert [e.to_dict() for e in second.events] == [e.to_dict() for e in first.events]
+    assert any(e.kind == "subagent_start" for e in second.events)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from tracer.errors import UserError
-from tracer.files.pathnames import join, listed, name, parent, stem
+from tracer.files.pathnames import join, listed, name, parent, pathname, stem
 from tracer.files.untrusted import (
     MAX_LINE,
     UTF8_BOM,
@@ -20,7 +20,8 @@ from tracer.files.untrusted import (
     read_bytes,
     read_text,
 )
-from tracer.importers.jsonl import Record
+from tracer.importers.jsonl import Record, read_jsonl
+from tracer.importers.output import ImportReport
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -66,6 +67,28 @@ def read_records(file: Name) -> list[Record]:
         if isinstance(obj, dict):
             out.append((number, obj))
     return out
+
+
+class AgentRead:
+    """An agent file read once, as :func:`~tracer.importers.claude_code.importer.load_transcript`
+    reads a transcript (:func:`~tracer.importers.jsonl.read_jsonl`): its records and the report
+    of what was unreadable in it, or the error that makes it no transcript. The subagent's link
+    counts its run from these records, and its nested loop is analysed from the same ones: a
+    subagent file was parsed twice, a tenth of a long session's import."""
+
+    def __init__(self, file: Name) -> None:
+        self.file = pathname(file)
+        self.report = ImportReport(source=self.file)
+        self.error: UserError | None = None
+        try:
+            self.records = read_jsonl(self.file, self.report)
+        except UserError as exc:
+            self.records = []
+            self.error = exc
+
+    def objects(self) -> list[dict[str, Any]]:
+        """The records as :func:`read_loose` gives them (an unreadable file: none)."""
+        return [rec for _, rec in self.records]
 
 
 def find_agent_file(session: Name, agent_id: str) -> str | None:

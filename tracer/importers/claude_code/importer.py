@@ -32,6 +32,7 @@ from collections import Counter
 from tracer import __version__
 from tracer.errors import UserError
 from tracer.files.pathnames import pathname
+from tracer.importers.claude_code.agent_files import AgentRead
 from tracer.importers.claude_code.census import Census, take_census
 from tracer.importers.claude_code.dag import active_path
 from tracer.importers.claude_code.emit import emit_all, header_source, start_epoch
@@ -63,8 +64,13 @@ if TYPE_CHECKING:
 MAX_DEPTH = 4
 
 
-def load_transcript(path: Name, depth: int = 0) -> Transcript:
-    """Read and analyse a transcript; nothing is written yet."""
+def load_transcript(path: Name, depth: int = 0, read: AgentRead | None = None) -> Transcript:
+    """Read and analyse a transcript; nothing is written yet. ``read``: the file, read already
+    (an agent file, read when its run was counted)."""
+    if read is not None:
+        if read.error is not None:
+            raise read.error
+        return analyse(read.records, read.file, read.report, depth)
     path = pathname(path)  # as str(Path(path)) spells it
     report = ImportReport(source=path)
     return analyse(read_jsonl(path, report), path, report, depth)
@@ -136,7 +142,10 @@ def analyse(
     responses = fold_errors_after_tools(responses)
     mark_resends(responses)
     calls, results, times = _tool_calls(responses, timed=bool(active.sidechain))
-    links = link_subagents(census.progress, active.sidechain, path, calls, results, times, report)
+    reads: dict[str, AgentRead] = {}
+    links = link_subagents(
+        census.progress, active.sidechain, path, calls, results, times, report, reads
+    )
 
     first = census.first
     source: dict[str, Any] = {
@@ -162,7 +171,7 @@ def analyse(
     ):
         t.missing_history = {"parent": active.missing_parent, "answers": active.history_answers}
         report.notes.append(missing_history_text(t.missing_history))
-    nested = _find_children(t) if depth < MAX_DEPTH else 0
+    nested = _find_children(t, reads) if depth < MAX_DEPTH else 0
     if len(active.sidechain) > nested:
         report.skip(
             "sidechain records of no Task call found in this file", len(active.sidechain) - nested
@@ -212,9 +221,10 @@ def _tool_calls(
 _PREFERENCE = {"file": 0, "inline": 1, "progress": 2}
 
 
-def _find_children(t: Transcript) -> int:
-    """Load each Task call's subagent run as a transcript of its own; return how many inline
-    sidechain records they hold."""
+def _find_children(t: Transcript, reads: dict[str, AgentRead]) -> int:
+    """Load each Task call's subagent run as a transcript of its own (an agent file from what
+    :func:`link_subagents` read of it, in ``reads``); return how many inline sidechain records
+    they hold."""
     inline = 0
     for tid, links in t.links.items():
         for link in sorted(links, key=lambda k: _PREFERENCE.get(k["source"], 3)):
@@ -235,7 +245,8 @@ def _find_children(t: Transcript) -> int:
                     child.source["inline"] = True
                     child.source["rebuilt_from"] = link["source"]
                 elif link["source"] == "file" and not link.get("missing"):
-                    child = load_transcript(link["file"], t.depth + 1)
+                    file = link["file"]
+                    child = load_transcript(file, t.depth + 1, reads.pop(file, None))
             except UserError as exc:
                 link["unreadable"] = str(exc)
                 t.report.notes.append(f"subagent of {tid} not imported: {exc}")

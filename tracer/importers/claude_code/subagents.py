@@ -33,10 +33,10 @@ from collections.abc import Mapping
 
 from tracer.files.pathnames import join, parent
 from tracer.importers.claude_code.agent_files import (
+    AgentRead,
     agent_folders,
     find_agent_file,
     meta_links,
-    read_loose,
 )
 from tracer.importers.claude_code.record_kinds import tool_result_ids, tool_use_ids
 from tracer.importers.jsonl import Record
@@ -146,13 +146,16 @@ def link_subagents(
     results: dict[str, Any],
     times: dict[str, Window] | None = None,
     report: Any = None,
+    reads: dict[str, AgentRead] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """Links per ``tool_use`` id: ``{source, agent_id?, records, responses, tool_calls, file?}``.
 
     ``progress`` holds the ``agent_progress`` records by the Task call they mirror (gathered by
     :mod:`tracer.importers.claude_code.census`); ``calls`` maps tool_use ids of the main loop to
     ``(name, input, ...)``; ``results`` maps them to their ``toolUseResult``; ``times`` to when each
-    was asked for and answered (needed only when there are ``sidechain`` records).
+    was asked for and answered (needed only when there are ``sidechain`` records). Each agent
+    file read to count its run is kept in ``reads``, by its name, for the nested loop made from
+    it (:class:`~tracer.importers.claude_code.agent_files.AgentRead`).
     """
     links: dict[str, list[dict[str, Any]]] = defaultdict(list)
     agent_calls = [tid for tid, call in calls.items() if call[0] in AGENT_TOOLS]
@@ -221,7 +224,10 @@ def link_subagents(
         link: dict[str, Any] = {"source": "file", "agent_id": str(agent_id)}
         if file is not None:
             link["file"] = file
-            link.update(conversation_stats(read_loose(file)))
+            read = AgentRead(file)
+            link.update(conversation_stats(read.objects()))
+            if reads is not None:
+                reads[file] = read
         else:
             link["file"] = join(folders[0], f"agent-{agent_id}.jsonl")
             link["looked_in"] = list(folders)
