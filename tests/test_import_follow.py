@@ -32,6 +32,7 @@ LIVE_CASES = [
     "v2.1-subagent-only-in-progress-records.jsonl",
     "v2.1-hook-context-on-side-branches.jsonl",
     "v2.1-resent-after-broken-stream.jsonl",
+    "v2.1-compaction-unwritten-logical-parent.jsonl",
 ]
 
 

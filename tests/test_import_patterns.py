@@ -44,6 +44,64 @@ def test_1_0_compaction_keeps_the_history_before_the_summary(tmp_path: Path) -> 
     assert doctor_errors(out) == []
 
 
+UNWRITTEN = "v2.1-compaction-unwritten-logical-parent.jsonl"
+
+
+def test_a_boundary_whose_logical_parent_was_never_written_keeps_the_history_before(
+    tmp_path: Path,
+) -> None:
+    # The boundary names a message Claude Code never wrote: the first half was left out as
+    # "an earlier conversation in the same file", its two calls with it.
+    events, report, out = import_ours(UNWRITTEN, tmp_path)
+    assert [e.tool for e in of_kind(events, "tool_run")] == ["Bash", "Read", "Bash"]
+    assert of_kind(events, "session_start")[0].prompt == "Which test is the slowest?"
+    (note,) = [e for e in of_kind(events, "import_note") if e.topic == "compaction"]
+    assert note.data == {
+        "trigger": "auto",
+        "pre_tokens": 167000,
+        "logical_parent_uuid": "at-main-never-written",
+        "previous_leaf": "us-main-006",  # the last result written before the boundary
+        "before_count": 5,
+        "after_count": 1,
+    }
+    assert report.skipped == {"progress/hook_progress records": 1}
+    assert any("logical parent not in this file" in n and "(line 6)" in n for n in report.notes)
+    (counts,) = [e for e in of_kind(events, "import_note") if e.topic == "counts"]
+    assert counts.data["not_in_trace"] == 0
+    assert doctor_errors(out) == []
+    # Written as a linked boundary is: the same requests, the third from the summary alone.
+    bodies = [r.body["messages"] for r in rebuild_requests(events)]
+    assert len(bodies) == 4 and len(bodies[2]) == 1
+    assert bodies[2][0]["content"].startswith("This session is being continued")
+    linked = [
+        {**r, "logicalParentUuid": "us-main-006"} if r.get("subtype") == "compact_boundary" else r
+        for r in records_of(UNWRITTEN)
+    ]
+    import_claude_code(write_records(tmp_path / "linked.jsonl", linked), tmp_path / "linked.trace")
+    events = list(TraceReader(tmp_path / "linked.trace"))
+    (note,) = [e for e in of_kind(events, "import_note") if e.topic == "compaction"]
+    assert "previous_leaf" not in note.data
+    assert [r.body["messages"] for r in rebuild_requests(events)] == bodies
+
+
+def test_a_boundary_with_no_answered_conversation_before_it_starts_the_import(
+    tmp_path: Path,
+) -> None:
+    records = records_of(UNWRITTEN)
+    at = next(k for k, r in enumerate(records) if r.get("subtype") == "compact_boundary")
+    # Nothing before the boundary (the file was cut there), or only a prompt never answered:
+    # the import starts at the compaction, as it always did.
+    for name, before in (("tail", []), ("unanswered", records[:1])):
+        source = write_records(tmp_path / f"{name}.jsonl", [*before, *records[at:]])
+        report = import_claude_code(source, tmp_path / f"{name}.trace")
+        events = list(TraceReader(tmp_path / f"{name}.trace"))
+        assert [e.tool_use_id for e in of_kind(events, "tool_run")] == ["toolu_v3"]
+        assert not any("logical parent not in this file" in n for n in report.notes)
+        assert report.skipped == (
+            {"records off the active branch (rewound or edited)": 1} if before else {}
+        )
+
+
 def test_a_result_written_before_its_tool_use_stays_in_its_own_turn(tmp_path: Path) -> None:
     raw = [
         json.loads(x)

@@ -741,6 +741,55 @@ def continued_elsewhere_2_1() -> None:
     t.write("v2.1-continued-from-another-file.jsonl")
 
 
+def compaction_unwritten_parent_2_1() -> None:
+    """2.1: an automatic compaction right after a tool result, whose boundary's logical parent is
+    a message Claude Code held but never wrote (it names the last message of the list it
+    compacted; an attachment of that list is not written to the file). Nothing in the file links
+    the first half to the second but their order."""
+    t = Transcript("2.1.39")
+    u = t.user(None, "Which test is the slowest?")
+    a = t.assistant(
+        u,
+        "msg_v1",
+        use("toolu_v1", "Bash", command="pytest --durations=1"),
+        usage=tokens(3, 11000, 600, 30),
+    )
+    hook = {"type": "hook_progress", "hookEvent": "PreToolUse", "hookName": "PreToolUse:Bash"}
+    t.progress(a, hook, toolUseID="toolu_v1", parentToolUseID="toolu_v1")
+    r = t.result(a, "toolu_v1", "2.31s call test_sync.py::test_big", bash_raw("2.31s"))
+    a = t.assistant(
+        r,
+        "msg_v2",
+        use("toolu_v2", "Read", file_path="/home/dev/app/test_sync.py"),
+        usage=tokens(1, 11600, 200, 25),
+    )
+    t.result(a, "toolu_v2", "     1→def test_big():", {"type": "text", "file": {}})
+    t.system(
+        None,
+        "compact_boundary",
+        logicalParentUuid="at-main-never-written",
+        content="Conversation compacted",
+        isMeta=False,
+        compactMetadata={"trigger": "auto", "preTokens": 167000},
+    )
+    s = t.user(
+        t.records[-1]["uuid"],
+        "This session is being continued from a previous conversation that ran out of "
+        "context. Summary: test_big in test_sync.py is the slowest test (2.31s).",
+        isVisibleInTranscriptOnly=True,
+        isCompactSummary=True,
+    )
+    a = t.assistant(
+        s,
+        "msg_v3",
+        use("toolu_v3", "Bash", command="pytest test_sync.py -q"),
+        usage=tokens(3, 0, 5200, 20),
+    )
+    r = t.result(a, "toolu_v3", "1 passed in 2.30s", bash_raw("1 passed"))
+    t.assistant(r, "msg_v4", text("test_big takes 2.3 seconds."), usage=tokens(1, 5200, 60, 9))
+    t.write("v2.1-compaction-unwritten-logical-parent.jsonl")
+
+
 def main() -> None:
     compaction_1_0()
     result_before_assistant()
@@ -760,6 +809,7 @@ def main() -> None:
     hook_context_2_1()
     broken_stream_2_1()
     continued_elsewhere_2_1()
+    compaction_unwritten_parent_2_1()
 
 
 if __name__ == "__main__":

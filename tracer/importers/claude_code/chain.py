@@ -5,7 +5,9 @@ cannot follow that link as written everywhere. :meth:`Chain.parent` gives the li
 
 * a ``compact_boundary`` (``parentUuid: null``) goes on to the old leaf it keeps in
   ``logicalParentUuid``, and a 1.0.x summary root (no boundary at all) to the message written
-  just before it, so the history before a compaction is still reached;
+  just before it, so the history before a compaction is still reached (a boundary whose logical
+  parent is not in the file is taken on to the message written before it by
+  :mod:`~tracer.importers.claude_code.dag`, which knows which conversations reached the model);
 * a ``system`` record (an ``api_error`` retry, a ``stop_hook_summary``) or a 1.0.x local command
   (``/model``) that points at an older record continues the message written just before it
   instead, when its parent is an ancestor of that message: by file position it sits on the

@@ -13,7 +13,18 @@ Real files bend that picture in several ways, each handled here:
 * **compaction** starts a new root. Since 2.0 a ``system``/``compact_boundary`` (``parentUuid:
   null``) keeps the old leaf in ``logicalParentUuid``; in 1.0.x there is no boundary at all, only
   the summary itself as a root ``user`` record with ``isCompactSummary``. Both times the walk goes
-  on into the history before, and the summary is marked so a compaction note can be written;
+  on into the history before, and the summary is marked so a compaction note can be written.
+  A boundary's logical parent need not be in the file: Claude Code 2.1.88 takes it from the
+  last message of the list it compacts (``compactConversation`` in ``services/compact/
+  compact.ts`` passes ``messages.at(-1)?.uuid`` to ``createCompactBoundaryMessage``), and
+  not every message of that list is written (``isLoggableMessage`` in
+  ``utils/sessionStorage.ts`` keeps progress out, and an external user's attachments). tracer
+  assumes that the history compacted then ends with the main message written just before the
+  boundary (records are appended as the conversation runs, and compaction comes between
+  requests), and goes on there when that conversation reached the model (holds a response),
+  as for a cleared context below. Nothing before it, or nothing answered: the walk ends at
+  the boundary, as for a file cut there. (A 1.0.x summary root names no parent at all and
+  always goes on into the message written before it.);
 * **system records** (``api_error`` retries, ``stop_hook_summary``) sit on the chain by *file
   position* but may point at an older record (an attachment); the next prompt then hangs off them.
   Such a record continues the record written just before it whenever its parent is an ancestor
@@ -99,6 +110,9 @@ class ActivePath:
     """Fragments of a response on the path holding only calls nothing answers, which the path
     passed by (the session was resumed from the response's other half): not sent again, but
     the response's usage and stop reason are theirs when they come last."""
+    unlinked: dict[str, str] = field(default_factory=dict)
+    """Compaction boundaries whose logical parent is not in the file → the main message written
+    just before each, where the walk went on (the history the compaction replaced)."""
     left_out: dict[int, str] = field(default_factory=dict)
     """Why each record left out that holds a tool block was left out, by line: the count check
     names it beside the block
@@ -161,6 +175,7 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
     on_path: set[str] = set()
     summary_roots: dict[str, str | None] = {}
     clear_roots: dict[str, str] = {}
+    unlinked: dict[str, str] = {}
     # The last message, unless it is a local command typed after the last answer.
     leaf = next((r for _, r in reversed(main) if not is_local_command(r)), main[-1][1])
     cur: dict[str, Any] | None = leaf
@@ -183,6 +198,14 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
             ):
                 clear_roots[cur["uuid"]] = parent = before  # the conversation before it
         last, cur = cur, chain.by_uuid.get(parent) if parent else None
+        if cur is None and _is_boundary(last):
+            # A boundary whose logical parent is a message Claude Code held but never wrote
+            # (see the module's docstring): the history it replaced is the conversation written
+            # just before it, when that one reached the model.
+            before = chain.main_before(last["uuid"])
+            if before is not None and before not in on_path and chain.answered(before):
+                unlinked[last["uuid"]] = before
+                cur = chain.by_uuid[before]
         if cur is None and parent and not _replaced(last, summary_roots):
             missing_parent = parent
         if cur is not None and cur["uuid"] in on_path:
@@ -254,8 +277,15 @@ def active_path(census: Census, report: ImportReport) -> ActivePath:
         missing_parent,
         history_answers,
         [chain.by_uuid[uid] for uid in sorted(left_behind, key=chain.position.__getitem__)],
+        unlinked,
         reasons.explain(),
     )
+
+
+def _is_boundary(rec: dict[str, Any]) -> bool:
+    """A ``compact_boundary`` as Claude Code writes it: a root whose old leaf is its
+    ``logicalParentUuid`` (the link :meth:`Chain.parent` follows)."""
+    return rec.get("subtype") == "compact_boundary" and rec.get("parentUuid") is None
 
 
 def _replaced(first: dict[str, Any], summary_roots: dict[str, str | None]) -> bool:

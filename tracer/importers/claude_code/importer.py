@@ -136,8 +136,23 @@ def analyse(
             f"{len(active.clear_roots)} time(s): /clear, or plan mode's clear context): each is "
             "imported as its own loop, one after the other"
         )
+    if active.unlinked:
+        report.notes.append(
+            f"{len(active.unlinked)} compaction(s) whose boundary names a logical parent not in "
+            "this file (a message Claude Code held but did not write): the history each replaced "
+            "is the conversation written just before its boundary (line "
+            + ", ".join(
+                str(census.records[census.position[u]][0]) for u in active.unlinked.values()
+            )
+            + "), imported before the compaction"
+        )
     before, responses = group_calls(
-        active.records, report, active.summary_roots, active.clear_roots, active.left_behind
+        active.records,
+        report,
+        active.summary_roots,
+        active.clear_roots,
+        active.left_behind,
+        active.unlinked,
     )
     responses = fold_errors_after_tools(responses)
     mark_resends(responses)

@@ -152,6 +152,7 @@ def group_calls(
     summary_roots: dict[str, str | None] | None = None,
     clear_roots: dict[str, str] | None = None,
     left_behind: list[dict[str, Any]] | None = None,
+    unlinked: dict[str, str] | None = None,
 ) -> tuple[list[Message | Boundary], list[Response]]:
     """Assistant fragments grouped by ``message.id``; other messages follow the call before.
 
@@ -159,7 +160,8 @@ def group_calls(
     1.0.x summary root (``summary_roots``) gets the compaction boundary 1.0.x never wrote. A
     fragment ``left_behind`` (see :class:`~tracer.importers.claude_code.dag.ActivePath`) sends
     nothing, but its record joins its response's records: the usage Claude Code copied onto it is
-    the whole response's.
+    the whole response's. A boundary whose logical parent is not in the file (``unlinked``) says
+    which message the history it replaced ended with (``previous_leaf``).
     """
     before: list[Message | Boundary] = []
     responses: list[Response] = []
@@ -189,13 +191,14 @@ def group_calls(
             follow(Boundary({"cleared": True, "previous_leaf": clear_roots[uid]}))
         if kind == "system":
             meta = rec.get("compactMetadata") or {}
-            item: Message | Boundary = Boundary(
-                {
-                    "trigger": meta.get("trigger"),
-                    "pre_tokens": meta.get("preTokens"),
-                    "logical_parent_uuid": rec.get("logicalParentUuid"),
-                }
-            )
+            data = {
+                "trigger": meta.get("trigger"),
+                "pre_tokens": meta.get("preTokens"),
+                "logical_parent_uuid": rec.get("logicalParentUuid"),
+            }
+            if unlinked and uid in unlinked:
+                data["previous_leaf"] = unlinked[uid]
+            item: Message | Boundary = Boundary(data)
         else:
             if uid in seen:
                 report.skip("duplicate records (same uuid)")
