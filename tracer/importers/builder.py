@@ -73,7 +73,7 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
 
     def extend(self, messages: Sequence[Message]) -> None:
         """Put messages on the list without a step (between loops), recording any new ones."""
-        self.record(*(m for m in messages if m.uuid not in self.by_uuid))
+        self.record([m for m in messages if m.uuid not in self.by_uuid])
         self.messages.extend(messages)
 
     def append(self, new: list[Message]) -> None:
@@ -83,7 +83,7 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
         assistants = results = 0  # counted in the same pass that records the new messages
         for m in new:
             if m.uuid not in by_uuid:
-                self.record(m)
+                self.record((m,))
             if m.type == "assistant":
                 assistants += 1
             elif m.has_tool_result():
@@ -123,7 +123,7 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
         """Compaction (or a cleared context): the list is replaced; the next request starts
         afresh."""
         before = len(self.messages)
-        self.record(*(m for m in messages if m.uuid not in self.by_uuid))
+        self.record([m for m in messages if m.uuid not in self.by_uuid])
         self.messages = list(messages)
         self.note(
             topic,

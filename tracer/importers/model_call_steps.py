@@ -152,7 +152,7 @@ class ModelCallSteps(StepWriter):
         Returns the ``tool_use`` blocks (``needs_follow_up`` is true exactly when there are any,
         whatever ``stop_reason`` says, as in Claude Code).
         """
-        self.record(*assistant)
+        self.record(assistant)
         self.events += 1
         self.emit(
             ResponseReceived.new(

@@ -14,7 +14,7 @@ a tool result's in :mod:`tracer.importers.tool_result_steps`, appending and comp
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from tracer.importers.output import epoch_of
 from tracer.model.internal_messages import Message
@@ -79,14 +79,20 @@ class StepWriter:
         self._emit(ImportNote, topic=topic, text=text, **fields)
 
     def record(
-        self, *messages: Message, raw_seq: int | None = None, block_seq: int | None = None
+        self,
+        messages: Iterable[Message],
+        raw_seq: int | None = None,
+        block_seq: int | None = None,
     ) -> None:
         """Write each message once (later events refer to it by uuid).
 
         With ``raw_seq`` the raw tool output is not repeated: it is that ``tool_run``'s output;
         with ``block_seq`` neither is the first content block: it is that ``mapping``'s block
         (the same record the live loop writes: :func:`~tracer.trace.message_record.message_event`).
-        """
+
+        The messages come as one sequence, not as ``*messages``: a call that unpacks its
+        arguments into a tuple is a call Python cannot make in place (a C-level call, about
+        twice a plain one), and every response and every result records its messages."""
         by_uuid, emit, turn = self.by_uuid, self.emit, self.turn
         for m in messages:
             by_uuid[m.uuid] = m

@@ -136,7 +136,7 @@ class ToolResultSteps(StepWriter):
             # Only the first result of a message owns the raw output (one toolUseResult each).
             held = message.content
             self.record(
-                message,
+                (message,),
                 raw_seq=getattr(run, "seq", None) or None
                 if output is message.tool_use_result
                 else None,
