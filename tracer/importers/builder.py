@@ -80,8 +80,12 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
         """Appending, then the max-turns check (no limit is known for an imported session)."""
         before = len(self.messages)
         by_uuid = self.by_uuid
-        assistants = results = 0  # counted in the same pass that records the new messages
+        # Named and counted in the same pass that records the new messages: a comprehension of
+        # its own costs as much to start as a call, for a list of two or three.
+        uuids: list[str] = []
+        assistants = results = 0
         for m in new:
+            uuids.append(m.uuid)
             if m.uuid not in by_uuid:
                 self.record((m,))
             if m.type == "assistant":
@@ -99,7 +103,7 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
             t=self.t,
             before_count=before,
             after_count=len(self.messages),
-            new_uuids=[m.uuid for m in new],
+            new_uuids=uuids,
             assistant_count=assistants,
             tool_result_count=results,
             api_before_count=self._api_count,
