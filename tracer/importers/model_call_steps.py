@@ -152,7 +152,7 @@ class ModelCallSteps(StepWriter):
         Returns the ``tool_use`` blocks (``needs_follow_up`` is true exactly when there are any,
         whatever ``stop_reason`` says, as in Claude Code).
         """
-        self.record(assistant)
+        uuids = self.record(assistant)
         self.events += 1
         self.emit(
             ResponseReceived.new(
@@ -163,7 +163,7 @@ class ModelCallSteps(StepWriter):
                 message_id=message_id,
                 model=model,
                 usage=usage,
-                assistant_uuids=[m.uuid for m in assistant],
+                assistant_uuids=uuids,
                 stop_reason=stop_reason,
                 latency_ms=latency_ms,
                 attempts=attempts,

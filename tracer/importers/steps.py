@@ -83,8 +83,9 @@ class StepWriter:
         messages: Iterable[Message],
         raw_seq: int | None = None,
         block_seq: int | None = None,
-    ) -> None:
-        """Write each message once (later events refer to it by uuid).
+    ) -> list[str]:
+        """Write each message once (later events refer to it by uuid); their uuids, in order
+        (a response's event names its messages: a list of its own would cost a comprehension).
 
         With ``raw_seq`` the raw tool output is not repeated: it is that ``tool_run``'s output;
         with ``block_seq`` neither is the first content block: it is that ``mapping``'s block
@@ -94,8 +95,11 @@ class StepWriter:
         arguments into a tuple is a call Python cannot make in place (a C-level call, about
         twice a plain one), and every response and every result records its messages."""
         by_uuid, emit, turn = self.by_uuid, self.emit, self.turn
+        uuids: list[str] = []
         for m in messages:
-            by_uuid[m.uuid] = m
+            uuid = m.uuid
+            by_uuid[uuid] = m
+            uuids.append(uuid)
             stamp = m.timestamp
             self.at(epoch_of(stamp))
             self.events += 1  # _emit, in place (see there)
@@ -110,6 +114,7 @@ class StepWriter:
                     timestamp=stamp or None,
                 )
             )
+        return uuids
 
     def _hook(self, hook: Literal["loop_turn", "needs_follow_up"], line: str) -> None:
         self.events += 1  # _emit, in place (see there)
