@@ -25,6 +25,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+_NOTHING = object()
+"""No moment dated yet (``None`` is a moment too: an undated one)."""
+
 
 class StepWriter:
     """Numbers, dates and emits each step; keeps every message written so far by uuid."""
@@ -41,25 +44,37 @@ class StepWriter:
         self._latest = float("-inf")
         """The latest moment dated so far: ``t`` is at least its time already, so a moment no
         later cannot move the clock on (see :meth:`at`)."""
+        self._moment: Any = _NOTHING
+        self._epoch: float | None = None
+        """The moment dated last, as the source logged it, and in seconds (see :meth:`at`)."""
 
-    def at(self, epoch: float | None) -> None:
-        """Date the next events: seconds since the session's first dated moment.
+    def at(self, moment: Any) -> float | None:
+        """Date the next events by a moment the source logged (ISO-8601 text, or seconds since
+        1970: :func:`~tracer.importers.output.epoch_of`); returns it in seconds, ``None`` when
+        unreadable (it then dates nothing).
 
-        Sources log wall-clock times; a trace's ``t`` counts from the start and never runs
-        backwards (side calls and tool results can be logged out of order).
+        Sources log wall-clock times; a trace's ``t`` counts from the session's first dated
+        moment and never runs backwards (side calls and tool results can be logged out of
+        order). A result's message is dated with its steps, then again as it is recorded: the
+        moment dated last is kept, and dating it again is no more than a comparison.
         """
+        if moment is self._moment:
+            return self._epoch
+        epoch = epoch_of(moment)
+        self._moment, self._epoch = moment, epoch
         if epoch is None:
-            return
+            return None
         if self._origin is None:
             self._origin = epoch
         # Rounding a float to the millisecond costs about 1.7K instructions (it is formatted
-        # and parsed again), and a result's time is dated twice (its step, then its message):
-        # a moment no later than the latest cannot give a later ``t``, so it is not rounded.
+        # and parsed again): a moment no later than the latest cannot give a later ``t``, so
+        # it is not rounded.
         if epoch > self._latest:
             self._latest = epoch
             t = round(epoch - self._origin, 3)
             if t > self.t:
                 self.t = t
+        return epoch
 
     def _emit(self, cls: type[Event], **fields: Any) -> Any:
         """Number, date and emit one event.
@@ -101,7 +116,7 @@ class StepWriter:
             by_uuid[uuid] = m
             uuids.append(uuid)
             stamp = m.timestamp
-            self.at(epoch_of(stamp))
+            self.at(stamp)
             self.events += 1  # _emit, in place (see there)
             emit(
                 message_event(
