@@ -141,7 +141,7 @@ class Event:
         # inherit and use to make an instance of its parent: each subclass starts with one that
         # calls the class itself, until install() writes its own. (No super(): the class this
         # body made is replaced by its slotted copy, and object's hook does nothing.)
-        cls.new = called_new  # type: ignore[misc]
+        cls.new = called_new
 
     def to_dict(self) -> dict[str, Any]:
         """This event as JSON data: ``kind`` and ``stage`` first, ``None`` fields left out."""

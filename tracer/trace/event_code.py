@@ -147,7 +147,7 @@ def _made_by_calling(made: type, **fields: Any) -> Any:
     return made(**fields)
 
 
-called_new = classmethod(_made_by_calling)
+called_new: Any = classmethod(_made_by_calling)
 """``new`` of a class :func:`install` wrote none for (a subclass made elsewhere, a class with a
 default factory): calling the class itself. :class:`~tracer.trace.event_base.Event` gives it to
 every subclass as it is made; :func:`install` then replaces it with the written-out one."""
