@@ -563,6 +563,23 @@ def test_a_subagent_runs_tool_calls_are_the_blocks_tool_use_ids_finds(source: Pa
         assert stats["records"] == len(run)
 
 
+def test_the_clock_dates_a_moment_as_logged_and_gives_its_epoch() -> None:
+    # StepWriter.at reads the source's own time (ISO text or seconds) and keeps the moment
+    # dated last: dating it again (a result's message, after its steps) changes nothing.
+    from tracer.importers.builder import TraceBuilder
+
+    b = TraceBuilder(lambda event: event)
+    assert b.at(None) is None and b.t == 0.0  # undated: nothing starts the clock
+    start = "2025-01-01T00:00:00.000Z"
+    assert b.at(start) == 1735689600.0 and b.t == 0.0
+    later = "2025-01-01T00:00:01.5Z"
+    assert b.at(later) == 1735689601.5 and b.t == 1.5
+    assert b.at(later) == 1735689601.5 and b.t == 1.5  # the same moment again
+    assert b.at(start) == 1735689600.0 and b.t == 1.5  # earlier: t never runs back
+    assert b.at("not a time") is None and b.t == 1.5
+    assert b.at(1735689603.25) == 1735689603.25 and b.t == 3.25  # seconds, as an API log has
+
+
 def test_the_clock_skips_rounding_only_where_it_could_not_move_on() -> None:
     # StepWriter.at rounds a moment only when it is later than any seen: t must still be the
     # plain rule, the largest rounded offset so far, through a nested loop and back.
