@@ -73,17 +73,21 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
 
     def extend(self, messages: Sequence[Message]) -> None:
         """Put messages on the list without a step (between loops), recording any new ones."""
-        self.record(*(m for m in messages if m.uuid not in self.by_uuid))
+        self.record([m for m in messages if m.uuid not in self.by_uuid])
         self.messages.extend(messages)
 
     def append(self, new: list[Message]) -> None:
         """Appending, then the max-turns check (no limit is known for an imported session)."""
         before = len(self.messages)
         by_uuid = self.by_uuid
-        assistants = results = 0  # counted in the same pass that records the new messages
+        # Named and counted in the same pass that records the new messages: a comprehension of
+        # its own costs as much to start as a call, for a list of two or three.
+        uuids: list[str] = []
+        assistants = results = 0
         for m in new:
+            uuids.append(m.uuid)
             if m.uuid not in by_uuid:
-                self.record(m)
+                self.record((m,))
             if m.type == "assistant":
                 assistants += 1
             elif m.has_tool_result():
@@ -99,7 +103,7 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
             t=self.t,
             before_count=before,
             after_count=len(self.messages),
-            new_uuids=[m.uuid for m in new],
+            new_uuids=uuids,
             assistant_count=assistants,
             tool_result_count=results,
             api_before_count=self._api_count,
@@ -123,7 +127,7 @@ class TraceBuilder(ModelCallSteps, ToolResultSteps):
         """Compaction (or a cleared context): the list is replaced; the next request starts
         afresh."""
         before = len(self.messages)
-        self.record(*(m for m in messages if m.uuid not in self.by_uuid))
+        self.record([m for m in messages if m.uuid not in self.by_uuid])
         self.messages = list(messages)
         self.note(
             topic,

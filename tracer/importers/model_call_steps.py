@@ -22,8 +22,9 @@ from tracer.importers.body_hash import BodyHasher
 from tracer.importers.normal_cache import NormalCache
 from tracer.importers.steps import StepWriter
 from tracer.model.api_messages import materialize
-from tracer.model.internal_messages import Message
+from tracer.model.internal_messages import Message, tool_uses_in
 from tracer.trace.events import (
+    DebugHook,
     Event,
     FollowUpDecided,
     HttpAttempt,
@@ -60,7 +61,16 @@ class ModelCallSteps(StepWriter):
                 seq=self.events, turn=self.turn, t=self.t, message_count=len(self.messages)
             )
         )
-        self._hook("loop_turn", loop_turn_line(self.turn, len(self.messages)))
+        self.events += 1
+        self.emit(
+            DebugHook.new(
+                seq=self.events,
+                turn=self.turn,
+                t=self.t,
+                hook="loop_turn",
+                line=loop_turn_line(self.turn, len(self.messages)),
+            )
+        )
 
     def request(
         self,
@@ -152,7 +162,7 @@ class ModelCallSteps(StepWriter):
         Returns the ``tool_use`` blocks (``needs_follow_up`` is true exactly when there are any,
         whatever ``stop_reason`` says, as in Claude Code).
         """
-        self.record(*assistant)
+        uuids = self.record(assistant)
         self.events += 1
         self.emit(
             ResponseReceived.new(
@@ -163,13 +173,13 @@ class ModelCallSteps(StepWriter):
                 message_id=message_id,
                 model=model,
                 usage=usage,
-                assistant_uuids=[m.uuid for m in assistant],
+                assistant_uuids=uuids,
                 stop_reason=stop_reason,
                 latency_ms=latency_ms,
                 attempts=attempts,
             )
         )
-        uses = [b for m in assistant for b in m.tool_uses()]
+        uses = tool_uses_in(assistant)
         self.events += 1
         self.emit(
             FollowUpDecided.new(
@@ -181,7 +191,16 @@ class ModelCallSteps(StepWriter):
                 stop_reason=stop_reason,
             )
         )
-        self._hook("needs_follow_up", needs_follow_up_line(bool(uses), len(uses)))
+        self.events += 1
+        self.emit(
+            DebugHook.new(
+                seq=self.events,
+                turn=self.turn,
+                t=self.t,
+                hook="needs_follow_up",
+                line=needs_follow_up_line(bool(uses), len(uses)),
+            )
+        )
         return uses
 
     def http_attempt(self, attempt: int, error: str, status: int | None = None) -> None:

@@ -83,9 +83,10 @@ class ToolResultSteps(StepWriter):
         Each step's event is built in place (see :meth:`StepWriter._emit`), and what several
         steps need of the block (its text, its length) is worked out once."""
         content = block.get("content")
-        text = block_text(block)
+        # Most results are one string and no error: neither helper is called for those.
+        text = content if isinstance(content, str) else block_text(block)
         is_error = block.get("is_error")
-        kind = error_kind(block, output, text)
+        kind = error_kind(block, output, text) if is_error else None
         if kind == "permission":
             self._emit(
                 PermissionDecided,
@@ -136,7 +137,7 @@ class ToolResultSteps(StepWriter):
             # Only the first result of a message owns the raw output (one toolUseResult each).
             held = message.content
             self.record(
-                message,
+                (message,),
                 raw_seq=getattr(run, "seq", None) or None
                 if output is message.tool_use_result
                 else None,
@@ -159,7 +160,7 @@ class ToolResultSteps(StepWriter):
                 feedback=feedback,
             )
         )
-        self.events += 1  # _hook, in place (see StepWriter._emit)
+        self.events += 1  # the debug hook, in place (see StepWriter._emit)
         emit(
             DebugHook.new(
                 seq=self.events,

@@ -6,7 +6,7 @@ compiled ahead of time (see :func:`tracer.model.record_init.lean_init`). Do not 
 
 from __future__ import annotations
 
-FORM = 2
+FORM = 3
 PLANS: dict[str, tuple[object, ...]] = {}
 
 PLANS['Account'] = ('attr', (('rows', 'F'),), False)
@@ -115,10 +115,8 @@ def make_Message(_default_content, _default_attachment, _default_message_id, _de
         self.tool_use_result = tool_use_result
         self.source_tool_assistant_uuid = source_tool_assistant_uuid
         self.timestamp = _factory_timestamp() if timestamp is _HAS_FACTORY else timestamp
-    def new(cls, *, type, uuid, content=_default_content, attachment=_default_attachment, message_id=_default_message_id, is_meta=_default_is_meta, origin=_default_origin, tool_use_result=_default_tool_use_result, source_tool_assistant_uuid=_default_source_tool_assistant_uuid, timestamp=_HAS_FACTORY):
-        if cls is not _cls:
-            return cls(type=type, uuid=uuid, content=content, attachment=attachment, message_id=message_id, is_meta=is_meta, origin=origin, tool_use_result=tool_use_result, source_tool_assistant_uuid=source_tool_assistant_uuid, timestamp=timestamp)
-        self = _new(cls)
+    def new(*, type, uuid, content=_default_content, attachment=_default_attachment, message_id=_default_message_id, is_meta=_default_is_meta, origin=_default_origin, tool_use_result=_default_tool_use_result, source_tool_assistant_uuid=_default_source_tool_assistant_uuid, timestamp=_HAS_FACTORY):
+        self = _new(_cls)
         self.type = type
         self.uuid = uuid
         self.content = content

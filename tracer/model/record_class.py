@@ -205,6 +205,15 @@ def _compare(
         setattr(made, name, method)
 
 
+def _made_by_calling(made: type, **fields: Any) -> Any:
+    return made(**fields)
+
+
+def _new_calls_the_class(cls: type) -> None:
+    """The ``__init_subclass__`` of a record with ``new``: the subclass's ``new`` calls it."""
+    cls.new = classmethod(_made_by_calling)  # type: ignore[attr-defined]
+
+
 @dataclass_transform()  # defaults as below: neither frozen nor keyword-only unless asked
 def lean_dataclass(
     cls: Any = None,
@@ -220,9 +229,9 @@ def lean_dataclass(
     ``__repr__`` (and makes it slotted, and a frozen class's guards), nothing compiled;
     :func:`tracer.model.record_init.lean_init` gives it the ``__init__`` ``dataclasses`` would
     write, compiled ahead of time. (``dataclasses`` compiled 32 such methods at every start of
-    an import, 3 ms of its CPU.) With ``new``, the class gets a ``new`` classmethod too:
+    an import, 3 ms of its CPU.) With ``new``, the class gets a ``new`` function too:
     ``Cls.new(field=...)`` is ``Cls(field=...)`` for less, for a record made by the hundred
-    (:func:`tracer.model.record_init.lean_source`)."""
+    (:func:`tracer.model.record_init.lean_source`); a subclass gets one that calls it."""
 
     def wrap(cls: _C) -> _C:
         if kw_only or any("__dataclass_fields__" in b.__dict__ for b in cls.__mro__[1:]):
@@ -239,7 +248,10 @@ def lean_dataclass(
         made, fields = _make(cls, frozen=frozen, kw_only=False, slots=slots)
         made.__init__, made_new = lean_init(made, frozen, fields, new)
         if made_new is not None:
-            made.new = classmethod(made_new)
+            # A plain function, which a subclass must not inherit: it would make the parent.
+            assert "__init_subclass__" not in cls.__dict__, "new is written for a plain record"
+            made.new = made_new
+            made.__init_subclass__ = classmethod(_new_calls_the_class)
         if not documented:
             # As dataclasses words it, from the class's signature: asked once __init__ is there
             # (before, it would be object's, whose text signature inspect parses with tokenize,

@@ -64,10 +64,12 @@ def lean_source(key: str, plan: tuple[Any, ...]) -> str:
     keyword arguments into a dict and unpacks them again for ``__init__`` (about 2.4K
     instructions a ``Message``, of 6K), where a function takes them as they are. Its
     parameters are keyword-only, so a caller that names every field stays right when a field
-    is added (a positional call would not). Asked of a subclass it was not written for, it
-    calls that class. Only a record made by the hundred in an import asks for one
-    (``@lean_dataclass(new=True)``): every other ``new`` would be code each start loads for
-    nothing."""
+    is added (a positional call would not). It is a plain function of the class, not a
+    classmethod, which would bind a new method object at every call; a subclass does not
+    inherit it, but gets one that calls the subclass
+    (:func:`tracer.model.record_class.lean_dataclass`). Only a record made by the hundred in an
+    import asks for one (``@lean_dataclass(new=True)``): every other ``new`` would be code each
+    start loads for nothing."""
     store, fields, with_new = plan
     setters = [f"_set_{name}" for name, _ in fields] if store == "slot" else []
     defaults = [f"_default_{name}" for name, how in fields if how == "D"]
@@ -85,7 +87,6 @@ def lean_source(key: str, plan: tuple[Any, ...]) -> str:
             body.append(f"        _object_setattr(self, {name!r}, {value})")
         else:
             body.append(f"        self.{name} = {value}")
-    passed = ", ".join(f"{name}={name}" for name, _ in fields)
     args = [*setters, *defaults, *factories, "_HAS_FACTORY", "_object_setattr", "_cls", "_new"]
     lines = [
         f"def make_{key}({', '.join(args)}):",
@@ -96,10 +97,8 @@ def lean_source(key: str, plan: tuple[Any, ...]) -> str:
         lines.append("    return __init__, None")
     else:
         lines += [
-            f"    def new({', '.join(['cls', *(['*'] if params else []), *params])}):",
-            "        if cls is not _cls:",
-            f"            return cls({passed})",
-            "        self = _new(cls)",
+            f"    def new({', '.join(['*', *params]) if params else ''}):",
+            "        self = _new(_cls)",
             *body,
             "        return self",
             "    return __init__, new",
@@ -107,11 +106,11 @@ def lean_source(key: str, plan: tuple[Any, ...]) -> str:
     return "\n".join(lines) + "\n"
 
 
-FORM = 2
+FORM = 3
 """What the factories of :mod:`tracer.model.lean_methods` take and return (2: the class and
-``object.__new__`` last, and ``__init__`` with ``new`` or ``None``): a module written in another
-form is not used, its methods are compiled now (a plan that still matches says nothing of the
-factory's signature)."""
+``object.__new__`` last, and ``__init__`` with ``new`` or ``None``; 3: ``new`` a plain function of
+the class): a module written in another form is not used, its methods are compiled now (a plan
+that still matches says nothing of the factory's signature)."""
 
 
 def lean_module(classes: dict[str, tuple[Any, ...]]) -> str:
@@ -139,7 +138,7 @@ def lean_init(
 ) -> tuple[Callable[..., None], Any]:
     """The ``__init__`` ``dataclasses`` would write for a lean record (``frozen``: stored past the
     class's guard) with these ``fields`` (as ``dataclasses.fields`` gives them), and, asked for
-    (``new``), its ``new`` (a function, to be made a classmethod; see :func:`lean_source`), from
+    (``new``), its ``new`` (a plain function of the class; see :func:`lean_source`), from
     :mod:`tracer.model.lean_methods` when it was written for the fields the class has now, else
     compiled here (a record edited since, or one of a test's own)."""
     from tracer.model import lean_methods

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tracer.trace.event_class import frozen_event, lean_dataclass
-from tracer.trace.event_code import compile_to_dict
+from tracer.trace.event_code import called_new, compile_to_dict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # only named: typing costs 12M instructions to import, and no import needs it
@@ -135,6 +135,13 @@ class Event:
     """Seconds since the session started (volatile)."""
     if TYPE_CHECKING:  # given by event_code.install; typed as the class, whose call it is
         new: ClassVar[type[Self]]
+
+    def __init_subclass__(cls) -> None:
+        # The ``new`` install() writes is a plain function of its class, which a subclass would
+        # inherit and use to make an instance of its parent: each subclass starts with one that
+        # calls the class itself, until install() writes its own. (No super(): the class this
+        # body made is replaced by its slotted copy, and object's hook does nothing.)
+        cls.new = called_new
 
     def to_dict(self) -> dict[str, Any]:
         """This event as JSON data: ``kind`` and ``stage`` first, ``None`` fields left out."""

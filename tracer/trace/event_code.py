@@ -136,10 +136,21 @@ _INSTALLED: dict[type, tuple[Any, ...]] = {}
 """The plan each class's methods were installed from (:func:`install`)."""
 
 
-FORM = 4
+FORM = 5
 """What the factories of :mod:`tracer.trace.event_methods` take and return (2: the class and
 ``object.__new__`` too, and ``new`` among what they return; 4: the class and its draft, see
-:func:`draft_of`): a module written in another form is not used, its methods are compiled now."""
+:func:`draft_of`; 5: ``new`` a plain function, see :func:`factory_source`): a module written in
+another form is not used, its methods are compiled now."""
+
+
+def _made_by_calling(made: type, **fields: Any) -> Any:
+    return made(**fields)
+
+
+called_new: Any = classmethod(_made_by_calling)
+"""``new`` of a class :func:`install` wrote none for (a subclass made elsewhere, a class with a
+default factory): calling the class itself. :class:`~tracer.trace.event_base.Event` gives it to
+every subclass as it is made; :func:`install` then replaces it with the written-out one."""
 
 
 def draft_of(cls: type) -> type:
@@ -173,21 +184,20 @@ def factory_source(name: str, plan: tuple[Any, ...]) -> str:
     ``new`` makes an instance as calling the class does, for a fraction of the cost: calling a
     class packs its keyword arguments into a dict and unpacks them again for ``__init__``; a
     function takes them as they are, and assigns them to a draft rather than through each
-    slot's setter. Asked of a subclass it was not written for, it calls that
-    class with the fields it was written for (a subclass with fields of its own is called)."""
+    slot's setter. It is a plain function of the class, not a classmethod: ``Kind.new`` is then
+    the function itself, where a classmethod binds a new method object at every call (a tenth
+    of the cost of a small event). A subclass made elsewhere does not inherit it: it gets
+    :data:`called_new` as it is made (:meth:`tracer.trace.event_base.Event.__init_subclass__`)."""
     kind, stage, fields = plan
     setters = [f"_set_{field}" for field, _, _ in fields]
     defaults = [f"_default_{field}" for field, has, _ in fields if has]
     params = [f"{field}=_default_{field}" if has else field for field, has, _ in fields]
     head = {"kind": kind, **({"stage": stage} if stage else {})}
-    passed = ", ".join(f"{field}={field}" for field, _, _ in fields)
     lines = [
         f"def make_{name}({', '.join([*setters, *defaults, '_cls', '_draft'])}):",
         f"    def __init__(self, *, {', '.join(params)}):",
         *(f"        _set_{field}(self, {field})" for field, _, _ in fields),
-        f"    def new(cls, *, {', '.join(params)}):",
-        "        if cls is not _cls:",
-        f"            return cls({passed})",
+        f"    def new(*, {', '.join(params)}):",
         "        self = _draft()",
         *(f"        self.{field} = {field}" for field, _, _ in fields),
         "        self.__class__ = _cls",
@@ -234,7 +244,7 @@ def install(cls: type, *, to_dict: bool = True) -> None:
     fields = dataclasses.fields(cls)
     plan = _plan(cls, fields)
     if plan is None:
-        cls.new = classmethod(lambda made, **fields: made(**fields))  # type: ignore[attr-defined]
+        cls.new = called_new  # type: ignore[attr-defined]
         init = fast_init(cls)
         if init is not None:
             cls.__init__ = init  # type: ignore[misc]
@@ -257,7 +267,7 @@ def install(cls: type, *, to_dict: bool = True) -> None:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[misc]
     new.__qualname__ = f"{cls.__qualname__}.new"
-    cls.new = classmethod(new)  # type: ignore[attr-defined]
+    cls.new = new  # type: ignore[attr-defined]  # a plain function: see factory_source
     if to_dict:
         convert.__qualname__ = f"{cls.__qualname__}.to_dict"
         cls.to_dict = convert  # type: ignore[attr-defined]

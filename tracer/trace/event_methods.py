@@ -6,7 +6,7 @@ compiled ahead of time (see :mod:`tracer.trace.event_code`). Do not edit."""
 
 from __future__ import annotations
 
-FORM = 4
+FORM = 5
 PLANS: dict[str, tuple[object, ...]] = {}
 
 PLANS['Event'] = ('', None, (('seq', True, True), ('turn', True, True), ('t', True, True)))
@@ -16,9 +16,7 @@ def make_Event(_set_seq, _set_turn, _set_t, _default_seq, _default_turn, _defaul
         _set_seq(self, seq)
         _set_turn(self, turn)
         _set_t(self, t)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -58,9 +56,7 @@ def make_MessageRecorded(_set_seq, _set_turn, _set_t, _set_uuid, _set_type, _set
         _set_block_seq(self, block_seq)
         _set_source_tool_assistant_uuid(self, source_tool_assistant_uuid)
         _set_timestamp(self, timestamp)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, uuid, type, content=_default_content, attachment=_default_attachment, message_id=_default_message_id, is_meta=_default_is_meta, origin=_default_origin, tool_use_result=_default_tool_use_result, tool_use_result_seq=_default_tool_use_result_seq, block_seq=_default_block_seq, source_tool_assistant_uuid=_default_source_tool_assistant_uuid, timestamp=_default_timestamp):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, uuid=uuid, type=type, content=content, attachment=attachment, message_id=message_id, is_meta=is_meta, origin=origin, tool_use_result=tool_use_result, tool_use_result_seq=tool_use_result_seq, block_seq=block_seq, source_tool_assistant_uuid=source_tool_assistant_uuid, timestamp=timestamp)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, uuid, type, content=_default_content, attachment=_default_attachment, message_id=_default_message_id, is_meta=_default_is_meta, origin=_default_origin, tool_use_result=_default_tool_use_result, tool_use_result_seq=_default_tool_use_result_seq, block_seq=_default_block_seq, source_tool_assistant_uuid=_default_source_tool_assistant_uuid, timestamp=_default_timestamp):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -137,9 +133,7 @@ def make_DebugHook(_set_seq, _set_turn, _set_t, _set_hook, _set_line, _set_trace
         _set_hook(self, hook)
         _set_line(self, line)
         _set_tracer_only(self, tracer_only)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, hook, line, tracer_only=_default_tracer_only):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, hook=hook, line=line, tracer_only=tracer_only)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, hook, line, tracer_only=_default_tracer_only):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -181,9 +175,7 @@ def make_ToolStarted(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, _
         _set_tool(self, tool)
         _set_batch(self, batch)
         _set_concurrent(self, concurrent)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, batch, concurrent=_default_concurrent):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, tool_use_id=tool_use_id, tool=tool, batch=batch, concurrent=concurrent)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, batch, concurrent=_default_concurrent):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -228,9 +220,7 @@ def make_HttpAttemptStarted(_set_seq, _set_turn, _set_t, _set_request_index, _se
         _set_attempt(self, attempt)
         _set_timeout(self, timeout)
         _set_streaming(self, streaming)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, attempt, timeout=_default_timeout, streaming=_default_streaming):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, request_index=request_index, attempt=attempt, timeout=timeout, streaming=streaming)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, attempt, timeout=_default_timeout, streaming=_default_streaming):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -276,9 +266,7 @@ def make_HttpAttempt(_set_seq, _set_turn, _set_t, _set_request_index, _set_attem
         _set_attempt(self, attempt)
         _set_status(self, status)
         _set_error(self, error)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, attempt, status=_default_status, error=_default_error):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, request_index=request_index, attempt=attempt, status=status, error=error)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, attempt, status=_default_status, error=_default_error):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -324,9 +312,7 @@ def make_ImportNote(_set_seq, _set_turn, _set_t, _set_topic, _set_text, _set_too
         _set_text(self, text)
         _set_tool_use_id(self, tool_use_id)
         _set_data(self, data)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, topic, text, tool_use_id=_default_tool_use_id, data=_default_data):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, topic=topic, text=text, tool_use_id=tool_use_id, data=data)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, topic, text, tool_use_id=_default_tool_use_id, data=_default_data):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -373,9 +359,7 @@ def make_SubagentStarted(_set_seq, _set_turn, _set_t, _set_loop, _set_tool_use_i
         _set_depth(self, depth)
         _set_prompt(self, prompt)
         _set_source(self, source)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, loop, tool_use_id, depth=_default_depth, prompt=_default_prompt, source=_default_source):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, loop=loop, tool_use_id=tool_use_id, depth=depth, prompt=prompt, source=source)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, loop, tool_use_id, depth=_default_depth, prompt=_default_prompt, source=_default_source):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -425,9 +409,7 @@ def make_SubagentEnded(_set_seq, _set_turn, _set_t, _set_loop, _set_tool_use_id,
         _set_tool_use_id(self, tool_use_id)
         _set_depth(self, depth)
         _set_turn_count(self, turn_count)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, loop, tool_use_id, depth=_default_depth, turn_count=_default_turn_count):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, loop=loop, tool_use_id=tool_use_id, depth=depth, turn_count=turn_count)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, loop, tool_use_id, depth=_default_depth, turn_count=_default_turn_count):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -476,9 +458,7 @@ def make_SessionStarted(_set_seq, _set_turn, _set_t, _set_model, _set_prompt, _s
         _set_max_turns(self, max_turns)
         _set_title(self, title)
         _set_scenario(self, scenario)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, model, prompt, tools, request_params, max_turns=_default_max_turns, title=_default_title, scenario=_default_scenario):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, model=model, prompt=prompt, tools=tools, request_params=request_params, max_turns=max_turns, title=title, scenario=scenario)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, model, prompt, tools, request_params, max_turns=_default_max_turns, title=_default_title, scenario=_default_scenario):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -531,9 +511,7 @@ def make_TurnStarted(_set_seq, _set_turn, _set_t, _set_message_count, _default_s
         _set_turn(self, turn)
         _set_t(self, t)
         _set_message_count(self, message_count)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, message_count):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, message_count=message_count)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, message_count):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -576,9 +554,7 @@ def make_RequestSent(_set_seq, _set_turn, _set_t, _set_request_index, _set_messa
         _set_body_keys(self, body_keys)
         _set_pairing(self, pairing)
         _set_cache_control(self, cache_control)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, message_count, internal_count, prefix_len, tail, bytes, sha256, prefix_request=_default_prefix_request, params=_default_params, body_keys=_default_body_keys, pairing=_default_pairing, cache_control=_default_cache_control):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, request_index=request_index, message_count=message_count, internal_count=internal_count, prefix_len=prefix_len, tail=tail, bytes=bytes, sha256=sha256, prefix_request=prefix_request, params=params, body_keys=body_keys, pairing=pairing, cache_control=cache_control)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, message_count, internal_count, prefix_len, tail, bytes, sha256, prefix_request=_default_prefix_request, params=_default_params, body_keys=_default_body_keys, pairing=_default_pairing, cache_control=_default_cache_control):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -655,9 +631,7 @@ def make_ResponseReceived(_set_seq, _set_turn, _set_t, _set_request_index, _set_
         _set_stop_reason(self, stop_reason)
         _set_latency_ms(self, latency_ms)
         _set_attempts(self, attempts)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, message_id, model, usage, assistant_uuids, stop_reason=_default_stop_reason, latency_ms=_default_latency_ms, attempts=_default_attempts):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, request_index=request_index, message_id=message_id, model=model, usage=usage, assistant_uuids=assistant_uuids, stop_reason=stop_reason, latency_ms=latency_ms, attempts=attempts)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, request_index, message_id, model, usage, assistant_uuids, stop_reason=_default_stop_reason, latency_ms=_default_latency_ms, attempts=_default_attempts):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -716,9 +690,7 @@ def make_FollowUpDecided(_set_seq, _set_turn, _set_t, _set_needs_follow_up, _set
         _set_tool_use_ids(self, tool_use_ids)
         _set_stop_reason(self, stop_reason)
         _set_forced(self, forced)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, needs_follow_up, tool_use_ids, stop_reason=_default_stop_reason, forced=_default_forced):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, needs_follow_up=needs_follow_up, tool_use_ids=tool_use_ids, stop_reason=stop_reason, forced=forced)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, needs_follow_up, tool_use_ids, stop_reason=_default_stop_reason, forced=_default_forced):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -767,9 +739,7 @@ def make_PermissionDecided(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_t
         _set_rule(self, rule)
         _set_feedback(self, feedback)
         _set_message(self, message)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, decision, source, rule=_default_rule, feedback=_default_feedback, message=_default_message):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, tool_use_id=tool_use_id, tool=tool, decision=decision, source=source, rule=rule, feedback=feedback, message=message)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, decision, source, rule=_default_rule, feedback=_default_feedback, message=_default_message):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -828,9 +798,7 @@ def make_ToolFinished(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, 
         _set_is_error(self, is_error)
         _set_error_kind(self, error_kind)
         _set_duration_ms(self, duration_ms)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, input, output, is_error=_default_is_error, error_kind=_default_error_kind, duration_ms=_default_duration_ms):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, tool_use_id=tool_use_id, tool=tool, input=input, output=output, is_error=is_error, error_kind=error_kind, duration_ms=duration_ms)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, input, output, is_error=_default_is_error, error_kind=_default_error_kind, duration_ms=_default_duration_ms):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -889,9 +857,7 @@ def make_ResultMapped(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool, 
         _set_mapped_length(self, mapped_length)
         _set_persisted(self, persisted)
         _set_empty_replaced(self, empty_replaced)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, block, content_length, mapped_length, persisted=_default_persisted, empty_replaced=_default_empty_replaced):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, tool_use_id=tool_use_id, tool=tool, block=block, content_length=content_length, mapped_length=mapped_length, persisted=persisted, empty_replaced=empty_replaced)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, block, content_length, mapped_length, persisted=_default_persisted, empty_replaced=_default_empty_replaced):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -948,9 +914,7 @@ def make_ResultWrapped(_set_seq, _set_turn, _set_t, _set_tool_use_id, _set_tool,
         _set_source_tool_assistant_uuid(self, source_tool_assistant_uuid)
         _set_feedback(self, feedback)
         _set_error_kind(self, error_kind)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, message_uuid, source_tool_assistant_uuid, feedback=_default_feedback, error_kind=_default_error_kind):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, tool_use_id=tool_use_id, tool=tool, message_uuid=message_uuid, source_tool_assistant_uuid=source_tool_assistant_uuid, feedback=feedback, error_kind=error_kind)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, tool_use_id, tool, message_uuid, source_tool_assistant_uuid, feedback=_default_feedback, error_kind=_default_error_kind):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -1005,9 +969,7 @@ def make_HistoryAppended(_set_seq, _set_turn, _set_t, _set_before_count, _set_af
         _set_tool_result_count(self, tool_result_count)
         _set_api_before_count(self, api_before_count)
         _set_api_after_count(self, api_after_count)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, before_count, after_count, new_uuids, assistant_count, tool_result_count, api_before_count, api_after_count):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, before_count=before_count, after_count=after_count, new_uuids=new_uuids, assistant_count=assistant_count, tool_result_count=tool_result_count, api_before_count=api_before_count, api_after_count=api_after_count)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, before_count, after_count, new_uuids, assistant_count, tool_result_count, api_before_count, api_after_count):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -1059,9 +1021,7 @@ def make_MaxTurnsChecked(_set_seq, _set_turn, _set_t, _set_next_turn_count, _set
         _set_next_turn_count(self, next_turn_count)
         _set_exceeded(self, exceeded)
         _set_max_turns(self, max_turns)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, next_turn_count, exceeded, max_turns=_default_max_turns):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, next_turn_count=next_turn_count, exceeded=exceeded, max_turns=max_turns)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, next_turn_count, exceeded, max_turns=_default_max_turns):
         self = _draft()
         self.seq = seq
         self.turn = turn
@@ -1103,9 +1063,7 @@ def make_SessionEnded(_set_seq, _set_turn, _set_t, _set_reason, _set_turn_count,
         _set_turn_count(self, turn_count)
         _set_message_count(self, message_count)
         _set_error(self, error)
-    def new(cls, *, seq=_default_seq, turn=_default_turn, t=_default_t, reason, turn_count, message_count, error=_default_error):
-        if cls is not _cls:
-            return cls(seq=seq, turn=turn, t=t, reason=reason, turn_count=turn_count, message_count=message_count, error=error)
+    def new(*, seq=_default_seq, turn=_default_turn, t=_default_t, reason, turn_count, message_count, error=_default_error):
         self = _draft()
         self.seq = seq
         self.turn = turn

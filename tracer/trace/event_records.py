@@ -54,7 +54,7 @@ class MessageRecorded(Event):
 def content_after_block(content: Any) -> list[Any] | None:
     """What a message with ``block_seq`` writes as its ``content``: the blocks after the first,
     which its ``mapping`` step holds (``None`` when nothing follows it)."""
-    return list(content[1:]) or None if isinstance(content, list) else None
+    return content[1:] or None if isinstance(content, list) else None  # a slice: a new list
 
 
 @frozen_event

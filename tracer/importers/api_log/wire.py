@@ -88,7 +88,7 @@ class Wire:
             if k < len(self.sent) and self.sent[k] == api:
                 continue
             messages = self.messages_for(api, f"logged-{k}")
-            self.b.record(*messages)
+            self.b.record(messages)
             self.place(k, api, messages)
         del self.positions[len(body_messages) :], self.sent[len(body_messages) :]
         self.b.messages = [m for group in self.positions for m in group]

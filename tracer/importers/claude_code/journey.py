@@ -181,8 +181,7 @@ def _tool_steps(b: TraceBuilder, t: Transcript, m: Message) -> None:
         feedback = "\n".join([str(x.get("text", "")) for x in blocks if x.get("type") == "text"])
         feedback = feedback or None
     raw = m.tool_use_result
-    done = epoch_of(m.timestamp)
-    b.at(done)  # the tool finished when its result was written
+    done = b.at(m.timestamp)  # the tool finished when its result was written
     calls, children, links, by_uuid = t.calls, t.children, t.links, b.by_uuid
     for block in blocks:
         if block.get("type") != "tool_result":

@@ -64,7 +64,7 @@ def cut_off_call(b: TraceBuilder, resp: Response) -> None:
     model = str(resp.records[-1]["message"].get("model", "unknown"))
     b.start_turn()
     b.request({"model": model}, ["model", "messages"])
-    b.record(*resp.messages)
+    b.record(resp.messages)
     b.note(
         "cut_off",
         "the answer that broke off still cost tokens (its usage, as Claude Code recorded it)",
