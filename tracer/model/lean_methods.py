@@ -16,10 +16,10 @@ def make_Account(_factory_rows, _HAS_FACTORY, _object_setattr, _cls, _new):
         self.rows = _factory_rows() if rows is _HAS_FACTORY else rows
     return __init__, None
 
-PLANS['ActivePath'] = ('attr', (('records', 'R'), ('sidechain', 'F'), ('subagent_file', 'D'), ('summary_roots', 'F'), ('orphans', 'F'), ('clear_roots', 'F'), ('missing_parent', 'D'), ('history_answers', 'F'), ('left_behind', 'F'), ('left_out', 'F')), False)
+PLANS['ActivePath'] = ('attr', (('records', 'R'), ('sidechain', 'F'), ('subagent_file', 'D'), ('summary_roots', 'F'), ('orphans', 'F'), ('clear_roots', 'F'), ('missing_parent', 'D'), ('history_answers', 'F'), ('left_behind', 'F'), ('unlinked', 'F'), ('left_out', 'F')), False)
 
-def make_ActivePath(_default_subagent_file, _default_missing_parent, _factory_sidechain, _factory_summary_roots, _factory_orphans, _factory_clear_roots, _factory_history_answers, _factory_left_behind, _factory_left_out, _HAS_FACTORY, _object_setattr, _cls, _new):
-    def __init__(self, records, sidechain=_HAS_FACTORY, subagent_file=_default_subagent_file, summary_roots=_HAS_FACTORY, orphans=_HAS_FACTORY, clear_roots=_HAS_FACTORY, missing_parent=_default_missing_parent, history_answers=_HAS_FACTORY, left_behind=_HAS_FACTORY, left_out=_HAS_FACTORY):
+def make_ActivePath(_default_subagent_file, _default_missing_parent, _factory_sidechain, _factory_summary_roots, _factory_orphans, _factory_clear_roots, _factory_history_answers, _factory_left_behind, _factory_unlinked, _factory_left_out, _HAS_FACTORY, _object_setattr, _cls, _new):
+    def __init__(self, records, sidechain=_HAS_FACTORY, subagent_file=_default_subagent_file, summary_roots=_HAS_FACTORY, orphans=_HAS_FACTORY, clear_roots=_HAS_FACTORY, missing_parent=_default_missing_parent, history_answers=_HAS_FACTORY, left_behind=_HAS_FACTORY, unlinked=_HAS_FACTORY, left_out=_HAS_FACTORY):
         self.records = records
         self.sidechain = _factory_sidechain() if sidechain is _HAS_FACTORY else sidechain
         self.subagent_file = subagent_file
@@ -29,6 +29,7 @@ def make_ActivePath(_default_subagent_file, _default_missing_parent, _factory_si
         self.missing_parent = missing_parent
         self.history_answers = _factory_history_answers() if history_answers is _HAS_FACTORY else history_answers
         self.left_behind = _factory_left_behind() if left_behind is _HAS_FACTORY else left_behind
+        self.unlinked = _factory_unlinked() if unlinked is _HAS_FACTORY else unlinked
         self.left_out = _factory_left_out() if left_out is _HAS_FACTORY else left_out
     return __init__, None
 
