@@ -24,7 +24,6 @@ from tracer.importers.steps import StepWriter
 from tracer.model.api_messages import materialize
 from tracer.model.internal_messages import Message, tool_uses_in
 from tracer.trace.events import (
-    DebugHook,
     Event,
     FollowUpDecided,
     HttpAttempt,
@@ -61,16 +60,7 @@ class ModelCallSteps(StepWriter):
                 seq=self.events, turn=self.turn, t=self.t, message_count=len(self.messages)
             )
         )
-        self.events += 1
-        self.emit(
-            DebugHook.new(
-                seq=self.events,
-                turn=self.turn,
-                t=self.t,
-                hook="loop_turn",
-                line=loop_turn_line(self.turn, len(self.messages)),
-            )
-        )
+        self._hook("loop_turn", loop_turn_line(self.turn, len(self.messages)))
 
     def request(
         self,
@@ -191,16 +181,7 @@ class ModelCallSteps(StepWriter):
                 stop_reason=stop_reason,
             )
         )
-        self.events += 1
-        self.emit(
-            DebugHook.new(
-                seq=self.events,
-                turn=self.turn,
-                t=self.t,
-                hook="needs_follow_up",
-                line=needs_follow_up_line(bool(uses), len(uses)),
-            )
-        )
+        self._hook("needs_follow_up", needs_follow_up_line(bool(uses), len(uses)))
         return uses
 
     def http_attempt(self, attempt: int, error: str, status: int | None = None) -> None:

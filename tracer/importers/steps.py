@@ -18,12 +18,12 @@ from collections.abc import Callable, Iterable
 
 from tracer.importers.output import epoch_of
 from tracer.model.internal_messages import Message
-from tracer.trace.events import Event, ImportNote
+from tracer.trace.events import DebugHook, Event, ImportNote
 from tracer.trace.message_record import message_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Literal
 
 _NOTHING = object()
 """No moment dated yet (``None`` is a moment too: an undated one)."""
@@ -80,8 +80,8 @@ class StepWriter:
         """Number, date and emit one event.
 
         Numbered here as the writer will number it, so the writer need not copy the event. The
-        steps an import writes for every call and every result (messages, debug hooks, the
-        journey's steps) do the same in place, ``self.events += 1`` then
+        steps an import writes for every call and every result (messages, hooks, the journey's
+        steps) do the same in place, ``self.events += 1`` then
         ``self.emit(Kind.new(seq=self.events, turn=self.turn, t=self.t, ...))``: handing the
         fields through ``**fields`` copies them into a dict twice before the event is built, a
         third of what building it costs, and ``Kind.new`` takes them as they are, where calling
@@ -130,3 +130,7 @@ class StepWriter:
                 )
             )
         return uuids
+
+    def _hook(self, hook: Literal["loop_turn", "needs_follow_up"], line: str) -> None:
+        self.events += 1  # _emit, in place (see there)
+        self.emit(DebugHook.new(seq=self.events, turn=self.turn, t=self.t, hook=hook, line=line))

@@ -160,7 +160,7 @@ class ToolResultSteps(StepWriter):
                 feedback=feedback,
             )
         )
-        self.events += 1  # the debug hook, in place (see StepWriter._emit)
+        self.events += 1  # _hook, in place (see StepWriter._emit)
         emit(
             DebugHook.new(
                 seq=self.events,
