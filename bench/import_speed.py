@@ -37,22 +37,27 @@ best of five was still taken from a slowed stretch in one run of three. A run co
 Before the last line, each run's own ratio (its import over its bare parse) is summed up as a
 median and a range: how far apart they are says how much the machine moved.
 
-Where it stands (issue 34, after its fifth pass; this project's 2-core machine, shared with other
-sessions): on the largest real transcript (813 KB, 846 events) the whole process is 2.70-2.81x the
-one-liner's CPU time with no loop of ours beside it, 2.79-2.85x beside two busy loops, 2.78-2.82x
-beside four and 2.82-2.94x beside eight (three runs each): the target holds at every load tried.
-The run alone (the ratio printed before the last line) is 2.84x. On the transcript with the most
-events (756 KB, 2,480 events, three trace lines for every line read) the whole process is 3.29x
-(3.45x in instructions) and the run alone 5.9x: a dense session still misses the target, and a
-much larger one of that density would come to about the run's ratio. On small transcripts the
-start-up is most of it: 10 KB to 290 KB come to 2.93-3.02x in instructions, about 2.7x in CPU.
+Where it stands (issue 34, after its sixth pass; this project's 2-core machine, shared with
+other sessions, quiet when measured): on the largest transcript of the shared fixtures (813 KB,
+846 events) the whole process is 2.72x the one-liner's CPU time (2.70-2.94x at every load tried
+by the fifth pass, up to eight busy loops beside it), its run alone 2.80x. The full sessions of
+the public repository marot/spotter, from which that fixture's tail was cut (Claude Code 2.1.39,
+2.7 to 3.4 MB, 2,427 to 3,466 events, each with its agent files, the size the issue names), come
+to 2.82-2.97x (2.32-2.46x in instructions: there the process touches four times the one-liner's
+pages, about 5,000 against 1,200), their runs alone to 2.49-3.16x. On the transcript with the most
+events for its size (756 KB, 2,480 events, three trace lines for every line read) the whole
+process is 3.28x (3.39x in instructions) and the run alone 5.4x: a dense session still misses the
+target, and a much larger one of that density would come to about the run's ratio. On small
+transcripts the start-up is most of it: 10 KB to 290 KB come to 2.92-3.01x in instructions,
+about 2.7x in CPU.
 
 Timings move with the load, so the passes are measured with ``valgrind --tool=callgrind``, which
 counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): on the largest transcript the
-whole process is 313.0M instructions against the one-liner's 118.2M, 2.65x (333M, 2.82x, before
-the fifth pass; 396M, 3.35x, before the fourth); on the one with the most events 392M against
-114M, 3.45x (424M, 3.73x). Where the 313M go, stage by stage (a harness that calls the import's
-stages one after the other, so its figures are a little higher than the command's):
+whole process is 310.8M instructions against the one-liner's 118.3M, 2.63x (313.0M before the
+sixth pass, 333M before the fifth, 396M before the fourth); on the one with the most events 386M
+against 114M, 3.39x (392M, 424M). Where the 313M went before the sixth pass, stage by stage
+(a harness that calls the import's stages one after the other, so its figures are a little
+higher than the command's):
 
 * 39M Python's own start (``python -c pass``), in both processes;
 * about 105M the standard library and compiled modules the import needs, none of them ours to
@@ -86,7 +91,12 @@ cent) or is Python's: orjson's imports, OpenSSL's start, argparse's look-ups of 
 gettext catalogues, the import machinery. Left out on purpose: ending the process with
 ``os._exit`` (5M of finalization), patching argparse's gettext (5M), the builtin SHA-256 (10M at
 start, but 3.5x slower per byte hashed) and ``_bisect``, which would trade correctness or
-readability for the last per cent.
+readability for the last per cent. The sixth pass measured two more on the 3 MB sessions and
+left them out for the same reason: ``os._exit`` with the session still held saved no CPU there
+(freeing it costs little next to the rest), and letting the records go before the journey is
+written took a twentieth of the page faults off but nothing measurable of the CPU. What it kept:
+a subagent's file is parsed once, not once for its link and again for its loop, and the builder
+does less per event.
 """
 
 from __future__ import annotations
