@@ -209,9 +209,14 @@ def _made_by_calling(made: type, **fields: Any) -> Any:
     return made(**fields)
 
 
+called_new: Any = classmethod(_made_by_calling)
+"""``new`` of a class nothing wrote one for (a subclass of a record or an event made elsewhere):
+calling the class itself."""
+
+
 def _new_calls_the_class(cls: type) -> None:
     """The ``__init_subclass__`` of a record with ``new``: the subclass's ``new`` calls it."""
-    cls.new = classmethod(_made_by_calling)  # type: ignore[attr-defined]
+    cls.new = called_new  # type: ignore[attr-defined]
 
 
 @dataclass_transform()  # defaults as below: neither frozen nor keyword-only unless asked

@@ -24,6 +24,8 @@ import dataclasses
 from collections.abc import Callable
 from types import MemberDescriptorType
 
+from tracer.model.record_class import called_new
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -143,14 +145,10 @@ FORM = 5
 another form is not used, its methods are compiled now."""
 
 
-def _made_by_calling(made: type, **fields: Any) -> Any:
-    return made(**fields)
-
-
-called_new: Any = classmethod(_made_by_calling)
-"""``new`` of a class :func:`install` wrote none for (a subclass made elsewhere, a class with a
-default factory): calling the class itself. :class:`~tracer.trace.event_base.Event` gives it to
-every subclass as it is made; :func:`install` then replaces it with the written-out one."""
+#: ``new`` of a class :func:`install` wrote none for (a subclass made elsewhere, a class with a
+#: default factory) is :data:`tracer.model.record_class.called_new`, calling the class itself:
+#: :class:`~tracer.trace.event_base.Event` gives it to every subclass as it is made, and
+#: :func:`install` then replaces it with the written-out one.
 
 
 def draft_of(cls: type) -> type:
