@@ -74,7 +74,8 @@ class AgentRead:
     reads a transcript (:func:`~tracer.importers.jsonl.read_jsonl`): its records and the report
     of what was unreadable in it, or the error that makes it no transcript. The subagent's link
     counts its run from these records, and its nested loop is analysed from the same ones: a
-    subagent file was parsed twice, a tenth of a long session's import."""
+    subagent file was parsed twice (on a 3.4 MB session with three agent files, 2% of the
+    import's instructions)."""
 
     def __init__(self, file: Name) -> None:
         self.file = pathname(file)
