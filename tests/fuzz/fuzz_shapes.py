@@ -30,6 +30,12 @@ def _messages(records: Records, role: str | None = None) -> list[int]:
     ]
 
 
+def _a_message_record(rng: random.Random, records: Records) -> dict[str, Any] | None:
+    """One record carrying a message dict, drawn at random (``None``: the file has none)."""
+    found = _messages(records)
+    return records[rng.choice(found)] if found else None
+
+
 def _blocks(records: Records, kind: str) -> list[tuple[int, int]]:
     """(record, block) indexes of the content blocks of type ``kind``."""
     out = []
@@ -46,10 +52,10 @@ def _blocks(records: Records, kind: str) -> list[tuple[int, int]]:
 
 def _content_dict(rng: random.Random, records: Records) -> Records | None:
     """``content`` as one block (a dict) instead of a list of them."""
-    found = _messages(records)
-    if not found:
+    record = _a_message_record(rng, records)
+    if record is None:
         return None
-    message = records[rng.choice(found)]["message"]
+    message = record["message"]
     content = message.get("content")
     if isinstance(content, list) and content:
         message["content"] = content[rng.randrange(len(content))]
@@ -60,10 +66,10 @@ def _content_dict(rng: random.Random, records: Records) -> Records | None:
 
 def _content_strings(rng: random.Random, records: Records) -> Records | None:
     """``content`` as a list of bare strings (no blocks)."""
-    found = _messages(records)
-    if not found:
+    record = _a_message_record(rng, records)
+    if record is None:
         return None
-    message = records[rng.choice(found)]["message"]
+    message = record["message"]
     content = message.get("content")
     items = content if isinstance(content, list) else [content]
     message["content"] = [json.dumps(item)[:200] for item in items] or [""]
@@ -72,10 +78,9 @@ def _content_strings(rng: random.Random, records: Records) -> Records | None:
 
 def _message_scalar(rng: random.Random, records: Records) -> Records | None:
     """``message`` as a bare string, its content list, or a number."""
-    found = _messages(records)
-    if not found:
+    record = _a_message_record(rng, records)
+    if record is None:
         return None
-    record = records[rng.choice(found)]
     content = record["message"].get("content")
     record["message"] = rng.choice(
         [content if isinstance(content, str) else json.dumps(content), content, 3, [], ""]
@@ -222,10 +227,9 @@ def _split_message_id(rng: random.Random, records: Records) -> Records | None:
 
 def _role_swap(rng: random.Random, records: Records) -> Records | None:
     """A record whose ``type`` and message ``role`` disagree, or of a type no version wrote."""
-    found = _messages(records)
-    if not found:
+    record = _a_message_record(rng, records)
+    if record is None:
         return None
-    record = records[rng.choice(found)]
     choice = rng.randrange(3)
     if choice == 0:
         record["type"] = "assistant" if record.get("type") == "user" else "user"
