@@ -19,7 +19,6 @@ from tracer.model.internal_messages import (
     create_assistant_messages,
     create_attachment_message,
     create_user_message,
-    tool_uses_in,
 )
 
 
@@ -135,21 +134,6 @@ def test_max_turns_reached_sends_nothing() -> None:
         {"type": "max_turns_reached", "maxTurns": 2, "turnCount": 3}, new_uuid=new
     )
     assert _sent([prompt, reached]) == [{"role": "user", "content": "q"}]
-
-
-def test_tool_uses_in_several_messages_are_each_one_s_in_order() -> None:
-    # An import asks it of every response: one list, as the messages' own lists joined.
-    use = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}
-    later = {"type": "tool_use", "id": "t2", "name": "Read", "input": {}}
-    messages = [
-        Message(type="assistant", uuid="a", content=[{"type": "text", "text": "x"}, use]),
-        Message(type="assistant", uuid="b", content="a string holds no tool block"),
-        Message(type="assistant", uuid="c", content=None),
-        Message(type="assistant", uuid="d", content=[later]),
-    ]
-    assert tool_uses_in(messages) == [use, later]
-    assert tool_uses_in(messages) == [b for m in messages for b in m.tool_uses()]
-    assert tool_uses_in([]) == []
 
 
 def test_content_length_follows_javascript() -> None:

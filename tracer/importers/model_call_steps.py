@@ -22,7 +22,7 @@ from tracer.importers.body_hash import BodyHasher
 from tracer.importers.normal_cache import NormalCache
 from tracer.importers.steps import StepWriter
 from tracer.model.api_messages import materialize
-from tracer.model.internal_messages import Message, tool_uses_in
+from tracer.model.internal_messages import Message
 from tracer.trace.events import (
     Event,
     FollowUpDecided,
@@ -169,7 +169,7 @@ class ModelCallSteps(StepWriter):
                 attempts=attempts,
             )
         )
-        uses = tool_uses_in(assistant)
+        uses = [b for m in assistant for b in m.tool_uses()]
         self.events += 1
         self.emit(
             FollowUpDecided.new(

@@ -15,7 +15,7 @@ through :mod:`tracer.model`.
 from __future__ import annotations
 
 import uuid as uuidlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import field
 from datetime import UTC, datetime
 
@@ -81,7 +81,6 @@ class Message:
     # read the content itself: only a list of blocks can hold a tool block (a string is text).
 
     def tool_uses(self) -> list[dict[str, Any]]:
-        """The message's ``tool_use`` blocks (of several messages at once: :func:`tool_uses_in`)."""
         content = self.content
         if not isinstance(content, list):
             return []
@@ -96,20 +95,6 @@ class Message:
             if b.get("type") == "tool_result":
                 return True
         return False
-
-
-def tool_uses_in(messages: Iterable[Message]) -> list[dict[str, Any]]:
-    """The ``tool_use`` blocks of several messages (a response's), in order, as
-    :meth:`Message.tool_uses` finds them in each: one list made in one pass, where joining each
-    message's list made two lists and two calls a message (a comprehension costs as much to
-    start as a call; an import asks this of every response)."""
-    return [
-        b
-        for m in messages
-        if isinstance(m.content, list)
-        for b in m.content
-        if b.get("type") == "tool_use"
-    ]
 
 
 # -- constructors ----------------------------------------------------------------------------
