@@ -83,10 +83,9 @@ class ToolResultSteps(StepWriter):
         Each step's event is built in place (see :meth:`StepWriter._emit`), and what several
         steps need of the block (its text, its length) is worked out once."""
         content = block.get("content")
-        # Most results are one string and no error: neither helper is called for those.
-        text = content if isinstance(content, str) else block_text(block)
+        text = block_text(block)
         is_error = block.get("is_error")
-        kind = error_kind(block, output, text) if is_error else None
+        kind = error_kind(block, output, text)
         if kind == "permission":
             self._emit(
                 PermissionDecided,
