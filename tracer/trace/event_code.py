@@ -24,6 +24,9 @@ import dataclasses
 from collections.abc import Callable
 from types import MemberDescriptorType
 
+# ``new`` of a class install() writes none for (a subclass made elsewhere, a class with a default
+# factory): calling the class itself. Event gives it to every subclass as it is made, and
+# install() replaces it with the written-out one.
 from tracer.model.record_class import called_new
 
 TYPE_CHECKING = False
@@ -143,12 +146,6 @@ FORM = 5
 ``object.__new__`` too, and ``new`` among what they return; 4: the class and its draft, see
 :func:`draft_of`; 5: ``new`` a plain function, see :func:`factory_source`): a module written in
 another form is not used, its methods are compiled now."""
-
-
-#: ``new`` of a class :func:`install` wrote none for (a subclass made elsewhere, a class with a
-#: default factory) is :data:`tracer.model.record_class.called_new`, calling the class itself:
-#: :class:`~tracer.trace.event_base.Event` gives it to every subclass as it is made, and
-#: :func:`install` then replaces it with the written-out one.
 
 
 def draft_of(cls: type) -> type:
