@@ -100,7 +100,10 @@ def test_home_and_page_keys_never_choose_an_answer(tmp_path: Path, key: str) -> 
             await pilot.pause()
             body = screen.query_one("#tour-body")
             # Somewhere to move from (the focused choices may have scrolled it already).
-            (body.scroll_end if key in ("home", "pageup") else body.scroll_home)(animate=False)
+            # At once, not after a refresh: a busy machine may not have refreshed by the pause.
+            (body.scroll_end if key in ("home", "pageup") else body.scroll_home)(
+                animate=False, immediate=True
+            )
             await pilot.pause()
             before = body.scroll_y
             await pilot.press(key)

@@ -105,7 +105,13 @@ class ChoiceList(OptionList):
 
     def action_scroll_body(self, where: str) -> None:
         body = self.parent
-        if isinstance(body, VerticalScroll):
+        if not isinstance(body, VerticalScroll):
+            return
+        if where in ("home", "end"):
+            # At once: Textual otherwise moves to either end only after the next refresh, and
+            # on a busy machine the next key could be read before the question had moved.
+            getattr(body, f"scroll_{where}")(animate=False, immediate=True)
+        else:
             getattr(body, f"scroll_{where}")(animate=False)
 
 
