@@ -126,7 +126,7 @@ from tracer.trace.writer import BULK_BUFFER
 
 FIXTURES = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
 #: What the ``tracer`` console script runs (see its entry point); its arguments follow.
-SCRIPT = ["-c", "import re, sys; from tracer.cli.console import run; sys.exit(run())"]
+SCRIPT = ["-c", "import re, sys; from tracer.cli.console import script; sys.exit(script())"]
 #: Installed, tracer's modules are byte-compiled: a run with PYTHONDONTWRITEBYTECODE set would
 #: compile every module from source on every start (bench/startup.py does the same).
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

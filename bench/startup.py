@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 #: What the ``tracer`` console script runs (see its entry point), with the command's arguments.
-SCRIPT = ["-c", "import re, sys; from tracer.cli.console import run; sys.exit(run())"]
+SCRIPT = ["-c", "import re, sys; from tracer.cli.console import script; sys.exit(script())"]
 COMMANDS = {
     "python -c pass": ["-c", "pass"],
     "tracer --version": [*SCRIPT, "--version"],

@@ -1,3 +1,3 @@
-from tracer.cli.console import run
+from tracer.cli.console import script
 
-raise SystemExit(run())
+script()

@@ -170,6 +170,11 @@ def _owner(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Arg
 BATCH_COMMANDS = frozenset({"show", "hooks", "validate", "doctor", "export", "import"})
 
 
+def is_batch(argv: Sequence[str]) -> bool:
+    """Whether the command line runs a batch command (one of :data:`BATCH_COMMANDS`)."""
+    return _command_of(argv) in BATCH_COMMANDS
+
+
 @contextlib.contextmanager
 def without_cycle_collection(pause: bool) -> Iterator[None]:
     """Pause Python's cyclic garbage collector for a batch command.
