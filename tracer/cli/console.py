@@ -37,9 +37,9 @@ def _deaf() -> None:
 def script() -> None:
     """The console script: :func:`run`, then the end of the process (see above)."""
     code = run()
-    from tracer.cli.main import is_batch  # imported by run() already
-
-    if is_batch(sys.argv[1:]):
+    # Imported by run(), unless a Ctrl-C came before it was: then the ordinary exit.
+    is_batch = getattr(sys.modules.get("tracer.cli.main"), "is_batch", None)
+    if is_batch is not None and is_batch(sys.argv[1:]):
         end_now(code)
     raise SystemExit(code)
 
