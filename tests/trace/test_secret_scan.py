@@ -261,8 +261,8 @@ def test_the_quick_batch_search_names_every_line_and_every_hint_in_it(search: st
 def test_a_needle_is_never_found_across_two_stretches_searched_together(search: str) -> None:
     # The second look joins the batch's stretches with a newline: a secret whose raw form
     # holds one would be there, across the end of one line's stretch and the start of the next.
-    redact = Redactor({"x}\nsk_": "ACROSS"}, shapes=True)
-    batch = b'{"a":"sk_ x}\nsk_ y"}\n'
+    redact = Redactor({"x}\nsk_live_": "ACROSS"}, shapes=True)
+    batch = b'{"a":"sk_live_ x}\nsk_live_ y"}\n'
     scan = redact._scan
     assert _sorted(scan.lines(batch)) == _sorted(_every_occurrence_line_by_line(scan, batch))
     assert [secret for _a, _b, secret, _hints in scan.lines(batch)] == [False, False]
