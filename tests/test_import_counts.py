@@ -77,7 +77,7 @@ def test_a_run_only_in_progress_records_lost_is_named(
 ) -> None:
     source = DATA / "v2.1-subagent-only-in-progress-records.jsonl"
     assert _counts(source, tmp_path)["not_in_trace"] == 0
-    monkeypatch.setattr(subagents, "progress_records", lambda items: [])  # as before
+    monkeypatch.setattr(claude_code, "progress_records", lambda items: [])  # as before
     counts = _counts(source, tmp_path)
     assert _missing(counts) == {
         ("tool_use", "toolu_ga", f"{source}:4"),

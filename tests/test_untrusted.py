@@ -626,6 +626,12 @@ def test_a_long_line_is_walked_and_a_short_one_searched() -> None:
         assert len(raw) <= SHORT_LINE < len(_long(raw))
     assert quick_loads(shallow) is not MISS and quick_loads(_long(shallow)) is not MISS
     assert quick_loads(deep) is MISS and quick_loads(_long(deep)) is MISS
+    # Objects open containers too: a short line of nested objects, or of both kinds, is walked.
+    objects = b'{"a":' * (MAX_DEPTH + 1) + b"1" + b"}" * (MAX_DEPTH + 1)
+    mixed = b'[{"a":' * (MAX_DEPTH // 2 + 1) + b"1" + b"}]" * (MAX_DEPTH // 2 + 1)
+    for nested in (objects, mixed):
+        assert len(nested) <= SHORT_LINE
+        assert quick_loads(nested) is MISS
     # The walk's bound, inside a long line (which adds a level): empty innermost containers
     # count, as the stdlib's reading counts them.
     for inner in (b"[]", b"{}", b'["s"]'):

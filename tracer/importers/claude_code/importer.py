@@ -36,7 +36,7 @@ from tracer.importers.claude_code.agent_files import AgentRead
 from tracer.importers.claude_code.census import Census, take_census
 from tracer.importers.claude_code.dag import active_path
 from tracer.importers.claude_code.emit import emit_all, header_source, start_epoch
-from tracer.importers.claude_code.subagents import RECORDS, link_subagents
+from tracer.importers.claude_code.subagents import RECORDS, link_subagents, progress_records
 from tracer.importers.claude_code.transcript import (
     Response,
     Transcript,
@@ -251,6 +251,8 @@ def _find_children(t: Transcript, reads: dict[str, AgentRead]) -> int:
             child: Transcript | None = None
             try:
                 if conv is not None:
+                    if link["source"] == "progress":  # rebuilt only now: see link_subagents
+                        conv = progress_records(conv)
                     where = "sidechain" if link["source"] == "inline" else "agent_progress"
                     report = ImportReport(source=f"{t.path} ({where})")
                     # An inline run's records are the parent's, checked (and mended) by its

@@ -29,7 +29,7 @@ call: it is left out, with a note.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from tracer.files.pathnames import join, parent
 from tracer.importers.claude_code.agent_files import (
@@ -50,7 +50,8 @@ if TYPE_CHECKING:
 
 AGENT_TOOLS = ("Task", "Agent")
 RECORDS = "_records"
-"""Key of an inline link holding the subagent's own records (taken out before it is noted)."""
+"""Key of a link holding the subagent's records (taken out before it is noted): an inline run's
+own, or the ``agent_progress`` records that mirror a run (:func:`progress_records` rebuilds it)."""
 
 
 def _text_of(rec: dict[str, Any]) -> str:
@@ -189,18 +190,17 @@ def link_subagents(
 
     for tid, items in progress.items():
         if tid in calls:
-            rebuilt = progress_records(items)
+            # Counted from the messages mirrored, which the rebuilt records hold unchanged. The
+            # records are rebuilt (progress_records) only if the run is imported from them: most
+            # runs mirrored here have their own file too, and that one is imported.
+            mirrored = [msg for _, _, msg, _ in _mirrored(items)]
             links[tid].append(
                 {
                     "source": "progress",
                     "agent_id": items[0][1]["data"].get("agentId"),
                     "records": len(items),
-                    **{
-                        k: v
-                        for k, v in conversation_stats([r for _, r in rebuilt]).items()
-                        if k != "records"
-                    },
-                    RECORDS: rebuilt,
+                    **{k: v for k, v in conversation_stats(mirrored).items() if k != "records"},
+                    RECORDS: items,
                 }
             )
 
@@ -245,26 +245,13 @@ def progress_records(items: list[Record]) -> list[Record]:
     """
     out: list[Record] = []
     holder: dict[str, str] = {}
-    seen: set[str] = set()
     prev: str | None = None
-    for number, rec in items:
-        data = rec["data"]
-        msg = data.get("message")
-        if (
-            not isinstance(msg, dict)
-            or msg.get("type") not in ("user", "assistant")
-            or not isinstance(msg.get("message"), dict)
-        ):
-            continue
-        uid = str(msg.get("uuid") or f"{rec.get('uuid')}:message")
-        if uid in seen:
-            continue  # mirrored twice
-        seen.add(uid)
+    for number, rec, msg, uid in _mirrored(items):
         own = {
             **msg,
             "uuid": uid,
             "isSidechain": True,
-            "agentId": data.get("agentId"),
+            "agentId": rec["data"].get("agentId"),
             "sessionId": rec.get("sessionId"),
             "version": rec.get("version"),
         }
@@ -277,6 +264,26 @@ def progress_records(items: list[Record]) -> list[Record]:
         out.append((number, own))
         prev = uid
     return out
+
+
+def _mirrored(items: list[Record]) -> Iterator[tuple[int, dict[str, Any], dict[str, Any], str]]:
+    """Each message of the run that ``agent_progress`` records mirror, once (a message mirrored
+    twice is read where it first appears): the line, the progress record, the message (a user
+    or assistant message holding an API message) and its uuid."""
+    seen: set[str] = set()
+    for number, rec in items:
+        msg = rec["data"].get("message")
+        if (
+            not isinstance(msg, dict)
+            or msg.get("type") not in ("user", "assistant")
+            or not isinstance(msg.get("message"), dict)
+        ):
+            continue
+        uid = str(msg.get("uuid") or f"{rec.get('uuid')}:message")
+        if uid in seen:
+            continue  # mirrored twice
+        seen.add(uid)
+        yield number, rec, msg, uid
 
 
 def describe(link: dict[str, Any]) -> str:
