@@ -37,27 +37,28 @@ best of five was still taken from a slowed stretch in one run of three. A run co
 Before the last line, each run's own ratio (its import over its bare parse) is summed up as a
 median and a range: how far apart they are says how much the machine moved.
 
-Where it stands (issue 34, after its sixth pass; this project's 2-core machine, shared with
-other sessions, quiet when measured): on the largest transcript of the shared fixtures (813 KB,
-846 events) the whole process is 2.72x the one-liner's CPU time (2.70-2.94x at every load tried
-by the fifth pass, up to eight busy loops beside it), its run alone 2.80x. The full sessions of
-the public repository marot/spotter, from which that fixture's tail was cut (Claude Code 2.1.39,
-2.7 to 3.4 MB, 2,427 to 3,466 events, each with its agent files, the size the issue names), come
-to 2.82-2.97x (2.32-2.46x in instructions: there the process touches four times the one-liner's
-pages, about 5,000 against 1,200), their runs alone to 2.49-3.16x. Beside a CI run (a load of
-about 5), two of them (ae4a77f8 and fa812bfe) come to 3.13x and 3.26x: at any load, the target
-is not yet held there. On the transcript with the most events for its size (756 KB, 2,480
-events, three trace lines for every line read) the whole process is 3.28x (3.39x in
-instructions) and the run alone 5.4x: a dense session misses the target even on a quiet machine,
-and a much larger one of that density would come to about the run's ratio. On small transcripts
-the start-up is most of it: 10 KB to 290 KB come to 2.92-3.01x in instructions, about 2.7x in
-CPU.
+Where it stands (issue 34, after its seventh pass; this project's 2-core machine, shared with
+other sessions): in instructions, which no load moves, the whole process is 2.57x the
+one-liner's on the largest transcript of the shared fixtures (813 KB, 846 events), 2.35-2.41x on
+the full sessions of the public repository marot/spotter, from which that fixture's tail was cut
+(Claude Code 2.1.39, 2.7 to 3.4 MB, 2,427 to 3,466 events, each with its agent files, the size
+the issue names), and 3.34x on the transcript with the most events for its size (756 KB, 2,480
+events, three trace lines for every line read). CPU time is higher than that and moves with what
+else the machine, and the host under it, is doing: the import holds a whole session (about 4,600
+more pages than the one-liner touches) and walks it several times, so contention for the caches
+costs it more than it costs a parse that holds one line. On a quiet host the fixture came to
+2.72x and the big sessions to 2.82-2.97x; on the same machine with its host busy (``python -c
+pass`` at 12-14 ms instead of 8.5) the fixture came to 2.73-3.05x, the big sessions to
+2.91-3.12x and the dense one to 3.70x (its run alone 5.8x): the target is not yet held at any
+load. On small transcripts the start-up is most of it: 10 KB to 290 KB come to 2.92-3.01x in
+instructions, about 2.7x in CPU on a quiet host.
 
 Timings move with the load, so the passes are measured with ``valgrind --tool=callgrind``, which
 counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): on the largest transcript the
-whole process is 310.8M instructions against the one-liner's 118.3M, 2.63x (313.0M before the
-sixth pass, 333M before the fifth, 396M before the fourth); on the one with the most events 386M
-against 114M, 3.39x (392M, 424M). Where the 313M went before the sixth pass, stage by stage
+whole process is 303.8M instructions against the one-liner's 118.3M, 2.57x (310.8M before the
+seventh pass, 313.0M before the sixth, 333M before the fifth, 396M before the fourth); on the one
+with the most events 379M against 114M, 3.34x (386M, 392M, 424M); on the largest full session
+(fa812bfe, 3.4 MB) 586M against 249M, 2.35x (606M before the seventh pass). Where the 313M went before the sixth pass, stage by stage
 (a harness that calls the import's stages one after the other, so its figures are a little
 higher than the command's):
 
@@ -83,22 +84,28 @@ higher than the command's):
   and writing, checking and searching the lines 59M (an event's ``new`` fills an unfrozen draft
   of its class with plain assignments, then makes it the class; the writer searches a line a
   second time only near what the quick pass found);
-* about 29M at the end: freeing the session's objects (23M) and Python's own finalization.
+* about 29M at the end: freeing the session's objects (23M) and Python's own finalization
+  (which the console script now skips for a batch command).
 
-CPU time adds what instructions do not count: our process touches about 2,350 more pages than
-the one-liner's (3,550 against 1,200: modules, the session held in memory, OpenSSL), at about
-1.6 us of kernel time each, and a busy machine, which evicts caches between time slices, costs
-the larger process more. What is left to cut is spread thin (no step of the run above a few per
-cent) or is Python's: orjson's imports, OpenSSL's start, argparse's look-ups of its own words in
-gettext catalogues, the import machinery. Left out on purpose: ending the process with
-``os._exit`` (5M of finalization), patching argparse's gettext (5M), the builtin SHA-256 (10M at
-start, but 3.5x slower per byte hashed) and ``_bisect``, which would trade correctness or
-readability for the last per cent. The sixth pass measured two more on the 3 MB sessions and
-left them out for the same reason: ``os._exit`` with the session still held saved no CPU there
-(freeing it costs little next to the rest), and letting the records go before the journey is
-written took a twentieth of the page faults off but nothing measurable of the CPU. What it kept:
-a subagent's file is parsed once, not once for its link and again for its loop, and the builder
-does less per event.
+CPU time adds what instructions do not count: our process touches about 4,600 more pages than
+the one-liner's on a 3 MB session (5,900 against 1,300: modules, the session held in memory,
+OpenSSL), and a busy machine, which evicts caches between time slices, costs the larger process
+more. What is left to cut is spread thin (no step of the run above a few per cent) or is
+Python's: orjson's imports, OpenSSL's start, argparse's look-ups of its own words in gettext
+catalogues, the import machinery (about 0.25M instructions a module, for 62 modules). The seventh
+pass ends a batch command's process without Python's finalization (:mod:`tracer.cli.console`:
+9M instructions, 2-5% of the CPU), gives the secret search whole prefixes as hints (``sk_live_``,
+not ``sk_``: 4% of the events' writing on a big session), rebuilds a subagent's run from its
+``agent_progress`` mirror only when it is imported from there, and counts a short line's
+brackets by deleting them. Measured and left out: the census taken piece by piece as the file
+is read, while its records are in the caches (a third fewer cache misses in a simulation, no CPU
+that could be measured), one walk for the count check and the agent map (0.9M), the events'
+written-out ``new`` kept to those an import makes (0.7M at start), ujson (its encoder is six
+times slower than orjson's) and msgspec (a heavier import than orjson's). Left out on purpose
+before: patching argparse's gettext (5M), the builtin SHA-256 (10M at start, but 3.5x slower per
+byte hashed) and ``_bisect``, which would trade correctness or readability for the last per
+cent, and letting the records go before the journey is written (a twentieth of the page faults,
+nothing measurable of the CPU).
 """
 
 from __future__ import annotations
