@@ -39,7 +39,7 @@ median and a range: how far apart they are says how much the machine moved.
 
 Where it stands (issue 34, after its seventh pass; this project's 2-core machine, shared with
 other sessions): in instructions, which no load moves, the whole process is 2.57x the
-one-liner's on the largest transcript of the shared fixtures (813 KB, 846 events), 2.35-2.41x on
+one-liner's on the largest transcript of the shared fixtures (813 KB, 846 events), 2.28-2.41x on
 the full sessions of the public repository marot/spotter, from which that fixture's tail was cut
 (Claude Code 2.1.39, 2.7 to 3.4 MB, 2,427 to 3,466 events, each with its agent files, the size
 the issue names), and 3.34x on the transcript with the most events for its size (756 KB, 2,480
