@@ -58,9 +58,9 @@ counts instructions (``PYTHONHASHSEED=0``, byte-compiled modules): on the larges
 whole process is 303.8M instructions against the one-liner's 118.3M, 2.57x (310.8M before the
 seventh pass, 313.0M before the sixth, 333M before the fifth, 396M before the fourth); on the one
 with the most events 379M against 114M, 3.34x (386M, 392M, 424M); on the largest full session
-(fa812bfe, 3.4 MB) 586M against 249M, 2.35x (606M before the seventh pass). Where the 313M went before the sixth pass, stage by stage
-(a harness that calls the import's stages one after the other, so its figures are a little
-higher than the command's):
+(fa812bfe, 3.4 MB) 586M against 249M, 2.35x (606M before the seventh pass). Where the 313M
+went before the sixth pass, stage by stage (a harness that calls the import's stages one after
+the other, so its figures are a little higher than the command's):
 
 * 39M Python's own start (``python -c pass``), in both processes;
 * about 105M the standard library and compiled modules the import needs, none of them ours to
