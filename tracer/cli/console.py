@@ -14,8 +14,8 @@ traceback out of the clean-up, nor change the exit code the first one set.
 A batch command (``import``, ``show``, ``export``...) has written and closed all it writes by
 the time it returns, so :func:`script` ends its process there and then, without Python's
 finalization: that tears the interpreter down one object at a time (every module, class and
-function, whatever the command kept) for a process about to vanish, and on a 3 MB session was a
-twentieth of the CPU of ``tracer import`` (``bench/import_speed.py``).
+function, whatever the command kept) for a process about to vanish: 2 to 5% of the CPU of
+``tracer import`` (``bench/import_speed.py``).
 """
 
 from __future__ import annotations
