@@ -51,6 +51,10 @@ FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures"
         # ... and after a sub-command's own sub-command, the innermost one's.
         (["import", "claude-code", "--bogus", "x"], "import claude-code", "arguments: --bogus"),
         (["import", "api-log", "log.jsonl", "--bogus"], "import api-log", "arguments: --bogus"),
+        # "-o -" is standard output to most tools: a command that writes a trace refuses it.
+        (["import", "claude-code", "s.jsonl", "-o", "-"], "import claude-code", "standard output"),
+        (["import", "api-log", "log.jsonl", "-o", "-"], "import api-log", "standard output"),
+        (["record", "--scenario", "09-no-tools", "-o", "-"], "record", "standard output"),
     ],
 )
 def test_usage_errors_are_one_line(
@@ -63,6 +67,28 @@ def test_usage_errors_are_one_line(
     prefix = f"tracer: {command}: " if command else "tracer: "
     assert err.startswith(prefix) and words in err, err
     assert err.rstrip().endswith(f"(see tracer {command} --help)".replace("  ", " "))
+
+
+@pytest.mark.parametrize("fmt", ["md", "mermaid", "otlp-json"])
+def test_export_to_dash_prints_what_no_output_prints(
+    fmt: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", "05-max-turns", "--format", fmt]) == 0
+    printed = capsys.readouterr().out
+    assert main(["export", "05-max-turns", "--format", fmt, "-o", "-"]) == 0
+    assert capsys.readouterr().out == printed != ""
+    assert not any(tmp_path.iterdir())  # no file named "-"
+
+
+def test_an_html_page_to_dash_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", "05-max-turns", "--format", "html", "-o", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "writes files, not standard output" in err, err
+    assert not any(tmp_path.iterdir())
 
 
 def test_help_and_version_still_work(capsys: pytest.CaptureFixture[str]) -> None:

@@ -24,7 +24,7 @@ from tracer.agent.totals import (
     parse_size,
     shown,
 )
-from tracer.arguments import seconds, whole_number
+from tracer.arguments import file_not_stdout, seconds, whole_number
 from tracer.errors import UserError
 from tracer.files.paths import CHECKOUT, resolve_scenario
 from tracer.text.printable import printable
@@ -62,7 +62,7 @@ def register(sub: Any) -> None:
     rec.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=file_not_stdout(Path),
         metavar="TRACE",
         help="where to write the trace (default: the scenario's name in the current directory)",
     )

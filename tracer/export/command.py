@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tracer.arguments import printed_or_file
 from tracer.export.whole_file import whole_file, write_whole
 from tracer.text.printable import printable, printable_json
 
@@ -118,7 +119,11 @@ def register(subparsers: Any) -> None:
         "window)",
     )
     parser.add_argument(
-        "-o", "--output", type=Path, metavar="OUT", help="write here instead of standard output"
+        "-o",
+        "--output",
+        type=printed_or_file,
+        metavar="OUT",
+        help="write here instead of standard output (- is standard output)",
     )
     parser.set_defaults(func=_export)
 
@@ -194,7 +199,10 @@ def _export_html(args: argparse.Namespace) -> int:
     from tracer.export.html.page import export_page, export_site
 
     if args.output is None:
-        raise UserError("--format html needs -o: a page for one trace, a folder with --all")
+        raise UserError(
+            "--format html writes files, not standard output: give -o PAGE.html "
+            "(a folder with --all)"
+        )
     if args.all:
         from tracer.export.html.beside import export_beside
         from tracer.export.html.tour_page import export_tour

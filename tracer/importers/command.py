@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 
+from tracer.arguments import file_not_stdout
 from tracer.errors import UserError
 from tracer.files.pathnames import pathname, stem
 from tracer.text.printable import printable
@@ -62,7 +63,7 @@ def _register_claude_code(formats: Any) -> None:
     cc.add_argument(
         "-o",
         "--output",
-        type=pathname,
+        type=file_not_stdout(pathname),
         metavar="TRACE",
         help="where to write the trace (default: <session>.trace.jsonl here); for a folder, "
         "the folder to write one trace per session into (default: <project>.traces here)",
@@ -97,7 +98,7 @@ def _register_api_log(formats: Any) -> None:
     api.add_argument(
         "-o",
         "--output",
-        type=_path,
+        type=file_not_stdout(_path),
         metavar="TRACE",
         help="where to write the trace (default: <log>.trace.jsonl here)",
     )
