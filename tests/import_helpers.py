@@ -15,11 +15,12 @@ from tracer.trace.schema import validate_trace
 
 DATA = Path(__file__).parent / "data" / "claude-code"
 """Our own transcripts, in the record shapes of each Claude Code version (see ``make.py``)."""
-SHARED = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
-SOURCES = sorted(
+TRANSCRIPTS = sorted(
     p for p in DATA.rglob("*.jsonl") if p.stat().st_size and not p.name.startswith("agent-")
 )
-SOURCES += sorted(SHARED.glob("*.jsonl")) if SHARED.is_dir() else []
+"""Our own main-session transcripts (a subagent's ``agent-*`` file and empty files aside)."""
+SHARED = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
+SOURCES = TRANSCRIPTS + (sorted(SHARED.glob("*.jsonl")) if SHARED.is_dir() else [])
 """Every main-session transcript we have: ours, and the real ones in ``../shared`` if present."""
 
 
