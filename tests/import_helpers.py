@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tracer.doctor import run_doctor
+from tracer.files.paths import ROOT
 from tracer.importers.claude_code.importer import import_claude_code
 from tracer.importers.output import ImportReport
 from tracer.trace.reader import TraceReader
@@ -14,6 +15,13 @@ from tracer.trace.schema import validate_trace
 
 DATA = Path(__file__).parent / "data" / "claude-code"
 """Our own transcripts, in the record shapes of each Claude Code version (see ``make.py``)."""
+TRANSCRIPTS = sorted(
+    p for p in DATA.rglob("*.jsonl") if p.stat().st_size and not p.name.startswith("agent-")
+)
+"""Our own main-session transcripts (a subagent's ``agent-*`` file and empty files aside)."""
+SHARED = Path(ROOT).parent / "shared" / "fixtures" / "claude-code-transcripts"
+SOURCES = TRANSCRIPTS + (sorted(SHARED.glob("*.jsonl")) if SHARED.is_dir() else [])
+"""Every main-session transcript we have: ours, and the real ones in ``../shared`` if present."""
 
 
 def import_ours(name: str | Path, tmp_path: Path) -> tuple[list[Any], ImportReport, Path]:

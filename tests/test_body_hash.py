@@ -3,7 +3,7 @@
 After a nested loop (a subagent) the trace says the next request shares nothing with the last
 one, so readers that do not know nesting can still rebuild it; the hasher still holds the
 states of the loop's own history and must not encode it all again. The hashes themselves are
-checked against full bodies in :mod:`tests.test_import_speedups`.
+checked against full bodies in :mod:`tests.test_import_speedups_cache`.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 The page is read back with the standard library's ``html.parser`` and its data decoded the way
 the page's script (``page_data.js``) decodes it (plain JSON, or deflate + base64 on a big
 trace). The words of each step must be exactly what the replay's renderer says (key hints left
-out), so the page has no copy of its own. The browser test (``test_export_html_browser.py``)
-drives the page itself.
+out), so the page has no copy of its own. The browser tests (``test_export_html_browser_*.py``)
+drive the page itself.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The tour page in a real browser: predict first, then step; answers kept; zh and en; offline.
 
 Debian's ``chromium`` driven through Playwright's ``executable_path``, as in
-``test_export_html_browser.py`` (no browser is ever downloaded; without one the tests skip,
+``browser_helpers.py`` (no browser is ever downloaded; without one the tests skip,
 in CI they fail). Each test gets a fresh browser context (its own localStorage) at the desktop
 size or a phone's (390x844, touch), where the moves are taps. Every request other than
 ``file:`` is aborted and recorded, and must not happen. Set ``TRACER_SCREENS=chapters/ch12/
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_export_html_browser import ARGS, SIZES, _chromium, expect
+from browser_helpers import ARGS, SIZES, _chromium, expect
 
 from tracer.cli.main import main
 

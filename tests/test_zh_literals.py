@@ -1,13 +1,13 @@
 """The book's words in every Chinese literal of the code and in the README's Chinese.
 
-:mod:`test_zh_text` checks the strings a reader meets on screen (the guide, the scenarios, the
-replay's tables, the rendered steps, the doctor, the tour, the page). Those are gathered by hand, so
-a label written straight into a widget or a message built in place could slip past them. This file
-reads the source instead: every string literal of ``tracer/`` that holds a Chinese character
-(docstrings aside: they are English prose that may quote a word the glossary replaces, as
-``tracer/chapter/glossary.py`` does), and every run of Chinese text in ``README.md``, held to the
-glossary beside the guide (``chapters/ch12/glossary.yaml``: AI not 模型, 执行 not 运行,
-轮 not 回合 …).
+:mod:`test_zh_text_static` and :mod:`test_zh_text_views` check the strings a reader meets on
+screen (the guide, the scenarios, the replay's tables, the rendered steps, the doctor, the tour,
+the page). Those are gathered by hand, so a label written straight into a widget or a message
+built in place could slip past them. This file reads the source instead: every string literal
+of ``tracer/`` that holds a Chinese character (docstrings aside: they are English prose that may
+quote a word the glossary replaces, as ``tracer/chapter/glossary.py`` does), and every run of
+Chinese text in ``README.md``, held to the glossary beside the guide
+(``chapters/ch12/glossary.yaml``: AI not 模型, 执行 not 运行, 轮 not 回合 …).
 """
 
 from __future__ import annotations

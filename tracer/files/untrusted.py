@@ -33,7 +33,7 @@ makes it a float: a run of 19 digits in a short line, a float that large in a lo
 sends the line on, see :func:`quick_loads`), ``1e400`` (orjson refuses it, the stdlib reads
 infinity), a line nested deeper than :data:`MAX_DEPTH`. Any line orjson refuses is read
 again by the stdlib, which also names the problem. So the value and every error are the same
-with or without orjson (``tests/test_untrusted.py`` compares them).
+with or without orjson (``tests/test_untrusted_orjson.py`` compares them).
 
 Claude Code has no single counterpart: its readers of ``~/.claude/projects`` transcripts
 (``utils/sessionStorage.ts``) skip lines that fail ``JSON.parse``. Here the boundary also checks
