@@ -44,9 +44,16 @@ pytest.register_assert_rewrite("browser_helpers")
 # ``nohup`` (or by a runner that ignores SIGHUP), this process and every worker and command it
 # starts would inherit SIGHUP ignored, and tracer rightly leaves an ignored signal ignored: those
 # tests then waited forever. So the suite starts from SIGHUP's default, as a terminal gives it;
-# the test of a signal ignored on purpose ignores it itself.
-if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+# the test of a signal ignored on purpose ignores it itself. Likewise SIGINT, which a shell
+# without job control leaves ignored for a command it starts in the background (``.ci/run &``),
+# and SIGTERM: the suite starts from what Python gives a process started from a terminal.
+for _signum, _default in (
+    (signal.SIGHUP, signal.SIG_DFL),
+    (signal.SIGTERM, signal.SIG_DFL),
+    (signal.SIGINT, signal.default_int_handler),
+):
+    if signal.getsignal(_signum) is signal.SIG_IGN:
+        signal.signal(_signum, _default)
 
 
 @pytest.fixture(autouse=True)

@@ -281,7 +281,13 @@ def test_a_stop_signal_inside_a_write_loses_no_line(
 
     monkeypatch.setattr(Redactor, "lines_to_redact", search_then_stop)
     naps: list[float] = []
-    follow_import(session, tmp_path / "live.jsonl", sleep=naps.append)
+
+    def nap(seconds: float) -> None:
+        naps.append(seconds)
+        # Bounded: a follow that lost the signal would poll on forever (these naps sleep not).
+        assert len(naps) < 100, "the follow did not stop at the signal"
+
+    follow_import(session, tmp_path / "live.jsonl", sleep=nap)
     assert naps == [0.25]  # the turn the signal came in ended; no other began
     assert validate_trace(tmp_path / "live.jsonl")[1] == []
     import_claude_code(session, tmp_path / "whole.jsonl")
