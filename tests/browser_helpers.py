@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_export_html import hostile_trace
+from export_html_helpers import hostile_trace
 
 from tracer.cli.main import main
 from tracer.files.paths import MAIN_RECORDING, RECORDINGS_DIR

@@ -35,10 +35,11 @@ from tracer.files.paths import ROOT
 
 MAIN_SCENARIO = ROOT / "chapters" / "ch12" / "scenarios" / "01-main-walk.yaml"
 
-# The browser tests share their fixtures through browser_helpers, which each of them names in
-# ``pytest_plugins``, and import from it as well. Marked here, before anything imports it, its
+# The browser tests share their fixtures through browser_helpers (the doctor's through
+# doctor_helpers, the page's through export_html_helpers), which each of them names in
+# ``pytest_plugins``, and import from it as well. Marked here, before anything imports them, their
 # asserts are rewritten as a test module's are (and pytest does not warn that it was too late).
-pytest.register_assert_rewrite("browser_helpers")
+pytest.register_assert_rewrite("browser_helpers", "doctor_helpers", "export_html_helpers")
 
 # The stop-signal tests send SIGHUP (a closing terminal) and expect tracer to stop. Started under
 # ``nohup`` (or by a runner that ignores SIGHUP), this process and every worker and command it

@@ -10,6 +10,7 @@ recording or a bare-API loop leaves. It is fixed the same way (``t`` 0.0,
 temporary directory ``/tmp/tracer-session``). The snapshot
 tests use :class:`StubGuide` rather than ``chapters/ch12/guide.yaml`` so that editing the guide's
 prose does not redraw every picture; one Pilot test checks the real guide separately.
+:func:`view` is a step's view as plain text, as the ``test_replay_render_*`` files read it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from typing import Any
 from tracer.replay import factory
 from tracer.replay.app import ReplayApp
 from tracer.view.diagnose import Diagnosis
+from tracer.view.render import render_step
 from tracer.view.sections import Contents
+from tracer.view.steps import StepIndex
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MAIN_TRACE = FIXTURES / "main-walk.trace.jsonl"
@@ -177,3 +180,7 @@ def visible_text(app: ReplayApp, selector: str) -> str:
         return widget.text.plain
     assert isinstance(widget, Static)
     return str(widget.render())
+
+
+def view(index: StepIndex, step: int, lang: str = "en") -> str:
+    return render_step(index, step, lang).plain

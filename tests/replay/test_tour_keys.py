@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from nav_helpers import MAIN_TRACE, nav_guide, nav_tour
 from rich.text import Text
-from test_widgets import ScreenHarness, run_screen
+from widget_helpers import ScreenHarness, run_screen
 
 from tracer.replay import factory
 from tracer.replay.widgets.tour_screens import (

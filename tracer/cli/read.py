@@ -1,9 +1,9 @@
 """``tracer hooks``, ``show`` and ``validate``: read a trace and print it as lines of text.
 
 The three light commands: each reads a trace once, prints, and exits, so each starts fast (none
-imports ``anthropic`` or Textual: ``tests/test_cli.py`` checks). What a reader noticed about the
-file's end (a torn last line, no ``terminal`` event) goes to stderr as a ``note:``, so the lines on
-stdout stay what the trace says.
+imports ``anthropic`` or Textual: ``tests/test_cli_imports.py`` checks). What a reader noticed
+about the file's end (a torn last line, no ``terminal`` event) goes to stderr as a ``note:``, so
+the lines on stdout stay what the trace says.
 
 Registered by :mod:`tracer.cli.main`.
 """
