@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from tracer.interrupts import holding
+
 MARKER = "TRACER_RUN"
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -191,17 +193,20 @@ def run_command(
     token = uuid.uuid4().hex
     running = running if running is not None else set()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            env={**env, MARKER: token},
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-            start_new_session=True,  # its own process group, which a kill takes down whole
-            pass_fds=pass_fds,
-        )
-        running.add(proc.pid)
+        # A stop signal between the fork and the try below would leave the command running
+        # with nobody to kill it: it waits until the command is started and known.
+        with holding():
+            proc = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                env={**env, MARKER: token},
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,  # its own process group, which a kill takes down whole
+                pass_fds=pass_fds,
+            )
+            running.add(proc.pid)
         timed_out = False
         try:
             proc.wait(timeout=timeout)

@@ -28,6 +28,7 @@ import tempfile
 from pathlib import Path
 
 from tracer.agent import unprivileged
+from tracer.agent.processes import run_command
 from tracer.agent.sandbox import Sandbox
 from tracer.agent.totals import DEFAULT_TMP_BYTES
 from tracer.interrupts import holding
@@ -110,18 +111,17 @@ def _first_that_starts(probe: Path) -> Sandbox | None:
     ):
         try:
             with candidate.launch(["true"], probe) as (argv, fds):
-                proc = subprocess.run(
+                # As a tool's command runs, not as a plain child: a stop signal in the middle
+                # then kills the bwrap inside too and reaps it, where it was left a zombie.
+                ran = run_command(
                     argv,
-                    env={"PATH": os.environ.get("PATH", os.defpath)},
                     cwd=probe,
-                    stdin=subprocess.DEVNULL,
-                    capture_output=True,
+                    env={"PATH": os.environ.get("PATH", os.defpath)},
                     timeout=10,
-                    check=False,
                     pass_fds=fds,
                 )
         except (OSError, subprocess.SubprocessError):
             continue
-        if proc.returncode == 0:
+        if ran.returncode == 0 and not ran.timed_out:
             return candidate
     return None

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tracer.agent import seccomp
+from tracer.agent.processes import run_command
 
 #: The block the ids come from, and its size.
 FIRST_ID = 0x70000000
@@ -264,19 +265,16 @@ def loadable_filter() -> bytes | None:
     program = seccomp.program()
     if program is None:
         return None
-    try:
-        probe = subprocess.run(
+    try:  # run as a tool's command runs: a stop signal in the middle leaves nothing behind
+        probe = run_command(
             dropped(["true"], Identity(65534, 65534), program),
+            cwd=Path("/"),
             env={"PATH": os.environ.get("PATH", os.defpath)},
-            cwd="/",
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
             timeout=10,
-            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         probe = None
-    if probe is None or probe.returncode != 0:
+    if probe is None or probe.returncode != 0 or probe.timed_out:
         print(
             "tracer: note: the seccomp filter does not load here: commands run without it",
             file=sys.stderr,
