@@ -203,3 +203,42 @@ def test_a_session_folder_is_never_made_and_lost(
     assert found and found[0].workspace.is_dir()
     found[0].cleanup()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_clean_up_that_never_ends_is_ended_with_the_stop_s_exit_code() -> None:
+    # The console script bounds the clean-up after a stop. Here it deadlocks on purpose (a lock
+    # taken twice, as an exception landing inside a Python __enter__ could leave one taken): the
+    # timer ends the process, with the code the stop would have given it.
+    import subprocess
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import _thread, os, signal
+        from tracer.interrupts import Interrupts, SessionInterrupted
+        Interrupts.grace = 0.2
+        try:
+            with Interrupts():
+                os.kill(os.getpid(), signal.SIGTERM)
+        except SessionInterrupted:
+            lock = _thread.allocate_lock()
+            lock.acquire()
+            lock.acquire()  # never returns
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 143, proc.stderr
+    assert proc.stderr == "tracer: the clean-up did not end within 0.2 s of the stop\n"
+
+
+def test_no_clean_up_timer_where_the_process_goes_on() -> None:
+    # In-process (a test calling main, the replay's app), a timer would end the whole process.
+    import _thread
+
+    assert Interrupts.grace is None
+    threads = _thread._count()
+    with pytest.raises(SessionInterrupted), Interrupts():
+        os.kill(os.getpid(), signal.SIGTERM)
+    assert _thread._count() == threads

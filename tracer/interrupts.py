@@ -19,6 +19,13 @@ it is imported (3.5M instructions, 1% of an import of a real session), and ``thr
 only told the main thread apart, 2.9M more: ``_signal.signal`` refuses any other thread by
 itself (``ValueError``), which is the check.
 
+However it lands, the clean-up a stop starts is bounded: in the console script's process, the
+first stop also starts a timer thread that ends the process, with the same exit code and a line
+saying so, if it is still there :data:`GRACE` seconds later (:attr:`Interrupts.grace`).
+An exception raised by a signal handler can land where no ``finally`` undoes what was just done
+(a lock taken inside a Python ``__enter__``, before the ``with`` body begins), and the clean-up
+could then wait for it forever; the second Ctrl-C, ignored, could not end it either.
+
 A signal that comes while a module is being imported is held until the import is over. Raised
 there, the exception lands where it cannot stop anything, or breaks what it lands in: in the
 import lock's weakref callback Python prints it as ignored and the command runs on to exit 0; in
@@ -30,6 +37,9 @@ crashes the process with SIGSEGV. The held signal is raised again shortly after,
 from __future__ import annotations
 
 import _signal
+import _thread
+import os
+import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,6 +54,16 @@ _SIGNAL_NAMES = {_signal.SIGINT: "SIGINT", _signal.SIGTERM: "SIGTERM", _signal.S
 _IMPORT_MACHINERY = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
 #: How soon a held signal is tried again (seconds).
 RETRY = 0.01
+#: How long the clean-up after a stop may take in a process that ends with it (seconds): more
+#: than killing a session's commands and removing its cgroups take (a few seconds at most).
+GRACE = 30.0
+
+
+def _end_after_grace(code: int, grace: float) -> None:
+    """The stop's clean-up timer: unless the process has ended by then, end it."""
+    time.sleep(grace)
+    os.write(2, f"tracer: the clean-up did not end within {grace:g} s of the stop\n".encode())
+    os._exit(code)
 
 
 class _Holding:
@@ -109,6 +129,10 @@ class Interrupts:
     process_ends = False
     #: Whether a stop came in this process (to any Interrupts).
     stopping = False
+    #: Set by the console script, whose process ends with its command: how long the clean-up
+    #: after a stop may take. Never set in a process that goes on (a test calling ``main``):
+    #: the timer would end that process too.
+    grace: float | None = None
 
     def __init__(self, *, raising: bool = True) -> None:
         #: False: a stop is only noted in :attr:`received`, for a loop that checks it where
@@ -129,6 +153,9 @@ class Interrupts:
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self.received is not None or self.held is not None:
             return  # already stopping: let the clean-up finish
+        if Interrupts.grace is not None:
+            _thread.start_new_thread(_end_after_grace, (128 + signum, Interrupts.grace))
+            Interrupts.grace = None  # one timer, for the first stop
         if not self.raising:
             self.received = signum
             return

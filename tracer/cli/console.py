@@ -65,7 +65,9 @@ def run() -> int:
         # with, and gives it back to any other once its parser is built.
         gc.disable()
         from tracer.cli.main import main
+        from tracer.interrupts import GRACE, Interrupts
 
+        Interrupts.grace = GRACE  # a stop's clean-up here is bounded (see tracer.interrupts)
         return main(ends_process=True)
     except KeyboardInterrupt:
         _deaf()
