@@ -72,12 +72,18 @@ class _Holding:
     clean-up will find it)."""
 
     depth = 0
+    #: A recording's tools start their commands from several threads at once, each holding the
+    #: stop while its command starts. ``+=`` is not atomic in Python's own terms (the GIL makes
+    #: it so today; a free-threaded build would not), and a lost step would hold stops forever.
+    _count_lock = _thread.allocate_lock()
 
     def __enter__(self) -> None:
-        _Holding.depth += 1
+        with _Holding._count_lock:
+            _Holding.depth += 1
 
     def __exit__(self, *exc: object) -> None:
-        _Holding.depth -= 1
+        with _Holding._count_lock:
+            _Holding.depth -= 1
 
 
 def holding() -> _Holding:
