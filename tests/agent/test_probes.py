@@ -1,4 +1,5 @@
-"""A stop signal during the recorder's start-up probes leaves no process behind.
+"""A stop signal during the recorder's start-up probes, or during the clean-up after a command,
+leaves no process behind.
 
 Before a session's first command the recorder tries, for real, which sandbox starts
 (:func:`tracer.agent.sandbox_choice.find_sandbox`) and whether the seccomp filter loads
@@ -8,7 +9,8 @@ zombie nobody reaped. The probes now run as a tool's command does
 (:func:`tracer.agent.processes.run_command`), which also holds a stop signal back while the
 command is being started, until it is known and can be killed. Here each probe starts a long
 sleep in the background and then interrupts the test process itself, under the recorder's own
-signal handler, so the Ctrl-C comes at a known moment: as soon as the probe has started.
+signal handler, so the Ctrl-C comes at a known moment: as soon as the probe has started. The
+same hold covers the clean-up after a command, which a stop used to cut short before the kill.
 """
 
 from __future__ import annotations
@@ -86,3 +88,30 @@ def test_ctrl_c_during_the_filter_probe_kills_what_it_started(
         assert not _running(pid), "the probe's background process outlived the Ctrl-C"
     finally:
         _reap_if_ours(pid)
+
+
+def test_a_stop_during_the_clean_up_after_a_command_still_kills_and_reaps_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The command ran out of time; the stop comes as run_command starts killing it. Raised
+    # there, it skipped the kill and the reaping: the command ran on, and outlived tracer.
+    from tracer.agent import processes
+
+    killed: list[int] = []
+    kill_group = processes.kill_group
+
+    def stop_then_kill(pgid: int) -> None:
+        killed.append(pgid)
+        os.kill(os.getpid(), signal.SIGTERM)
+        kill_group(pgid)
+
+    monkeypatch.setattr(processes, "kill_group", stop_then_kill)
+    env = {"PATH": os.environ.get("PATH", os.defpath)}
+    seconds = f"{1000 + uuid.uuid4().int % 100000}.5"  # it cannot end by itself in the test
+    with pytest.raises(KeyboardInterrupt), Interrupts():
+        processes.run_command(["sleep", seconds], cwd=tmp_path, env=env, timeout=0.01)
+    try:
+        with pytest.raises(ChildProcessError):  # killed and reaped: no process of ours is left
+            os.waitpid(killed[0], os.WNOHANG)
+    finally:
+        _reap_if_ours(killed[0])

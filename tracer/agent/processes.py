@@ -213,11 +213,14 @@ def run_command(
         except subprocess.TimeoutExpired:
             timed_out = True
         finally:
-            # Also on Ctrl-C (KeyboardInterrupt passes through after this).
-            running.discard(proc.pid)
-            kill_group(proc.pid)
-            kill_marked(token)
-            _wait_quietly(proc)
+            # Also on Ctrl-C (KeyboardInterrupt passes through after this). A stop that comes
+            # in the middle of it waits until the command is killed and reaped: raised here, it
+            # skipped the reaping, and the command outlived tracer as a zombie nobody reaped.
+            with holding():
+                running.discard(proc.pid)
+                kill_group(proc.pid)
+                kill_marked(token)
+                _wait_quietly(proc)
         sizes = os.fstat(out.fileno()).st_size, os.fstat(err.fileno()).st_size
         overflow = None
         if sizes[0] > OUTPUT_CAP_BYTES and overflow_dir is not None:
