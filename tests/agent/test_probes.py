@@ -55,6 +55,13 @@ def _reap_if_ours(pid: int) -> None:
         os.waitpid(pid, os.WNOHANG)
 
 
+def _assert_not_running(pid: int) -> None:
+    try:
+        assert not _running(pid), "the probe's background process outlived the Ctrl-C"
+    finally:
+        _reap_if_ours(pid)
+
+
 def test_ctrl_c_during_the_sandbox_probe_kills_what_it_started(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -67,11 +74,7 @@ def test_ctrl_c_during_the_sandbox_probe_kills_what_it_started(
     monkeypatch.setattr(Sandbox, "launch", launch)
     with pytest.raises(KeyboardInterrupt), Interrupts():  # the recorder's handler
         sandbox_choice._first_that_starts(tmp_path)
-    pid = int(pidfile.read_text())
-    try:
-        assert not _running(pid), "the probe's background process outlived the Ctrl-C"
-    finally:
-        _reap_if_ours(pid)
+    _assert_not_running(int(pidfile.read_text()))
 
 
 def test_ctrl_c_during_the_filter_probe_kills_what_it_started(
@@ -83,11 +86,7 @@ def test_ctrl_c_during_the_filter_probe_kills_what_it_started(
     monkeypatch.setattr(unprivileged, "dropped", lambda *_: _interrupting_probe(pidfile))
     with pytest.raises(KeyboardInterrupt), Interrupts():
         unprivileged.loadable_filter.__wrapped__()  # the probe itself, not its cached answer
-    pid = int(pidfile.read_text())
-    try:
-        assert not _running(pid), "the probe's background process outlived the Ctrl-C"
-    finally:
-        _reap_if_ours(pid)
+    _assert_not_running(int(pidfile.read_text()))
 
 
 def test_a_stop_during_the_clean_up_after_a_command_still_kills_and_reaps_it(
